@@ -1,0 +1,3 @@
+from automa.cli.main import cli
+
+cli()

@@ -1,0 +1,1 @@
+"""Rules data: the TOML files in data/, the user's overrides, and their validation."""

@@ -1,0 +1,449 @@
+"""Load every data file into frozen records; `check_catalog` collects every problem at once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+from automa.catalog.locate import load_data_file, user_data_dir
+from automa.catalog.reader import UNKNOWN, Record, check_int, check_number, check_point
+from automa.errors import DataError
+from automa.model.components import FAMILIES, AttackTemplate, ClockTemplate, Components, DamageToken
+from automa.model.monsters import BehaviourRow, LordSpec, MinionSlot, MonsterSpec
+from automa.model.pieces import Piece
+from automa.model.playmat import Obstacle, Playmat
+from automa.model.rooms import RoomSpec
+from automa.model.shots import Sequence, parse_sequence
+
+T = TypeVar("T")
+BAG_SIZES = {1: 13, 2: 12, 3: 13}  # the rulebook's component list
+CRITERIA = ("most-gold", "least-gold", "most-health", "least-health", "most-poison", "no-items",
+            "closest")
+PREFERENCES = ("poison-modifier", "critical-modifier", "ranged-sequence", "none")
+NO_TARGET_ACTIONS = ("retreat-to-monster-zone", "move-toward-closest-obstacle",
+                     "move-toward-closest-enemy", "move-toward-hero-zone", "move-to-random-rune",
+                     "stay")
+SIZES = ("extra-small", "small", "medium", "large", "extra-large", "flat", "cube", "hero")
+ROW_FOR_KIND = {"catacomb-lord": "catacomb-lord", "antient": "antient"}
+
+
+@dataclass(frozen=True)
+class Catalog:
+    components: Components
+    behaviour: Mapping[str, BehaviourRow]
+    monsters: Mapping[str, MonsterSpec]
+    lords: Mapping[str, LordSpec]
+    playmats: Mapping[str, Playmat]
+    rooms: Mapping[str, RoomSpec]
+
+    def behaviour_for(self, piece: Piece) -> BehaviourRow:
+        """The table row of an AI piece: by kind for Lords and Antients, else by family."""
+        row_id = ROW_FOR_KIND.get(piece.kind)
+        if row_id is None:
+            row_id = next((r.id for r in self.behaviour.values() if piece.family in r.families),
+                          None)
+        if row_id is None or row_id not in self.behaviour:
+            raise DataError("data/behaviour.toml", piece.family or piece.kind, "families",
+                            f"no behaviour row covers {piece.id!r}")
+        return self.behaviour[row_id]
+
+
+class Problems:
+    """Collects DataErrors (for `automa data check`) or raises the first (for normal loading)."""
+
+    def __init__(self, collect: bool) -> None:
+        self.collect = collect
+        self.found: list[DataError] = []
+
+    def attempt(self, parse: Callable[[], T]) -> T | None:
+        try:
+            return parse()
+        except DataError as error:
+            if not self.collect:
+                raise
+            self.found.append(error)
+            return None
+
+
+def _records(name: str, user_dir: Path | None, problems: Problems,
+             parse: Callable[[Record], T]) -> dict[str, T]:
+    loaded = problems.attempt(lambda: load_data_file(name, user_dir))
+    if loaded is None:
+        return {}
+    tables, origins = loaded
+    parsed: dict[str, T] = {}
+    for key, table in tables.items():
+        def one(key: str = key, table: Any = table) -> T:
+            record = Record(origins[key], key, table)
+            value = parse(record)
+            record.reject_unknown_keys()
+            return value
+        value = problems.attempt(one)
+        if value is not None:
+            parsed[key] = value
+    return parsed
+
+
+def _sequences(rec: Record, key: str = "sequences") -> tuple[Sequence, ...]:
+    result = []
+    for i, text in enumerate(rec.strings(key, ())):
+        try:
+            result.append(parse_sequence(text))
+        except ValueError as exc:
+            raise rec.fail(f"{key}[{i}]", str(exc)) from None
+    return tuple(result)
+
+
+def parse_monster(rec: Record) -> MonsterSpec:
+    health_raw = rec.raw("health")
+    shadow = health_raw == "shadow"
+    health = None if shadow else rec.maybe_unknown("health", lambda k: rec.integer(k, low=1))
+    monster = MonsterSpec(
+        id=rec.name,
+        name=rec.string("name"),
+        family=rec.maybe_unknown("family", lambda k: rec.choice(k, FAMILIES)),
+        level=rec.maybe_unknown("level", lambda k: rec.integer(k, low=1, high=4)),
+        health=health,
+        shadow=shadow,
+        gold=rec.maybe_unknown("gold", lambda k: rec.integer(k, low=0)),
+        size=rec.maybe_unknown("size", lambda k: rec.choice(k, SIZES)),
+        nullifies=rec.strings("nullifies", ()),
+        reflects=rec.strings("reflects", ()),
+        sequences=_sequences(rec),
+        provenance=rec.provenance(),
+    )
+    rec.strings("rotating_modifiers", ())
+    for free_text in ("notes", "set"):
+        rec.optional_string(free_text)
+    return monster
+
+
+def parse_lord(rec: Record) -> LordSpec:
+    minions = []
+    for i, slot in enumerate(_list(rec, "minions")):
+        sub = Record(rec.file, rec.name, slot)
+        choices = sub.strings("choice") if sub.has("choice") else (sub.string("monster"),)
+        minions.append(MinionSlot(choices, sub.integer("count", low=1, high=10)))
+        _reject(sub, rec, f"minions[{i}]")
+    lord = LordSpec(
+        id=rec.name,
+        name=rec.string("name"),
+        health=rec.maybe_unknown("health", lambda k: rec.integer(k, low=1)),
+        size=rec.maybe_unknown("size", lambda k: rec.choice(k, SIZES)),
+        minions=tuple(minions),
+        mercenary=rec.strings("mercenary", ()),
+        playmats=rec.strings("playmats", ()),
+        sequences=_sequences(rec),
+        provenance=rec.provenance(),
+    )
+    rec.strings("extra_pieces", ())
+    rec.strings("summon_choices", ())
+    rec.raw("sequence_by_health", None)
+    for free_text in ("notes", "set"):
+        rec.optional_string(free_text)
+    return lord
+
+
+def _list(rec: Record, key: str) -> list[Any]:
+    value = rec.raw(key, [])
+    if not isinstance(value, list):
+        raise rec.fail(key, "expected a list")
+    return value
+
+
+def _reject(sub: Record, parent: Record, where: str) -> None:
+    extra = sorted(set(sub.table) - sub._read)
+    if extra:
+        raise parent.fail(f"{where}.{extra[0]}", "unknown key (a typo?)")
+
+
+def parse_room(rec: Record) -> RoomSpec:
+    monsters, metres = [], []
+    for i, entry in enumerate(_list(rec, "monsters")):
+        sub = Record(rec.file, rec.name, entry)
+        monsters.append((sub.string("monster"), sub.integer("count", low=1, high=10)))
+        _reject(sub, rec, f"monsters[{i}]")
+    for i, entry in enumerate(_list(rec, "metres")):
+        sub = Record(rec.file, rec.name, entry)
+        metres.append((sub.integer("level", low=1, high=4), sub.integer("count", low=1, high=10)))
+        _reject(sub, rec, f"metres[{i}]")
+    playmat = rec.raw("playmat", UNKNOWN)
+    room = RoomSpec(
+        id=rec.name,
+        name=rec.string("name"),
+        kind=rec.choice("kind", ("battle", "special")),
+        difficulty=rec.maybe_unknown("difficulty", lambda k: rec.integer(k, low=0, high=2))
+        if rec.has("difficulty") else None,
+        suppresses=rec.maybe_unknown("suppresses", lambda k: rec.strings(k, ())),
+        playmat=None if playmat == UNKNOWN else rec.string("playmat"),
+        monsters=tuple(monsters),
+        metres=tuple(metres),
+        mercenaries=rec.maybe_unknown("mercenaries",
+                                      lambda k: rec.integer(k, 0, low=0, high=10)),
+        known=rec.boolean("known", True),
+        provenance=rec.provenance(),
+    )
+    for free_text in ("notes", "set"):
+        rec.optional_string(free_text)
+    return room
+
+
+def parse_obstacle(rec: Record, i: int, entry: object) -> Obstacle:
+    where = f"obstacles[{i}]"
+    sub = Record(rec.file, rec.name, entry, rec.error)
+    obstacle_id = sub.string("id")
+    polygon: tuple[tuple[float, float], ...] = ()
+    circle = None
+    if sub.has("circle"):
+        values = sub.raw("circle")
+        if not isinstance(values, list) or len(values) != 3:
+            raise rec.fail(f"{where}.circle", "expected [x, y, radius]")
+        x, y, r = (check_number(rec, f"{where}.circle", v) for v in values)
+        if r <= 0:
+            raise rec.fail(f"{where}.circle", "the radius must be positive")
+        circle = (x, y, r)
+    elif sub.has("polygon"):
+        points = sub.raw("polygon")
+        if not isinstance(points, list) or len(points) < 3:
+            raise rec.fail(f"{where}.polygon", "expected at least three [x, y] points")
+        polygon = tuple(check_point(rec, f"{where}.polygon", p) for p in points)
+    else:
+        raise rec.fail(where, "an obstacle needs `polygon` or `circle`")
+    rune = sub.integer("rune", low=1, high=12) if sub.has("rune") else None
+    _reject(sub, rec, where)
+    return Obstacle(obstacle_id, polygon, circle, rune)
+
+
+def parse_playmat(rec: Record, playmat_id: str | None = None) -> Playmat:
+    width, length = rec.point("size")
+    if width <= 0 or length <= 0:
+        raise rec.fail("size", "width and length must be positive")
+    hero_zone = rec.number("hero_zone", low=0.0, high=length)
+    monster_zone = rec.number("monster_zone", low=hero_zone, high=length)
+    obstacles = tuple(parse_obstacle(rec, i, e) for i, e in enumerate(_list(rec, "obstacles")))
+    ids = [o.id for o in obstacles]
+    if len(set(ids)) != len(ids):
+        raise rec.fail("obstacles", "obstacle ids must be unique")
+    runes = {}
+    for key, value in rec.table_of("runes", {}).items():
+        if not key.isdigit() or not 1 <= int(key) <= 12:
+            raise rec.fail(f"runes.{key}", "rune numbers run from 1 to 12")
+        x, y = check_point(rec, f"runes.{key}", value)
+        if not (0 <= x <= width and 0 <= y <= length):
+            raise rec.fail(f"runes.{key}", f"({x}, {y}) is off the {width} x {length} mat")
+        runes[int(key)] = (x, y)
+    playmat = Playmat(
+        id=playmat_id or rec.name,
+        name=rec.string("name", playmat_id or rec.name),
+        width=width,
+        length=length,
+        hero_zone=hero_zone,
+        monster_zone=monster_zone,
+        obstacles=obstacles,
+        runes=runes,
+        rune_radius=rec.number("rune_radius", 1.5, positive=True),
+        provenance=rec.provenance() if rec.has("provenance") else "house",
+        swappable_zones=rec.boolean("swappable_zones", False),
+        sticker_runes=rec.boolean("sticker_runes", True),
+    )
+    rec.optional_string("notes")
+    return playmat
+
+
+def parse_behaviour(rec: Record) -> BehaviourRow:
+    preference = rec.choice("shot_preference", PREFERENCES)
+    row = BehaviourRow(
+        id=rec.name,
+        families=rec.strings("families", ()),
+        ruler=rec.integer("ruler", low=1, high=3),
+        shot_preference=None if preference == "none" else preference,
+        primary=rec.choice("primary", CRITERIA),
+        secondary=rec.choice("secondary", CRITERIA),
+        tie_breaker=rec.choice("tie_breaker", CRITERIA),
+        no_target=rec.choice("no_target", NO_TARGET_ACTIONS),
+        no_target_ruler=rec.integer("no_target_ruler", low=1, high=3),
+        provenance=rec.provenance(),
+        house_fields=frozenset(rec.strings("house_fields", ())),
+    )
+    for family in row.families:
+        if family not in FAMILIES:
+            raise rec.fail("families", f"unknown family {family!r}")
+    rec.optional_string("note")
+    return row
+
+
+def _twelve(rec: Record, key: str) -> tuple[float, ...]:
+    values = _list(rec, key)
+    if len(values) != 12:
+        raise rec.fail(key, f"expected twelve angles (faces 1..12), got {len(values)}")
+    return tuple(check_number(rec, key, v) for v in values)
+
+
+def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
+                     problems: Problems) -> Components | None:
+    provenance: dict[str, str] = {}
+
+    def record(top: str, key: str | None = None) -> Record:
+        table = tables.get(top) if key is None else (tables.get(top) or {}).get(key)
+        name = top if key is None else f"{top}.{key}"
+        rec = Record(origins.get(top, "data/components.toml"), name, table)
+        provenance[name] = rec.provenance()
+        rec.optional_string("note")
+        return rec
+
+    def discs() -> dict[str, float]:
+        result = {}
+        for size in (tables.get("disc") or {}):
+            rec = record("disc", size)
+            if size not in SIZES:
+                raise rec.fail("", f"unknown size class (known: {', '.join(SIZES)})")
+            result[size] = rec.number("radius", positive=True)
+            rec.reject_unknown_keys()
+        return result
+
+    def rulers() -> dict[int, float]:
+        result = {}
+        for number in ("1", "2", "3"):
+            rec = record("ruler", number)
+            result[int(number)] = rec.number("length", positive=True)
+            rec.reject_unknown_keys()
+        return result
+
+    def attack() -> AttackTemplate:
+        rec = record("attack-template")
+        shape = rec.choice("shape", ("disc", "polygon"))
+        polygon: tuple[tuple[float, float], ...] = ()
+        if shape == "polygon":
+            polygon = tuple(check_point(rec, "polygon", p) for p in _list(rec, "polygon"))
+        template = AttackTemplate(rec.number("radius", positive=True), polygon)
+        rec.reject_unknown_keys()
+        return template
+
+    def clock() -> ClockTemplate:
+        rec = record("clock-template")
+        template = ClockTemplate(rec.number("radius", positive=True), _twelve(rec, "front"),
+                                 _twelve(rec, "reverse"), _twelve(rec, "half"))
+        rec.reject_unknown_keys()
+        return template
+
+    def die(name: str) -> tuple[int, ...]:
+        rec = record("die", name)
+        faces = tuple(check_int(rec, "faces", v, 1, 12) for v in _list(rec, "faces"))
+        if len(faces) != 6 or len(set(faces)) != 6:
+            raise rec.fail("faces", "a die has six different faces")
+        rec.reject_unknown_keys()
+        return faces
+
+    def bags() -> dict[int, tuple[DamageToken, ...]]:
+        result = {}
+        for level, size in BAG_SIZES.items():
+            rec = record("bag", str(level))
+            tokens = []
+            for i, text in enumerate(rec.strings("tokens")):
+                try:
+                    tokens.append(DamageToken.parse(text))
+                except ValueError as exc:
+                    raise rec.fail(f"tokens[{i}]", str(exc)) from None
+            if len(tokens) != size:
+                raise rec.fail("tokens", f"the level {level} bag holds {size} tokens, "
+                                         f"not {len(tokens)}")
+            result[level] = tuple(sorted(tokens))
+            rec.reject_unknown_keys()
+        return result
+
+    def bands() -> dict[int, tuple[int, int]]:
+        rec = record("hero-target")
+        result = {}
+        for key, value in rec.table_of("bands").items():
+            low, high = check_point(rec, f"bands.{key}", value)
+            result[int(key)] = (int(low), int(high))
+        covered = sorted(f for low, high in result.values() for f in range(low, high + 1))
+        if covered != list(range(1, 13)):
+            raise rec.fail("bands", "the bands must cover 1..12 exactly once")
+        rec.reject_unknown_keys()
+        return result
+
+    disc, ruler = problems.attempt(discs), problems.attempt(rulers)
+    attack_t, clock_t = problems.attempt(attack), problems.attempt(clock)
+    rune_die, location_die = problems.attempt(lambda: die("rune")), problems.attempt(
+        lambda: die("location"))
+    token_bags, target_bands = problems.attempt(bags), problems.attempt(bands)
+    if (disc is None or ruler is None or attack_t is None or clock_t is None or rune_die is None
+            or location_die is None or token_bags is None or target_bands is None):
+        return None
+    return Components(disc, ruler, attack_t, clock_t, rune_die, location_die, token_bags,
+                      target_bands, provenance)
+
+
+def _cross_check(catalog: Catalog, problems: Problems) -> None:
+    """Every id one record names must exist: monsters in rooms, lords and summons; playmats."""
+    def need(file: str, record: str, field: str, wanted: str, known: Mapping[str, object],
+             what: str = "monster") -> None:
+        if wanted not in known:
+            problems.attempt(lambda: _raise(DataError(file, record, field,
+                                                       f"unknown {what} {wanted!r}")))
+
+    monsters = {**catalog.monsters, **catalog.lords}
+    for room in catalog.rooms.values():
+        for i, (monster_id, _) in enumerate(room.monsters):
+            need("data/rooms.toml", room.id, f"monsters[{i}].monster", monster_id, monsters)
+        if room.playmat is not None:
+            need("data/rooms.toml", room.id, "playmat", room.playmat, catalog.playmats,
+                 "playmat")
+    for lord in catalog.lords.values():
+        for i, slot in enumerate(lord.minions):
+            for choice in slot.choices:
+                need("data/lords.toml", lord.id, f"minions[{i}]", choice, monsters)
+        for merc in lord.mercenary:
+            need("data/lords.toml", lord.id, "mercenary", merc, monsters)
+    specs: list[MonsterSpec | LordSpec] = [*catalog.monsters.values(), *catalog.lords.values()]
+    for spec in specs:
+        file = "data/monsters.toml" if isinstance(spec, MonsterSpec) else "data/lords.toml"
+        for i, sequence in enumerate(spec.sequences):
+            for shot in sequence.shots:
+                if shot.argument is not None:
+                    need(file, spec.id, f"sequences[{i}]", shot.argument, monsters)
+
+
+def _raise(error: DataError) -> None:
+    raise error
+
+
+def build_catalog(user_dir: Path | None, problems: Problems) -> Catalog | None:
+    loaded = problems.attempt(lambda: load_data_file("components.toml", user_dir))
+    components = None if loaded is None else parse_components(*loaded, problems)
+    behaviour = _records("behaviour.toml", user_dir, problems, parse_behaviour)
+    monsters = _records("monsters.toml", user_dir, problems, parse_monster)
+    lords = _records("lords.toml", user_dir, problems, parse_lord)
+    playmats = _records("playmats.toml", user_dir, problems, parse_playmat)
+    rooms = _records("rooms.toml", user_dir, problems, parse_room)
+    if components is None:
+        return None
+    catalog = Catalog(components, behaviour, monsters, lords, playmats, rooms)
+    _cross_check(catalog, problems)
+    return catalog
+
+
+@cache
+def _load(user_dir: Path | None) -> Catalog:
+    catalog = build_catalog(user_dir, Problems(collect=False))
+    assert catalog is not None  # without collecting, the first problem raised
+    return catalog
+
+
+def load_catalog(data_dir: str | Path | None = None) -> Catalog:
+    """The shipped rules data merged with the user's folder; raises the first problem found."""
+    return _load(user_data_dir(data_dir))
+
+
+def check_catalog(data_dir: str | Path | None = None) -> list[DataError]:
+    """Every problem of the shipped data merged with `data_dir` (empty list: all good)."""
+    problems = Problems(collect=True)
+    try:
+        build_catalog(user_data_dir(data_dir), problems)
+    except DataError as error:  # a file that is not TOML at all
+        problems.found.append(error)
+    return problems.found

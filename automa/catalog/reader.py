@@ -1,0 +1,180 @@
+"""Typed reading of one TOML table, with errors that name the file, the record and the field.
+
+Every loader in the project reads through `Record`, so a typo anywhere produces the same kind of
+one-line message: `scenario.toml: [piece rat-1] at: expected two numbers [x, y], got "20, 80"`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from types import EllipsisType
+from typing import Any, TypeVar
+
+from automa.errors import DataError
+
+T = TypeVar("T")
+UNKNOWN = "unknown"
+PROVENANCES = ("rulebook", "fan", "house")
+
+
+def describe(value: object) -> str:
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    return str(value)
+
+
+class Record:
+    """A TOML table under a name, read field by field; unread keys can be rejected at the end."""
+
+    def __init__(
+        self,
+        file: str,
+        name: str,
+        table: object,
+        error: type[DataError] = DataError,
+    ) -> None:
+        self.file, self.name, self.error = file, name, error
+        if not isinstance(table, dict):
+            raise error(file, name, "", f"expected a table, got {describe(table)}")
+        self.table: dict[str, Any] = table
+        self._read: set[str] = set()
+
+    def fail(self, field: str, problem: str) -> DataError:
+        return self.error(self.file, self.name, field, problem)
+
+    def has(self, key: str) -> bool:
+        return key in self.table
+
+    def _get(self, key: str, default: object = ...) -> object:
+        self._read.add(key)
+        if key not in self.table:
+            if default is ...:
+                raise self.fail(key, "missing (required)")
+            return default
+        return self.table[key]
+
+    def raw(self, key: str, default: object = ...) -> object:
+        return self._get(key, default)
+
+    def string(self, key: str, default: str | EllipsisType | None = ...) -> str:
+        value = self._get(key, default)
+        if not isinstance(value, str) or not value:
+            raise self.fail(key, f"expected a non-empty string, got {describe(value)}")
+        return value
+
+    def optional_string(self, key: str) -> str | None:
+        value = self._get(key, None)
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value:
+            raise self.fail(key, f"expected a non-empty string, got {describe(value)}")
+        return value
+
+    def choice(self, key: str, choices: Iterable[str], default: str | EllipsisType = ...) -> str:
+        allowed = tuple(choices)
+        value = self._get(key, default)
+        if value not in allowed:
+            raise self.fail(key, f"expected one of {', '.join(allowed)}, got {describe(value)}")
+        return str(value)
+
+    def boolean(self, key: str, default: bool | EllipsisType = ...) -> bool:
+        value = self._get(key, default)
+        if not isinstance(value, bool):
+            raise self.fail(key, f"expected true or false, got {describe(value)}")
+        return value
+
+    def integer(
+        self,
+        key: str,
+        default: int | EllipsisType = ...,
+        low: int | None = None,
+        high: int | None = None,
+    ) -> int:
+        return check_int(self, key, self._get(key, default), low, high)
+
+    def number(
+        self,
+        key: str,
+        default: float | EllipsisType = ...,
+        low: float | None = None,
+        high: float | None = None,
+        positive: bool = False,
+    ) -> float:
+        return check_number(self, key, self._get(key, default), low, high, positive)
+
+    def maybe_unknown(self, key: str, read: Callable[[str], T]) -> T | None:
+        """Fields the sources do not give are written "unknown"; they load as None."""
+        if self.table.get(key) == UNKNOWN:
+            self._read.add(key)
+            return None
+        return read(key)
+
+    def point(self, key: str, default: object = ...) -> tuple[float, float]:
+        return check_point(self, key, self._get(key, default))
+
+    def strings(self, key: str, default: object = ...) -> tuple[str, ...]:
+        value = self._get(key, default)
+        if isinstance(value, tuple):  # the default
+            return value
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise self.fail(key, f"expected a list of strings, got {describe(value)}")
+        return tuple(value)
+
+    def table_of(self, key: str, default: object = ...) -> Mapping[str, Any]:
+        value = self._get(key, default)
+        if not isinstance(value, dict):
+            raise self.fail(key, f"expected a table, got {describe(value)}")
+        return value
+
+    def sub(self, key: str, name: str | None = None, default: object = ...) -> Record:
+        value = self._get(key, default)
+        return Record(self.file, name or f"{self.name}.{key}", value, self.error)
+
+    def provenance(self) -> str:
+        return self.choice("provenance", PROVENANCES)
+
+    def reject_unknown_keys(self) -> None:
+        extra = sorted(set(self.table) - self._read)
+        if extra:
+            raise self.fail(extra[0], "unknown key (a typo?)")
+
+
+def check_int(rec: Record, key: str, value: object, low: int | None, high: int | None) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise rec.fail(key, f"expected a whole number, got {describe(value)}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        span = f"{low}..{high}" if high is not None else f">= {low}"
+        raise rec.fail(key, f"{value} is out of range {span}")
+    return value
+
+
+def check_number(
+    rec: Record,
+    key: str,
+    value: object,
+    low: float | None = None,
+    high: float | None = None,
+    positive: bool = False,
+) -> float:
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise rec.fail(key, f"expected a number, got {describe(value)}")
+    number = float(value)
+    if number != number or number in (float("inf"), float("-inf")):
+        raise rec.fail(key, "expected a finite number")
+    if positive and number <= 0:
+        raise rec.fail(key, f"expected a positive number, got {value}")
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise rec.fail(key, f"{value} is out of range {low}..{high}")
+    return number
+
+
+def check_point(rec: Record, key: str, value: object) -> tuple[float, float]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise rec.fail(key, f"expected two numbers [x, y], got {describe(value)}")
+    return (check_number(rec, key, value[0]), check_number(rec, key, value[1]))

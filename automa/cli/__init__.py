@@ -1,0 +1,1 @@
+"""The `automa` command: thin click commands over the library."""

@@ -1,0 +1,199 @@
+"""`automa`: click commands. Parse, call the library, render; errors become one line on stderr.
+
+Heavy modules (numpy, shapely) are imported inside the commands, so `--help` answers at once.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+EXIT_INTERRUPTED = 130
+EXIT_INTERNAL = 70
+
+
+def reports_errors(command: F) -> F:
+    """Bad input of any kind: one clear line on stderr and a non-zero exit, never a traceback."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from automa.errors import AutomaError
+
+        try:
+            return command(*args, **kwargs)
+        except AutomaError as error:
+            click.echo(f"automa: {error}", err=True)
+            sys.exit(error.exit_code)
+        except KeyboardInterrupt:
+            click.echo("automa: interrupted; nothing was saved", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except (click.ClickException, click.exceptions.Exit, SystemExit):
+            raise
+        except Exception as error:  # a bug, not bad input: say so plainly
+            if os.environ.get("AUTOMA_DEBUG"):
+                traceback.print_exc()
+            click.echo(f"automa: internal error ({type(error).__name__}: {error}); please "
+                       f"report it with the input that caused it (AUTOMA_DEBUG=1 shows details)",
+                       err=True)
+            sys.exit(EXIT_INTERNAL)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def emit_json(data: object) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path),
+              envvar="AUTOMA_DATA_DIR", default=None,
+              help="Folder whose data files extend or replace the shipped ones "
+                   "(or set AUTOMA_DATA_DIR).")
+@click.version_option(package_name="catacombs-automa")
+@click.pass_context
+def cli(ctx: click.Context, data_dir: Path | None) -> None:
+    """The Red Box AI player for Catacombs 3E, beside your physical table.
+
+    \b
+    Examples:
+      automa demo                         one AI turn of the shipped example battle
+      automa turn battle.toml --seed 7    the AI turn of your table, step by step
+      automa turn battle.toml --json --save next.toml
+      automa los battle.toml rat-1        whom the rat sees, closest first
+      automa data check my-data/          validate your own data files
+    """
+    ctx.obj = {"data_dir": data_dir}
+
+
+def _catalog(ctx: click.Context) -> Any:
+    from automa.catalog.load import load_catalog
+
+    return load_catalog(ctx.obj["data_dir"])
+
+
+def _scenario(ctx: click.Context, path: Path) -> Any:
+    from automa.scenario.load import load_scenario
+
+    return load_scenario(path, _catalog(ctx))
+
+
+def _run_turn(ctx: click.Context, scenario: Any, seed: int | None, as_json: bool,
+              save: Path | None) -> None:
+    from automa.engine.turn import run_turn
+    from automa.render.json_out import turn_json
+    from automa.render.text import turn_text
+    from automa.scenario.save import save_scenario
+
+    result = run_turn(scenario, _catalog(ctx), seed)
+    if save is not None:
+        save_scenario(result.after, save)
+    if as_json:
+        emit_json(turn_json(result))
+    else:
+        click.echo(turn_text(result, scenario.settings.los_blocked), nl=False)
+        if save is not None:
+            click.echo(f"Saved the table after this turn to {save}")
+
+
+@cli.command()
+@click.argument("scenario", type=click.Path(path_type=Path))
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
+              help="Seed for every draw the scenario does not script (default: [chance] seed, "
+                   "else a fresh one, printed).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (CONTRACT.md).")
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the table after the turn as a scenario for the next turn.")
+@click.pass_context
+@reports_errors
+def turn(ctx: click.Context, scenario: Path, seed: int | None, as_json: bool,
+         save: Path | None) -> None:
+    """Resolve one full AI turn: every AI character acts once, in activation order.
+
+    \b
+    Example:
+      automa turn battle.toml --seed 7 --save round2.toml
+    """
+    _run_turn(ctx, _scenario(ctx, scenario), seed, as_json, save)
+
+
+@cli.command()
+@click.argument("scenario", type=click.Path(path_type=Path))
+@click.argument("piece")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (CONTRACT.md).")
+@click.pass_context
+@reports_errors
+def los(ctx: click.Context, scenario: Path, piece: str, as_json: bool) -> None:
+    """Whom PIECE sees under the scenario's line-of-sight setting, closest first."""
+    from automa.errors import ScenarioError
+    from automa.geometry.sight import look_around
+    from automa.geometry.table import build_table
+    from automa.render.json_out import sight_json
+
+    loaded = _scenario(ctx, scenario)
+    viewer = next((p for p in loaded.pieces if p.id == piece), None)
+    if viewer is None:
+        ids = ", ".join(p.id for p in loaded.pieces)
+        raise ScenarioError(str(scenario), "", "PIECE", f"no piece {piece!r} (pieces: {ids})")
+    enemies = [p for p in loaded.pieces if p.side != viewer.side]
+    settings = loaded.settings
+    sightings = look_around(build_table(loaded.playmat), viewer, enemies, settings.los_blocked,
+                            settings.los_test)
+    if as_json:
+        emit_json(sight_json(piece, sightings))
+        return
+    mode = (f"blocked by obstacles ({settings.los_test})" if settings.los_blocked
+            else "not blocked by obstacles")
+    click.echo(f"{viewer.label}: line of sight {mode}")
+    for s in sightings:
+        seen = "sees  " if s.visible else "hidden"
+        behind = f" behind obstacle {', '.join(s.blockers)}" if s.blockers else ""
+        margin = "" if s.margin == float("inf") else f" (margin {s.margin:.1f} cm)"
+        click.echo(f"  {seen} {s.target:<16} {s.distance:6.1f} cm{behind}{margin}")
+
+
+@cli.command()
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
+              help="Seed (default: the example's own).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+@reports_errors
+def demo(ctx: click.Context, seed: int | None, as_json: bool) -> None:
+    """One AI turn of the shipped example battle, printed step by step."""
+    from importlib import resources
+
+    path = Path(str(resources.files("automa") / "_examples" / "demo-battle.toml"))
+    scenario = _scenario(ctx, path)
+    if not as_json:
+        click.echo(f"Demo battle: {path.name} (copy it to start your own)\n")
+    _run_turn(ctx, scenario, seed, as_json, None)
+
+
+@cli.group()
+def data() -> None:
+    """Inspect and check the rules data."""
+
+
+@data.command("check")
+@click.argument("directory", required=False, type=click.Path(path_type=Path))
+@click.pass_context
+@reports_errors
+def data_check(ctx: click.Context, directory: Path | None) -> None:
+    """Check the shipped data merged with DIRECTORY (or --data-dir); list every problem."""
+    from automa.catalog.load import check_catalog
+
+    problems = check_catalog(directory or ctx.obj["data_dir"])
+    for problem in problems:
+        click.echo(str(problem))
+    if problems:
+        click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found", err=True)
+        sys.exit(1)
+    click.echo("data ok")

@@ -1,0 +1,1 @@
+"""The AI turn driver: activation order -> sight -> target -> sequence -> shots -> steps."""

@@ -1,0 +1,259 @@
+"""One AI character's activation, as the Red Box's AI Player Behaviour section orders it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from automa.catalog.pieces import lookup, monster_piece
+from automa.engine.battle import Battle, StepLog, Table
+from automa.engine.movement import (
+    retreat_to_monster_zone,
+    rush_toward,
+    to_random_rune,
+    toward_closest_enemy,
+    toward_closest_obstacle,
+    toward_hero_zone,
+)
+from automa.engine.shots import ShotContext, contact_shot, ranged_shot
+from automa.engine.steps import MoveStep, NoteStep, RollStep, ShotStep, Step
+from automa.errors import RulesError
+from automa.geometry.moves import nearest_legal_spot
+from automa.geometry.sight import Sighting, look_around
+from automa.geometry.templates import clock_direction
+from automa.model.monsters import BehaviourRow
+from automa.model.pieces import Piece
+from automa.model.shots import Sequence, Shot
+from automa.rules.sequences import band_text, d12_band, plan_sequence
+from automa.rules.targeting import Candidate, select_target
+
+SUMMON_RULER = 1
+
+
+@dataclass(frozen=True)
+class Activation:
+    character: str
+    label: str
+    order_reason: str
+    row: str
+    row_provenance: str
+    visible: tuple[Sighting, ...]
+    hidden: tuple[Sighting, ...]
+    target: str | None
+    reason: str
+    sequence: tuple[str, ...]
+    sequence_reason: str
+    steps: tuple[Step, ...]
+    close_calls: tuple[str, ...]
+    house: tuple[str, ...]
+    summoned: tuple[str, ...] = ()
+    repeat: str | None = None
+
+
+def activate(table: Table, battle: Battle, actor_id: str, order_reason: str
+             ) -> tuple[Battle, Activation]:
+    actor = battle.piece(actor_id)
+    row = table.catalog.behaviour_for(actor)
+    log = StepLog()
+    if row.provenance == "house":
+        log.house_rule(f"the {row.id} row of the behaviour table is a house row")
+    if "frozen" in actor.conditions:
+        log.add(NoteStep(f"{actor.label} is frozen by ice: it cannot act"))
+        return battle, _finish(actor_id, battle, row, order_reason, log, (), (), None, "", (), "")
+    returning = "teleported" in actor.conditions
+    if returning:
+        battle = _return_from_teleport(table, battle, log, actor_id)
+    elif actor.kind == "antient":
+        battle = to_random_rune(table, battle, log, actor_id, "an Antient moves to a random rune "
+                                                              "first")
+    visible, hidden = _sight(table, battle, actor_id, log)
+    if not visible:
+        battle = _no_target(table, battle, log, actor_id, row)
+        return battle, _finish(actor_id, battle, row, order_reason, log, visible, hidden, None,
+                               "nobody in sight: No Target Action", (), "")
+    choice = select_target(
+        [Candidate(battle.piece(s.target), s.distance) for s in visible], row,
+        table.scenario.tiles, table.close_call)
+    if choice.close_call:
+        log.close_calls.append(f"target choice by distance: the runner-up is within "
+                               f"{table.close_call} cm; measure both")
+    column_field = {"Primary": "primary", "Secondary": "secondary",
+                    "Tie Breaker": "tie_breaker"}.get(choice.column)
+    if column_field and row.is_house(column_field):
+        log.house_rule(f"the {row.id} row's {choice.column} column is ours")
+    reason = f"{row.id} {choice.column}: {choice.reason}" if column_field else choice.reason
+    if returning:
+        sequence = Sequence((Shot("melee"),))
+        sequence_reason = "back from the Teleported! card: one melee shot"
+    else:
+        sequence, sequence_reason = _choose_sequence(table, log, battle.piece(actor_id), row)
+    ctx = ShotContext(actor_id, choice.target)
+    for shot in sequence.shots:
+        if battle.get(actor_id) is None or ctx.stop:
+            break
+        battle = perform(table, battle, log, ctx, shot)
+    return battle, _finish(actor_id, battle, row, order_reason, log, visible, hidden,
+                           choice.target, reason, tuple(sequence.shot_names()), sequence_reason,
+                           tuple(ctx.summoned), ctx.repeat)
+
+
+def _finish(actor_id: str, battle: Battle, row: BehaviourRow, order_reason: str, log: StepLog,
+            visible: tuple[Sighting, ...], hidden: tuple[Sighting, ...], target: str | None,
+            reason: str, sequence: tuple[str, ...], sequence_reason: str,
+            summoned: tuple[str, ...] = (), repeat: str | None = None) -> Activation:
+    piece = battle.get(actor_id)
+    return Activation(actor_id, piece.label if piece else actor_id, order_reason, row.id,
+                      row.provenance, visible, hidden, target, reason, sequence, sequence_reason,
+                      tuple(log.steps), tuple(log.close_calls), tuple(log.house), summoned,
+                      repeat)
+
+
+def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog
+           ) -> tuple[tuple[Sighting, ...], tuple[Sighting, ...]]:
+    settings = table.scenario.settings
+    sightings = look_around(table.geometry, battle.piece(actor_id), battle.enemies_of_ai(),
+                            settings.los_blocked, settings.los_test)
+    for s in sightings:
+        if settings.los_blocked and s.margin < table.close_call:
+            seen = "sees" if s.visible else "does not see"
+            log.close_calls.append(f"line of sight: {actor_id} {seen} {s.target} by "
+                                   f"{s.margin:.1f} cm; check with a ruler edge")
+    return (tuple(s for s in sightings if s.visible), tuple(s for s in sightings if not s.visible))
+
+
+def _choose_sequence(table: Table, log: StepLog, actor: Piece, row: BehaviourRow
+                     ) -> tuple[Sequence, str]:
+    if not actor.sequences:
+        raise RulesError(f"{actor.id} has no shot sequence in our data; give `sequences` for it "
+                         f"in the scenario")
+    plan = plan_sequence(actor.sequences, row.shot_preference, actor.kind == "catacomb-lord")
+    if plan.index is not None:
+        if plan.count > 1 and row.is_house("shot_preference"):
+            log.house_rule(f"the {row.id} row's shot preference is ours")
+        return actor.sequences[plan.index], plan.reason
+    face = table.chance.d12("shot sequence")
+    index = d12_band(plan.count, face)
+    log.add(RollStep("d12", face, "shot sequence",
+                     f"{band_text(plan.count, index)} -> sequence {index + 1} of {plan.count}"))
+    return actor.sequences[index], f"{plan.reason}: D12 {face} -> sequence {index + 1}"
+
+
+def _no_target(table: Table, battle: Battle, log: StepLog, actor_id: str,
+               row: BehaviourRow) -> Battle:
+    if row.is_house("no_target"):
+        log.house_rule(f"the {row.id} row's No Target Action is ours")
+    actions: dict[str, Callable[[Table, Battle, StepLog, str, int], Battle]] = {
+        "retreat-to-monster-zone": retreat_to_monster_zone,
+        "move-toward-closest-obstacle": toward_closest_obstacle,
+        "move-toward-closest-enemy": toward_closest_enemy,
+        "move-toward-hero-zone": toward_hero_zone,
+        "move-to-random-rune": lambda t, b, lg, a, _r: to_random_rune(t, b, lg, a),
+        "stay": _stay,
+    }
+    return actions[row.no_target](table, battle, log, actor_id, row.no_target_ruler)
+
+
+def _stay(table: Table, battle: Battle, log: StepLog, actor_id: str, ruler: int) -> Battle:
+    log.add(NoteStep(f"{battle.piece(actor_id).label} stays where it is"))
+    return battle
+
+
+def perform(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot) -> Battle:
+    """One shot of the chosen sequence, as the AI performs it."""
+    name = shot.name
+    if name in ("rush", "open-portal"):
+        as_ = "rush"
+        log.add(ShotStep(shot.notation(), as_, "the AI opens no portal: a rush instead"
+                         if name == "open-portal" else ""))
+        if ctx.target is None:
+            return battle
+        return rush_toward(table, battle, log, ctx.actor, ctx.target)
+    if shot.damages_by_contact:
+        log.add(ShotStep(shot.notation(), shot.notation()))
+        return contact_shot(table, battle, log, ctx, shot)
+    if shot.is_ranged:
+        log.add(ShotStep(shot.notation(), shot.notation()))
+        return ranged_shot(table, battle, log, ctx, shot)
+    if name == "move-to-rune":
+        log.add(ShotStep(shot.notation(), "move-to-random-rune", "the AI rolls the Rune Die"))
+        return to_random_rune(table, battle, log, ctx.actor)
+    if name == "runic-shift":
+        log.add(ShotStep(shot.notation(), "move-to-random-rune then melee",
+                         "the AI always takes the optional melee"))
+        battle = to_random_rune(table, battle, log, ctx.actor, "runic shift")
+        return contact_shot(table, battle, log, ctx, Shot("melee"))
+    if name == "teleport":
+        log.add(ShotStep(shot.notation(), "teleport"))
+        return _teleport(battle, log, ctx)
+    if name == "repeat":
+        log.add(ShotStep(shot.notation(), "repeat"))
+        return _repeat(table, battle, log, ctx)
+    if name == "summon":
+        log.add(ShotStep(shot.notation(), shot.notation()))
+        return _summon(table, battle, log, ctx, shot.argument or "")
+    log.add(ShotStep(shot.notation(), "nothing", "the AI has no rule for this shot"))
+    log.house_rule(f"the AI skips the {name} shot (no AI rule for it)")
+    return battle
+
+
+def _teleport(battle: Battle, log: StepLog, ctx: ShotContext) -> Battle:
+    actor = battle.piece(ctx.actor)
+    log.add(NoteStep(f"put {actor.label} on the Teleported! card; it returns next round on a "
+                     f"random rune and makes a melee shot"))
+    ctx.stop = True
+    return battle.with_piece(replace(actor, conditions=actor.conditions | {"teleported"}))
+
+
+def _return_from_teleport(table: Table, battle: Battle, log: StepLog, actor_id: str) -> Battle:
+    actor = battle.piece(actor_id)
+    battle = battle.with_piece(replace(actor, conditions=actor.conditions - {"teleported"}))
+    log.add(NoteStep(f"{actor.label} returns from the Teleported! card onto a random rune"))
+    return to_random_rune(table, battle, log, actor_id, "back from the Teleported! card",
+                          must_land=True)
+
+
+def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Battle:
+    """The nearest friendly character in sight (not itself, not frozen) acts again."""
+    actor = battle.piece(ctx.actor)
+    settings = table.scenario.settings
+    friends = [p for p in battle.on_table()
+               if p.side == "ai" and p.id != actor.id and "frozen" not in p.conditions]
+    seen = [s for s in look_around(table.geometry, actor, friends, settings.los_blocked,
+                                   settings.los_test) if s.visible]
+    if not seen:
+        log.add(NoteStep("repeat: no friendly character in sight; nothing happens"))
+        return battle
+    ctx.repeat = seen[0].target
+    log.add(NoteStep(f"repeat: {battle.piece(ctx.repeat).label} (nearest friend in sight) acts "
+                     f"again at once"))
+    return battle
+
+
+def _summon(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
+            monster_id: str) -> Battle:
+    """Clock template on the summoner, D12 face, Ruler 1; the new piece acts at once."""
+    spec = lookup(table.catalog, monster_id)
+    if spec is None:
+        raise RulesError(f"summon: unknown monster {monster_id!r}")
+    summoner = battle.piece(ctx.actor)
+    face = table.chance.d12(f"summon {monster_id}")
+    reading = clock_direction(table.geometry, table.catalog.components.clock,
+                              table.scenario.templates.clock_radius, summoner.at, face)
+    log.add(RollStep("d12", face, "summon placement", f"{reading.side} side, {face} o'clock"))
+    existing = {p.id for p in battle.pieces} | set(battle.out)
+    number = 1 + sum(1 for p in existing if p.startswith(f"{monster_id}-"))
+    while f"{monster_id}-{number}" in existing:
+        number += 1
+    new_id = f"{monster_id}-{number}"
+    reach = summoner.radius + table.ruler(SUMMON_RULER)
+    desired = (summoner.at[0] + reading.direction[0] * reach,
+               summoner.at[1] + reading.direction[1] * reach)
+    piece = monster_piece(table.catalog, spec, new_id, desired, f"{spec.name} #{number}")
+    spot = nearest_legal_spot(table.geometry, battle.on_table(), piece, desired)
+    battle = replace(battle, pieces=(*battle.pieces, piece.moved(spot)))
+    log.add(MoveStep(new_id, summoner.at, spot, "summoned", f"Clock template ({reading.side}) + "
+                     f"Ruler {SUMMON_RULER}", summoner.label, None, spot != desired, face))
+    ctx.summoned.append(new_id)
+    return battle
+
+

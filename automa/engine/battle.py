@@ -1,0 +1,81 @@
+"""The changing state of a battle during a turn, and the fixed table it is played on."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from automa.catalog.load import Catalog
+from automa.engine.chance import Chance
+from automa.engine.steps import Step
+from automa.geometry.table import TableGeometry
+from automa.model.pieces import Piece
+from automa.model.scenario import Bag, Scenario
+
+
+@dataclass(frozen=True)
+class Battle:
+    pieces: tuple[Piece, ...]
+    bags: Mapping[int, Bag]
+    out: Mapping[str, str]
+
+    def get(self, piece_id: str) -> Piece | None:
+        return next((p for p in self.pieces if p.id == piece_id), None)
+
+    def piece(self, piece_id: str) -> Piece:
+        found = self.get(piece_id)
+        if found is None:
+            raise KeyError(piece_id)
+        return found
+
+    def with_piece(self, piece: Piece) -> Battle:
+        return replace(self, pieces=tuple(piece if p.id == piece.id else p for p in self.pieces))
+
+    def without(self, piece_id: str, why: str) -> Battle:
+        return replace(self, pieces=tuple(p for p in self.pieces if p.id != piece_id),
+                       out={**self.out, piece_id: why})
+
+    def with_bag(self, level: int, bag: Bag) -> Battle:
+        return replace(self, bags={**self.bags, level: bag})
+
+    def on_table(self) -> tuple[Piece, ...]:
+        """Pieces physically on the mat (not on the Teleported! or Devoured! card)."""
+        return tuple(p for p in self.pieces
+                     if not p.conditions & {"teleported", "devoured"})
+
+    def enemies_of_ai(self) -> list[Piece]:
+        """The Heroic Forces the AI may target; Antients not under its control are ignored."""
+        return [p for p in self.on_table() if p.side == "heroes" and p.kind != "antient"]
+
+
+@dataclass(frozen=True)
+class Table:
+    """What stays fixed during a turn: the scenario's settings, the data, the mat, the dice."""
+
+    scenario: Scenario
+    catalog: Catalog
+    geometry: TableGeometry
+    chance: Chance
+
+    def ruler(self, number: int) -> float:
+        return self.scenario.templates.rulers[number]
+
+    @property
+    def close_call(self) -> float:
+        return self.scenario.settings.close_call
+
+
+@dataclass
+class StepLog:
+    """Steps of one activation as they happen, plus what the table should double-check."""
+
+    steps: list[Step] = field(default_factory=list)
+    close_calls: list[str] = field(default_factory=list)
+    house: list[str] = field(default_factory=list)
+
+    def add(self, step: Step) -> None:
+        self.steps.append(step)
+
+    def house_rule(self, text: str) -> None:
+        if text not in self.house:
+            self.house.append(text)

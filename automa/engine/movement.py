@@ -1,0 +1,148 @@
+"""Moves the AI makes with rulers and templates: rush, push, random rune, no-target moves."""
+
+from __future__ import annotations
+
+from automa.engine.battle import Battle, StepLog, Table
+from automa.engine.steps import MoveStep, NoteStep, RollStep
+from automa.geometry.moves import (
+    Move,
+    closest_obstacle,
+    nearest_legal_spot,
+    ruler_toward,
+    rune_occupant,
+    sweep,
+)
+from automa.geometry.table import edge_distance
+from automa.geometry.templates import (
+    TOWARD_MONSTER_ZONE,
+    clock_direction,
+    half_clock_direction,
+)
+from automa.model.pieces import Piece
+
+HERO_RULER = 3  # the Heroic Forces always use Ruler 3
+
+
+def moving_ruler(table: Table, piece: Piece) -> int:
+    """The line-of-sight / movement ruler of a piece: Ruler 3 for the Heroic Forces."""
+    if piece.side == "heroes":
+        return HERO_RULER
+    return table.catalog.behaviour_for(piece).ruler
+
+
+def _apply(battle: Battle, log: StepLog, table: Table, move: Move, why: str, tool: str,
+           toward: str = "", clock: int | None = None, close: bool = False) -> Battle:
+    piece = battle.piece(move.piece)
+    if close:
+        log.close_calls.append(f"{piece.label}'s {why}: within {table.close_call} cm of a "
+                               f"different result; check with the real {tool.split(' + ')[-1]}")
+    log.add(MoveStep(move.piece, move.start, move.end, why, tool, toward, move.stopped_by,
+                     move.adjusted, clock, close))
+    return battle.with_piece(piece.moved(move.end))
+
+
+def rush_toward(table: Table, battle: Battle, log: StepLog, actor_id: str, target_id: str,
+                why: str = "rush") -> Battle:
+    """Lay the actor's ruler toward the target and slide it; it stops touching the target."""
+    actor, target = battle.piece(actor_id), battle.get(target_id)
+    if target is None or target not in battle.on_table():
+        log.add(NoteStep(f"{target_id} is out of play: nothing to rush toward"))
+        return battle
+    ruler = moving_ruler(table, actor)
+    move = ruler_toward(table.geometry, battle.on_table(), actor, target.at, target.radius,
+                        table.ruler(ruler), goal_piece=target, goal_name=target.label)
+    close = move.margin < table.close_call and move.travelled > 0
+    return _apply(battle, log, table, move, why, f"Ruler {ruler}", target.label, close=close)
+
+
+def push(table: Table, battle: Battle, log: StepLog, piece_id: str, why: str = "push") -> Battle:
+    """Clock template on the piece, D12 for the face, its ruler for the distance (a sweep)."""
+    piece = battle.get(piece_id)
+    if piece is None or piece not in battle.on_table():
+        return battle
+    face = table.chance.d12(f"{why} direction for {piece.label}")
+    clock = table.catalog.components.clock
+    reading = clock_direction(table.geometry, clock, table.scenario.templates.clock_radius,
+                              piece.at, face)
+    log.add(RollStep("d12", face, f"{why} direction", f"{reading.side} side, {face} o'clock"))
+    ruler = moving_ruler(table, piece)
+    move = sweep(table.geometry, battle.on_table(), piece, reading.direction, table.ruler(ruler))
+    close = move.stopped_by is not None and move.margin < table.close_call
+    return _apply(battle, log, table, move, why,
+                  f"Clock template ({reading.side}) + Ruler {ruler}", clock=face, close=close)
+
+
+def retreat_to_monster_zone(table: Table, battle: Battle, log: StepLog, actor_id: str,
+                            ruler: int) -> Battle:
+    actor = battle.piece(actor_id)
+    face = table.chance.d12("retreat direction")
+    direction = half_clock_direction(table.catalog.components.clock, TOWARD_MONSTER_ZONE, face)
+    log.add(RollStep("d12", face, "retreat direction", f"half Clock template, face {face}"))
+    move = sweep(table.geometry, battle.on_table(), actor, direction, table.ruler(ruler))
+    return _apply(battle, log, table, move, "retreat toward the Monster Start Zone",
+                  f"half Clock template + Ruler {ruler}", clock=face)
+
+
+def toward_closest_obstacle(table: Table, battle: Battle, log: StepLog, actor_id: str,
+                            ruler: int) -> Battle:
+    actor = battle.piece(actor_id)
+    found = closest_obstacle(table.geometry, actor.at)
+    if found is None:
+        log.add(NoteStep("this mat has no obstacles: it stays where it is"))
+        return battle
+    obstacle_id, point, _ = found
+    move = ruler_toward(table.geometry, battle.on_table(), actor, point, 0.0, table.ruler(ruler),
+                        goal_name=f"obstacle {obstacle_id}")
+    return _apply(battle, log, table, move, "move toward the closest obstacle",
+                  f"Ruler {ruler}", f"obstacle {obstacle_id}")
+
+
+def toward_closest_enemy(table: Table, battle: Battle, log: StepLog, actor_id: str,
+                         ruler: int) -> Battle:
+    actor = battle.piece(actor_id)
+    enemies = battle.enemies_of_ai()
+    if not enemies:
+        log.add(NoteStep("no enemy is left on the mat: it stays where it is"))
+        return battle
+    enemy = min(enemies, key=lambda e: (edge_distance(actor, e), e.id))
+    move = ruler_toward(table.geometry, battle.on_table(), actor, enemy.at, enemy.radius,
+                        table.ruler(ruler), goal_piece=enemy, goal_name=enemy.label)
+    return _apply(battle, log, table, move, "move toward the closest enemy (sight ignored)",
+                  f"Ruler {ruler}", enemy.label)
+
+
+def toward_hero_zone(table: Table, battle: Battle, log: StepLog, actor_id: str,
+                     ruler: int) -> Battle:
+    actor = battle.piece(actor_id)
+    goal = (actor.at[0], 0.0)
+    move = ruler_toward(table.geometry, battle.on_table(), actor, goal, 0.0, table.ruler(ruler),
+                        goal_name="the Hero Start Zone edge")
+    return _apply(battle, log, table, move, "move toward the Hero Start Zone", f"Ruler {ruler}",
+                  "the Hero Start Zone")
+
+
+def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
+                   why: str = "move to random rune", must_land: bool = False) -> Battle:
+    """Roll the Rune Die; an occupied rune, or the one it is on, means nothing happens.
+
+    With `must_land` (a return from the Teleported! card) it rolls until a free rune comes up.
+    """
+    playmat = table.geometry.playmat
+    for _ in range(12 if must_land else 1):
+        actor = battle.piece(actor_id)
+        face = table.chance.rune_die(why)
+        rune = playmat.runes.get(face)
+        others = [p for p in battle.on_table() if p.id != actor_id]
+        if rune is None:
+            result = f"rune {face} is not printed on this mat: nothing happens"
+        elif rune_occupant([actor], rune, playmat.rune_radius) and actor in battle.on_table():
+            result = f"already on rune {face}: nothing happens"
+        elif (occupant := rune_occupant(others, rune, playmat.rune_radius)) is not None:
+            result = f"rune {face} is occupied by {occupant}: nothing happens"
+        else:
+            log.add(RollStep("rune", face, why, f"rune {face}"))
+            spot = nearest_legal_spot(table.geometry, battle.on_table(), actor, rune)
+            move = Move(actor_id, actor.at, spot, rune, None)
+            return _apply(battle, log, table, move, why, "Rune Die", f"rune {face}")
+        log.add(RollStep("rune", face, why, result))
+    return battle

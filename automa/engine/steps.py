@@ -1,0 +1,131 @@
+"""What an activation does, step by step. The text printout and the JSON both read these."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+Vec = tuple[float, float]
+
+
+def _pt(p: Vec) -> list[float]:
+    return [round(p[0], 2), round(p[1], 2)]
+
+
+@dataclass(frozen=True)
+class ShotStep:
+    kind: ClassVar[str] = "shot"
+    shot: str
+    performed_as: str  # the shot the AI really performs ("rush" for open portal ...)
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "shot": self.shot, "as": self.performed_as, "note": self.note}
+
+
+@dataclass(frozen=True)
+class RollStep:
+    kind: ClassVar[str] = "roll"
+    die: str
+    value: int
+    why: str
+    result: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "die": self.die, "value": self.value, "why": self.why,
+                "result": self.result}
+
+
+@dataclass(frozen=True)
+class MoveStep:
+    kind: ClassVar[str] = "move"
+    piece: str
+    start: Vec
+    end: Vec
+    why: str
+    tool: str  # "Ruler 3", "Clock template (front) + Ruler 3", ...
+    toward: str = ""
+    stopped_by: str | None = None
+    adjusted: bool = False
+    clock: int | None = None
+    close_call: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "piece": self.piece, "from": _pt(self.start),
+                                "to": _pt(self.end), "why": self.why, "tool": self.tool}
+        if self.toward:
+            data["toward"] = self.toward
+        if self.stopped_by:
+            data["stopped_by"] = self.stopped_by
+        if self.adjusted:
+            data["adjusted"] = True
+        if self.clock is not None:
+            data["clock"] = self.clock
+        if self.close_call:
+            data["close_call"] = True
+        return data
+
+
+@dataclass(frozen=True)
+class AttackStep:
+    kind: ClassVar[str] = "attack"
+    piece: str
+    target: str
+    covers: bool
+    margin: float
+    close_call: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "piece": self.piece, "target": self.target,
+                "covers": self.covers, "margin": round(self.margin, 2),
+                "close_call": self.close_call}
+
+
+@dataclass(frozen=True)
+class TokenStep:
+    kind: ClassVar[str] = "token"
+    level: int
+    value: int
+    reset: bool
+    refilled: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "level": self.level, "value": self.value, "reset": self.reset,
+                "refilled": self.refilled}
+
+
+@dataclass(frozen=True)
+class DamageStep:
+    kind: ClassVar[str] = "damage"
+    piece: str
+    amount: int
+    health_before: int | None
+    health_after: int | None
+    died: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "piece": self.piece, "amount": self.amount,
+                "health": self.health_after, "died": self.died}
+
+
+@dataclass(frozen=True)
+class EffectStep:
+    kind: ClassVar[str] = "effect"
+    piece: str
+    effect: str
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "piece": self.piece, "effect": self.effect, "text": self.text}
+
+
+@dataclass(frozen=True)
+class NoteStep:
+    kind: ClassVar[str] = "note"
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text}
+
+
+Step = ShotStep | RollStep | MoveStep | AttackStep | TokenStep | DamageStep | EffectStep | NoteStep

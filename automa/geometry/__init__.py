@@ -1,0 +1,1 @@
+"""The table modelled in shapely and numpy: every geometric answer comes with its margin in cm."""

@@ -1,0 +1,230 @@
+"""Where a piece may stand, ruler moves toward a target, and the clock-template sweep.
+
+A piece never ends on an obstacle, on another piece or off the mat: a move that would end there
+goes to the nearest legal spot (the base rules' "nearest spot where it lies flat").
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+from shapely.geometry import Point, Polygon, box
+from shapely.ops import nearest_points, unary_union
+
+from automa.errors import RulesError
+from automa.geometry.table import (
+    CIRCLE_SEGMENTS,
+    EPSILON,
+    TableGeometry,
+    centre_distance,
+    obstacle_distances,
+    off_mat_by,
+)
+from automa.model.pieces import Piece
+
+Vec = tuple[float, float]
+RING_SAMPLES = 720  # candidate spots around a target when the direct touching spot is taken
+GROW = 1 / math.cos(math.pi / (4 * CIRCLE_SEGMENTS))  # circumscribe buffered arcs
+
+
+@dataclass(frozen=True)
+class Move:
+    piece: str
+    start: Vec
+    end: Vec
+    intended: Vec  # where the ruler or template put it before the legal-spot rule
+    stopped_by: str | None = None  # "elf", "obstacle C", "the mat edge", "touching elf"
+    margin: float = math.inf  # for a sweep: the room left before the next thing in the way
+
+    @property
+    def adjusted(self) -> bool:
+        return centre_distance(self.intended, self.end) > 1e-3
+
+    @property
+    def travelled(self) -> float:
+        return centre_distance(self.start, self.end)
+
+
+def overlap_with(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
+                 centre: Vec) -> str | None:
+    """What a disc of the mover's size at `centre` would overlap, or None when the spot is legal."""
+    if off_mat_by(table, centre, mover.radius) > EPSILON:
+        return "the mat edge"
+    distances = obstacle_distances(table, centre)
+    for i in np.flatnonzero(distances < mover.radius - EPSILON):
+        return f"obstacle {table.obstacles[int(i)].id}"
+    for other in pieces:
+        if other.id != mover.id and centre_distance(centre, other.at) < (
+            mover.radius + other.radius - EPSILON
+        ):
+            return other.id
+    return None
+
+
+def free_region(table: TableGeometry, pieces: Sequence[Piece], mover: Piece) -> Polygon:
+    """Every legal centre for the mover: the mat less its radius, minus grown obstacles, pieces."""
+    r = mover.radius
+    mat = table.playmat
+    region = box(r, r, mat.width - r, mat.length - r)
+    grown = [o.polygon.buffer(r * GROW, quad_segs=CIRCLE_SEGMENTS) for o in table.obstacles]
+    grown += [
+        Point(p.at).buffer((r + p.radius) * GROW, quad_segs=CIRCLE_SEGMENTS)
+        for p in pieces if p.id != mover.id
+    ]
+    return region.difference(unary_union(grown)) if grown else region
+
+
+def nearest_legal_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
+                       desired: Vec) -> Vec:
+    if overlap_with(table, pieces, mover, desired) is None:
+        return desired
+    region = free_region(table, pieces, mover)
+    if region.is_empty:
+        raise RulesError(f"there is no room left on the mat for {mover.id}")
+    spot = nearest_points(region, Point(desired))[0]
+    return (float(spot.x), float(spot.y))
+
+
+def _ring_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, target: Piece,
+               desired: Vec) -> Vec | None:
+    """The legal spot touching `target` closest to `desired`, if any."""
+    reach = (mover.radius + target.radius) * (1 + 1e-9) + 1e-7
+    angles = np.linspace(0.0, 2 * np.pi, RING_SAMPLES, endpoint=False)
+    spots = np.column_stack([target.at[0] + reach * np.cos(angles),
+                             target.at[1] + reach * np.sin(angles)])
+    order = np.argsort(np.hypot(spots[:, 0] - desired[0], spots[:, 1] - desired[1]))
+    for i in order:
+        spot = (float(spots[i, 0]), float(spots[i, 1]))
+        if overlap_with(table, pieces, mover, spot) is None:
+            return spot
+    return None
+
+
+def ruler_toward(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, goal: Vec,
+                 goal_radius: float, length: float, goal_piece: Piece | None = None,
+                 goal_name: str = "") -> Move:
+    """Slide the mover along the ruler toward `goal` (through obstacles), at most `length` cm.
+
+    If the ruler would carry it past the goal it stops touching it (a disc of `goal_radius`).
+    An illegal end spot becomes the nearest legal one, keeping contact with a goal piece if it can.
+    """
+    start = mover.at
+    gap = centre_distance(start, goal) - mover.radius - goal_radius
+    if gap <= EPSILON:
+        return Move(mover.id, start, start, start, f"already touching {goal_name}".strip(), gap)
+    dx, dy = goal[0] - start[0], goal[1] - start[1]
+    norm = math.hypot(dx, dy)
+    travel = min(length, gap)
+    intended = (start[0] + dx / norm * travel, start[1] + dy / norm * travel)
+    touching = length >= gap
+    end = intended
+    if overlap_with(table, pieces, mover, intended) is not None:
+        ring = None
+        if touching and goal_piece is not None:
+            ring = _ring_spot(table, pieces, mover, goal_piece, intended)
+        end = ring or nearest_legal_spot(table, pieces, mover, intended)
+    stopped = f"touching {goal_name}" if touching else None
+    return Move(mover.id, start, end, intended, stopped, abs(length - gap))
+
+
+def _first_contact_with_discs(start: NDArray[np.float64], u: NDArray[np.float64], radius: float,
+                              centres: NDArray[np.float64], radii: NDArray[np.float64]
+                              ) -> NDArray[np.float64]:
+    """Distance along u at which the moving disc first touches each fixed disc (inf: never)."""
+    d0 = start - centres
+    along = d0 @ u
+    reach = radius + radii
+    c = np.einsum("ij,ij->i", d0, d0) - reach**2
+    disc = along**2 - c
+    t = np.full(len(centres), np.inf)
+    approaching = along < 0
+    hit = approaching & (disc >= 0)
+    t[hit] = -along[hit] - np.sqrt(disc[hit])
+    t[hit & (c <= EPSILON)] = 0.0  # already touching and moving closer
+    t[t < 0] = 0.0
+    return t
+
+
+def _first_contact_with_edges(start: NDArray[np.float64], u: NDArray[np.float64], radius: float,
+                              edges: NDArray[np.float64]) -> float:
+    """Distance along u at which the moving disc first touches a polygon's boundary."""
+    p, q = edges[:, 0, :], edges[:, 1, :]
+    vertex_t = _first_contact_with_discs(start, u, radius, p, np.zeros(len(p)))
+    along_edge = q - p
+    length = np.hypot(along_edge[:, 0], along_edge[:, 1])
+    e = along_edge / length[:, None]
+    n = np.column_stack([-e[:, 1], e[:, 0]])
+    s0 = np.einsum("ij,ij->i", start - p, n)
+    un = n @ u
+    side = np.sign(s0)
+    side[side == 0] = 1.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (side * radius - s0) / un
+    approaching = side * un < 0
+    t = np.where(approaching & (t >= -EPSILON), np.maximum(t, 0.0), np.inf)
+    finite = np.isfinite(t)
+    contact = start + np.where(finite, t, 0.0)[:, None] * u
+    proj = np.einsum("ij,ij->i", contact - p, e)
+    t = np.where(finite & (proj >= 0) & (proj <= length), t, np.inf)
+    return float(min(t.min(initial=np.inf), vertex_t.min(initial=np.inf)))
+
+
+def sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, direction: Vec,
+          length: float) -> Move:
+    """Slide the mover's disc along `direction` for up to `length` cm; it stops touching the first
+    obstacle or piece ahead, or at the mat edge. A piece it touches and moves away from is no bar.
+    """
+    start = np.asarray(mover.at, dtype=float)
+    u = np.asarray(direction, dtype=float)
+    u = u / np.hypot(*u)
+    r = mover.radius
+    limits: list[tuple[float, str]] = [(length, "")]
+    mat = table.playmat
+    for axis, size in ((0, mat.width), (1, mat.length)):
+        if u[axis] > 1e-12:
+            limits.append(((size - r - start[axis]) / u[axis], "the mat edge"))
+        elif u[axis] < -1e-12:
+            limits.append(((start[axis] - r) / -u[axis], "the mat edge"))
+    for obstacle in table.obstacles:
+        limits.append((_first_contact_with_edges(start, u, r, obstacle.edges),
+                       f"obstacle {obstacle.id}"))
+    others = [p for p in pieces if p.id != mover.id]
+    if others:
+        centres = np.array([p.at for p in others], dtype=float)
+        radii = np.array([p.radius for p in others], dtype=float)
+        for piece, t in zip(others, _first_contact_with_discs(start, u, r, centres, radii),
+                            strict=True):
+            limits.append((float(t), piece.id))
+    limits.sort(key=lambda item: item[0])
+    travel, stopped_by = limits[0]
+    travel = max(0.0, travel - 1e-7)
+    margin = limits[1][0] - limits[0][0] if len(limits) > 1 else math.inf
+    end = (float(start[0] + u[0] * travel), float(start[1] + u[1] * travel))
+    intended = (float(start[0] + u[0] * length), float(start[1] + u[1] * length))
+    safe_end = nearest_legal_spot(table, pieces, mover, end)
+    return Move(mover.id, mover.at, safe_end, intended if not stopped_by else end,
+                stopped_by or None, margin)
+
+
+def closest_obstacle(table: TableGeometry, centre: Vec) -> tuple[str, Vec, float] | None:
+    """The obstacle nearest to a point: its id, its nearest boundary point, and the distance."""
+    if not table.obstacles:
+        return None
+    distances = obstacle_distances(table, centre)
+    i = int(np.argmin(distances))
+    point = nearest_points(table.obstacles[i].polygon.exterior, Point(centre))[0]
+    return table.obstacles[i].id, (float(point.x), float(point.y)), float(distances[i])
+
+
+def rune_occupant(pieces: Sequence[Piece], rune: Vec, rune_radius: float) -> str | None:
+    """A rune is occupied when any piece overlaps its icon."""
+    for piece in pieces:
+        if centre_distance(piece.at, rune) < piece.radius + rune_radius - EPSILON:
+            return piece.id
+    return None
+
+

@@ -1,0 +1,1 @@
+"""Frozen value types of the game: shots, monsters, components, playmats, pieces, scenarios."""

@@ -1,0 +1,63 @@
+"""Monster, Catacomb Lord and AI behaviour-table records as loaded from data/."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from automa.model.shots import Sequence
+
+
+@dataclass(frozen=True)
+class MonsterSpec:
+    id: str
+    name: str
+    family: str | None  # None = unknown
+    level: int | None
+    health: int | None  # None = unknown or shadow
+    shadow: bool
+    gold: int | None
+    size: str | None
+    nullifies: tuple[str, ...]
+    reflects: tuple[str, ...]
+    sequences: tuple[Sequence, ...]
+    provenance: str
+    kind: str = "monster"  # or "catacomb-lord"
+
+
+@dataclass(frozen=True)
+class MinionSlot:
+    choices: tuple[str, ...]  # one id, or two when the card offers a D12 choice
+    count: int
+
+
+@dataclass(frozen=True)
+class LordSpec:
+    id: str
+    name: str
+    health: int | None
+    size: str | None
+    minions: tuple[MinionSlot, ...]
+    mercenary: tuple[str, ...]
+    playmats: tuple[str, ...]
+    sequences: tuple[Sequence, ...]
+    provenance: str
+
+
+@dataclass(frozen=True)
+class BehaviourRow:
+    """One row of the AI Player Attack Behaviour table (printed, or a house row)."""
+
+    id: str
+    families: tuple[str, ...]
+    ruler: int
+    shot_preference: str | None
+    primary: str
+    secondary: str
+    tie_breaker: str
+    no_target: str
+    no_target_ruler: int
+    provenance: str
+    house_fields: frozenset[str] = frozenset()
+
+    def is_house(self, field: str) -> bool:
+        return self.provenance == "house" or field in self.house_fields

@@ -1,0 +1,42 @@
+"""Pieces on the table: heroes and their helpers, monsters, Catacomb Lords and Antients."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from automa.model.shots import Sequence
+
+HERO_KINDS = ("hero", "ally", "familiar", "mount", "assistant")
+AI_KINDS = ("monster", "catacomb-lord", "antient")
+SIDES = ("heroes", "ai")
+CONDITIONS = ("frozen", "stunned", "teleported", "devoured")
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Piece:
+    id: str
+    side: str
+    kind: str
+    at: Point
+    radius: float
+    health: int | None = None  # None: shadow monster or Antient (no health track)
+    gold: int = 0
+    poison: int = 0
+    items: int = 0
+    monster: str | None = None
+    name: str = ""
+    family: str | None = None
+    level: int | None = None
+    sequences: tuple[Sequence, ...] = ()
+    starting_health: int | None = None
+    conditions: frozenset[str] = frozenset()  # frozen, stunned, teleported, devoured ...
+
+    @property
+    def label(self) -> str:
+        """How the printout names the piece: "Skeleton Warrior #2", "Elf"."""
+        return self.name or self.id
+
+    def moved(self, to: Point) -> Piece:
+        return replace(self, at=to)

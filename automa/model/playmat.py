@@ -1,0 +1,38 @@
+"""A playmat side: size, start zones, obstacle positions and printed runes, in the mat frame (cm).
+
+Frame: origin at the corner on the Hero Start Zone edge, x across the width, y along the length
+toward the Monster Start Zone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Obstacle:
+    id: str
+    polygon: tuple[tuple[float, float], ...] = ()
+    circle: tuple[float, float, float] | None = None  # x, y, radius
+    rune: int | None = None  # the Red Box sticker on it
+
+
+@dataclass(frozen=True)
+class Playmat:
+    id: str
+    name: str
+    width: float
+    length: float
+    hero_zone: float  # Hero Start Zone: 0 <= y <= hero_zone
+    monster_zone: float  # Monster Start Zone: monster_zone <= y <= length
+    obstacles: tuple[Obstacle, ...]
+    runes: Mapping[int, tuple[float, float]]
+    rune_radius: float
+    provenance: str
+    swappable_zones: bool = False
+    sticker_runes: bool = True
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (self.width / 2, self.length / 2)

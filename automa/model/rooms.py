@@ -1,0 +1,20 @@
+"""Room cards as loaded from data/rooms.toml."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RoomSpec:
+    id: str
+    name: str
+    kind: str  # battle | special
+    difficulty: int | None
+    suppresses: tuple[str, ...] | None  # None: not in our sources
+    playmat: str | None
+    monsters: tuple[tuple[str, int], ...]  # (monster id, count) in card order
+    metres: tuple[tuple[int, int], ...]  # (level, count) Monster Metre icons
+    mercenaries: int | None
+    known: bool
+    provenance: str

@@ -1,0 +1,69 @@
+"""A battle's state as a scenario file holds it (see CONTRACT.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from automa.model.components import DamageToken
+from automa.model.pieces import Piece
+from automa.model.playmat import Playmat
+
+LOS_TESTS = ("centre-line", "corridor", "any-line")
+
+
+@dataclass(frozen=True)
+class Templates:
+    rulers: Mapping[int, float]
+    attack_radius: float
+    clock_radius: float
+
+
+@dataclass(frozen=True)
+class Tiles:
+    character_order: tuple[str, ...]
+    monster_order: tuple[str, ...]
+    direction: tuple[str, str]  # (green tile, blue tile)
+    hero_targets: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class Bag:
+    """One level's damage tokens: those in the bag and those face up on the discard pile."""
+
+    tokens: tuple[DamageToken, ...]
+    discard: tuple[DamageToken, ...] = ()
+
+
+@dataclass(frozen=True)
+class ChanceScript:
+    """Outcomes the players fixed in advance; each list is used in order before any RNG draw."""
+
+    seed: int | None = None
+    d12: tuple[int, ...] = ()
+    rune_die: tuple[int, ...] = ()
+    location_die: tuple[int, ...] = ()
+    tokens: Mapping[int, tuple[DamageToken, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Settings:
+    los_blocked: bool = False
+    los_test: str = "centre-line"
+    advanced_targeting: bool = False
+    close_call: float = 0.5  # cm: decisions with a smaller margin are flagged for the table
+
+
+@dataclass(frozen=True)
+class Scenario:
+    source: str
+    playmat: Playmat
+    playmat_ref: str  # a shipped playmat id, or "inline"
+    settings: Settings
+    round: int
+    templates: Templates
+    tiles: Tiles
+    pieces: tuple[Piece, ...]
+    bags: Mapping[int, Bag]
+    chance: ChanceScript
+    out: Mapping[str, str] = field(default_factory=dict)  # piece id -> why it left play

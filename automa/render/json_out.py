@@ -1,0 +1,76 @@
+"""The `--json` shapes of CONTRACT.md."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from automa.engine.activation import Activation
+from automa.engine.battle import Battle
+from automa.engine.turn import TurnResult
+from automa.geometry.sight import Sighting
+from automa.model.pieces import Piece
+
+FORMAT = 1
+
+
+def _r(value: float) -> float | None:
+    return None if math.isinf(value) else round(value, 2)
+
+
+def piece_json(piece: Piece) -> dict[str, Any]:
+    data: dict[str, Any] = {"at": [round(piece.at[0], 2), round(piece.at[1], 2)],
+                            "health": piece.health}
+    if piece.side == "heroes":
+        data.update(gold=piece.gold, poison=piece.poison, items=piece.items)
+    if piece.conditions:
+        data["conditions"] = sorted(piece.conditions)
+    return data
+
+
+def pieces_json(battle: Battle) -> dict[str, Any]:
+    return {p.id: piece_json(p) for p in battle.pieces}
+
+
+def activation_json(activation: Activation) -> dict[str, Any]:
+    return {
+        "character": activation.character,
+        "order": activation.order_reason,
+        "row": activation.row,
+        "visible": [s.target for s in activation.visible],
+        "hidden": [s.target for s in activation.hidden],
+        "distances": {s.target: _r(s.distance) for s in (*activation.visible, *activation.hidden)},
+        "target": activation.target,
+        "reason": activation.reason,
+        "sequence": list(activation.sequence),
+        "sequence_reason": activation.sequence_reason,
+        "steps": [step.to_json() for step in activation.steps],
+        "close_calls": list(activation.close_calls),
+        "house_rules": list(activation.house),
+    }
+
+
+def turn_json(result: TurnResult) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "round": result.round,
+        "seed": result.seed,
+        "activations": [activation_json(a) for a in result.activations],
+        "pieces": pieces_json(result.battle),
+        "out": dict(result.battle.out),
+        "bags": {str(level): {"bag": len(bag.tokens), "discard": len(bag.discard)}
+                 for level, bag in sorted(result.battle.bags.items())},
+        "chance": [{"kind": o.kind, "value": o.value, "source": o.source, "why": o.why}
+                   for o in result.outcomes],
+    }
+
+
+def sight_json(piece_id: str, sightings: list[Sighting]) -> dict[str, Any]:
+    return {
+        "piece": piece_id,
+        "visible": [s.target for s in sightings if s.visible],
+        "hidden": [s.target for s in sightings if not s.visible],
+        "distances": {s.target: _r(s.distance) for s in sightings},
+        "margins": {s.target: _r(s.margin) for s in sightings},
+        "blockers": {s.target: list(s.blockers) for s in sightings if s.blockers},
+    }

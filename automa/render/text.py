@@ -1,0 +1,172 @@
+"""The step-by-step printout for the table (PRINTOUT.md): short imperative lines, the tool named,
+the rule that decided named, coordinates where they help, close calls and house rules marked."""
+
+from __future__ import annotations
+
+import string
+import textwrap
+from collections.abc import Callable, Mapping
+
+from automa.engine.activation import Activation
+from automa.engine.steps import (
+    AttackStep,
+    DamageStep,
+    EffectStep,
+    MoveStep,
+    NoteStep,
+    RollStep,
+    ShotStep,
+    Step,
+    TokenStep,
+)
+from automa.engine.turn import TurnResult
+from automa.geometry.sight import Sighting
+from automa.model.pieces import Piece
+
+WIDTH = 100
+RULE = "─" * WIDTH
+Names = Mapping[str, str]
+
+
+def _at(point: tuple[float, float]) -> str:
+    return f"({point[0]:.1f}, {point[1]:.1f})"
+
+
+def _wrap(text: str, first: str, rest: str) -> list[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=rest,
+                         break_on_hyphens=False) or [first.rstrip()]
+
+
+def describe_piece(piece: Piece) -> str:
+    if piece.kind == "monster" and piece.family:
+        return f"{piece.label} ({piece.family.replace('-', ' ').title()}, level {piece.level})"
+    if piece.kind == "catacomb-lord":
+        return f"{piece.label} (Catacomb Lord)"
+    return f"{piece.label} ({piece.kind})"
+
+
+def sight_line(activation: Activation, names: Names, blocked: bool) -> str:
+    def seen(s: Sighting) -> str:
+        return f"{names.get(s.target, s.target)} {s.distance:.1f} cm"
+
+    if not activation.visible and not activation.hidden:
+        return "no enemy on the mat"
+    parts = []
+    if activation.visible:
+        prefix = "sees " if blocked else "sees (sight not blocked) "
+        parts.append(prefix + ", ".join(seen(s) for s in activation.visible))
+    for s in activation.hidden:
+        behind = f" behind obstacle {', '.join(s.blockers)}" if s.blockers else ""
+        parts.append(f"{names.get(s.target, s.target)} hidden{behind}")
+    return "; ".join(parts)
+
+
+def _move(step: MoveStep, names: Names) -> str:
+    who = names.get(step.piece, step.piece)
+    toward = f" toward {step.toward}" if step.toward else ""
+    if step.why == "summoned":
+        return (f"Place {who}: {step.tool} from {step.toward}, {step.clock} o'clock "
+                f"→ {_at(step.end)}")
+    if step.clock is not None:
+        head = f"{step.why.capitalize()} {who}: {step.tool}, slide toward {step.clock} o'clock"
+    elif step.tool == "Rune Die":
+        head = f"Move {who} onto {step.toward}"
+    else:
+        head = f"{step.why.capitalize()}: lay {step.tool} from {who}{toward} and slide it"
+    if step.start == step.end and step.stopped_by:
+        return f"{head}: it does not move ({step.stopped_by})"
+    tail = f" → {_at(step.end)}"
+    if step.stopped_by:
+        tail += f", stopping {step.stopped_by}" if step.stopped_by.startswith("touching") \
+            else f", stopped by {names.get(step.stopped_by, step.stopped_by)}"
+    if step.adjusted:
+        tail += " (moved to the nearest legal spot)"
+    return head + tail
+
+
+def step_text(step: Step, names: Names) -> str:
+    def name(piece_id: str) -> str:
+        return names.get(piece_id, piece_id)
+
+    match step:
+        case RollStep():
+            die = {"d12": "D12", "rune": "Rune Die", "location": "Location Die"}[step.die]
+            return f"Roll the {die} ({step.why}) → {step.value}: {step.result}"
+        case MoveStep():
+            return _move(step, names)
+        case AttackStep():
+            return _attack(step, name)
+        case TokenStep():
+            return _token(step)
+        case DamageStep():
+            return _damage(step, name)
+        case EffectStep() | NoteStep():
+            return step.text
+        case ShotStep():
+            return f"{step.shot}" + (f" — {step.note}" if step.note else "")
+
+
+def _attack(step: AttackStep, name: Callable[[str], str]) -> str:
+    head = f"Centre the Attack template on {name(step.piece)}"
+    if step.covers:
+        text = f"{head}: it covers {name(step.target)} (overlap {step.margin:.1f} cm)"
+    else:
+        text = (f"{head}: it does not reach {name(step.target)} ({step.margin:.1f} cm short): "
+                f"the shot misses")
+    return text + (" — close call: check with the real template" if step.close_call else "")
+
+
+def _token(step: TokenStep) -> str:
+    text = f"Draw a level {step.level} damage token → {step.value}"
+    if step.refilled:
+        text = f"The level {step.level} bag is empty: put its discard pile back in. " + text
+    if step.reset:
+        text += (f" (reset icon: after resolving it, put the level {step.level} discard pile "
+                 f"back into the bag)")
+    return text
+
+
+def _damage(step: DamageStep, name: Callable[[str], str]) -> str:
+    text = (f"{name(step.piece)} takes {step.amount}: "
+            f"health {step.health_before} → {step.health_after}")
+    return text + (" — dead: remove the piece" if step.died else "")
+
+
+def activation_lines(number: int, activation: Activation, names: Names, pieces: Mapping[str, Piece],
+                     blocked: bool) -> list[str]:
+    piece = pieces.get(activation.character)
+    title = describe_piece(piece) if piece else activation.label
+    lines = _wrap(f"{number}. {title} — {activation.order_reason}", "", "   ")
+    lines += _wrap(sight_line(activation, names, blocked), "   Sight   ", " " * 11)
+    target = names.get(activation.target, "none") if activation.target else "none"
+    lines += _wrap(f"{target} — {activation.reason}", "   Target  ", " " * 11)
+    if activation.sequence:
+        lines += _wrap(f"{' then '.join(activation.sequence)} ({activation.sequence_reason})",
+                       "   Shots   ", " " * 11)
+    letters = iter(string.ascii_lowercase * 4)
+    for step in activation.steps:
+        if isinstance(step, ShotStep):
+            note = f" — {step.note}" if step.note else ""
+            lines.append(f"   ▸ {step.shot}{note}")
+            continue
+        lines += _wrap(step_text(step, names), f"   {next(letters)}) ", " " * 6)
+    for call in activation.close_calls:
+        lines += _wrap(f"close call: {call}", "   ! ", " " * 5)
+    for rule in activation.house:
+        lines += _wrap(f"house rule: {rule} (docs/rulings.md)", "   * ", " " * 5)
+    return lines
+
+
+def turn_text(result: TurnResult, blocked: bool) -> str:
+    pieces = {p.id: p for p in (*result.before.pieces, *result.after.pieces)}
+    names = {p.id: p.label for p in pieces.values()}
+    count = len(result.activations)
+    lines = [f"Round {result.round} · AI turn · {count} activation{'s' if count != 1 else ''} · "
+             f"seed {result.seed}", RULE]
+    for number, activation in enumerate(result.activations, start=1):
+        lines += activation_lines(number, activation, names, pieces, blocked)
+        lines.append("")
+    if result.battle.out:
+        gone = ", ".join(f"{names.get(k, k)} ({v})" for k, v in result.battle.out.items())
+        lines.append(f"Out of play: {gone}")
+    return "\n".join(lines).rstrip() + "\n"

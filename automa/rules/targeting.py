@@ -1,0 +1,96 @@
+"""Target selection: the Primary, Secondary and Tie Breaker columns, then the Direction tiles."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from automa.model.monsters import BehaviourRow
+from automa.model.pieces import Piece
+from automa.model.scenario import Tiles
+from automa.rules.tiles import DIRECTION_WORDS, direction_key
+
+CRITERION_WORDS = {
+    "most-gold": "most gold",
+    "least-gold": "least gold",
+    "most-health": "most health",
+    "least-health": "least health",
+    "most-poison": "hero with most poison",
+    "no-items": "hero without any items",
+    "closest": "closest enemy in line of sight",
+}
+COLUMNS = (("primary", "Primary"), ("secondary", "Secondary"), ("tie_breaker", "Tie Breaker"))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    piece: Piece
+    distance: float  # edge to edge, cm
+
+
+@dataclass(frozen=True)
+class TargetChoice:
+    target: str
+    column: str  # "Primary", "Secondary", "Tie Breaker", "green tile", "blue tile", "only one"
+    criterion: str
+    reason: str
+    close_call: bool = False
+
+
+def _measure(criterion: str) -> Callable[[Candidate], float]:
+    """Smaller is preferred."""
+    return {
+        "most-gold": lambda c: -c.piece.gold,
+        "least-gold": lambda c: c.piece.gold,
+        "most-health": lambda c: -(c.piece.health or 0),
+        "least-health": lambda c: c.piece.health or 0,
+        "most-poison": lambda c: -c.piece.poison if c.piece.kind == "hero" else 0,
+        "no-items": lambda c: 0 if c.piece.items == 0 else 1,
+        "closest": lambda c: c.distance,
+    }[criterion]
+
+
+def _shown(criterion: str, c: Candidate) -> str:
+    p = c.piece
+    return {
+        "most-gold": f"{p.gold} gold",
+        "least-gold": f"{p.gold} gold",
+        "most-health": f"{p.health} health",
+        "least-health": f"{p.health} health",
+        "most-poison": f"{p.poison} poison",
+        "no-items": f"{p.items} items",
+        "closest": f"{c.distance:.1f} cm",
+    }[criterion]
+
+
+def select_target(candidates: list[Candidate], row: BehaviourRow, tiles: Tiles,
+                  close_call: float) -> TargetChoice:
+    """Narrow the visible enemies column by column until one remains."""
+    if len(candidates) == 1:
+        only = candidates[0].piece
+        return TargetChoice(only.id, "only one", "", f"the only enemy in sight: {only.label}")
+    remaining = sorted(candidates, key=lambda c: c.piece.id)
+    for field, column in COLUMNS:
+        criterion = getattr(row, field)
+        measure = _measure(criterion)
+        best = min(measure(c) for c in remaining)
+        keep = [c for c in remaining if measure(c) - best <= 1e-9]
+        if len(keep) < len(remaining) and len(keep) == 1:
+            winner = keep[0]
+            losers = [c for c in remaining if c is not winner]
+            runner = min(losers, key=measure)
+            near = criterion == "closest" and measure(runner) - best < close_call
+            reason = (f"{CRITERION_WORDS[criterion]} -> {winner.piece.label} "
+                      f"({_shown(criterion, winner)}; "
+                      + ", ".join(f"{c.piece.label} {_shown(criterion, c)}" for c in losers) + ")")
+            return TargetChoice(winner.piece.id, column, criterion, reason, near)
+        remaining = keep
+    for tile, column in zip(tiles.direction, ("green tile", "blue tile"), strict=True):
+        ranked = sorted(remaining, key=lambda c: direction_key(tile, c.piece))
+        if direction_key(tile, ranked[0].piece) != direction_key(tile, ranked[1].piece):
+            winner = ranked[0]
+            return TargetChoice(winner.piece.id, column, tile,
+                                f"tied on every column; {column}: {DIRECTION_WORDS[tile]} -> "
+                                f"{winner.piece.label}")
+    winner = remaining[0]
+    return TargetChoice(winner.piece.id, "id", "", f"a complete tie; by id -> {winner.piece.label}")

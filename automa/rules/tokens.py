@@ -1,0 +1,53 @@
+"""Damage tokens: which bags a shot draws from, and the bag with its discard pile and reset."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from automa.model.components import DamageToken
+from automa.model.scenario import Bag
+from automa.model.shots import Shot
+
+LEVEL_TWO_SHOTS = frozenset({"roll", "bite", "sword", "devour", "giant-fireball"})
+IGNORED_BY_AI = frozenset({"chain"})  # the AI ignores the chain modifier
+
+
+def token_levels(shot: Shot) -> tuple[int, ...]:
+    """The damage-token draws of one AI shot, by the rulebook's list.
+
+    Critical: one level 3. Boulder: two level 3. Any other modifier: one level 2. Roll, bite,
+    sword (as bite), devour and giant fireball: level 2. Any other unmodified shot: level 1.
+    """
+    modifiers = [m.name for m in shot.modifiers if m.name not in IGNORED_BY_AI]
+    if "critical" in modifiers:
+        return (3,)
+    if shot.name == "boulder":
+        return (3, 3)
+    if modifiers or shot.name in LEVEL_TWO_SHOTS:
+        return (2,)
+    return (1,)
+
+
+@dataclass(frozen=True)
+class Draw:
+    token: DamageToken
+    bag: Bag
+    refilled: bool  # the bag was empty and its discard pile went back in first
+    reset: bool  # the token's reset icon sent the discard pile back into the bag
+
+
+def refill_if_empty(bag: Bag) -> tuple[Bag, bool]:
+    if bag.tokens:
+        return bag, False
+    return Bag(tuple(sorted(bag.discard)), ()), True
+
+
+def take(bag: Bag, token: DamageToken) -> Draw:
+    """Remove `token` from a bag that holds it, discard it, and apply its reset icon."""
+    bag, refilled = refill_if_empty(bag)
+    tokens = list(bag.tokens)
+    tokens.remove(token)
+    discard = (*bag.discard, token)
+    if token.reset:
+        return Draw(token, Bag(tuple(sorted((*tokens, *discard))), ()), refilled, True)
+    return Draw(token, Bag(tuple(tokens), discard), refilled, False)

@@ -1,0 +1,1 @@
+"""Scenario files (CONTRACT.md): load with validation, save atomically."""

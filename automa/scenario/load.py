@@ -1,0 +1,341 @@
+"""Read and validate a scenario file. Unknown keys are errors; every message names the file,
+the record and the field (`battle.toml: [piece rat-1] at: ...`)."""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from automa.catalog.load import Catalog, parse_playmat
+from automa.catalog.pieces import disc_radius, lookup, monster_piece
+from automa.catalog.reader import Record, check_int
+from automa.errors import ScenarioError
+from automa.geometry.moves import overlap_with
+from automa.geometry.table import build_table
+from automa.model.components import BLUE_TILES, CHARACTER_TILES, FAMILIES, GREEN_TILES, DamageToken
+from automa.model.pieces import AI_KINDS, CONDITIONS, HERO_KINDS, SIDES, Piece
+from automa.model.playmat import Playmat
+from automa.model.scenario import (
+    LOS_TESTS,
+    Bag,
+    ChanceScript,
+    Scenario,
+    Settings,
+    Templates,
+    Tiles,
+)
+from automa.model.shots import parse_sequence
+
+FORMAT = 1
+TOP_LEVEL = ("format", "battle", "templates", "playmat", "tiles", "piece", "chance", "bags", "out")
+DEFAULT_TILES = Tiles(CHARACTER_TILES, FAMILIES, (GREEN_TILES[0], BLUE_TILES[0]), {})
+
+
+def load_scenario(path: str | Path, catalog: Catalog) -> Scenario:
+    source = str(path)
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise ScenarioError(source, "", "", "file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(source, "", "", f"cannot be read: {exc}") from None
+    return parse_scenario(text, source, catalog)
+
+
+def parse_scenario(text: str, source: str, catalog: Catalog) -> Scenario:
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(source, "", "", f"not valid TOML: {exc}") from None
+    top = Record(source, "", document, ScenarioError)
+    version = top.integer("format")
+    if version != FORMAT:
+        raise top.fail("format", f"this program reads scenario format {FORMAT}, not {version}")
+    battle = top.sub("battle", "battle")
+    playmat_ref = battle.string("playmat")
+    playmat = _playmat(top, battle, playmat_ref, catalog)
+    settings = Settings(
+        los_blocked=battle.boolean("los_blocked", False),
+        los_test=battle.choice("los_test", LOS_TESTS, "centre-line"),
+        advanced_targeting=battle.boolean("advanced_targeting", False),
+        close_call=battle.number("close_call", 0.5, low=0.0, high=10.0),
+    )
+    round_number = battle.integer("round", 1, low=1, high=999)
+    battle.reject_unknown_keys()
+    templates = _templates(top, catalog)
+    pieces = _pieces(top, catalog, playmat)
+    tiles = _tiles(top, pieces)
+    chance = _chance(top, catalog)
+    bags = _bags(top, catalog)
+    out = {k: str(v) for k, v in top.table_of("out", {}).items()}
+    top.reject_unknown_keys()
+    return Scenario(source, playmat, playmat_ref, settings, round_number, templates, tiles,
+                    pieces, bags, chance, out)
+
+
+def _playmat(top: Record, battle: Record, ref: str, catalog: Catalog) -> Playmat:
+    if ref == "inline":
+        if not top.has("playmat"):
+            raise battle.fail("playmat", "is \"inline\" but the file has no [playmat] table")
+        record = top.sub("playmat", "playmat")
+        playmat = parse_playmat(record, "inline")
+        record.reject_unknown_keys()
+        return playmat
+    if top.has("playmat"):
+        raise battle.fail("playmat", f"the file has a [playmat] table, so set playmat = "
+                                     f"\"inline\" (not {ref!r})")
+    if ref not in catalog.playmats:
+        raise battle.fail("playmat", f"unknown playmat {ref!r}{_suggest(ref, catalog.playmats)}")
+    return catalog.playmats[ref]
+
+
+def _suggest(word: str, known: Any) -> str:
+    close = difflib.get_close_matches(word, list(known), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _templates(top: Record, catalog: Catalog) -> Templates:
+    components = catalog.components
+    if not top.has("templates"):
+        return Templates(dict(components.rulers), components.attack.radius,
+                         components.clock.radius)
+    rec = top.sub("templates", "templates")
+    rulers = dict(components.rulers)
+    if rec.has("ruler"):
+        ruler = rec.sub("ruler", "templates.ruler")
+        for number in ("1", "2", "3"):
+            if ruler.has(number):
+                rulers[int(number)] = ruler.number(number, positive=True)
+        ruler.reject_unknown_keys()
+    attack, clock = components.attack.radius, components.clock.radius
+    if rec.has("attack"):
+        sub = rec.sub("attack", "templates.attack")
+        attack = sub.number("radius", positive=True)
+        sub.reject_unknown_keys()
+    if rec.has("clock"):
+        sub = rec.sub("clock", "templates.clock")
+        clock = sub.number("radius", positive=True)
+        sub.reject_unknown_keys()
+    rec.reject_unknown_keys()
+    return Templates(rulers, attack, clock)
+
+
+def _pieces(top: Record, catalog: Catalog, playmat: Playmat) -> tuple[Piece, ...]:
+    raw = top.raw("piece", [])
+    if not isinstance(raw, list):
+        raise top.fail("piece", "write each piece as a [[piece]] table")
+    pieces: list[Piece] = []
+    table = build_table(playmat)
+    for i, entry in enumerate(raw):
+        name = f"piece {entry.get('id', i + 1)}" if isinstance(entry, dict) else f"piece {i + 1}"
+        rec = Record(top.file, name, entry, ScenarioError)
+        piece = _piece(rec, catalog)
+        rec.reject_unknown_keys()
+        if any(p.id == piece.id for p in pieces):
+            raise rec.fail("id", f"{piece.id!r} is used by another piece")
+        where = (x, y) = piece.at
+        off_table = piece.conditions & {"teleported", "devoured"}
+        placed = [p for p in pieces if not p.conditions & {"teleported", "devoured"}]
+        clash = None if off_table else overlap_with(table, placed, piece, where)
+        if clash == "the mat edge":
+            raise rec.fail("at", f"({x:g}, {y:g}) with radius {piece.radius:g} is off the "
+                                 f"{playmat.width:g} x {playmat.length:g} mat")
+        if clash is not None:
+            what = clash if clash.startswith("obstacle") else f"piece {clash}"
+            raise rec.fail("at", f"({x:g}, {y:g}) overlaps {what}")
+        pieces.append(piece)
+    return tuple(pieces)
+
+
+def _piece(rec: Record, catalog: Catalog) -> Piece:
+    piece_id = rec.string("id")
+    side = rec.choice("side", SIDES)
+    kinds = (*HERO_KINDS, "antient") if side == "heroes" else AI_KINDS
+    kind = rec.choice("kind", kinds, "hero" if side == "heroes" else "monster")
+    at = rec.point("at")
+    conditions = frozenset(rec.strings("conditions", ()))
+    for condition in conditions:
+        if condition not in CONDITIONS:
+            raise rec.fail("conditions", f"unknown condition {condition!r} "
+                                         f"(known: {', '.join(CONDITIONS)})")
+    if side == "ai" and kind != "antient":
+        base = _ai_base(rec, catalog, piece_id, at)
+    else:
+        base = Piece(id=piece_id, side=side, kind=kind, at=at,
+                     radius=disc_radius(catalog, "hero"))
+    health_default = base.health if base.health is not None else ...
+    health: int | None
+    if side == "heroes" and kind != "antient":
+        health = rec.integer("health", low=1, high=99)
+    elif rec.has("health") or base.health is not None:
+        health = rec.integer("health", health_default, low=1, high=99)
+    else:
+        health = None
+    sequences = base.sequences
+    if rec.has("sequences"):
+        try:
+            sequences = tuple(parse_sequence(s) for s in rec.strings("sequences"))
+        except ValueError as exc:
+            raise rec.fail("sequences", str(exc)) from None
+    family = rec.choice("family", FAMILIES) if rec.has("family") else base.family
+    level = rec.integer("level", low=1, high=4) if rec.has("level") else base.level
+    if side == "ai" and kind == "monster" and (family is None or level is None):
+        missing = "family" if family is None else "level"
+        raise rec.fail(missing, f"not known for this monster; give `{missing}` here")
+    return Piece(
+        id=piece_id,
+        side=side,
+        kind=kind,
+        at=at,
+        radius=rec.number("radius", base.radius, positive=True, high=20.0),
+        health=health,
+        gold=rec.integer("gold", 0, low=0, high=999),
+        poison=rec.integer("poison", 0, low=0, high=99),
+        items=rec.integer("items", 0, low=0, high=99),
+        monster=base.monster,
+        name=rec.optional_string("name") or base.name,
+        family=family,
+        level=level,
+        sequences=sequences,
+        starting_health=rec.integer("starting_health", low=1, high=99)
+        if rec.has("starting_health") else (base.starting_health or health),
+        conditions=conditions,
+    )
+
+
+def _ai_base(rec: Record, catalog: Catalog, piece_id: str, at: tuple[float, float]) -> Piece:
+    monster_id = rec.optional_string("monster")
+    if monster_id is None:
+        if not rec.has("sequences"):
+            raise rec.fail("monster", "missing: give a monster id, or family, level, health "
+                                      "and sequences for a monster our data lacks")
+        return Piece(id=piece_id, side="ai", kind="monster", at=at,
+                     radius=disc_radius(catalog, None))
+    spec = lookup(catalog, monster_id)
+    if spec is None:
+        known = [*catalog.monsters, *catalog.lords]
+        raise rec.fail("monster", f"unknown monster {monster_id!r}{_suggest(monster_id, known)}")
+    return monster_piece(catalog, spec, piece_id, at)
+
+
+def _tiles(top: Record, pieces: tuple[Piece, ...]) -> Tiles:
+    if not top.has("tiles"):
+        return DEFAULT_TILES
+    rec = top.sub("tiles", "tiles")
+    character = _order(rec, "character_order", CHARACTER_TILES, DEFAULT_TILES.character_order)
+    monster = _order(rec, "monster_order", FAMILIES, DEFAULT_TILES.monster_order)
+    direction = DEFAULT_TILES.direction
+    if rec.has("direction"):
+        values = rec.strings("direction")
+        if len(values) != 2 or values[0] not in GREEN_TILES or values[1] not in BLUE_TILES:
+            raise rec.fail("direction", f"expected [green, blue]: green one of "
+                                        f"{', '.join(GREEN_TILES)}, blue one of "
+                                        f"{', '.join(BLUE_TILES)}")
+        direction = (values[0], values[1])
+    targets: dict[str, int] = {}
+    heroes = {p.id for p in pieces if p.side == "heroes"}
+    for hero, tile in rec.table_of("hero_targets", {}).items():
+        if hero not in heroes:
+            raise rec.fail(f"hero_targets.{hero}", "no hero piece has this id")
+        targets[hero] = check_int(rec, f"hero_targets.{hero}", tile, 1, 4)
+    if len(set(targets.values())) != len(targets):
+        raise rec.fail("hero_targets", "each Hero Target tile belongs to one hero")
+    rec.reject_unknown_keys()
+    return Tiles(character, monster, direction, targets)
+
+
+def _order(rec: Record, key: str, known: tuple[str, ...], default: tuple[str, ...]
+           ) -> tuple[str, ...]:
+    if not rec.has(key):
+        return default
+    values = rec.strings(key)
+    for value in values:
+        if value not in known:
+            raise rec.fail(key, f"unknown tile {value!r} (known: {', '.join(known)})")
+    if len(set(values)) != len(values):
+        raise rec.fail(key, "a tile appears twice")
+    return values
+
+
+def _token(rec: Record, field: str, text: object, level: int, catalog: Catalog) -> DamageToken:
+    if not isinstance(text, str):
+        raise rec.fail(field, f"write a token as a string like \"2\" or \"1R\", not {text!r}")
+    try:
+        token = DamageToken.parse(text)
+    except ValueError as exc:
+        raise rec.fail(field, str(exc)) from None
+    if token not in catalog.components.bags[level]:
+        mix = sorted({t.label() for t in catalog.components.bags[level]})
+        raise rec.fail(field, f"the level {level} bag has no {token.label()} token "
+                              f"(it holds {', '.join(mix)})")
+    return token
+
+
+def _chance(top: Record, catalog: Catalog) -> ChanceScript:
+    if not top.has("chance"):
+        return ChanceScript()
+    rec = top.sub("chance", "chance")
+    seed = rec.integer("seed", low=0, high=2**63 - 1) if rec.has("seed") else None
+    rune_faces = catalog.components.rune_die
+    location_faces = catalog.components.location_die
+
+    def faces(key: str, allowed: tuple[int, ...]) -> tuple[int, ...]:
+        values = rec.raw(key, [])
+        if not isinstance(values, list):
+            raise rec.fail(key, "expected a list of die results")
+        for i, value in enumerate(values):
+            check_int(rec, f"{key}[{i}]", value, None, None)
+            if value not in allowed:
+                raise rec.fail(f"{key}[{i}]", f"{value} is not a face of this die "
+                                              f"({min(allowed)}..{max(allowed)})")
+        return tuple(values)
+
+    d12 = faces("d12", tuple(range(1, 13)))
+    rune = faces("rune_die", rune_faces)
+    location = faces("location_die", location_faces)
+    tokens = {}
+    for key, values in rec.table_of("tokens", {}).items():
+        level = _level(rec, f"tokens.{key}", key)
+        if not isinstance(values, list):
+            raise rec.fail(f"tokens.{key}", "expected a list of tokens")
+        tokens[level] = tuple(_token(rec, f"tokens.{key}[{i}]", v, level, catalog)
+                              for i, v in enumerate(values))
+    rec.reject_unknown_keys()
+    return ChanceScript(seed, d12, rune, location, tokens)
+
+
+def _level(rec: Record, field: str, key: str) -> int:
+    if key not in ("1", "2", "3"):
+        raise rec.fail(field, "damage-token levels are 1, 2 and 3")
+    return int(key)
+
+
+def _bags(top: Record, catalog: Catalog) -> dict[int, Bag]:
+    full = catalog.components.bags
+    bags = {level: Bag(tokens) for level, tokens in full.items()}
+    if not top.has("bags"):
+        return bags
+    rec = top.sub("bags", "bags")
+    for key, value in rec.table.items():
+        level = _level(rec, key, key)
+        sub = Record(rec.file, f"bags.{key}", value, ScenarioError)
+        tokens = tuple(_token(sub, "tokens", t, level, catalog) for t in _strings(sub, "tokens"))
+        discard = tuple(_token(sub, "discard", t, level, catalog)
+                        for t in _strings(sub, "discard"))
+        sub.reject_unknown_keys()
+        if Counter(tokens) + Counter(discard) != Counter(full[level]):
+            raise sub.fail("tokens", f"bag and discard pile together must hold the level "
+                                     f"{level} set of {len(full[level])} tokens exactly")
+        bags[level] = Bag(tuple(sorted(tokens)), discard)
+        rec._read.add(key)
+    return bags
+
+
+def _strings(rec: Record, key: str) -> list[object]:
+    values = rec.raw(key, [])
+    if not isinstance(values, list):
+        raise rec.fail(key, "expected a list")
+    return values
