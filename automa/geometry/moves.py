@@ -50,16 +50,19 @@ class Move:
 
 
 def overlap_with(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
-                 centre: Vec) -> str | None:
-    """What a disc of the mover's size at `centre` would overlap, or None when the spot is legal."""
-    if off_mat_by(table, centre, mover.radius) > EPSILON:
+                 centre: Vec, tolerance: float = EPSILON) -> str | None:
+    """What a disc of the mover's size at `centre` would overlap, or None when the spot is legal.
+
+    Overlaps smaller than `tolerance` (cm) count as touching.
+    """
+    if off_mat_by(table, centre, mover.radius) > tolerance:
         return "the mat edge"
     distances = obstacle_distances(table, centre)
-    for i in np.flatnonzero(distances < mover.radius - EPSILON):
+    for i in np.flatnonzero(distances < mover.radius - tolerance):
         return f"obstacle {table.obstacles[int(i)].id}"
     for other in pieces:
         if other.id != mover.id and centre_distance(centre, other.at) < (
-            mover.radius + other.radius - EPSILON
+            mover.radius + other.radius - tolerance
         ):
             return other.id
     return None
@@ -162,7 +165,7 @@ def _first_contact_with_edges(start: NDArray[np.float64], u: NDArray[np.float64]
     un = n @ u
     side = np.sign(s0)
     side[side == 0] = 1.0
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         t = (side * radius - s0) / un
     approaching = side * un < 0
     t = np.where(approaching & (t >= -EPSILON), np.maximum(t, 0.0), np.inf)

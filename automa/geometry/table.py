@@ -15,6 +15,7 @@ from automa.model.playmat import Playmat
 
 CIRCLE_SEGMENTS = 32  # quarter-circle segments: a 3 cm disc is off by under 0.01 mm
 EPSILON = 1e-6  # cm: "touching" tolerance for exact tests
+PLACEMENT_TOLERANCE = 0.01  # cm: overlaps this small in a typed or saved position are touching
 
 
 @dataclass(frozen=True)

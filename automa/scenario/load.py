@@ -14,7 +14,7 @@ from automa.catalog.pieces import disc_radius, lookup, monster_piece
 from automa.catalog.reader import Record, check_int
 from automa.errors import ScenarioError
 from automa.geometry.moves import overlap_with
-from automa.geometry.table import build_table
+from automa.geometry.table import PLACEMENT_TOLERANCE, build_table
 from automa.model.components import BLUE_TILES, CHARACTER_TILES, FAMILIES, GREEN_TILES, DamageToken
 from automa.model.pieces import AI_KINDS, CONDITIONS, HERO_KINDS, SIDES, Piece
 from automa.model.playmat import Playmat
@@ -139,7 +139,8 @@ def _pieces(top: Record, catalog: Catalog, playmat: Playmat) -> tuple[Piece, ...
         where = (x, y) = piece.at
         off_table = piece.conditions & {"teleported", "devoured"}
         placed = [p for p in pieces if not p.conditions & {"teleported", "devoured"}]
-        clash = None if off_table else overlap_with(table, placed, piece, where)
+        clash = None if off_table else overlap_with(table, placed, piece, where,
+                                                    PLACEMENT_TOLERANCE)
         if clash == "the mat edge":
             raise rec.fail("at", f"({x:g}, {y:g}) with radius {piece.radius:g} is off the "
                                  f"{playmat.width:g} x {playmat.length:g} mat")

@@ -17,7 +17,7 @@ def _s(text: str) -> str:
 
 
 def _n(value: float) -> str:
-    return repr(round(float(value), 3))
+    return repr(round(float(value), 4))
 
 
 def _pt(point: tuple[float, float]) -> str:

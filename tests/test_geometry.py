@@ -1,0 +1,179 @@
+"""The table in shapely: clock faces, line of sight, ruler moves and sweeps (tolerance 1e-6 cm)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from automa.catalog.load import Catalog
+from automa.geometry.moves import overlap_with, ruler_toward, sweep
+from automa.geometry.sight import line_of_sight
+from automa.geometry.table import build_table, centre_distance, edge_distance
+from automa.geometry.templates import attack_cover, clock_direction
+from automa.model.components import AttackTemplate
+from automa.model.pieces import Piece
+from automa.model.playmat import Obstacle, Playmat
+
+TOL = 1e-6
+SQUARE = Obstacle("A", ((28.0, 40.0), (32.0, 40.0), (32.0, 44.0), (28.0, 44.0)))
+MAT = Playmat("test", "Test", 60.0, 90.0, 12.0, 75.0, (SQUARE,), {1: (10.0, 80.0)}, 1.5, "house")
+TABLE = build_table(MAT)
+
+
+def disc(piece_id: str, x: float, y: float, r: float = 1.25, side: str = "ai") -> Piece:
+    return Piece(piece_id, side, "monster" if side == "ai" else "hero", (x, y), r, 3)
+
+
+def close(a: tuple[float, float], b: tuple[float, float], tol: float = 1e-6) -> bool:
+    return centre_distance(a, b) < tol
+
+
+# Clock template ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("face", "direction"),
+    [(12, (0.0, -1.0)), (3, (-1.0, 0.0)), (6, (0.0, 1.0)), (9, (1.0, 0.0))],
+)
+def test_front_clock_faces(catalog: Catalog, face: int, direction: tuple[float, float]) -> None:
+    """CONTRACT: face 12 at the Hero Start Zone (-y); 3 to -x, 6 to +y, 9 to +x."""
+    reading = clock_direction(TABLE, catalog.components.clock, 6.0, (30.0, 60.0), face)
+    assert reading.side == "front" and close(reading.direction, direction)
+
+
+def test_clock_faces_are_thirty_degrees_apart(catalog: Catalog) -> None:
+    directions = [clock_direction(TABLE, catalog.components.clock, 6.0, (30.0, 60.0), f).direction
+                  for f in range(1, 13)]
+    for a, b in zip(directions, directions[1:] + directions[:1], strict=True):
+        angle = math.degrees(math.acos(max(-1.0, min(1.0, a[0] * b[0] + a[1] * b[1]))))
+        assert angle == pytest.approx(30.0, abs=1e-6)
+
+
+def test_at_the_edge_the_reverse_side_points_twelve_at_the_centre(catalog: Catalog) -> None:
+    """At the mat edge the template flips; its 12 points at the mat centre."""
+    reading = clock_direction(TABLE, catalog.components.clock, 6.0, (2.0, 45.0), 12)
+    assert reading.side == "reverse" and close(reading.direction, (1.0, 0.0))
+
+
+# Line of sight ------------------------------------------------------------------------------------
+
+
+def test_obstacle_blocks_the_centre_line() -> None:
+    sighting = line_of_sight(TABLE, disc("m", 30, 60), disc("h", 30, 20, side="heroes"), True)
+    assert not sighting.visible and sighting.blockers == ("A",)
+    assert sighting.margin == pytest.approx(2.0)  # shift the line 2 cm sideways to clear it
+
+
+def test_sight_is_not_blocked_by_default_mode() -> None:
+    assert line_of_sight(TABLE, disc("m", 30, 60), disc("h", 30, 20, side="heroes"), False).visible
+
+
+def test_grazing_an_obstacle_edge_does_not_block() -> None:
+    sighting = line_of_sight(TABLE, disc("m", 32, 60), disc("h", 32, 20, side="heroes"), True)
+    assert sighting.visible and sighting.margin == pytest.approx(0.0, abs=TOL)
+
+
+def test_corridor_is_stricter_and_any_line_more_lenient() -> None:
+    a, b = disc("m", 33, 60), disc("h", 33, 20, side="heroes")
+    assert line_of_sight(TABLE, a, b, True, "centre-line").visible
+    assert not line_of_sight(TABLE, a, b, True, "corridor").visible
+    c, d = disc("m", 31.5, 60), disc("h", 31.5, 20, side="heroes")
+    assert not line_of_sight(TABLE, c, d, True, "centre-line").visible
+    assert line_of_sight(TABLE, c, d, True, "any-line").visible
+
+
+coords = st.floats(2.0, 58.0), st.floats(2.0, 88.0)
+
+
+@given(*coords, *coords)
+def test_line_of_sight_is_symmetric(x1: float, y1: float, x2: float, y2: float) -> None:
+    a, b = disc("a", x1, y1), disc("b", x2, y2)
+    assume(edge_distance(a, b) > 0)
+    assert line_of_sight(TABLE, a, b, True).visible == line_of_sight(TABLE, b, a, True).visible
+
+
+# Ruler moves -----------------------------------------------------------------------------------
+
+
+def test_rush_within_reach_ends_touching_the_target() -> None:
+    mover, target = disc("m", 10, 60), disc("h", 10, 50, side="heroes")
+    move = ruler_toward(TABLE, [mover, target], mover, target.at, target.radius, 15.0, target)
+    assert centre_distance(move.end, target.at) == pytest.approx(2.5, abs=1e-5)
+    assert move.stopped_by and move.stopped_by.startswith("touching")
+
+
+def test_rush_out_of_reach_moves_the_full_ruler() -> None:
+    mover, target = disc("m", 10, 80), disc("h", 10, 20, side="heroes")
+    move = ruler_toward(TABLE, [mover, target], mover, target.at, target.radius, 15.0, target)
+    assert close(move.end, (10.0, 65.0))
+
+
+def test_rush_passes_through_obstacles_but_never_ends_on_one() -> None:
+    """AI pieces pass through obstacles while moving; the end spot must still be legal."""
+    mover, target = disc("m", 30, 50), disc("h", 30, 10, side="heroes")
+    move = ruler_toward(TABLE, [mover, target], mover, target.at, target.radius, 8.0, target)
+    assert move.adjusted
+    assert overlap_with(TABLE, [target], mover, move.end) is None
+
+
+def test_sweep_stops_touching_the_first_obstacle() -> None:
+    mover = disc("h", 30, 50, side="heroes")
+    move = sweep(TABLE, [mover], mover, (0.0, -1.0), 15.0)
+    assert move.stopped_by == "obstacle A"
+    assert move.end[1] == pytest.approx(44.0 + 1.25, abs=1e-5)
+
+
+def test_sweep_stops_at_the_mat_edge() -> None:
+    mover = disc("h", 5, 60, side="heroes")
+    move = sweep(TABLE, [mover], mover, (-1.0, 0.0), 15.0)
+    assert move.stopped_by == "the mat edge" and move.end[0] == pytest.approx(1.25, abs=1e-5)
+
+
+def test_sweep_ignores_a_piece_it_touches_and_moves_away_from() -> None:
+    mover, friend = disc("h", 10, 60, side="heroes"), disc("m", 12.5, 60)
+    move = sweep(TABLE, [mover, friend], mover, (-1.0, 0.0), 5.0)
+    assert move.stopped_by is None and close(move.end, (5.0, 60.0))
+
+
+def test_sweep_stops_touching_a_piece_ahead() -> None:
+    mover, other = disc("h", 10, 60, side="heroes"), disc("m", 10, 66)
+    move = sweep(TABLE, [mover, other], mover, (0.0, 1.0), 15.0)
+    assert move.stopped_by == "m" and move.end[1] == pytest.approx(63.5, abs=1e-5)
+
+
+@settings(max_examples=150, deadline=None)
+@given(*coords, *coords, st.floats(1.0, 20.0))
+def test_ruler_moves_never_end_on_anything(x1: float, y1: float, x2: float, y2: float,
+                                           length: float) -> None:
+    mover, target = disc("m", x1, y1), disc("t", x2, y2, side="heroes")
+    pieces = [mover, target]
+    assume(all(overlap_with(TABLE, pieces, p, p.at) is None for p in pieces))
+    move = ruler_toward(TABLE, pieces, mover, target.at, target.radius, length, target)
+    assert overlap_with(TABLE, pieces, mover, move.end) is None
+    if not move.adjusted:
+        assert move.travelled <= length + 1e-6
+
+
+@settings(max_examples=150, deadline=None)
+@given(*coords, st.floats(0, 2 * math.pi), st.floats(0.5, 20.0))
+def test_sweeps_never_end_on_anything(x: float, y: float, angle: float, length: float) -> None:
+    mover, other = disc("m", x, y), disc("o", 30.0, 30.0)
+    pieces = [mover, other]
+    assume(all(overlap_with(TABLE, pieces, p, p.at) is None for p in pieces))
+    move = sweep(TABLE, pieces, mover, (math.cos(angle), math.sin(angle)), length)
+    assert overlap_with(TABLE, pieces, mover, move.end) is None
+    assert move.travelled <= length + 1e-6
+
+
+# Attack template --------------------------------------------------------------------------------
+
+
+def test_attack_template_covers_partly_or_wholly() -> None:
+    template = AttackTemplate(4.0)
+    attacker = disc("m", 10, 60)
+    assert attack_cover(template, 4.0, attacker, disc("h", 10, 65.0, side="heroes")).covers
+    miss = attack_cover(template, 4.0, attacker, disc("h", 10, 65.5, side="heroes"))
+    assert not miss.covers and miss.margin == pytest.approx(0.25)

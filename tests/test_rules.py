@@ -1,0 +1,211 @@
+"""Pure rule functions, each test citing the Red Box rule it checks."""
+
+from __future__ import annotations
+
+import pytest
+
+from automa.catalog.load import Catalog
+from automa.model.components import DamageToken
+from automa.model.pieces import Piece
+from automa.model.scenario import Bag, Tiles
+from automa.model.shots import parse_sequence, parse_shot
+from automa.rules.sequences import band_text, d12_band, plan_sequence
+from automa.rules.targeting import Candidate, select_target
+from automa.rules.tiles import next_to_act
+from automa.rules.tokens import take, token_levels
+
+TILES = Tiles(
+    ("level-2", "level-1", "level-3", "level-4", "antient", "catacomb-lord"),
+    ("vermin", "mythological", "wraith-knight", "infernal", "dungeon", "undead", "zombie"),
+    ("left-to-right", "msz-to-hsz"),
+    {},
+)
+
+
+def monster(piece_id: str, family: str, level: int, at: tuple[float, float]) -> Piece:
+    return Piece(piece_id, "ai", "monster", at, 1.25, 1, family=family, level=level)
+
+
+def hero(piece_id: str, at: tuple[float, float] = (0.0, 0.0), **stats: int) -> Piece:
+    return Piece(piece_id, "heroes", "hero", at, 1.25, stats.pop("health", 5), **stats)
+
+
+# Activation order ---------------------------------------------------------------------------
+
+
+def test_character_tiles_decide_first() -> None:
+    """Step 1: the order of the Character tiles (level 2 laid before level 1 here)."""
+    first, reason = next_to_act([monster("rat", "vermin", 1, (0, 80)),
+                                 monster("wraith", "infernal", 2, (0, 80))], TILES)
+    assert first.id == "wraith"
+    assert "Character tile 1st" in reason
+
+
+def test_monster_tiles_break_a_character_tile_tie() -> None:
+    """Step 1: a tie on Character tiles goes to the Monster tiles."""
+    first, _ = next_to_act([monster("orc", "dungeon", 1, (0, 80)),
+                            monster("rat", "vermin", 1, (50, 80))], TILES)
+    assert first.id == "rat"
+
+
+@pytest.mark.parametrize(
+    ("green", "expected"),
+    [("left-to-right", "east"), ("right-to-left", "west")],
+)
+def test_green_direction_tile_reads_from_the_monster_zone(green: str, expected: str) -> None:
+    """Directions are seen from the Monster Start Zone: its left is the mat's high x."""
+    tiles = Tiles(TILES.character_order, TILES.monster_order, (green, "msz-to-hsz"), {})
+    pieces = [monster("west", "vermin", 1, (5, 80)), monster("east", "vermin", 1, (55, 80))]
+    assert next_to_act(pieces, tiles)[0].id == expected
+
+
+def test_blue_direction_tile_breaks_the_last_tie() -> None:
+    """msz-to-hsz: the piece nearest the Monster Start Zone edge comes first."""
+    pieces = [monster("near", "vermin", 1, (30, 50)), monster("far", "vermin", 1, (30, 85))]
+    assert next_to_act(pieces, TILES)[0].id == "far"
+
+
+# Targeting -----------------------------------------------------------------------------------
+
+
+def test_brown_targets_most_gold(catalog: Catalog) -> None:
+    """Brown, Primary: most gold."""
+    row = catalog.behaviour["brown"]
+    choice = select_target([Candidate(hero("elf", gold=7), 5.0),
+                            Candidate(hero("barbarian", gold=9), 30.0)], row, TILES, 0.5)
+    assert (choice.target, choice.column) == ("barbarian", "Primary")
+    assert "most gold" in choice.reason and "9 gold" in choice.reason
+
+
+def test_brown_secondary_is_most_poison(catalog: Catalog) -> None:
+    """Brown, Secondary: hero with most poison when gold ties."""
+    row = catalog.behaviour["brown"]
+    choice = select_target([Candidate(hero("elf", gold=5, poison=2), 5.0),
+                            Candidate(hero("thief", gold=5, poison=0), 3.0)], row, TILES, 0.5)
+    assert (choice.target, choice.column) == ("elf", "Secondary")
+
+
+def test_blue_targets_closest_then_least_health(catalog: Catalog) -> None:
+    """Blue: closest enemy in LOS, then least health."""
+    row = catalog.behaviour["blue"]
+    assert select_target([Candidate(hero("a", health=3), 10.0),
+                          Candidate(hero("b", health=9), 4.0)], row, TILES, 0.5).target == "b"
+    tie = select_target([Candidate(hero("a", health=3), 4.0),
+                         Candidate(hero("b", health=9), 4.0)], row, TILES, 0.5)
+    assert (tie.target, tie.column) == ("a", "Secondary")
+
+
+def test_black_least_gold_then_no_items_then_closest(catalog: Catalog) -> None:
+    """Black: least gold, hero without any items, closest in LOS."""
+    row = catalog.behaviour["black"]
+    pick = select_target([Candidate(hero("a", gold=2, items=1), 1.0),
+                          Candidate(hero("b", gold=2, items=0), 9.0)], row, TILES, 0.5)
+    assert (pick.target, pick.column) == ("b", "Secondary")
+    last = select_target([Candidate(hero("a", gold=2), 7.0),
+                          Candidate(hero("b", gold=2), 3.0)], row, TILES, 0.5)
+    assert (last.target, last.column) == ("b", "Tie Breaker")
+
+
+def test_close_distances_are_flagged_for_the_table(catalog: Catalog) -> None:
+    row = catalog.behaviour["blue"]
+    choice = select_target([Candidate(hero("a"), 10.0), Candidate(hero("b"), 10.3)], row,
+                           TILES, 0.5)
+    assert choice.target == "a" and choice.close_call
+
+
+def test_full_tie_goes_to_the_direction_tiles(catalog: Catalog) -> None:
+    """Step 3: still tied after every column: the first Direction tile decides."""
+    row = catalog.behaviour["brown"]
+    choice = select_target([Candidate(hero("west", (5, 20)), 5.0),
+                            Candidate(hero("east", (55, 20)), 5.0)], row, TILES, 0.5)
+    assert (choice.target, choice.column) == ("east", "green tile")
+
+
+# Shot sequence choice ---------------------------------------------------------------------------
+
+
+def test_sewer_rat_has_a_single_shot(catalog: Catalog) -> None:
+    """Rule example: the Sewer Rat only performs a poison melee shot."""
+    plan = plan_sequence(catalog.monsters["sewer-rat"].sequences, "poison-modifier", False)
+    assert plan.index == 0 and plan.reason == "its only shot"
+
+
+def test_giant_scorpion_has_a_single_sequence(catalog: Catalog) -> None:
+    """Rule example: the Giant Scorpion performs a rush then a critical melee."""
+    sequences = catalog.monsters["giant-scorpion"].sequences
+    assert sequences[0].notation() == "rush then melee+critical"
+    assert plan_sequence(sequences, None, False).reason == "its only sequence"
+
+
+def test_flame_wraith_prefers_its_ranged_sequence(catalog: Catalog) -> None:
+    """Rule example: the Flame Wraith prefers 'rush then fireball' (the second)."""
+    row = catalog.behaviour["orange"]
+    plan = plan_sequence(catalog.monsters["flame-wraith"].sequences, row.shot_preference, False)
+    assert plan.index == 1
+
+
+def test_no_preferred_shot_means_a_d12_split() -> None:
+    sequences = (parse_sequence("melee"), parse_sequence("rush then melee"))
+    assert plan_sequence(sequences, "poison-modifier", False).index is None
+
+
+def test_catacomb_lords_always_split() -> None:
+    sequences = (parse_sequence("melee+poison"), parse_sequence("missile"))
+    assert plan_sequence(sequences, "poison-modifier", True).index is None
+
+
+def test_d12_split_in_halves_and_thirds() -> None:
+    """Rule examples: two sequences 1-6 / 7-12; three 1-4 / 5-8 / 9-12."""
+    assert [d12_band(2, f) for f in range(1, 13)] == [0] * 6 + [1] * 6
+    assert [d12_band(3, f) for f in range(1, 13)] == [0] * 4 + [1] * 4 + [2] * 4
+    assert [band_text(3, i) for i in range(3)] == ["1-4", "5-8", "9-12"]
+    with pytest.raises(ValueError):
+        d12_band(2, 13)
+
+
+# Damage tokens ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shot", "levels"),
+    [
+        ("melee", (1,)),
+        ("missile", (1,)),
+        ("bite", (2,)),
+        ("roll", (2,)),
+        ("devour", (2,)),
+        ("giant-fireball", (2,)),
+        ("sword", (2,)),
+        ("boulder", (3, 3)),
+        ("melee+poison", (2,)),
+        ("missile+stun", (2,)),
+        ("melee+critical", (3,)),
+        ("fireball+chain", (1,)),
+    ],
+)
+def test_token_level_per_shot(shot: str, levels: tuple[int, ...]) -> None:
+    """The rulebook's list: unmodified 1; roll/bite/devour/giant fireball 2; boulder two 3s;
+    modified 2; critical 3. The AI ignores chain, so a chain shot is unmodified."""
+    assert token_levels(parse_shot(shot)) == levels
+
+
+def test_a_drawn_token_goes_to_the_discard_pile() -> None:
+    bag = Bag((DamageToken(0), DamageToken(1), DamageToken(2)))
+    draw = take(bag, DamageToken(1))
+    assert draw.bag.tokens == (DamageToken(0), DamageToken(2))
+    assert draw.bag.discard == (DamageToken(1),)
+
+
+def test_a_reset_token_returns_the_discard_pile_to_the_bag() -> None:
+    """Resolve the reset token first, then every discarded token goes back into the bag."""
+    bag = Bag((DamageToken(1, True), DamageToken(2)), (DamageToken(0), DamageToken(1)))
+    draw = take(bag, DamageToken(1, True))
+    assert draw.reset and draw.bag.discard == ()
+    assert sorted(draw.bag.tokens) == sorted([DamageToken(0), DamageToken(1), DamageToken(2),
+                                              DamageToken(1, True)])
+
+
+def test_an_empty_bag_is_refilled_from_its_discard_pile() -> None:
+    bag = Bag((), (DamageToken(0), DamageToken(2)))
+    draw = take(bag, DamageToken(2))
+    assert draw.refilled and draw.bag.tokens == (DamageToken(0),)
