@@ -16,9 +16,10 @@ class DataError(AutomaError):
 
     def __init__(self, file: str, record: str, field: str, problem: str) -> None:
         self.file, self.record, self.field, self.problem = file, record, field, problem
-        where = f"{file}: [{record}]" if record else f"{file}:"
+        parts = [f"[{record}]"] if record else []
         if field:
-            where += f" {field}"
+            parts.append(field)
+        where = f"{file}: {' '.join(parts)}" if parts else file
         super().__init__(f"{where}: {problem}")
 
 

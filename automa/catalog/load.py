@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from automa.catalog.locate import load_data_file, user_data_dir
 from automa.catalog.reader import UNKNOWN, Record, check_int, check_number, check_point
@@ -68,11 +68,22 @@ class Problems:
             return None
 
 
+@dataclass(frozen=True)
+class Records(Generic[T]):
+    """The parsed records of one data file, and the file each record came from."""
+
+    by_id: dict[str, T]
+    origins: Mapping[str, str]
+
+    def file_of(self, record_id: str) -> str:
+        return self.origins.get(record_id, "data/?")
+
+
 def _records(name: str, user_dir: Path | None, problems: Problems,
-             parse: Callable[[Record], T]) -> dict[str, T]:
+             parse: Callable[[Record], T]) -> Records[T]:
     loaded = problems.attempt(lambda: load_data_file(name, user_dir))
     if loaded is None:
-        return {}
+        return Records({}, {})
     tables, origins = loaded
     parsed: dict[str, T] = {}
     for key, table in tables.items():
@@ -84,7 +95,7 @@ def _records(name: str, user_dir: Path | None, problems: Problems,
         value = problems.attempt(one)
         if value is not None:
             parsed[key] = value
-    return parsed
+    return Records(parsed, origins)
 
 
 def _sequences(rec: Record, key: str = "sequences") -> tuple[Sequence, ...]:
@@ -378,7 +389,9 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
                       target_bands, provenance)
 
 
-def _cross_check(catalog: Catalog, problems: Problems) -> None:
+def _cross_check(monsters: Records[MonsterSpec], lords: Records[LordSpec],
+                 playmats: Records[Playmat], rooms: Records[RoomSpec],
+                 problems: Problems) -> None:
     """Every id one record names must exist: monsters in rooms, lords and summons; playmats."""
     def need(file: str, record: str, field: str, wanted: str, known: Mapping[str, object],
              what: str = "monster") -> None:
@@ -386,26 +399,26 @@ def _cross_check(catalog: Catalog, problems: Problems) -> None:
             problems.attempt(lambda: _raise(DataError(file, record, field,
                                                        f"unknown {what} {wanted!r}")))
 
-    monsters = {**catalog.monsters, **catalog.lords}
-    for room in catalog.rooms.values():
+    pieces = {**monsters.by_id, **lords.by_id}
+    for room in rooms.by_id.values():
         for i, (monster_id, _) in enumerate(room.monsters):
-            need("data/rooms.toml", room.id, f"monsters[{i}].monster", monster_id, monsters)
+            need(rooms.file_of(room.id), room.id, f"monsters[{i}].monster", monster_id, pieces)
         if room.playmat is not None:
-            need("data/rooms.toml", room.id, "playmat", room.playmat, catalog.playmats,
+            need(rooms.file_of(room.id), room.id, "playmat", room.playmat, playmats.by_id,
                  "playmat")
-    for lord in catalog.lords.values():
+    for lord in lords.by_id.values():
         for i, slot in enumerate(lord.minions):
             for choice in slot.choices:
-                need("data/lords.toml", lord.id, f"minions[{i}]", choice, monsters)
+                need(lords.file_of(lord.id), lord.id, f"minions[{i}]", choice, pieces)
         for merc in lord.mercenary:
-            need("data/lords.toml", lord.id, "mercenary", merc, monsters)
-    specs: list[MonsterSpec | LordSpec] = [*catalog.monsters.values(), *catalog.lords.values()]
-    for spec in specs:
-        file = "data/monsters.toml" if isinstance(spec, MonsterSpec) else "data/lords.toml"
-        for i, sequence in enumerate(spec.sequences):
-            for shot in sequence.shots:
-                if shot.argument is not None:
-                    need(file, spec.id, f"sequences[{i}]", shot.argument, monsters)
+            need(lords.file_of(lord.id), lord.id, "mercenary", merc, pieces)
+    for source in (monsters, lords):
+        for spec in source.by_id.values():
+            for i, sequence in enumerate(spec.sequences):
+                for shot in sequence.shots:
+                    if shot.argument is not None:
+                        need(source.file_of(spec.id), spec.id, f"sequences[{i}]", shot.argument,
+                             pieces)
 
 
 def _raise(error: DataError) -> None:
@@ -420,11 +433,11 @@ def build_catalog(user_dir: Path | None, problems: Problems) -> Catalog | None:
     lords = _records("lords.toml", user_dir, problems, parse_lord)
     playmats = _records("playmats.toml", user_dir, problems, parse_playmat)
     rooms = _records("rooms.toml", user_dir, problems, parse_room)
+    _cross_check(monsters, lords, playmats, rooms, problems)
     if components is None:
         return None
-    catalog = Catalog(components, behaviour, monsters, lords, playmats, rooms)
-    _cross_check(catalog, problems)
-    return catalog
+    return Catalog(components, behaviour.by_id, monsters.by_id, lords.by_id, playmats.by_id,
+                   rooms.by_id)
 
 
 @cache

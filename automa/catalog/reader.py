@@ -6,6 +6,7 @@ one-line message: `scenario.toml: [piece rat-1] at: expected two numbers [x, y],
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Iterable, Mapping
 from types import EllipsisType
 from typing import Any, TypeVar
@@ -55,9 +56,14 @@ class Record:
         self._read.add(key)
         if key not in self.table:
             if default is ...:
-                raise self.fail(key, "missing (required)")
+                raise self.fail(key, "missing (required)" + self._typo_of(key))
             return default
         return self.table[key]
+
+    def _typo_of(self, key: str) -> str:
+        """Name an unknown key that looks like a misspelling of `key`."""
+        close = difflib.get_close_matches(key, [k for k in self.table if k != key], n=1)
+        return f"; unknown key {close[0]!r} looks like a typo of it" if close else ""
 
     def raw(self, key: str, default: object = ...) -> object:
         return self._get(key, default)

@@ -134,8 +134,10 @@ def _pieces(top: Record, catalog: Catalog, playmat: Playmat) -> tuple[Piece, ...
         rec = Record(top.file, name, entry, ScenarioError)
         piece = _piece(rec, catalog)
         rec.reject_unknown_keys()
-        if any(p.id == piece.id for p in pieces):
-            raise rec.fail("id", f"{piece.id!r} is used by another piece")
+        for number, other in enumerate(pieces, start=1):
+            if other.id == piece.id:
+                raise rec.fail("id", f"{piece.id!r} is already the id of [[piece]] number "
+                                     f"{number}; this is number {i + 1}")
         where = (x, y) = piece.at
         off_table = piece.conditions & {"teleported", "devoured"}
         placed = [p for p in pieces if not p.conditions & {"teleported", "devoured"}]

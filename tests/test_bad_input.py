@@ -1,0 +1,198 @@
+"""Bad scenario files: `automa turn` exits non-zero with ONE line on stderr naming the file,
+the record and the field, and never shows a traceback (CONTRACT.md, "A bad scenario ...").
+
+Every broken scenario is the valid BASE below with one small edit, so each failure is caused by
+exactly that edit (`test_base_scenario_is_valid` proves the base itself runs).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from automa.cli.main import cli
+
+# Mausoleum obstacles lie between y = 27.25 and y = 66.5; the pieces stay in the start zones,
+# well clear of them and of the mat edges.
+BASE = """\
+format = 1
+
+[battle]
+playmat = "mausoleum"
+los_blocked = false
+round = 1
+
+[tiles]
+hero_targets = { elf = 1, barbarian = 2 }
+
+[[piece]]
+id = "elf"
+side = "heroes"
+kind = "hero"
+at = [20.0, 6.0]
+health = 8
+gold = 5
+
+[[piece]]
+id = "barbarian"
+side = "heroes"
+kind = "hero"
+at = [40.0, 6.0]
+health = 9
+gold = 3
+
+[[piece]]
+id = "rat-1"
+side = "ai"
+monster = "sewer-rat"
+at = [20.0, 80.0]
+
+[[piece]]
+id = "skeleton-1"
+side = "ai"
+monster = "skeleton-warrior"
+at = [40.0, 80.0]
+
+[chance]
+seed = 7
+d12 = [7, 3]
+rune_die = [4]
+tokens = { 1 = ["1", "0"] }
+"""
+
+INTERNAL_ERROR_EXIT = 70
+
+
+@dataclass(frozen=True)
+class Bad:
+    """One broken scenario: BASE with `old` replaced by `new` (or `text` instead of BASE)."""
+
+    old: str = ""
+    new: str = ""
+    record: str | None = None  # "piece rat-1", "battle", ...; None for a top-level key
+    field: str | None = None  # None when the whole file is wrong
+    says: tuple[str, ...] = ()  # further words the message must hold
+    text: str | None = None  # the whole file, when it is not an edit of BASE
+    write: bool = True  # False: the file does not exist
+
+    def build(self) -> str:
+        if self.text is not None:
+            return self.text
+        assert BASE.count(self.old) == 1, f"edit target {self.old!r} must occur once in BASE"
+        return BASE.replace(self.old, self.new)
+
+
+RAT_AT = "at = [20.0, 80.0]"
+SKELETON_AT = "at = [40.0, 80.0]"
+
+CASES: dict[str, Bad] = {
+    "unknown-top-level-key": Bad("format = 1\n", "format = 1\nturns = 3\n", None, "turns"),
+    "unknown-piece-key": Bad('monster = "sewer-rat"\n', 'monster = "sewer-rat"\nhealht = 2\n',
+                             "piece rat-1", "healht"),
+    # a required field misspelt: whatever field is blamed, the line must name the typo
+    "hero-health-misspelt": Bad("health = 8\n", "healht = 8\n", "piece elf", None, ("healht",)),
+    "piece-without-at": Bad(RAT_AT + "\n", "", "piece rat-1", "at", ("missing",)),
+    "hero-without-health": Bad("health = 8\n", "", "piece elf", "health", ("missing",)),
+    "no-format": Bad("format = 1\n", "", None, "format", ("missing",)),
+    "health-not-a-number": Bad("health = 8", 'health = "lots"', "piece elf", "health",
+                               ("lots",)),
+    "at-is-a-string": Bad(RAT_AT, 'at = "20, 80"', "piece rat-1", "at", ("20, 80",)),
+    "los-blocked-not-boolean": Bad("los_blocked = false", 'los_blocked = "yes"', "battle",
+                                   "los_blocked", ("yes",)),
+    "piece-off-the-mat": Bad(RAT_AT, "at = [70.0, 80.0]", "piece rat-1", "at", ("off",)),
+    "piece-overlaps-piece": Bad(SKELETON_AT, "at = [20.5, 80.0]", "piece skeleton-1", "at",
+                                ("rat-1",)),
+    "piece-overlaps-obstacle": Bad(RAT_AT, "at = [30.0, 42.0]", "piece rat-1", "at",
+                                   ("obstacle", "C")),
+    "unknown-monster-id": Bad('monster = "sewer-rat"', 'monster = "sewer-rta"', "piece rat-1",
+                              "monster", ("sewer-rta", "did you mean 'sewer-rat'")),
+    "d12-of-13": Bad("d12 = [7, 3]", "d12 = [13, 3]", "chance", "d12[0]", ("13",)),
+    "d12-of-0": Bad("d12 = [7, 3]", "d12 = [7, 0]", "chance", "d12[1]", ("0",)),
+    "token-not-in-bag": Bad('tokens = { 1 = ["1", "0"] }', 'tokens = { 1 = ["0", "9"] }',
+                            "chance", "tokens.1[1]", ("9",)),
+    "rune-die-of-7": Bad("rune_die = [4]", "rune_die = [7]", "chance", "rune_die[0]", ("7",)),
+    "not-toml": Bad(text='format = 1\n[battle\nplaymat = "mausoleum"\n',
+                    says=("not valid TOML", "line 2")),
+    "file-does-not-exist": Bad(write=False, says=("not found",)),
+    "format-2": Bad("format = 1\n", "format = 2\n", None, "format", ("2",)),
+    "duplicate-piece-id": Bad('id = "skeleton-1"', 'id = "rat-1"', "piece rat-1", "id",
+                              ("rat-1",)),
+    "hero-target-unknown-piece": Bad("hero_targets = { elf = 1, barbarian = 2 }",
+                                     "hero_targets = { elf = 1, gandalf = 2 }", "tiles",
+                                     "hero_targets.gandalf", ("gandalf",)),
+    "unknown-playmat": Bad('playmat = "mausoleum"', 'playmat = "mausoleom"', "battle", "playmat",
+                           ("mausoleom", "did you mean 'mausoleum'")),
+    "inline-playmat-missing": Bad('playmat = "mausoleum"', 'playmat = "inline"', "battle",
+                                  "playmat", ("inline",)),
+}
+
+
+def run(*args: str) -> Result:
+    """Run the CLI without a user data folder, so only the shipped data is used."""
+    return CliRunner().invoke(cli, list(args), env={"AUTOMA_DATA_DIR": None})
+
+
+def assert_one_clean_line(result: Result) -> str:
+    """A non-zero exit, exactly one line on stderr, no traceback and no 'internal error'."""
+    assert result.exit_code != 0, result.output
+    assert result.exit_code != INTERNAL_ERROR_EXIT, result.stderr
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, f"expected one line on stderr, got {len(lines)}: {result.stderr!r}"
+    assert "internal error" not in lines[0]
+    return lines[0]
+
+
+def test_base_scenario_is_valid(tmp_path: Path) -> None:
+    """The base every broken case starts from runs a full turn cleanly (exit 0, no stderr)."""
+    path = tmp_path / "base.toml"
+    path.write_text(BASE, encoding="utf-8")
+    result = run("turn", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    turn = json.loads(result.stdout)
+    assert sorted(a["character"] for a in turn["activations"]) == ["rat-1", "skeleton-1"]
+
+
+@pytest.mark.parametrize("bad", CASES.values(), ids=CASES.keys())
+def test_bad_scenario_gives_one_line_naming_file_record_field(tmp_path: Path, bad: Bad) -> None:
+    """Each kind of bad input: non-zero exit, one stderr line naming file, record and field."""
+    path = tmp_path / "battle.toml"
+    if bad.write:
+        path.write_text(bad.build(), encoding="utf-8")
+    line = assert_one_clean_line(run("turn", str(path)))
+    assert line.startswith(f"automa: {path}: ")  # `FILE: [record] field: problem`, one colon
+    if bad.record is not None:
+        assert f"[{bad.record}]" in line
+        if bad.field is not None:
+            assert f"[{bad.record}] {bad.field}:" in line
+    elif bad.field is not None:  # a top-level key: the file is the record
+        assert f"{path}: {bad.field}:" in line
+    for words in bad.says:
+        assert words in line
+
+
+def test_los_unknown_piece_gives_one_line_naming_it(tmp_path: Path) -> None:
+    """`automa los` with a PIECE the scenario lacks: one line naming the file and that piece."""
+    path = tmp_path / "base.toml"
+    path.write_text(BASE, encoding="utf-8")
+    line = assert_one_clean_line(run("los", str(path), "gandalf"))
+    assert str(path) in line
+    assert "'gandalf'" in line
+    assert "PIECE" in line
+
+
+def test_los_known_piece_works(tmp_path: Path) -> None:
+    """The same `los` call with a piece that exists succeeds, so the failure above is real."""
+    path = tmp_path / "base.toml"
+    path.write_text(BASE, encoding="utf-8")
+    result = run("los", str(path), "rat-1")
+    assert result.exit_code == 0, result.output
+    assert "elf" in result.stdout
+    assert result.stderr == ""

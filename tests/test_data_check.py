@@ -1,0 +1,334 @@
+"""`automa data check` and user data folders.
+
+Rules checked: the shipped data is clean; a broken data folder makes `data check` exit 1 and list
+EVERY problem (not just the first), one per line, each naming the file, the record and the
+field; a user folder (--data-dir, AUTOMA_DATA_DIR or `load_catalog(dir)`) replaces shipped
+records of the same id whole and adds new ones.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from automa.catalog.load import load_catalog
+from automa.catalog.locate import DATA_FILES, shipped_data_dir
+from automa.cli.main import cli
+
+
+def run(*args: str, env: dict[str, str | None] | None = None) -> Result:
+    """Run the CLI; AUTOMA_DATA_DIR is unset unless `env` sets it."""
+    return CliRunner().invoke(cli, list(args), env={"AUTOMA_DATA_DIR": None, **(env or {})})
+
+
+def copy_shipped(tmp_path: Path) -> Path:
+    """A writable copy of the shipped data folder."""
+    target = tmp_path / "data"
+    shutil.copytree(shipped_data_dir(), target)
+    assert sorted(p.name for p in target.glob("*.toml")) == sorted(DATA_FILES)
+    return target
+
+
+def section(text: str, header: str) -> tuple[int, int]:
+    """Start and end offsets of the `[header]` table's body in a TOML text."""
+    match = re.search(rf"^\[{re.escape(header)}\]\n", text, re.MULTILINE)
+    assert match is not None, f"no [{header}] table"
+    following = re.search(r"^\[", text[match.end():], re.MULTILINE)
+    end = match.end() + following.start() if following else len(text)
+    return match.end(), end
+
+
+def edit(path: Path, header: str, old: str, new: str) -> None:
+    """Replace `old` (which must occur exactly once) inside the `[header]` table of a file."""
+    text = path.read_text(encoding="utf-8")
+    start, end = section(text, header)
+    body = text[start:end]
+    assert body.count(old) == 1, f"{old!r} must occur once in [{header}] of {path.name}"
+    path.write_text(text[:start] + body.replace(old, new) + text[end:], encoding="utf-8")
+
+
+def replace_line(path: Path, header: str, begins: str, new: str) -> None:
+    """Rewrite the one line of the `[header]` table that begins with `begins` as `new`."""
+    text = path.read_text(encoding="utf-8")
+    start, end = section(text, header)
+    line = re.search(rf"^{re.escape(begins)}.*$", text[start:end], re.MULTILINE)
+    assert line is not None, f"no line {begins!r} in [{header}] of {path.name}"
+    edit(path, header, line.group(0), new)
+
+
+def set_field(path: Path, header: str, key: str, value: str) -> None:
+    """Rewrite the one-line `key = ...` of the `[header]` table with `key = value`."""
+    replace_line(path, header, f"{key} = ", f"{key} = {value}")
+
+
+def table(path: Path, header: str) -> dict[str, object]:
+    """The parsed `[header]` table (dotted headers such as `bag.1` walk down)."""
+    value: object = tomllib.loads(path.read_text(encoding="utf-8"))
+    for part in header.split("."):
+        assert isinstance(value, dict)
+        value = value[part]
+    assert isinstance(value, dict)
+    return value
+
+
+@dataclass(frozen=True)
+class Planted:
+    """One error planted in the copy, and where `data check` must say it is."""
+
+    file: str
+    record: str
+    field: str
+    says: str
+
+    def found_in(self, lines: list[str], folder: Path) -> bool:
+        where = f"{folder / self.file}: [{self.record}] {self.field}:"
+        return any(line.startswith(where) and self.says in line for line in lines)
+
+
+def plant_errors(folder: Path) -> list[Planted]:
+    """Plant several independent errors in a copied data folder; return what each must report.
+
+    The monsters and the playmat chosen are named by no room or Lord, so a broken record cannot
+    cause follow-on "unknown monster" problems elsewhere.
+    """
+    monsters, rooms = folder / "monsters.toml", folder / "rooms.toml"
+    playmats, components = folder / "playmats.toml", folder / "components.toml"
+    behaviour = folder / "behaviour.toml"
+
+    set_field(monsters, "siren", "level", "7")
+    set_field(monsters, "lizard-man", "sequences", '["meelee", "repeat"]')
+    edit(rooms, "the-outer-bailey", '{ monster = "centaur"', '{ monster = "centuar"')
+    replace_line(playmats, "lava-tube", '  { id = "A", ', '  { id = "A", rune = 11 },')
+    assert "circle" not in table(playmats, "lava-tube")["obstacles"][0]  # type: ignore[index]
+    bag = table(components, "bag.1")["tokens"]
+    assert isinstance(bag, list) and len(bag) == 13
+    set_field(components, "bag.1", "tokens", json.dumps(bag[:12]))
+    set_field(behaviour, "brown", "primary", '"most-golds"')
+    return [
+        Planted("monsters.toml", "siren", "level", "7"),
+        Planted("monsters.toml", "lizard-man", "sequences[0]", "meelee"),
+        Planted("rooms.toml", "the-outer-bailey", "monsters[0].monster", "centuar"),
+        Planted("playmats.toml", "lava-tube", "obstacles[0]", "polygon"),
+        Planted("components.toml", "bag.1", "tokens", "12"),
+        Planted("behaviour.toml", "brown", "primary", "most-golds"),
+    ]
+
+
+def assert_clean_failure(result: Result) -> list[str]:
+    """Exit 1, no traceback, a problem count on stderr; the problem lines of stdout."""
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    assert "internal error" not in result.output
+    lines = result.stdout.splitlines()
+    assert "data ok" not in lines
+    assert re.fullmatch(rf"{len(lines)} problems? found\n", result.stderr), result.stderr
+    return lines
+
+
+def test_shipped_data_passes() -> None:
+    """The shipped data has no problems: exit 0 and "data ok"."""
+    result = run("data", "check")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == "data ok"
+    assert result.stderr == ""
+
+
+def test_unchanged_copy_passes(tmp_path: Path) -> None:
+    """An untouched copy of the shipped data, given as DIR, passes too (so the edits below are
+    what `data check` objects to)."""
+    folder = copy_shipped(tmp_path)
+    result = run("data", "check", str(folder))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == "data ok"
+
+
+def test_every_planted_error_is_reported(tmp_path: Path) -> None:
+    """Several errors at once: exit 1, and each on its own line naming file, record and field."""
+    folder = copy_shipped(tmp_path)
+    planted = plant_errors(folder)
+    lines = assert_clean_failure(run("data", "check", str(folder)))
+    missing = [p for p in planted if not p.found_in(lines, folder)]
+    assert not missing, f"not reported: {missing}\nreported:\n" + "\n".join(lines)
+
+
+@pytest.mark.parametrize("how", ["argument", "--data-dir", "AUTOMA_DATA_DIR"])
+def test_broken_folder_is_found_every_way(tmp_path: Path, how: str) -> None:
+    """DIR, --data-dir and AUTOMA_DATA_DIR all point `data check` at the same folder."""
+    folder = copy_shipped(tmp_path)
+    set_field(folder / "behaviour.toml", "brown", "primary", '"most-golds"')
+    args, env = {
+        "argument": (["data", "check", str(folder)], None),
+        "--data-dir": (["--data-dir", str(folder), "data", "check"], None),
+        "AUTOMA_DATA_DIR": (["data", "check"], {"AUTOMA_DATA_DIR": str(folder)}),
+    }[how]
+    lines = assert_clean_failure(run(*args, env=env))
+    assert Planted("behaviour.toml", "brown", "primary", "most-golds").found_in(lines, folder)
+
+
+@pytest.mark.parametrize("name", ["monsters.toml", "lords.toml", "rooms.toml"])
+def test_file_that_is_not_toml(tmp_path: Path, name: str) -> None:
+    """A data file that is not TOML at all: exit 1, one line naming that file and the parse error
+    (with its line), no traceback."""
+    folder = copy_shipped(tmp_path)
+    (folder / name).write_text("[orc\nname = Orc\n", encoding="utf-8")
+    lines = assert_clean_failure(run("data", "check", str(folder)))
+    path = folder / name
+    hits = [line for line in lines if line.startswith(str(path))]
+    assert len(hits) == 1, lines
+    assert "not valid TOML" in hits[0]
+    assert "line 1" in hits[0]
+    assert hits[0].startswith(f"{path}: not valid TOML"), "shape: `FILE: problem`, one colon"
+
+
+def test_room_naming_unknown_monster_names_the_users_file(tmp_path: Path) -> None:
+    """Alone (no other error), a room naming an unknown monster is reported against the user's
+    rooms.toml, where the typo is, with record and field."""
+    folder = copy_shipped(tmp_path)
+    edit(folder / "rooms.toml", "the-outer-bailey", '{ monster = "centaur"',
+         '{ monster = "centuar"')
+    lines = assert_clean_failure(run("data", "check", str(folder)))
+    assert len(lines) == 1, lines
+    assert "[the-outer-bailey] monsters[0].monster:" in lines[0]
+    assert "centuar" in lines[0]
+    assert Planted("rooms.toml", "the-outer-bailey", "monsters[0].monster",
+                   "centuar").found_in(lines, folder)
+
+
+def test_components_problem_does_not_hide_cross_reference_problems(tmp_path: Path) -> None:
+    """A broken components.toml (a 12-token level-1 bag) must not stop `data check` from also
+    checking that rooms name known monsters: both problems are listed."""
+    folder = copy_shipped(tmp_path)
+    components = folder / "components.toml"
+    bag = table(components, "bag.1")["tokens"]
+    assert isinstance(bag, list)
+    set_field(components, "bag.1", "tokens", json.dumps(bag[:12]))
+    edit(folder / "rooms.toml", "the-outer-bailey", '{ monster = "centaur"',
+         '{ monster = "centuar"')
+    lines = assert_clean_failure(run("data", "check", str(folder)))
+    assert any("[bag.1] tokens:" in line for line in lines), lines
+    assert any("[the-outer-bailey] monsters[0].monster:" in line and "centuar" in line
+               for line in lines), lines
+
+
+USER_MONSTERS = """\
+[sewer-rat]
+name = "Sewer Rat"
+family = "vermin"
+level = 1
+health = 1
+gold = 4
+size = "extra-small"
+nullifies = []
+reflects = []
+sequences = ["melee+poison"]
+provenance = "house"
+
+[cave-troll]
+name = "Cave Troll"
+family = "dungeon"
+level = 2
+health = 3
+gold = 2
+size = "large"
+nullifies = []
+reflects = []
+sequences = ["melee", "rush then melee"]
+provenance = "house"
+"""
+
+
+def user_folder(tmp_path: Path) -> Path:
+    """A user data folder holding only a monsters.toml: one changed and one new monster."""
+    folder = tmp_path / "my-data"
+    folder.mkdir()
+    (folder / "monsters.toml").write_text(USER_MONSTERS, encoding="utf-8")
+    return folder
+
+
+def assert_user_monsters_used(catalog: object) -> None:
+    monsters = catalog.monsters  # type: ignore[attr-defined]
+    assert monsters["sewer-rat"].gold == 4
+    troll = monsters["cave-troll"]
+    assert (troll.name, troll.family, troll.level, troll.health) == ("Cave Troll", "dungeon",
+                                                                     2, 3)
+    assert len(troll.sequences) == 2
+    assert monsters["orc"].gold == 1  # shipped records the user did not touch stay
+
+
+def test_shipped_catalog_has_no_user_monsters(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a user folder the shipped values hold (the baseline for the override tests)."""
+    monkeypatch.delenv("AUTOMA_DATA_DIR", raising=False)
+    monsters = load_catalog().monsters
+    assert monsters["sewer-rat"].gold == 1
+    assert "cave-troll" not in monsters
+
+
+def test_load_catalog_uses_user_folder(tmp_path: Path) -> None:
+    """`load_catalog(dir)`: a user record replaces the shipped one of that id; new ids are added."""
+    assert_user_monsters_used(load_catalog(user_folder(tmp_path)))
+
+
+def test_load_catalog_reads_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`load_catalog()` with AUTOMA_DATA_DIR set uses that folder."""
+    monkeypatch.setenv("AUTOMA_DATA_DIR", str(user_folder(tmp_path)))
+    assert_user_monsters_used(load_catalog())
+
+
+SCENARIO = """\
+format = 1
+
+[battle]
+playmat = "mausoleum"
+
+[[piece]]
+id = "elf"
+side = "heroes"
+at = [20.0, 6.0]
+health = 8
+
+[[piece]]
+id = "troll-1"
+side = "ai"
+monster = "cave-troll"
+at = [40.0, 80.0]
+"""
+
+
+@pytest.mark.parametrize("how", ["--data-dir", "AUTOMA_DATA_DIR"])
+def test_cli_uses_user_folder(tmp_path: Path, how: str) -> None:
+    """`automa turn` knows the user's new monster through --data-dir or AUTOMA_DATA_DIR, and
+    `data check` accepts the merged data."""
+    folder = user_folder(tmp_path)
+    scenario = tmp_path / "battle.toml"
+    scenario.write_text(SCENARIO, encoding="utf-8")
+    if how == "--data-dir":
+        prefix, env = ["--data-dir", str(folder)], None
+    else:
+        prefix, env = [], {"AUTOMA_DATA_DIR": str(folder)}
+    result = run(*prefix, "turn", str(scenario), "--json", env=env)
+    assert result.exit_code == 0, result.output
+    turn = json.loads(result.stdout)
+    assert [a["character"] for a in turn["activations"]] == ["troll-1"]
+    assert turn["pieces"]["troll-1"]["health"] == 3
+    checked = run(*prefix, "data", "check", env=env)
+    assert checked.exit_code == 0, checked.output
+    assert checked.stdout.strip() == "data ok"
+
+
+def test_cli_without_user_folder_rejects_user_monster(tmp_path: Path) -> None:
+    """Without the user folder the new monster is unknown (so the test above proves the override
+    is what made it known)."""
+    scenario = tmp_path / "battle.toml"
+    scenario.write_text(SCENARIO, encoding="utf-8")
+    result = run("turn", str(scenario))
+    assert result.exit_code != 0
+    assert "[piece troll-1] monster:" in result.stderr
+    assert "cave-troll" in result.stderr
