@@ -11,7 +11,17 @@ from typing import Any, Generic, TypeVar
 from automa.catalog.locate import load_data_file, user_data_dir
 from automa.catalog.reader import UNKNOWN, Record, check_int, check_number, check_point
 from automa.errors import DataError
-from automa.model.components import FAMILIES, AttackTemplate, ClockTemplate, Components, DamageToken
+from automa.model.components import (
+    BLUE_TILES,
+    CHARACTER_TILES,
+    FAMILIES,
+    GREEN_TILES,
+    AttackTemplate,
+    ClockTemplate,
+    Components,
+    DamageToken,
+    TileSet,
+)
 from automa.model.monsters import BehaviourRow, LordSpec, MinionSlot, MonsterSpec
 from automa.model.pieces import Piece
 from automa.model.playmat import Obstacle, Playmat
@@ -377,16 +387,40 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
         rec.reject_unknown_keys()
         return result
 
+    def faces(rec: Record, key: str, vocabulary: tuple[str, ...]) -> tuple[str, ...]:
+        values = rec.strings(key)
+        if sorted(values) != sorted(vocabulary):
+            raise rec.fail(key, f"expected each of {', '.join(vocabulary)} once")
+        return values
+
+    def tiles() -> TileSet:
+        character = record("tiles", "character")
+        monster = record("tiles", "monster")
+        direction = record("tiles", "direction")
+        families = faces(monster, "faces", FAMILIES)
+        colours = monster.strings("colours")
+        if len(colours) != len(families):
+            raise monster.fail("colours", "one colour per face")
+        tile_set = TileSet(faces(character, "faces", CHARACTER_TILES), families,
+                           dict(zip(families, colours, strict=True)),
+                           faces(direction, "green", GREEN_TILES),
+                           faces(direction, "blue", BLUE_TILES))
+        for rec in (character, monster, direction):
+            rec.reject_unknown_keys()
+        return tile_set
+
     disc, ruler = problems.attempt(discs), problems.attempt(rulers)
     attack_t, clock_t = problems.attempt(attack), problems.attempt(clock)
     rune_die, location_die = problems.attempt(lambda: die("rune")), problems.attempt(
         lambda: die("location"))
     token_bags, target_bands = problems.attempt(bags), problems.attempt(bands)
+    tile_set = problems.attempt(tiles)
     if (disc is None or ruler is None or attack_t is None or clock_t is None or rune_die is None
-            or location_die is None or token_bags is None or target_bands is None):
+            or location_die is None or token_bags is None or target_bands is None
+            or tile_set is None):
         return None
     return Components(disc, ruler, attack_t, clock_t, rune_die, location_die, token_bags,
-                      target_bands, provenance)
+                      target_bands, tile_set, provenance)
 
 
 def _cross_check(monsters: Records[MonsterSpec], lords: Records[LordSpec],

@@ -31,13 +31,18 @@ def moving_ruler(table: Table, piece: Piece) -> int:
 
 
 def _apply(battle: Battle, log: StepLog, table: Table, move: Move, why: str, tool: str,
-           toward: str = "", clock: int | None = None, close: bool = False) -> Battle:
+           toward: str = "", clock: int | None = None, close: bool = False,
+           goal: Piece | None = None) -> Battle:
     piece = battle.piece(move.piece)
+    short_by = None
+    if goal is not None:
+        gap = edge_distance(piece.moved(move.end), goal)
+        short_by = gap if gap > 0.01 else None
     if close:
         log.close_calls.append(f"{piece.label}'s {why}: within {table.close_call} cm of a "
                                f"different result; check with the real {tool.split(' + ')[-1]}")
     log.add(MoveStep(move.piece, move.start, move.end, why, tool, toward, move.stopped_by,
-                     move.adjusted, clock, close))
+                     move.adjusted, clock, close, short_by))
     return battle.with_piece(piece.moved(move.end))
 
 
@@ -52,7 +57,8 @@ def rush_toward(table: Table, battle: Battle, log: StepLog, actor_id: str, targe
     move = ruler_toward(table.geometry, battle.on_table(), actor, target.at, target.radius,
                         table.ruler(ruler), goal_piece=target, goal_name=target.label)
     close = move.margin < table.close_call and move.travelled > 0
-    return _apply(battle, log, table, move, why, f"Ruler {ruler}", target.label, close=close)
+    return _apply(battle, log, table, move, why, f"Ruler {ruler}", target.label, close=close,
+                  goal=target)
 
 
 def push(table: Table, battle: Battle, log: StepLog, piece_id: str, why: str = "push") -> Battle:
@@ -108,7 +114,7 @@ def toward_closest_enemy(table: Table, battle: Battle, log: StepLog, actor_id: s
     move = ruler_toward(table.geometry, battle.on_table(), actor, enemy.at, enemy.radius,
                         table.ruler(ruler), goal_piece=enemy, goal_name=enemy.label)
     return _apply(battle, log, table, move, "move toward the closest enemy (sight ignored)",
-                  f"Ruler {ruler}", enemy.label)
+                  f"Ruler {ruler}", enemy.label, goal=enemy)
 
 
 def toward_hero_zone(table: Table, battle: Battle, log: StepLog, actor_id: str,

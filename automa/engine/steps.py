@@ -49,6 +49,7 @@ class MoveStep:
     adjusted: bool = False
     clock: int | None = None
     close_call: bool = False
+    short_by: float | None = None  # edge gap left to the piece it moved toward
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "piece": self.piece, "from": _pt(self.start),
@@ -63,6 +64,8 @@ class MoveStep:
             data["clock"] = self.clock
         if self.close_call:
             data["close_call"] = True
+        if self.short_by is not None:
+            data["short_by"] = round(self.short_by, 2)
         return data
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 FAMILIES = ("dungeon", "infernal", "mythological", "undead", "vermin", "wraith-knight", "zombie")
 CHARACTER_TILES = ("level-1", "level-2", "level-3", "level-4", "catacomb-lord", "antient")
@@ -51,6 +51,17 @@ class AttackTemplate:
 
 
 @dataclass(frozen=True)
+class TileSet:
+    """The faces of the order tiles; the ids are the vocabulary the rules code understands."""
+
+    character: tuple[str, ...] = CHARACTER_TILES
+    monster: tuple[str, ...] = FAMILIES
+    colours: Mapping[str, str] = field(default_factory=dict)  # family -> tile colour
+    green: tuple[str, ...] = GREEN_TILES
+    blue: tuple[str, ...] = BLUE_TILES
+
+
+@dataclass(frozen=True)
 class Components:
     disc_radius: Mapping[str, float]
     rulers: Mapping[int, float]
@@ -60,4 +71,5 @@ class Components:
     location_die: tuple[int, ...]
     bags: Mapping[int, tuple[DamageToken, ...]]
     hero_target_bands: Mapping[int, tuple[int, int]]
+    tiles: TileSet
     provenance: Mapping[str, str]

@@ -79,6 +79,8 @@ def _move(step: MoveStep, names: Names) -> str:
     if step.stopped_by:
         tail += f", stopping {step.stopped_by}" if step.stopped_by.startswith("touching") \
             else f", stopped by {names.get(step.stopped_by, step.stopped_by)}"
+    if step.short_by is not None and step.toward:
+        tail += f", {step.short_by:.1f} cm short of {step.toward}"
     if step.adjusted:
         tail += " (moved to the nearest legal spot)"
     return head + tail

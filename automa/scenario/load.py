@@ -15,7 +15,7 @@ from automa.catalog.reader import Record, check_int
 from automa.errors import ScenarioError
 from automa.geometry.moves import overlap_with
 from automa.geometry.table import PLACEMENT_TOLERANCE, build_table
-from automa.model.components import BLUE_TILES, CHARACTER_TILES, FAMILIES, GREEN_TILES, DamageToken
+from automa.model.components import FAMILIES, DamageToken
 from automa.model.pieces import AI_KINDS, CONDITIONS, HERO_KINDS, SIDES, Piece
 from automa.model.playmat import Playmat
 from automa.model.scenario import (
@@ -31,7 +31,6 @@ from automa.model.shots import parse_sequence
 
 FORMAT = 1
 TOP_LEVEL = ("format", "battle", "templates", "playmat", "tiles", "piece", "chance", "bags", "out")
-DEFAULT_TILES = Tiles(CHARACTER_TILES, FAMILIES, (GREEN_TILES[0], BLUE_TILES[0]), {})
 
 
 def load_scenario(path: str | Path, catalog: Catalog) -> Scenario:
@@ -67,7 +66,7 @@ def parse_scenario(text: str, source: str, catalog: Catalog) -> Scenario:
     battle.reject_unknown_keys()
     templates = _templates(top, catalog)
     pieces = _pieces(top, catalog, playmat)
-    tiles = _tiles(top, pieces)
+    tiles = _tiles(top, pieces, catalog)
     chance = _chance(top, catalog)
     bags = _bags(top, catalog)
     out = {k: str(v) for k, v in top.table_of("out", {}).items()}
@@ -224,19 +223,22 @@ def _ai_base(rec: Record, catalog: Catalog, piece_id: str, at: tuple[float, floa
     return monster_piece(catalog, spec, piece_id, at)
 
 
-def _tiles(top: Record, pieces: tuple[Piece, ...]) -> Tiles:
+def _tiles(top: Record, pieces: tuple[Piece, ...], catalog: Catalog) -> Tiles:
+    """The tiles as laid out; without [tiles], the data's order (the table should say theirs)."""
+    faces = catalog.components.tiles
+    default = Tiles(faces.character, faces.monster, (faces.green[0], faces.blue[0]), {})
     if not top.has("tiles"):
-        return DEFAULT_TILES
+        return default
     rec = top.sub("tiles", "tiles")
-    character = _order(rec, "character_order", CHARACTER_TILES, DEFAULT_TILES.character_order)
-    monster = _order(rec, "monster_order", FAMILIES, DEFAULT_TILES.monster_order)
-    direction = DEFAULT_TILES.direction
+    character = _order(rec, "character_order", faces.character, default.character_order)
+    monster = _order(rec, "monster_order", faces.monster, default.monster_order)
+    direction = default.direction
     if rec.has("direction"):
         values = rec.strings("direction")
-        if len(values) != 2 or values[0] not in GREEN_TILES or values[1] not in BLUE_TILES:
+        if len(values) != 2 or values[0] not in faces.green or values[1] not in faces.blue:
             raise rec.fail("direction", f"expected [green, blue]: green one of "
-                                        f"{', '.join(GREEN_TILES)}, blue one of "
-                                        f"{', '.join(BLUE_TILES)}")
+                                        f"{', '.join(faces.green)}, blue one of "
+                                        f"{', '.join(faces.blue)}")
         direction = (values[0], values[1])
     targets: dict[str, int] = {}
     heroes = {p.id for p in pieces if p.side == "heroes"}
