@@ -33,3 +33,9 @@ class RulesError(AutomaError):
     """The table state asks for something the rules cannot do (a scripted token not in the bag)."""
 
     exit_code = 4
+
+
+class InputError(AutomaError):
+    """Something typed on the command line or at a prompt is wrong."""
+
+    exit_code = 2

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from automa.catalog.load import Catalog
 from automa.geometry.moves import overlap_with, ruler_toward, sweep
-from automa.geometry.sight import line_of_sight
+from automa.geometry.sight import line_of_sight, look_around
 from automa.geometry.table import build_table, centre_distance, edge_distance
 from automa.geometry.templates import attack_cover, clock_direction
 from automa.model.components import AttackTemplate
@@ -153,8 +153,9 @@ def test_ruler_moves_never_end_on_anything(x1: float, y1: float, x2: float, y2: 
     assume(all(overlap_with(TABLE, pieces, p, p.at) is None for p in pieces))
     move = ruler_toward(TABLE, pieces, mover, target.at, target.radius, length, target)
     assert overlap_with(TABLE, pieces, mover, move.end) is None
-    if not move.adjusted:
-        assert move.travelled <= length + 1e-6
+    assert move.travelled <= length + 1e-6
+    if edge_distance(mover, target) <= length and not move.adjusted:
+        assert edge_distance(mover.moved(move.end), target) == pytest.approx(0.0, abs=1e-5)
 
 
 @settings(max_examples=150, deadline=None)
@@ -177,3 +178,59 @@ def test_attack_template_covers_partly_or_wholly() -> None:
     assert attack_cover(template, 4.0, attacker, disc("h", 10, 65.0, side="heroes")).covers
     miss = attack_cover(template, 4.0, attacker, disc("h", 10, 65.5, side="heroes"))
     assert not miss.covers and miss.margin == pytest.approx(0.25)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(5.0, 55.0), st.floats(-6.0, 6.0))
+def test_shifting_by_the_margin_flips_the_sight_answer(x: float, offset: float) -> None:
+    """A sight line's margin is how far it must move sideways to flip: move it by a little less
+    and the answer holds, by a little more (one way or the other) and it flips. The line runs
+    from y 60 to y 20 past obstacle A (y 40..44), so the obstacle lies beside its middle."""
+    a, b = disc("a", x, 60), disc("b", x + offset, 20, side="heroes")
+    before = line_of_sight(TABLE, a, b, True)
+    assume(0.05 < before.margin < 20)
+    length = math.hypot(offset, 40.0)
+    normal = (40.0 / length, offset / length)
+
+    def flips(shift: float) -> bool:
+        dx, dy = normal[0] * shift, normal[1] * shift
+        moved_a = a.moved((a.at[0] + dx, a.at[1] + dy))
+        moved_b = b.moved((b.at[0] + dx, b.at[1] + dy))
+        return line_of_sight(TABLE, moved_a, moved_b, True).visible != before.visible
+
+    shorter = before.margin - 0.02
+    longer = before.margin + 0.02
+    assert not flips(shorter) and not flips(-shorter)
+    assert flips(longer) or flips(-longer)
+
+
+def test_worked_case_diagonal_rush() -> None:
+    """Drawn on paper: from (10, 70) toward (40, 30), 50 cm apart; Ruler 3 (15 cm) moves the
+    centre 15 cm along the 3-4-5 line, to (19, 58)."""
+    mover, target = disc("m", 10, 70), disc("h", 40, 30, side="heroes")
+    move = ruler_toward(TABLE, [mover, target], mover, target.at, target.radius, 15.0, target)
+    assert close(move.end, (19.0, 58.0), 1e-9)
+
+
+def test_worked_case_push_into_a_corner_of_obstacle_a() -> None:
+    """Drawn on paper: a disc of radius 1.25 at (26, 38) pushed toward +x+y at 45 degrees meets
+    obstacle A's corner (28, 40) when its centre is 1.25 cm from it: t = sqrt(8) - 1.25."""
+    mover = disc("h", 26, 38, side="heroes")
+    move = sweep(TABLE, [mover], mover, (1.0, 1.0), 15.0)
+    travelled = math.sqrt(8) - 1.25
+    assert move.stopped_by == "obstacle A"
+    assert close(move.end, (26 + travelled / math.sqrt(2), 38 + travelled / math.sqrt(2)), 1e-5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(*coords), min_size=1, max_size=6))
+def test_the_vectorised_360_check_agrees_with_one_by_one(points: list[tuple[float, float]]
+                                                          ) -> None:
+    viewer = disc("v", 30.0, 70.0)
+    others = [disc(f"t{i}", x, y, side="heroes") for i, (x, y) in enumerate(points)]
+    assume(all(edge_distance(viewer, o) > 0 for o in others))
+    at_once = {s.target: s for s in look_around(TABLE, viewer, others, True)}
+    for other in others:
+        single = line_of_sight(TABLE, viewer, other, True)
+        assert at_once[other.id].visible == single.visible
+        assert at_once[other.id].margin == pytest.approx(single.margin, abs=1e-9)

@@ -161,6 +161,45 @@ def los(ctx: click.Context, scenario: Path, piece: str, as_json: bool) -> None:
 
 
 @cli.command()
+@click.argument("scenario", type=click.Path(path_type=Path))
+@click.argument("corners", nargs=3, metavar="X1,Y1 X2,Y2 X3,Y3")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+@reports_errors
+def triangle(ctx: click.Context, scenario: Path, corners: tuple[str, str, str],
+             as_json: bool) -> None:
+    """Scorched Earth: which pieces lie completely within the triangle of the three pieces.
+
+    \b
+    Example (the three Scorched Earth pieces landed at these centres):
+      automa triangle battle.toml 10,30 50,35 30,60
+    """
+    from automa.errors import InputError
+    from automa.geometry.zones import within_triangle
+
+    loaded = _scenario(ctx, scenario)
+    points = []
+    for corner in corners:
+        try:
+            x, y = (float(v) for v in corner.split(","))
+        except ValueError:
+            raise InputError(f"corner {corner!r}: write it as X,Y in cm, e.g. 12.5,40") from None
+        points.append((x, y))
+    a, b, c = points
+    if abs((b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1])) < 1e-9:
+        raise InputError("the three corners lie on one line: no triangle")
+    results = {p.id: within_triangle((a, b, c), p) for p in loaded.pieces}
+    if as_json:
+        emit_json({"inside": [k for k, (inside, _) in results.items() if inside],
+                   "margins": {k: round(m, 2) for k, (_, m) in results.items()}})
+        return
+    for piece_id, (inside, margin) in results.items():
+        verdict = "completely inside" if inside else "not completely inside"
+        flag = "  (close call: check with Ruler 3)" if margin < loaded.settings.close_call else ""
+        click.echo(f"  {piece_id:<16} {verdict} (margin {margin:.1f} cm){flag}")
+
+
+@cli.command()
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
               help="Seed (default: the example's own).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")

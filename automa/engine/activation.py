@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from automa.catalog.pieces import lookup, monster_piece
 from automa.engine.battle import Battle, StepLog, Table
 from automa.engine.movement import (
+    climb_down,
     retreat_to_monster_zone,
     rush_toward,
     to_random_rune,
@@ -60,6 +61,8 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str
     if "frozen" in actor.conditions:
         log.add(NoteStep(f"{actor.label} is frozen by ice: it cannot act"))
         return battle, _finish(actor_id, battle, row, order_reason, log, (), (), None, "", (), "")
+    if "aloft" in actor.conditions:
+        battle = climb_down(table, battle, log, actor_id)
     returning = "teleported" in actor.conditions
     if returning:
         battle = _return_from_teleport(table, battle, log, actor_id)

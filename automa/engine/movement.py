@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from automa.engine.battle import Battle, StepLog, Table
 from automa.engine.steps import MoveStep, NoteStep, RollStep
 from automa.geometry.moves import (
@@ -18,6 +20,7 @@ from automa.geometry.templates import (
     clock_direction,
     half_clock_direction,
 )
+from automa.geometry.zones import Rune, runes_of
 from automa.model.pieces import Piece
 
 HERO_RULER = 3  # the Heroic Forces always use Ruler 3
@@ -127,28 +130,70 @@ def toward_hero_zone(table: Table, battle: Battle, log: StepLog, actor_id: str,
                   "the Hero Start Zone")
 
 
+def _rune_choice(runes: dict[int, Rune], faces: list[int], battle: Battle, actor: Piece,
+                 rune_radius: float) -> tuple[Rune | None, list[str]]:
+    """The first rolled rune the piece may move to, and why each other one was passed over."""
+    passed = []
+    others = [p for p in battle.on_table() if p.id != actor.id]
+    for face in faces:
+        rune = runes.get(face)
+        if rune is None:
+            passed.append(f"rune {face} is not on this mat")
+        elif rune.on_obstacle and not actor.flying:
+            passed.append(f"rune {face} is on obstacle {rune.on_obstacle}: only fliers go there")
+        elif rune_occupant([actor], rune.at, rune_radius) and actor in battle.on_table():
+            passed.append(f"already on rune {face}")
+        elif (occupant := rune_occupant(others, rune.at, rune_radius)) is not None:
+            passed.append(f"rune {face} is occupied by {occupant}")
+        else:
+            return rune, passed
+    return None, passed
+
+
 def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
                    why: str = "move to random rune", must_land: bool = False) -> Battle:
     """Roll the Rune Die; an occupied rune, or the one it is on, means nothing happens.
 
-    With `must_land` (a return from the Teleported! card) it rolls until a free rune comes up.
+    On a mat printing all twelve runes (the Cave of the Keystone), and for a flying character,
+    both the Rune Die and the Location Die are rolled: the Rune Die's rune is taken if it can be,
+    else the Location Die's. With `must_land` (back from the Teleported! card) it rolls until a
+    rune is free.
     """
     playmat = table.geometry.playmat
+    runes = runes_of(table.geometry)
+    actor = battle.piece(actor_id)
+    two_dice = len(playmat.runes) >= 12 or actor.flying
+    if two_dice:
+        log.house_rule("of two free rolled runes the AI takes the Rune Die's")
     for _ in range(12 if must_land else 1):
-        actor = battle.piece(actor_id)
-        face = table.chance.rune_die(why)
-        rune = playmat.runes.get(face)
-        others = [p for p in battle.on_table() if p.id != actor_id]
+        faces = [table.chance.rune_die(why)]
+        if two_dice:
+            faces.append(table.chance.location_die(why))
+        rune, passed = _rune_choice(runes, faces, battle, actor, playmat.rune_radius)
+        rolled = " and ".join(str(f) for f in faces)
         if rune is None:
-            result = f"rune {face} is not printed on this mat: nothing happens"
-        elif rune_occupant([actor], rune, playmat.rune_radius) and actor in battle.on_table():
-            result = f"already on rune {face}: nothing happens"
-        elif (occupant := rune_occupant(others, rune, playmat.rune_radius)) is not None:
-            result = f"rune {face} is occupied by {occupant}: nothing happens"
-        else:
-            log.add(RollStep("rune", face, why, f"rune {face}"))
-            spot = nearest_legal_spot(table.geometry, battle.on_table(), actor, rune)
-            move = Move(actor_id, actor.at, spot, rune, None)
-            return _apply(battle, log, table, move, why, "Rune Die", f"rune {face}")
-        log.add(RollStep("rune", face, why, result))
+            log.add(RollStep("rune", faces[0], why, f"{'; '.join(passed)}: nothing happens"
+                             if not two_dice else f"rolled {rolled}: {'; '.join(passed)}"))
+            continue
+        log.add(RollStep("rune", faces[0], why,
+                         f"rolled {rolled} -> rune {rune.number}" if two_dice
+                         else f"rune {rune.number}"))
+        if rune.on_obstacle:
+            aloft = replace(actor, at=rune.at, conditions=actor.conditions | {"aloft"})
+            log.add(MoveStep(actor_id, actor.at, rune.at, why, "Rune Die",
+                             f"rune {rune.number} on top of obstacle {rune.on_obstacle}"))
+            return battle.with_piece(aloft)
+        spot = nearest_legal_spot(table.geometry, battle.on_table(), actor, rune.at)
+        move = Move(actor_id, actor.at, spot, rune.at, None)
+        return _apply(battle, log, table, move, why, "Rune Die", f"rune {rune.number}")
     return battle
+
+
+def climb_down(table: Table, battle: Battle, log: StepLog, actor_id: str) -> Battle:
+    """A flier on top of an obstacle starts its turn by climbing down beside it (within 2.5 cm)."""
+    actor = battle.piece(actor_id)
+    grounded = replace(actor, conditions=actor.conditions - {"aloft"})
+    spot = nearest_legal_spot(table.geometry, battle.on_table(), grounded, actor.at)
+    log.add(MoveStep(actor_id, actor.at, spot, "climb down from the obstacle", "hand",
+                     "the nearest free spot beside it"))
+    return battle.with_piece(grounded.moved(spot))

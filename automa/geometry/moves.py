@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import shapely
 from numpy.typing import NDArray
 from shapely.geometry import Point, Polygon, box
 from shapely.ops import nearest_points, unary_union
@@ -68,6 +69,27 @@ def overlap_with(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     return None
 
 
+def legal_mask(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
+               centres: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """Which of many candidate centres (n, 2) are legal for the mover, in one vectorised pass."""
+    r = mover.radius
+    mat = table.playmat
+    x, y = centres[:, 0], centres[:, 1]
+    ok = (x >= r - EPSILON) & (x <= mat.width - r + EPSILON)
+    ok &= (y >= r - EPSILON) & (y <= mat.length - r + EPSILON)
+    others = [p for p in pieces if p.id != mover.id]
+    if others:
+        at = np.array([p.at for p in others], dtype=float)
+        reach = np.array([p.radius for p in others], dtype=float) + r - EPSILON
+        gaps = np.hypot(x[:, None] - at[None, :, 0], y[:, None] - at[None, :, 1])
+        ok &= (gaps >= reach[None, :]).all(axis=1)
+    if table.obstacles and ok.any():
+        points = shapely.points(centres[ok])
+        distances = shapely.distance(points[:, None], table.obstacle_array[None, :])
+        ok[np.flatnonzero(ok)] = (distances >= r - EPSILON).all(axis=1)
+    return ok
+
+
 def free_region(table: TableGeometry, pieces: Sequence[Piece], mover: Piece) -> Polygon:
     """Every legal centre for the mover: the mat less its radius, minus grown obstacles, pieces."""
     r = mover.radius
@@ -82,29 +104,36 @@ def free_region(table: TableGeometry, pieces: Sequence[Piece], mover: Piece) -> 
 
 
 def nearest_legal_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
-                       desired: Vec) -> Vec:
+                       desired: Vec, within: tuple[Vec, float] | None = None) -> Vec:
+    """The legal centre nearest `desired`; with `within` = (centre, reach), inside that circle
+    if any legal spot lies there (a ruler move never ends beyond its ruler)."""
     if overlap_with(table, pieces, mover, desired) is None:
         return desired
     region = free_region(table, pieces, mover)
     if region.is_empty:
         raise RulesError(f"there is no room left on the mat for {mover.id}")
+    if within is not None:
+        reachable = region.intersection(Point(within[0]).buffer(within[1], quad_segs=32))
+        if not reachable.is_empty:
+            region = reachable
     spot = nearest_points(region, Point(desired))[0]
     return (float(spot.x), float(spot.y))
 
 
 def _ring_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, target: Piece,
-               desired: Vec) -> Vec | None:
-    """The legal spot touching `target` closest to `desired`, if any."""
+               desired: Vec, length: float) -> Vec | None:
+    """The legal spot touching `target`, within `length` of the mover, closest to `desired`."""
     reach = (mover.radius + target.radius) * (1 + 1e-9) + 1e-7
     angles = np.linspace(0.0, 2 * np.pi, RING_SAMPLES, endpoint=False)
     spots = np.column_stack([target.at[0] + reach * np.cos(angles),
                              target.at[1] + reach * np.sin(angles)])
-    order = np.argsort(np.hypot(spots[:, 0] - desired[0], spots[:, 1] - desired[1]))
-    for i in order:
-        spot = (float(spots[i, 0]), float(spots[i, 1]))
-        if overlap_with(table, pieces, mover, spot) is None:
-            return spot
-    return None
+    legal = legal_mask(table, pieces, mover, spots)
+    legal &= np.hypot(spots[:, 0] - mover.at[0], spots[:, 1] - mover.at[1]) <= length
+    if not legal.any():
+        return None
+    candidates = spots[legal]
+    best = int(np.argmin(np.hypot(candidates[:, 0] - desired[0], candidates[:, 1] - desired[1])))
+    return (float(candidates[best, 0]), float(candidates[best, 1]))
 
 
 def ruler_toward(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, goal: Vec,
@@ -128,8 +157,8 @@ def ruler_toward(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, go
     if overlap_with(table, pieces, mover, intended) is not None:
         ring = None
         if touching and goal_piece is not None:
-            ring = _ring_spot(table, pieces, mover, goal_piece, intended)
-        end = ring or nearest_legal_spot(table, pieces, mover, intended)
+            ring = _ring_spot(table, pieces, mover, goal_piece, intended, length)
+        end = ring or nearest_legal_spot(table, pieces, mover, intended, (start, length))
     stopped = f"touching {goal_name}" if touching else None
     return Move(mover.id, start, end, intended, stopped, abs(length - gap))
 
@@ -153,27 +182,26 @@ def _first_contact_with_discs(start: NDArray[np.float64], u: NDArray[np.float64]
 
 
 def _first_contact_with_edges(start: NDArray[np.float64], u: NDArray[np.float64], radius: float,
-                              edges: NDArray[np.float64]) -> float:
-    """Distance along u at which the moving disc first touches a polygon's boundary."""
+                              edges: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Distance along u at which the moving disc first touches each edge (segment) (inf: never)."""
     p, q = edges[:, 0, :], edges[:, 1, :]
     vertex_t = _first_contact_with_discs(start, u, radius, p, np.zeros(len(p)))
     along_edge = q - p
     length = np.hypot(along_edge[:, 0], along_edge[:, 1])
     e = along_edge / length[:, None]
     n = np.column_stack([-e[:, 1], e[:, 0]])
-    s0 = np.einsum("ij,ij->i", start - p, n)
+    s0 = np.sum((start - p) * n, axis=1)
     un = n @ u
-    side = np.sign(s0)
-    side[side == 0] = 1.0
+    side = np.where(s0 >= 0, 1.0, -1.0)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         t = (side * radius - s0) / un
     approaching = side * un < 0
     t = np.where(approaching & (t >= -EPSILON), np.maximum(t, 0.0), np.inf)
     finite = np.isfinite(t)
     contact = start + np.where(finite, t, 0.0)[:, None] * u
-    proj = np.einsum("ij,ij->i", contact - p, e)
+    proj = np.sum((contact - p) * e, axis=1)
     t = np.where(finite & (proj >= 0) & (proj <= length), t, np.inf)
-    return float(min(t.min(initial=np.inf), vertex_t.min(initial=np.inf)))
+    return np.minimum(t, vertex_t)
 
 
 def sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, direction: Vec,
@@ -192,9 +220,12 @@ def sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, direction
             limits.append(((size - r - start[axis]) / u[axis], "the mat edge"))
         elif u[axis] < -1e-12:
             limits.append(((start[axis] - r) / -u[axis], "the mat edge"))
-    for obstacle in table.obstacles:
-        limits.append((_first_contact_with_edges(start, u, r, obstacle.edges),
-                       f"obstacle {obstacle.id}"))
+    if len(table.edges):
+        per_obstacle = np.full(len(table.obstacles), np.inf)
+        np.minimum.at(per_obstacle, table.edge_owner,
+                      _first_contact_with_edges(start, u, r, table.edges))
+        limits += [(float(t), f"obstacle {o.id}")
+                   for t, o in zip(per_obstacle, table.obstacles, strict=True)]
     others = [p for p in pieces if p.id != mover.id]
     if others:
         centres = np.array([p.at for p in others], dtype=float)

@@ -103,7 +103,34 @@ def line_of_sight(table: TableGeometry, a: Piece, b: Piece, blocked_by_obstacles
 
 def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
                 blocked_by_obstacles: bool, test: str = "centre-line") -> list[Sighting]:
-    """The 360-degree check: a sighting of every other piece, closest first."""
-    sightings = [line_of_sight(table, viewer, other, blocked_by_obstacles, test)
-                 for other in others if other.id != viewer.id]
+    """The 360-degree check: a sighting of every other piece, closest first.
+
+    The centre-line test runs as one vectorised shapely call over every (line, obstacle) pair.
+    """
+    targets = [other for other in others if other.id != viewer.id]
+    if blocked_by_obstacles and test == "centre-line" and table.obstacles and targets:
+        sightings = _centre_lines_at_once(table, viewer, targets)
+    else:
+        sightings = [line_of_sight(table, viewer, other, blocked_by_obstacles, test)
+                     for other in targets]
     return sorted(sightings, key=lambda s: (s.distance, s.target))
+
+
+def _centre_lines_at_once(table: TableGeometry, viewer: Piece,
+                          targets: list[Piece]) -> list[Sighting]:
+    lines = shapely.linestrings([[viewer.at, t.at] for t in targets])
+    obstacles = table.obstacle_array
+    blocked = shapely.relate_pattern(lines[:, None], obstacles[None, :], INTERIORS_MEET)
+    clearance = shapely.distance(lines[:, None], obstacles[None, :]).min(axis=1)
+    sightings = []
+    for i, target in enumerate(targets):
+        blockers = [int(j) for j in np.flatnonzero(blocked[i])]
+        distance = edge_distance(viewer, target)
+        if blockers:
+            margin = _blocked_margin(table, viewer, target, blockers, 0.0)
+            ids = tuple(table.obstacles[j].id for j in blockers)
+            sightings.append(Sighting(viewer.id, target.id, False, distance, margin, ids))
+        else:
+            sightings.append(Sighting(viewer.id, target.id, True, distance,
+                                      float(clearance[i])))
+    return sightings

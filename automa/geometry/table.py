@@ -30,6 +30,8 @@ class TableGeometry:
     playmat: Playmat
     mat: Polygon
     obstacles: tuple[ObstacleShape, ...]
+    edges: NDArray[np.float64]  # every obstacle edge, (m, 2, 2), for one vectorised sweep
+    edge_owner: NDArray[np.intp]  # index of the obstacle each edge belongs to
 
     @property
     def obstacle_array(self) -> NDArray[np.object_]:
@@ -52,7 +54,11 @@ def build_table(playmat: Playmat) -> TableGeometry:
         edges = np.stack([coords[:-1], coords[1:]], axis=1)
         shapes.append(ObstacleShape(obstacle.id, polygon, edges))
     shapely.prepare(np.array([s.polygon for s in shapes], dtype=object))
-    return TableGeometry(playmat, box(0.0, 0.0, playmat.width, playmat.length), tuple(shapes))
+    edges = np.concatenate([s.edges for s in shapes]) if shapes else np.zeros((0, 2, 2))
+    owner = np.concatenate([np.full(len(s.edges), i) for i, s in enumerate(shapes)]) if shapes \
+        else np.zeros(0, dtype=np.intp)
+    return TableGeometry(playmat, box(0.0, 0.0, playmat.width, playmat.length), tuple(shapes),
+                         edges, owner.astype(np.intp))
 
 
 def disc(piece: Piece, grow: float = 0.0) -> Polygon:

@@ -27,10 +27,11 @@ def attack_cover(template: AttackTemplate, radius: float, attacker: Piece, targe
     """Does the Attack template centred on the attacker cover the target, partly or wholly?"""
     if template.polygon:
         shape = translate(Polygon(template.polygon), attacker.at[0], attacker.at[1])
-        body = Point(target.at).buffer(target.radius, quad_segs=32)
-        if shape.intersects(body):
-            return Cover(True, float(shape.intersection(body).area ** 0.5))
-        return Cover(False, float(shape.distance(body)))
+        centre = Point(target.at)
+        if shape.contains(centre):
+            return Cover(True, float(target.radius + shape.exterior.distance(centre)))
+        overlap = target.radius - float(shape.distance(centre))
+        return Cover(overlap > 0, abs(overlap))
     overlap = radius + target.radius - centre_distance(attacker.at, target.at)
     return Cover(overlap > 0, abs(overlap))
 

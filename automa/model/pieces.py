@@ -9,7 +9,7 @@ from automa.model.shots import Sequence
 HERO_KINDS = ("hero", "ally", "familiar", "mount", "assistant")
 AI_KINDS = ("monster", "catacomb-lord", "antient")
 SIDES = ("heroes", "ai")
-CONDITIONS = ("frozen", "stunned", "teleported", "devoured")
+CONDITIONS = ("frozen", "stunned", "teleported", "devoured", "aloft")
 
 Point = tuple[float, float]
 
@@ -31,7 +31,8 @@ class Piece:
     level: int | None = None
     sequences: tuple[Sequence, ...] = ()
     starting_health: int | None = None
-    conditions: frozenset[str] = frozenset()  # frozen, stunned, teleported, devoured ...
+    conditions: frozenset[str] = frozenset()  # frozen, stunned, teleported, devoured, aloft
+    flying: bool = False
 
     @property
     def label(self) -> str:

@@ -142,6 +142,8 @@ def _pieces(top: Record, catalog: Catalog, playmat: Playmat) -> tuple[Piece, ...
         placed = [p for p in pieces if not p.conditions & {"teleported", "devoured"}]
         clash = None if off_table else overlap_with(table, placed, piece, where,
                                                     PLACEMENT_TOLERANCE)
+        if clash and clash.startswith("obstacle") and "aloft" in piece.conditions:
+            clash = None  # a flier on top of an obstacle
         if clash == "the mat edge":
             raise rec.fail("at", f"({x:g}, {y:g}) with radius {piece.radius:g} is off the "
                                  f"{playmat.width:g} x {playmat.length:g} mat")
@@ -205,6 +207,7 @@ def _piece(rec: Record, catalog: Catalog) -> Piece:
         starting_health=rec.integer("starting_health", low=1, high=99)
         if rec.has("starting_health") else (base.starting_health or health),
         conditions=conditions,
+        flying=rec.boolean("flying", False),
     )
 
 

@@ -63,6 +63,8 @@ def _piece_lines(piece: Piece) -> list[str]:
         lines += [f"family = {_s(piece.family or '')}", f"level = {piece.level}"]
     if piece.sequences:
         lines.append(f"sequences = {_list([_s(s.notation()) for s in piece.sequences])}")
+    if piece.flying:
+        lines.append("flying = true")
     if piece.conditions:
         lines.append(f"conditions = {_list([_s(c) for c in sorted(piece.conditions)])}")
     return lines

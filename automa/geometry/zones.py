@@ -1,0 +1,122 @@
+"""Start zones, runes (printed and the Red Box stickers on obstacles) and the setup spots."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shapely.geometry import LineString, Point, Polygon
+
+from automa.geometry.moves import nearest_legal_spot, rune_occupant
+from automa.geometry.table import TableGeometry
+from automa.model.pieces import Piece
+from automa.model.playmat import Playmat
+
+Vec = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Rune:
+    number: int
+    at: Vec
+    on_obstacle: str | None = None  # a sticker rune sits on top of this obstacle
+
+
+def runes_of(table: TableGeometry) -> dict[int, Rune]:
+    """Printed runes, plus the sticker runes on obstacles when the stickers are face up."""
+    mat = table.playmat
+    runes = {n: Rune(n, at) for n, at in mat.runes.items()}
+    if mat.sticker_runes:
+        for obstacle, shape in zip(mat.obstacles, table.obstacles, strict=True):
+            if obstacle.rune is not None and obstacle.rune not in runes:
+                centre = shape.polygon.representative_point()
+                runes[obstacle.rune] = Rune(obstacle.rune, (centre.x, centre.y), obstacle.id)
+    return runes
+
+
+def vacant(rune: Rune, pieces: list[Piece], rune_radius: float) -> bool:
+    return rune_occupant(pieces, rune.at, rune_radius) is None
+
+
+def zone_of(mat: Playmat, at: Vec) -> str | None:
+    """The start zone a centre lies in: "hero", "monster" or None (the middle of the mat)."""
+    if at[1] <= mat.hero_zone:
+        return "hero"
+    if at[1] >= mat.monster_zone:
+        return "monster"
+    return None
+
+
+def zone_margin(mat: Playmat, at: Vec) -> float:
+    """Distance from a centre to the nearer start-zone line (how far to move to change zone)."""
+    return min(abs(at[1] - mat.hero_zone), abs(at[1] - mat.monster_zone))
+
+
+def within_triangle(corners: tuple[Vec, Vec, Vec], piece: Piece) -> tuple[bool, float]:
+    """Scorched Earth: is the disc completely within the triangle? With the margin in cm."""
+    triangle = Polygon(corners)
+    centre = Point(piece.at)
+    inside_by = triangle.exterior.distance(centre)
+    if not triangle.contains(centre):
+        return False, float(inside_by + piece.radius)
+    return bool(inside_by >= piece.radius), float(abs(inside_by - piece.radius))
+
+
+@dataclass(frozen=True)
+class Spot:
+    where: str  # table words: "rune 2", "behind obstacle C", "corner (left, back)"
+    at: Vec
+
+
+def _ranked(points: list[tuple[str, Vec]], green: str, blue: str) -> list[tuple[str, Vec]]:
+    """Order along the green Direction tile, ties by the blue, as seen from the Monster Zone."""
+    def key(item: tuple[str, Vec]) -> tuple[float, float]:
+        x, y = item[1]
+        first = -x if green == "left-to-right" else x
+        second = -y if blue == "msz-to-hsz" else y
+        return (round(first, 6), round(second, 6))
+
+    return sorted(points, key=key)
+
+
+def monster_zone_runes(table: TableGeometry, pieces: list[Piece], green: str,
+                       blue: str) -> list[Spot]:
+    """Vacant runes inside the Monster Start Zone, scanned from the edge along the green tile."""
+    mat = table.playmat
+    found = [(f"rune {r.number}", r.at) for r in runes_of(table).values()
+             if r.on_obstacle is None and r.at[1] >= mat.monster_zone
+             and vacant(r, pieces, mat.rune_radius)]
+    return [Spot(w, at) for w, at in _ranked(found, green, blue)]
+
+
+def behind_obstacles(table: TableGeometry, piece: Piece, green: str, blue: str) -> list[Spot]:
+    """Directly behind each obstacle, on the side away from the Hero Start Zone, touching it."""
+    spots = []
+    for shape in table.obstacles:
+        centre_x = float(shape.polygon.centroid.x)
+        upright = LineString([(centre_x, 0.0), (centre_x, table.playmat.length)])
+        top = float(upright.intersection(shape.polygon).bounds[3])
+        spots.append((f"behind obstacle {shape.id}", (centre_x, top + piece.radius + 1e-3)))
+    return [Spot(w, at) for w, at in _ranked(spots, green, blue)]
+
+
+def zone_corners(mat: Playmat, piece: Piece, green: str, blue: str) -> list[Spot]:
+    """The Monster Start Zone's corners (inset by the disc), in the green tile's order."""
+    r = piece.radius
+    corners = [
+        ("corner (high x, back edge)", (mat.width - r, mat.length - r)),
+        ("corner (low x, back edge)", (r, mat.length - r)),
+        ("corner (high x, zone line)", (mat.width - r, mat.monster_zone + r)),
+        ("corner (low x, zone line)", (r, mat.monster_zone + r)),
+    ]
+    return [Spot(w, at) for w, at in _ranked(corners, green, blue)]
+
+
+def back_edge_centre(mat: Playmat, piece: Piece) -> Spot:
+    return Spot("centre of the back edge", (mat.width / 2, mat.length - piece.radius))
+
+
+def place_at(table: TableGeometry, pieces: list[Piece], piece: Piece, spot: Spot) -> Vec:
+    """Where the piece really goes for a setup spot: the spot, or the nearest legal one."""
+    return nearest_legal_spot(table, pieces, piece, spot.at)
+
+
