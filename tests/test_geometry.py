@@ -9,7 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from automa.catalog.load import Catalog
-from automa.geometry.moves import overlap_with, ruler_toward, sweep
+from automa.geometry.moves import nearest_legal_spot, overlap_with, ruler_toward, sweep
 from automa.geometry.sight import line_of_sight, look_around
 from automa.geometry.table import build_table, centre_distance, edge_distance
 from automa.geometry.templates import attack_cover, clock_direction
@@ -234,3 +234,19 @@ def test_the_vectorised_360_check_agrees_with_one_by_one(points: list[tuple[floa
         single = line_of_sight(TABLE, viewer, other, True)
         assert at_once[other.id].visible == single.visible
         assert at_once[other.id].margin == pytest.approx(single.margin, abs=1e-9)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(*coords), min_size=1, max_size=8), *coords)
+def test_the_nearest_legal_spot_is_always_legal(crowd: list[tuple[float, float]], x: float,
+                                                y: float) -> None:
+    """Wherever a move would end, the piece is placed where it lies flat: on the mat, on no
+    obstacle, on no other piece."""
+    others: list[Piece] = []
+    for i, (cx, cy) in enumerate(crowd):
+        candidate = disc(f"p{i}", cx, cy)
+        if overlap_with(TABLE, others, candidate, candidate.at) is None:
+            others.append(candidate)
+    mover = disc("m", x, y)
+    spot = nearest_legal_spot(TABLE, others, mover, (x, y))
+    assert overlap_with(TABLE, others, mover, spot) is None

@@ -80,10 +80,22 @@ def _catalog(ctx: click.Context) -> Any:
     return load_catalog(ctx.obj["data_dir"])
 
 
-def _scenario(ctx: click.Context, path: Path) -> Any:
+def _scenario(ctx: click.Context, path: Path, close_call: float | None = None) -> Any:
+    """Load a scenario; `close_call` (cm) overrides its close-call tolerance."""
+    from dataclasses import replace
+
     from automa.scenario.load import load_scenario
 
-    return load_scenario(path, _catalog(ctx))
+    scenario = load_scenario(path, _catalog(ctx))
+    if close_call is not None:
+        scenario = replace(scenario, settings=replace(scenario.settings, close_call=close_call))
+    return scenario
+
+
+close_call_option = click.option(
+    "--close-call", type=click.FloatRange(0.0, 10.0), default=None, metavar="CM",
+    help="Flag decisions whose margin is below CM as close calls (default: the scenario's "
+         "battle.close_call, else 0.5).")
 
 
 def _run_turn(ctx: click.Context, scenario: Any, seed: int | None, as_json: bool,
@@ -112,33 +124,36 @@ def _run_turn(ctx: click.Context, scenario: Any, seed: int | None, as_json: bool
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (CONTRACT.md).")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the table after the turn as a scenario for the next turn.")
+@close_call_option
 @click.pass_context
 @reports_errors
 def turn(ctx: click.Context, scenario: Path, seed: int | None, as_json: bool,
-         save: Path | None) -> None:
+         save: Path | None, close_call: float | None) -> None:
     """Resolve one full AI turn: every AI character acts once, in activation order.
 
     \b
     Example:
       automa turn battle.toml --seed 7 --save round2.toml
     """
-    _run_turn(ctx, _scenario(ctx, scenario), seed, as_json, save)
+    _run_turn(ctx, _scenario(ctx, scenario, close_call), seed, as_json, save)
 
 
 @cli.command()
 @click.argument("scenario", type=click.Path(path_type=Path))
 @click.argument("piece")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (CONTRACT.md).")
+@close_call_option
 @click.pass_context
 @reports_errors
-def los(ctx: click.Context, scenario: Path, piece: str, as_json: bool) -> None:
+def los(ctx: click.Context, scenario: Path, piece: str, as_json: bool,
+        close_call: float | None) -> None:
     """Whom PIECE sees under the scenario's line-of-sight setting, closest first."""
     from automa.errors import ScenarioError
     from automa.geometry.sight import look_around
     from automa.geometry.table import build_table
     from automa.render.json_out import sight_json
 
-    loaded = _scenario(ctx, scenario)
+    loaded = _scenario(ctx, scenario, close_call)
     viewer = next((p for p in loaded.pieces if p.id == piece), None)
     if viewer is None:
         ids = ", ".join(p.id for p in loaded.pieces)
@@ -148,7 +163,7 @@ def los(ctx: click.Context, scenario: Path, piece: str, as_json: bool) -> None:
     sightings = look_around(build_table(loaded.playmat), viewer, enemies, settings.los_blocked,
                             settings.los_test)
     if as_json:
-        emit_json(sight_json(piece, sightings))
+        emit_json(sight_json(piece, sightings, settings.close_call))
         return
     mode = (f"blocked by obstacles ({settings.los_test})" if settings.los_blocked
             else "not blocked by obstacles")
@@ -157,6 +172,8 @@ def los(ctx: click.Context, scenario: Path, piece: str, as_json: bool) -> None:
         seen = "sees  " if s.visible else "hidden"
         behind = f" behind obstacle {', '.join(s.blockers)}" if s.blockers else ""
         margin = "" if s.margin == float("inf") else f" (margin {s.margin:.1f} cm)"
+        if s.margin < settings.close_call:
+            margin += " close call: check with a ruler edge"
         click.echo(f"  {seen} {s.target:<16} {s.distance:6.1f} cm{behind}{margin}")
 
 

@@ -65,7 +65,7 @@ def turn_json(result: TurnResult) -> dict[str, Any]:
     }
 
 
-def sight_json(piece_id: str, sightings: list[Sighting]) -> dict[str, Any]:
+def sight_json(piece_id: str, sightings: list[Sighting], close_call: float) -> dict[str, Any]:
     return {
         "piece": piece_id,
         "visible": [s.target for s in sightings if s.visible],
@@ -73,4 +73,5 @@ def sight_json(piece_id: str, sightings: list[Sighting]) -> dict[str, Any]:
         "distances": {s.target: _r(s.distance) for s in sightings},
         "margins": {s.target: _r(s.margin) for s in sightings},
         "blockers": {s.target: list(s.blockers) for s in sightings if s.blockers},
+        "close_calls": [s.target for s in sightings if s.margin < close_call],
     }
