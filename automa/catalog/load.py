@@ -22,11 +22,11 @@ from automa.model.components import (
     DamageToken,
     TileSet,
 )
-from automa.model.monsters import BehaviourRow, LordSpec, MinionSlot, MonsterSpec
-from automa.model.pieces import Piece
+from automa.model.monsters import BehaviourRow, EffectSpec, LordSpec, MinionSlot, MonsterSpec
+from automa.model.pieces import HERO_KINDS, Piece
 from automa.model.playmat import Obstacle, Playmat
 from automa.model.rooms import RoomSpec
-from automa.model.shots import Sequence, parse_sequence
+from automa.model.shots import MODIFIERS, Sequence, parse_sequence
 
 T = TypeVar("T")
 BAG_SIZES = {1: 13, 2: 12, 3: 13}  # the rulebook's component list
@@ -36,6 +36,8 @@ PREFERENCES = ("poison-modifier", "critical-modifier", "ranged-sequence", "none"
 NO_TARGET_ACTIONS = ("retreat-to-monster-zone", "move-toward-closest-obstacle",
                      "move-toward-closest-enemy", "move-toward-hero-zone", "move-to-random-rune",
                      "stay")
+EFFECT_KINDS = ("poison-cards", "stunned-card", "lose-gold", "destroy-item-or-gold", "dies",
+                "devoured", "heal-attacker", "note", "ignored")
 SIZES = ("extra-small", "small", "medium", "large", "extra-large", "flat", "cube", "hero")
 ROW_FOR_KIND = {"catacomb-lord": "catacomb-lord", "antient": "antient"}
 
@@ -48,6 +50,7 @@ class Catalog:
     lords: Mapping[str, LordSpec]
     playmats: Mapping[str, Playmat]
     rooms: Mapping[str, RoomSpec]
+    effects: Mapping[str, EffectSpec]
 
     def behaviour_for(self, piece: Piece) -> BehaviourRow:
         """The table row of an AI piece: by kind for Lords and Antients, else by family."""
@@ -274,6 +277,18 @@ def parse_playmat(rec: Record, playmat_id: str | None = None) -> Playmat:
     return playmat
 
 
+def parse_effect(rec: Record) -> EffectSpec:
+    if rec.name not in MODIFIERS:
+        raise rec.fail("", f"unknown modifier (known: {', '.join(sorted(MODIFIERS))})")
+    effect = EffectSpec(rec.name, rec.choice("effect", EFFECT_KINDS), rec.boolean("needs_damage"),
+                        rec.strings("kinds", ()), rec.string("text"), rec.provenance())
+    for kind in effect.kinds:
+        if kind not in HERO_KINDS:
+            raise rec.fail("kinds", f"unknown kind {kind!r} (known: {', '.join(HERO_KINDS)})")
+    rec.optional_string("note")
+    return effect
+
+
 def parse_behaviour(rec: Record) -> BehaviourRow:
     preference = rec.choice("shot_preference", PREFERENCES)
     row = BehaviourRow(
@@ -467,11 +482,16 @@ def build_catalog(user_dir: Path | None, problems: Problems) -> Catalog | None:
     lords = _records("lords.toml", user_dir, problems, parse_lord)
     playmats = _records("playmats.toml", user_dir, problems, parse_playmat)
     rooms = _records("rooms.toml", user_dir, problems, parse_room)
+    effects = _records("effects.toml", user_dir, problems, parse_effect)
     _cross_check(monsters, lords, playmats, rooms, problems)
+    missing = sorted(MODIFIERS - set(effects.by_id))
+    if missing:
+        problems.attempt(lambda: _raise(DataError("data/effects.toml", missing[0], "",
+                                                  "every modifier needs an effect record")))
     if components is None:
         return None
     return Catalog(components, behaviour.by_id, monsters.by_id, lords.by_id, playmats.by_id,
-                   rooms.by_id)
+                   rooms.by_id, effects.by_id)
 
 
 @cache

@@ -17,6 +17,7 @@ DATA_FILES = (
     "lords.toml",
     "playmats.toml",
     "rooms.toml",
+    "effects.toml",
 )
 USER_DATA_ENV = "AUTOMA_DATA_DIR"
 

@@ -99,7 +99,7 @@ close_call_option = click.option(
 
 
 def _run_turn(ctx: click.Context, scenario: Any, seed: int | None, as_json: bool,
-              save: Path | None) -> None:
+              save: Path | None, explain: bool = False) -> None:
     from automa.engine.turn import run_turn
     from automa.render.json_out import turn_json
     from automa.render.text import turn_text
@@ -111,7 +111,7 @@ def _run_turn(ctx: click.Context, scenario: Any, seed: int | None, as_json: bool
     if as_json:
         emit_json(turn_json(result))
     else:
-        click.echo(turn_text(result, scenario.settings.los_blocked), nl=False)
+        click.echo(turn_text(result, scenario.settings.los_blocked, explain), nl=False)
         if save is not None:
             click.echo(f"Saved the table after this turn to {save}")
 
@@ -125,17 +125,20 @@ def _run_turn(ctx: click.Context, scenario: Any, seed: int | None, as_json: bool
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the table after the turn as a scenario for the next turn.")
 @close_call_option
+@click.option("--explain", is_flag=True,
+              help="After each activation, the full trace: every candidate, measured value, "
+                   "deciding column and loser.")
 @click.pass_context
 @reports_errors
 def turn(ctx: click.Context, scenario: Path, seed: int | None, as_json: bool,
-         save: Path | None, close_call: float | None) -> None:
+         save: Path | None, close_call: float | None, explain: bool) -> None:
     """Resolve one full AI turn: every AI character acts once, in activation order.
 
     \b
     Example:
       automa turn battle.toml --seed 7 --save round2.toml
     """
-    _run_turn(ctx, _scenario(ctx, scenario, close_call), seed, as_json, save)
+    _run_turn(ctx, _scenario(ctx, scenario, close_call), seed, as_json, save, explain)
 
 
 @cli.command()
@@ -220,9 +223,10 @@ def triangle(ctx: click.Context, scenario: Path, corners: tuple[str, str, str],
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
               help="Seed (default: the example's own).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--explain", is_flag=True, help="Show the full trace of each decision.")
 @click.pass_context
 @reports_errors
-def demo(ctx: click.Context, seed: int | None, as_json: bool) -> None:
+def demo(ctx: click.Context, seed: int | None, as_json: bool, explain: bool) -> None:
     """One AI turn of the shipped example battle, printed step by step."""
     from importlib import resources
 
@@ -230,7 +234,7 @@ def demo(ctx: click.Context, seed: int | None, as_json: bool) -> None:
     scenario = _scenario(ctx, path)
     if not as_json:
         click.echo(f"Demo battle: {path.name} (copy it to start your own)\n")
-    _run_turn(ctx, scenario, seed, as_json, None)
+    _run_turn(ctx, scenario, seed, as_json, None, explain)
 
 
 @cli.group()

@@ -16,7 +16,7 @@ from automa.engine.movement import (
     toward_closest_obstacle,
     toward_hero_zone,
 )
-from automa.engine.shots import ShotContext, contact_shot, ranged_shot
+from automa.engine.shots import ShotContext, contact_shot, ranged_shot, reach_friend
 from automa.engine.steps import MoveStep, NoteStep, RollStep, ShotStep, Step
 from automa.errors import RulesError
 from automa.geometry.moves import nearest_legal_spot
@@ -49,6 +49,18 @@ class Activation:
     house: tuple[str, ...]
     summoned: tuple[str, ...] = ()
     repeat: str | None = None
+    explain: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Aim:
+    """Whom the activation is aimed at, why, and a sequence the choice forces, if any."""
+
+    target: str | None
+    reason: str
+    friendly: bool = False
+    sequence: Sequence | None = None
+    sequence_reason: str = ""
 
 
 def activate(table: Table, battle: Battle, actor_id: str, order_reason: str
@@ -56,27 +68,73 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str
     actor = battle.piece(actor_id)
     row = table.catalog.behaviour_for(actor)
     log = StepLog()
+    log.explain(f"acts now: {order_reason}",
+                f"behaviour row {row.id} ({row.provenance}): Ruler {row.ruler}; shot preference "
+                f"{row.shot_preference or 'none'}; {row.primary} / {row.secondary} / "
+                f"{row.tie_breaker}; no target: {row.no_target}")
     if row.provenance == "house":
         log.house_rule(f"the {row.id} row of the behaviour table is a house row")
     if "frozen" in actor.conditions:
         log.add(NoteStep(f"{actor.label} is frozen by ice: it cannot act"))
-        return battle, _finish(actor_id, battle, row, order_reason, log, (), (), None, "", (), "")
+        return battle, _finish(actor_id, battle, row, order_reason, log, (), (), Aim(None, ""),
+                               (), "")
+    battle, returning = _before_sight(table, battle, log, actor)
+    visible, hidden = _sight(table, battle, actor_id, log)
+    aim = _advanced_aim(table, battle, log, actor_id) \
+        if table.scenario.settings.advanced_targeting else None
+    if aim is None and not visible:
+        battle = _pass_antient(_no_target(table, battle, log, actor_id, row), log, actor_id)
+        return battle, _finish(actor_id, battle, row, order_reason, log, visible, hidden,
+                               Aim(None, "nobody in sight: No Target Action"), (), "")
+    if aim is None:
+        aim = _enemy_aim(table, battle, log, row, visible)
+    if returning:
+        sequence = Sequence((Shot("melee"),))
+        sequence_reason = "back from the Teleported! card: one melee shot"
+    elif aim.sequence is not None:
+        sequence, sequence_reason = aim.sequence, aim.sequence_reason
+    else:
+        sequence, sequence_reason = _choose_sequence(table, log, battle.piece(actor_id), row)
+    ctx = ShotContext(actor_id, aim.target, friendly=aim.friendly)
+    for shot in sequence.shots:
+        if battle.get(actor_id) is None or ctx.stop:
+            break
+        battle = perform(table, battle, log, ctx, shot)
+    battle = _pass_antient(battle, log, actor_id)
+    return battle, _finish(actor_id, battle, row, order_reason, log, visible, hidden, aim,
+                           tuple(sequence.shot_names()), sequence_reason, tuple(ctx.summoned),
+                           ctx.repeat)
+
+
+def _pass_antient(battle: Battle, log: StepLog, actor_id: str) -> Battle:
+    """Control of an Antient alternates: after the AI uses it, the heroes have it."""
+    actor = battle.get(actor_id)
+    if actor is None or actor.kind != "antient":
+        return battle
+    log.add(NoteStep(f"pass the {actor.label} card back to the heroes: they control it next"))
+    return battle.with_piece(replace(actor, side="heroes"))
+
+
+def _before_sight(table: Table, battle: Battle, log: StepLog, actor: Piece
+                  ) -> tuple[Battle, bool]:
+    """Climbing down, coming back from the Teleported! card, an Antient's rune move."""
     if "aloft" in actor.conditions:
-        battle = climb_down(table, battle, log, actor_id)
+        battle = climb_down(table, battle, log, actor.id)
     returning = "teleported" in actor.conditions
     if returning:
-        battle = _return_from_teleport(table, battle, log, actor_id)
+        battle = _return_from_teleport(table, battle, log, actor.id)
     elif actor.kind == "antient":
-        battle = to_random_rune(table, battle, log, actor_id, "an Antient moves to a random rune "
-                                                              "first")
-    visible, hidden = _sight(table, battle, actor_id, log)
-    if not visible:
-        battle = _no_target(table, battle, log, actor_id, row)
-        return battle, _finish(actor_id, battle, row, order_reason, log, visible, hidden, None,
-                               "nobody in sight: No Target Action", (), "")
+        battle = to_random_rune(table, battle, log, actor.id,
+                                "an Antient moves to a random rune first")
+    return battle, returning
+
+
+def _enemy_aim(table: Table, battle: Battle, log: StepLog, row: BehaviourRow,
+               visible: tuple[Sighting, ...]) -> Aim:
     choice = select_target(
         [Candidate(battle.piece(s.target), s.distance) for s in visible], row,
         table.scenario.tiles, table.close_call)
+    log.explain(*(f"target {line}" for line in choice.trace))
     if choice.close_call:
         log.close_calls.append(f"target choice by distance: the runner-up is within "
                                f"{table.close_call} cm; measure both")
@@ -85,43 +143,88 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str
     if column_field and row.is_house(column_field):
         log.house_rule(f"the {row.id} row's {choice.column} column is ours")
     reason = f"{row.id} {choice.column}: {choice.reason}" if column_field else choice.reason
-    if returning:
-        sequence = Sequence((Shot("melee"),))
-        sequence_reason = "back from the Teleported! card: one melee shot"
-    else:
-        sequence, sequence_reason = _choose_sequence(table, log, battle.piece(actor_id), row)
-    ctx = ShotContext(actor_id, choice.target)
-    for shot in sequence.shots:
-        if battle.get(actor_id) is None or ctx.stop:
-            break
-        battle = perform(table, battle, log, ctx, shot)
-    return battle, _finish(actor_id, battle, row, order_reason, log, visible, hidden,
-                           choice.target, reason, tuple(sequence.shot_names()), sequence_reason,
-                           tuple(ctx.summoned), ctx.repeat)
+    return Aim(choice.target, reason)
+
+
+def _advanced_aim(table: Table, battle: Battle, log: StepLog, actor_id: str) -> Aim | None:
+    """Advanced Target Selection, in order: a frozen teammate to rescue, a teammate to repeat,
+    a wild wyvern to ride. None: normal enemy target selection."""
+    actor = battle.piece(actor_id)
+    settings = table.scenario.settings
+
+    def nearest_in_sight(pieces: list[Piece]) -> Sighting | None:
+        seen = [s for s in look_around(table.geometry, actor, pieces, settings.los_blocked,
+                                       settings.los_test) if s.visible]
+        return seen[0] if seen else None
+
+    teammates = battle.teammates_of(actor_id)
+    frozen = nearest_in_sight([p for p in teammates if "frozen" in p.conditions])
+    if frozen is not None:
+        log.explain(f"advanced 1: {frozen.target} is the nearest frozen teammate in sight")
+        return Aim(frozen.target, f"advanced target 1: rescue the frozen "
+                                  f"{battle.piece(frozen.target).label}", friendly=True)
+    with_repeat = next((s for s in actor.sequences if any(x.name == "repeat" for x in s.shots)),
+                       None)
+    if with_repeat is not None:
+        mate = nearest_in_sight([p for p in teammates if "frozen" not in p.conditions])
+        if mate is not None:
+            log.explain(f"advanced 2: {mate.target} is the nearest teammate in sight to repeat")
+            return Aim(mate.target, f"advanced target 2: {battle.piece(mate.target).label} "
+                                    f"will repeat its turn", friendly=True, sequence=with_repeat,
+                       sequence_reason="the sequence with the repeat shot")
+    wyverns = [p for p in battle.on_table() if p.kind == "wild-wyvern"
+               and not any("riding" in q.conditions and q.at == p.at for q in battle.pieces)]
+    wyvern = nearest_in_sight(wyverns)
+    if wyvern is not None:
+        log.explain(f"advanced 3: {wyvern.target} is the nearest wild wyvern in sight")
+        return Aim(wyvern.target, f"advanced target 3: ride the wild wyvern "
+                                  f"{battle.piece(wyvern.target).label}", friendly=True)
+    log.explain("advanced targets: none in sight; normal enemy target selection")
+    return None
 
 
 def _finish(actor_id: str, battle: Battle, row: BehaviourRow, order_reason: str, log: StepLog,
-            visible: tuple[Sighting, ...], hidden: tuple[Sighting, ...], target: str | None,
-            reason: str, sequence: tuple[str, ...], sequence_reason: str,
+            visible: tuple[Sighting, ...], hidden: tuple[Sighting, ...], aim: Aim,
+            sequence: tuple[str, ...], sequence_reason: str,
             summoned: tuple[str, ...] = (), repeat: str | None = None) -> Activation:
     piece = battle.get(actor_id)
     return Activation(actor_id, piece.label if piece else actor_id, order_reason, row.id,
-                      row.provenance, visible, hidden, target, reason, sequence, sequence_reason,
-                      tuple(log.steps), tuple(log.close_calls), tuple(log.house), summoned,
-                      repeat)
+                      row.provenance, visible, hidden, aim.target, aim.reason, sequence,
+                      sequence_reason, tuple(log.steps), tuple(log.close_calls),
+                      tuple(log.house), summoned, repeat, tuple(log.trace))
 
 
 def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog
            ) -> tuple[tuple[Sighting, ...], tuple[Sighting, ...]]:
     settings = table.scenario.settings
-    sightings = look_around(table.geometry, battle.piece(actor_id), battle.enemies_of_ai(),
-                            settings.los_blocked, settings.los_test)
+    actor = battle.piece(actor_id)
+    sightings = _merge_parts(battle, look_around(table.geometry, actor, battle.enemies_of_ai(),
+                                                 settings.los_blocked, settings.los_test))
     for s in sightings:
+        blockers = f", blocked by {', '.join(s.blockers)}" if s.blockers else ""
+        margin = "" if s.margin == float("inf") else f", margin {s.margin:.2f} cm"
+        log.explain(f"sight {s.target}: {'visible' if s.visible else 'hidden'}, "
+                    f"{s.distance:.2f} cm edge to edge{margin}{blockers}")
         if settings.los_blocked and s.margin < table.close_call:
             seen = "sees" if s.visible else "does not see"
             log.close_calls.append(f"line of sight: {actor_id} {seen} {s.target} by "
                                    f"{s.margin:.1f} cm; check with a ruler edge")
     return (tuple(s for s in sightings if s.visible), tuple(s for s in sightings if not s.visible))
+
+
+def _merge_parts(battle: Battle, sightings: list[Sighting]) -> list[Sighting]:
+    """A part (Ulom's claw) is no target of its own: its owner is seen if either piece is, at
+    the nearer of the two distances."""
+    by_target = {s.target: s for s in sightings}
+    for s in sightings:
+        owner = battle.piece(s.target).part_of
+        if owner is None or owner not in by_target:
+            continue
+        held = by_target[owner]
+        if (s.visible, -s.distance) > (held.visible, -held.distance):
+            by_target[owner] = replace(s, target=owner)
+    kept = [s for t, s in by_target.items() if battle.piece(t).part_of is None]
+    return sorted(kept, key=lambda s: (s.distance, s.target))
 
 
 def _choose_sequence(table: Table, log: StepLog, actor: Piece, row: BehaviourRow
@@ -130,6 +233,7 @@ def _choose_sequence(table: Table, log: StepLog, actor: Piece, row: BehaviourRow
         raise RulesError(f"{actor.id} has no shot sequence in our data; give `sequences` for it "
                          f"in the scenario")
     plan = plan_sequence(actor.sequences, row.shot_preference, actor.kind == "catacomb-lord")
+    log.explain(*(f"shots {line}" for line in plan.trace))
     if plan.index is not None:
         if plan.count > 1 and row.is_house("shot_preference"):
             log.house_rule(f"the {row.id} row's shot preference is ours")
@@ -170,7 +274,8 @@ def perform(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: 
                          if name == "open-portal" else ""))
         if ctx.target is None:
             return battle
-        return rush_toward(table, battle, log, ctx.actor, ctx.target)
+        battle = rush_toward(table, battle, log, ctx.actor, ctx.target)
+        return reach_friend(battle, log, ctx) if ctx.friendly else battle
     if shot.damages_by_contact:
         log.add(ShotStep(shot.notation(), shot.notation()))
         return contact_shot(table, battle, log, ctx, shot)
@@ -218,6 +323,12 @@ def _return_from_teleport(table: Table, battle: Battle, log: StepLog, actor_id: 
 def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Battle:
     """The nearest friendly character in sight (not itself, not frozen) acts again."""
     actor = battle.piece(ctx.actor)
+    if ctx.friendly and ctx.target is not None and battle.get(ctx.target) is not None \
+            and battle.piece(ctx.target).side == "ai":
+        ctx.repeat = ctx.target
+        log.add(NoteStep(f"repeat: {battle.piece(ctx.target).label} (the advanced target) acts "
+                         f"again at once"))
+        return battle
     settings = table.scenario.settings
     friends = [p for p in battle.on_table()
                if p.side == "ai" and p.id != actor.id and "frozen" not in p.conditions]

@@ -44,8 +44,14 @@ class Battle:
                      if not p.conditions & {"teleported", "devoured"})
 
     def enemies_of_ai(self) -> list[Piece]:
-        """The Heroic Forces the AI may target; Antients not under its control are ignored."""
+        """The Heroic Forces the AI may target; Antients not under its control are ignored.
+
+        A piece that is part of another (Ulom's claw) is seen and measured as part of its owner.
+        """
         return [p for p in self.on_table() if p.side == "heroes" and p.kind != "antient"]
+
+    def teammates_of(self, actor_id: str) -> list[Piece]:
+        return [p for p in self.on_table() if p.side == "ai" and p.id != actor_id]
 
 
 @dataclass(frozen=True)
@@ -72,9 +78,13 @@ class StepLog:
     steps: list[Step] = field(default_factory=list)
     close_calls: list[str] = field(default_factory=list)
     house: list[str] = field(default_factory=list)
+    trace: list[str] = field(default_factory=list)  # --explain: every candidate, value, loser
 
     def add(self, step: Step) -> None:
         self.steps.append(step)
+
+    def explain(self, *lines: str) -> None:
+        self.trace.extend(lines)
 
     def house_rule(self, text: str) -> None:
         if text not in self.house:

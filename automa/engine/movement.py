@@ -46,6 +46,15 @@ def _apply(battle: Battle, log: StepLog, table: Table, move: Move, why: str, too
                                f"different result; check with the real {tool.split(' + ')[-1]}")
     log.add(MoveStep(move.piece, move.start, move.end, why, tool, toward, move.stopped_by,
                      move.adjusted, clock, close, short_by))
+    detail = f"{why} ({tool}): {move.travelled:.2f} cm"
+    if move.stopped_by:
+        detail += f", ends {move.stopped_by}"
+    if move.margin != float("inf"):
+        detail += f"; {move.margin:.2f} cm from a different stop"
+    if move.adjusted:
+        detail += (f"; the spot ({move.intended[0]:.2f}, {move.intended[1]:.2f}) was taken, "
+                   f"so the nearest legal spot")
+    log.explain(detail)
     return battle.with_piece(piece.moved(move.end))
 
 

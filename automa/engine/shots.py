@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from automa.engine.battle import Battle, StepLog, Table
@@ -10,6 +11,7 @@ from automa.engine.steps import AttackStep, DamageStep, EffectStep, NoteStep, Ro
 from automa.geometry.table import edge_distance
 from automa.geometry.templates import attack_cover
 from automa.model.components import DamageToken
+from automa.model.pieces import Piece
 from automa.model.shots import Shot
 from automa.rules.tokens import refill_if_empty, take, token_levels
 
@@ -22,6 +24,7 @@ class ShotContext:
 
     actor: str
     target: str | None
+    friendly: bool = False  # advanced targeting aimed at a teammate or a wild wyvern
     summoned: list[str] = field(default_factory=list)
     repeat: str | None = None
     stop: bool = False  # the sequence ends (the actor left the mat)
@@ -42,8 +45,8 @@ def draw_tokens(table: Table, battle: Battle, log: StepLog, shot: Shot
 
 def damage(battle: Battle, log: StepLog, piece_id: str, amount: int) -> Battle:
     piece = battle.piece(piece_id)
-    if piece.health is None:
-        log.add(NoteStep(f"{piece.label} cannot be damaged"))
+    if piece.health is None or piece.invulnerable:
+        log.add(NoteStep(f"{piece.label} is invulnerable: no damage, but the hit still counts"))
         return battle
     after = max(0, piece.health - amount)
     died = after == 0
@@ -55,70 +58,106 @@ def damage(battle: Battle, log: StepLog, piece_id: str, amount: int) -> Battle:
 
 def apply_modifiers(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
                     target_id: str, amount: int) -> Battle:
-    """The effects of a hit's modifiers on the target, as the players carry them out."""
+    """The effects of a hit's modifiers on the target, read from data/effects.toml."""
     for modifier in shot.modifiers:
         target = battle.get(target_id)
-        if target is None:
-            return battle
-        name, count = modifier.name, modifier.count
-        if name == "poison" and amount > 0 and target.kind == "hero":
-            battle = battle.with_piece(replace(target, poison=target.poison + count))
-            cards = "card" if count == 1 else "cards"
-            log.add(EffectStep(target_id, "poison",
-                               f"draw {count} Poison {cards} onto {target.label}'s board"))
-        elif name == "stun" and target.kind in ("hero", "mount", "assistant"):
-            battle = battle.with_piece(replace(target, conditions=target.conditions | {"stunned"}))
-            log.add(EffectStep(target_id, "stun", f"give {target.label} a Stunned! card"))
-        elif name == "capture-coin" and amount > 0:
-            if target.gold > 0:
-                battle = battle.with_piece(replace(target, gold=target.gold - 1))
-                log.add(EffectStep(target_id, "capture-coin",
-                                   f"{target.label} returns 1 gold to the Treasury"))
-            else:
-                log.add(NoteStep(f"capture coin: {target.label} has no gold"))
-        elif name == "corrosion":
-            battle = _corrode(battle, log, target_id)
-        elif name == "petrify":
-            log.add(EffectStep(target_id, "petrify", f"{target.label} is petrified and dies"))
-            battle = battle.without(target_id, "dead")
-        elif name == "devour":
-            battle = battle.with_piece(replace(target, conditions=target.conditions | {"devoured"}))
-            log.add(EffectStep(target_id, "devour",
-                               f"put {target.label} on the Devoured! card"))
-        elif name == "regeneration" and amount > 0:
-            battle = _regenerate(battle, log, ctx.actor)
-        elif name == "fear":
-            log.add(NoteStep("fear: the random move is the push below"))
-        elif name == "transform":
-            log.house_rule("the AI never flips a piece into a fire wall (docs/rulings.md)")
-            log.add(NoteStep("transform: the AI does not flip into a fire wall (house)"))
+        spec = table.catalog.effects[modifier.name]
+        if target is None or spec.effect == "ignored":
+            continue
+        if spec.provenance == "house":
+            log.house_rule(f"the {modifier.name} modifier's effect is ours")
+        if spec.effect == "note":
+            log.add(NoteStep(_effect_text(battle, spec.text, ctx, target, modifier.count, amount)))
+            continue
+        if spec.needs_damage and amount <= 0:
+            log.add(NoteStep(f"{modifier.name}: no damage was done, so no effect"))
+            continue
+        if target.kind not in spec.kinds:
+            log.add(NoteStep(f"{modifier.name}: {target.label} ({target.kind}) is immune"))
+            continue
+        text = _effect_text(battle, spec.text, ctx, target, modifier.count, amount)
+        battle = EFFECTS[spec.effect](battle, log, ctx, target, modifier.count, text)
     return battle
 
 
-def _corrode(battle: Battle, log: StepLog, target_id: str) -> Battle:
-    target = battle.piece(target_id)
+def _effect_text(battle: Battle, template: str, ctx: ShotContext, target: Piece, count: int,
+                 amount: int) -> str:
+    attacker = battle.get(ctx.actor)
+    return template.format(target=target.label, attacker=attacker.label if attacker else ctx.actor,
+                           count=count, cards="card" if count == 1 else "cards", amount=amount)
+
+
+Effect = Callable[[Battle, StepLog, ShotContext, Piece, int, str], Battle]
+
+
+def _poison_cards(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
+                  text: str) -> Battle:
+    log.add(EffectStep(target.id, "poison", text))
+    return battle.with_piece(replace(target, poison=target.poison + count))
+
+
+def _stunned_card(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
+                  text: str) -> Battle:
+    log.add(EffectStep(target.id, "stun", text))
+    return battle.with_piece(replace(target, conditions=target.conditions | {"stunned"}))
+
+
+def _lose_gold(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
+               text: str) -> Battle:
+    if target.gold <= 0:
+        log.add(NoteStep(f"capture coin: {target.label} has no gold, so no effect"))
+        return battle
+    log.add(EffectStep(target.id, "capture-coin", text))
+    return battle.with_piece(replace(target, gold=target.gold - count))
+
+
+def _corrode(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
+             text: str) -> Battle:
     if target.items > 0:
-        log.add(EffectStep(target_id, "corrosion",
-                           f"destroy one random Item card of {target.label} (and its pieces)"))
+        log.add(EffectStep(target.id, "corrosion", text))
         return battle.with_piece(replace(target, items=target.items - 1))
     if target.gold > 0:
         lost = min(3, target.gold)
-        log.add(EffectStep(target_id, "corrosion",
+        log.add(EffectStep(target.id, "corrosion",
                            f"{target.label} has no items: loses {lost} gold"))
         return battle.with_piece(replace(target, gold=target.gold - lost))
-    log.add(NoteStep(f"corrosion: {target.label} has neither items nor gold"))
+    log.add(NoteStep(f"corrosion: {target.label} has neither items nor gold, so no effect"))
     return battle
 
 
-def _regenerate(battle: Battle, log: StepLog, actor_id: str) -> Battle:
-    actor = battle.get(actor_id)
-    if actor is None or actor.health is None:
+def _dies(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
+          text: str) -> Battle:
+    log.add(EffectStep(target.id, "petrify", text))
+    return battle.without(target.id, "dead")
+
+
+def _devoured(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
+              text: str) -> Battle:
+    log.add(EffectStep(target.id, "devour", text))
+    return battle.with_piece(replace(target, conditions=target.conditions | {"devoured"}))
+
+
+def _heal_attacker(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
+                   text: str) -> Battle:
+    attacker = battle.get(ctx.actor)
+    if attacker is None or attacker.health is None:
         return battle
-    if actor.starting_health is not None and actor.health >= actor.starting_health:
+    if attacker.starting_health is not None and attacker.health >= attacker.starting_health:
+        log.add(NoteStep(f"regeneration: {attacker.label} is at full health"))
         return battle
-    log.house_rule("regeneration heals the attacker 1 when its shot damages (docs/rulings.md)")
-    log.add(EffectStep(actor_id, "regeneration", f"{actor.label} heals 1"))
-    return battle.with_piece(replace(actor, health=actor.health + 1))
+    log.add(EffectStep(attacker.id, "regeneration", text))
+    return battle.with_piece(replace(attacker, health=attacker.health + count))
+
+
+EFFECTS: dict[str, Effect] = {
+    "poison-cards": _poison_cards,
+    "stunned-card": _stunned_card,
+    "lose-gold": _lose_gold,
+    "destroy-item-or-gold": _corrode,
+    "dies": _dies,
+    "devoured": _devoured,
+    "heal-attacker": _heal_attacker,
+}
 
 
 def resolve_hit(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
@@ -147,6 +186,9 @@ def contact_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
         return battle
     assert ctx.target is not None
     battle = rush_toward(table, battle, log, ctx.actor, ctx.target, why=f"{shot.name}: rush")
+    if ctx.friendly:
+        log.add(NoteStep(f"no {shot.name} at a friend: only the rush counts"))
+        return reach_friend(battle, log, ctx)
     actor, target = battle.piece(ctx.actor), battle.piece(ctx.target)
     template = table.catalog.components.attack
     cover = attack_cover(template, table.scenario.templates.attack_radius, actor, target)
@@ -155,6 +197,9 @@ def contact_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
         log.close_calls.append(f"Attack template on {actor.label} vs {target.label}: "
                                f"{cover.margin:.1f} cm from the other answer; check it")
     log.add(AttackStep(ctx.actor, ctx.target, cover.covers, cover.margin, close))
+    log.explain(f"Attack template ({table.scenario.templates.attack_radius:g} cm) on "
+                f"{actor.label}: {target.label} is {edge_distance(actor, target):.2f} cm away edge "
+                f"to edge; {'covered' if cover.covers else 'not covered'} by {cover.margin:.2f} cm")
     if not cover.covers:
         return battle
     return resolve_hit(table, battle, log, ctx, shot, ctx.target)
@@ -168,6 +213,9 @@ def ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     if not _target_on_table(battle, log, ctx):
         return battle
     assert ctx.target is not None
+    if ctx.friendly:
+        log.add(NoteStep(f"no {shot.name} at a friend: the shot is not made"))
+        return battle
     battle = resolve_hit(table, battle, log, ctx, shot, ctx.target)
     if shot.name == "dagger":
         battle = to_random_rune(table, battle, log, ctx.actor, "dagger: move to random rune")
@@ -201,6 +249,23 @@ def target_ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotCont
         return battle
     log.add(NoteStep(f"{target.label} is within Ruler 3 ({gap:.1f} cm)"))
     return resolve_hit(table, battle, log, ctx, shot, hero)
+
+
+def reach_friend(battle: Battle, log: StepLog, ctx: ShotContext) -> Battle:
+    """Touching a frozen teammate knocks the ice off; touching a wild wyvern mounts it."""
+    if ctx.target is None:
+        return battle
+    actor, friend = battle.get(ctx.actor), battle.get(ctx.target)
+    if actor is None or friend is None or edge_distance(actor, friend) > 0.01:
+        return battle
+    if "frozen" in friend.conditions:
+        log.add(EffectStep(friend.id, "freed", f"remove the ice piece: {friend.label} is free"))
+        return battle.with_piece(replace(friend, conditions=friend.conditions - {"frozen"}))
+    if friend.kind == "wild-wyvern":
+        log.add(EffectStep(actor.id, "riding", f"{actor.label} now rides the wild wyvern "
+                                               f"{friend.label}: put it on top"))
+        return battle.with_piece(replace(actor, conditions=actor.conditions | {"riding"}))
+    return battle
 
 
 def _target_on_table(battle: Battle, log: StepLog, ctx: ShotContext) -> bool:

@@ -61,3 +61,15 @@ class BehaviourRow:
 
     def is_house(self, field: str) -> bool:
         return self.provenance == "house" or field in self.house_fields
+
+
+@dataclass(frozen=True)
+class EffectSpec:
+    """What a modifier does to the character a shot hits (data/effects.toml)."""
+
+    modifier: str
+    effect: str
+    needs_damage: bool
+    kinds: tuple[str, ...]
+    text: str
+    provenance: str

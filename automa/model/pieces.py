@@ -8,8 +8,9 @@ from automa.model.shots import Sequence
 
 HERO_KINDS = ("hero", "ally", "familiar", "mount", "assistant")
 AI_KINDS = ("monster", "catacomb-lord", "antient")
-SIDES = ("heroes", "ai")
-CONDITIONS = ("frozen", "stunned", "teleported", "devoured", "aloft")
+SIDES = ("heroes", "ai", "neutral")
+NEUTRAL_KINDS = ("wild-wyvern",)
+CONDITIONS = ("frozen", "stunned", "teleported", "devoured", "aloft", "riding")
 
 Point = tuple[float, float]
 
@@ -33,6 +34,8 @@ class Piece:
     starting_health: int | None = None
     conditions: frozenset[str] = frozenset()  # frozen, stunned, teleported, devoured, aloft
     flying: bool = False
+    invulnerable: bool = False  # e.g. Yilleph's white pieces: hit and pushed, never damaged
+    part_of: str | None = None  # e.g. Ulom's claw: targeted as part of Ulom
 
     @property
     def label(self) -> str:

@@ -23,7 +23,7 @@ SHOT_NAMES = CHARACTER_DAMAGE_SHOTS | RANGED_SHOTS | OTHER_SHOTS
 MODIFIERS = frozenset(
     {
         "poison", "stun", "fear", "critical", "chain", "regeneration", "corrosion",
-        "petrify", "capture-coin", "transform", "devour",
+        "petrify", "capture-coin", "transform", "devour", "target",
     }
 )
 CONNECTORS = (" then ", " elastic ")

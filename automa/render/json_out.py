@@ -47,6 +47,7 @@ def activation_json(activation: Activation) -> dict[str, Any]:
         "steps": [step.to_json() for step in activation.steps],
         "close_calls": list(activation.close_calls),
         "house_rules": list(activation.house),
+        "explain": list(activation.explain),
     }
 
 

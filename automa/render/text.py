@@ -134,8 +134,9 @@ def _damage(step: DamageStep, name: Callable[[str], str]) -> str:
     return text + (" — dead: remove the piece" if step.died else "")
 
 
-def activation_lines(number: int, activation: Activation, names: Names, pieces: Mapping[str, Piece],
-                     blocked: bool) -> list[str]:
+def activation_lines(number: int, activation: Activation, names: Names,
+                     pieces: Mapping[str, Piece], blocked: bool, explain: bool = False
+                     ) -> list[str]:
     piece = pieces.get(activation.character)
     title = describe_piece(piece) if piece else activation.label
     lines = _wrap(f"{number}. {title} — {activation.order_reason}", "", "   ")
@@ -156,17 +157,21 @@ def activation_lines(number: int, activation: Activation, names: Names, pieces: 
         lines += _wrap(f"close call: {call}", "   ! ", " " * 5)
     for rule in activation.house:
         lines += _wrap(f"house rule: {rule} (docs/rulings.md)", "   * ", " " * 5)
+    if explain:
+        lines.append("   Why, in full:")
+        for line in activation.explain:
+            lines += _wrap(line, "     · ", " " * 7)
     return lines
 
 
-def turn_text(result: TurnResult, blocked: bool) -> str:
+def turn_text(result: TurnResult, blocked: bool, explain: bool = False) -> str:
     pieces = {p.id: p for p in (*result.before.pieces, *result.after.pieces)}
     names = {p.id: p.label for p in pieces.values()}
     count = len(result.activations)
     lines = [f"Round {result.round} · AI turn · {count} activation{'s' if count != 1 else ''} · "
              f"seed {result.seed}", RULE]
     for number, activation in enumerate(result.activations, start=1):
-        lines += activation_lines(number, activation, names, pieces, blocked)
+        lines += activation_lines(number, activation, names, pieces, blocked, explain)
         lines.append("")
     if result.battle.out:
         gone = ", ".join(f"{names.get(k, k)} ({v})" for k, v in result.battle.out.items())

@@ -20,6 +20,7 @@ class SequencePlan:
     index: int | None
     reason: str
     count: int
+    trace: tuple[str, ...] = ()
 
 
 def has_preferred_shot(sequence: Sequence, preference: str) -> bool:
@@ -35,6 +36,16 @@ def has_preferred_shot(sequence: Sequence, preference: str) -> bool:
 def plan_sequence(sequences: tuple[Sequence, ...], preference: str | None,
                   is_lord: bool) -> SequencePlan:
     count = len(sequences)
+    trace = tuple(
+        f"sequence {i + 1}: {s.notation()}"
+        + (" (has the preferred shot)" if preference and has_preferred_shot(s, preference) else "")
+        for i, s in enumerate(sequences))
+    plan = _plan(sequences, preference, is_lord, count)
+    return SequencePlan(plan.index, plan.reason, count, trace)
+
+
+def _plan(sequences: tuple[Sequence, ...], preference: str | None, is_lord: bool,
+          count: int) -> SequencePlan:
     if count == 1:
         only = "its only shot" if len(sequences[0].shots) == 1 else "its only sequence"
         return SequencePlan(0, only, 1)

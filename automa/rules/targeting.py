@@ -35,6 +35,7 @@ class TargetChoice:
     criterion: str
     reason: str
     close_call: bool = False
+    trace: tuple[str, ...] = ()  # column by column: every candidate's value and who stayed
 
 
 def _measure(criterion: str) -> Callable[[Candidate], float]:
@@ -68,13 +69,18 @@ def select_target(candidates: list[Candidate], row: BehaviourRow, tiles: Tiles,
     """Narrow the visible enemies column by column until one remains."""
     if len(candidates) == 1:
         only = candidates[0].piece
-        return TargetChoice(only.id, "only one", "", f"the only enemy in sight: {only.label}")
+        return TargetChoice(only.id, "only one", "", f"the only enemy in sight: {only.label}",
+                            trace=(f"{only.label} is the only enemy in sight",))
     remaining = sorted(candidates, key=lambda c: c.piece.id)
+    trace: list[str] = []
     for field, column in COLUMNS:
         criterion = getattr(row, field)
         measure = _measure(criterion)
         best = min(measure(c) for c in remaining)
         keep = [c for c in remaining if measure(c) - best <= 1e-9]
+        values = ", ".join(f"{c.piece.label} {_shown(criterion, c)}" for c in remaining)
+        trace.append(f"{column} ({CRITERION_WORDS[criterion]}): {values} -> "
+                     + ", ".join(c.piece.label for c in keep))
         if len(keep) < len(remaining) and len(keep) == 1:
             winner = keep[0]
             losers = [c for c in remaining if c is not winner]
@@ -83,14 +89,17 @@ def select_target(candidates: list[Candidate], row: BehaviourRow, tiles: Tiles,
             reason = (f"{CRITERION_WORDS[criterion]} -> {winner.piece.label} "
                       f"({_shown(criterion, winner)}; "
                       + ", ".join(f"{c.piece.label} {_shown(criterion, c)}" for c in losers) + ")")
-            return TargetChoice(winner.piece.id, column, criterion, reason, near)
+            return TargetChoice(winner.piece.id, column, criterion, reason, near, tuple(trace))
         remaining = keep
     for tile, column in zip(tiles.direction, ("green tile", "blue tile"), strict=True):
         ranked = sorted(remaining, key=lambda c: direction_key(tile, c.piece))
+        trace.append(f"{column} ({DIRECTION_WORDS[tile]}): "
+                     + ", ".join(c.piece.label for c in ranked))
         if direction_key(tile, ranked[0].piece) != direction_key(tile, ranked[1].piece):
             winner = ranked[0]
             return TargetChoice(winner.piece.id, column, tile,
                                 f"tied on every column; {column}: {DIRECTION_WORDS[tile]} -> "
-                                f"{winner.piece.label}")
+                                f"{winner.piece.label}", trace=tuple(trace))
     winner = remaining[0]
-    return TargetChoice(winner.piece.id, "id", "", f"a complete tie; by id -> {winner.piece.label}")
+    return TargetChoice(winner.piece.id, "id", "", f"a complete tie; by id -> {winner.piece.label}",
+                        trace=tuple(trace))

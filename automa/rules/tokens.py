@@ -9,7 +9,7 @@ from automa.model.scenario import Bag
 from automa.model.shots import Shot
 
 LEVEL_TWO_SHOTS = frozenset({"roll", "bite", "sword", "devour", "giant-fireball"})
-IGNORED_BY_AI = frozenset({"chain"})  # the AI ignores the chain modifier
+IGNORED_BY_AI = frozenset({"chain", "target"})  # chain ignored; target melee is a plain melee
 
 
 def token_levels(shot: Shot) -> tuple[int, ...]:

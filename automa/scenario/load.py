@@ -16,7 +16,7 @@ from automa.errors import ScenarioError
 from automa.geometry.moves import overlap_with
 from automa.geometry.table import PLACEMENT_TOLERANCE, build_table
 from automa.model.components import FAMILIES, DamageToken
-from automa.model.pieces import AI_KINDS, CONDITIONS, HERO_KINDS, SIDES, Piece
+from automa.model.pieces import AI_KINDS, CONDITIONS, HERO_KINDS, NEUTRAL_KINDS, SIDES, Piece
 from automa.model.playmat import Playmat
 from automa.model.scenario import (
     LOS_TESTS,
@@ -151,14 +151,19 @@ def _pieces(top: Record, catalog: Catalog, playmat: Playmat) -> tuple[Piece, ...
             what = clash if clash.startswith("obstacle") else f"piece {clash}"
             raise rec.fail("at", f"({x:g}, {y:g}) overlaps {what}")
         pieces.append(piece)
+    for piece in pieces:
+        owner = next((p for p in pieces if p.id == piece.part_of), None)
+        if piece.part_of is not None and (owner is None or owner.side != piece.side):
+            raise ScenarioError(top.file, f"piece {piece.id}", "part_of",
+                                f"no piece {piece.part_of!r} on the {piece.side} side")
     return tuple(pieces)
 
 
 def _piece(rec: Record, catalog: Catalog) -> Piece:
     piece_id = rec.string("id")
     side = rec.choice("side", SIDES)
-    kinds = (*HERO_KINDS, "antient") if side == "heroes" else AI_KINDS
-    kind = rec.choice("kind", kinds, "hero" if side == "heroes" else "monster")
+    kinds = {"heroes": (*HERO_KINDS, "antient"), "ai": AI_KINDS, "neutral": NEUTRAL_KINDS}[side]
+    kind = rec.choice("kind", kinds, kinds[0])
     at = rec.point("at")
     conditions = frozenset(rec.strings("conditions", ()))
     for condition in conditions:
@@ -172,7 +177,7 @@ def _piece(rec: Record, catalog: Catalog) -> Piece:
                      radius=disc_radius(catalog, "hero"))
     health_default = base.health if base.health is not None else ...
     health: int | None
-    if side == "heroes" and kind != "antient":
+    if side == "heroes" and kind != "antient" and not rec.has("invulnerable"):
         health = rec.integer("health", low=1, high=99)
     elif rec.has("health") or base.health is not None:
         health = rec.integer("health", health_default, low=1, high=99)
@@ -208,6 +213,8 @@ def _piece(rec: Record, catalog: Catalog) -> Piece:
         if rec.has("starting_health") else (base.starting_health or health),
         conditions=conditions,
         flying=rec.boolean("flying", False),
+        invulnerable=rec.boolean("invulnerable", False),
+        part_of=rec.optional_string("part_of"),
     )
 
 

@@ -65,6 +65,10 @@ def _piece_lines(piece: Piece) -> list[str]:
         lines.append(f"sequences = {_list([_s(s.notation()) for s in piece.sequences])}")
     if piece.flying:
         lines.append("flying = true")
+    if piece.invulnerable:
+        lines.append("invulnerable = true")
+    if piece.part_of:
+        lines.append(f"part_of = {_s(piece.part_of)}")
     if piece.conditions:
         lines.append(f"conditions = {_list([_s(c) for c in sorted(piece.conditions)])}")
     return lines
