@@ -63,8 +63,9 @@ class Aim:
     sequence_reason: str = ""
 
 
-def activate(table: Table, battle: Battle, actor_id: str, order_reason: str
-             ) -> tuple[Battle, Activation]:
+def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
+             repeated: bool = False) -> tuple[Battle, Activation]:
+    """One activation; `repeated` when a repeat shot gave this character its turn again."""
     actor = battle.piece(actor_id)
     row = table.catalog.behaviour_for(actor)
     log = StepLog()
@@ -95,7 +96,7 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str
         sequence, sequence_reason = aim.sequence, aim.sequence_reason
     else:
         sequence, sequence_reason = _choose_sequence(table, log, battle.piece(actor_id), row)
-    ctx = ShotContext(actor_id, aim.target, friendly=aim.friendly)
+    ctx = ShotContext(actor_id, aim.target, friendly=aim.friendly, in_repeat=repeated)
     for shot in sequence.shots:
         if battle.get(actor_id) is None or ctx.stop:
             break
@@ -323,6 +324,10 @@ def _return_from_teleport(table: Table, battle: Battle, log: StepLog, actor_id: 
 def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Battle:
     """The nearest friendly character in sight (not itself, not frozen) acts again."""
     actor = battle.piece(ctx.actor)
+    if ctx.in_repeat:
+        log.house_rule("a repeated turn grants no further repeat")
+        log.add(NoteStep("repeat: this turn is itself a repeat, so nobody acts again"))
+        return battle
     if ctx.friendly and ctx.target is not None and battle.get(ctx.target) is not None \
             and battle.piece(ctx.target).side == "ai":
         ctx.repeat = ctx.target

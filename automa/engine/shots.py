@@ -25,6 +25,7 @@ class ShotContext:
     actor: str
     target: str | None
     friendly: bool = False  # advanced targeting aimed at a teammate or a wild wyvern
+    in_repeat: bool = False  # this turn was given by a repeat shot
     summoned: list[str] = field(default_factory=list)
     repeat: str | None = None
     stop: bool = False  # the sequence ends (the actor left the mat)

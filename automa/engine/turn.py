@@ -10,9 +10,13 @@ from automa.catalog.load import Catalog
 from automa.engine.activation import Activation, activate
 from automa.engine.battle import Battle, Table
 from automa.engine.chance import Chance, Outcome
+from automa.errors import RulesError
 from automa.geometry.table import build_table
 from automa.model.scenario import Scenario
 from automa.rules.tiles import next_to_act
+
+MAX_ACTIVATIONS = 200
+REPEAT_REASON = "repeat shot"
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,9 @@ def run_turn(scenario: Scenario, catalog: Catalog, seed: int | None = None) -> T
     acted: set[str] = set()
     queue: list[tuple[str, str]] = []
     while True:
+        if len(activations) > MAX_ACTIVATIONS:
+            raise RulesError(f"the AI turn did not end after {MAX_ACTIVATIONS} activations "
+                             f"(summons summoning without end?); check the sequences")
         if queue:
             actor_id, reason = queue.pop(0)
             if battle.get(actor_id) is None:
@@ -57,12 +64,13 @@ def run_turn(scenario: Scenario, catalog: Catalog, seed: int | None = None) -> T
                 break
             actor, reason = next_to_act(waiting, scenario.tiles)
             actor_id = actor.id
-        battle, activation = activate(table, battle, actor_id, reason)
+        repeated = reason.startswith(REPEAT_REASON)
+        battle, activation = activate(table, battle, actor_id, reason, repeated)
         activations.append(activation)
         acted.add(actor_id)
         follow = [(s, "summoned: acts at once") for s in activation.summoned]
         if activation.repeat:
-            follow.append((activation.repeat, f"repeat shot of {activation.label}"))
+            follow.append((activation.repeat, f"{REPEAT_REASON} of {activation.label}"))
         queue = follow + queue
     next_seed = int(rng.integers(2**31))
     after = replace(scenario, round=scenario.round + 1, pieces=battle.pieces, bags=battle.bags,
