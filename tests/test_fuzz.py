@@ -95,7 +95,7 @@ def test_random_battles(catalog: Catalog, chunk: int) -> None:
     for battle_number in range(BATTLES // 10):
         text = random_battle(catalog, rng)
         scenario = parse_scenario(text, f"fuzz-{chunk}-{battle_number}.toml", catalog)
-        for turn in range(2):
+        for _turn in range(2):
             result = run_turn(scenario, catalog, int(rng.integers(2**31)))
             assert len(result.activations) <= MAX_ACTIVATIONS
             table = build_table(scenario.playmat)
