@@ -25,7 +25,7 @@ from automa.model.components import (
 from automa.model.monsters import BehaviourRow, EffectSpec, LordSpec, MinionSlot, MonsterSpec
 from automa.model.pieces import HERO_KINDS, Piece
 from automa.model.playmat import Obstacle, Playmat
-from automa.model.rooms import RoomSpec
+from automa.model.rooms import RoomSpec, SetupData
 from automa.model.shots import MODIFIERS, Sequence, parse_sequence
 
 T = TypeVar("T")
@@ -51,6 +51,7 @@ class Catalog:
     playmats: Mapping[str, Playmat]
     rooms: Mapping[str, RoomSpec]
     effects: Mapping[str, EffectSpec]
+    setup: SetupData
 
     def behaviour_for(self, piece: Piece) -> BehaviourRow:
         """The table row of an AI piece: by kind for Lords and Antients, else by family."""
@@ -138,6 +139,7 @@ def parse_monster(rec: Record) -> MonsterSpec:
         reflects=rec.strings("reflects", ()),
         sequences=_sequences(rec),
         provenance=rec.provenance(),
+        units=rec.integer("units", low=1, high=10) if rec.has("units") else None,
     )
     rec.strings("rotating_modifiers", ())
     for free_text in ("notes", "set"):
@@ -275,6 +277,39 @@ def parse_playmat(rec: Record, playmat_id: str | None = None) -> Playmat:
     )
     rec.optional_string("notes")
     return playmat
+
+
+def parse_setup(tables: Mapping[str, Any], origins: Mapping[str, str],
+                playmats: Mapping[str, Playmat]) -> SetupData:
+    def record(name: str) -> Record:
+        rec = Record(origins.get(name, "data/setup.toml"), name, tables.get(name))
+        rec.provenance()
+        rec.optional_string("note")
+        return rec
+
+    def faces(rec: Record, key: str, low: int, high: int) -> dict[int, str]:
+        result = {}
+        for face, mat in rec.table_of(key).items():
+            if not face.isdigit() or not low <= int(face) <= high:
+                raise rec.fail(f"{key}.{face}", f"faces run from {low} to {high}")
+            if mat not in playmats:
+                raise rec.fail(f"{key}.{face}", f"unknown playmat {mat!r}")
+            result[int(face)] = str(mat)
+        return result
+
+    chart, metre, cave, limits = (record(n) for n in ("playmat-chart", "monster-metre",
+                                                       "hidden-cave", "limits"))
+    units = {}
+    for level, count in metre.table_of("units").items():
+        if level not in ("1", "2", "3", "4"):
+            raise metre.fail(f"units.{level}", "levels run from 1 to 4")
+        units[int(level)] = check_int(metre, f"units.{level}", count, 1, 10)
+    data = SetupData(faces(chart, "rune_die", 1, 6), faces(chart, "d12", 2, 12), units,
+                     cave.strings("items"), cave.integer("collect", low=1, high=10),
+                     limits.integer("max_monsters", low=1, high=20))
+    for rec in (chart, metre, cave, limits):
+        rec.reject_unknown_keys()
+    return data
 
 
 def parse_effect(rec: Record) -> EffectSpec:
@@ -488,10 +523,12 @@ def build_catalog(user_dir: Path | None, problems: Problems) -> Catalog | None:
     if missing:
         problems.attempt(lambda: _raise(DataError("data/effects.toml", missing[0], "",
                                                   "every modifier needs an effect record")))
-    if components is None:
+    setup = problems.attempt(lambda: parse_setup(*load_data_file("setup.toml", user_dir),
+                                                 playmats.by_id))
+    if components is None or setup is None:
         return None
     return Catalog(components, behaviour.by_id, monsters.by_id, lords.by_id, playmats.by_id,
-                   rooms.by_id, effects.by_id)
+                   rooms.by_id, effects.by_id, setup)
 
 
 @cache

@@ -18,6 +18,7 @@ DATA_FILES = (
     "playmats.toml",
     "rooms.toml",
     "effects.toml",
+    "setup.toml",
 )
 USER_DATA_ENV = "AUTOMA_DATA_DIR"
 

@@ -5,7 +5,9 @@ Every outcome is recorded (what, why, from where), so a battle replays identical
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 import numpy as np
 
@@ -22,9 +24,20 @@ class Outcome:
     why: str
 
 
+class Asker(Protocol):
+    """The players at the table, answering with their real dice, tiles and cards."""
+
+    def number(self, prompt: str, allowed: Sequence[int]) -> int: ...
+
+    def order(self, prompt: str, items: Sequence[str]) -> list[str]: ...
+
+    def choice(self, prompt: str, options: Sequence[str]) -> str: ...
+
+
 @dataclass
 class Chance:
-    """Scripted outcomes are consumed in order before any draw from the injected Generator."""
+    """Scripted outcomes are consumed in order before any other source; then the players'
+    own dice when an `asker` is given (physical mode), else the injected Generator."""
 
     script: ChanceScript
     rng: np.random.Generator
@@ -32,6 +45,7 @@ class Chance:
     location_faces: tuple[int, ...] = (7, 8, 9, 10, 11, 12)
     used: dict[str, int] = field(default_factory=dict)
     record: list[Outcome] = field(default_factory=list)
+    asker: Asker | None = None
 
     def _scripted(self, kind: str, values: tuple[object, ...]) -> object | None:
         used = self.used.get(kind, 0)
@@ -44,10 +58,33 @@ class Chance:
         scripted = self._scripted(kind, values)
         if scripted is not None:
             value, source = int(str(scripted)), "script"
+        elif self.asker is not None:
+            die = {"d12": "the D12", "rune_die": "the Rune Die",
+                   "location_die": "the Location Die"}[kind]
+            value, source = self.asker.number(f"Roll {die} ({why})", faces), "table"
         else:
             value, source = int(faces[int(self.rng.integers(len(faces)))]), "rng"
         self.record.append(Outcome(kind, str(value), source, why))
         return value
+
+    def shuffle(self, items: Sequence[str], why: str) -> list[str]:
+        """A shuffled deck of tiles or cards, in the order they are laid or drawn."""
+        if self.asker is not None:
+            order, source = self.asker.order(f"Shuffle {why} and list them in order", items), \
+                "table"
+        else:
+            order, source = [items[int(i)] for i in self.rng.permutation(len(items))], "rng"
+        self.record.append(Outcome("shuffle", ",".join(order), source, why))
+        return order
+
+    def pick(self, options: Sequence[str], why: str) -> str:
+        """One card drawn at random from `options`."""
+        if self.asker is not None:
+            picked, source = self.asker.choice(f"Draw {why}", options), "table"
+        else:
+            picked, source = options[int(self.rng.integers(len(options)))], "rng"
+        self.record.append(Outcome("draw", picked, source, why))
+        return picked
 
     def d12(self, why: str) -> int:
         return self._die("d12", self.script.d12, tuple(range(1, 13)), why)
@@ -68,6 +105,11 @@ class Chance:
                 raise RulesError(f"scripted level {level} token {scripted.label()} is not in the "
                                  f"bag (it is in {where}); fix [chance] tokens")
             token, source = scripted, "script"
+        elif self.asker is not None:
+            labels = sorted({t.label() for t in bag.tokens})
+            token = DamageToken.parse(self.asker.choice(
+                f"Draw a level {level} damage token ({why})", labels))
+            source = "table"
         else:
             token, source = bag.tokens[int(self.rng.integers(len(bag.tokens)))], "rng"
         self.record.append(Outcome("token", f"{level}:{token.label()}", source, why))

@@ -22,6 +22,7 @@ class MonsterSpec:
     sequences: tuple[Sequence, ...]
     provenance: str
     kind: str = "monster"  # or "catacomb-lord"
+    units: int | None = None  # pieces a Monster Metre icon brings, when the card says
 
 
 @dataclass(frozen=True)

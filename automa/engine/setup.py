@@ -1,0 +1,366 @@
+"""Setting up a room by the Red Box rules: the playmat, the tiles, the monsters and where each
+goes. Every random step asks the Chance source, so a seed or the players' own dice decide."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, replace
+
+from shapely.geometry import Polygon
+
+from automa.catalog.load import Catalog
+from automa.catalog.pieces import monster_piece
+from automa.engine.chance import Chance, Outcome
+from automa.errors import RulesError
+from automa.geometry.moves import nearest_legal_spot
+from automa.geometry.table import TableGeometry, build_table, centre_distance
+from automa.geometry.zones import (
+    Spot,
+    back_edge_centre,
+    behind_obstacles,
+    monster_zone_runes,
+    zone_corners,
+)
+from automa.model.monsters import LordSpec
+from automa.model.pieces import Piece
+from automa.model.playmat import Obstacle, Playmat
+from automa.model.rooms import RoomSpec
+from automa.model.scenario import Bag, ChanceScript, Scenario, Settings, Templates, Tiles
+from automa.rules.setup import Unit, character_tiles_for, d12_half, direction_pair, placement_order
+
+MAX_REROLLS = 60
+TRILITHON_SIZE = (10.0, 2.0)  # cm, house: unmeasured
+HERO_RADIUS_KEY = "hero"
+
+
+@dataclass(frozen=True)
+class SetupOptions:
+    room: str  # a room id, or "lair" with `lord`
+    lord: str | None = None
+    playmat: str | None = None
+    heroes: tuple[tuple[str, int], ...] = ()  # (id, health)
+    expansion_mats: tuple[str, ...] = ()  # the expansion mats the table owns
+    last_playmat: str | None = None  # just played: roll again on it
+    los_blocked: bool = False
+    trilithon: bool = False  # the heroes chose to use the Trilithon
+    hidden_cave: bool = False
+
+
+@dataclass(frozen=True)
+class Placement:
+    piece: str
+    monster: str
+    at: tuple[float, float]
+    where: str
+    source: str
+
+
+@dataclass(frozen=True)
+class SetupResult:
+    room: str
+    room_name: str
+    lair: bool
+    playmat: str
+    playmat_reason: str
+    tiles: Tiles
+    discarded_directions: tuple[str, ...]
+    placements: tuple[Placement, ...]
+    heroes: tuple[Placement, ...]
+    notes: tuple[str, ...]
+    hidden_cave: tuple[str, ...]
+    scenario: Scenario
+    outcomes: tuple[Outcome, ...]
+
+
+def run_setup(catalog: Catalog, options: SetupOptions, chance: Chance) -> SetupResult:
+    lair = options.room == "lair"
+    room, lord = _room_and_lord(catalog, options, lair)
+    notes: list[str] = []
+    playmat_id, playmat_reason = choose_playmat(catalog, options, room, lord, chance, notes)
+    playmat = catalog.playmats[playmat_id]
+    if options.trilithon:
+        playmat = _with_trilithon(playmat, notes)
+    tiles, discarded = lay_tiles(catalog, options, lair, chance)
+    cave = _hidden_cave(catalog, chance, notes) if options.hidden_cave else ()
+    units = (lair_units(catalog, lord, chance) if lair and lord is not None
+             else room_units(catalog, room, lord, chance, notes, set(cave)))
+    ordered = placement_order(units, tiles)
+    limit = catalog.setup.max_monsters - (1 if lair else 0)
+    if len(ordered) > limit:
+        notes.append(f"{len(ordered)} monsters drawn; only {limit} are placed (the most a setup "
+                     f"places is {catalog.setup.max_monsters})")
+        ordered = ordered[:limit]
+    table = build_table(playmat)
+    heroes = _hero_placeholders(catalog, playmat, options.heroes)
+    pieces, placements = place_monsters(catalog, table, ordered, tiles, list(heroes))
+    if lair and lord is not None:
+        pieces, placements = _place_lord(catalog, table, lord, pieces, placements, tiles)
+    scenario = Scenario(
+        source="setup", playmat=playmat,
+        playmat_ref="inline" if options.trilithon else playmat_id,
+        settings=Settings(los_blocked=options.los_blocked), round=1,
+        templates=Templates(dict(catalog.components.rulers), catalog.components.attack.radius,
+                            catalog.components.clock.radius),
+        tiles=tiles, pieces=tuple(pieces),
+        bags={level: Bag(tokens) for level, tokens in catalog.components.bags.items()},
+        chance=ChanceScript(),
+    )
+    hero_places = tuple(Placement(h.id, "", h.at, "Hero Start Zone (move it where you like)",
+                                  "hero") for h in heroes)
+    return SetupResult(options.room, room.name if room else (lord.name if lord else ""), lair,
+                       playmat_id, playmat_reason, tiles, tuple(discarded), tuple(placements),
+                       hero_places, tuple(notes), cave, scenario, tuple(chance.record))
+
+
+def _room_and_lord(catalog: Catalog, options: SetupOptions, lair: bool
+                   ) -> tuple[RoomSpec | None, LordSpec | None]:
+    lord = None
+    if options.lord is not None:
+        lord = catalog.lords.get(options.lord)
+        if lord is None:
+            raise RulesError(f"--lord: unknown Catacomb Lord {options.lord!r} "
+                             f"(known: {', '.join(sorted(catalog.lords))})")
+    if lair:
+        if lord is None:
+            raise RulesError("ROOM 'lair' needs --lord: whose lair is it?")
+        return None, lord
+    room = catalog.rooms.get(options.room)
+    if room is None:
+        close = difflib.get_close_matches(options.room, list(catalog.rooms), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise RulesError(f"ROOM: unknown room {options.room!r}{hint}")
+    if room.kind != "battle":
+        raise RulesError(f"ROOM: {room.name} is a special room: there is no battle to set up")
+    return room, lord
+
+
+def choose_playmat(catalog: Catalog, options: SetupOptions, room: RoomSpec | None,
+                   lord: LordSpec | None, chance: Chance, notes: list[str]) -> tuple[str, str]:
+    """The card's own mat; the Lord's choice by D12; else the Rune Die or D12 chart."""
+    if options.playmat is not None:
+        if options.playmat not in catalog.playmats:
+            raise RulesError(f"--playmat: unknown playmat {options.playmat!r} "
+                             f"(known: {', '.join(sorted(catalog.playmats))})")
+        return options.playmat, "chosen by the players"
+    if lord is not None and room is None:
+        if len(lord.playmats) == 1:
+            return lord.playmats[0], f"named on {lord.name}'s Setup card"
+        if len(lord.playmats) >= 2:
+            face = chance.d12("Catacomb Lord playmat")
+            mat = d12_half(face, lord.playmats)
+            return mat, f"{lord.name}'s Setup card offers two: D12 {face} -> {mat}"
+        notes.append(f"{lord.name}'s Setup card playmat is not in our data: rolled as for a "
+                     f"Battle Room (the Lair may repeat the last mat)")
+    if room is not None and room.playmat is not None:
+        return room.playmat, f"named on the {room.name} card"
+    last = None if room is None else options.last_playmat
+    chart = catalog.setup
+    for _ in range(MAX_REROLLS):
+        if options.expansion_mats:
+            face = chance.d12("playmat chart")
+            if face == 1:
+                rune = chance.rune_die("playmat chart (D12 said 1)")
+                mat, how = chart.rune_die_mats[rune], f"D12 1, Rune Die {rune}"
+            else:
+                mat_or_none = chart.d12_mats.get(face)
+                if mat_or_none is None or mat_or_none not in options.expansion_mats:
+                    continue  # not a mat this table plays with: roll again
+                mat, how = mat_or_none, f"D12 {face}"
+        else:
+            rune = chance.rune_die("playmat chart")
+            mat, how = chart.rune_die_mats[rune], f"Rune Die {rune}"
+        if mat == last:
+            continue  # just played: roll again
+        return mat, how + (f" (rolled again over {last}, just played)" if last else "")
+    raise RulesError("no playable playmat came up in 60 rolls; check --expansions and "
+                     "--last-playmat")
+
+
+def lay_tiles(catalog: Catalog, options: SetupOptions, lair: bool, chance: Chance
+              ) -> tuple[Tiles, list[str]]:
+    faces = catalog.components.tiles
+    character = chance.shuffle(character_tiles_for(faces, lair), "the Character tiles")
+    monster = chance.shuffle(faces.monster, "the Monster tiles")
+    targets: dict[str, int] = {}
+    if options.heroes:
+        if len(options.heroes) > 4:
+            raise RulesError("--heroes: at most four heroes (four Hero Target tiles)")
+        dealt = chance.shuffle([str(n) for n in (1, 2, 3, 4)], "the Hero Target tiles")
+        targets = {hero: int(tile) for (hero, _), tile in zip(options.heroes, dealt, strict=False)}
+    drawn = chance.shuffle((*faces.green, *faces.blue), "the Direction tiles")
+    green, blue, discarded = direction_pair(drawn, faces)
+    return Tiles(tuple(character), tuple(monster), (green, blue), targets), discarded
+
+
+def _units_of(catalog: Catalog, monster_id: str, count: int, source: str) -> list[Unit]:
+    spec = catalog.monsters.get(monster_id)
+    if spec is None or spec.level is None or spec.family is None or not spec.sequences:
+        raise RulesError(f"{monster_id}: its family, level or shot sequences are not in our "
+                         f"data; add it to your data folder (docs/data.md)")
+    return [Unit(monster_id, spec.level, spec.family, source) for _ in range(count)]
+
+
+def room_units(catalog: Catalog, room: RoomSpec | None, lord: LordSpec | None, chance: Chance,
+               notes: list[str], excluded: set[str]) -> list[Unit]:
+    """Named monsters, Monster Metre icons (a random Monster card of that level, all its units)
+    and Mercenary icons (the Lord's mercenary)."""
+    assert room is not None
+    if not room.known:
+        raise RulesError(f"the monsters of {room.name} are not in our data; add its list to "
+                         f"rooms.toml in your data folder (docs/data.md)")
+    units: list[Unit] = []
+    for monster_id, count in room.monsters:
+        units += _units_of(catalog, monster_id, count, "named on the card")
+    for level, count in room.metres:
+        deck = sorted(m.id for m in catalog.monsters.values()
+                      if m.level == level and m.family and m.sequences and m.id not in excluded)
+        for _ in range(count):
+            drawn = chance.pick(deck, f"a random level {level} Monster card")
+            spec = catalog.monsters[drawn]
+            how_many = spec.units or catalog.setup.metre_units[level]
+            units += _units_of(catalog, drawn, how_many, f"Monster Metre level {level}")
+    mercenaries = room.mercenaries or 0
+    if mercenaries:
+        if lord is None:
+            raise RulesError(f"{room.name} has {mercenaries} Mercenary icon(s): name the "
+                             f"campaign's Catacomb Lord with --lord")
+        merc = lord.mercenary[0]
+        if len(lord.mercenary) > 1:
+            face = chance.d12("Mercenary choice")
+            merc = d12_half(face, lord.mercenary)
+            notes.append(f"Mercenary: D12 {face} -> {merc}")
+        units += _units_of(catalog, merc, mercenaries, f"Mercenary of {lord.name}")
+    return units
+
+
+def lair_units(catalog: Catalog, lord: LordSpec, chance: Chance) -> list[Unit]:
+    units: list[Unit] = []
+    for slot in lord.minions:
+        monster = slot.choices[0]
+        if len(slot.choices) > 1:
+            face = chance.d12("minion choice")
+            monster = d12_half(face, slot.choices)
+        units += _units_of(catalog, monster, slot.count, f"minion of {lord.name}")
+    return units
+
+
+def _castles_rules(playmat: Playmat) -> bool:
+    """The Catacombs & Castles mats have their own placement rules."""
+    return not playmat.sticker_runes or playmat.swappable_zones
+
+
+def _spots(catalog: Catalog, table: TableGeometry, piece: Piece, tiles: Tiles,
+           placed: list[Piece]) -> list[Spot]:
+    """The placement spots in the rules' order, as they stand now."""
+    green, blue = tiles.direction
+    mat = table.playmat
+    if _castles_rules(mat):
+        line = _zone_line(mat, piece, green)
+        return behind_obstacles(table, piece, green, blue) + line
+    return (monster_zone_runes(table, placed, green, blue)
+            + behind_obstacles(table, piece, green, blue)
+            + zone_corners(mat, piece, green, blue)
+            + [back_edge_centre(mat, piece)])
+
+
+def _zone_line(mat: Playmat, piece: Piece, green: str) -> list[Spot]:
+    """Lined up along the Monster Start Zone line from the centre outward."""
+    step = 2 * piece.radius + 0.5
+    y = mat.monster_zone + piece.radius
+    first_side = -1 if green == "left-to-right" else 1  # seen from the zone: its left is high x
+    spots = [Spot("the Monster Start Zone line, centre", (mat.width / 2, y))]
+    for k in range(1, int(mat.width / step)):
+        for side in (-first_side, first_side):
+            x = mat.width / 2 + side * k * step
+            if piece.radius <= x <= mat.width - piece.radius:
+                spots.append(Spot(f"the Monster Start Zone line, {k} along", (x, y)))
+    return spots
+
+
+def place_monsters(catalog: Catalog, table: TableGeometry, units: list[Unit], tiles: Tiles,
+                   pieces: list[Piece]) -> tuple[list[Piece], list[Placement]]:
+    placements: list[Placement] = []
+    used: set[str] = set()
+    numbers: dict[str, int] = {}
+    for unit in units:
+        spec = catalog.monsters[unit.monster]
+        numbers[unit.monster] = numbers.get(unit.monster, 0) + 1
+        number = numbers[unit.monster]
+        piece = monster_piece(catalog, spec, f"{unit.monster}-{number}", (0.0, 0.0),
+                              f"{spec.name} #{number}")
+        spot = next((s for s in _spots(catalog, table, piece, tiles, pieces)
+                     if s.where not in used), None)
+        if spot is None:
+            spot = Spot("beside the centre of the back edge", back_edge_centre(table.playmat,
+                                                                                 piece).at)
+        used.add(spot.where)
+        at = nearest_legal_spot(table, pieces, piece, spot.at)
+        where = spot.where if centre_distance(at, spot.at) < 0.5 else \
+            f"{spot.where} (nearest free spot)"
+        pieces.append(piece.moved(at))
+        placements.append(Placement(piece.id, unit.monster, at, where, unit.source))
+    return pieces, placements
+
+
+def _place_lord(catalog: Catalog, table: TableGeometry, lord: LordSpec, pieces: list[Piece],
+                placements: list[Placement], tiles: Tiles
+                ) -> tuple[list[Piece], list[Placement]]:
+    """The Catacomb Lord goes last: at the back-edge centre (a zone corner on the C&C mats)."""
+    piece = monster_piece(catalog, lord, lord.id, (0.0, 0.0))
+    if _castles_rules(table.playmat):
+        spot = zone_corners(table.playmat, piece, *tiles.direction)[0]
+    else:
+        spot = back_edge_centre(table.playmat, piece)
+    at = nearest_legal_spot(table, pieces, piece, spot.at)
+    if piece.health is None:
+        raise RulesError(f"{lord.name}: starting health not in our data; add it (docs/data.md)")
+    pieces.append(piece.moved(at))
+    placements.append(Placement(lord.id, lord.id, at, spot.where, "the Catacomb Lord, last"))
+    return pieces, placements
+
+
+def _hero_placeholders(catalog: Catalog, playmat: Playmat,
+                       heroes: tuple[tuple[str, int], ...]) -> list[Piece]:
+    radius = catalog.components.disc_radius.get(HERO_RADIUS_KEY, 1.25)
+    count = len(heroes)
+    return [Piece(hero, "heroes", "hero",
+                  (playmat.width * (i + 1) / (count + 1), max(radius, playmat.hero_zone / 2)),
+                  radius, health, gold=5, starting_health=health)
+            for i, (hero, health) in enumerate(heroes)]
+
+
+def _with_trilithon(playmat: Playmat, notes: list[str]) -> Playmat:
+    """The heroes chose the Trilithon: the centre of the Monster Start Zone line, moved clear of
+    other obstacles. (The AI always declines it and ignores its effects.)"""
+    if _castles_rules(playmat):
+        notes.append("Trilithon: on this mat the heroes place it on a vacant obstacle location "
+                     "icon of their choice; add it to the file as obstacle T")
+        return playmat
+    width, depth = TRILITHON_SIZE
+    x, y = playmat.width / 2, playmat.monster_zone
+    table = build_table(playmat)
+    for step in range(0, 40):
+        offset = (step + 1) // 2 * (1 if step % 2 else -1) * 1.0
+        corners = ((x + offset - width / 2, y - depth / 2), (x + offset + width / 2, y - depth / 2),
+                   (x + offset + width / 2, y + depth / 2), (x + offset - width / 2, y + depth / 2))
+        if all(not Polygon(corners).intersects(o.polygon) for o in table.obstacles):
+            notes.append(f"Trilithon (the heroes' choice): centred on the Monster Start Zone "
+                         f"line at x {x + offset:.1f}; the AI ignores its effects")
+            trilithon = Obstacle("T", corners)
+            return replace(playmat, obstacles=(*playmat.obstacles, trilithon))
+    notes.append("Trilithon: no clear spot on the Monster Start Zone line; place it by hand")
+    return playmat
+
+
+def _hidden_cave(catalog: Catalog, chance: Chance, notes: list[str]) -> tuple[str, ...]:
+    """Five of the level-1 monster pieces, drawn at random, are set aside to be collected."""
+    level_one = sorted(m.id for m in catalog.monsters.values()
+                       if m.level == 1 and m.family and m.sequences)
+    drawn = chance.shuffle(level_one, "one of each level-1 monster piece")
+    chosen = tuple(drawn[: catalog.setup.hidden_cave_collect])
+    items = ", ".join(catalog.setup.hidden_cave_items)
+    notes.append(f"Hidden Cave: set aside {', '.join(chosen)} (not available to the Overseer); "
+                 f"put {items} face up beside the Hidden Cave card")
+    return chosen
+
+

@@ -1,0 +1,72 @@
+"""The setup printout (table words and coordinates) and its JSON (CONTRACT.md)."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from automa.engine.setup import SetupResult
+from automa.render.text import RULE, WIDTH
+
+
+def _at(point: tuple[float, float]) -> str:
+    return f"({point[0]:.1f}, {point[1]:.1f})"
+
+
+def setup_json(result: SetupResult) -> dict[str, Any]:
+    tiles = result.tiles
+    return {
+        "room": result.room,
+        "playmat": result.playmat,
+        "playmat_reason": result.playmat_reason,
+        "tiles": {
+            "character_order": list(tiles.character_order),
+            "monster_order": list(tiles.monster_order),
+            "direction": list(tiles.direction),
+            "discarded_directions": list(result.discarded_directions),
+            "hero_targets": dict(tiles.hero_targets),
+        },
+        "placements": [{"piece": p.piece, "monster": p.monster,
+                        "at": [round(p.at[0], 2), round(p.at[1], 2)], "where": p.where,
+                        "source": p.source} for p in result.placements],
+        "heroes": [{"piece": h.piece, "at": [round(h.at[0], 2), round(h.at[1], 2)]}
+                   for h in result.heroes],
+        "hidden_cave": list(result.hidden_cave),
+        "notes": list(result.notes),
+        "chance": [{"kind": o.kind, "value": o.value, "source": o.source, "why": o.why}
+                   for o in result.outcomes],
+    }
+
+
+def setup_text(result: SetupResult) -> str:
+    tiles = result.tiles
+    kind = "Catacomb Lord's lair" if result.lair else "battle room"
+    lines = [f"Setup · {result.room_name} ({kind})", RULE]
+
+    def field(label: str, text: str) -> None:
+        lines.extend(textwrap.wrap(text, WIDTH, initial_indent=f"{label:<10}",
+                                   subsequent_indent=" " * 10) or [label])
+
+    field("Playmat", f"{result.playmat} — {result.playmat_reason}")
+    field("Character", "lay the Character tiles left to right: "
+          + ", ".join(tiles.character_order))
+    field("Monster", "lay the Monster tiles left to right: " + ", ".join(tiles.monster_order))
+    discarded = (f" (discarded while drawing: {', '.join(result.discarded_directions)})"
+                 if result.discarded_directions else "")
+    field("Direction", f"green {tiles.direction[0]}, blue {tiles.direction[1]}{discarded}; "
+          f"below the mat behind the Monster Start Zone")
+    if tiles.hero_targets:
+        field("Targets", "Hero Target tiles: " + ", ".join(
+            f"{hero} {tile}" for hero, tile in tiles.hero_targets.items()))
+    lines.append("Place the monsters in this order:")
+    for number, p in enumerate(result.placements, start=1):
+        lines.extend(textwrap.wrap(f"{number:>2}. {p.piece} ({p.source}) → {p.where} {_at(p.at)}",
+                                   WIDTH, subsequent_indent=" " * 6))
+    if result.heroes:
+        lines.extend(textwrap.wrap(
+            "Heroes: place them in the Hero Start Zone as usual; the file has them at "
+            + ", ".join(f"{h.piece} {_at(h.at)}" for h in result.heroes)
+            + " — correct the positions before the first turn.", WIDTH))
+    for note in result.notes:
+        lines.extend(textwrap.wrap(note, WIDTH, initial_indent="* ", subsequent_indent="  "))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,225 @@
+"""Battle setup by the Red Box rules (Solo & Co-Op Mode Setup, Catacomb Lord Room Setup):
+each ordering rule table-driven, the setup -> turn round trip, seeds and typed rolls."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from automa.catalog.load import Catalog
+from automa.cli.main import cli
+from automa.engine.chance import Chance
+from automa.engine.setup import SetupOptions, choose_playmat, run_setup
+from automa.errors import RulesError
+from automa.model.components import TileSet
+from automa.model.scenario import ChanceScript, Tiles
+from automa.rules.setup import Unit, direction_pair, placement_order
+from automa.scenario.load import load_scenario
+
+
+def chance(d12: tuple[int, ...] = (), rune: tuple[int, ...] = (), seed: int = 0) -> Chance:
+    return Chance(ChanceScript(None, d12, rune), np.random.default_rng(seed))
+
+
+# The playmat ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "d12", "rune", "expected"),
+    [
+        (SetupOptions("moghath"), (), (3,), "lava-tube"),
+        (SetupOptions("moghath", last_playmat="lava-tube"), (), (3, 3, 6), "altar"),
+        (SetupOptions("moghath", expansion_mats=("castle-mivroih",)), (1,), (2,), "throne-room"),
+        (SetupOptions("moghath", expansion_mats=("castle-mivroih",)), (2, 9, 3), (),
+         "castle-mivroih"),
+        (SetupOptions("moghath", playmat="root-cellar"), (), (), "root-cellar"),
+    ],
+    ids=["rune-die", "just-played-roll-again", "d12-one-means-rune-die",
+         "not-owned-roll-again", "chosen"],
+)
+def test_playmat_chart(catalog: Catalog, options: SetupOptions, d12: tuple[int, ...],
+                       rune: tuple[int, ...], expected: str) -> None:
+    """Rune Die without expansion mats, D12 with them; roll again on a mat not owned or just
+    played."""
+    room = catalog.rooms["moghath"]
+    mat, _ = choose_playmat(catalog, options, room, None, chance(d12, rune), [])
+    assert mat == expected
+
+
+def test_a_lord_with_two_mats_rolls_the_d12_halves(catalog: Catalog) -> None:
+    """Catacomb Lord Room Setup 1: 1-6 the left playmat, 7-12 the right."""
+    from dataclasses import replace
+
+    lord = replace(catalog.lords["hmotha"], playmats=("altar", "campfire"))
+    for face, mat in ((6, "altar"), (7, "campfire")):
+        got, _ = choose_playmat(catalog, SetupOptions("lair", lord="hmotha"), None, lord,
+                                chance((face,)), [])
+        assert got == mat
+
+
+# Tiles ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("drawn", "green", "blue", "discarded"),
+    [
+        (["left-to-right", "msz-to-hsz", "right-to-left", "hsz-to-msz"], "left-to-right",
+         "msz-to-hsz", []),
+        (["hsz-to-msz", "msz-to-hsz", "right-to-left", "left-to-right"], "right-to-left",
+         "hsz-to-msz", ["msz-to-hsz"]),
+        (["right-to-left", "left-to-right", "msz-to-hsz", "hsz-to-msz"], "right-to-left",
+         "msz-to-hsz", ["left-to-right"]),
+    ],
+)
+def test_direction_tiles_one_of_each_colour(drawn: list[str], green: str, blue: str,
+                                            discarded: list[str]) -> None:
+    """A second tile of the first one's colour is discarded and another drawn."""
+    assert direction_pair(drawn, TileSet()) == (green, blue, discarded)
+
+
+def test_a_battle_room_puts_the_lord_tile_aside(catalog: Catalog) -> None:
+    battle = run_setup(catalog, SetupOptions("chagnars-lair"), chance(seed=1))
+    lair = run_setup(catalog, SetupOptions("lair", lord="hmotha"), chance(seed=1))
+    assert "catacomb-lord" not in battle.tiles.character_order
+    assert "catacomb-lord" in lair.tiles.character_order
+
+
+def test_hero_target_tiles_are_dealt_one_each(catalog: Catalog) -> None:
+    result = run_setup(catalog, SetupOptions("chagnars-lair", heroes=(("elf", 8), ("thief", 6))),
+                       chance(seed=5))
+    assert sorted(result.tiles.hero_targets) == ["elf", "thief"]
+    assert len(set(result.tiles.hero_targets.values())) == 2
+
+
+# Placement order -------------------------------------------------------------------------------
+
+TILES = Tiles(("level-2", "level-1", "level-3", "level-4", "antient"),
+              ("undead", "vermin", "mythological", "dungeon", "infernal", "wraith-knight",
+               "zombie"), ("left-to-right", "msz-to-hsz"), {})
+
+
+@pytest.mark.parametrize(
+    ("units", "expected"),
+    [
+        ([Unit("rat", 1, "vermin", ""), Unit("wraith", 2, "infernal", "")], ["wraith", "rat"]),
+        ([Unit("rat", 1, "vermin", ""), Unit("zombie", 1, "undead", "")], ["zombie", "rat"]),
+        ([Unit("spider", 4, "undead", ""), Unit("ghoul", 3, "undead", "")], ["ghoul", "spider"]),
+    ],
+    ids=["character-tile", "monster-tile-breaks-ties", "level-3-before-4"],
+)
+def test_monsters_are_placed_in_character_then_monster_tile_order(units: list[Unit],
+                                                                   expected: list[str]) -> None:
+    assert [u.monster for u in placement_order(units, TILES)] == expected
+
+
+def test_spots_in_the_rules_order(catalog: Catalog) -> None:
+    """Vacant zone runes along the green tile, then behind each obstacle, then the corners,
+    then the back-edge centre."""
+    result = run_setup(catalog, SetupOptions("chagnars-lair", playmat="mausoleum"),
+                       chance(seed=2))
+    kinds = [p.where.split(" ")[0] for p in result.placements]
+    assert kinds[:2] == ["rune", "rune"]  # the Mausoleum has two runes in its zone
+    assert kinds[2:6] == ["behind"] * 4
+    runes = [p for p in result.placements if p.where.startswith("rune")]
+    green = result.tiles.direction[0]
+    xs = [p.at[0] for p in runes]
+    assert xs == sorted(xs, reverse=green == "left-to-right")
+
+
+def test_the_lord_goes_last_at_the_back_edge_centre(catalog: Catalog) -> None:
+    """Thaggu: nine minions plus himself, ten pieces; the Lord placed last."""
+    result = run_setup(catalog, SetupOptions("lair", lord="thaggu", playmat="altar"),
+                       chance(seed=3))
+    assert len(result.placements) == 10
+    assert result.placements[-1].piece == "thaggu"
+    assert result.placements[-1].where == "centre of the back edge"
+
+
+def test_monster_metre_icons_draw_a_card_of_that_level(catalog: Catalog) -> None:
+    result = run_setup(catalog, SetupOptions("wychward-burrow"), chance(seed=4))
+    levels = sorted(catalog.monsters[p.monster].level or 0 for p in result.placements)
+    assert set(levels) <= {1, 2} and 1 in levels and 2 in levels
+
+
+def test_mercenary_icons_need_the_lord(catalog: Catalog) -> None:
+    with pytest.raises(RulesError, match="--lord"):
+        run_setup(catalog, SetupOptions("moghath"), chance())
+    result = run_setup(catalog, SetupOptions("moghath", lord="vasesak"), chance(seed=1))
+    assert sum(p.monster == "skeleton-warrior" for p in result.placements) == 2
+
+
+# Through the command line -----------------------------------------------------------------------
+
+
+def test_setup_then_turn_round_trip(tmp_path: Path) -> None:
+    out = tmp_path / "battle.toml"
+    runner = CliRunner()
+    made = runner.invoke(cli, ["setup", "chagnars-lair", "--heroes", "elf=8,barbarian=12",
+                               "--seed", "9", "--out", str(out)])
+    assert made.exit_code == 0, made.output
+    turn = runner.invoke(cli, ["turn", str(out), "--seed", "1", "--json"])
+    assert turn.exit_code == 0, turn.output
+    acted = {a["character"] for a in json.loads(turn.stdout)["activations"]}
+    assert acted == {"sewer-rat-1", "sewer-rat-2", "sewer-rat-3", "sewer-rat-4", "minotaur-1",
+                     "crypt-spider-1"}
+
+
+def test_same_seed_same_setup() -> None:
+    runner = CliRunner()
+    args = ["setup", "wychward-burrow", "--seed", "12", "--json"]
+    first, second = (json.loads(runner.invoke(cli, args).stdout) for _ in range(2))
+    assert first == second
+    assert first["placements"] and {"piece", "monster", "at", "where"} <= first["placements"][0].keys()
+
+
+def test_physical_dice_are_typed_and_bad_rolls_re_asked(tmp_path: Path, catalog: Catalog
+                                                        ) -> None:
+    """--dice physical: the players shuffle and draw; every answer is checked."""
+    typed = "\n".join([
+        "13",                                   # Rune Die for the playmat: not a face
+        "2",                                    # -> throne-room
+        "1,2,3,4",                              # Character tiles: one missing
+        "level-4,level-3,level-2,level-1,antient",
+        "7,6,5,4,3,2,1",                        # Monster tiles by number
+        "left-to-right,right-to-left,hsz-to-msz,msz-to-hsz",  # Direction tiles
+    ]) + "\n"
+    out = tmp_path / "typed.toml"
+    result = CliRunner().invoke(cli, ["setup", "chagnars-lair", "--dice", "physical", "--out",
+                                      str(out)], input=typed)
+    assert result.exit_code == 0, result.output
+    assert "not a face of this die" in result.stderr
+    assert "exactly once" in result.stderr
+    scenario = load_scenario(out, catalog)
+    assert scenario.playmat.id == "throne-room"
+    assert scenario.tiles.character_order[0] == "level-4"
+    assert scenario.tiles.monster_order[0] == "zombie"
+    assert scenario.tiles.direction == ("left-to-right", "hsz-to-msz")
+
+
+def test_input_ending_early_saves_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "never.toml"
+    result = CliRunner().invoke(cli, ["setup", "chagnars-lair", "--dice", "physical", "--out",
+                                      str(out)], input="3\n")
+    assert result.exit_code != 0 and not out.exists()
+    assert "nothing was saved" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["setup", "chagnar-lair"], "did you mean 'chagnars-lair'"),
+        (["setup", "althea-the-healer"], "special room"),
+        (["setup", "lair"], "needs --lord"),
+        (["setup", "moghath", "--lord", "nobody"], "unknown Catacomb Lord"),
+        (["setup", "moghath", "--heroes", "elf"], "ID=HEALTH"),
+        (["setup", "mothole"], "not in our data"),
+    ],
+)
+def test_bad_setup_requests_give_one_line(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code != 0
+    assert message in result.stderr and result.stderr.count("\n") == 1
