@@ -173,7 +173,8 @@ def test_same_seed_same_setup() -> None:
     args = ["setup", "wychward-burrow", "--seed", "12", "--json"]
     first, second = (json.loads(runner.invoke(cli, args).stdout) for _ in range(2))
     assert first == second
-    assert first["placements"] and {"piece", "monster", "at", "where"} <= first["placements"][0].keys()
+    placement = first["placements"][0]
+    assert {"piece", "monster", "at", "where"} <= placement.keys()
 
 
 def test_physical_dice_are_typed_and_bad_rolls_re_asked(tmp_path: Path, catalog: Catalog
