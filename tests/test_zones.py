@@ -15,6 +15,7 @@ from automa.geometry.zones import (
     back_edge_centre,
     behind_obstacles,
     monster_zone_runes,
+    quadrant_problems,
     runes_of,
     within_triangle,
     zone_corners,
@@ -128,3 +129,17 @@ def test_a_flier_rolls_both_dice_and_may_land_on_an_obstacle(catalog: Catalog) -
     assert "aloft" not in landed.conditions
     gap = TABLE.obstacles[0].polygon.distance(Point(landed.at))
     assert landed.radius - 1e-6 <= gap <= landed.radius + 2.5
+
+
+def test_quadrant_rule_for_castle_obstacles() -> None:
+    """Catacombs & Castles: at most two per quadrant, none doubled while one is empty."""
+    from dataclasses import replace
+
+    crowded = replace(MAT, obstacles=tuple(
+        Obstacle(c, circle=(10.0 + i, 10.0 + 2 * i, 0.5)) for i, c in enumerate("ABC")))
+    problems = quadrant_problems(build_table(crowded))
+    assert any("at most two" in p for p in problems)
+    assert quadrant_problems(TABLE) == []  # one obstacle in each of two quadrants
+    doubled = replace(MAT, obstacles=(*OBSTACLES, Obstacle("C", circle=(5.0, 5.0, 1.0))))
+    assert quadrant_problems(build_table(doubled)) == [
+        "a quadrant has two obstacles while another has none"]

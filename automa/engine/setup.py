@@ -19,6 +19,7 @@ from automa.geometry.zones import (
     back_edge_centre,
     behind_obstacles,
     monster_zone_runes,
+    quadrant_problems,
     zone_corners,
 )
 from automa.model.monsters import LordSpec
@@ -91,6 +92,10 @@ def run_setup(catalog: Catalog, options: SetupOptions, chance: Chance) -> SetupR
                      f"places is {catalog.setup.max_monsters})")
         ordered = ordered[:limit]
     table = build_table(playmat)
+    if playmat.swappable_zones:
+        notes.append("the heroes choose their Start Zone; the other is the Monster Start Zone "
+                     "(this file takes the mat's usual one)")
+        notes += [f"obstacle layout: {p}" for p in quadrant_problems(table)]
     heroes = _hero_placeholders(catalog, playmat, options.heroes)
     pieces, placements = place_monsters(catalog, table, ordered, tiles, list(heroes))
     if lair and lord is not None:

@@ -120,3 +120,18 @@ def place_at(table: TableGeometry, pieces: list[Piece], piece: Piece, spot: Spot
     return nearest_legal_spot(table, pieces, piece, spot.at)
 
 
+
+
+def quadrant_problems(table: TableGeometry) -> list[str]:
+    """Catacombs & Castles obstacle rule: at most two obstacles in a quadrant, and none gets a
+    second while another quadrant is empty."""
+    mat = table.playmat
+    counts = [0, 0, 0, 0]
+    for shape in table.obstacles:
+        c = shape.polygon.centroid
+        counts[(2 if c.y >= mat.length / 2 else 0) + (1 if c.x >= mat.width / 2 else 0)] += 1
+    problems = [f"quadrant {i + 1} holds {n} obstacles (at most two)"
+                for i, n in enumerate(counts) if n > 2]
+    if any(n >= 2 for n in counts) and 0 in counts:
+        problems.append("a quadrant has two obstacles while another has none")
+    return problems
