@@ -357,3 +357,11 @@ def data_check(ctx: click.Context, directory: Path | None) -> None:
         click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found", err=True)
         sys.exit(1)
     click.echo("data ok")
+
+
+def _register() -> None:
+    """Commands defined in sibling modules attach themselves to `cli` on import."""
+    from automa.cli import play, session_cmds  # noqa: F401
+
+
+_register()

@@ -210,7 +210,7 @@ def _piece(rec: Record, catalog: Catalog) -> Piece:
         level=level,
         sequences=sequences,
         starting_health=rec.integer("starting_health", low=1, high=99)
-        if rec.has("starting_health") else (base.starting_health or health),
+        if rec.has("starting_health") else base.starting_health,
         conditions=conditions,
         flying=rec.boolean("flying", False),
         invulnerable=rec.boolean("invulnerable", False),

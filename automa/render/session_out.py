@@ -1,0 +1,57 @@
+"""Printouts of a session: its status and its input log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from automa.render.json_out import pieces_json
+from automa.session.events import Event
+from automa.session.state import SessionState
+
+
+def status_json(state: SessionState) -> dict[str, Any]:
+    return {"round": state.round, "phase": state.phase, "pieces": pieces_json(state.battle),
+            "out": dict(state.battle.out)}
+
+
+def status_text(state: SessionState) -> str:
+    phase = "the heroes' turn" if state.phase == "heroes" else "the AI turn"
+    lines = [f"Round {state.round} · {phase}"]
+    for side, title in (("heroes", "Heroic Forces"), ("ai", "AI"), ("neutral", "Neutral")):
+        pieces = [p for p in state.battle.pieces if p.side == side]
+        if not pieces:
+            continue
+        lines.append(f"  {title}:")
+        for p in pieces:
+            health = "" if p.health is None else f" health {p.health}"
+            extra = "".join(f" {k} {getattr(p, k)}" for k in ("gold", "poison", "items")
+                            if side == "heroes")
+            conditions = f" [{', '.join(sorted(p.conditions))}]" if p.conditions else ""
+            lines.append(f"    {p.id:<18} ({p.at[0]:5.1f}, {p.at[1]:5.1f}){health}{extra}"
+                         f"{conditions}")
+    if state.battle.out:
+        lines.append("  Out of play: " + ", ".join(f"{k} ({v})"
+                                                   for k, v in state.battle.out.items()))
+    if state.phase == "ai" and state.progress is not None:
+        lines.append(f"  Acted this turn: {', '.join(sorted(state.progress.acted)) or 'nobody'}")
+    return "\n".join(lines) + "\n"
+
+
+def describe_event(event: Event) -> str:
+    kind = event.get("type")
+    if kind == "activation":
+        dice = ", ".join(f"{o['kind']} {o['value']}" for o in event.get("outcomes", []))
+        return f"AI activation ({dice or 'no dice'})"
+    if kind == "move":
+        x, y = event["to"]
+        return f"move {event['piece']} to ({x:.1f}, {y:.1f})"
+    if kind in ("damage", "heal", "gold", "items", "poison"):
+        return f"{kind} {event['piece']} {event['amount']:+d}" if kind in (
+            "gold", "items", "poison") else f"{kind} {event['piece']} {event['amount']}"
+    if kind == "remove":
+        return f"{event['piece']} leaves play ({event.get('why', 'dead')})"
+    if kind == "condition":
+        return f"{event['piece']} {'is' if event['on'] else 'is no longer'} {event['condition']}"
+    if kind == "rollback":
+        return f"rollback to {event['to']} inputs"
+    return str(kind)

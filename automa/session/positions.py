@@ -1,0 +1,104 @@
+"""Where the players say a piece now stands, in table words or coordinates.
+
+  12.5,40                              coordinates in cm (mat frame)
+  rune 3 | on rune 3                   centred on a rune
+  touching obstacle B on its north side
+  touching elf on its west side
+  2 cm left of the elf                 an edge-to-edge gap; left/right as seen from the
+                                       Hero Start Zone; north = toward the Monster Start Zone
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from shapely.geometry import Point
+
+from automa.errors import InputError
+from automa.geometry.moves import overlap_with
+from automa.geometry.table import PLACEMENT_TOLERANCE, TableGeometry
+from automa.geometry.zones import runes_of
+from automa.model.pieces import Piece
+
+Vec = tuple[float, float]
+DIRECTIONS: dict[str, Vec] = {
+    "north": (0.0, 1.0), "south": (0.0, -1.0), "east": (1.0, 0.0), "west": (-1.0, 0.0),
+    "left": (-1.0, 0.0), "right": (1.0, 0.0), "ahead": (0.0, 1.0), "behind": (0.0, -1.0),
+}
+_COORDS = re.compile(r"^\(?\s*(-?\d+(?:\.\d+)?)\s*[, ]\s*(-?\d+(?:\.\d+)?)\s*\)?$")
+_RUNE = re.compile(r"^(?:on\s+)?rune\s+(\d+)$")
+_TOUCH = re.compile(r"^touching\s+(obstacle\s+)?(\S+)\s+on\s+its\s+(\w+)\s+side$")
+_GAP = re.compile(r"^(\d+(?:\.\d+)?)\s*cm\s+(\w+)\s+of\s+(?:the\s+)?(\S+)$")
+
+
+def parse_position(text: str, table: TableGeometry, pieces: list[Piece], mover: Piece) -> Vec:
+    """A legal centre for `mover` from the players' words; InputError says what is wrong."""
+    words = " ".join(text.lower().split())
+    spot = _spot(words, table, pieces, mover)
+    clash = overlap_with(table, pieces, mover, spot, PLACEMENT_TOLERANCE)
+    if clash == "the mat edge":
+        raise InputError(f"{text!r}: ({spot[0]:.1f}, {spot[1]:.1f}) puts {mover.id} off the mat")
+    if clash is not None:
+        raise InputError(f"{text!r}: ({spot[0]:.1f}, {spot[1]:.1f}) puts {mover.id} on {clash}")
+    return spot
+
+
+def _direction(word: str) -> Vec:
+    if word not in DIRECTIONS:
+        raise InputError(f"{word!r} is not a direction (use {', '.join(DIRECTIONS)})")
+    return DIRECTIONS[word]
+
+
+def _spot(words: str, table: TableGeometry, pieces: list[Piece], mover: Piece) -> Vec:
+    if match := _COORDS.match(words):
+        return (float(match[1]), float(match[2]))
+    if match := _RUNE.match(words):
+        rune = runes_of(table).get(int(match[1]))
+        if rune is None:
+            raise InputError(f"there is no rune {match[1]} on this mat")
+        return rune.at
+    if match := _TOUCH.match(words):
+        dx, dy = _direction(match[3])
+        if match[1]:
+            return _beside_obstacle(table, match[2].upper(), (dx, dy), mover.radius)
+        other = _piece(match[2], pieces)
+        reach = other.radius + mover.radius + 1e-4
+        return (other.at[0] + dx * reach, other.at[1] + dy * reach)
+    if match := _GAP.match(words):
+        dx, dy = _direction(match[2])
+        other = _piece(match[3], pieces)
+        reach = other.radius + mover.radius + float(match[1])
+        return (other.at[0] + dx * reach, other.at[1] + dy * reach)
+    raise InputError(f"cannot read the position {words!r}: try 12.5,40 | rune 3 | touching "
+                     f"obstacle B on its north side | 2 cm left of elf")
+
+
+def _piece(name: str, pieces: list[Piece]) -> Piece:
+    found = next((p for p in pieces if p.id == name), None)
+    if found is None:
+        raise InputError(f"no piece {name!r} on the mat")
+    return found
+
+
+def _beside_obstacle(table: TableGeometry, obstacle_id: str, direction: Vec,
+                     radius: float) -> Vec:
+    shape = next((o for o in table.obstacles if o.id == obstacle_id), None)
+    if shape is None:
+        raise InputError(f"no obstacle {obstacle_id} on this mat")
+    centre = shape.polygon.centroid
+    minx, miny, maxx, maxy = shape.polygon.bounds
+    reach = math.hypot(maxx - minx, maxy - miny)
+    far = (centre.x + direction[0] * reach, centre.y + direction[1] * reach)
+    # slide in from far away until the disc touches the obstacle
+    lo, hi = 0.0, reach
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        at = (far[0] - direction[0] * mid, far[1] - direction[1] * mid)
+        if shape.polygon.distance(Point(at)) < radius:
+            hi = mid
+        else:
+            lo = mid
+    return (far[0] - direction[0] * lo, far[1] - direction[1] * lo)
+
+

@@ -1,0 +1,151 @@
+"""A session's state is its starting scenario with every effective input applied, in order."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from automa.catalog.load import Catalog
+from automa.engine.activation import Activation
+from automa.engine.battle import Battle, Table
+from automa.engine.chance import Asker, Chance, Outcome
+from automa.engine.turn import TurnProgress, step_turn
+from automa.errors import InputError
+from automa.geometry.table import TableGeometry, build_table
+from automa.model.components import DamageToken
+from automa.model.scenario import ChanceScript, Scenario
+from automa.session.events import TABLE_EVENTS, Event, apply_table_event
+from automa.session.log import SessionError
+
+MARKERS = ("undo", "redo", "rollback")
+
+
+@dataclass(frozen=True)
+class SessionState:
+    scenario: Scenario
+    battle: Battle
+    round: int
+    progress: TurnProgress | None  # None: the heroes' turn
+    activations: tuple[tuple[int, Activation], ...]  # (round, activation), oldest first
+
+    @property
+    def phase(self) -> str:
+        return "heroes" if self.progress is None else "ai"
+
+    def as_scenario(self) -> Scenario:
+        battle = self.battle
+        return replace(self.scenario, round=self.round, pieces=battle.pieces, bags=battle.bags,
+                       out=battle.out, chance=ChanceScript())
+
+
+def effective_events(events: Sequence[Event]) -> tuple[list[Event], list[Event]]:
+    """Apply the undo / redo / rollback markers: (the inputs in force, those that can be redone)."""
+    done: list[Event] = []
+    undone: list[Event] = []
+    for event in events:
+        kind = event.get("type")
+        if kind == "undo":
+            if done:
+                undone.append(done.pop())
+        elif kind == "redo":
+            if undone:
+                done.append(undone.pop())
+        elif kind == "rollback":
+            keep = event.get("to")
+            if isinstance(keep, int) and 0 <= keep <= len(done):
+                undone = list(reversed(done[keep:])) + undone
+                done = done[:keep]
+        else:
+            done.append(event)
+            undone.clear()
+    return done, undone
+
+
+def script_of(outcomes: Sequence[dict[str, Any]]) -> ChanceScript:
+    """The recorded outcomes of one activation, as a script that replays them exactly."""
+    d12, rune, location = [], [], []
+    tokens: dict[int, list[DamageToken]] = {}
+    for outcome in outcomes:
+        kind, value = outcome.get("kind"), str(outcome.get("value"))
+        if kind == "d12":
+            d12.append(int(value))
+        elif kind == "rune_die":
+            rune.append(int(value))
+        elif kind == "location_die":
+            location.append(int(value))
+        elif kind == "token":
+            level, label = value.split(":")
+            tokens.setdefault(int(level), []).append(DamageToken.parse(label))
+    return ChanceScript(None, tuple(d12), tuple(rune), tuple(location),
+                        {level: tuple(values) for level, values in tokens.items()})
+
+
+def start(scenario: Scenario) -> SessionState:
+    return SessionState(scenario, Battle(scenario.pieces, scenario.bags, scenario.out),
+                        scenario.round, None, ())
+
+
+def advance(state: SessionState, catalog: Catalog, geometry: TableGeometry, chance: Chance
+            ) -> tuple[SessionState, Activation | None]:
+    """One AI activation (starting the AI turn if the heroes' turn was on)."""
+    progress = replace(state.progress or TurnProgress(state.battle), battle=state.battle)
+    table = Table(state.scenario, catalog, geometry, chance)
+    stepped = step_turn(table, progress)
+    if stepped is None:
+        return replace(state, progress=None), None
+    progress, activation = stepped
+    history = (*state.activations, (state.round, activation))
+    if progress.finished:
+        return replace(state, battle=progress.battle, round=state.round + 1, progress=None,
+                       activations=history), activation
+    return replace(state, battle=progress.battle, progress=progress,
+                   activations=history), activation
+
+
+def new_chance(catalog: Catalog, seed: int, index: int, asker: Asker | None,
+               script: ChanceScript | None = None) -> Chance:
+    """Chance for input number `index`: its own stream of the session seed, so replays and
+    redone inputs draw the same whatever came before."""
+    components = catalog.components
+    return Chance(script or ChanceScript(), np.random.default_rng([seed, index]),
+                  components.rune_die, components.location_die, asker=asker)
+
+
+def apply_event(state: SessionState, event: Event, index: int, catalog: Catalog,
+                geometry: TableGeometry, seed: int) -> SessionState:
+    kind = event.get("type")
+    if kind == "activation":
+        outcomes = event.get("outcomes", [])
+        chance = new_chance(catalog, seed, index, None, script_of(outcomes))
+        state, _ = advance(state, catalog, geometry, chance)
+        if any(o.source != "script" for o in chance.record) or \
+                len(chance.record) != len(outcomes):
+            raise SessionError(f"input {index + 1}: the recorded dice do not match this "
+                               f"activation; the log and the scenario disagree")
+        return state
+    if kind == "end-heroes-turn":
+        return state if state.progress is not None else replace(
+            state, progress=TurnProgress(state.battle))
+    if kind in TABLE_EVENTS:
+        return replace(state, battle=apply_table_event(state.battle, event, geometry))
+    raise InputError(f"unknown input {kind!r}")
+
+
+def replay(scenario: Scenario, events: Sequence[Event], catalog: Catalog,
+           seed: int) -> SessionState:
+    geometry = build_table(scenario.playmat)
+    state = start(scenario)
+    for index, event in enumerate(events):
+        try:
+            state = apply_event(state, event, index, catalog, geometry, seed)
+        except InputError as error:
+            raise SessionError(f"input {index + 1} of the log cannot be replayed: {error}") \
+                from None
+    return state
+
+
+def outcomes_json(outcomes: Sequence[Outcome]) -> list[dict[str, str]]:
+    return [{"kind": o.kind, "value": o.value, "source": o.source} for o in outcomes]

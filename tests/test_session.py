@@ -1,0 +1,170 @@
+"""Sessions: a battle on disk that nothing can lose (issue: the companion at the table)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from automa.catalog.load import Catalog
+from automa.cli.main import cli
+from automa.geometry.table import build_table
+from automa.scenario.load import load_scenario
+from automa.session.positions import parse_position
+from automa.session.store import LOG
+from tests.conftest import EXAMPLES
+
+DEMO = EXAMPLES / "demo-battle.toml"
+# Two rounds at the table: reports, the AI turn one activation at a time, an undo and a redo.
+SCRIPT = [
+    "move elf 12,30", "damage rat-1 1", "gold barbarian +2", "heal wizard 1", "done",
+    "", "", "undo", "", "", "", "", "",
+    "move barbarian 2 cm east of wizard", "poison elf -1", "undo", "redo", "dead wizard", "done",
+    "", "", "", "", "",
+    "status",
+]
+
+
+def new_session(tmp_path: Path, name: str = "s", seed: int = 5) -> Path:
+    folder = tmp_path / name
+    result = CliRunner().invoke(cli, ["new", str(DEMO), "--session", str(folder), "--seed",
+                                      str(seed)])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def play(folder: Path, lines: list[str]) -> str:
+    result = CliRunner().invoke(cli, ["play", "--session", str(folder)],
+                                input="".join(f"{line}\n" for line in lines))
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    return result.output
+
+
+def status(folder: Path) -> dict:  # type: ignore[type-arg]
+    result = CliRunner().invoke(cli, ["status", "--session", str(folder), "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)  # type: ignore[no-any-return]
+
+
+def test_a_scripted_battle_through_play(tmp_path: Path) -> None:
+    folder = new_session(tmp_path)
+    transcript = play(folder, SCRIPT)
+    final = status(folder)
+    assert final["round"] == 4 and final["phase"] == "heroes"
+    assert "rat-1" not in final["pieces"] and "wizard" not in final["pieces"]
+    assert final["pieces"]["barbarian"]["gold"] == 11
+    assert "undone: AI activation" in transcript and "redone: poison elf -1" in transcript
+
+
+@pytest.mark.parametrize("kill_after", range(0, len(SCRIPT) + 1, 2))
+def test_killed_between_inputs_and_resumed_ends_the_same(tmp_path: Path, kill_after: int
+                                                         ) -> None:
+    """The input ends (as when the process dies) after `kill_after` lines; `play` again with the
+    rest gives the same final state as an uninterrupted run."""
+    whole = new_session(tmp_path, "whole")
+    play(whole, SCRIPT)
+    broken = new_session(tmp_path, "broken")
+    play(broken, SCRIPT[:kill_after])
+    play(broken, SCRIPT[kill_after:])
+    assert status(broken) == status(whole)
+
+
+@pytest.mark.parametrize("torn_at", [1, 5, 9, 15, 20])
+def test_a_write_torn_by_a_crash_is_ignored_and_entered_again(tmp_path: Path, torn_at: int
+                                                              ) -> None:
+    """A crash in the middle of writing an input leaves half a line: it is ignored (reported),
+    the players enter that input again, and the battle ends the same."""
+    whole = new_session(tmp_path, "whole")
+    play(whole, SCRIPT)
+    torn = new_session(tmp_path, "torn")
+    play(torn, SCRIPT[:torn_at])
+    with (torn / LOG).open("a", encoding="utf-8") as log:
+        log.write('{"type": "move", "piece": "el')
+    result = CliRunner().invoke(cli, ["status", "--session", str(torn)])
+    assert "cut off by a crash" in result.stderr
+    play(torn, SCRIPT[torn_at:])
+    assert status(torn) == status(whole)
+
+
+def test_undo_redo_and_rollback_from_the_command_line(tmp_path: Path) -> None:
+    folder = new_session(tmp_path)
+    runner = CliRunner()
+    for _ in range(3):
+        assert runner.invoke(cli, ["next", "--session", str(folder)]).exit_code == 0
+    after_three = status(folder)
+    assert runner.invoke(cli, ["undo", "--session", str(folder)]).exit_code == 0
+    assert runner.invoke(cli, ["redo", "--session", str(folder)]).exit_code == 0
+    assert status(folder) == after_three
+    assert runner.invoke(cli, ["rollback", "--session", str(folder), "1"]).exit_code == 0
+    log = runner.invoke(cli, ["log", "--session", str(folder)]).stdout
+    assert log.splitlines()[0].strip().startswith("1  AI activation")
+    assert "2 undone input(s) can be redone" in log
+
+
+def test_next_json_is_the_activation_object(tmp_path: Path) -> None:
+    folder = new_session(tmp_path)
+    data = json.loads(CliRunner().invoke(cli, ["next", "--session", str(folder),
+                                               "--json"]).stdout)
+    assert data["character"] == "wraith-1" and "steps" in data
+
+
+def test_a_newer_log_is_refused_with_one_line(tmp_path: Path) -> None:
+    folder = new_session(tmp_path)
+    lines = (folder / LOG).read_text().splitlines()
+    header = json.loads(lines[0])
+    header["version"] = 99
+    (folder / LOG).write_text(json.dumps(header) + "\n")
+    result = CliRunner().invoke(cli, ["status", "--session", str(folder)])
+    assert result.exit_code != 0 and "newer automa" in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_a_damaged_line_names_the_file_and_line(tmp_path: Path) -> None:
+    folder = new_session(tmp_path)
+    play(folder, ["move elf 12,30"])
+    with (folder / LOG).open("a") as log:
+        log.write("not json\n")
+    result = CliRunner().invoke(cli, ["status", "--session", str(folder)])
+    assert result.exit_code != 0 and "line 3 is damaged" in result.stderr
+
+
+def test_bad_reports_change_nothing(tmp_path: Path) -> None:
+    folder = new_session(tmp_path)
+    before = status(folder)
+    out = play(folder, ["move elf 100,100", "move elf onto the moon", "damage nobody 2",
+                        "gold elf -99", "heal elf x", "freeze", "move elf rune 9"])
+    assert status(folder) == before
+    assert out.count("  ") >= 7
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs",),
+                                               blacklist_characters="\r\n\x0b\x0c\x1c\x1d\x1e"
+                                                                    "\x85\u2028\u2029"),
+                        max_size=30), max_size=12))
+def test_fuzzed_lines_never_crash_or_corrupt(tmp_path_factory: pytest.TempPathFactory,
+                                             lines: list[str]) -> None:
+    folder = new_session(tmp_path_factory.mktemp("fuzz"))
+    words = ["move elf", "damage", "done", "gold elf", "undo", "redo", "dead", "los"]
+    play(folder, [w + " " + line for w, line in zip(words * 2, lines, strict=False)] + lines)
+    status(folder)  # the session still opens and replays
+
+
+def test_positions_in_table_words(catalog: Catalog) -> None:
+    scenario = load_scenario(DEMO, catalog)
+    table = build_table(scenario.playmat)
+    pieces = list(scenario.pieces)
+    elf = next(p for p in pieces if p.id == "elf")
+    others = [p for p in pieces if p.id != "elf"]
+    assert parse_position("12.5, 40", table, others, elf) == (12.5, 40.0)
+    assert parse_position("rune 1", table, others, elf) == (15.0, 82.0)
+    x, y = parse_position("2 cm left of barbarian", table, others, elf)
+    assert (x, y) == pytest.approx((30.0 - 1.25 - 1.25 - 2.0, 34.0))
+    x, y = parse_position("touching obstacle A on its south side", table, others, elf)
+    assert y == pytest.approx(27.25 - 1.25, abs=1e-3) and 16.25 <= x <= 19.75
