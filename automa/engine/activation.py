@@ -50,6 +50,18 @@ class Activation:
     summoned: tuple[str, ...] = ()
     repeat: str | None = None
     explain: tuple[str, ...] = ()
+    resume: Resume | None = None  # the shots still to come after a summoned piece acts
+    continued: bool = False  # this activation finishes a sequence a summon interrupted
+
+
+@dataclass(frozen=True)
+class Resume:
+    """A sequence interrupted by a summon: the summoned piece acts at once, then this."""
+
+    shots: tuple[Shot, ...]
+    target: str | None
+    friendly: bool
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -64,8 +76,10 @@ class Aim:
 
 
 def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
-             repeated: bool = False) -> tuple[Battle, Activation]:
-    """One activation; `repeated` when a repeat shot gave this character its turn again."""
+             repeated: bool = False, resume: Resume | None = None
+             ) -> tuple[Battle, Activation]:
+    """One activation; `repeated` when a repeat shot gave this character its turn again;
+    `resume` to finish a sequence a summon interrupted."""
     actor = battle.piece(actor_id)
     row = table.catalog.behaviour_for(actor)
     log = StepLog()
@@ -73,22 +87,26 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
                 f"behaviour row {row.id} ({row.provenance}): Ruler {row.ruler}; shot preference "
                 f"{row.shot_preference or 'none'}; {row.primary} / {row.secondary} / "
                 f"{row.tie_breaker}; no target: {row.no_target}")
+    if resume is not None:
+        return _shoot(table, battle, log, actor_id, row, order_reason, (), (),
+                      Aim(resume.target, resume.reason, resume.friendly),
+                      Sequence(resume.shots), "the rest of its sequence", repeated,
+                      continued=True)
     if row.provenance == "house":
         log.house_rule(f"the {row.id} row of the behaviour table is a house row")
     if "frozen" in actor.conditions:
         log.add(NoteStep(f"{actor.label} is frozen by ice: it cannot act"))
-        return battle, _finish(actor_id, battle, row, order_reason, log, (), (), Aim(None, ""),
-                               (), "")
+        return battle, _finish(actor_id, battle, row, order_reason, log, (), (),
+                               Aim(None, "frozen by ice: it cannot act"), (), "")
     battle, returning = _before_sight(table, battle, log, actor)
     visible, hidden = _sight(table, battle, actor_id, log)
-    aim = _advanced_aim(table, battle, log, actor_id) \
+    advanced = _advanced_aim(table, battle, log, actor_id) \
         if table.scenario.settings.advanced_targeting else None
-    if aim is None and not visible:
+    if advanced is None and not visible:
         battle = _pass_antient(_no_target(table, battle, log, actor_id, row), log, actor_id)
         return battle, _finish(actor_id, battle, row, order_reason, log, visible, hidden,
                                Aim(None, "nobody in sight: No Target Action"), (), "")
-    if aim is None:
-        aim = _enemy_aim(table, battle, log, row, visible)
+    aim = advanced or _enemy_aim(table, battle, log, row, visible)
     if returning:
         sequence = Sequence((Shot("melee"),))
         sequence_reason = "back from the Teleported! card: one melee shot"
@@ -96,15 +114,32 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
         sequence, sequence_reason = aim.sequence, aim.sequence_reason
     else:
         sequence, sequence_reason = _choose_sequence(table, log, battle.piece(actor_id), row)
+    return _shoot(table, battle, log, actor_id, row, order_reason, visible, hidden, aim,
+                  sequence, sequence_reason, repeated)
+
+
+def _shoot(table: Table, battle: Battle, log: StepLog, actor_id: str, row: BehaviourRow,
+           order_reason: str, visible: tuple[Sighting, ...], hidden: tuple[Sighting, ...],
+           aim: Aim, sequence: Sequence, sequence_reason: str, repeated: bool,
+           continued: bool = False) -> tuple[Battle, Activation]:
+    """Perform the shots in order; a summon hands over at once to the summoned piece."""
     ctx = ShotContext(actor_id, aim.target, friendly=aim.friendly, in_repeat=repeated)
-    for shot in sequence.shots:
+    resume = None
+    for i, shot in enumerate(sequence.shots):
         if battle.get(actor_id) is None or ctx.stop:
             break
         battle = perform(table, battle, log, ctx, shot)
-    battle = _pass_antient(battle, log, actor_id)
+        rest = sequence.shots[i + 1:]
+        if ctx.summoned and rest and battle.get(actor_id) is not None:
+            resume = Resume(rest, ctx.target, ctx.friendly, aim.reason)
+            log.add(NoteStep(f"the summoned piece acts now; then {battle.piece(actor_id).label} "
+                             f"goes on with {' then '.join(s.notation() for s in rest)}"))
+            break
+    if resume is None:
+        battle = _pass_antient(battle, log, actor_id)
     return battle, _finish(actor_id, battle, row, order_reason, log, visible, hidden, aim,
                            tuple(sequence.shot_names()), sequence_reason, tuple(ctx.summoned),
-                           ctx.repeat)
+                           ctx.repeat, resume, continued)
 
 
 def _pass_antient(battle: Battle, log: StepLog, actor_id: str) -> Battle:
@@ -187,12 +222,13 @@ def _advanced_aim(table: Table, battle: Battle, log: StepLog, actor_id: str) -> 
 def _finish(actor_id: str, battle: Battle, row: BehaviourRow, order_reason: str, log: StepLog,
             visible: tuple[Sighting, ...], hidden: tuple[Sighting, ...], aim: Aim,
             sequence: tuple[str, ...], sequence_reason: str,
-            summoned: tuple[str, ...] = (), repeat: str | None = None) -> Activation:
+            summoned: tuple[str, ...] = (), repeat: str | None = None,
+            resume: Resume | None = None, continued: bool = False) -> Activation:
     piece = battle.get(actor_id)
     return Activation(actor_id, piece.label if piece else actor_id, order_reason, row.id,
                       row.provenance, visible, hidden, aim.target, aim.reason, sequence,
                       sequence_reason, tuple(log.steps), tuple(log.close_calls),
-                      tuple(log.house), summoned, repeat, tuple(log.trace))
+                      tuple(log.house), summoned, repeat, tuple(log.trace), resume, continued)
 
 
 def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog

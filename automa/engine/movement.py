@@ -95,7 +95,11 @@ def retreat_to_monster_zone(table: Table, battle: Battle, log: StepLog, actor_id
     actor = battle.piece(actor_id)
     face = table.chance.d12("retreat direction")
     direction = half_clock_direction(table.catalog.components.clock, TOWARD_MONSTER_ZONE, face)
-    log.add(RollStep("d12", face, "retreat direction", f"half Clock template, face {face}"))
+    offset = table.catalog.components.clock.half[face - 1]
+    log.add(RollStep("d12", face, "retreat direction",
+                     f"half Clock template face {face}: {abs(offset):.1f}° "
+                     f"{'right' if offset > 0 else 'left'} of straight toward the Monster Start "
+                     f"Zone, seen from above"))
     move = sweep(table.geometry, battle.on_table(), actor, direction, table.ruler(ruler))
     return _apply(battle, log, table, move, "retreat toward the Monster Start Zone",
                   f"half Clock template + Ruler {ruler}", clock=face)
@@ -181,8 +185,10 @@ def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
         rune, passed = _rune_choice(runes, faces, battle, actor, playmat.rune_radius)
         rolled = " and ".join(str(f) for f in faces)
         if rune is None:
-            log.add(RollStep("rune", faces[0], why, f"{'; '.join(passed)}: nothing happens"
-                             if not two_dice else f"rolled {rolled}: {'; '.join(passed)}"))
+            outcome = "roll again" if must_land else "nothing happens"
+            log.add(RollStep("rune", faces[0], why, f"{'; '.join(passed)}: {outcome}"
+                             if not two_dice else f"rolled {rolled}: {'; '.join(passed)}: "
+                                                  f"{outcome}"))
             continue
         log.add(RollStep("rune", faces[0], why,
                          f"rolled {rolled} -> rune {rune.number}" if two_dice

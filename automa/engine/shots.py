@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from shapely.geometry import LineString, Point
+
 from automa.engine.battle import Battle, StepLog, Table
 from automa.engine.movement import push, rush_toward, to_random_rune
 from automa.engine.steps import AttackStep, DamageStep, EffectStep, NoteStep, RollStep, TokenStep
+from automa.geometry.sight import CORRIDOR_WIDTH
 from automa.geometry.table import edge_distance
 from automa.geometry.templates import attack_cover
 from automa.model.components import DamageToken
@@ -94,7 +97,12 @@ Effect = Callable[[Battle, StepLog, ShotContext, Piece, int, str], Battle]
 def _poison_cards(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
                   text: str) -> Battle:
     log.add(EffectStep(target.id, "poison", text))
-    return battle.with_piece(replace(target, poison=target.poison + count))
+    poisoned = replace(target, poison=target.poison + count)
+    if poisoned.starting_health is not None and poisoned.poison >= poisoned.starting_health:
+        log.add(EffectStep(target.id, "dies", f"{target.label}'s Poison cards reach its starting "
+                                              f"health ({poisoned.starting_health}): it dies"))
+        return battle.without(target.id, "dead")
+    return battle.with_piece(poisoned)
 
 
 def _stunned_card(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
@@ -171,13 +179,66 @@ def resolve_hit(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, sh
     amount = sum(t.value for t in tokens)
     target = battle.piece(target_id)
     if shot.name == "ice":
-        log.house_rule("an ice hit freezes instead of damaging and is not pushed (docs/rulings.md)")
+        log.house_rule("an ice hit freezes instead of damaging and is not pushed")
         log.add(EffectStep(target_id, "frozen",
                            f"put the ice piece on {target.label}: frozen until it is knocked off"))
         return battle.with_piece(replace(target, conditions=target.conditions | {"frozen"}))
     battle = damage(battle, log, target_id, amount)
     battle = apply_modifiers(table, battle, log, ctx, shot, target_id, amount)
+    if shot.name == "devour":
+        battle = _devour_shot(table, battle, log, ctx, target_id, amount)
+    if shot.name == "portal-trap":
+        return _portal_trap(table, battle, log, target_id)
     return push(table, battle, log, target_id)
+
+
+def _devour_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, target_id: str,
+                 amount: int) -> Battle:
+    """The devour shot: the damage, then a survivor goes onto the Devoured! card."""
+    target = battle.get(target_id)
+    spec = table.catalog.effects["devour"]
+    if target is None:
+        return battle
+    if target.kind not in spec.kinds:
+        log.add(NoteStep(f"devour: {target.label} ({target.kind}) cannot be devoured"))
+        return battle
+    return _devoured(battle, log, ctx, target, 1,
+                     _effect_text(battle, spec.text, ctx, target, 1, amount))
+
+
+PORTAL_TRAP = {1: (1, "teleported"), 2: (2, "teleported"), 3: (3, "teleported"),
+               4: (0, "may-rush"), 5: (0, "may-rush"), 12: (0, "hidden-cave")}
+
+
+def _portal_trap(table: Table, battle: Battle, log: StepLog, target_id: str) -> Battle:
+    """A character hit by the portal trap rolls the D12 on the portal table (no push)."""
+    target = battle.get(target_id)
+    if target is None:
+        return battle
+    face = table.chance.d12(f"portal trap on {target.label}")
+    amount, result = PORTAL_TRAP.get(face, (2, "random-rune"))
+    log.add(RollStep("d12", face, "portal trap", {
+        "teleported": f"{amount} damage, then the Teleported! card",
+        "may-rush": "no damage; the character may make a rush shot",
+        "random-rune": "2 damage, then moved to a random rune",
+        "hidden-cave": "no damage; onto the Hidden Cave card or a free rune of their choice",
+    }[result]))
+    if amount:
+        battle = damage(battle, log, target_id, amount)
+    target = battle.get(target_id)
+    if target is None:
+        return battle
+    if result == "teleported":
+        log.add(EffectStep(target_id, "teleported", f"put {target.label} on the Teleported! card"))
+        return battle.with_piece(replace(target, conditions=target.conditions | {"teleported"}))
+    if result == "random-rune":
+        return to_random_rune(table, battle, log, target_id, "portal trap: random rune")
+    if result == "hidden-cave":
+        log.add(NoteStep(f"{target.label}'s players put it on the Hidden Cave card or a free "
+                         f"rune of their choice (then correct its position)"))
+    else:
+        log.add(NoteStep(f"{target.label}'s players may make a rush shot with it now"))
+    return battle
 
 
 def contact_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
@@ -217,9 +278,39 @@ def ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     if ctx.friendly:
         log.add(NoteStep(f"no {shot.name} at a friend: the shot is not made"))
         return battle
+    if shot.name == "boomerang":
+        return _boomerang(table, battle, log, ctx, shot)
     battle = resolve_hit(table, battle, log, ctx, shot, ctx.target)
     if shot.name == "dagger":
         battle = to_random_rune(table, battle, log, ctx.actor, "dagger: move to random rune")
+    return battle
+
+
+def _boomerang(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
+               shot: Shot) -> Battle:
+    """Boomerang: it flies at the Active Target and lands where the target stood; the thrower
+    rushes; Ruler 3 laid from the boomerang toward the thrower hits every enemy beneath it."""
+    assert ctx.target is not None
+    landing = battle.piece(ctx.target).at
+    log.house_rule("the AI's boomerang lands where its target stood, and each enemy beneath "
+                   "the returning Ruler 3 is hit by a level 1 token")
+    battle = resolve_hit(table, battle, log, ctx, shot, ctx.target)
+    log.add(NoteStep(f"leave the boomerang at ({landing[0]:.1f}, {landing[1]:.1f})"))
+    if battle.get(ctx.target) is not None:
+        battle = rush_toward(table, battle, log, ctx.actor, ctx.target, why="boomerang: rush")
+    thrower = battle.piece(ctx.actor)
+    dx, dy = thrower.at[0] - landing[0], thrower.at[1] - landing[1]
+    norm = max((dx * dx + dy * dy) ** 0.5, 1e-9)
+    reach = table.ruler(3)
+    end = (landing[0] + dx / norm * reach, landing[1] + dy / norm * reach)
+    ruler = LineString([landing, end]).buffer(CORRIDOR_WIDTH / 2, cap_style="flat")
+    beneath = [p.id for p in battle.enemies_of_ai()
+               if ruler.intersects(Point(p.at).buffer(p.radius, quad_segs=16))]
+    log.add(NoteStep("lay Ruler 3 over the boomerang pointing at the thrower: beneath it "
+                     + (", ".join(beneath) if beneath else "nobody")))
+    for enemy_id in beneath:
+        if battle.get(enemy_id) is not None:
+            battle = resolve_hit(table, battle, log, ctx, Shot("boomerang"), enemy_id)
     return battle
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from automa.catalog.load import Catalog
-from automa.engine.activation import Activation, activate
+from automa.engine.activation import Activation, Resume, activate
 from automa.engine.battle import Battle, Table
 from automa.engine.chance import Chance, Outcome
 from automa.errors import RulesError
@@ -41,12 +41,22 @@ def resolve_seed(scenario: Scenario, seed: int | None) -> int:
 
 
 @dataclass(frozen=True)
+class Pending:
+    """A character that acts next out of the tiles' order: summoned, repeated or resuming."""
+
+    actor: str
+    reason: str
+    repeated: bool = False  # a repeat shot gave it this turn: its own turn still comes
+    resume: Resume | None = None
+
+
+@dataclass(frozen=True)
 class TurnProgress:
     """Where an AI turn stands: who has acted, who acts next by a repeat or a summon."""
 
     battle: Battle
     acted: frozenset[str] = frozenset()
-    queue: tuple[tuple[str, str], ...] = ()
+    queue: tuple[Pending, ...] = ()
     count: int = 0
 
     def waiting(self) -> list[Piece]:
@@ -58,18 +68,18 @@ class TurnProgress:
         return not self.queue and not self.waiting()
 
 
-def next_actor(progress: TurnProgress, tiles: Tiles) -> tuple[str, str, TurnProgress] | None:
+def next_actor(progress: TurnProgress, tiles: Tiles) -> tuple[Pending, TurnProgress] | None:
     """The next Active Character and why, or None when every AI character has acted."""
     queue = list(progress.queue)
     while queue:
-        actor_id, reason = queue.pop(0)
-        if progress.battle.get(actor_id) is not None:
-            return actor_id, reason, replace(progress, queue=tuple(queue))
+        pending = queue.pop(0)
+        if progress.battle.get(pending.actor) is not None:
+            return pending, replace(progress, queue=tuple(queue))
     waiting = progress.waiting()
     if not waiting:
         return None
     actor, reason = next_to_act(waiting, tiles)
-    return actor.id, reason, replace(progress, queue=())
+    return Pending(actor.id, reason), replace(progress, queue=())
 
 
 def step_turn(table: Table, progress: TurnProgress) -> tuple[TurnProgress, Activation] | None:
@@ -80,14 +90,19 @@ def step_turn(table: Table, progress: TurnProgress) -> tuple[TurnProgress, Activ
     chosen = next_actor(progress, table.scenario.tiles)
     if chosen is None:
         return None
-    actor_id, reason, progress = chosen
-    battle, activation = activate(table, progress.battle, actor_id, reason,
-                                  reason.startswith(REPEAT_REASON))
-    follow = [(s, "summoned: acts at once") for s in activation.summoned]
+    pending, progress = chosen
+    battle, activation = activate(table, progress.battle, pending.actor, pending.reason,
+                                  pending.repeated, pending.resume)
+    follow = [Pending(s, "summoned: acts at once") for s in activation.summoned]
+    if activation.resume is not None:
+        follow.append(Pending(pending.actor, "goes on with its sequence after the summon",
+                              pending.repeated, activation.resume))
     if activation.repeat:
-        follow.append((activation.repeat, f"{REPEAT_REASON} of {activation.label}"))
-    return TurnProgress(battle, progress.acted | {actor_id}, (*follow, *progress.queue),
-                        progress.count + 1), activation
+        follow.append(Pending(activation.repeat, f"{REPEAT_REASON} of {activation.label}",
+                              repeated=True))
+    acted = progress.acted if pending.repeated else progress.acted | {pending.actor}
+    return TurnProgress(battle, acted, (*follow, *progress.queue), progress.count + 1), \
+        activation
 
 
 def run_turn(scenario: Scenario, catalog: Catalog, seed: int | None = None) -> TurnResult:

@@ -173,7 +173,7 @@ def _first_contact_with_discs(start: NDArray[np.float64], u: NDArray[np.float64]
     c = np.einsum("ij,ij->i", d0, d0) - reach**2
     disc = along**2 - c
     t = np.full(len(centres), np.inf)
-    approaching = along < 0
+    approaching = along < -1e-9  # moving sideways past a touching disc is not approaching it
     hit = approaching & (disc >= 0)
     t[hit] = -along[hit] - np.sqrt(disc[hit])
     t[hit & (c <= EPSILON)] = 0.0  # already touching and moving closer
@@ -195,7 +195,7 @@ def _first_contact_with_edges(start: NDArray[np.float64], u: NDArray[np.float64]
     side = np.where(s0 >= 0, 1.0, -1.0)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         t = (side * radius - s0) / un
-    approaching = side * un < 0
+    approaching = side * un < -1e-12
     t = np.where(approaching & (t >= -EPSILON), np.maximum(t, 0.0), np.inf)
     finite = np.isfinite(t)
     contact = start + np.where(finite, t, 0.0)[:, None] * u

@@ -50,6 +50,10 @@ def sight_line(activation: Activation, names: Names, blocked: bool) -> str:
         return f"{names.get(s.target, s.target)} {s.distance:.1f} cm"
 
     if not activation.visible and not activation.hidden:
+        if activation.continued:
+            return "keeps the Active Target it chose before the summon"
+        if activation.target is None and activation.reason.startswith("frozen"):
+            return "does not look: it cannot act"
         return "no enemy on the mat"
     parts = []
     if activation.visible:
@@ -67,7 +71,9 @@ def _move(step: MoveStep, names: Names) -> str:
     if step.why == "summoned":
         return (f"Place {who}: {step.tool} from {step.toward}, {step.clock} o'clock "
                 f"→ {_at(step.end)}")
-    if step.clock is not None:
+    if step.clock is not None and step.tool.startswith("half Clock"):
+        head = f"{step.why.capitalize()} {who}: {step.tool}, slide toward its face {step.clock}"
+    elif step.clock is not None:
         head = f"{step.why.capitalize()} {who}: {step.tool}, slide toward {step.clock} o'clock"
     elif step.tool == "Rune Die":
         head = f"Move {who} onto {step.toward}"
