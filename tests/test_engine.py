@@ -155,3 +155,15 @@ def test_a_summoned_monster_acts_at_once(catalog: Catalog) -> None:
     assert order == ["acolyte", "fire-spirit-1"]
     placed = next(s for s in result.activations[0].steps if s.kind == "move")
     assert placed.end == (30.0, 60.0 - 1.25 - 5.0)  # type: ignore[union-attr]
+
+
+def test_kaulaurn_picks_its_sequence_by_health(catalog: Catalog) -> None:
+    """Kaulaurn the Hydra's card chooses the sequence by current health, not by the D12."""
+    for health, expected in ((8, "melee then melee+critical"),
+                             (5, "melee then fireball then melee then fireball")):
+        text = piece("elf", "heroes", (30, 30), health=9) \
+            + piece("hydra", "ai", (30, 60), monster="kaulaurn", kind="catacomb-lord",
+                    health=health)
+        activation = turn(catalog, text).activations[0]
+        assert " then ".join(activation.sequence) == expected
+        assert "picks by health" in activation.sequence_reason

@@ -154,6 +154,10 @@ def parse_lord(rec: Record) -> LordSpec:
         choices = sub.strings("choice") if sub.has("choice") else (sub.string("monster"),)
         minions.append(MinionSlot(choices, sub.integer("count", low=1, high=10)))
         _reject(sub, rec, f"minions[{i}]")
+    bands = []
+    for i, band in enumerate(_list(rec, "sequence_by_health")):
+        low, high = check_point(rec, f"sequence_by_health[{i}]", band)
+        bands.append((int(low), int(high)))
     lord = LordSpec(
         id=rec.name,
         name=rec.string("name"),
@@ -165,7 +169,6 @@ def parse_lord(rec: Record) -> LordSpec:
         sequences=_sequences(rec),
         provenance=rec.provenance(),
     )
-    rec.strings("extra_pieces", ())
     rec.strings("summon_choices", ())
     rec.raw("sequence_by_health", None)
     for free_text in ("notes", "set"):

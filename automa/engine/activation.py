@@ -269,6 +269,13 @@ def _choose_sequence(table: Table, log: StepLog, actor: Piece, row: BehaviourRow
     if not actor.sequences:
         raise RulesError(f"{actor.id} has no shot sequence in our data; give `sequences` for it "
                          f"in the scenario")
+    lord = table.catalog.lords.get(actor.monster or "") if actor.kind == "catacomb-lord" else None
+    if (lord is not None and len(lord.health_bands) == len(actor.sequences)
+            and actor.health is not None):
+        for index, (low, high) in enumerate(lord.health_bands):
+            if low <= actor.health <= high:
+                return actor.sequences[index], (f"{lord.name} picks by health: {actor.health} "
+                                                f"is in {low}-{high}")
     plan = plan_sequence(actor.sequences, row.shot_preference, actor.kind == "catacomb-lord")
     log.explain(*(f"shots {line}" for line in plan.trace))
     if plan.index is not None:

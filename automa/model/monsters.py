@@ -42,6 +42,7 @@ class LordSpec:
     playmats: tuple[str, ...]
     sequences: tuple[Sequence, ...]
     provenance: str
+    health_bands: tuple[tuple[int, int], ...] = ()  # Kaulaurn: sequence chosen by health
 
 
 @dataclass(frozen=True)
