@@ -168,9 +168,11 @@ def parse_lord(rec: Record) -> LordSpec:
         playmats=rec.strings("playmats", ()),
         sequences=_sequences(rec),
         provenance=rec.provenance(),
+        health_bands=tuple(bands),
     )
+    if bands and len(bands) != len(lord.sequences):
+        raise rec.fail("sequence_by_health", "one health band per sequence")
     rec.strings("summon_choices", ())
-    rec.raw("sequence_by_health", None)
     for free_text in ("notes", "set"):
         rec.optional_string(free_text)
     return lord
