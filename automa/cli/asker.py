@@ -52,6 +52,15 @@ class PromptAsker:
                 return chosen
             _complain(f"{answer!r} is not one of the {len(options)} choices")
 
+    def yes_no(self, prompt: str) -> bool:
+        while True:
+            answer = _ask(f"{prompt} [y/n]").lower()
+            if answer in ("y", "yes"):
+                return True
+            if answer in ("n", "no"):
+                return False
+            _complain(f"{answer!r}: answer y or n")
+
     @staticmethod
     def _resolve(answer: str, items: Sequence[str]) -> str | None:
         if answer.isdigit() and 1 <= int(answer) <= len(items):

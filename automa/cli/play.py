@@ -150,7 +150,8 @@ def _ai_turn(session: Any, asker: Any) -> None:
     number = sum(1 for r, _ in session.state.activations
                  if r == session.state.activations[-1][0])
     click.echo("\n".join(activation_lines(number, activation, names, pieces,
-                                          session.state.scenario.settings.los_blocked)))
+                                          session.state.scenario.settings.los_blocked,
+                                          coordinates=session.geometry_mode != "asked")))
     if session.state.phase == "heroes":
         click.echo(f"The AI turn is over. Round {session.state.round}: the heroes' turn.")
 

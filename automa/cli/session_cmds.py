@@ -30,9 +30,15 @@ def open_session(ctx: click.Context, folder: Path) -> Any:
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None)
 @click.option("--dice", type=click.Choice(["virtual", "physical"]), default="virtual",
               help="physical: you roll and draw at the table and type what came up.")
+@click.option("--geometry", type=click.Choice(["tracked", "asked", "hybrid"]),
+              default="tracked",
+              help="tracked: computed from the positions; asked: the app asks yes/no and "
+                   "which-one questions you answer with the real rulers and templates; "
+                   "hybrid: computed, asked only on close calls.")
 @click.pass_context
 @reports_errors
-def new(ctx: click.Context, scenario: Path, folder: Path, seed: int | None, dice: str) -> None:
+def new(ctx: click.Context, scenario: Path, folder: Path, seed: int | None, dice: str,
+        geometry: str) -> None:
     """Start a session from a scenario: a folder holding it and the log of every input.
 
     \b
@@ -41,9 +47,9 @@ def new(ctx: click.Context, scenario: Path, folder: Path, seed: int | None, dice
     """
     from automa.session.store import Session
 
-    session = Session.create(folder, scenario, _catalog(ctx), seed, dice)
-    click.echo(f"Session {folder}: round {session.state.round}, {dice} dice, seed "
-               f"{session.seed}. Next: automa play --session {folder}")
+    session = Session.create(folder, scenario, _catalog(ctx), seed, dice, geometry)
+    click.echo(f"Session {folder}: round {session.state.round}, {dice} dice, {geometry} "
+               f"geometry, seed {session.seed}. Next: automa play --session {folder}")
 
 
 @cli.command("next")
@@ -72,7 +78,8 @@ def next_(ctx: click.Context, folder: Path, as_json: bool) -> None:
     names = {k: p.label for k, p in pieces.items()}
     number = sum(1 for r, _ in session.state.activations if r == session.state.activations[-1][0])
     click.echo("\n".join(activation_lines(number, activation, names, pieces,
-                                          session.state.scenario.settings.los_blocked)))
+                                          session.state.scenario.settings.los_blocked,
+                                          coordinates=session.geometry_mode != "asked")))
     if session.state.phase == "heroes":
         click.echo(f"The AI turn is over: round {session.state.round}, the heroes' turn.")
 

@@ -167,9 +167,10 @@ def _before_sight(table: Table, battle: Battle, log: StepLog, actor: Piece
 
 def _enemy_aim(table: Table, battle: Battle, log: StepLog, row: BehaviourRow,
                visible: tuple[Sighting, ...]) -> Aim:
-    choice = select_target(
-        [Candidate(battle.piece(s.target), s.distance) for s in visible], row,
-        table.scenario.tiles, table.close_call)
+    candidates = [Candidate(battle.piece(s.target), s.distance) for s in visible]
+    if "closest" in (row.primary, row.secondary, row.tie_breaker) and len(candidates) > 1:
+        candidates = _judge_closest(table, log, battle.piece(visible[0].viewer), candidates)
+    choice = select_target(candidates, row, table.scenario.tiles, table.close_call)
     log.explain(*(f"target {line}" for line in choice.trace))
     if choice.close_call:
         log.close_calls.append(f"target choice by distance: the runner-up is within "
@@ -180,6 +181,21 @@ def _enemy_aim(table: Table, battle: Battle, log: StepLog, row: BehaviourRow,
         log.house_rule(f"the {row.id} row's {choice.column} column is ours")
     reason = f"{row.id} {choice.column}: {choice.reason}" if column_field else choice.reason
     return Aim(choice.target, reason)
+
+
+def _judge_closest(table: Table, log: StepLog, actor: Piece, candidates: list[Candidate]
+                   ) -> list[Candidate]:
+    """Who is closest, as measured or as the players see it with a ruler on a close call."""
+    ranked = sorted(candidates, key=lambda c: (c.distance, c.piece.id))
+    margin = ranked[1].distance - ranked[0].distance
+    closest = table.judge.pick(f"Which enemy is closest to {actor.label}, edge to edge?",
+                               [c.piece.id for c in ranked], ranked[0].piece.id, margin)
+    if closest == ranked[0].piece.id:
+        return candidates
+    log.explain(f"the table measured {closest} as the closest")
+    nearest = ranked[0].distance
+    return [replace(c, distance=nearest - 0.01) if c.piece.id == closest else c
+            for c in candidates]
 
 
 def _advanced_aim(table: Table, battle: Battle, log: StepLog, actor_id: str) -> Aim | None:
@@ -237,16 +253,25 @@ def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog
     actor = battle.piece(actor_id)
     sightings = _merge_parts(battle, look_around(table.geometry, actor, battle.enemies_of_ai(),
                                                  settings.los_blocked, settings.los_test))
+    judged = []
     for s in sightings:
+        if settings.los_blocked:
+            target = battle.piece(s.target)
+            seen = table.judge.confirm(f"Can {actor.label} see {target.label}? (a line from "
+                                       f"centre to centre clear of obstacles)", s.visible,
+                                       s.margin)
+            if table.judge.record[-1]["source"] == "table":
+                s = replace(s, visible=seen, blockers=(), margin=float("inf"))
+        judged.append(s)
         blockers = f", blocked by {', '.join(s.blockers)}" if s.blockers else ""
         margin = "" if s.margin == float("inf") else f", margin {s.margin:.2f} cm"
         log.explain(f"sight {s.target}: {'visible' if s.visible else 'hidden'}, "
                     f"{s.distance:.2f} cm edge to edge{margin}{blockers}")
         if settings.los_blocked and s.margin < table.close_call:
-            seen = "sees" if s.visible else "does not see"
-            log.close_calls.append(f"line of sight: {actor_id} {seen} {s.target} by "
+            seen_word = "sees" if s.visible else "does not see"
+            log.close_calls.append(f"line of sight: {actor_id} {seen_word} {s.target} by "
                                    f"{s.margin:.1f} cm; check with a ruler edge")
-    return (tuple(s for s in sightings if s.visible), tuple(s for s in sightings if not s.visible))
+    return (tuple(s for s in judged if s.visible), tuple(s for s in judged if not s.visible))
 
 
 def _merge_parts(battle: Battle, sightings: list[Sighting]) -> list[Sighting]:

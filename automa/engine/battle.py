@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from automa.catalog.load import Catalog
 from automa.engine.chance import Chance
+from automa.engine.judge import Judge
 from automa.engine.steps import Step
 from automa.geometry.table import TableGeometry
 from automa.model.pieces import Piece
@@ -62,6 +63,7 @@ class Table:
     catalog: Catalog
     geometry: TableGeometry
     chance: Chance
+    judge: Judge = field(default_factory=Judge)
 
     def ruler(self, number: int) -> float:
         return self.scenario.templates.rulers[number]

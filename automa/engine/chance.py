@@ -33,6 +33,8 @@ class Asker(Protocol):
 
     def choice(self, prompt: str, options: Sequence[str]) -> str: ...
 
+    def yes_no(self, prompt: str) -> bool: ...
+
 
 @dataclass
 class Chance:

@@ -143,12 +143,21 @@ def toward_hero_zone(table: Table, battle: Battle, log: StepLog, actor_id: str,
                   "the Hero Start Zone")
 
 
-def _rune_choice(runes: dict[int, Rune], faces: list[int], battle: Battle, actor: Piece,
-                 rune_radius: float) -> tuple[Rune | None, list[str]]:
+def _rune_choice(table: Table, runes: dict[int, Rune], faces: list[int], battle: Battle,
+                 actor: Piece, rune_radius: float) -> tuple[Rune | None, list[str]]:
     """The first rolled rune the piece may move to, and why each other one was passed over."""
     passed = []
     others = [p for p in battle.on_table() if p.id != actor.id]
     for face in faces:
+        rune = runes.get(face)
+        if rune is not None and table.judge.mode == "asked":
+            free = table.judge.confirm(f"Is rune {face} free (no piece on its icon, and "
+                                       f"{actor.label} not already on it)?", True, float("inf"))
+            if not free:
+                passed.append(f"rune {face} is taken")
+                continue
+            if rune.on_obstacle is None or actor.flying:
+                return rune, passed
         rune = runes.get(face)
         if rune is None:
             passed.append(f"rune {face} is not on this mat")
@@ -182,7 +191,7 @@ def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
         faces = [table.chance.rune_die(why)]
         if two_dice:
             faces.append(table.chance.location_die(why))
-        rune, passed = _rune_choice(runes, faces, battle, actor, playmat.rune_radius)
+        rune, passed = _rune_choice(table, runes, faces, battle, actor, playmat.rune_radius)
         rolled = " and ".join(str(f) for f in faces)
         if rune is None:
             outcome = "roll again" if must_land else "nothing happens"

@@ -254,6 +254,9 @@ def contact_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     actor, target = battle.piece(ctx.actor), battle.piece(ctx.target)
     template = table.catalog.components.attack
     cover = attack_cover(template, table.scenario.templates.attack_radius, actor, target)
+    covers = table.judge.confirm(f"Centre the Attack template on {actor.label}: does it cover "
+                                 f"{target.label}, even partly?", cover.covers, cover.margin)
+    cover = replace(cover, covers=covers)
     close = cover.margin < table.close_call
     if close:
         log.close_calls.append(f"Attack template on {actor.label} vs {target.label}: "
@@ -336,7 +339,9 @@ def target_ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotCont
     gap = edge_distance(actor, target)
     if abs(gap - reach) < table.close_call:
         log.close_calls.append(f"Ruler 3 range to {target.label}: {gap:.1f} cm; check it")
-    if gap > reach:
+    in_range = table.judge.confirm(f"Is {target.label} within Ruler 3 of {actor.label}?",
+                                   gap <= reach, abs(gap - reach))
+    if not in_range:
         log.add(NoteStep(f"{target.label} is {gap:.1f} cm away, beyond Ruler 3: the shot misses"))
         return battle
     log.add(NoteStep(f"{target.label} is within Ruler 3 ({gap:.1f} cm)"))

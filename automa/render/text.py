@@ -45,9 +45,11 @@ def describe_piece(piece: Piece) -> str:
     return f"{piece.label} ({piece.kind})"
 
 
-def sight_line(activation: Activation, names: Names, blocked: bool) -> str:
+def sight_line(activation: Activation, names: Names, blocked: bool,
+               coordinates: bool = True) -> str:
     def seen(s: Sighting) -> str:
-        return f"{names.get(s.target, s.target)} {s.distance:.1f} cm"
+        name = names.get(s.target, s.target)
+        return f"{name} {s.distance:.1f} cm" if coordinates else name
 
     if not activation.visible and not activation.hidden:
         if activation.continued:
@@ -65,9 +67,11 @@ def sight_line(activation: Activation, names: Names, blocked: bool) -> str:
     return "; ".join(parts)
 
 
-def _move(step: MoveStep, names: Names) -> str:
+def _move(step: MoveStep, names: Names, coordinates: bool = True) -> str:
     who = names.get(step.piece, step.piece)
     toward = f" toward {step.toward}" if step.toward else ""
+    if not coordinates:
+        return _move_by_hand(step, who, toward)
     if step.why == "summoned":
         return (f"Place {who}: {step.tool} from {step.toward}, {step.clock} o'clock "
                 f"→ {_at(step.end)}")
@@ -92,7 +96,24 @@ def _move(step: MoveStep, names: Names) -> str:
     return head + tail
 
 
-def step_text(step: Step, names: Names) -> str:
+def _move_by_hand(step: MoveStep, who: str, toward: str) -> str:
+    """Geometry asked of the table: the instruction without coordinates."""
+    if step.why == "summoned":
+        return (f"Place {who}: {step.tool} from {step.toward}, {step.clock} o'clock, at the end "
+                f"of the ruler")
+    if step.tool == "Rune Die":
+        return f"Move {who} onto {step.toward}"
+    if step.clock is not None:
+        face = f"its face {step.clock}" if step.tool.startswith("half Clock") \
+            else f"{step.clock} o'clock"
+        return (f"{step.why.capitalize()} {who}: {step.tool}, slide toward {face}; stop touching "
+                f"the first piece or obstacle in the way, or at the mat edge")
+    return (f"{step.why.capitalize()}: lay {step.tool} from {who}{toward} and slide it the "
+            f"full length, or until it touches{toward.replace(' toward', '')}; if it would end "
+            f"on something, put it in the nearest spot where it lies flat")
+
+
+def step_text(step: Step, names: Names, coordinates: bool = True) -> str:
     def name(piece_id: str) -> str:
         return names.get(piece_id, piece_id)
 
@@ -101,7 +122,7 @@ def step_text(step: Step, names: Names) -> str:
             die = {"d12": "D12", "rune": "Rune Die", "location": "Location Die"}[step.die]
             return f"Roll the {die} ({step.why}) → {step.value}: {step.result}"
         case MoveStep():
-            return _move(step, names)
+            return _move(step, names, coordinates)
         case AttackStep():
             return _attack(step, name)
         case TokenStep():
@@ -141,12 +162,13 @@ def _damage(step: DamageStep, name: Callable[[str], str]) -> str:
 
 
 def activation_lines(number: int, activation: Activation, names: Names,
-                     pieces: Mapping[str, Piece], blocked: bool, explain: bool = False
-                     ) -> list[str]:
+                     pieces: Mapping[str, Piece], blocked: bool, explain: bool = False,
+                     coordinates: bool = True) -> list[str]:
     piece = pieces.get(activation.character)
     title = describe_piece(piece) if piece else activation.label
     lines = _wrap(f"{number}. {title} — {activation.order_reason}", "", "   ")
-    lines += _wrap(sight_line(activation, names, blocked), "   Sight   ", " " * 11)
+    lines += _wrap(sight_line(activation, names, blocked, coordinates), "   Sight   ",
+                   " " * 11)
     target = names.get(activation.target, "none") if activation.target else "none"
     lines += _wrap(f"{target} — {activation.reason}", "   Target  ", " " * 11)
     if activation.sequence:
@@ -158,7 +180,7 @@ def activation_lines(number: int, activation: Activation, names: Names,
             note = f" — {step.note}" if step.note else ""
             lines.append(f"   ▸ {step.shot}{note}")
             continue
-        lines += _wrap(step_text(step, names), f"   {next(letters)}) ", " " * 6)
+        lines += _wrap(step_text(step, names, coordinates), f"   {next(letters)}) ", " " * 6)
     for call in activation.close_calls:
         lines += _wrap(f"close call: {call}", "   ! ", " " * 5)
     for rule in activation.house:

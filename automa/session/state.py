@@ -12,8 +12,9 @@ from automa.catalog.load import Catalog
 from automa.engine.activation import Activation
 from automa.engine.battle import Battle, Table
 from automa.engine.chance import Asker, Chance, Outcome
+from automa.engine.judge import Judge
 from automa.engine.turn import TurnProgress, step_turn
-from automa.errors import InputError
+from automa.errors import InputError, RulesError
 from automa.geometry.table import TableGeometry, build_table
 from automa.model.components import DamageToken
 from automa.model.scenario import ChanceScript, Scenario
@@ -88,11 +89,11 @@ def start(scenario: Scenario) -> SessionState:
                         scenario.round, None, ())
 
 
-def advance(state: SessionState, catalog: Catalog, geometry: TableGeometry, chance: Chance
-            ) -> tuple[SessionState, Activation | None]:
+def advance(state: SessionState, catalog: Catalog, geometry: TableGeometry, chance: Chance,
+            judge: Judge) -> tuple[SessionState, Activation | None]:
     """One AI activation (starting the AI turn if the heroes' turn was on)."""
     progress = replace(state.progress or TurnProgress(state.battle), battle=state.battle)
-    table = Table(state.scenario, catalog, geometry, chance)
+    table = Table(state.scenario, catalog, geometry, chance, judge)
     stepped = step_turn(table, progress)
     if stepped is None:
         return replace(state, progress=None), None
@@ -119,10 +120,15 @@ def apply_event(state: SessionState, event: Event, index: int, catalog: Catalog,
     kind = event.get("type")
     if kind == "activation":
         outcomes = event.get("outcomes", [])
+        answers = event.get("answers", [])
         chance = new_chance(catalog, seed, index, None, script_of(outcomes))
-        state, _ = advance(state, catalog, geometry, chance)
+        judge = Judge("tracked", state.scenario.settings.close_call, None, answers)
+        try:
+            state, _ = advance(state, catalog, geometry, chance, judge)
+        except RulesError as error:
+            raise SessionError(f"input {index + 1}: {error}") from None
         if any(o.source != "script" for o in chance.record) or \
-                len(chance.record) != len(outcomes):
+                len(chance.record) != len(outcomes) or len(judge.record) != len(answers):
             raise SessionError(f"input {index + 1}: the recorded dice do not match this "
                                f"activation; the log and the scenario disagree")
         return state

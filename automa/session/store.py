@@ -14,6 +14,7 @@ from automa.catalog.load import Catalog
 from automa.engine.activation import Activation
 from automa.engine.battle import Battle
 from automa.engine.chance import Asker
+from automa.engine.judge import GEOMETRY_MODES, Judge
 from automa.errors import InputError
 from automa.geometry.table import TableGeometry, build_table
 from automa.scenario.load import load_scenario
@@ -51,7 +52,7 @@ class Session:
 
     @classmethod
     def create(cls, folder: Path, scenario_path: Path, catalog: Catalog, seed: int | None,
-               chance: str = "virtual") -> Session:
+               chance: str = "virtual", geometry: str = "tracked") -> Session:
         scenario = load_scenario(scenario_path, catalog)  # validate before writing anything
         folder.mkdir(parents=True, exist_ok=True)
         if (folder / LOG).exists():
@@ -60,7 +61,7 @@ class Session:
         used_seed = seed if seed is not None else int(
             np.random.SeedSequence().generate_state(1)[0])
         shutil.copyfile(scenario_path, folder / SCENARIO)
-        write_header(folder / LOG, {"seed": used_seed, "chance": chance,
+        write_header(folder / LOG, {"seed": used_seed, "chance": chance, "geometry": geometry,
                                     "scenario": scenario_path.name, "round": scenario.round})
         return cls.open(folder, catalog)
 
@@ -87,6 +88,11 @@ class Session:
     @property
     def physical(self) -> bool:
         return self.header.get("chance") == "physical"
+
+    @property
+    def geometry_mode(self) -> str:
+        mode = self.header.get("geometry", "tracked")
+        return mode if mode in GEOMETRY_MODES else "tracked"
 
     def effective(self) -> tuple[list[Event], list[Event]]:
         return effective_events(self.raw)
@@ -116,11 +122,13 @@ class Session:
         done, _ = self.effective()
         chance = new_chance(self.catalog, self.seed, len(done),
                             asker if self.physical else None)
-        state, activation = advance(self.state, self.catalog, self.geometry, chance)
+        judge = Judge(self.geometry_mode, self.state.scenario.settings.close_call, asker)
+        state, activation = advance(self.state, self.catalog, self.geometry, chance, judge)
         if activation is None:
             self.state = state
             return None
-        self._record({"type": "activation", "outcomes": outcomes_json(chance.record)})
+        self._record({"type": "activation", "outcomes": outcomes_json(chance.record),
+                      "answers": judge.record})
         self.state = state
         return activation
 
