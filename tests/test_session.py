@@ -168,3 +168,41 @@ def test_positions_in_table_words(catalog: Catalog) -> None:
     assert (x, y) == pytest.approx((30.0 - 1.25 - 1.25 - 2.0, 34.0))
     x, y = parse_position("touching obstacle A on its south side", table, others, elf)
     assert y == pytest.approx(27.25 - 1.25, abs=1e-3) and 16.25 <= x <= 19.75
+
+
+@pytest.mark.parametrize("delay", [0.3, 0.5, 0.7, 0.9, 1.2])
+def test_killed_for_real_nothing_is_corrupted(tmp_path: Path, catalog: Catalog,
+                                              delay: float) -> None:
+    """SIGKILL `automa play` mid-battle: the session still opens, every logged input replays,
+    and playing on from the log reaches a sound state."""
+    import shutil
+    import signal
+    import subprocess
+    import time
+
+    from automa.session.store import Session
+
+    automa = shutil.which("automa")
+    assert automa is not None
+    folder = new_session(tmp_path, "killed")
+    process = subprocess.Popen([automa, "play", "--session", str(folder)],
+                               stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, text=True)
+    assert process.stdin is not None
+    try:
+        for line in SCRIPT:
+            process.stdin.write(line + "\n")
+            process.stdin.flush()
+            time.sleep(0.02)
+        time.sleep(delay - 0.02 * len(SCRIPT) if delay > 0.02 * len(SCRIPT) else 0)
+    except BrokenPipeError:
+        pass
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    session = Session.open(folder, catalog)  # replays every input on disk
+    done, _ = session.effective()
+    again = Session.open(folder, catalog)
+    assert again.state.battle == session.state.battle
+    play(folder, (["done"] if session.state.phase == "heroes" else []) + ["", "", "quit"])
+    status(folder)
+    assert len(Session.open(folder, catalog).effective()[0]) >= len(done)

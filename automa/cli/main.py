@@ -344,13 +344,19 @@ def data() -> None:
 
 @data.command("check")
 @click.argument("directory", required=False, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 @reports_errors
-def data_check(ctx: click.Context, directory: Path | None) -> None:
+def data_check(ctx: click.Context, directory: Path | None, as_json: bool) -> None:
     """Check the shipped data merged with DIRECTORY (or --data-dir); list every problem."""
     from automa.catalog.load import check_catalog
 
     problems = check_catalog(directory or ctx.obj["data_dir"])
+    if as_json:
+        emit_json({"ok": not problems, "problems": [
+            {"file": p.file, "record": p.record, "field": p.field, "problem": p.problem}
+            for p in problems]})
+        sys.exit(1 if problems else 0)
     for problem in problems:
         click.echo(str(problem))
     if problems:

@@ -9,6 +9,8 @@ import click
 
 from automa.cli.main import _catalog, cli, emit_json, reports_errors
 
+json_option = click.option("--json", "as_json", is_flag=True,
+                           help="Print one JSON object instead of text.")
 session_option = click.option("--session", "folder", required=True,
                               type=click.Path(file_okay=False, path_type=Path),
                               help="The session folder.")
@@ -35,10 +37,11 @@ def open_session(ctx: click.Context, folder: Path) -> Any:
               help="tracked: computed from the positions; asked: the app asks yes/no and "
                    "which-one questions you answer with the real rulers and templates; "
                    "hybrid: computed, asked only on close calls.")
+@json_option
 @click.pass_context
 @reports_errors
 def new(ctx: click.Context, scenario: Path, folder: Path, seed: int | None, dice: str,
-        geometry: str) -> None:
+        geometry: str, as_json: bool) -> None:
     """Start a session from a scenario: a folder holding it and the log of every input.
 
     \b
@@ -48,6 +51,10 @@ def new(ctx: click.Context, scenario: Path, folder: Path, seed: int | None, dice
     from automa.session.store import Session
 
     session = Session.create(folder, scenario, _catalog(ctx), seed, dice, geometry)
+    if as_json:
+        emit_json({"session": str(folder), "round": session.state.round, "dice": dice,
+                   "geometry": geometry, "seed": session.seed})
+        return
     click.echo(f"Session {folder}: round {session.state.round}, {dice} dice, {geometry} "
                f"geometry, seed {session.seed}. Next: automa play --session {folder}")
 
@@ -84,37 +91,53 @@ def next_(ctx: click.Context, folder: Path, as_json: bool) -> None:
         click.echo(f"The AI turn is over: round {session.state.round}, the heroes' turn.")
 
 
+def _changed(session: Any, verb: str, event: dict[str, Any], as_json: bool) -> None:
+    from automa.render.session_out import describe_event, status_json
+
+    if as_json:
+        emit_json({verb: event, **status_json(session.state)})
+    else:
+        click.echo(f"{verb.capitalize()}: {describe_event(event)} (round {session.state.round}, "
+                   f"{session.state.phase}'s turn)")
+
+
 @cli.command()
 @session_option
+@json_option
 @click.pass_context
 @reports_errors
-def undo(ctx: click.Context, folder: Path) -> None:
-    """Take back the last input."""
-    from automa.render.session_out import describe_event
-
-    click.echo(f"Undone: {describe_event(open_session(ctx, folder).undo())}")
+def undo(ctx: click.Context, folder: Path, as_json: bool) -> None:
+    """Take back the last input (the log keeps it; `redo` puts it back)."""
+    session = open_session(ctx, folder)
+    _changed(session, "undone", session.undo(), as_json)
 
 
 @cli.command()
 @session_option
+@json_option
 @click.pass_context
 @reports_errors
-def redo(ctx: click.Context, folder: Path) -> None:
+def redo(ctx: click.Context, folder: Path, as_json: bool) -> None:
     """Put back the last input undone."""
-    from automa.render.session_out import describe_event
-
-    click.echo(f"Redone: {describe_event(open_session(ctx, folder).redo())}")
+    session = open_session(ctx, folder)
+    _changed(session, "redone", session.redo(), as_json)
 
 
 @cli.command()
 @session_option
 @click.argument("keep", type=click.IntRange(0, None))
+@json_option
 @click.pass_context
 @reports_errors
-def rollback(ctx: click.Context, folder: Path, keep: int) -> None:
+def rollback(ctx: click.Context, folder: Path, keep: int, as_json: bool) -> None:
     """Go back to just after input KEEP (see `automa log`); `redo` brings inputs back."""
+    from automa.render.session_out import status_json
+
     session = open_session(ctx, folder)
     session.rollback(keep)
+    if as_json:
+        emit_json({"kept": keep, **status_json(session.state)})
+        return
     click.echo(f"Rolled back to input {keep}: round {session.state.round}, "
                f"{session.state.phase}'s turn")
 
