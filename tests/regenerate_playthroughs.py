@@ -19,6 +19,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 PLAYTHROUGHS = Path(__file__).resolve().parent / "playthroughs"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLE_GOLDENS = PLAYTHROUGHS / "examples"
 SEED = "1"
 
 
@@ -56,16 +58,42 @@ def golden_path(path: Path) -> Path:
     return path.with_suffix(".out")
 
 
+def examples() -> list[Path]:
+    """Every shipped example: scenario files and recorded sessions (folders with a log)."""
+    return sorted([*EXAMPLES.glob("*.toml"),
+                   *(d for d in EXAMPLES.iterdir() if (d / "log.jsonl").is_file())])
+
+
+def example_golden(example: Path) -> Path:
+    return EXAMPLE_GOLDENS / f"{example.stem if example.is_file() else example.name}.out"
+
+
+def run_example(example: Path) -> Run:
+    """A scenario's AI turn (`turn --seed 1`), or a session's replay (`replay --auto`)."""
+    from automa.cli.main import cli
+
+    args = (["turn", str(example), "--seed", SEED] if example.is_file()
+            else ["replay", str(example), "--auto"])
+    result = CliRunner().invoke(cli, args)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return Run(result.exit_code, result.stdout, result.stderr.replace(str(example),
+                                                                      example.name))
+
+
 def main(names: list[str]) -> int:
     chosen = [p for p in scenario_files() if not names or any(n in p.stem for n in names)]
-    if not chosen:
-        print(f"no scenario in {PLAYTHROUGHS} matches {' '.join(names)}", file=sys.stderr)
+    shipped = [e for e in examples() if not names or any(n in e.name for n in names)]
+    if not chosen and not shipped:
+        print(f"nothing in {PLAYTHROUGHS} or {EXAMPLES} matches {' '.join(names)}",
+              file=sys.stderr)
         return 1
-    for path in chosen:
-        run = run_scenario(path)
-        golden_path(path).write_text(run.golden(), encoding="utf-8")
+    for run, golden in [*((run_scenario(p), golden_path(p)) for p in chosen),
+                        *((run_example(e), example_golden(e)) for e in shipped)]:
+        golden.parent.mkdir(exist_ok=True)
+        golden.write_text(run.golden(), encoding="utf-8")
         status = "ok" if run.exit_code == 0 else f"exit code {run.exit_code}"
-        print(f"{golden_path(path).name}: {status}")
+        print(f"{golden.name}: {status}")
     return 0
 
 

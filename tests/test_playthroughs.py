@@ -19,7 +19,14 @@ from automa.catalog.load import load_catalog
 from automa.catalog.pieces import disc_radius
 from automa.geometry.table import build_table
 from automa.scenario.load import load_scenario
-from tests.regenerate_playthroughs import golden_path, run_scenario, scenario_files
+from tests.regenerate_playthroughs import (
+    example_golden,
+    examples,
+    golden_path,
+    run_example,
+    run_scenario,
+    scenario_files,
+)
 
 BAG_SIZES = {"1": 13, "2": 12, "3": 13}
 TOLERANCE = 0.02  # cm: the JSON rounds positions to 0.01
@@ -104,3 +111,27 @@ def test_json_invariants(path: Path) -> None:
         for obstacle in obstacles:
             assert disc.intersection(obstacle.polygon).area < 1e-3, (
                 f"{piece_id} ends on obstacle {obstacle.id} at {piece['at']}")
+
+
+EXAMPLES = examples()
+
+
+def test_the_examples_include_three_recorded_battles() -> None:
+    """A battle room, a Catacomb Lord room and a Red Box special, recorded as sessions."""
+    recorded = [e.name for e in EXAMPLES if e.is_dir()]
+    assert len(recorded) >= 3
+    assert any("lair" in name for name in recorded) and any("battle" in name for name in recorded)
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.name for e in EXAMPLES])
+def test_every_example_replays_to_its_golden(example: Path) -> None:
+    golden = example_golden(example)
+    assert golden.exists(), (f"the example {example.name} has no golden printout: run "
+                             f"`python tests/regenerate_playthroughs.py {example.name}`")
+    run = run_example(example)
+    assert run.exit_code == 0, run.stderr
+    if run.golden() != golden.read_text(encoding="utf-8"):
+        diff = "".join(difflib.unified_diff(
+            golden.read_text(encoding="utf-8").splitlines(keepends=True),
+            run.golden().splitlines(keepends=True), fromfile="golden", tofile="now"))
+        pytest.fail(f"{example.name} no longer replays to its golden printout:\n{diff}")

@@ -36,6 +36,9 @@ def reports_errors(command: F) -> F:
         except KeyboardInterrupt:
             click.echo("automa: interrupted; nothing was saved", err=True)
             sys.exit(EXIT_INTERRUPTED)
+        except BrokenPipeError:  # the reader (head, less) went away: nothing more to say
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(0)
         except (click.ClickException, click.exceptions.Exit, SystemExit):
             raise
         except Exception as error:  # a bug, not bad input: say so plainly

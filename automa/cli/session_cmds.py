@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from automa.cli.main import _catalog, cli, emit_json, reports_errors
+from automa.cli.main import _catalog, _scenario, cli, emit_json, reports_errors
 
 json_option = click.option("--json", "as_json", is_flag=True,
                            help="Print one JSON object instead of text.")
@@ -175,3 +175,94 @@ def log_(ctx: click.Context, folder: Path, as_json: bool) -> None:
         click.echo(f"{number:>4}  {describe_event(event)}")
     if undone:
         click.echo(f"      ({len(undone)} undone input(s) can be redone)")
+
+
+@cli.command()
+@click.argument("recorded", type=click.Path(exists=True, path_type=Path))
+@click.option("--to", "upto", type=click.IntRange(1, None), default=None,
+              help="Stop after input N.")
+@click.option("--auto", is_flag=True, help="Print every step without waiting for Enter.")
+@click.option("--json", "as_json", is_flag=True, help="The list of activation objects.")
+@click.option("--html", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write one self-contained page: a step slider, the mat and the printout.")
+@click.pass_context
+@reports_errors
+def replay(ctx: click.Context, recorded: Path, upto: int | None, auto: bool, as_json: bool,
+           html: Path | None) -> None:
+    """Step through a recorded battle (a session folder or its log.jsonl), reproducing the
+    printout exactly from the recorded inputs.
+
+    \b
+    Examples:
+      automa replay examples/lair-hmotha --auto
+      automa replay my-battle --to 12
+      automa replay my-battle --html my-battle.html
+    """
+    import sys
+
+    from automa.render.json_out import activation_json
+    from automa.render.replay_out import step_lines
+    from automa.session.replay import open_recorded, replay_steps
+
+    session = open_recorded(str(recorded), _catalog(ctx))
+    steps = [s for s in replay_steps(session) if upto is None or s.number <= upto]
+    if html is not None:
+        from automa.render.html import replay_page
+        from automa.storage import atomic_write_text
+
+        atomic_write_text(html, replay_page(session, steps))
+        click.echo(f"Wrote {html}: open it in a browser (it needs no network)")
+        return
+    if as_json:
+        emit_json([activation_json(s.activation) for s in steps if s.activation is not None])
+        return
+    coordinates = session.geometry_mode != "asked"
+    interactive = not auto and sys.stdin.isatty()
+    for step in steps:
+        click.echo("\n".join(step_lines(step, coordinates)))
+        if interactive and step is not steps[-1]:
+            click.prompt("", default="", show_default=False, prompt_suffix="", err=True)
+
+
+@cli.command()
+@click.argument("source", type=click.Path(exists=True, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The SVG file to write.")
+@click.option("--step", type=click.IntRange(0, None), default=None,
+              help="For a session: the table after input N (an activation is drawn with its "
+                   "sight lines, moves, template and pushes). Default: the latest.")
+@click.pass_context
+@reports_errors
+def picture(ctx: click.Context, source: Path, output: Path, step: int | None) -> None:
+    """Draw the mat at true scale as SVG: a scenario, or a session at one of its steps.
+
+    \b
+    Examples:
+      automa picture battle.toml -o battle.svg
+      automa picture my-battle --step 7 -o step7.svg
+    """
+    from automa.errors import InputError
+    from automa.render.svg import picture as draw
+    from automa.storage import atomic_write_text
+
+    if source.is_file() and source.suffix == ".toml":
+        scenario = _scenario(ctx, source)
+        svg = draw(scenario, scenario.pieces, source.stem)
+    else:
+        from automa.session.replay import open_recorded, replay_steps
+
+        session = open_recorded(str(source), _catalog(ctx))
+        steps = list(replay_steps(session))
+        chosen = steps[-1] if step is None and steps else None
+        if step is not None:
+            if step > len(steps):
+                raise InputError(f"--step {step}: the session has {len(steps)} inputs")
+            chosen = steps[step - 1] if step else None
+        scenario = session.state.scenario
+        if chosen is None:
+            svg = draw(scenario, scenario.pieces, "the start")
+        else:
+            svg = draw(scenario, chosen.after.battle.pieces, f"after input {chosen.number}",
+                       chosen.activation, chosen.before.battle.pieces)
+    atomic_write_text(output, svg)
+    click.echo(f"Wrote {output}")

@@ -128,7 +128,8 @@ def apply_event(state: SessionState, event: Event, index: int, catalog: Catalog,
         except RulesError as error:
             raise SessionError(f"input {index + 1}: {error}") from None
         if any(o.source != "script" for o in chance.record) or \
-                len(chance.record) != len(outcomes) or len(judge.record) != len(answers):
+                len(chance.record) != len(outcomes) or \
+                ("answers" in event and len(judge.record) != len(answers)):
             raise SessionError(f"input {index + 1}: the recorded dice do not match this "
                                f"activation; the log and the scenario disagree")
         return state

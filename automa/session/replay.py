@@ -1,0 +1,54 @@
+"""Stepping through a recorded battle: each input in force, with the state after it and, for
+an AI activation, the activation as it happened (reproduced from the logged dice and answers)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from automa.catalog.load import Catalog
+from automa.engine.activation import Activation
+from automa.geometry.table import build_table
+from automa.session.events import Event
+from automa.session.log import SessionError
+from automa.session.state import SessionState, apply_event, start
+from automa.session.store import Session
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    number: int  # 1-based input number (the numbers `automa log` and `rollback` use)
+    event: Event
+    before: SessionState
+    after: SessionState
+    activation: Activation | None  # for an AI activation
+    activation_number: int  # its number within the round's AI turn (0 for other inputs)
+
+
+def replay_steps(session: Session) -> Iterator[ReplayStep]:
+    done, _ = session.effective()
+    scenario = session.state.scenario
+    geometry = build_table(scenario.playmat)
+    state = start(scenario)
+    turn_count = 0
+    for index, event in enumerate(done):
+        before = state
+        state = apply_event(state, event, index, session.catalog, geometry, session.seed)
+        activation = None
+        if event.get("type") == "activation":
+            if len(state.activations) == len(before.activations):
+                raise SessionError(f"input {index + 1}: the activation left no record")
+            activation = state.activations[-1][1]
+            turn_count = turn_count + 1 if before.progress is not None else 1
+        yield ReplayStep(index + 1, event, before, state, activation,
+                         turn_count if activation else 0)
+
+
+def open_recorded(path: str, catalog: Catalog) -> Session:
+    """A session folder, or the path of its log.jsonl."""
+    from pathlib import Path
+
+    folder = Path(path)
+    if folder.is_file():
+        folder = folder.parent
+    return Session.open(folder, catalog)
