@@ -158,3 +158,20 @@ def test_play_in_a_real_terminal_under_tmux(tmp_path: Path) -> None:
         subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
     log = (folder / LOG).read_text().splitlines()
     assert json.loads(log[1])["type"] == "move" and json.loads(log[-1])["type"] == "activation"
+
+
+def test_a_battle_in_hybrid_mode_through_play(tmp_path: Path) -> None:
+    """Hybrid with a generous tolerance asks every decision near the limit; the answers given
+    at the table decide, and the log keeps them."""
+    scenario = tmp_path / "duel.toml"
+    scenario.write_text(DUEL.replace("los_blocked = true", "los_blocked = true\nclose_call = 9"))
+    folder = tmp_path / "h"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["new", str(scenario), "--session", str(folder), "--geometry",
+                               "hybrid", "--seed", "2"]).exit_code == 0
+    result = runner.invoke(cli, ["play", "--session", str(folder)],
+                           input="done\n\ny\nn\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "(30." in result.output.split("AI turn")[1]  # hybrid keeps the coordinates
+    answers = json.loads((folder / LOG).read_text().splitlines()[-1])["answers"]
+    assert [(a["a"], a["source"]) for a in answers] == [(True, "table"), (False, "table")]
