@@ -129,7 +129,7 @@ def _heroes_turn(session: Any) -> None:
 
 
 def _ai_turn(session: Any, asker: Any) -> None:
-    from automa.render.text import activation_lines
+    from automa.render.session_out import latest_activation_text
 
     state = session.state
     line = _read(f"[round {state.round} · AI] Enter for the next activation (undo, quit) > ")
@@ -145,15 +145,7 @@ def _ai_turn(session: Any, asker: Any) -> None:
     if activation is None:
         click.echo("No AI character can act.")
         return
-    pieces = {p.id: p for p in (*session.state.scenario.pieces, *session.state.battle.pieces)}
-    names = {k: p.label for k, p in pieces.items()}
-    number = sum(1 for r, _ in session.state.activations
-                 if r == session.state.activations[-1][0])
-    click.echo("\n".join(activation_lines(number, activation, names, pieces,
-                                          session.state.scenario.settings.los_blocked,
-                                          coordinates=session.geometry_mode != "asked")))
-    if session.state.phase == "heroes":
-        click.echo(f"The AI turn is over. Round {session.state.round}: the heroes' turn.")
+    click.echo(latest_activation_text(session.state, session.geometry_mode != "asked"))
 
 
 def _need(args: list[str], count: int, usage: str) -> None:

@@ -68,7 +68,7 @@ def next_(ctx: click.Context, folder: Path, as_json: bool) -> None:
     """Advance one AI activation and print it."""
     from automa.cli.asker import PromptAsker
     from automa.render.json_out import activation_json
-    from automa.render.text import activation_lines
+    from automa.render.session_out import latest_activation_text
 
     session = open_session(ctx, folder)
     activation = session.next(PromptAsker())
@@ -81,14 +81,7 @@ def next_(ctx: click.Context, folder: Path, as_json: bool) -> None:
     if as_json:
         emit_json(activation_json(activation))
         return
-    pieces = {p.id: p for p in (*session.state.scenario.pieces, *session.state.battle.pieces)}
-    names = {k: p.label for k, p in pieces.items()}
-    number = sum(1 for r, _ in session.state.activations if r == session.state.activations[-1][0])
-    click.echo("\n".join(activation_lines(number, activation, names, pieces,
-                                          session.state.scenario.settings.los_blocked,
-                                          coordinates=session.geometry_mode != "asked")))
-    if session.state.phase == "heroes":
-        click.echo(f"The AI turn is over: round {session.state.round}, the heroes' turn.")
+    click.echo(latest_activation_text(session.state, session.geometry_mode != "asked"))
 
 
 def _changed(session: Any, verb: str, event: dict[str, Any], as_json: bool) -> None:

@@ -105,10 +105,16 @@ def _poison_cards(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece,
     return battle.with_piece(poisoned)
 
 
-def _stunned_card(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
-                  text: str) -> Battle:
-    log.add(EffectStep(target.id, "stun", text))
-    return battle.with_piece(replace(target, conditions=target.conditions | {"stunned"}))
+def _gains(condition: str, effect: str) -> Effect:
+    """An effect that puts the target under a condition (a Stunned! card, the Devoured! card)."""
+    def apply(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
+              text: str) -> Battle:
+        log.add(EffectStep(target.id, effect, text))
+        return battle.with_piece(replace(target, conditions=target.conditions | {condition}))
+    return apply
+
+
+_devoured = _gains("devoured", "devour")
 
 
 def _lose_gold(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
@@ -140,12 +146,6 @@ def _dies(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: 
     return battle.without(target.id, "dead")
 
 
-def _devoured(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
-              text: str) -> Battle:
-    log.add(EffectStep(target.id, "devour", text))
-    return battle.with_piece(replace(target, conditions=target.conditions | {"devoured"}))
-
-
 def _heal_attacker(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
                    text: str) -> Battle:
     attacker = battle.get(ctx.actor)
@@ -160,7 +160,7 @@ def _heal_attacker(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece
 
 EFFECTS: dict[str, Effect] = {
     "poison-cards": _poison_cards,
-    "stunned-card": _stunned_card,
+    "stunned-card": _gains("stunned", "stun"),
     "lose-gold": _lose_gold,
     "destroy-item-or-gold": _corrode,
     "dies": _dies,

@@ -55,3 +55,22 @@ def describe_event(event: Event) -> str:
     if kind == "rollback":
         return f"rollback to {event['to']} inputs"
     return str(kind)
+
+
+def latest_activation_text(state: SessionState, coordinates: bool) -> str:
+    """The printout of the session's latest activation, numbered within its AI turn."""
+    from automa.render.text import activation_lines
+
+    round_number, activation = state.activations[-1]
+    pieces = {p.id: p for p in (*state.scenario.pieces, *state.battle.pieces)}
+    names = {k: p.label for k, p in pieces.items()}
+    number = 0
+    for r, _ in reversed(state.activations):
+        if r != round_number:
+            break
+        number += 1
+    lines = activation_lines(number, activation, names, pieces,
+                             state.scenario.settings.los_blocked, coordinates=coordinates)
+    if state.phase == "heroes":
+        lines.append(f"The AI turn is over. Round {state.round}: the heroes' turn.")
+    return "\n".join(lines)
