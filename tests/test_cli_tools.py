@@ -47,3 +47,18 @@ def test_triangle_refuses_a_bad_corner_in_one_line() -> None:
     result = CliRunner().invoke(cli, ["triangle", DEMO, "5,20", "40,20", "25"])
     assert result.exit_code == 2
     assert result.stderr.strip().count("\n") == 0 and "X,Y" in result.stderr
+
+
+def test_forecast_json_shape_and_determinism() -> None:
+    """CONTRACT: {"n": N, "heroes": {hero: {"targeted", "expected_damage", "death"}}}."""
+    args = ["forecast", DEMO, "--n", "30", "--seed", "4", "--json"]
+    first = json.loads(CliRunner().invoke(cli, args).stdout)
+    second = json.loads(CliRunner().invoke(cli, args).stdout)
+    assert first == second and first["n"] == 30
+    assert set(first["heroes"]) == {"barbarian", "elf", "wizard"}
+    for hero in first["heroes"].values():
+        assert 0 <= hero["targeted"] <= 1 and 0 <= hero["death"] <= 1
+        assert hero["expected_damage"] >= 0
+    # in the demo, the only monster that can see the wizard is a rat that prefers richer heroes
+    assert first["heroes"]["barbarian"]["targeted"] == 1.0
+    assert first["heroes"]["wizard"]["targeted"] < 1.0

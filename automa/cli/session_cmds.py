@@ -259,3 +259,39 @@ def picture(ctx: click.Context, source: Path, output: Path, step: int | None) ->
                        chosen.activation, chosen.before.battle.pieces)
     atomic_write_text(output, svg)
     click.echo(f"Wrote {output}")
+
+
+@cli.command()
+@click.argument("source", type=click.Path(exists=True, path_type=Path))
+@click.option("--n", "runs", type=click.IntRange(1, 100_000), default=200, show_default=True,
+              help="How many simulated turns.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@json_option
+@click.pass_context
+@reports_errors
+def forecast(ctx: click.Context, source: Path, runs: int, seed: int, as_json: bool) -> None:
+    """Monte Carlo over the coming AI turn: for each hero, how often it is targeted, the
+    damage it can expect and the chance it dies. SOURCE is a scenario or a session folder.
+
+    \b
+    Example:
+      automa forecast battle.toml --n 500
+    """
+    from automa.engine.forecast import forecast as simulate
+
+    if source.is_file() and source.suffix == ".toml":
+        scenario = _scenario(ctx, source)
+    else:
+        from automa.session.replay import open_recorded
+
+        scenario = open_recorded(str(source), _catalog(ctx)).state.as_scenario()
+    result = simulate(scenario, _catalog(ctx), runs, seed)
+    if as_json:
+        emit_json({"n": runs, "heroes": {
+            hero: {"targeted": round(f.targeted, 4), "expected_damage": round(f.expected_damage, 4),
+                   "death": round(f.death, 4)} for hero, f in result.items()}})
+        return
+    click.echo(f"The coming AI turn, {runs} simulated turns:")
+    click.echo(f"  {'hero':<16} {'targeted':>9} {'damage':>8} {'death':>7}")
+    for hero, f in result.items():
+        click.echo(f"  {hero:<16} {f.targeted:>8.0%} {f.expected_damage:>8.2f} {f.death:>7.1%}")

@@ -11,7 +11,7 @@ from automa.engine.activation import Activation, Resume, activate
 from automa.engine.battle import Battle, Table
 from automa.engine.chance import Chance, Outcome
 from automa.errors import RulesError
-from automa.geometry.table import build_table
+from automa.geometry.table import TableGeometry, build_table
 from automa.model.pieces import Piece
 from automa.model.scenario import Scenario, Tiles
 from automa.rules.tiles import next_to_act
@@ -105,12 +105,14 @@ def step_turn(table: Table, progress: TurnProgress) -> tuple[TurnProgress, Activ
         activation
 
 
-def run_turn(scenario: Scenario, catalog: Catalog, seed: int | None = None) -> TurnResult:
+def run_turn(scenario: Scenario, catalog: Catalog, seed: int | None = None,
+             geometry: TableGeometry | None = None) -> TurnResult:
+    """The whole AI turn; `geometry` may be passed in when many turns share one mat."""
     used_seed = resolve_seed(scenario, seed)
     rng = np.random.default_rng(used_seed)
     components = catalog.components
     chance = Chance(scenario.chance, rng, components.rune_die, components.location_die)
-    table = Table(scenario, catalog, build_table(scenario.playmat), chance)
+    table = Table(scenario, catalog, geometry or build_table(scenario.playmat), chance)
     progress = TurnProgress(Battle(scenario.pieces, scenario.bags, scenario.out))
     activations: list[Activation] = []
     while (stepped := step_turn(table, progress)) is not None:
