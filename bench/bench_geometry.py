@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from automa.catalog.load import load_catalog
+from automa.engine.forecast import forecast
 from automa.engine.turn import run_turn
 from automa.geometry.moves import ruler_toward, sweep
 from automa.geometry.sight import look_around
@@ -88,6 +89,7 @@ def main() -> None:
     per_call("clock sweep (push)", lambda: sweep(table, pieces, target, (0.6, -0.8), 15.0), 500)
     turn = per_call("full AI turn (6 activations)", lambda: run_turn(scenario, catalog, 1), 50)
     print(f"{'activations per second':<44} {6 / turn:10.0f}")
+    per_call("forecast, 200 simulated turns", lambda: forecast(scenario, catalog, 200, 0), 2)
     Path("bench/.last-run").write_text(f"turn_seconds={turn:.6f}\n")
 
 
