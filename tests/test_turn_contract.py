@@ -127,3 +127,20 @@ def test_printout_names_the_rule_behind_each_choice() -> None:
     assert "brown Primary: most gold -> Barbarian (9 gold" in result.stdout
     assert "house rule:" in result.stdout
     assert "Wizard hidden behind obstacle" in result.stdout
+
+
+def test_the_contracts_own_example_runs(tmp_path: Path) -> None:
+    """CONTRACT.md's example scenario, exactly as written, runs and honours its [chance]."""
+    import re
+
+    contract = Path(__file__).resolve().parents[2] / "shared" / "design" / "CONTRACT.md"
+    if not contract.exists():
+        pytest.skip("the design folder is not beside this checkout")
+    example = re.search(r"```toml\n(.*?)```", contract.read_text(), re.S)
+    assert example is not None
+    path = tmp_path / "contract.toml"
+    path.write_text(example.group(1))
+    data = run_json(str(path))
+    assert data["activations"][0]["character"] == "rat-1"
+    assert data["activations"][0]["target"] == "elf"
+    assert set(data["pieces"]) == {"elf", "rat-1"}

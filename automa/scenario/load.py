@@ -83,9 +83,10 @@ def _playmat(top: Record, battle: Record, ref: str, catalog: Catalog) -> Playmat
         playmat = parse_playmat(record, "inline")
         record.reject_unknown_keys()
         return playmat
-    if top.has("playmat"):
-        raise battle.fail("playmat", f"the file has a [playmat] table, so set playmat = "
-                                     f"\"inline\" (not {ref!r})")
+    if top.has("playmat"):  # checked for typos, but the named mat is the one in use
+        record = top.sub("playmat", "playmat")
+        parse_playmat(record, "inline")
+        record.reject_unknown_keys()
     if ref not in catalog.playmats:
         raise battle.fail("playmat", f"unknown playmat {ref!r}{_suggest(ref, catalog.playmats)}")
     return catalog.playmats[ref]
@@ -251,10 +252,9 @@ def _tiles(top: Record, pieces: tuple[Piece, ...], catalog: Catalog) -> Tiles:
                                         f"{', '.join(faces.blue)}")
         direction = (values[0], values[1])
     targets: dict[str, int] = {}
-    heroes = {p.id for p in pieces if p.side == "heroes"}
     for hero, tile in rec.table_of("hero_targets", {}).items():
-        if hero not in heroes:
-            raise rec.fail(f"hero_targets.{hero}", "no hero piece has this id")
+        # a tile may belong to a hero not on the mat (dead, or off the table): its rolls are
+        # rolled again, as for an unassigned tile
         targets[hero] = check_int(rec, f"hero_targets.{hero}", tile, 1, 4)
     if len(set(targets.values())) != len(targets):
         raise rec.fail("hero_targets", "each Hero Target tile belongs to one hero")
