@@ -12,7 +12,7 @@ from automa.model.shots import parse_sequence, parse_shot
 from automa.rules.sequences import band_text, d12_band, plan_sequence
 from automa.rules.targeting import Candidate, select_target
 from automa.rules.tiles import next_to_act
-from automa.rules.tokens import take, token_levels
+from automa.rules.tokens import refill_if_empty, take, token_levels
 
 TILES = Tiles(
     ("level-2", "level-1", "level-3", "level-4", "antient", "catacomb-lord"),
@@ -181,6 +181,7 @@ def test_d12_split_in_halves_and_thirds() -> None:
         ("missile+stun", (2,)),
         ("melee+critical", (3,)),
         ("fireball+chain", (1,)),
+        ("boulder+critical", (3, 3)),
     ],
 )
 def test_token_level_per_shot(shot: str, levels: tuple[int, ...]) -> None:
@@ -190,22 +191,22 @@ def test_token_level_per_shot(shot: str, levels: tuple[int, ...]) -> None:
 
 
 def test_a_drawn_token_goes_to_the_discard_pile() -> None:
-    bag = Bag((DamageToken(0), DamageToken(1), DamageToken(2)))
-    draw = take(bag, DamageToken(1))
-    assert draw.bag.tokens == (DamageToken(0), DamageToken(2))
-    assert draw.bag.discard == (DamageToken(1),)
+    bag = take(Bag((DamageToken(0), DamageToken(1), DamageToken(2))), DamageToken(1))
+    assert bag.tokens == (DamageToken(0), DamageToken(2))
+    assert bag.discard == (DamageToken(1),)
 
 
 def test_a_reset_token_returns_the_discard_pile_to_the_bag() -> None:
     """Resolve the reset token first, then every discarded token goes back into the bag."""
     bag = Bag((DamageToken(1, True), DamageToken(2)), (DamageToken(0), DamageToken(1)))
-    draw = take(bag, DamageToken(1, True))
-    assert draw.reset and draw.bag.discard == ()
-    assert sorted(draw.bag.tokens) == sorted([DamageToken(0), DamageToken(1), DamageToken(2),
-                                              DamageToken(1, True)])
+    after = take(bag, DamageToken(1, True))
+    assert after.discard == ()
+    assert sorted(after.tokens) == sorted([DamageToken(0), DamageToken(1), DamageToken(2),
+                                           DamageToken(1, True)])
 
 
 def test_an_empty_bag_is_refilled_from_its_discard_pile() -> None:
     bag = Bag((), (DamageToken(0), DamageToken(2)))
-    draw = take(bag, DamageToken(2))
-    assert draw.refilled and draw.bag.tokens == (DamageToken(0),)
+    assert refill_if_empty(bag) == (Bag((DamageToken(0), DamageToken(2))), True)
+    after = take(bag, DamageToken(2))
+    assert after.tokens == (DamageToken(0),) and after.discard == (DamageToken(2),)

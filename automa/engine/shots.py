@@ -40,8 +40,7 @@ def draw_tokens(table: Table, battle: Battle, log: StepLog, shot: Shot
     for level in token_levels(shot):
         bag, refilled = refill_if_empty(battle.bags[level])
         token = table.chance.token(level, bag, f"{shot.notation()} damage")
-        result = take(bag, token)
-        battle = battle.with_bag(level, result.bag)
+        battle = battle.with_bag(level, take(bag, token))
         log.add(TokenStep(level, token.value, token.reset, refilled))
         drawn.append(token)
     return battle, drawn
@@ -123,7 +122,7 @@ def _lose_gold(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, co
         log.add(NoteStep(f"capture coin: {target.label} has no gold, so no effect"))
         return battle
     log.add(EffectStep(target.id, "capture-coin", text))
-    return battle.with_piece(replace(target, gold=target.gold - count))
+    return battle.with_piece(replace(target, gold=max(0, target.gold - count)))
 
 
 def _corrode(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
@@ -171,25 +170,34 @@ EFFECTS: dict[str, Effect] = {
 
 def resolve_hit(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
                 target_id: str) -> Battle:
-    """Draw the shot's tokens; a zero is a miss. Otherwise damage, effects, then the push."""
+    """Draw the shot's tokens; a zero is a miss. A hit then does what the shot does: most
+    shots damage, apply their modifiers and push; some replace that (see ON_HIT)."""
     battle, tokens = draw_tokens(table, battle, log, shot)
     if any(t.value == 0 for t in tokens):
         log.add(NoteStep("a zero: the shot misses (no damage, no effect, no push)"))
         return battle
     amount = sum(t.value for t in tokens)
-    target = battle.piece(target_id)
-    if shot.name == "ice":
-        log.house_rule("an ice hit freezes instead of damaging and is not pushed")
-        log.add(EffectStep(target_id, "frozen",
-                           f"put the ice piece on {target.label}: frozen until it is knocked off"))
-        return battle.with_piece(replace(target, conditions=target.conditions | {"frozen"}))
+    on_hit = ON_HIT.get(shot.name, _damage_and_push)
+    return on_hit(table, battle, log, ctx, shot, target_id, amount)
+
+
+def _damage_and_push(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
+                     target_id: str, amount: int) -> Battle:
     battle = damage(battle, log, target_id, amount)
     battle = apply_modifiers(table, battle, log, ctx, shot, target_id, amount)
     if shot.name == "devour":
         battle = _devour_shot(table, battle, log, ctx, target_id, amount)
-    if shot.name == "portal-trap":
-        return _portal_trap(table, battle, log, target_id)
     return push(table, battle, log, target_id)
+
+
+def _freeze(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
+            target_id: str, amount: int) -> Battle:
+    """Ice: the target is frozen instead of damaged, and not pushed."""
+    target = battle.piece(target_id)
+    log.house_rule("an ice hit freezes instead of damaging and is not pushed")
+    log.add(EffectStep(target_id, "frozen",
+                       f"put the ice piece on {target.label}: frozen until it is knocked off"))
+    return battle.with_piece(replace(target, conditions=target.conditions | {"frozen"}))
 
 
 def _devour_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, target_id: str,
@@ -210,21 +218,23 @@ PORTAL_TRAP = {1: (1, "teleported"), 2: (2, "teleported"), 3: (3, "teleported"),
                4: (0, "may-rush"), 5: (0, "may-rush"), 12: (0, "hidden-cave")}
 
 
-def _portal_trap(table: Table, battle: Battle, log: StepLog, target_id: str) -> Battle:
-    """A character hit by the portal trap rolls the D12 on the portal table (no push)."""
+def _portal_trap(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
+                 target_id: str, amount: int) -> Battle:
+    """A character hit by the portal trap rolls the D12 on the portal table, which decides the
+    damage and the move (the token only decided the hit; no push)."""
     target = battle.get(target_id)
     if target is None:
         return battle
     face = table.chance.d12(f"portal trap on {target.label}")
-    amount, result = PORTAL_TRAP.get(face, (2, "random-rune"))
+    loss, result = PORTAL_TRAP.get(face, (2, "random-rune"))
     log.add(RollStep("d12", face, "portal trap", {
-        "teleported": f"{amount} damage, then the Teleported! card",
+        "teleported": f"{loss} damage, then the Teleported! card",
         "may-rush": "no damage; the character may make a rush shot",
         "random-rune": "2 damage, then moved to a random rune",
         "hidden-cave": "no damage; onto the Hidden Cave card or a free rune of their choice",
     }[result]))
-    if amount:
-        battle = damage(battle, log, target_id, amount)
+    if loss:
+        battle = damage(battle, log, target_id, loss)
     target = battle.get(target_id)
     if target is None:
         return battle
@@ -283,8 +293,11 @@ def ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
         return battle
     if shot.name == "boomerang":
         return _boomerang(table, battle, log, ctx, shot)
+    before = len(log.steps)
     battle = resolve_hit(table, battle, log, ctx, shot, ctx.target)
-    if shot.name == "dagger":
+    hit = not any(isinstance(s, NoteStep) and s.text.startswith("a zero")
+                  for s in log.steps[before:])
+    if shot.name == "dagger" and hit:  # "after inflicting damage"
         battle = to_random_rune(table, battle, log, ctx.actor, "dagger: move to random rune")
     return battle
 
@@ -372,3 +385,7 @@ def _target_on_table(battle: Battle, log: StepLog, ctx: ShotContext) -> bool:
         log.add(NoteStep(f"the Active Target ({who}) is out of play: the shot has no target"))
         return False
     return True
+
+
+OnHit = Callable[[Table, Battle, StepLog, ShotContext, Shot, str, int], Battle]
+ON_HIT: dict[str, OnHit] = {"ice": _freeze, "portal-trap": _portal_trap}

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from automa.model.components import DamageToken
 from automa.model.scenario import Bag
 from automa.model.shots import Shot
@@ -19,21 +17,13 @@ def token_levels(shot: Shot) -> tuple[int, ...]:
     sword (as bite), devour and giant fireball: level 2. Any other unmodified shot: level 1.
     """
     modifiers = [m.name for m in shot.modifiers if m.name not in IGNORED_BY_AI]
+    if shot.name == "boulder":
+        return (3, 3)  # already the strongest draw; a modifier does not lessen it
     if "critical" in modifiers:
         return (3,)
-    if shot.name == "boulder":
-        return (3, 3)
     if modifiers or shot.name in LEVEL_TWO_SHOTS:
         return (2,)
     return (1,)
-
-
-@dataclass(frozen=True)
-class Draw:
-    token: DamageToken
-    bag: Bag
-    refilled: bool  # the bag was empty and its discard pile went back in first
-    reset: bool  # the token's reset icon sent the discard pile back into the bag
 
 
 def refill_if_empty(bag: Bag) -> tuple[Bag, bool]:
@@ -42,12 +32,13 @@ def refill_if_empty(bag: Bag) -> tuple[Bag, bool]:
     return Bag(tuple(sorted(bag.discard)), ()), True
 
 
-def take(bag: Bag, token: DamageToken) -> Draw:
-    """Remove `token` from a bag that holds it, discard it, and apply its reset icon."""
-    bag, refilled = refill_if_empty(bag)
+def take(bag: Bag, token: DamageToken) -> Bag:
+    """The bag after drawing `token` from it (refill an empty bag first): the token goes to the
+    discard pile, and a reset icon then sends the whole pile back into the bag."""
+    bag, _ = refill_if_empty(bag)
     tokens = list(bag.tokens)
     tokens.remove(token)
     discard = (*bag.discard, token)
     if token.reset:
-        return Draw(token, Bag(tuple(sorted((*tokens, *discard))), ()), refilled, True)
-    return Draw(token, Bag(tuple(tokens), discard), refilled, False)
+        return Bag(tuple(sorted((*tokens, *discard))), ())
+    return Bag(tuple(tokens), discard)
