@@ -140,8 +140,11 @@ def parse_monster(rec: Record) -> MonsterSpec:
         sequences=_sequences(rec),
         provenance=rec.provenance(),
         units=rec.integer("units", low=1, high=10) if rec.has("units") else None,
+        rotating_modifiers=rec.strings("rotating_modifiers", ()),
     )
-    rec.strings("rotating_modifiers", ())
+    for modifier in monster.rotating_modifiers:
+        if modifier not in MODIFIERS:
+            raise rec.fail("rotating_modifiers", f"unknown modifier {modifier!r}")
     for free_text in ("notes", "set"):
         rec.optional_string(free_text)
     return monster
@@ -169,10 +172,10 @@ def parse_lord(rec: Record) -> LordSpec:
         sequences=_sequences(rec),
         provenance=rec.provenance(),
         health_bands=tuple(bands),
+        summon_choices=rec.strings("summon_choices", ()),
     )
     if bands and len(bands) != len(lord.sequences):
         raise rec.fail("sequence_by_health", "one health band per sequence")
-    rec.strings("summon_choices", ())
     for free_text in ("notes", "set"):
         rec.optional_string(free_text)
     return lord

@@ -24,7 +24,7 @@ from automa.geometry.sight import Sighting, look_around
 from automa.geometry.templates import clock_direction
 from automa.model.monsters import BehaviourRow
 from automa.model.pieces import Piece
-from automa.model.shots import Sequence, Shot
+from automa.model.shots import Modifier, Sequence, Shot
 from automa.rules.sequences import band_text, d12_band, plan_sequence
 from automa.rules.targeting import Candidate, select_target
 
@@ -98,6 +98,13 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
         log.add(NoteStep(f"{actor.label} is frozen by ice: it cannot act"))
         return battle, _finish(actor_id, battle, row, order_reason, log, (), (),
                                Aim(None, "frozen by ice: it cannot act"), (), "")
+    if "stunned" in actor.conditions:
+        log.house_rule("a stunned AI character loses its next turn, then the stun ends")
+        log.add(NoteStep(f"{actor.label} is stunned: it loses this turn; remove its Stunned! "
+                         f"card"))
+        battle = battle.with_piece(replace(actor, conditions=actor.conditions - {"stunned"}))
+        return battle, _finish(actor_id, battle, row, order_reason, log, (), (),
+                               Aim(None, "stunned: it cannot act"), (), "")
     battle, returning = _before_sight(table, battle, log, actor)
     visible, hidden = _sight(table, battle, actor_id, log)
     advanced = _advanced_aim(table, battle, log, actor_id) \
@@ -224,8 +231,8 @@ def _advanced_aim(table: Table, battle: Battle, log: StepLog, actor_id: str) -> 
             return Aim(mate.target, f"advanced target 2: {battle.piece(mate.target).label} "
                                     f"will repeat its turn", friendly=True, sequence=with_repeat,
                        sequence_reason="the sequence with the repeat shot")
-    wyverns = [p for p in battle.on_table() if p.kind == "wild-wyvern"
-               and not any("riding" in q.conditions and q.at == p.at for q in battle.pieces)]
+    wyverns = [p for p in battle.on_table()
+               if p.kind == "wild-wyvern" and "ridden" not in p.conditions]
     wyvern = nearest_in_sight(wyverns)
     if wyvern is not None:
         log.explain(f"advanced 3: {wyvern.target} is the nearest wild wyvern in sight")
@@ -299,8 +306,13 @@ def _choose_sequence(table: Table, log: StepLog, actor: Piece, row: BehaviourRow
             and actor.health is not None):
         for index, (low, high) in enumerate(lord.health_bands):
             if low <= actor.health <= high:
+                log.house_rule(f"{lord.name}'s card picks its sequence by health (community "
+                               f"transcription), not by the D12")
                 return actor.sequences[index], (f"{lord.name} picks by health: {actor.health} "
                                                 f"is in {low}-{high}")
+    spec = table.catalog.monsters.get(actor.monster or "")
+    if spec is not None and spec.rotating_modifiers and len(actor.sequences) == 1:
+        return _rotated(actor.sequences[0], spec.rotating_modifiers, table.scenario.round)
     plan = plan_sequence(actor.sequences, row.shot_preference, actor.kind == "catacomb-lord")
     log.explain(*(f"shots {line}" for line in plan.trace))
     if plan.index is not None:
@@ -312,6 +324,15 @@ def _choose_sequence(table: Table, log: StepLog, actor: Piece, row: BehaviourRow
     log.add(RollStep("d12", face, "shot sequence",
                      f"{band_text(plan.count, index)} -> sequence {index + 1} of {plan.count}"))
     return actor.sequences[index], f"{plan.reason}: D12 {face} -> sequence {index + 1}"
+
+
+def _rotated(sequence: Sequence, modifiers: tuple[str, ...], round_number: int
+             ) -> tuple[Sequence, str]:
+    """The Gelatinous Cube: its last melee carries this round's modifier, in rotation."""
+    modifier = modifiers[(round_number - 1) % len(modifiers)]
+    *first, last = sequence.shots
+    turned = replace(last, modifiers=(Modifier(modifier),))
+    return Sequence((*first, turned)), f"round {round_number}: the cube turns to {modifier}"
 
 
 def _no_target(table: Table, battle: Battle, log: StepLog, actor_id: str,
@@ -419,10 +440,15 @@ def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Bat
 def _summon(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
             monster_id: str) -> Battle:
     """Clock template on the summoner, D12 face, Ruler 1; the new piece acts at once."""
+    summoner = battle.piece(ctx.actor)
+    lord = table.catalog.lords.get(summoner.monster or "")
+    if lord is not None and monster_id in lord.summon_choices:
+        face = table.chance.d12(f"which monster {lord.name} summons")
+        monster_id = lord.summon_choices[d12_band(len(lord.summon_choices), face)]
+        log.add(RollStep("d12", face, "summon choice", f"-> {monster_id}"))
     spec = lookup(table.catalog, monster_id)
     if spec is None:
         raise RulesError(f"summon: unknown monster {monster_id!r}")
-    summoner = battle.piece(ctx.actor)
     face = table.chance.d12(f"summon {monster_id}")
     reading = clock_direction(table.geometry, table.catalog.components.clock,
                               table.scenario.templates.clock_radius, summoner.at, face)

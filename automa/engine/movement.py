@@ -78,6 +78,14 @@ def push(table: Table, battle: Battle, log: StepLog, piece_id: str, why: str = "
     piece = battle.get(piece_id)
     if piece is None or piece not in battle.on_table():
         return battle
+    if "aloft" in piece.conditions:
+        log.add(NoteStep(f"{piece.label} stands on top of an obstacle: the Clock template "
+                         f"cannot move it"))
+        return battle
+    if "riding" in piece.conditions:
+        log.add(NoteStep(f"{piece.label} is knocked off its mount: only the rider moves"))
+        piece = replace(piece, conditions=piece.conditions - {"riding"})
+        battle = battle.with_piece(piece)
     face = table.chance.d12(f"{why} direction for {piece.label}")
     clock = table.catalog.components.clock
     reading = clock_direction(table.geometry, clock, table.scenario.templates.clock_radius,
@@ -210,6 +218,20 @@ def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
         spot = nearest_legal_spot(table.geometry, battle.on_table(), actor, rune.at)
         move = Move(actor_id, actor.at, spot, rune.at, None)
         return _apply(battle, log, table, move, why, "Rune Die", f"rune {rune.number}")
+    if must_land:  # every roll came up taken: the free rune nearest the mat centre
+        actor = battle.piece(actor_id)
+        free = [r for r in runes.values() if r.on_obstacle is None
+                and rune_occupant(battle.on_table(), r.at, playmat.rune_radius) is None]
+        mid = playmat.centre
+        chosen = min(free, key=lambda r: (r.at[0] - mid[0]) ** 2 + (r.at[1] - mid[1]) ** 2,
+                     default=None)
+        goal = chosen.at if chosen else mid
+        spot = nearest_legal_spot(table.geometry, battle.on_table(), actor, goal)
+        log.house_rule("a piece that must land on a rune and rolls only taken ones takes the "
+                       "free rune nearest the mat centre")
+        where = f"rune {chosen.number}" if chosen else "the mat centre (no rune is free)"
+        return _apply(battle, log, table, Move(actor_id, actor.at, spot, goal, None), why,
+                      "Rune Die", where)
     return battle
 
 

@@ -28,6 +28,7 @@ from automa.model.playmat import Obstacle, Playmat
 from automa.model.rooms import RoomSpec
 from automa.model.scenario import Bag, ChanceScript, Scenario, Settings, Templates, Tiles
 from automa.rules.setup import Unit, character_tiles_for, d12_half, direction_pair, placement_order
+from automa.rules.tiles import direction_rank
 
 MAX_REROLLS = 60
 TRILITHON_SIZE = (10.0, 2.0)  # cm, house: unmeasured
@@ -216,11 +217,16 @@ def room_units(catalog: Catalog, room: RoomSpec | None, lord: LordSpec | None, c
     units: list[Unit] = []
     for monster_id, count in room.monsters:
         units += _units_of(catalog, monster_id, count, "named on the card")
+    drawn_cards: set[str] = set()
     for level, count in room.metres:
-        deck = sorted(m.id for m in catalog.monsters.values()
-                      if m.level == level and m.family and m.sequences and m.id not in excluded)
         for _ in range(count):
+            deck = sorted(m.id for m in catalog.monsters.values()
+                          if m.level == level and m.family and m.sequences
+                          and m.id not in excluded | drawn_cards)
+            if not deck:
+                raise RulesError(f"no level {level} Monster card is left to draw")
             drawn = chance.pick(deck, f"a random level {level} Monster card")
+            drawn_cards.add(drawn)
             spec = catalog.monsters[drawn]
             how_many = spec.units or catalog.setup.metre_units[level]
             units += _units_of(catalog, drawn, how_many, f"Monster Metre level {level}")
@@ -254,8 +260,7 @@ def _castles_rules(playmat: Playmat) -> bool:
     return not playmat.sticker_runes or playmat.swappable_zones
 
 
-def _spots(catalog: Catalog, table: TableGeometry, piece: Piece, tiles: Tiles,
-           placed: list[Piece]) -> list[Spot]:
+def _spots(table: TableGeometry, piece: Piece, tiles: Tiles, placed: list[Piece]) -> list[Spot]:
     """The placement spots in the rules' order, as they stand now."""
     green, blue = tiles.direction
     mat = table.playmat
@@ -272,13 +277,12 @@ def _zone_line(mat: Playmat, piece: Piece, green: str) -> list[Spot]:
     """Lined up along the Monster Start Zone line from the centre outward."""
     step = 2 * piece.radius + 0.5
     y = mat.monster_zone + piece.radius
-    first_side = -1 if green == "left-to-right" else 1  # seen from the zone: its left is high x
     spots = [Spot("the Monster Start Zone line, centre", (mat.width / 2, y))]
     for k in range(1, int(mat.width / step)):
-        for side in (-first_side, first_side):
-            x = mat.width / 2 + side * k * step
-            if piece.radius <= x <= mat.width - piece.radius:
-                spots.append(Spot(f"the Monster Start Zone line, {k} along", (x, y)))
+        pair = [(mat.width / 2 + side * k * step, y) for side in (-1, 1)]
+        pair.sort(key=lambda at: direction_rank(green, at))  # the green tile's side first
+        spots += [Spot(f"the Monster Start Zone line, {k} along", at) for at in pair
+                  if piece.radius <= at[0] <= mat.width - piece.radius]
     return spots
 
 
@@ -293,7 +297,7 @@ def place_monsters(catalog: Catalog, table: TableGeometry, units: list[Unit], ti
         number = numbers[unit.monster]
         piece = monster_piece(catalog, spec, f"{unit.monster}-{number}", (0.0, 0.0),
                               f"{spec.name} #{number}")
-        spot = next((s for s in _spots(catalog, table, piece, tiles, pieces)
+        spot = next((s for s in _spots(table, piece, tiles, pieces)
                      if s.where not in used), None)
         if spot is None:
             spot = Spot("beside the centre of the back edge", back_edge_centre(table.playmat,

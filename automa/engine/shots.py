@@ -262,6 +262,10 @@ def contact_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
         log.add(NoteStep(f"no {shot.name} at a friend: only the rush counts"))
         return reach_friend(battle, log, ctx)
     actor, target = battle.piece(ctx.actor), battle.piece(ctx.target)
+    if "aloft" in target.conditions:
+        log.add(NoteStep(f"{target.label} stands on top of an obstacle: safe from the Attack "
+                         f"template"))
+        return battle
     template = table.catalog.components.attack
     cover = attack_cover(template, table.scenario.templates.attack_radius, actor, target)
     covers = table.judge.confirm(f"Centre the Attack template on {actor.label}: does it cover "
@@ -371,9 +375,10 @@ def reach_friend(battle: Battle, log: StepLog, ctx: ShotContext) -> Battle:
     if "frozen" in friend.conditions:
         log.add(EffectStep(friend.id, "freed", f"remove the ice piece: {friend.label} is free"))
         return battle.with_piece(replace(friend, conditions=friend.conditions - {"frozen"}))
-    if friend.kind == "wild-wyvern":
+    if friend.kind == "wild-wyvern" and "ridden" not in friend.conditions:
         log.add(EffectStep(actor.id, "riding", f"{actor.label} now rides the wild wyvern "
                                                f"{friend.label}: put it on top"))
+        battle = battle.with_piece(replace(friend, conditions=friend.conditions | {"ridden"}))
         return battle.with_piece(replace(actor, conditions=actor.conditions | {"riding"}))
     return battle
 

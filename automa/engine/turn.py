@@ -84,7 +84,7 @@ def next_actor(progress: TurnProgress, tiles: Tiles) -> tuple[Pending, TurnProgr
 
 def step_turn(table: Table, progress: TurnProgress) -> tuple[TurnProgress, Activation] | None:
     """One activation of the AI turn; None when the turn is over."""
-    if progress.count > MAX_ACTIVATIONS:
+    if progress.count >= MAX_ACTIVATIONS:
         raise RulesError(f"the AI turn did not end after {MAX_ACTIVATIONS} activations "
                          f"(summons summoning without end?); check the sequences")
     chosen = next_actor(progress, table.scenario.tiles)

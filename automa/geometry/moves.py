@@ -159,7 +159,8 @@ def ruler_toward(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, go
         if touching and goal_piece is not None:
             ring = _ring_spot(table, pieces, mover, goal_piece, intended, length)
         end = ring or nearest_legal_spot(table, pieces, mover, intended, (start, length))
-    stopped = f"touching {goal_name}" if touching else None
+    reached = touching and centre_distance(end, goal) - mover.radius - goal_radius < 1e-3
+    stopped = f"touching {goal_name}" if reached else None
     return Move(mover.id, start, end, intended, stopped, abs(length - gap))
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 from numpy.typing import NDArray
-from shapely.geometry import Point, Polygon, box
+from shapely.geometry import Point, Polygon
 
 from automa.model.pieces import Piece
 from automa.model.playmat import Playmat
@@ -28,7 +28,6 @@ class ObstacleShape:
 @dataclass(frozen=True)
 class TableGeometry:
     playmat: Playmat
-    mat: Polygon
     obstacles: tuple[ObstacleShape, ...]
     edges: NDArray[np.float64]  # every obstacle edge, (m, 2, 2), for one vectorised sweep
     edge_owner: NDArray[np.intp]  # index of the obstacle each edge belongs to
@@ -57,14 +56,7 @@ def build_table(playmat: Playmat) -> TableGeometry:
     edges = np.concatenate([s.edges for s in shapes]) if shapes else np.zeros((0, 2, 2))
     owner = np.concatenate([np.full(len(s.edges), i) for i, s in enumerate(shapes)]) if shapes \
         else np.zeros(0, dtype=np.intp)
-    return TableGeometry(playmat, box(0.0, 0.0, playmat.width, playmat.length), tuple(shapes),
-                         edges, owner.astype(np.intp))
-
-
-def disc(piece: Piece, grow: float = 0.0) -> Polygon:
-    """The piece's disc (optionally grown), circumscribed so that it never undercuts the circle."""
-    radius = (piece.radius + grow) / math.cos(math.pi / (4 * CIRCLE_SEGMENTS))
-    return Point(piece.at).buffer(radius, quad_segs=CIRCLE_SEGMENTS)
+    return TableGeometry(playmat, tuple(shapes), edges, owner.astype(np.intp))
 
 
 def centre_distance(a: tuple[float, float], b: tuple[float, float]) -> float:

@@ -6,10 +6,11 @@ from dataclasses import dataclass
 
 from shapely.geometry import LineString, Point, Polygon
 
-from automa.geometry.moves import nearest_legal_spot, rune_occupant
+from automa.geometry.moves import rune_occupant
 from automa.geometry.table import TableGeometry
 from automa.model.pieces import Piece
 from automa.model.playmat import Playmat
+from automa.rules.tiles import direction_rank
 
 Vec = tuple[float, float]
 
@@ -46,11 +47,6 @@ def zone_of(mat: Playmat, at: Vec) -> str | None:
     return None
 
 
-def zone_margin(mat: Playmat, at: Vec) -> float:
-    """Distance from a centre to the nearer start-zone line (how far to move to change zone)."""
-    return min(abs(at[1] - mat.hero_zone), abs(at[1] - mat.monster_zone))
-
-
 def within_triangle(corners: tuple[Vec, Vec, Vec], piece: Piece) -> tuple[bool, float]:
     """Scorched Earth: is the disc completely within the triangle? With the margin in cm."""
     triangle = Polygon(corners)
@@ -69,13 +65,8 @@ class Spot:
 
 def _ranked(points: list[tuple[str, Vec]], green: str, blue: str) -> list[tuple[str, Vec]]:
     """Order along the green Direction tile, ties by the blue, as seen from the Monster Zone."""
-    def key(item: tuple[str, Vec]) -> tuple[float, float]:
-        x, y = item[1]
-        first = -x if green == "left-to-right" else x
-        second = -y if blue == "msz-to-hsz" else y
-        return (round(first, 6), round(second, 6))
-
-    return sorted(points, key=key)
+    return sorted(points, key=lambda item: (round(direction_rank(green, item[1]), 6),
+                                            round(direction_rank(blue, item[1]), 6)))
 
 
 def monster_zone_runes(table: TableGeometry, pieces: list[Piece], green: str,
@@ -113,13 +104,6 @@ def zone_corners(mat: Playmat, piece: Piece, green: str, blue: str) -> list[Spot
 
 def back_edge_centre(mat: Playmat, piece: Piece) -> Spot:
     return Spot("centre of the back edge", (mat.width / 2, mat.length - piece.radius))
-
-
-def place_at(table: TableGeometry, pieces: list[Piece], piece: Piece, spot: Spot) -> Vec:
-    """Where the piece really goes for a setup spot: the spot, or the nearest legal one."""
-    return nearest_legal_spot(table, pieces, piece, spot.at)
-
-
 
 
 def quadrant_problems(table: TableGeometry) -> list[str]:

@@ -23,6 +23,7 @@ class MonsterSpec:
     provenance: str
     kind: str = "monster"  # or "catacomb-lord"
     units: int | None = None  # pieces a Monster Metre icon brings, when the card says
+    rotating_modifiers: tuple[str, ...] = ()  # the Gelatinous Cube: round 1, 2, 3, 4, 1 ...
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class LordSpec:
     sequences: tuple[Sequence, ...]
     provenance: str
     health_bands: tuple[tuple[int, int], ...] = ()  # Kaulaurn: sequence chosen by health
+    summon_choices: tuple[str, ...] = ()  # P'holith: its summon is one of these (D12 split)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ HERO_KINDS = ("hero", "ally", "familiar", "mount", "assistant")
 AI_KINDS = ("monster", "catacomb-lord", "antient")
 SIDES = ("heroes", "ai", "neutral")
 NEUTRAL_KINDS = ("wild-wyvern",)
-CONDITIONS = ("frozen", "stunned", "teleported", "devoured", "aloft", "riding")
+CONDITIONS = ("frozen", "stunned", "teleported", "devoured", "aloft", "riding", "ridden")
 
 Point = tuple[float, float]
 

@@ -54,7 +54,7 @@ def sight_line(activation: Activation, names: Names, blocked: bool,
     if not activation.visible and not activation.hidden:
         if activation.continued:
             return "keeps the Active Target it chose before the summon"
-        if activation.target is None and activation.reason.startswith("frozen"):
+        if activation.target is None and activation.reason.endswith("it cannot act"):
             return "does not look: it cannot act"
         return "no enemy on the mat"
     parts = []

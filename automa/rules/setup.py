@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from automa.model.components import TileSet
 from automa.model.scenario import Tiles
+from automa.rules.sequences import d12_band
 
 
 def character_tiles_for(tiles: TileSet, lair: bool) -> tuple[str, ...]:
@@ -29,10 +30,8 @@ def direction_pair(drawn: Sequence[str], tiles: TileSet) -> tuple[str, str, list
 
 
 def d12_half(face: int, options: Sequence[str]) -> str:
-    """1-6 the left (or top) option, 7-12 the right (or bottom) one."""
-    if not 1 <= face <= 12:
-        raise ValueError(f"a D12 shows 1..12, not {face}")
-    return options[0] if face <= 6 or len(options) == 1 else options[1]
+    """1-6 the left (or top) option, 7-12 the right (or bottom) one: the D12 split in two."""
+    return options[d12_band(len(options), face)]
 
 
 @dataclass(frozen=True)

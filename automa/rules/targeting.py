@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -43,10 +44,11 @@ def _measure(criterion: str) -> Callable[[Candidate], float]:
     return {
         "most-gold": lambda c: -c.piece.gold,
         "least-gold": lambda c: c.piece.gold,
-        "most-health": lambda c: -(c.piece.health or 0),
-        "least-health": lambda c: c.piece.health or 0,
+        # a piece without a health track (invulnerable) never wins on health
+        "most-health": lambda c: -c.piece.health if c.piece.health is not None else math.inf,
+        "least-health": lambda c: c.piece.health if c.piece.health is not None else math.inf,
         "most-poison": lambda c: -c.piece.poison if c.piece.kind == "hero" else 0,
-        "no-items": lambda c: 0 if c.piece.items == 0 else 1,
+        "no-items": lambda c: 0 if c.piece.kind == "hero" and c.piece.items == 0 else 1,
         "closest": lambda c: c.distance,
     }[criterion]
 
@@ -56,8 +58,8 @@ def _shown(criterion: str, c: Candidate) -> str:
     return {
         "most-gold": f"{p.gold} gold",
         "least-gold": f"{p.gold} gold",
-        "most-health": f"{p.health} health",
-        "least-health": f"{p.health} health",
+        "most-health": "no health" if p.health is None else f"{p.health} health",
+        "least-health": "no health" if p.health is None else f"{p.health} health",
         "most-poison": f"{p.poison} poison",
         "no-items": f"{p.items} items",
         "closest": f"{c.distance:.1f} cm",

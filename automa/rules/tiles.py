@@ -17,10 +17,14 @@ DIRECTION_WORDS = {
 }
 
 
-def direction_key(tile: str, piece: Piece) -> float:
+def direction_rank(tile: str, at: tuple[float, float]) -> float:
     """Smaller comes first along the tile's arrow."""
-    x, y = piece.at
+    x, y = at
     return {"left-to-right": -x, "right-to-left": x, "msz-to-hsz": -y, "hsz-to-msz": y}[tile]
+
+
+def direction_key(tile: str, piece: Piece) -> float:
+    return direction_rank(tile, piece.at)
 
 
 def character_tile(piece: Piece) -> str:

@@ -93,7 +93,7 @@ def advance(state: SessionState, catalog: Catalog, geometry: TableGeometry, chan
             judge: Judge) -> tuple[SessionState, Activation | None]:
     """One AI activation (starting the AI turn if the heroes' turn was on)."""
     progress = replace(state.progress or TurnProgress(state.battle), battle=state.battle)
-    table = Table(state.scenario, catalog, geometry, chance, judge)
+    table = Table(replace(state.scenario, round=state.round), catalog, geometry, chance, judge)
     stepped = step_turn(table, progress)
     if stepped is None:
         return replace(state, progress=None), None
