@@ -206,3 +206,52 @@ def test_killed_for_real_nothing_is_corrupted(tmp_path: Path, catalog: Catalog,
     play(folder, (["done"] if session.state.phase == "heroes" else []) + ["", "", "quit"])
     status(folder)
     assert len(Session.open(folder, catalog).effective()[0]) >= len(done)
+
+
+def test_a_session_uses_the_scenarios_own_chance(tmp_path: Path) -> None:
+    """CONTRACT: scripted outcomes come before any draw, in a session as in `automa turn`."""
+    scripted = DEMO.read_text().replace("[chance]\nseed = 7",
+                                        '[chance]\nseed = 7\ntokens = { 1 = ["1R"] }')
+    scenario = tmp_path / "scripted.toml"
+    scenario.write_text(scripted)
+    folder = tmp_path / "s"
+    assert CliRunner().invoke(cli, ["new", str(scenario), "--session", str(folder)]
+                              ).exit_code == 0
+    turn = json.loads(CliRunner().invoke(cli, ["turn", str(scenario), "--json"]).stdout)
+    first = json.loads(CliRunner().invoke(cli, ["next", "--session", str(folder),
+                                                "--json"]).stdout)
+    assert first == {**turn["activations"][0], "explain": first["explain"]}
+    token = next(s for s in first["steps"] if s["kind"] == "token")
+    assert (token["value"], token["reset"]) == (1, True)
+
+
+@pytest.mark.parametrize("damage", ['"outcomes": "oops"', '"outcomes": [1, 2]',
+                                    '"answers": "x"'])
+def test_damaged_inputs_are_one_line_not_a_crash(tmp_path: Path, damage: str) -> None:
+    folder = new_session(tmp_path)
+    with (folder / LOG).open("a") as log:
+        log.write('{"type": "activation", ' + damage + "}\n")
+    result = CliRunner().invoke(cli, ["status", "--session", str(folder)])
+    assert result.exit_code == 5, result.output
+    assert "input 1 of the log cannot be replayed" in result.stderr
+    assert result.stderr.count("\n") == 1
+    listed = CliRunner().invoke(cli, ["log", "--session", str(folder)])
+    assert listed.exit_code == 0 and listed.stdout.strip().startswith("1  ")  # still listed
+
+
+def test_a_session_can_start_from_its_own_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    folder.mkdir()
+    (folder / "scenario.toml").write_text(DEMO.read_text())
+    result = CliRunner().invoke(cli, ["new", str(folder / "scenario.toml"), "--session",
+                                      str(folder)])
+    assert result.exit_code == 0, result.output
+
+
+def test_heroes_come_back_from_the_cards(tmp_path: Path) -> None:
+    folder = new_session(tmp_path)
+    out = play(folder, ["condition elf teleported on", "status", "back elf", "back elf",
+                        "condition elf frozen maybe"])
+    assert "[teleported]" in out and "is back on the mat" in out
+    assert "is not on the Teleported! or Devoured! card" in out and "usage: condition" in out
+    assert "conditions" not in status(folder)["pieces"]["elf"]

@@ -20,12 +20,14 @@ HELP = """Heroes' turn: report what happened at the table, then `done`.
   damage ID N           a hit on a piece (monsters too); heal ID N
   gold ID +N / -N       also items, poison
   dead ID               the piece leaves play; freeze / unfreeze / stun / unstun ID
+  condition ID NAME on|off   any condition: frozen, stunned, teleported, devoured, aloft ...
+  back ID               back on the mat from the Teleported! or Devoured! card (then move it)
   los ID                whom ID sees;  status;  log;  undo;  redo
   done                  end the heroes' turn: the AI acts, one activation per Enter
   quit                  stop here (everything is saved)"""
 COMMANDS = ("move", "damage", "hit", "heal", "gold", "items", "poison", "dead", "freeze",
-            "unfreeze", "stun", "unstun", "los", "status", "log", "undo", "redo", "done",
-            "quit", "exit", "help")
+            "unfreeze", "stun", "unstun", "condition", "back", "los", "status", "log", "undo",
+            "redo", "done", "quit", "exit", "help")
 
 
 class Quit(Exception):
@@ -197,6 +199,29 @@ def _condition(name: str, on: bool) -> Callable[[Any, list[str]], None]:
     return handler
 
 
+def _any_condition(session: Any, args: list[str]) -> None:
+    from automa.errors import InputError
+
+    _need(args, 3, "condition ID NAME on|off")
+    if args[2] not in ("on", "off"):
+        raise InputError(f"usage: condition ID NAME on|off (not {args[2]!r})")
+    _condition(args[1], args[2] == "on")(session, args[:1])
+
+
+def _back(session: Any, args: list[str]) -> None:
+    _need(args, 1, "back ID")
+    piece = session.state.battle.get(args[0])
+    held = sorted(piece.conditions & {"teleported", "devoured"}) if piece else []
+    if not held:
+        from automa.errors import InputError
+
+        raise InputError(f"{args[0]} is not on the Teleported! or Devoured! card")
+    for condition in held:
+        session.report({"type": "condition", "piece": args[0], "condition": condition,
+                        "on": False})
+    click.echo(f"  {args[0]} is back on the mat at its old spot: `move` it where it stands")
+
+
 def _dead(session: Any, args: list[str]) -> None:
     _need(args, 1, "dead ID")
     session.report({"type": "remove", "piece": args[0], "why": "dead"})
@@ -265,6 +290,8 @@ HANDLERS: dict[str, Callable[[Any, list[str]], None]] = {
     "unfreeze": _condition("frozen", False),
     "stun": _condition("stunned", True),
     "unstun": _condition("stunned", False),
+    "condition": _any_condition,
+    "back": _back,
     "los": _los,
     "status": _status,
     "log": _log,

@@ -159,13 +159,20 @@ def status(ctx: click.Context, folder: Path, as_json: bool) -> None:
 def log_(ctx: click.Context, folder: Path, as_json: bool) -> None:
     """Every input in force, numbered (the numbers `rollback` takes)."""
     from automa.render.session_out import describe_event
+    from automa.session.log import read_log
+    from automa.session.state import effective_events
+    from automa.session.store import LOG
 
-    done, undone = open_session(ctx, folder).effective()
+    done, undone = effective_events(read_log(folder / LOG).events)  # no replay: always readable
     if as_json:
         emit_json({"inputs": done, "redo": undone})
         return
     for number, event in enumerate(done, start=1):
-        click.echo(f"{number:>4}  {describe_event(event)}")
+        try:
+            text = describe_event(event)
+        except (KeyError, TypeError, ValueError):
+            text = f"(damaged input: {event})"
+        click.echo(f"{number:>4}  {text}")
     if undone:
         click.echo(f"      ({len(undone)} undone input(s) can be redone)")
 

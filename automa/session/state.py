@@ -56,9 +56,11 @@ def effective_events(events: Sequence[Event]) -> tuple[list[Event], list[Event]]
                 done.append(undone.pop())
         elif kind == "rollback":
             keep = event.get("to")
-            if isinstance(keep, int) and 0 <= keep <= len(done):
-                undone = list(reversed(done[keep:])) + undone
-                done = done[:keep]
+            if not isinstance(keep, int) or isinstance(keep, bool) or not 0 <= keep <= len(done):
+                raise SessionError(f"a rollback marker keeps {keep!r} inputs of {len(done)}: "
+                                   f"the log is damaged there")
+            undone = list(reversed(done[keep:])) + undone
+            done = done[:keep]
         else:
             done.append(event)
             undone.clear()
@@ -118,8 +120,14 @@ def new_chance(catalog: Catalog, seed: int, index: int, asker: Asker | None,
 def apply_event(state: SessionState, event: Event, index: int, catalog: Catalog,
                 geometry: TableGeometry, seed: int) -> SessionState:
     kind = event.get("type")
+    if kind is None:
+        raise InputError("it has no type")
     if kind == "activation":
         outcomes = event.get("outcomes", [])
+        if not isinstance(outcomes, list) or not all(isinstance(o, dict) for o in outcomes):
+            raise InputError("its dice are not a list of outcomes")
+        if not isinstance(event.get("answers", []), list):
+            raise InputError("its answers are not a list")
         answers = event.get("answers", [])
         chance = new_chance(catalog, seed, index, None, script_of(outcomes))
         judge = Judge("tracked", state.scenario.settings.close_call, None, answers)
@@ -148,10 +156,28 @@ def replay(scenario: Scenario, events: Sequence[Event], catalog: Catalog,
     for index, event in enumerate(events):
         try:
             state = apply_event(state, event, index, catalog, geometry, seed)
-        except InputError as error:
-            raise SessionError(f"input {index + 1} of the log cannot be replayed: {error}") \
-                from None
+        except (InputError, ValueError, TypeError, AttributeError, KeyError) as error:
+            raise SessionError(f"input {index + 1} of the log cannot be replayed ({error}); "
+                               f"`automa rollback {index}` keeps the inputs before it") from None
     return state
+
+
+def scripted_left(scenario: Scenario, events: Sequence[Event]) -> ChanceScript:
+    """The scenario's own [chance] outcomes not yet used by the logged activations."""
+    used: dict[str, int] = {}
+    for event in events:
+        for outcome in event.get("outcomes", []) if event.get("type") == "activation" else []:
+            if outcome.get("source") == "script":
+                kind = str(outcome.get("kind"))
+                if kind == "token":
+                    kind = f"token-{str(outcome.get('value')).split(':')[0]}"
+                used[kind] = used.get(kind, 0) + 1
+    script = scenario.chance
+    return ChanceScript(
+        None, script.d12[used.get("d12", 0):], script.rune_die[used.get("rune_die", 0):],
+        script.location_die[used.get("location_die", 0):],
+        {level: tokens[used.get(f"token-{level}", 0):]
+         for level, tokens in script.tokens.items()})
 
 
 def outcomes_json(outcomes: Sequence[Outcome]) -> list[dict[str, str]]:

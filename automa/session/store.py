@@ -33,6 +33,7 @@ from automa.session.state import (
     new_chance,
     outcomes_json,
     replay,
+    scripted_left,
 )
 
 SCENARIO = "scenario.toml"
@@ -58,9 +59,11 @@ class Session:
         if (folder / LOG).exists():
             raise SessionError(f"{folder}: already holds a session; resume it with "
                                f"`automa play --session {folder}`")
-        used_seed = seed if seed is not None else int(
-            np.random.SeedSequence().generate_state(1)[0])
-        shutil.copyfile(scenario_path, folder / SCENARIO)
+        used_seed = seed if seed is not None else scenario.chance.seed
+        if used_seed is None:
+            used_seed = int(np.random.SeedSequence().generate_state(1)[0])
+        if scenario_path.resolve() != (folder / SCENARIO).resolve():
+            shutil.copyfile(scenario_path, folder / SCENARIO)
         write_header(folder / LOG, {"seed": used_seed, "chance": chance, "geometry": geometry,
                                     "scenario": scenario_path.name, "round": scenario.round})
         return cls.open(folder, catalog)
@@ -70,8 +73,6 @@ class Session:
         if not folder.is_dir():
             raise SessionError(f"{folder}: no such session folder")
         contents = read_log(folder / LOG)
-        if contents.torn:
-            drop_torn_tail(folder / LOG)
         scenario = load_scenario(folder / SCENARIO, catalog)
         seed = contents.header.get("seed")
         if not isinstance(seed, int) or contents.header.get("chance") not in CHANCE_MODES:
@@ -98,6 +99,9 @@ class Session:
         return effective_events(self.raw)
 
     def _record(self, event: Event) -> None:
+        if self.torn:  # cut a crash's half line off before the next input goes after it
+            drop_torn_tail(self.folder / LOG)
+            self.torn = False
         append_event(self.folder / LOG, event)
         self.raw.append(event)
 
@@ -121,7 +125,8 @@ class Session:
         """One AI activation; its dice are logged with it. None: no AI character can act."""
         done, _ = self.effective()
         chance = new_chance(self.catalog, self.seed, len(done),
-                            asker if self.physical else None)
+                            asker if self.physical else None,
+                            scripted_left(self.state.scenario, done))
         judge = Judge(self.geometry_mode, self.state.scenario.settings.close_call, asker)
         state, activation = advance(self.state, self.catalog, self.geometry, chance, judge)
         if activation is None:
