@@ -267,7 +267,7 @@ def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog
             seen = table.judge.confirm(f"Can {actor.label} see {target.label}? (a line from "
                                        f"centre to centre clear of obstacles)", s.visible,
                                        s.margin)
-            if table.judge.record[-1]["source"] == "table":
+            if table.judge.last_asked:
                 s = replace(s, visible=seen, blockers=(), margin=float("inf"))
         judged.append(s)
         blockers = f", blocked by {', '.join(s.blockers)}" if s.blockers else ""

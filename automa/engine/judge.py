@@ -46,6 +46,11 @@ class Judge:
             return answer.get("a"), str(answer.get("source", "computed"))
         return None, ""
 
+    @property
+    def last_asked(self) -> bool:
+        """Whether the last answer came from the players (then no measurement backs it)."""
+        return bool(self.record) and self.record[-1]["source"] == "table"
+
     def confirm(self, question: str, computed: bool, margin: float) -> bool:
         """A yes/no geometric question."""
         scripted, given_by = self._scripted(question)
