@@ -158,19 +158,15 @@ def _rune_choice(table: Table, runes: dict[int, Rune], faces: list[int], battle:
     others = [p for p in battle.on_table() if p.id != actor.id]
     for face in faces:
         rune = runes.get(face)
-        if rune is not None and table.judge.mode == "asked":
-            free = table.judge.confirm(f"Is rune {face} free (no piece on its icon, and "
-                                       f"{actor.label} not already on it)?", True, float("inf"))
-            if not free:
-                passed.append(f"rune {face} is taken")
-                continue
-            if rune.on_obstacle is None or actor.flying:
-                return rune, passed
-        rune = runes.get(face)
         if rune is None:
             passed.append(f"rune {face} is not on this mat")
         elif rune.on_obstacle and not actor.flying:
             passed.append(f"rune {face} is on obstacle {rune.on_obstacle}: only fliers go there")
+        elif table.judge.mode == "asked":  # no positions: the players look at the rune
+            if table.judge.confirm(f"Is rune {face} free (no piece on its icon, and "
+                                   f"{actor.label} not already on it)?", True, float("inf")):
+                return rune, passed
+            passed.append(f"rune {face} is taken")
         elif rune_occupant([actor], rune.at, rune_radius) and actor in battle.on_table():
             passed.append(f"already on rune {face}")
         elif (occupant := rune_occupant(others, rune.at, rune_radius)) is not None:

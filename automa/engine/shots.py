@@ -190,6 +190,13 @@ def _damage_and_push(table: Table, battle: Battle, log: StepLog, ctx: ShotContex
     return push(table, battle, log, target_id)
 
 
+def _dagger(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
+            target_id: str, amount: int) -> Battle:
+    """The dagger: "after inflicting damage", the thrower moves to a random rune."""
+    battle = _damage_and_push(table, battle, log, ctx, shot, target_id, amount)
+    return to_random_rune(table, battle, log, ctx.actor, "dagger: move to random rune")
+
+
 def _freeze(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
             target_id: str, amount: int) -> Battle:
     """Ice: the target is frozen instead of damaged, and not pushed."""
@@ -297,13 +304,7 @@ def ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
         return battle
     if shot.name == "boomerang":
         return _boomerang(table, battle, log, ctx, shot)
-    before = len(log.steps)
-    battle = resolve_hit(table, battle, log, ctx, shot, ctx.target)
-    hit = not any(isinstance(s, NoteStep) and s.text.startswith("a zero")
-                  for s in log.steps[before:])
-    if shot.name == "dagger" and hit:  # "after inflicting damage"
-        battle = to_random_rune(table, battle, log, ctx.actor, "dagger: move to random rune")
-    return battle
+    return resolve_hit(table, battle, log, ctx, shot, ctx.target)
 
 
 def _boomerang(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
@@ -393,4 +394,4 @@ def _target_on_table(battle: Battle, log: StepLog, ctx: ShotContext) -> bool:
 
 
 OnHit = Callable[[Table, Battle, StepLog, ShotContext, Shot, str, int], Battle]
-ON_HIT: dict[str, OnHit] = {"ice": _freeze, "portal-trap": _portal_trap}
+ON_HIT: dict[str, OnHit] = {"ice": _freeze, "portal-trap": _portal_trap, "dagger": _dagger}

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 from automa.render.session_out import describe_event
-from automa.render.text import RULE, activation_lines
+from automa.render.text import RULE, activation_lines, labelled
 from automa.session.replay import ReplayStep
 
 
 def step_lines(step: ReplayStep, coordinates: bool = True) -> list[str]:
     if step.activation is None:
-        prefix = ""
         if step.event.get("type") == "end-heroes-turn":
             return [f"[{step.number}] the heroes are done: round {step.after.round}, AI turn"]
-        return [f"{prefix}[{step.number}] round {step.before.round}, heroes: "
+        return [f"[{step.number}] round {step.before.round}, heroes: "
                 f"{describe_event(step.event)}"]
-    pieces = {p.id: p for p in (*step.before.battle.pieces, *step.after.battle.pieces,
-                                *step.before.scenario.pieces)}
-    names = {k: p.label for k, p in pieces.items()}
+    pieces, names = labelled(step.before.scenario.pieces, step.before.battle.pieces,
+                             step.after.battle.pieces)
     lines = []
     if step.activation_number == 1:
         lines += [f"Round {step.before.round} · AI turn", RULE]

@@ -59,11 +59,10 @@ def describe_event(event: Event) -> str:
 
 def latest_activation_text(state: SessionState, coordinates: bool) -> str:
     """The printout of the session's latest activation, numbered within its AI turn."""
-    from automa.render.text import activation_lines
+    from automa.render.text import activation_lines, labelled
 
     round_number, activation = state.activations[-1]
-    pieces = {p.id: p for p in (*state.scenario.pieces, *state.battle.pieces)}
-    names = {k: p.label for k, p in pieces.items()}
+    pieces, names = labelled(state.scenario.pieces, state.battle.pieces)
     number = 0
     for r, _ in reversed(state.activations):
         if r != round_number:

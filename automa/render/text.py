@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import string
 import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from automa.engine.activation import Activation
 from automa.engine.steps import (
@@ -26,6 +26,12 @@ from automa.model.pieces import Piece
 WIDTH = 100
 RULE = "─" * WIDTH
 Names = Mapping[str, str]
+
+
+def labelled(*groups: Iterable[Piece]) -> tuple[dict[str, Piece], dict[str, str]]:
+    """Every piece a printout may name (later groups win) and how it is named."""
+    pieces = {p.id: p for group in groups for p in group}
+    return pieces, {piece_id: p.label for piece_id, p in pieces.items()}
 
 
 def _at(point: tuple[float, float]) -> str:
@@ -193,8 +199,7 @@ def activation_lines(number: int, activation: Activation, names: Names,
 
 
 def turn_text(result: TurnResult, blocked: bool, explain: bool = False) -> str:
-    pieces = {p.id: p for p in (*result.before.pieces, *result.after.pieces)}
-    names = {p.id: p.label for p in pieces.values()}
+    pieces, names = labelled(result.before.pieces, result.after.pieces)
     count = len(result.activations)
     lines = [f"Round {result.round} · AI turn · {count} activation{'s' if count != 1 else ''} · "
              f"seed {result.seed}", RULE]
