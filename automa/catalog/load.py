@@ -152,13 +152,13 @@ def parse_monster(rec: Record) -> MonsterSpec:
 
 def parse_lord(rec: Record) -> LordSpec:
     minions = []
-    for i, slot in enumerate(_list(rec, "minions")):
+    for i, slot in enumerate(rec.list_of("minions")):
         sub = Record(rec.file, rec.name, slot)
         choices = sub.strings("choice") if sub.has("choice") else (sub.string("monster"),)
         minions.append(MinionSlot(choices, sub.integer("count", low=1, high=10)))
         _reject(sub, rec, f"minions[{i}]")
     bands = []
-    for i, band in enumerate(_list(rec, "sequence_by_health")):
+    for i, band in enumerate(rec.list_of("sequence_by_health")):
         low, high = check_point(rec, f"sequence_by_health[{i}]", band)
         bands.append((int(low), int(high)))
     lord = LordSpec(
@@ -181,13 +181,6 @@ def parse_lord(rec: Record) -> LordSpec:
     return lord
 
 
-def _list(rec: Record, key: str) -> list[Any]:
-    value = rec.raw(key, [])
-    if not isinstance(value, list):
-        raise rec.fail(key, "expected a list")
-    return value
-
-
 def _reject(sub: Record, parent: Record, where: str) -> None:
     extra = sorted(set(sub.table) - sub._read)
     if extra:
@@ -196,11 +189,11 @@ def _reject(sub: Record, parent: Record, where: str) -> None:
 
 def parse_room(rec: Record) -> RoomSpec:
     monsters, metres = [], []
-    for i, entry in enumerate(_list(rec, "monsters")):
+    for i, entry in enumerate(rec.list_of("monsters")):
         sub = Record(rec.file, rec.name, entry)
         monsters.append((sub.string("monster"), sub.integer("count", low=1, high=10)))
         _reject(sub, rec, f"monsters[{i}]")
-    for i, entry in enumerate(_list(rec, "metres")):
+    for i, entry in enumerate(rec.list_of("metres")):
         sub = Record(rec.file, rec.name, entry)
         metres.append((sub.integer("level", low=1, high=4), sub.integer("count", low=1, high=10)))
         _reject(sub, rec, f"metres[{i}]")
@@ -257,7 +250,7 @@ def parse_playmat(rec: Record, playmat_id: str | None = None) -> Playmat:
         raise rec.fail("size", "width and length must be positive")
     hero_zone = rec.number("hero_zone", low=0.0, high=length)
     monster_zone = rec.number("monster_zone", low=hero_zone, high=length)
-    obstacles = tuple(parse_obstacle(rec, i, e) for i, e in enumerate(_list(rec, "obstacles")))
+    obstacles = tuple(parse_obstacle(rec, i, e) for i, e in enumerate(rec.list_of("obstacles")))
     ids = [o.id for o in obstacles]
     if len(set(ids)) != len(ids):
         raise rec.fail("obstacles", "obstacle ids must be unique")
@@ -355,7 +348,7 @@ def parse_behaviour(rec: Record) -> BehaviourRow:
 
 
 def _twelve(rec: Record, key: str) -> tuple[float, ...]:
-    values = _list(rec, key)
+    values = rec.list_of(key)
     if len(values) != 12:
         raise rec.fail(key, f"expected twelve angles (faces 1..12), got {len(values)}")
     return tuple(check_number(rec, key, v) for v in values)
@@ -396,7 +389,7 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
         shape = rec.choice("shape", ("disc", "polygon"))
         polygon: tuple[tuple[float, float], ...] = ()
         if shape == "polygon":
-            polygon = tuple(check_point(rec, "polygon", p) for p in _list(rec, "polygon"))
+            polygon = tuple(check_point(rec, "polygon", p) for p in rec.list_of("polygon"))
         template = AttackTemplate(rec.number("radius", positive=True), polygon)
         rec.reject_unknown_keys()
         return template
@@ -410,7 +403,7 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
 
     def die(name: str) -> tuple[int, ...]:
         rec = record("die", name)
-        faces = tuple(check_int(rec, "faces", v, 1, 12) for v in _list(rec, "faces"))
+        faces = tuple(check_int(rec, "faces", v, 1, 12) for v in rec.list_of("faces"))
         if len(faces) != 6 or len(set(faces)) != 6:
             raise rec.fail("faces", "a die has six different faces")
         rec.reject_unknown_keys()

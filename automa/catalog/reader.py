@@ -132,6 +132,13 @@ class Record:
             raise self.fail(key, f"expected a list of strings, got {describe(value)}")
         return tuple(value)
 
+    def list_of(self, key: str) -> list[Any]:
+        """A list field (empty when absent), its items left for the caller to check."""
+        value = self._get(key, [])
+        if not isinstance(value, list):
+            raise self.fail(key, f"expected a list, got {describe(value)}")
+        return value
+
     def table_of(self, key: str, default: object = ...) -> Mapping[str, Any]:
         value = self._get(key, default)
         if not isinstance(value, dict):

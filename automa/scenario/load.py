@@ -298,9 +298,7 @@ def _chance(top: Record, catalog: Catalog) -> ChanceScript:
     location_faces = catalog.components.location_die
 
     def faces(key: str, allowed: tuple[int, ...]) -> tuple[int, ...]:
-        values = rec.raw(key, [])
-        if not isinstance(values, list):
-            raise rec.fail(key, "expected a list of die results")
+        values = rec.list_of(key)
         for i, value in enumerate(values):
             check_int(rec, f"{key}[{i}]", value, None, None)
             if value not in allowed:
@@ -337,9 +335,9 @@ def _bags(top: Record, catalog: Catalog) -> dict[int, Bag]:
     for key, value in rec.table.items():
         level = _level(rec, key, key)
         sub = Record(rec.file, f"bags.{key}", value, ScenarioError)
-        tokens = tuple(_token(sub, "tokens", t, level, catalog) for t in _strings(sub, "tokens"))
+        tokens = tuple(_token(sub, "tokens", t, level, catalog) for t in sub.list_of("tokens"))
         discard = tuple(_token(sub, "discard", t, level, catalog)
-                        for t in _strings(sub, "discard"))
+                        for t in sub.list_of("discard"))
         sub.reject_unknown_keys()
         if Counter(tokens) + Counter(discard) != Counter(full[level]):
             raise sub.fail("tokens", f"bag and discard pile together must hold the level "
@@ -347,10 +345,3 @@ def _bags(top: Record, catalog: Catalog) -> dict[int, Bag]:
         bags[level] = Bag(tuple(sorted(tokens)), discard)
         rec._read.add(key)
     return bags
-
-
-def _strings(rec: Record, key: str) -> list[object]:
-    values = rec.raw(key, [])
-    if not isinstance(values, list):
-        raise rec.fail(key, "expected a list")
-    return values
