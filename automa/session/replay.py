@@ -8,10 +8,9 @@ from dataclasses import dataclass
 
 from automa.catalog.load import Catalog
 from automa.engine.activation import Activation
-from automa.geometry.table import build_table
 from automa.session.events import Event
 from automa.session.log import SessionError
-from automa.session.state import SessionState, apply_event, start
+from automa.session.state import SessionState, replay_states
 from automa.session.store import Session
 
 
@@ -27,13 +26,9 @@ class ReplayStep:
 
 def replay_steps(session: Session) -> Iterator[ReplayStep]:
     done, _ = session.effective()
-    scenario = session.state.scenario
-    geometry = build_table(scenario.playmat)
-    state = start(scenario)
     turn_count = 0
-    for index, event in enumerate(done):
-        before = state
-        state = apply_event(state, event, index, session.catalog, geometry, session.seed)
+    states = replay_states(session.state.scenario, done, session.catalog, session.seed)
+    for index, (event, (before, state)) in enumerate(zip(done, states, strict=True)):
         activation = None
         if event.get("type") == "activation":
             if len(state.activations) == len(before.activations):

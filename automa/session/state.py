@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -149,17 +149,27 @@ def apply_event(state: SessionState, event: Event, index: int, catalog: Catalog,
     raise InputError(f"unknown input {kind!r}")
 
 
-def replay(scenario: Scenario, events: Sequence[Event], catalog: Catalog,
-           seed: int) -> SessionState:
+def replay_states(scenario: Scenario, events: Sequence[Event], catalog: Catalog, seed: int
+                  ) -> Iterator[tuple[SessionState, SessionState]]:
+    """The state before and after each input in turn, from the scenario on."""
     geometry = build_table(scenario.playmat)
     state = start(scenario)
     for index, event in enumerate(events):
+        before = state
         try:
             state = apply_event(state, event, index, catalog, geometry, seed)
         except (InputError, ValueError, TypeError, AttributeError, KeyError) as error:
             raise SessionError(f"input {index + 1} of the log cannot be replayed ({error}); "
                                f"`automa rollback {index}` keeps the inputs before it") from None
-    return state
+        yield before, state
+
+
+def replay(scenario: Scenario, events: Sequence[Event], catalog: Catalog,
+           seed: int) -> SessionState:
+    final = start(scenario)
+    for _, after in replay_states(scenario, events, catalog, seed):
+        final = after
+    return final
 
 
 def scripted_left(scenario: Scenario, events: Sequence[Event]) -> ChanceScript:
