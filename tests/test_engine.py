@@ -157,13 +157,30 @@ def test_a_summoned_monster_acts_at_once(catalog: Catalog) -> None:
     assert placed.end == (30.0, 60.0 - 1.25 - 5.0)  # type: ignore[union-attr]
 
 
-def test_kaulaurn_picks_its_sequence_by_health(catalog: Catalog) -> None:
-    """Kaulaurn the Hydra's card chooses the sequence by current health, not by the D12."""
+def _kaulaurn(health: int) -> str:
+    return piece("elf", "heroes", (30, 30), health=9) \
+        + piece("hydra", "ai", (30, 60), monster="kaulaurn", kind="catacomb-lord",
+                health=health)
+
+
+def test_kaulaurn_rolls_the_printed_d12_by_default(catalog: Catalog) -> None:
+    """"If the character is a Catacomb Lord, roll the D12 ...": the transcription of
+    Kaulaurn's card (health bands, `fan` data) does not override the printed rule (ruling 37)."""
+    for health in (8, 5):
+        text = _kaulaurn(health) + "[chance]\nd12 = [12]\n"
+        activation = turn(catalog, text).activations[0]
+        assert " then ".join(activation.sequence) == \
+            "melee then melee+critical then melee+critical"  # 9-12 of three: the third
+        assert activation.sequence_reason.startswith("a Catacomb Lord always rolls the D12")
+        assert 37 in [r.number for r in activation.rulings]
+
+
+def test_kaulaurn_card_reading_is_a_switch(catalog: Catalog) -> None:
+    """With `[rulings] lord-sequence = "card"` the card's health bands pick the sequence."""
     for health, expected in ((8, "melee then melee+critical"),
                              (5, "melee then fireball then melee then fireball")):
-        text = piece("elf", "heroes", (30, 30), health=9) \
-            + piece("hydra", "ai", (30, 60), monster="kaulaurn", kind="catacomb-lord",
-                    health=health)
+        text = _kaulaurn(health) + '[rulings]\nlord-sequence = "card"\n'
         activation = turn(catalog, text).activations[0]
         assert " then ".join(activation.sequence) == expected
         assert "picks by health" in activation.sequence_reason
+        assert 37 in [r.number for r in activation.rulings]

@@ -35,17 +35,17 @@ def hero(piece_id: str, at: tuple[float, float] = (0.0, 0.0), **stats: int) -> P
 
 def test_character_tiles_decide_first() -> None:
     """Step 1: the order of the Character tiles (level 2 laid before level 1 here)."""
-    first, reason = next_to_act([monster("rat", "vermin", 1, (0, 80)),
-                                 monster("wraith", "infernal", 2, (0, 80))], TILES)
-    assert first.id == "wraith"
-    assert "Character tile 1st" in reason
+    chosen = next_to_act([monster("rat", "vermin", 1, (0, 80)),
+                          monster("wraith", "infernal", 2, (0, 80))], TILES)
+    assert chosen.piece.id == "wraith"
+    assert "Character tile 1st" in chosen.reason
 
 
 def test_monster_tiles_break_a_character_tile_tie() -> None:
     """Step 1: a tie on Character tiles goes to the Monster tiles."""
-    first, _ = next_to_act([monster("orc", "dungeon", 1, (0, 80)),
-                            monster("rat", "vermin", 1, (50, 80))], TILES)
-    assert first.id == "rat"
+    chosen = next_to_act([monster("orc", "dungeon", 1, (0, 80)),
+                          monster("rat", "vermin", 1, (50, 80))], TILES)
+    assert chosen.piece.id == "rat"
 
 
 @pytest.mark.parametrize(
@@ -56,13 +56,13 @@ def test_green_direction_tile_reads_from_the_monster_zone(green: str, expected: 
     """Directions are seen from the Monster Start Zone: its left is the mat's high x."""
     tiles = Tiles(TILES.character_order, TILES.monster_order, (green, "msz-to-hsz"), {})
     pieces = [monster("west", "vermin", 1, (5, 80)), monster("east", "vermin", 1, (55, 80))]
-    assert next_to_act(pieces, tiles)[0].id == expected
+    assert next_to_act(pieces, tiles).piece.id == expected
 
 
 def test_blue_direction_tile_breaks_the_last_tie() -> None:
     """msz-to-hsz: the piece nearest the Monster Start Zone edge comes first."""
     pieces = [monster("near", "vermin", 1, (30, 50)), monster("far", "vermin", 1, (30, 85))]
-    assert next_to_act(pieces, TILES)[0].id == "far"
+    assert next_to_act(pieces, TILES).piece.id == "far"
 
 
 # Targeting -----------------------------------------------------------------------------------

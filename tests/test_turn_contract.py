@@ -125,7 +125,7 @@ def test_printout_names_the_rule_behind_each_choice() -> None:
     result = CliRunner().invoke(cli, ["demo", "--seed", "7"])
     assert result.exit_code == 0
     assert "brown Primary: most gold -> Barbarian (9 gold" in result.stdout
-    assert "house rule:" in result.stdout
+    assert "* ruling 13: the gray row" in result.stdout
     assert "Wizard hidden behind obstacle" in result.stdout
 
 

@@ -368,6 +368,37 @@ def data_check(ctx: click.Context, directory: Path | None, as_json: bool) -> Non
     click.echo("data ok")
 
 
+@cli.command()
+@click.argument("number", required=False, type=int)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@reports_errors
+def rulings(number: int | None, as_json: bool) -> None:
+    """List our numbered rulings (or show ruling NUMBER), with their switches."""
+    from automa.errors import InputError
+    from automa.rules.rulings import BY_NUMBER, RULINGS
+    from automa.rules.rulings_doc import ruling_markdown
+
+    chosen = RULINGS if number is None else (BY_NUMBER.get(number),)
+    if None in chosen:
+        raise InputError(f"there is no ruling {number}: they run from 1 to {len(RULINGS)}")
+    if as_json:
+        emit_json({"rulings": [
+            {"number": r.number, "key": r.key, "title": r.title, "text": r.text,
+             "rests_on": r.rests_on, "alternative": r.alternative, "setting": r.where
+             if r.options else None, "options": [o.value for o in r.options]}
+            for r in chosen if r is not None]})
+        return
+    for r in chosen:
+        if r is None:
+            continue
+        if number is not None:
+            click.echo("\n".join(ruling_markdown(r)))
+            continue
+        switch = f"  (switch: {r.where} = {' | '.join(o.value for o in r.options)})" \
+            if r.options else ""
+        click.echo(f"{r.number:>2}. {r.title}{switch}")
+
+
 def _register() -> None:
     """Commands defined in sibling modules attach themselves to `cli` on import."""
     from automa.cli import play, session_cmds  # noqa: F401

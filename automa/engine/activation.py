@@ -6,9 +6,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from automa.catalog.pieces import lookup, monster_piece
-from automa.engine.battle import Battle, StepLog, Table
+from automa.engine.battle import Battle, Fired, StepLog, Table
 from automa.engine.movement import (
     climb_down,
+    clock_reading,
     retreat_to_monster_zone,
     rush_toward,
     to_random_rune,
@@ -20,15 +21,27 @@ from automa.engine.shots import ShotContext, contact_shot, ranged_shot, reach_fr
 from automa.engine.steps import MoveStep, NoteStep, RollStep, ShotStep, Step
 from automa.errors import RulesError
 from automa.geometry.moves import nearest_legal_spot
-from automa.geometry.sight import Sighting, look_around
-from automa.geometry.templates import clock_direction
+from automa.geometry.sight import CORRIDOR_WIDTH, Sighting, look_around
 from automa.model.monsters import BehaviourRow
 from automa.model.pieces import Piece
 from automa.model.shots import Modifier, Sequence, Shot
-from automa.rules.sequences import band_text, d12_band, plan_sequence
+from automa.rules.sequences import (
+    SequencePlan,
+    band_text,
+    d12_band,
+    has_preferred_shot,
+    plan_repeat,
+    plan_sequence,
+)
 from automa.rules.targeting import Candidate, select_target
 
 SUMMON_RULER = 1
+TARGET_RULINGS = {  # what each ruling a target choice rests on decided there
+    "closest-edge": "\"closest\" is measured edge to edge",
+    "non-hero-wealth": "familiars, allies and mounts hold no gold or items of their own",
+    "most-poison": "pieces other than heroes count no Poison cards",
+    "direction-frame": "the Direction tiles are read from the Monster Start Zone",
+}
 
 
 @dataclass(frozen=True)
@@ -46,7 +59,7 @@ class Activation:
     sequence_reason: str
     steps: tuple[Step, ...]
     close_calls: tuple[str, ...]
-    house: tuple[str, ...]
+    rulings: tuple[Fired, ...]
     summoned: tuple[str, ...] = ()
     repeat: str | None = None
     explain: tuple[str, ...] = ()
@@ -76,13 +89,16 @@ class Aim:
 
 
 def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
-             repeated: bool = False, resume: Resume | None = None
-             ) -> tuple[Battle, Activation]:
+             repeated: bool = False, resume: Resume | None = None,
+             order_rulings: tuple[str, ...] = ()) -> tuple[Battle, Activation]:
     """One activation; `repeated` when a repeat shot gave this character its turn again;
-    `resume` to finish a sequence a summon interrupted."""
+    `resume` to finish a sequence a summon interrupted; `order_rulings`: the rulings its turn
+    order rested on."""
     actor = battle.piece(actor_id)
     row = table.catalog.behaviour_for(actor)
     log = StepLog()
+    for key in order_rulings:
+        log.ruling(key, "the Direction tiles are read from the Monster Start Zone (turn order)")
     log.explain(f"acts now: {order_reason}",
                 f"behaviour row {row.id} ({row.provenance}): Ruler {row.ruler}; shot preference "
                 f"{row.shot_preference or 'none'}; {row.primary} / {row.secondary} / "
@@ -93,13 +109,14 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
                       Sequence(resume.shots), "the rest of its sequence", repeated,
                       continued=True)
     if row.provenance == "house":
-        log.house_rule(f"the {row.id} row of the behaviour table is a house row")
+        log.ruling("house-rows", f"the {row.id} row of the behaviour table is ours")
     if "frozen" in actor.conditions:
         log.add(NoteStep(f"{actor.label} is frozen by ice: it cannot act"))
         return battle, _finish(actor_id, battle, row, order_reason, log, (), (),
                                Aim(None, "frozen by ice: it cannot act"), (), "")
     if "stunned" in actor.conditions:
-        log.house_rule("a stunned AI character loses its next turn, then the stun ends")
+        log.ruling("stun-and-aloft", "a stunned AI character loses its next turn, then the stun "
+                               "ends")
         log.add(NoteStep(f"{actor.label} is stunned: it loses this turn; remove its Stunned! "
                          f"card"))
         battle = battle.with_piece(replace(actor, conditions=actor.conditions - {"stunned"}))
@@ -177,15 +194,19 @@ def _enemy_aim(table: Table, battle: Battle, log: StepLog, row: BehaviourRow,
     candidates = [Candidate(battle.piece(s.target), s.distance) for s in visible]
     if "closest" in (row.primary, row.secondary, row.tie_breaker) and len(candidates) > 1:
         candidates = _judge_closest(table, log, battle.piece(visible[0].viewer), candidates)
-    choice = select_target(candidates, row, table.scenario.tiles, table.close_call)
+    choice = select_target(candidates, row, table.scenario.tiles, table.close_call,
+                           table.option("non-hero-wealth"))
     log.explain(*(f"target {line}" for line in choice.trace))
+    for key in choice.rulings:
+        log.ruling(key, TARGET_RULINGS.get(key, ""))
     if choice.close_call:
-        log.close_calls.append(f"target choice by distance: the runner-up is within "
+        measured = "distance" if choice.criterion == "closest" else f"the {choice.column}"
+        log.close_calls.append(f"target choice by {measured}: the runner-up is within "
                                f"{table.close_call} cm; measure both")
     column_field = {"Primary": "primary", "Secondary": "secondary",
                     "Tie Breaker": "tie_breaker"}.get(choice.column)
     if column_field and row.is_house(column_field):
-        log.house_rule(f"the {row.id} row's {choice.column} column is ours")
+        log.ruling("house-rows", f"the {row.id} row's {choice.column} column is ours")
     reason = f"{row.id} {choice.column}: {choice.reason}" if column_field else choice.reason
     return Aim(choice.target, reason)
 
@@ -222,15 +243,16 @@ def _advanced_aim(table: Table, battle: Battle, log: StepLog, actor_id: str) -> 
         log.explain(f"advanced 1: {frozen.target} is the nearest frozen teammate in sight")
         return Aim(frozen.target, f"advanced target 1: rescue the frozen "
                                   f"{battle.piece(frozen.target).label}", friendly=True)
-    with_repeat = next((s for s in actor.sequences if any(x.name == "repeat" for x in s.shots)),
-                       None)
-    if with_repeat is not None:
+    if any(has_preferred_shot(s, "repeat") for s in actor.sequences):
         mate = nearest_in_sight([p for p in teammates if "frozen" not in p.conditions])
         if mate is not None:
             log.explain(f"advanced 2: {mate.target} is the nearest teammate in sight to repeat")
+            plan = plan_repeat(actor.sequences, actor.kind == "catacomb-lord",
+                               table.option("preferred-sequence"))
+            sequence, why = _follow_plan(table, log, actor, plan)
             return Aim(mate.target, f"advanced target 2: {battle.piece(mate.target).label} "
-                                    f"will repeat its turn", friendly=True, sequence=with_repeat,
-                       sequence_reason="the sequence with the repeat shot")
+                                    f"will repeat its turn", friendly=True, sequence=sequence,
+                       sequence_reason=why)
     wyverns = [p for p in battle.on_table()
                if p.kind == "wild-wyvern" and "ridden" not in p.conditions]
     wyvern = nearest_in_sight(wyverns)
@@ -251,7 +273,7 @@ def _finish(actor_id: str, battle: Battle, row: BehaviourRow, order_reason: str,
     return Activation(actor_id, piece.label if piece else actor_id, order_reason, row.id,
                       row.provenance, visible, hidden, aim.target, aim.reason, sequence,
                       sequence_reason, tuple(log.steps), tuple(log.close_calls),
-                      tuple(log.house), summoned, repeat, tuple(log.trace), resume, continued)
+                      tuple(log.rulings), summoned, repeat, tuple(log.trace), resume, continued)
 
 
 def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog
@@ -278,6 +300,9 @@ def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog
             seen_word = "sees" if s.visible else "does not see"
             log.close_calls.append(f"line of sight: {actor_id} {seen_word} {s.target} by "
                                    f"{s.margin:.1f} cm; check with a ruler edge")
+    if settings.los_blocked and any(not s.visible or s.margin < CORRIDOR_WIDTH / 2
+                                    for s in judged):
+        log.ruling("los-test", f"blocked sight by the {settings.los_test} test")
     return (tuple(s for s in judged if s.visible), tuple(s for s in judged if not s.visible))
 
 
@@ -301,29 +326,57 @@ def _choose_sequence(table: Table, log: StepLog, actor: Piece, row: BehaviourRow
     if not actor.sequences:
         raise RulesError(f"{actor.id} has no shot sequence in our data; give `sequences` for it "
                          f"in the scenario")
-    lord = table.catalog.lords.get(actor.monster or "") if actor.kind == "catacomb-lord" else None
-    if (lord is not None and len(lord.health_bands) == len(actor.sequences)
-            and actor.health is not None):
-        for index, (low, high) in enumerate(lord.health_bands):
-            if low <= actor.health <= high:
-                log.house_rule(f"{lord.name}'s card picks its sequence by health (community "
-                               f"transcription), not by the D12")
-                return actor.sequences[index], (f"{lord.name} picks by health: {actor.health} "
-                                                f"is in {low}-{high}")
+    by_health = _lord_by_health(table, log, actor)
+    if by_health is not None:
+        return by_health
     spec = table.catalog.monsters.get(actor.monster or "")
     if spec is not None and spec.rotating_modifiers and len(actor.sequences) == 1:
         return _rotated(actor.sequences[0], spec.rotating_modifiers, table.scenario.round)
-    plan = plan_sequence(actor.sequences, row.shot_preference, actor.kind == "catacomb-lord")
+    plan = plan_sequence(actor.sequences, row.shot_preference, actor.kind == "catacomb-lord",
+                         table.option("preferred-sequence"))
+    if plan.index is not None and plan.count > 1 and row.is_house("shot_preference"):
+        log.ruling("house-rows", f"the {row.id} row's shot preference is ours")
+    return _follow_plan(table, log, actor, plan)
+
+
+def _follow_plan(table: Table, log: StepLog, actor: Piece, plan: SequencePlan
+                 ) -> tuple[Sequence, str]:
+    """The planned sequence, rolling the D12 when the plan splits it over several."""
     log.explain(*(f"shots {line}" for line in plan.trace))
+    for key in plan.rulings:
+        log.ruling(key, plan.reason)
     if plan.index is not None:
-        if plan.count > 1 and row.is_house("shot_preference"):
-            log.house_rule(f"the {row.id} row's shot preference is ours")
         return actor.sequences[plan.index], plan.reason
     face = table.chance.d12("shot sequence")
-    index = d12_band(plan.count, face)
-    log.add(RollStep("d12", face, "shot sequence",
-                     f"{band_text(plan.count, index)} -> sequence {index + 1} of {plan.count}"))
+    band = d12_band(len(plan.split), face)
+    index = plan.split[band]
+    split = "" if len(plan.split) == plan.count else \
+        ", split over sequences " + " and ".join(str(i + 1) for i in plan.split)
+    log.add(RollStep("d12", face, "shot sequence", f"{band_text(len(plan.split), band)} -> "
+                                                   f"sequence {index + 1} of {plan.count}{split}"))
     return actor.sequences[index], f"{plan.reason}: D12 {face} -> sequence {index + 1}"
+
+
+def _lord_by_health(table: Table, log: StepLog, actor: Piece) -> tuple[Sequence, str] | None:
+    """A Lord card that picks its sequence by health (Kaulaurn's transcription): followed only
+    when the data is the rulebook's or the table chose the card's reading (ruling 37)."""
+    if actor.kind != "catacomb-lord":
+        return None
+    lord = table.catalog.lords.get(actor.monster or "")
+    if lord is None or len(lord.health_bands) != len(actor.sequences) or actor.health is None:
+        return None
+    if lord.provenance != "rulebook" and table.option("lord-sequence") != "card":
+        log.ruling("lord-sequence", f"the printed D12, not {lord.name}'s card's health bands "
+                                    f"({lord.provenance} data)")
+        return None
+    for index, (low, high) in enumerate(lord.health_bands):
+        if low <= actor.health <= high:
+            if lord.provenance != "rulebook":
+                log.ruling("lord-sequence", f"{lord.name}'s card picks its sequence by health "
+                                            f"({lord.provenance} data), not the printed D12")
+            return actor.sequences[index], (f"{lord.name} picks by health: {actor.health} "
+                                            f"is in {low}-{high}")
+    return None
 
 
 def _rotated(sequence: Sequence, modifiers: tuple[str, ...], round_number: int
@@ -338,7 +391,7 @@ def _rotated(sequence: Sequence, modifiers: tuple[str, ...], round_number: int
 def _no_target(table: Table, battle: Battle, log: StepLog, actor_id: str,
                row: BehaviourRow) -> Battle:
     if row.is_house("no_target"):
-        log.house_rule(f"the {row.id} row's No Target Action is ours")
+        log.ruling("house-rows", f"the {row.id} row's No Target Action is ours")
     actions: dict[str, Callable[[Table, Battle, StepLog, str, int], Battle]] = {
         "retreat-to-monster-zone": retreat_to_monster_zone,
         "move-toward-closest-obstacle": toward_closest_obstacle,
@@ -390,7 +443,7 @@ def perform(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: 
         log.add(ShotStep(shot.notation(), shot.notation()))
         return _summon(table, battle, log, ctx, shot.argument or "")
     log.add(ShotStep(shot.notation(), "nothing", "the AI has no rule for this shot"))
-    log.house_rule(f"the AI skips the {name} shot (no AI rule for it)")
+    log.ruling("no-ai-rule", f"the AI skips the {name} shot (no AI rule for it)")
     return battle
 
 
@@ -414,7 +467,7 @@ def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Bat
     """The nearest friendly character in sight (not itself, not frozen) acts again."""
     actor = battle.piece(ctx.actor)
     if ctx.in_repeat:
-        log.house_rule("a repeated turn grants no further repeat")
+        log.ruling("repeat", "a repeated turn grants no further repeat")
         log.add(NoteStep("repeat: this turn is itself a repeat, so nobody acts again"))
         return battle
     if ctx.friendly and ctx.target is not None and battle.get(ctx.target) is not None \
@@ -431,9 +484,16 @@ def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Bat
     if not seen:
         log.add(NoteStep("repeat: no friendly character in sight; nothing happens"))
         return battle
-    ctx.repeat = seen[0].target
-    log.add(NoteStep(f"repeat: {battle.piece(ctx.repeat).label} (nearest friend in sight) acts "
-                     f"again at once"))
+    ctx.repeat, how = seen[0].target, "nearest friend in sight"
+    if len(seen) > 1 and table.option("repeat") == "columns":
+        row = table.catalog.behaviour_for(actor)
+        choice = select_target([Candidate(battle.piece(s.target), s.distance) for s in seen],
+                               row, table.scenario.tiles, table.close_call,
+                               table.option("non-hero-wealth"))
+        ctx.repeat, how = choice.target, f"the {row.id} row's columns: {choice.reason}"
+    if len(seen) > 1:
+        log.ruling("repeat", f"the repeat's friend is chosen by {how.split(':')[0]}")
+    log.add(NoteStep(f"repeat: {battle.piece(ctx.repeat).label} ({how}) acts again at once"))
     return battle
 
 
@@ -450,8 +510,7 @@ def _summon(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     if spec is None:
         raise RulesError(f"summon: unknown monster {monster_id!r}")
     face = table.chance.d12(f"summon {monster_id}")
-    reading = clock_direction(table.geometry, table.catalog.components.clock,
-                              table.scenario.templates.clock_radius, summoner.at, face)
+    reading = clock_reading(table, log, summoner, face)
     log.add(RollStep("d12", face, "summon placement", f"{reading.side} side, {face} o'clock"))
     existing = {p.id for p in battle.pieces} | set(battle.out)
     number = 1 + sum(1 for p in existing if p.startswith(f"{monster_id}-"))

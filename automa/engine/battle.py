@@ -12,6 +12,7 @@ from automa.engine.steps import Step
 from automa.geometry.table import TableGeometry
 from automa.model.pieces import Piece
 from automa.model.scenario import Bag, Scenario
+from automa.rules.rulings import option, ruling
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,10 @@ class Table:
     def close_call(self) -> float:
         return self.scenario.settings.close_call
 
+    def option(self, key: str) -> str:
+        """The option in force for switchable ruling `key` (the scenario's, else ours)."""
+        return option(self.scenario.settings.rulings, key)
+
 
 @dataclass
 class StepLog:
@@ -79,7 +84,7 @@ class StepLog:
 
     steps: list[Step] = field(default_factory=list)
     close_calls: list[str] = field(default_factory=list)
-    house: list[str] = field(default_factory=list)
+    rulings: list[Fired] = field(default_factory=list)
     trace: list[str] = field(default_factory=list)  # --explain: every candidate, value, loser
 
     def add(self, step: Step) -> None:
@@ -88,6 +93,17 @@ class StepLog:
     def explain(self, *lines: str) -> None:
         self.trace.extend(lines)
 
-    def house_rule(self, text: str) -> None:
-        if text not in self.house:
-            self.house.append(text)
+    def ruling(self, key: str, detail: str = "") -> None:
+        """A decision rests on ruling `key` of the registry: it is marked where it fires."""
+        fired = Fired(ruling(key).number, key, detail or ruling(key).title)
+        if fired not in self.rulings:
+            self.rulings.append(fired)
+
+
+@dataclass(frozen=True)
+class Fired:
+    """A ruling that decided something in an activation, and what it decided there."""
+
+    number: int
+    key: str
+    text: str

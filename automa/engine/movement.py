@@ -17,6 +17,7 @@ from automa.geometry.moves import (
 from automa.geometry.table import edge_distance
 from automa.geometry.templates import (
     TOWARD_MONSTER_ZONE,
+    ClockReading,
     clock_direction,
     half_clock_direction,
 )
@@ -87,15 +88,25 @@ def push(table: Table, battle: Battle, log: StepLog, piece_id: str, why: str = "
         piece = replace(piece, conditions=piece.conditions - {"riding"})
         battle = battle.with_piece(piece)
     face = table.chance.d12(f"{why} direction for {piece.label}")
-    clock = table.catalog.components.clock
-    reading = clock_direction(table.geometry, clock, table.scenario.templates.clock_radius,
-                              piece.at, face)
+    reading = clock_reading(table, log, piece, face)
     log.add(RollStep("d12", face, f"{why} direction", f"{reading.side} side, {face} o'clock"))
     ruler = moving_ruler(table, piece)
     move = sweep(table.geometry, battle.on_table(), piece, reading.direction, table.ruler(ruler))
     close = move.stopped_by is not None and move.margin < table.close_call
     return _apply(battle, log, table, move, why,
                   f"Clock template ({reading.side}) + Ruler {ruler}", clock=face, close=close)
+
+
+def clock_reading(table: Table, log: StepLog, piece: Piece, face: int) -> ClockReading:
+    """The Clock template on `piece`: front or reverse side by ruling 9, marked where the two
+    readings of "at the edge" disagree."""
+    reading = clock_direction(table.geometry, table.catalog.components.clock,
+                              table.scenario.templates.clock_radius, piece.at, face,
+                              piece.radius, table.option("clock-edge"))
+    if reading.disputed:
+        log.ruling("clock-edge", f"{piece.label} is near the edge: the {reading.side} side of "
+                                 f"the Clock template ({table.option('clock-edge')} reading)")
+    return reading
 
 
 def retreat_to_monster_zone(table: Table, battle: Battle, log: StepLog, actor_id: str,
@@ -176,6 +187,26 @@ def _rune_choice(table: Table, runes: dict[int, Rune], faces: list[int], battle:
     return None, passed
 
 
+def _stays_on_its_rune(table: Table, log: StepLog, actor: Piece, runes: dict[int, Rune],
+                       rolled: Rune) -> bool:
+    """Ruling 41: a piece on one rune that rolls another, free one moves (or, by the other
+    reading, stays). Marked whenever the question arises."""
+    if table.judge.mode == "asked":  # no positions: the players see it; ours is the default
+        return False
+    radius = table.geometry.playmat.rune_radius
+    current = next((r.number for r in runes.values()
+                    if r.number != rolled.number and rune_occupant([actor], r.at, radius)), None)
+    if current is None:
+        return False
+    if table.option("rune-when-on-rune") == "stays":
+        log.ruling("rune-when-on-rune", f"{actor.label} is on rune {current}: it stays "
+                                        f"(your table's reading)")
+        return True
+    log.ruling("rune-when-on-rune", f"{actor.label} leaves rune {current} for rune "
+                                    f"{rolled.number}")
+    return False
+
+
 def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
                    why: str = "move to random rune", must_land: bool = False) -> Battle:
     """Roll the Rune Die; an occupied rune, or the one it is on, means nothing happens.
@@ -190,14 +221,20 @@ def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
     actor = battle.piece(actor_id)
     two_dice = len(playmat.runes) >= 12 or actor.flying
     if two_dice:
-        log.house_rule("of two free rolled runes the AI takes the Rune Die's")
+        log.ruling("two-rolled-runes", "of two free rolled runes the AI takes the Rune Die's")
     for _ in range(12 if must_land else 1):
         faces = [table.chance.rune_die(why)]
         if two_dice:
             faces.append(table.chance.location_die(why))
         rune, passed = _rune_choice(table, runes, faces, battle, actor, playmat.rune_radius)
         rolled = " and ".join(str(f) for f in faces)
+        if rune is not None and not must_land and _stays_on_its_rune(table, log, actor, runes,
+                                                                     rune):
+            rune, passed = None, [*passed, "already on a rune: it stays"]
         if rune is None:
+            if must_land:
+                log.ruling("random-rune", "coming back from the Teleported! card, a taken rune "
+                                          "is rolled again")
             outcome = "roll again" if must_land else "nothing happens"
             log.add(RollStep("rune", faces[0], why, f"{'; '.join(passed)}: {outcome}"
                              if not two_dice else f"rolled {rolled}: {'; '.join(passed)}: "
@@ -223,8 +260,8 @@ def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
                      default=None)
         goal = chosen.at if chosen else mid
         spot = nearest_legal_spot(table.geometry, battle.on_table(), actor, goal)
-        log.house_rule("a piece that must land on a rune and rolls only taken ones takes the "
-                       "free rune nearest the mat centre")
+        log.ruling("teleport-landing", "a piece that must land on a rune and rolls only taken "
+                                       "ones takes the free rune nearest the mat centre")
         where = f"rune {chosen.number}" if chosen else "the mat centre (no rune is free)"
         return _apply(battle, log, table, Move(actor_id, actor.at, spot, goal, None), why,
                       "Rune Die", where)

@@ -28,7 +28,7 @@ from automa.model.playmat import Obstacle, Playmat
 from automa.model.rooms import RoomSpec
 from automa.model.scenario import Bag, ChanceScript, Scenario, Settings, Templates, Tiles
 from automa.rules.setup import Unit, character_tiles_for, d12_half, direction_pair, placement_order
-from automa.rules.tiles import direction_rank
+from automa.rules.tiles import tile_key
 
 MAX_REROLLS = 60
 TRILITHON_SIZE = (10.0, 2.0)  # cm, house: unmeasured
@@ -280,7 +280,7 @@ def _zone_line(mat: Playmat, piece: Piece, green: str) -> list[Spot]:
     spots = [Spot("the Monster Start Zone line, centre", (mat.width / 2, y))]
     for k in range(1, int(mat.width / step)):
         pair = [(mat.width / 2 + side * k * step, y) for side in (-1, 1)]
-        pair.sort(key=lambda at: direction_rank(green, at))  # the green tile's side first
+        pair.sort(key=lambda at: tile_key((green,), at))  # the green tile's side first
         spots += [Spot(f"the Monster Start Zone line, {k} along", at) for at in pair
                   if piece.radius <= at[0] <= mat.width - piece.radius]
     return spots

@@ -15,6 +15,7 @@ from automa.geometry.table import edge_distance
 from automa.geometry.templates import attack_cover
 from automa.model.components import DamageToken
 from automa.model.pieces import Piece
+from automa.model.scenario import Bag
 from automa.model.shots import Shot
 from automa.rules.tokens import refill_if_empty, take, token_levels
 
@@ -43,7 +44,22 @@ def draw_tokens(table: Table, battle: Battle, log: StepLog, shot: Shot
         battle = battle.with_bag(level, take(bag, token))
         log.add(TokenStep(level, token.value, token.reset, refilled))
         drawn.append(token)
+        if token.reset:
+            battle = _reset_others(table, battle, log, level)
     return battle, drawn
+
+
+def _reset_others(table: Table, battle: Battle, log: StepLog, level: int) -> Battle:
+    """Ruling 18: a reset returns its own level's discard pile, or every level's."""
+    if table.option("reset-scope") == "own-level":
+        log.ruling("reset-scope", f"the reset returns the level {level} discard pile only")
+        return battle
+    log.ruling("reset-scope", "the reset returns every level's discard pile (your table's "
+                              "reading)")
+    for other, bag in battle.bags.items():
+        if other != level and bag.discard:
+            battle = battle.with_bag(other, Bag(tuple(sorted((*bag.tokens, *bag.discard))), ()))
+    return battle
 
 
 def damage(battle: Battle, log: StepLog, piece_id: str, amount: int) -> Battle:
@@ -68,7 +84,7 @@ def apply_modifiers(table: Table, battle: Battle, log: StepLog, ctx: ShotContext
         if target is None or spec.effect == "ignored":
             continue
         if spec.provenance == "house":
-            log.house_rule(f"the {modifier.name} modifier's effect is ours")
+            log.ruling("effects-data", f"the {modifier.name} modifier's effect is ours")
         if spec.effect == "note":
             log.add(NoteStep(_effect_text(battle, spec.text, ctx, target, modifier.count, amount)))
             continue
@@ -174,6 +190,8 @@ def resolve_hit(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, sh
     shots damage, apply their modifiers and push; some replace that (see ON_HIT)."""
     battle, tokens = draw_tokens(table, battle, log, shot)
     if any(t.value == 0 for t in tokens):
+        if len(tokens) > 1:
+            return _partly_zero(table, battle, log, tokens, target_id)
         log.add(NoteStep("a zero: the shot misses (no damage, no effect, no push)"))
         return battle
     amount = sum(t.value for t in tokens)
@@ -181,13 +199,45 @@ def resolve_hit(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, sh
     return on_hit(table, battle, log, ctx, shot, target_id, amount)
 
 
+def _partly_zero(table: Table, battle: Battle, log: StepLog, tokens: list[DamageToken],
+                 target_id: str) -> Battle:
+    """Several tokens, a zero among them (the boulder): ruling 17 reads the zero as a miss of
+    the whole shot, or lets the other tokens' damage stand (no push, no effect)."""
+    amount = sum(t.value for t in tokens)
+    if table.option("boulder-zero") == "miss" or amount == 0:
+        log.ruling("boulder-zero", "one zero among the shot's tokens: the whole shot misses")
+        log.add(NoteStep("a zero: the shot misses (no damage, no effect, no push)"))
+        return battle
+    log.ruling("boulder-zero", "a zero among the shot's tokens: the others' damage stands, no "
+                               "push (your table's reading)")
+    log.add(NoteStep(f"a zero among the tokens: {amount} damage, no effect, no push"))
+    return damage(battle, log, target_id, amount)
+
+
 def _damage_and_push(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
                      target_id: str, amount: int) -> Battle:
-    battle = damage(battle, log, target_id, amount)
+    if spared_by_ice(table, log, battle.piece(target_id)):
+        amount = 0
+    else:
+        battle = damage(battle, log, target_id, amount)
     battle = apply_modifiers(table, battle, log, ctx, shot, target_id, amount)
     if shot.name == "devour":
         battle = _devour_shot(table, battle, log, ctx, target_id, amount)
     return push(table, battle, log, target_id)
+
+
+def spared_by_ice(table: Table, log: StepLog, target: Piece) -> bool:
+    """A frozen character "cannot be damaged" (the base game's ice rule; ruling 39)."""
+    if "frozen" not in target.conditions:
+        return False
+    rule = table.option("frozen-hero")
+    log.ruling("frozen-hero", f"{target.label} is frozen: "
+                              + ("it cannot be damaged" if rule == "no-damage"
+                                 else "damaged all the same (your table's reading)"))
+    if rule == "no-damage":
+        log.add(NoteStep(f"{target.label} is frozen: no damage, and no effect that needs damage"))
+        return True
+    return False
 
 
 def _dagger(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
@@ -201,10 +251,16 @@ def _freeze(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: 
             target_id: str, amount: int) -> Battle:
     """Ice: the target is frozen instead of damaged, and not pushed."""
     target = battle.piece(target_id)
-    log.house_rule("an ice hit freezes instead of damaging and is not pushed")
     log.add(EffectStep(target_id, "frozen",
                        f"put the ice piece on {target.label}: frozen until it is knocked off"))
-    return battle.with_piece(replace(target, conditions=target.conditions | {"frozen"}))
+    battle = battle.with_piece(replace(target, conditions=target.conditions | {"frozen"}))
+    if table.option("ice-push") == "no-push":
+        log.ruling("ice-push", "an ice hit freezes instead of damaging and the frozen target is "
+                               "not pushed (your table's reading)")
+        return battle
+    log.ruling("ice-push", "an ice hit freezes instead of damaging; no zero was drawn, so the "
+                           "frozen target is pushed too, the ice piece on it")
+    return push(table, battle, log, target_id)
 
 
 def _devour_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, target_id: str,
@@ -313,8 +369,8 @@ def _boomerang(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     rushes; Ruler 3 laid from the boomerang toward the thrower hits every enemy beneath it."""
     assert ctx.target is not None
     landing = battle.piece(ctx.target).at
-    log.house_rule("the AI's boomerang lands where its target stood, and each enemy beneath "
-                   "the returning Ruler 3 is hit by a level 1 token")
+    log.ruling("boomerang", "the AI's boomerang lands where its target stood, and each enemy "
+                           "beneath the returning Ruler 3 is hit by a level 1 token")
     battle = resolve_hit(table, battle, log, ctx, shot, ctx.target)
     log.add(NoteStep(f"leave the boomerang at ({landing[0]:.1f}, {landing[1]:.1f})"))
     if battle.get(ctx.target) is not None:
@@ -349,6 +405,13 @@ def target_ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotCont
                          f"tile {tile} -> {hero}" if hero else f"tile {tile}: nobody; roll again"))
         if hero is not None:
             break
+        holder = next((h for h, t in tiles.items() if t == tile), None)
+        if holder is None:
+            log.ruling("hero-target-reroll", "a roll on a Hero Target tile no hero holds is "
+                                             "rolled again")
+        else:
+            log.ruling("absent-hero-tile", f"the tile of {holder}, who is not on the mat, is "
+                                           f"rolled again")
     else:
         log.add(NoteStep("no Hero Target tile belongs to a hero in play: the shot is lost"))
         return battle

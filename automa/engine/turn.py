@@ -48,6 +48,7 @@ class Pending:
     reason: str
     repeated: bool = False  # a repeat shot gave it this turn: its own turn still comes
     resume: Resume | None = None
+    rulings: tuple[str, ...] = ()  # rulings the choice of this actor rested on
 
 
 @dataclass(frozen=True)
@@ -78,8 +79,9 @@ def next_actor(progress: TurnProgress, tiles: Tiles) -> tuple[Pending, TurnProgr
     waiting = progress.waiting()
     if not waiting:
         return None
-    actor, reason = next_to_act(waiting, tiles)
-    return Pending(actor.id, reason), replace(progress, queue=())
+    chosen = next_to_act(waiting, tiles)
+    rulings = ("direction-frame",) if chosen.by_direction else ()
+    return Pending(chosen.piece.id, chosen.reason, rulings=rulings), replace(progress, queue=())
 
 
 def step_turn(table: Table, progress: TurnProgress) -> tuple[TurnProgress, Activation] | None:
@@ -92,7 +94,7 @@ def step_turn(table: Table, progress: TurnProgress) -> tuple[TurnProgress, Activ
         return None
     pending, progress = chosen
     battle, activation = activate(table, progress.battle, pending.actor, pending.reason,
-                                  pending.repeated, pending.resume)
+                                  pending.repeated, pending.resume, pending.rulings)
     follow = [Pending(s, "summoned: acts at once") for s in activation.summoned]
     if activation.resume is not None:
         follow.append(Pending(pending.actor, "goes on with its sequence after the summon",

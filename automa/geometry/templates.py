@@ -45,9 +45,17 @@ def rotate_clockwise(vector: Vec, degrees: float) -> Vec:
 
 def clock_overhangs(table: TableGeometry, centre: Vec, clock_radius: float) -> bool:
     """At the edge: the Clock template placed on this centre would hang over the mat edge."""
+    return _edge_gap(table, centre) < clock_radius
+
+
+def _edge_gap(table: TableGeometry, centre: Vec) -> float:
     x, y = centre
     mat = table.playmat
-    return min(x, y, mat.width - x, mat.length - y) < clock_radius
+    return min(x, y, mat.width - x, mat.length - y)
+
+
+EDGE_TOUCH = 0.01  # cm: a disc this close to the mat edge touches it
+EDGE_RULES = ("overhang", "touching")  # ruling 9's readings of "at the edge"
 
 
 @dataclass(frozen=True)
@@ -55,19 +63,27 @@ class ClockReading:
     side: str  # "front" or "reverse"
     face: int
     direction: Vec
+    disputed: bool = False  # the two readings of "at the edge" (ruling 9) disagree here
 
 
 def clock_direction(table: TableGeometry, clock: ClockTemplate, clock_radius: float, centre: Vec,
-                    face: int) -> ClockReading:
-    """Direction of a D12 face: 12 toward the Hero Start Zone, or toward the mat centre when the
-    template would overhang the edge (the reverse side)."""
-    if clock_overhangs(table, centre, clock_radius):
+                    face: int, piece_radius: float = 0.0, edge_rule: str = "overhang"
+                    ) -> ClockReading:
+    """Direction of a D12 face: 12 toward the Hero Start Zone, or toward the mat centre on the
+    reverse side when the piece is at the edge: the template would overhang the mat
+    (`overhang`), or the piece itself touches the edge (`touching`)."""
+    overhang = clock_overhangs(table, centre, clock_radius)
+    touching = _edge_gap(table, centre) <= piece_radius + EDGE_TOUCH
+    at_edge = overhang if edge_rule == "overhang" else touching
+    if at_edge:
         mid = table.playmat.centre
         dx, dy = mid[0] - centre[0], mid[1] - centre[1]
         norm = math.hypot(dx, dy)
         twelve = (dx / norm, dy / norm) if norm > 1e-9 else TOWARD_HERO_ZONE
-        return ClockReading("reverse", face, rotate_clockwise(twelve, clock.reverse[face - 1]))
-    return ClockReading("front", face, rotate_clockwise(TOWARD_HERO_ZONE, clock.front[face - 1]))
+        return ClockReading("reverse", face, rotate_clockwise(twelve, clock.reverse[face - 1]),
+                            overhang != touching)
+    return ClockReading("front", face, rotate_clockwise(TOWARD_HERO_ZONE, clock.front[face - 1]),
+                        overhang != touching)
 
 
 def half_clock_direction(clock: ClockTemplate, toward: Vec, face: int) -> Vec:

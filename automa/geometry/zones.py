@@ -10,7 +10,7 @@ from automa.geometry.moves import rune_occupant
 from automa.geometry.table import TableGeometry
 from automa.model.pieces import Piece
 from automa.model.playmat import Playmat
-from automa.rules.tiles import direction_rank
+from automa.rules.tiles import by_tiles
 
 Vec = tuple[float, float]
 
@@ -65,8 +65,7 @@ class Spot:
 
 def _ranked(points: list[tuple[str, Vec]], green: str, blue: str) -> list[tuple[str, Vec]]:
     """Order along the green Direction tile, ties by the blue, as seen from the Monster Zone."""
-    return sorted(points, key=lambda item: (round(direction_rank(green, item[1]), 6),
-                                            round(direction_rank(blue, item[1]), 6)))
+    return list(by_tiles(points, (green, blue), lambda item: item[1], lambda item: item[0]).ranked)
 
 
 def monster_zone_runes(table: TableGeometry, pieces: list[Piece], green: str,

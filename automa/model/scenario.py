@@ -52,6 +52,7 @@ class Settings:
     los_test: str = "centre-line"
     advanced_targeting: bool = False
     close_call: float = 0.5  # cm: decisions with a smaller margin are flagged for the table
+    rulings: Mapping[str, str] = field(default_factory=dict)  # switchable ruling -> option
 
 
 @dataclass(frozen=True)

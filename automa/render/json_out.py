@@ -10,6 +10,7 @@ from automa.engine.battle import Battle
 from automa.engine.turn import TurnResult
 from automa.geometry.sight import Sighting
 from automa.model.pieces import Piece
+from automa.render.text import ruling_text
 
 FORMAT = 1
 
@@ -46,7 +47,8 @@ def activation_json(activation: Activation) -> dict[str, Any]:
         "sequence_reason": activation.sequence_reason,
         "steps": [step.to_json() for step in activation.steps],
         "close_calls": list(activation.close_calls),
-        "house_rules": list(activation.house),
+        "rulings": [r.number for r in activation.rulings],
+        "house_rules": [ruling_text(r) for r in activation.rulings],
         "explain": list(activation.explain),
     }
 

@@ -8,6 +8,7 @@ import textwrap
 from collections.abc import Callable, Iterable, Mapping
 
 from automa.engine.activation import Activation
+from automa.engine.battle import Fired
 from automa.engine.steps import (
     AttackStep,
     DamageStep,
@@ -167,6 +168,10 @@ def _damage(step: DamageStep, name: Callable[[str], str]) -> str:
     return text + (" — dead: remove the piece" if step.died else "")
 
 
+def ruling_text(fired: Fired) -> str:
+    return f"ruling {fired.number}: {fired.text}"
+
+
 def activation_lines(number: int, activation: Activation, names: Names,
                      pieces: Mapping[str, Piece], blocked: bool, explain: bool = False,
                      coordinates: bool = True) -> list[str]:
@@ -189,8 +194,8 @@ def activation_lines(number: int, activation: Activation, names: Names,
         lines += _wrap(step_text(step, names, coordinates), f"   {next(letters)}) ", " " * 6)
     for call in activation.close_calls:
         lines += _wrap(f"close call: {call}", "   ! ", " " * 5)
-    for rule in activation.house:
-        lines += _wrap(f"house rule: {rule} (docs/rulings.md)", "   * ", " " * 5)
+    for fired in activation.rulings:
+        lines += _wrap(f"{ruling_text(fired)} (docs/rulings.md)", "   * ", " " * 5)
     if explain:
         lines.append("   Why, in full:")
         for line in activation.explain:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from automa.model.shots import Sequence
 
@@ -10,17 +10,20 @@ PREFERENCE_WORDS = {
     "poison-modifier": "any shot with the poison modifier",
     "critical-modifier": "any shot with the critical modifier",
     "ranged-sequence": "any shot sequence with a ranged shot",
+    "repeat": "a sequence with the repeat shot (its Active Target is a teammate to repeat)",
 }
 
 
 @dataclass(frozen=True)
 class SequencePlan:
-    """Either a decided sequence (index) or a D12 split over `count` sequences."""
+    """Either a decided sequence (`index`) or a D12 split over the sequences in `split`."""
 
     index: int | None
     reason: str
-    count: int
+    count: int  # sequences on the card
     trace: tuple[str, ...] = ()
+    split: tuple[int, ...] = ()  # the sequences (indices) the D12 is split over
+    rulings: tuple[str, ...] = ()  # keys of the rulings the plan rests on
 
 
 def has_preferred_shot(sequence: Sequence, preference: str) -> bool:
@@ -30,34 +33,49 @@ def has_preferred_shot(sequence: Sequence, preference: str) -> bool:
         return any(s.has_modifier("critical") for s in sequence.shots)
     if preference == "ranged-sequence":
         return any(s.is_ranged for s in sequence.shots)
+    if preference == "repeat":
+        return any(s.name == "repeat" for s in sequence.shots)
     raise ValueError(f"unknown shot preference {preference!r}")
 
 
-def plan_sequence(sequences: tuple[Sequence, ...], preference: str | None,
-                  is_lord: bool) -> SequencePlan:
+def plan_sequence(sequences: tuple[Sequence, ...], preference: str | None, is_lord: bool,
+                  several_preferred: str = "first") -> SequencePlan:
+    """Which sequence, by the rules of step 5: one sequence; a Catacomb Lord's D12; the
+    preferred shot (`several_preferred`: ruling 15 when more than one holds it); the D12."""
     count = len(sequences)
     trace = tuple(
         f"sequence {i + 1}: {s.notation()}"
         + (" (has the preferred shot)" if preference and has_preferred_shot(s, preference) else "")
         for i, s in enumerate(sequences))
-    plan = _plan(sequences, preference, is_lord, count)
-    return SequencePlan(plan.index, plan.reason, count, trace)
+    plan = _plan(sequences, preference, is_lord, several_preferred)
+    return replace(plan, count=count, trace=trace)
 
 
 def _plan(sequences: tuple[Sequence, ...], preference: str | None, is_lord: bool,
-          count: int) -> SequencePlan:
+          several_preferred: str) -> SequencePlan:
+    count = len(sequences)
+    every = tuple(range(count))
     if count == 1:
         only = "its only shot" if len(sequences[0].shots) == 1 else "its only sequence"
         return SequencePlan(0, only, 1)
     if is_lord:
-        return SequencePlan(None, "a Catacomb Lord always rolls the D12", count)
-    if preference is not None:
-        for i, sequence in enumerate(sequences):
-            if has_preferred_shot(sequence, preference):
-                return SequencePlan(i, f"shot preference: {PREFERENCE_WORDS[preference]}", count)
-        return SequencePlan(None, f"no sequence has the preferred shot "
-                                  f"({PREFERENCE_WORDS[preference]}); D12 split", count)
-    return SequencePlan(None, "no shot preference; D12 split", count)
+        return SequencePlan(None, "a Catacomb Lord always rolls the D12", count, split=every)
+    if preference is None:
+        return SequencePlan(None, "no shot preference; D12 split", count, split=every)
+    words = PREFERENCE_WORDS[preference]
+    preferred = tuple(i for i, s in enumerate(sequences) if has_preferred_shot(s, preference))
+    if not preferred:
+        return SequencePlan(None, f"no sequence has the preferred shot ({words}); D12 split",
+                            count, split=every)
+    if len(preferred) == 1:
+        return SequencePlan(preferred[0], f"shot preference: {words}", count)
+    if several_preferred == "d12":
+        return SequencePlan(None, f"shot preference: {words}, held by {len(preferred)} "
+                                  f"sequences; D12 split over those", count, split=preferred,
+                            rulings=("preferred-sequence",))
+    return SequencePlan(preferred[0], f"shot preference: {words}; the first of "
+                                      f"{len(preferred)} sequences that hold it", count,
+                        rulings=("preferred-sequence",))
 
 
 def d12_band(count: int, face: int) -> int:
@@ -70,3 +88,19 @@ def d12_band(count: int, face: int) -> int:
 def band_text(count: int, index: int) -> str:
     faces = [f for f in range(1, 13) if d12_band(count, f) == index]
     return f"{faces[0]}-{faces[-1]}" if len(faces) > 1 else str(faces[0])
+
+
+def plan_repeat(sequences: tuple[Sequence, ...], is_lord: bool,
+                several_preferred: str = "first") -> SequencePlan:
+    """Aimed at a teammate to repeat (ruling 38): only the sequences that hold the repeat shot;
+    a Catacomb Lord splits its D12 over those alone."""
+    if not is_lord:
+        plan = plan_sequence(sequences, "repeat", False, several_preferred)
+        return replace(plan, rulings=(*plan.rulings, "repeat-sequences"))
+    held = tuple(i for i, s in enumerate(sequences) if has_preferred_shot(s, "repeat"))
+    if len(held) == 1:
+        return SequencePlan(held[0], "the Catacomb Lord's only sequence with the repeat shot",
+                            len(sequences), rulings=("repeat-sequences",))
+    return SequencePlan(None, f"a Catacomb Lord rolls the D12 over its {len(held)} sequences "
+                              f"with the repeat shot", len(sequences), split=held,
+                        rulings=("repeat-sequences",))

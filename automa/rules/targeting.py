@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from automa.model.monsters import BehaviourRow
 from automa.model.pieces import Piece
 from automa.model.scenario import Tiles
-from automa.rules.tiles import DIRECTION_WORDS, direction_key
+from automa.rules.tiles import DIRECTION_WORDS, TILE_NAMES, by_tiles
 
 CRITERION_WORDS = {
     "most-gold": "most gold",
@@ -37,13 +37,26 @@ class TargetChoice:
     reason: str
     close_call: bool = False
     trace: tuple[str, ...] = ()  # column by column: every candidate's value and who stayed
+    rulings: tuple[str, ...] = ()  # keys of the rulings the choice rested on
 
 
-def _measure(criterion: str) -> Callable[[Candidate], float]:
-    """Smaller is preferred."""
+WEALTH_COLUMNS = frozenset({"most-gold", "least-gold", "no-items"})
+NON_HERO_WEALTH = ("behind-heroes", "count-zero")  # ruling 40's options
+
+
+def _measure(criterion: str, non_hero_wealth: str) -> Callable[[Candidate], float]:
+    """Smaller is preferred. Pieces other than heroes hold no gold of their own: under the
+    `behind-heroes` reading (ruling 40) they rank after every hero on the gold columns."""
+    behind = non_hero_wealth == "behind-heroes"
+
+    def gold(c: Candidate, sign: int) -> float:
+        if c.piece.kind != "hero" and behind:
+            return math.inf
+        return sign * c.piece.gold
+
     return {
-        "most-gold": lambda c: -c.piece.gold,
-        "least-gold": lambda c: c.piece.gold,
+        "most-gold": lambda c: gold(c, -1),
+        "least-gold": lambda c: gold(c, 1),
         # a piece without a health track (invulnerable) never wins on health
         "most-health": lambda c: -c.piece.health if c.piece.health is not None else math.inf,
         "least-health": lambda c: c.piece.health if c.piece.health is not None else math.inf,
@@ -55,6 +68,8 @@ def _measure(criterion: str) -> Callable[[Candidate], float]:
 
 def _shown(criterion: str, c: Candidate) -> str:
     p = c.piece
+    if criterion in WEALTH_COLUMNS and p.kind != "hero":
+        return f"a {p.kind}, no purse" if criterion != "no-items" else f"a {p.kind}"
     return {
         "most-gold": f"{p.gold} gold",
         "least-gold": f"{p.gold} gold",
@@ -66,23 +81,38 @@ def _shown(criterion: str, c: Candidate) -> str:
     }[criterion]
 
 
+def _rulings_of(criterion: str, remaining: list[Candidate]) -> tuple[str, ...]:
+    """The rulings a column rests on when it is read over these candidates."""
+    fired: tuple[str, ...] = ()
+    if criterion == "closest":
+        fired += ("closest-edge",)
+    if criterion in WEALTH_COLUMNS and any(c.piece.kind != "hero" for c in remaining):
+        fired += ("non-hero-wealth",)
+    if criterion == "most-poison" and any(c.piece.kind != "hero" for c in remaining):
+        fired += ("most-poison",)
+    return fired
+
+
 def select_target(candidates: list[Candidate], row: BehaviourRow, tiles: Tiles,
-                  close_call: float) -> TargetChoice:
-    """Narrow the visible enemies column by column until one remains."""
+                  close_call: float, non_hero_wealth: str = "behind-heroes") -> TargetChoice:
+    """Narrow the visible enemies column by column until one remains, then by the tiles."""
     if len(candidates) == 1:
         only = candidates[0].piece
         return TargetChoice(only.id, "only one", "", f"the only enemy in sight: {only.label}",
                             trace=(f"{only.label} is the only enemy in sight",))
     remaining = sorted(candidates, key=lambda c: c.piece.id)
     trace: list[str] = []
+    fired: tuple[str, ...] = ()
     for field, column in COLUMNS:
         criterion = getattr(row, field)
-        measure = _measure(criterion)
+        measure = _measure(criterion, non_hero_wealth)
         best = min(measure(c) for c in remaining)
-        keep = [c for c in remaining if measure(c) - best <= 1e-9]
+        keep = [c for c in remaining if measure(c) == best or measure(c) - best <= 1e-9]
         values = ", ".join(f"{c.piece.label} {_shown(criterion, c)}" for c in remaining)
         trace.append(f"{column} ({CRITERION_WORDS[criterion]}): {values} -> "
                      + ", ".join(c.piece.label for c in keep))
+        if len(keep) < len(remaining):
+            fired += tuple(k for k in _rulings_of(criterion, remaining) if k not in fired)
         if len(keep) < len(remaining) and len(keep) == 1:
             winner = keep[0]
             losers = [c for c in remaining if c is not winner]
@@ -91,17 +121,18 @@ def select_target(candidates: list[Candidate], row: BehaviourRow, tiles: Tiles,
             reason = (f"{CRITERION_WORDS[criterion]} -> {winner.piece.label} "
                       f"({_shown(criterion, winner)}; "
                       + ", ".join(f"{c.piece.label} {_shown(criterion, c)}" for c in losers) + ")")
-            return TargetChoice(winner.piece.id, column, criterion, reason, near, tuple(trace))
+            return TargetChoice(winner.piece.id, column, criterion, reason, near, tuple(trace),
+                                fired)
         remaining = keep
-    for tile, column in zip(tiles.direction, ("green tile", "blue tile"), strict=True):
-        ranked = sorted(remaining, key=lambda c: direction_key(tile, c.piece))
-        trace.append(f"{column} ({DIRECTION_WORDS[tile]}): "
-                     + ", ".join(c.piece.label for c in ranked))
-        if direction_key(tile, ranked[0].piece) != direction_key(tile, ranked[1].piece):
-            winner = ranked[0]
-            return TargetChoice(winner.piece.id, column, tile,
-                                f"tied on every column; {column}: {DIRECTION_WORDS[tile]} -> "
-                                f"{winner.piece.label}", trace=tuple(trace))
-    winner = remaining[0]
-    return TargetChoice(winner.piece.id, "id", "", f"a complete tie; by id -> {winner.piece.label}",
-                        trace=tuple(trace))
+    broken = by_tiles(remaining, tiles.direction, lambda c: c.piece.at, lambda c: c.piece.label)
+    trace.extend(broken.trace)
+    first = broken.ranked[0].piece
+    if broken.tile is None:
+        return TargetChoice(first.id, "id", "", f"a complete tie; by id -> {first.label}",
+                            trace=tuple(trace), rulings=fired)
+    tile = tiles.direction[broken.tile]
+    column = TILE_NAMES[broken.tile]
+    return TargetChoice(first.id, column, tile,
+                        f"tied on every column; {column}: {DIRECTION_WORDS[tile]} -> "
+                        f"{first.label}", broken.gap < close_call, tuple(trace),
+                        (*fired, "direction-frame"))

@@ -2,12 +2,23 @@
 
 Direction tiles are read from the Monster Start Zone's side: "left to right" there runs from
 high x to low x; "Monster Start Zone to Hero Start Zone" runs from high y to low y.
+
+Every tie the tiles break (activation order, target selection, setup placement) goes through
+`by_tiles`: each tile keeps only the candidates that tie on it, and the next tile breaks ties
+among those alone, so a lexicographic key over rounded ranks is the whole rule.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
 from automa.model.pieces import Piece
 from automa.model.scenario import Tiles
+
+T = TypeVar("T")
+Point = tuple[float, float]
 
 DIRECTION_WORDS = {
     "left-to-right": "leftmost seen from the Monster Start Zone",
@@ -15,16 +26,51 @@ DIRECTION_WORDS = {
     "msz-to-hsz": "nearest the Monster Start Zone edge",
     "hsz-to-msz": "nearest the Hero Start Zone edge",
 }
+TILE_NAMES = ("green tile", "blue tile")
+TIE_DIGITS = 6  # ranks equal to a millionth of a cm tie: pieces laid on one line
 
 
-def direction_rank(tile: str, at: tuple[float, float]) -> float:
+def direction_rank(tile: str, at: Point) -> float:
     """Smaller comes first along the tile's arrow."""
     x, y = at
     return {"left-to-right": -x, "right-to-left": x, "msz-to-hsz": -y, "hsz-to-msz": y}[tile]
 
 
-def direction_key(tile: str, piece: Piece) -> float:
-    return direction_rank(tile, piece.at)
+def tile_key(direction: Sequence[str], at: Point) -> tuple[float, ...]:
+    """The rank along the green tile, then along the blue; equal ranks tie."""
+    return tuple(round(direction_rank(tile, at), TIE_DIGITS) for tile in direction)
+
+
+@dataclass(frozen=True)
+class TileBreak(Generic[T]):
+    """Candidates in the tiles' order, and how far down the tiles the first one was decided."""
+
+    ranked: tuple[T, ...]
+    tile: int | None  # 0: the green tile decided, 1: the blue, None: still tied after both
+    gap: float  # how far (cm) the runner-up is from the winner on the deciding tile
+    trace: tuple[str, ...]
+
+
+def by_tiles(candidates: Sequence[T], direction: Sequence[str], at: Callable[[T], Point],
+             name: Callable[[T], str]) -> TileBreak[T]:
+    """Break a tie with the Direction tiles: the green keeps those tied on it, the blue
+    decides among those alone. A complete tie keeps the candidates' given order."""
+    ranked = tuple(sorted(candidates, key=lambda c: tile_key(direction, at(c))))
+    if len(ranked) < 2:
+        return TileBreak(ranked, None, 0.0, ())
+    tied = list(ranked)
+    trace: list[str] = []
+    for index, tile in enumerate(direction):
+        best = tile_key(direction, at(tied[0]))[index]
+        keep = [c for c in tied if tile_key(direction, at(c))[index] == best]
+        trace.append(f"{TILE_NAMES[index]} ({DIRECTION_WORDS[tile]}): "
+                     + ", ".join(name(c) for c in tied) + " -> "
+                     + ", ".join(name(c) for c in keep))
+        if len(keep) == 1:
+            runner = min(tile_key(direction, at(c))[index] for c in tied if c is not keep[0])
+            return TileBreak(ranked, index, runner - best, tuple(trace))
+        tied = keep
+    return TileBreak(ranked, None, 0.0, tuple(trace))
 
 
 def character_tile(piece: Piece) -> str:
@@ -33,35 +79,43 @@ def character_tile(piece: Piece) -> str:
     return f"level-{piece.level}" if piece.level else "level-1"
 
 
-def activation_key(piece: Piece, tiles: Tiles) -> tuple[float, ...]:
-    """Character tile, then Monster tile, then the green and the blue Direction tile."""
+def _tile_ranks(piece: Piece, tiles: Tiles) -> tuple[int, int]:
     tile = character_tile(piece)
     char_rank = tiles.character_order.index(tile) if tile in tiles.character_order else 99
     family = piece.family or ""
     family_rank = tiles.monster_order.index(family) if family in tiles.monster_order else 99
-    green, blue = tiles.direction
-    return (char_rank, family_rank, direction_key(green, piece), direction_key(blue, piece))
+    return char_rank, family_rank
 
 
-def next_to_act(waiting: list[Piece], tiles: Tiles) -> tuple[Piece, str]:
-    """The Active Character among those still to act, and the tile that decided it."""
-    ranked = sorted(waiting, key=lambda p: (activation_key(p, tiles), p.id))
+@dataclass(frozen=True)
+class NextActor:
+    piece: Piece
+    reason: str
+    by_direction: bool  # a Direction tile decided (the frame of ruling 2 applies)
+
+
+def next_to_act(waiting: list[Piece], tiles: Tiles) -> NextActor:
+    """The Active Character among those still to act: Character tile, then Monster tile, then
+    the Direction tiles among the pieces still tied."""
+    ranked = sorted(waiting, key=lambda p: (_tile_ranks(p, tiles), p.id))
     first = ranked[0]
     if len(ranked) == 1:
-        return first, "the last to act"
-    key, runner = activation_key(first, tiles), activation_key(ranked[1], tiles)
-    char_rank, family_rank = int(key[0]) + 1, int(key[1]) + 1
-    if key[0] != runner[0]:
-        return first, f"Character tile {_ordinal(char_rank)} ({character_tile(first)})"
-    if key[1] != runner[1]:
-        return first, (f"Character tile {_ordinal(char_rank)}, Monster tile "
-                       f"{_ordinal(family_rank)} ({first.family})")
-    green, blue = tiles.direction
-    if key[2] != runner[2]:
-        return first, f"tie on tiles; green Direction tile: {DIRECTION_WORDS[green]}"
-    if key[3] != runner[3]:
-        return first, f"tie on tiles; blue Direction tile: {DIRECTION_WORDS[blue]}"
-    return first, "a complete tie; by id"
+        return NextActor(first, "the last to act", False)
+    ranks = _tile_ranks(first, tiles)
+    char_rank, family_rank = ranks[0] + 1, ranks[1] + 1
+    if ranks[0] != _tile_ranks(ranked[1], tiles)[0]:
+        return NextActor(first, f"Character tile {_ordinal(char_rank)} "
+                                f"({character_tile(first)})", False)
+    if ranks[1] != _tile_ranks(ranked[1], tiles)[1]:
+        return NextActor(first, f"Character tile {_ordinal(char_rank)}, Monster tile "
+                                f"{_ordinal(family_rank)} ({first.family})", False)
+    tied = [p for p in ranked if _tile_ranks(p, tiles) == ranks]
+    broken = by_tiles(tied, tiles.direction, lambda p: p.at, lambda p: p.label)
+    if broken.tile is None:
+        return NextActor(broken.ranked[0], "a complete tie on every tile; by id", True)
+    colour = TILE_NAMES[broken.tile].split()[0]
+    return NextActor(broken.ranked[0], f"tie on tiles; {colour} Direction tile: "
+                                       f"{DIRECTION_WORDS[tiles.direction[broken.tile]]}", True)
 
 
 def _ordinal(n: int) -> str:

@@ -28,9 +28,11 @@ from automa.model.scenario import (
     Tiles,
 )
 from automa.model.shots import parse_sequence
+from automa.rules.rulings import check_choice
 
 FORMAT = 1
-TOP_LEVEL = ("format", "battle", "templates", "playmat", "tiles", "piece", "chance", "bags", "out")
+TOP_LEVEL = ("format", "battle", "templates", "playmat", "tiles", "piece", "chance", "bags", "out",
+             "rulings")
 
 
 def load_scenario(path: str | Path, catalog: Catalog) -> Scenario:
@@ -61,6 +63,7 @@ def parse_scenario(text: str, source: str, catalog: Catalog) -> Scenario:
         los_test=battle.choice("los_test", LOS_TESTS, "centre-line"),
         advanced_targeting=battle.boolean("advanced_targeting", False),
         close_call=battle.number("close_call", 0.5, low=0.0, high=10.0),
+        rulings=_rulings(top),
     )
     round_number = battle.integer("round", 1, low=1, high=999)
     battle.reject_unknown_keys()
@@ -73,6 +76,16 @@ def parse_scenario(text: str, source: str, catalog: Catalog) -> Scenario:
     top.reject_unknown_keys()
     return Scenario(source, playmat, playmat_ref, settings, round_number, templates, tiles,
                     pieces, bags, chance, out)
+
+
+def _rulings(top: Record) -> dict[str, str]:
+    """`[rulings]`: the table's choice for each switchable ruling it reads otherwise."""
+    chosen = top.table_of("rulings", {})
+    for key, value in chosen.items():
+        problem = check_choice(key, value)
+        if problem is not None:
+            raise ScenarioError(top.file, "rulings", key, problem)
+    return {str(k): str(v) for k, v in chosen.items()}
 
 
 def _playmat(top: Record, battle: Record, ref: str, catalog: Catalog) -> Playmat:

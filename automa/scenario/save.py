@@ -93,6 +93,8 @@ def scenario_text(scenario: Scenario) -> str:
         f"attack = {{ radius = {_n(templates.attack_radius)} }}",
         f"clock = {{ radius = {_n(templates.clock_radius)} }}",
     ]
+    if settings.rulings:
+        lines += ["", "[rulings]"] + [f"{k} = {_s(v)}" for k, v in sorted(settings.rulings.items())]
     if scenario.playmat_ref == "inline":
         lines += _playmat_lines(scenario.playmat)
     lines += [

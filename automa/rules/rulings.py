@@ -1,0 +1,403 @@
+"""The registry of rulings: every place where we decide what the Red Box text leaves open.
+
+Each ruling has a number, the sentence (or the silence) it rests on, our reading, and the other
+reading a table might prefer. A ruling with `options` is a switch: the first option is ours, and
+a scenario's `[rulings]` table picks another (`ice-push = "no-push"`). The engine applies a
+ruling only through `StepLog.ruling` (which marks it in the printout and the JSON) and reads a
+switch only through `option`; docs/rulings.md is generated from this registry
+(`python -m automa.rules.rulings_doc`) and a test keeps the two equal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Option:
+    value: str
+    meaning: str
+
+
+@dataclass(frozen=True)
+class Ruling:
+    number: int
+    key: str
+    section: str
+    title: str
+    text: str  # our reading, in our words
+    rests_on: str  # the sentence it interprets, quoted, or what the text does not give
+    alternative: str = ""  # the other reading, when it is not a switch
+    options: tuple[Option, ...] = ()  # a switch; the first option is the default
+    setting: str = ""  # where the switch is set, when not `[rulings] KEY`
+
+    @property
+    def default(self) -> str | None:
+        return self.options[0].value if self.options else None
+
+    @property
+    def where(self) -> str:
+        return self.setting or f"[rulings] {self.key}"
+
+
+COMPONENTS = "Components we cannot see (data/components.toml, all `house`)"
+SIGHT = "Line of sight"
+MOVEMENT = "Movement"
+TARGETING = "Targeting and shot choice"
+SHOTS = "Shots, tokens and effects"
+
+RULINGS: tuple[Ruling, ...] = (
+    Ruling(1, "order-tiles", COMPONENTS, "Order tiles",
+           "Six Character tiles (level 1 to 4, Catacomb Lord, Antient; a Battle Room drops the "
+           "Lord tile), seven Monster tiles, one per family (Dungeon green, Infernal orange, "
+           "Mythological blue, Undead gray, Vermin brown, Wraith Knight black, Zombie purple), "
+           "and four Direction tiles: green \"left to right\" / \"right to left\", blue "
+           "\"Monster Start Zone to Hero Start Zone\" / the reverse. The green tile is the first, "
+           "the blue the second.",
+           "Components: \"Character Order Tiles x6, Monster Order Tiles x7, Direction Tiles x4\"; "
+           "the tiles' faces are not in the text.",
+           "Enter your tiles' faces in your data folder (data/components.toml)."),
+    Ruling(2, "direction-frame", COMPONENTS, "Directions are read from the Monster Start Zone",
+           "Its left is the mat's high x, so \"left to right\" ranks pieces from high x to low x; "
+           "\"Monster Start Zone to Hero Start Zone\" ranks from high y to low y. A tile keeps "
+           "only the pieces that tie on it; the next tile breaks ties among those alone.",
+           "\"Important: The direction indicated by the Direction tile is always relative to "
+           "the Monster Start Zone.\"",
+           "None: the frame follows from the sentence once the mat's frame is fixed."),
+    Ruling(3, "hero-target-reroll", COMPONENTS, "Hero Target tiles",
+           "The four tiles answer to D12 bands 1-3, 4-6, 7-9 and 10-12. A roll on a tile no hero "
+           "in play holds is rolled again.",
+           "\"Determine the target of the target ranged shot by rolling the D12 and checking "
+           "which assigned Hero Target tile was selected.\" The bands and a roll on an "
+           "unassigned tile are not in the text.",
+           "A roll on an unassigned tile loses the shot."),
+    Ruling(4, "token-mix", COMPONENTS, "Damage tokens",
+           "13 / 12 / 13 tokens as the rulebook counts them; the values and reset icons are a "
+           "plausible mix with higher levels hitting harder. Enter your real mix in your data "
+           "folder; `automa data check` verifies the counts.",
+           "Components: \"Level 1 Damage Tokens x13, Level 2 x12, Level 3 x13\"; their values "
+           "are not in the text.",
+           "Your own tokens' values."),
+    Ruling(5, "sizes", COMPONENTS, "Sizes",
+           "Rulers 5 / 10 / 15 cm, the Attack template a 4 cm disc around the attacker, the "
+           "Clock template 6 cm, disc radii by size class, playmat layouts: unmeasured "
+           "placeholders.",
+           "The text gives no sizes.",
+           "Your measured sizes (`[templates]` in a scenario, or your data folder)."),
+    Ruling(6, "los-test", SIGHT, "Blocked sight: the centre line",
+           "With sight blocked by obstacles, the straight line between the two discs' centres "
+           "must not cross an obstacle's interior (grazing an edge does not block). The ruler "
+           "is the straightedge to sight along: the text sets its length aside (\"extends "
+           "beyond the length of the ruler\"), and a ruler-wide band would hide a piece that "
+           "the centre line plainly sees. Other pieces never block; range runs to the mat "
+           "edge. Marked when the answer could differ under another test: a piece was hidden, "
+           "or a visible one was seen within half a ruler's width of an obstacle.",
+           "\"perform a 360 degree line of sight (LOS) check with the Active Character by using "
+           "their indicated Ruler template. Line of sight (LOS) extends beyond the length of "
+           "the ruler itself to the edge of the playmat.\"",
+           options=(Option("centre-line", "the line between the centres must be clear"),
+                    Option("corridor", "a ruler-wide (3 cm) band along that line must be clear"),
+                    Option("any-line", "any straight line from one disc to the other will do")),
+           setting="[battle] los_test"),
+    Ruling(7, "closest-edge", SIGHT, "Distances are edge to edge",
+           "\"Closest\" is measured edge to edge. Two candidates within the close-call tolerance "
+           "(`battle.close_call`, default 0.5 cm) of each other are flagged for the table to "
+           "measure.",
+           "\"closest enemy in LOS\" does not say how to measure.",
+           "Centre to centre (differs only between discs of different sizes)."),
+    Ruling(8, "rush-stop", MOVEMENT, "Rush",
+           "The centre moves along the centre-to-centre line by the ruler's length, through "
+           "obstacles; if that would carry it past the target it stops touching the target. A "
+           "piece never ends on an obstacle, another piece or off the mat: it goes to the "
+           "nearest legal spot, keeping touching its target when a spot around it is free, and "
+           "within the ruler's reach.",
+           "\"If the length of the ruler would carry them beyond the Active Target, stop, and "
+           "place the character's piece adjacent to the Active Target.\" Where a piece goes when "
+           "the ruler ends on an obstacle is not said.",
+           "Stop short, touching the obstacle."),
+    Ruling(9, "clock-edge", MOVEMENT, "Clock template at the edge",
+           "Face 12 toward the Hero Start Zone, faces clockwise seen from above. \"At the edge\" "
+           "and \"near the edge\" mean the real template, centred on the piece, would hang over "
+           "the mat edge (computed from the template's measured radius); then the reverse side "
+           "is used with 12 toward the mat centre. The piece moves its ruler's length (heroes "
+           "always Ruler 3) and stops touching the first obstacle or piece in its way, or at "
+           "the mat edge.",
+           "\"When a character is at the edge of the playmat, flip the Clock template to the "
+           "reverse side\"; for a summon: \"near the edge of the game board or playmat\".",
+           options=(Option("overhang", "flip when the template would overhang the mat"),
+                    Option("touching", "flip only when the piece itself touches the mat edge"))),
+    Ruling(10, "half-clock", MOVEMENT, "Half Clock template",
+           "Brown's retreat: the twelve faces spread evenly over the half circle that faces the "
+           "Monster Start Zone, 15 degrees apart.",
+           "\"retreats to Monster Start Zone in random direction, half Clock template, Ruler 2\"; "
+           "the half template's faces are not shown.",
+           "Your template's faces (data/components.toml, `half`)."),
+    Ruling(11, "summon-placement", MOVEMENT, "Summon placement",
+           "The new piece's centre goes at the end of Ruler 1 laid from the summoner's edge in "
+           "the rolled direction (nearest legal spot if taken); it acts at once, before the "
+           "summoner's remaining shots, which it then finishes against the same Active Target.",
+           "\"Roll the D12 and use Ruler 1 to place the newly summoned character ... Once placed, "
+           "the newly summoned character immediately performs its shot sequence as normal.\"",
+           "The summoner finishes its sequence first."),
+    Ruling(12, "random-rune", MOVEMENT, "Move to random rune",
+           "The Rune Die picks a rune; an occupied rune, a rune the mat does not print, or the "
+           "rune the piece is already on means nothing happens. A piece coming back from the "
+           "Teleported! card rolls again until a free rune comes up.",
+           "\"When the character is already on top of the rolled rune or if the rolled rune is "
+           "already occupied, then nothing happens.\" The return from the Teleported! card says "
+           "only \"placed on a random rune\".",
+           "A piece coming back takes the first rolled rune even if taken (nearest legal spot)."),
+    Ruling(13, "house-rows", TARGETING, "Missing rows of the behaviour table",
+           "The Orange, Green, Gray, Purple, Catacomb Lord and Antient rows and Black's No "
+           "Target Action are ours (data/behaviour.toml, provenance `house`): Orange prefers "
+           "ranged sequences (the Flame Wraith example), least health, closest, most gold, and "
+           "moves toward the closest enemy whatever it sees (the errata's note on the Orange "
+           "row); Green prefers critical shots, most health, most gold, closest, toward the "
+           "closest enemy; Gray has no preference, most health, closest, least gold, shambles "
+           "toward the Hero Start Zone; Purple closest, least health, most gold, toward the Hero "
+           "Start Zone; Catacomb Lord least health, closest, most gold, toward the closest "
+           "enemy; Antient closest, least health, most gold, stays; Black's missing No Target "
+           "Action moves to a random rune.",
+           "The printed table keeps only the Brown, Blue and Black rows, Black without a No "
+           "Target Action.",
+           "Your own rows in your data folder's behaviour.toml."),
+    Ruling(14, "most-poison", TARGETING, "\"Hero with most poison\"",
+           "Counts Poison cards; familiars, allies and mounts cannot be poisoned and count zero.",
+           "\"hero with most poison\"",
+           "None known."),
+    Ruling(15, "preferred-sequence", TARGETING, "Several sequences hold the preferred shot",
+           "The first of them (in the card's order) is performed. With none, the D12 is split "
+           "evenly: face f picks sequence floor((f-1)n/12)+1 (halves 1-6 / 7-12, thirds 1-4 / "
+           "5-8 / 9-12, as printed; other counts as evenly as 12 allows). Marked when more than "
+           "one sequence holds the preferred shot.",
+           "\"they will attempt to perform the shot sequence with their preferred shot\" (one "
+           "sequence is assumed).",
+           options=(Option("first", "the first sequence with the preferred shot"),
+                    Option("d12", "the D12 split over the sequences with the preferred shot"))),
+    Ruling(16, "token-levels", SHOTS, "Token levels",
+           "Unmodified shots draw level 1; roll, bite, sword (as bite), devour and giant "
+           "fireball level 2; boulder two level 3; any modified shot level 2, critical level 3. "
+           "The AI ignores the chain modifier, so a chain shot draws as unmodified.",
+           "The list under \"After determining that an AI player's shot has inflicted damage\"; "
+           "the sword is \"functionally equivalent to the bite shot\".",
+           "A chain shot draws level 2 as a modified shot."),
+    Ruling(17, "boulder-zero", SHOTS, "A zero token is a miss",
+           "A token of value 0 is a miss: no damage, no modifier effect, no push. A shot that "
+           "draws two tokens (the boulder) misses entirely if either is a zero. When every token "
+           "of a shot is non-zero, the damage is their sum and the target is pushed.",
+           "\"some of the tokens contain zero values indicating the shot didn't work\"; the push "
+           "comes \"when no zero value Damage tokens were drawn\".",
+           options=(Option("miss", "one zero token and the whole shot misses"),
+                    Option("sum", "the non-zero tokens still do their damage (no push)"))),
+    Ruling(18, "reset-scope", SHOTS, "Reset and refill",
+           "A reset token is resolved and discarded, and then the discard pile of its own level "
+           "goes back into its bag. An empty bag is refilled from its discard pile first.",
+           "\"When a Damage token with the reset icon is drawn, resolve it first, then take all "
+           "of the discarded Damage tiles, flip them face down and add them back into their "
+           "pile.\"",
+           options=(Option("own-level", "only the reset token's level goes back"),
+                    Option("all-levels", "every level's discard pile goes back"))),
+    Ruling(19, "keep-target", TARGETING, "The Active Target is kept for the whole sequence",
+           "If it dies or leaves the mat, later shots that need it have no target and do "
+           "nothing.",
+           "\"Perform the character's shot sequence\" names no new target selection.",
+           "Select a new target for the rest of the sequence."),
+    Ruling(20, "ice-push", SHOTS, "Ice and the push",
+           "An ice hit freezes the target instead of damaging it; and since every draw with no "
+           "zero token pushes, \"damage or not\", the frozen target is pushed too (the ice "
+           "piece moves with it).",
+           "Clock Template errata: \"This happens when no zero value Damage tokens were drawn "
+           "and resolved by the AI player ... Note that damage does not necessarily have to be "
+           "inflicted for this effect to be triggered\".",
+           options=(Option("push", "the frozen target is pushed (the errata's every-hit push)"),
+                    Option("no-push", "a frozen target stays where it was hit"))),
+    Ruling(21, "regeneration", SHOTS, "Regeneration",
+           "The attacker heals 1 when its shot damages, up to its starting health.",
+           "The regeneration modifier's 3E text was not found.",
+           "Your card's text (data/effects.toml)."),
+    Ruling(22, "transform", SHOTS, "Transform",
+           "The AI never flips a piece into a fire wall.",
+           "The AI section has no rule for the transform shot.",
+           "None known."),
+    Ruling(23, "no-ai-rule", SHOTS, "Shots with no AI rule",
+           "Shield, and any shot the chapter gives the AI no rule for, are skipped and marked "
+           "so. The Red Box's own ranged pieces (boomerang, Scorched Earth, dagger, portal trap, "
+           "vortex) are resolved as ranged shots at the Active Target; the dagger then moves to "
+           "a random rune.",
+           "\"it is not possible for these instructions to cover every possible corner case\".",
+           "Your own call at the table."),
+    Ruling(24, "repeat", TARGETING, "Repeat",
+           "The repeat shot's \"target selection\" among friends picks the nearest friendly "
+           "character in sight (not itself, not frozen): the columns speak of gold, poison and "
+           "items, which teammates do not have. The friend gets an extra turn: if it had not "
+           "acted yet this round, its own turn still comes. A repeated turn grants no further "
+           "repeat, else two characters with the repeat shot could hand turns to each other "
+           "forever.",
+           "\"perform target selection to choose a friendly character in line of sight. If a "
+           "friendly character can be selected, then that character will automatically perform "
+           "its turn again.\"",
+           options=(Option("nearest", "the nearest friend in sight"),
+                    Option("columns", "the row's target columns over the friends in sight"))),
+    Ruling(25, "friendly-target", TARGETING, "Advanced targets are friends, not victims",
+           "A character aimed at a frozen teammate, a teammate to repeat or a wild wyvern makes "
+           "its rushes toward it (the contact shots' rush part too) and no damaging shot at it; "
+           "reaching a frozen teammate knocks the ice off, reaching a wild wyvern mounts it. A "
+           "character with the repeat shot aims at a teammate only through the sequences that "
+           "hold the repeat.",
+           "Advanced Target Selection names the targets but not what a damaging shot does to "
+           "a friend.",
+           "Skip the rest of the sequence after the rush."),
+    Ruling(26, "two-rolled-runes", MOVEMENT, "Two rolled runes",
+           "On the Cave of the Keystone and for fliers both dice are rolled; the AI takes the "
+           "Rune Die's rune when it can, else the Location Die's. A flier landing on a sticker "
+           "rune stands on top of that obstacle, safe from templates, and climbs down beside it "
+           "at the start of its next turn.",
+           "\"They then choose which rune to move to.\" The AI cannot choose.",
+           "Roll a die to choose between two free runes."),
+    Ruling(27, "parts", TARGETING, "Parts and invulnerable pieces",
+           "A piece marked `part_of` another (Ulom's claw) is never a target of its own: its "
+           "owner counts as seen if either piece is seen, at the nearer distance. An "
+           "`invulnerable` piece (Yilleph's white side) can be targeted and pushed, never "
+           "damaged.",
+           "\"Damage may be inflicted on either piece.\" \"The white Yilleph is invulnerable\".",
+           "None known."),
+    Ruling(28, "antient-control", TARGETING, "Antient control alternates",
+           "After the AI uses an Antient, the scenario hands it back to the heroes (`side = "
+           "\"heroes\"`), and the printout says to pass its card.",
+           "Base game: control of an Antient passes back and forth until the Battle Phase ends.",
+           "None known."),
+    Ruling(29, "effects-data", SHOTS, "Modifier effects are data",
+           "What each modifier does, to which kinds of piece (allies cannot be poisoned, "
+           "stunned or devoured), and whether it needs damage, is in data/effects.toml. Stun and "
+           "regeneration are house texts.",
+           "The 3E texts of stun and regeneration were not found.",
+           "Your cards' texts in your data folder."),
+    Ruling(30, "devour-poison", SHOTS, "Devour and poison",
+           "The devour shot deals its token's damage; a survivor goes onto the Devoured! card "
+           "(so it is not pushed). Poison kills at once when a hero's Poison cards reach its "
+           "starting health (give `starting_health` for heroes; without it the check cannot be "
+           "made).",
+           "The devour shot is a level 2 draw; the base game's Poison cards kill at the hero's "
+           "starting health.",
+           "Push a devoured survivor first."),
+    Ruling(31, "boomerang", SHOTS, "Boomerang",
+           "A token decides the hit on the Active Target; the boomerang lands where the target "
+           "stood; the thrower rushes; Ruler 3 laid from the boomerang toward the thrower hits "
+           "every enemy beneath it, each with its own level 1 token.",
+           "Boomerang: \"Flick the boomerang piece ... Place Ruler 3 over the boomerang piece "
+           "and point it toward the attacking character.\" The AI does not flick.",
+           "The return does no damage for the AI."),
+    Ruling(32, "portal-trap", SHOTS, "Portal trap",
+           "A token decides the hit; then the D12 portal table replaces the push (1-3: that "
+           "damage and the Teleported! card; 4-5: the character may rush; 6-11: 2 damage and a "
+           "random rune; 12: the Hidden Cave or a free rune of the players' choice).",
+           "\"For each character hit by this shot, roll the D12.\"",
+           "Push after the portal table too."),
+    Ruling(33, "absent-hero-tile", COMPONENTS, "A Hero Target tile of a hero not on the mat",
+           "A D12 that lands on the tile of a dead or unplaced hero is rolled again, as for an "
+           "unassigned tile. A `[playmat]` table beside a shipped playmat id is checked for "
+           "mistakes but not used (it is used only with `playmat = \"inline\"`).",
+           "\"checking which assigned Hero Target tile was selected\".",
+           "The shot is lost."),
+    Ruling(34, "card-rules", SHOTS, "Card rules kept from the data",
+           "The Gelatinous Cube's second melee carries the round's modifier in rotation "
+           "(corrosion, fear, devour, critical); P'holith's summon is one of its four monsters "
+           "by the D12 split. A Monster Metre draws cards without replacement.",
+           "The cards' own texts (community transcription).",
+           "Your cards' texts."),
+    Ruling(35, "stun-and-aloft", SHOTS, "Stun, pieces on obstacles, riders",
+           "A stunned AI character loses its next turn and then the stun ends (the 3E stun text "
+           "was not found; 2E stunned characters missed a turn). A piece standing on an "
+           "obstacle is safe from the Attack template and is not moved by the Clock template. A "
+           "rider who is pushed is knocked off; the mount stays. A wild wyvern carries one "
+           "rider.",
+           "\"while on top of an obstacle, the character is safe from all template attacks\"; "
+           "\"If a hero is riding a wyvern or a mount, they are considered to have been knocked "
+           "off.\"",
+           "A stunned AI character still moves but makes no shot."),
+    Ruling(36, "teleport-landing", MOVEMENT, "Landing back from the Teleported! card",
+           "A piece that must land on a rune and rolls only taken runes twelve times takes the "
+           "free rune nearest the mat centre. Each re-roll of a taken rune is marked.",
+           "\"When the character returns from the Teleported! card they are placed on a random "
+           "rune (not the edge of the playmat)\".",
+           "Stop rolling after the first taken rune and take the nearest free spot."),
+    Ruling(37, "lord-sequence", TARGETING, "A Catacomb Lord's shot sequence",
+           "A Catacomb Lord rolls the D12 for its sequence, split over all its sequences, as "
+           "the chapter prints. A card that picks by health (the community transcription of "
+           "Kaulaurn's card) is followed only when its data is marked `rulebook` or the switch "
+           "says `card`.",
+           "\"If the character is a Catacomb Lord, roll the D12 to determine which shot "
+           "sequence to perform.\" Against it: the transcription of Kaulaurn's card (health "
+           "bands, provenance `fan`).",
+           options=(Option("d12", "the printed D12 split"),
+                    Option("card", "a card's health bands where the data has them"))),
+    Ruling(38, "repeat-sequences", TARGETING, "Aimed at a teammate to repeat",
+           "A character whose Active Target is a teammate to repeat performs one of the "
+           "sequences that hold the repeat shot: a Catacomb Lord rolls the D12 split over those "
+           "alone; another character takes them as ruling 15 says. The sequence's other shots "
+           "against the friend follow ruling 25: rushes toward it, no damaging shot.",
+           "Advanced Target Selection 2: \"the character must have the repeat shot available in "
+           "their shot sequence\"; \"If the character is a Catacomb Lord, roll the D12\".",
+           "The Lord rolls over all its sequences, and a sequence without the repeat is "
+           "performed against the friend (rushes only)."),
+    Ruling(39, "frozen-hero", SHOTS, "A frozen hero is not damaged",
+           "A frozen character \"cannot be damaged\" (base game, ice shots): an AI hit on a "
+           "frozen hero does no damage and no effect that needs damage; the draw still pushes "
+           "it when no zero comes out (ruling 20).",
+           "Base-game ice rule (catacombs-facts.md, Ice): \"A frozen character cannot act, "
+           "cannot be damaged, and loses its defensive properties.\"",
+           options=(Option("no-damage", "a frozen hero takes no damage"),
+                    Option("damage", "a frozen hero is damaged as usual"))),
+    Ruling(40, "non-hero-wealth", TARGETING, "Familiars, allies and mounts under gold and items",
+           "Familiars, allies, mounts and assistants have no gold or items of their own "
+           "(familiars \"earn no gold\"), so under the gold columns they rank behind every "
+           "hero, and \"hero without any items\" never picks them. Among themselves they tie.",
+           "\"least gold\", \"most gold\", \"hero without any items\"; \"enemy characters are "
+           "considered to be any member of the Heroic Forces including heroes, familiars, "
+           "allies, mounts, and assistants\".",
+           options=(Option("behind-heroes", "they rank behind every hero on gold"),
+                    Option("count-zero", "they count as holding 0 gold"))),
+    Ruling(41, "rune-when-on-rune", MOVEMENT, "Move to random rune while on a rune",
+           "A piece already on one rune that rolls a different, free rune moves to it: the AI "
+           "performs move to random rune, whose text stops it only on the rolled rune. Marked "
+           "when the piece leaves a rune for another.",
+           "Move to Rune: \"if the character is already on top of a rune icon, then the move to "
+           "rune icon has no effect\"; Move to Random Rune: \"When the character is already on "
+           "top of the rolled rune ... nothing happens.\"",
+           options=(Option("moves", "it moves to the rolled free rune"),
+                    Option("stays", "a piece on any rune stays (the Move to Rune note)"))),
+)
+
+BY_KEY: Mapping[str, Ruling] = {r.key: r for r in RULINGS}
+BY_NUMBER: Mapping[int, Ruling] = {r.number: r for r in RULINGS}
+SWITCHES: Mapping[str, Ruling] = {r.key: r for r in RULINGS if r.options and not r.setting}
+
+
+def ruling(key: str) -> Ruling:
+    found = BY_KEY.get(key)
+    if found is None:
+        raise KeyError(f"no ruling {key!r} in the registry")
+    return found
+
+
+def option(chosen: Mapping[str, str], key: str) -> str:
+    """The option in force for a switchable ruling: the scenario's choice, else ours."""
+    entry = ruling(key)
+    if entry.default is None:
+        raise KeyError(f"ruling {key!r} is not a switch")
+    return chosen.get(key, entry.default)
+
+
+def check_choice(key: str, value: object) -> str | None:
+    """What is wrong with `[rulings] key = value`, or None when it is a valid choice."""
+    entry = SWITCHES.get(key)
+    if entry is None:
+        if key in BY_KEY and BY_KEY[key].setting:
+            return f"is set as {BY_KEY[key].setting}, not under [rulings]"
+        return "is not a switchable ruling (see `automa rulings`)"
+    values = [o.value for o in entry.options]
+    if value not in values:
+        return (f"ruling {entry.number} takes one of {', '.join(map(repr, values))}, "
+                f"not {value!r}")
+    return None
