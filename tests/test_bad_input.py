@@ -97,6 +97,8 @@ CASES: dict[str, Bad] = {
     "hero-health-misspelt": Bad("health = 8\n", "healht = 8\n", "piece elf", None, ("healht",)),
     "piece-without-at": Bad(RAT_AT + "\n", "", "piece rat-1", "at", ("missing",)),
     "hero-without-health": Bad("health = 8\n", "", "piece elf", "health", ("missing",)),
+    "part-with-health": Bad('id = "barbarian"\n', 'id = "barbarian"\npart_of = "elf"\n',
+                            "piece barbarian", "health", ("no health of its own",)),
     "no-format": Bad("format = 1\n", "", None, "format", ("missing",)),
     "health-not-a-number": Bad("health = 8", 'health = "lots"', "piece elf", "health",
                                ("lots",)),

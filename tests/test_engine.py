@@ -65,7 +65,7 @@ def test_a_claw_is_seen_as_part_of_ulom(catalog: Catalog) -> None:
     Ulom (through the claw) and never targets the claw itself."""
     scenario = HEAD.replace("[battle]\n", "[battle]\nlos_blocked = true\n") \
         + piece("ulom", "heroes", (30, 30), health=6) \
-        + piece("claw", "heroes", (20, 50), health=1, part_of="ulom") \
+        + piece("claw", "heroes", (20, 50), part_of="ulom") \
         + piece("rat", "ai", (30, 70), monster="sewer-rat")
     activation = run_turn(scenario_from(scenario, catalog), catalog, 1).activations[0]
     assert [s.target for s in activation.visible] == ["ulom"]

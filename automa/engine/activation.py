@@ -17,6 +17,7 @@ from automa.engine.movement import (
     toward_closest_obstacle,
     toward_hero_zone,
 )
+from automa.engine.parts import aim_piece, merge_sightings
 from automa.engine.shots import ShotContext, contact_shot, ranged_shot, reach_friend
 from automa.engine.steps import MoveStep, NoteStep, RollStep, ShotStep, Step
 from automa.errors import RulesError
@@ -280,12 +281,12 @@ def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog
            ) -> tuple[tuple[Sighting, ...], tuple[Sighting, ...]]:
     settings = table.scenario.settings
     actor = battle.piece(actor_id)
-    sightings = _merge_parts(battle, look_around(table.geometry, actor, battle.enemies_of_ai(),
-                                                 settings.los_blocked, settings.los_test))
+    sightings = merge_sightings(battle, look_around(table.geometry, actor, battle.enemies_of_ai(),
+                                                    settings.los_blocked, settings.los_test))
     judged = []
     for s in sightings:
         if settings.los_blocked:
-            target = battle.piece(s.target)
+            target = battle.piece(s.via or s.target)  # the piece measured (Ulom's claw)
             seen = table.judge.confirm(f"Can {actor.label} see {target.label}? (a line from "
                                        f"centre to centre clear of obstacles)", s.visible,
                                        s.margin)
@@ -294,31 +295,17 @@ def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog
         judged.append(s)
         blockers = f", blocked by {', '.join(s.blockers)}" if s.blockers else ""
         margin = "" if s.margin == float("inf") else f", margin {s.margin:.2f} cm"
-        log.explain(f"sight {s.target}: {'visible' if s.visible else 'hidden'}, "
+        via = f" (measured to {s.via})" if s.via else ""
+        log.explain(f"sight {s.target}{via}: {'visible' if s.visible else 'hidden'}, "
                     f"{s.distance:.2f} cm edge to edge{margin}{blockers}")
         if settings.los_blocked and s.margin < table.close_call:
             seen_word = "sees" if s.visible else "does not see"
-            log.close_calls.append(f"line of sight: {actor_id} {seen_word} {s.target} by "
+            log.close_calls.append(f"line of sight: {actor_id} {seen_word} {s.via or s.target} by "
                                    f"{s.margin:.1f} cm; check with a ruler edge")
     if settings.los_blocked and any(not s.visible or s.margin < CORRIDOR_WIDTH / 2
                                     for s in judged):
         log.ruling("los-test", f"blocked sight by the {settings.los_test} test")
     return (tuple(s for s in judged if s.visible), tuple(s for s in judged if not s.visible))
-
-
-def _merge_parts(battle: Battle, sightings: list[Sighting]) -> list[Sighting]:
-    """A part (Ulom's claw) is no target of its own: its owner is seen if either piece is, at
-    the nearer of the two distances."""
-    by_target = {s.target: s for s in sightings}
-    for s in sightings:
-        owner = battle.piece(s.target).part_of
-        if owner is None or owner not in by_target:
-            continue
-        held = by_target[owner]
-        if (s.visible, -s.distance) > (held.visible, -held.distance):
-            by_target[owner] = replace(s, target=owner)
-    kept = [s for t, s in by_target.items() if battle.piece(t).part_of is None]
-    return sorted(kept, key=lambda s: (s.distance, s.target))
 
 
 def _choose_sequence(table: Table, log: StepLog, actor: Piece, row: BehaviourRow
@@ -417,7 +404,8 @@ def perform(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: 
                          if name == "open-portal" else ""))
         if ctx.target is None:
             return battle
-        battle = rush_toward(table, battle, log, ctx.actor, ctx.target)
+        battle = rush_toward(table, battle, log, ctx.actor,
+                             aim_piece(table, battle, ctx.actor, ctx.target))
         return reach_friend(battle, log, ctx) if ctx.friendly else battle
     if shot.damages_by_contact:
         log.add(ShotStep(shot.notation(), shot.notation()))

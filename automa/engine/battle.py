@@ -34,8 +34,10 @@ class Battle:
         return replace(self, pieces=tuple(piece if p.id == piece.id else p for p in self.pieces))
 
     def without(self, piece_id: str, why: str) -> Battle:
-        return replace(self, pieces=tuple(p for p in self.pieces if p.id != piece_id),
-                       out={**self.out, piece_id: why})
+        """The piece leaves play, and every part of it (Ulom's claw goes with Ulom)."""
+        gone = (piece_id, *(p.id for p in self.pieces if p.part_of == piece_id))
+        return replace(self, pieces=tuple(p for p in self.pieces if p.id not in gone),
+                       out={**self.out, **dict.fromkeys(gone, why)})
 
     def with_bag(self, level: int, bag: Bag) -> Battle:
         return replace(self, bags={**self.bags, level: bag})
@@ -48,7 +50,8 @@ class Battle:
     def enemies_of_ai(self) -> list[Piece]:
         """The Heroic Forces the AI may target; Antients not under its control are ignored.
 
-        A piece that is part of another (Ulom's claw) is seen and measured as part of its owner.
+        A piece that is part of another (Ulom's claw) is seen and measured as part of its owner
+        (engine/parts.py).
         """
         return [p for p in self.on_table() if p.side == "heroes" and p.kind != "antient"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from automa.engine.battle import Battle, StepLog, Table
+from automa.engine.parts import keep_together
 from automa.engine.steps import MoveStep, NoteStep, RollStep
 from automa.geometry.moves import (
     Move,
@@ -93,8 +94,9 @@ def push(table: Table, battle: Battle, log: StepLog, piece_id: str, why: str = "
     ruler = moving_ruler(table, piece)
     move = sweep(table.geometry, battle.on_table(), piece, reading.direction, table.ruler(ruler))
     close = move.stopped_by is not None and move.margin < table.close_call
-    return _apply(battle, log, table, move, why,
-                  f"Clock template ({reading.side}) + Ruler {ruler}", clock=face, close=close)
+    pushed = _apply(battle, log, table, move, why,
+                    f"Clock template ({reading.side}) + Ruler {ruler}", clock=face, close=close)
+    return keep_together(table, battle, pushed, log, piece_id)
 
 
 def clock_reading(table: Table, log: StepLog, piece: Piece, face: int) -> ClockReading:

@@ -9,6 +9,13 @@ from shapely.geometry import LineString, Point
 
 from automa.engine.battle import Battle, StepLog, Table
 from automa.engine.movement import push, rush_toward, to_random_rune
+from automa.engine.parts import (
+    aim_piece,
+    character_of,
+    keep_together,
+    leave_play,
+    note_part_hit,
+)
 from automa.engine.steps import AttackStep, DamageStep, EffectStep, NoteStep, RollStep, TokenStep
 from automa.geometry.sight import CORRIDOR_WIDTH
 from automa.geometry.table import edge_distance
@@ -71,7 +78,7 @@ def damage(battle: Battle, log: StepLog, piece_id: str, amount: int) -> Battle:
     died = after == 0
     log.add(DamageStep(piece_id, amount, piece.health, after, died))
     if died:
-        return battle.without(piece_id, "dead")
+        return leave_play(battle, log, piece_id, "dead")
     return battle.with_piece(replace(piece, health=after))
 
 
@@ -116,7 +123,7 @@ def _poison_cards(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece,
     if poisoned.starting_health is not None and poisoned.poison >= poisoned.starting_health:
         log.add(EffectStep(target.id, "dies", f"{target.label}'s Poison cards reach its starting "
                                               f"health ({poisoned.starting_health}): it dies"))
-        return battle.without(target.id, "dead")
+        return leave_play(battle, log, target.id, "dead")
     return battle.with_piece(poisoned)
 
 
@@ -158,7 +165,7 @@ def _corrode(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, coun
 def _dies(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
           text: str) -> Battle:
     log.add(EffectStep(target.id, "petrify", text))
-    return battle.without(target.id, "dead")
+    return leave_play(battle, log, target.id, "dead")
 
 
 def _heal_attacker(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
@@ -187,13 +194,15 @@ EFFECTS: dict[str, Effect] = {
 def resolve_hit(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
                 target_id: str) -> Battle:
     """Draw the shot's tokens; a zero is a miss. A hit then does what the shot does: most
-    shots damage, apply their modifiers and push; some replace that (see ON_HIT)."""
+    shots damage, apply their modifiers and push; some replace that (see ON_HIT).
+    `target_id` is the piece struck: a part (Ulom's claw) passes the hit to its owner."""
     battle, tokens = draw_tokens(table, battle, log, shot)
     if any(t.value == 0 for t in tokens):
         if len(tokens) > 1:
             return _partly_zero(table, battle, log, tokens, target_id)
         log.add(NoteStep("a zero: the shot misses (no damage, no effect, no push)"))
         return battle
+    note_part_hit(battle, log, target_id)
     amount = sum(t.value for t in tokens)
     on_hit = ON_HIT.get(shot.name, _damage_and_push)
     return on_hit(table, battle, log, ctx, shot, target_id, amount)
@@ -211,18 +220,26 @@ def _partly_zero(table: Table, battle: Battle, log: StepLog, tokens: list[Damage
     log.ruling("boulder-zero", "a zero among the shot's tokens: the others' damage stands, no "
                                "push (your table's reading)")
     log.add(NoteStep(f"a zero among the tokens: {amount} damage, no effect, no push"))
-    return damage(battle, log, target_id, amount)
+    return damage(battle, log, character_of(battle, target_id), amount)
 
 
 def _damage_and_push(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
                      target_id: str, amount: int) -> Battle:
-    if spared_by_ice(table, log, battle.piece(target_id)):
+    """The character takes the damage and the effects; the piece struck is pushed."""
+    character = character_of(battle, target_id)
+    if spared_by_ice(table, log, battle.piece(character)):
         amount = 0
     else:
-        battle = damage(battle, log, target_id, amount)
-    battle = apply_modifiers(table, battle, log, ctx, shot, target_id, amount)
+        battle = damage(battle, log, character, amount)
+    battle = apply_modifiers(table, battle, log, ctx, shot, character, amount)
     if shot.name == "devour":
-        battle = _devour_shot(table, battle, log, ctx, target_id, amount)
+        battle = _devour_shot(table, battle, log, ctx, character, amount)
+    if character != target_id:
+        owner = battle.get(character)
+        if owner is None or owner not in battle.on_table():
+            return battle  # dead (the part left play with it) or on the Devoured! card
+        log.ruling("part-push", "a hit on a part of a character (Ulom's claw) pushes that piece, "
+                                "the one struck; the character takes the damage and the effects")
     return push(table, battle, log, target_id)
 
 
@@ -249,7 +266,8 @@ def _dagger(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: 
 
 def _freeze(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
             target_id: str, amount: int) -> Battle:
-    """Ice: the target is frozen instead of damaged, and not pushed."""
+    """Ice: the character is frozen instead of damaged; the piece struck is pushed (ruling 20)."""
+    struck, target_id = target_id, character_of(battle, target_id)
     target = battle.piece(target_id)
     log.add(EffectStep(target_id, "frozen",
                        f"put the ice piece on {target.label}: frozen until it is knocked off"))
@@ -260,7 +278,7 @@ def _freeze(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: 
         return battle
     log.ruling("ice-push", "an ice hit freezes instead of damaging; no zero was drawn, so the "
                            "frozen target is pushed too, the ice piece on it")
-    return push(table, battle, log, target_id)
+    return push(table, battle, log, struck)
 
 
 def _devour_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, target_id: str,
@@ -285,6 +303,7 @@ def _portal_trap(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, s
                  target_id: str, amount: int) -> Battle:
     """A character hit by the portal trap rolls the D12 on the portal table, which decides the
     damage and the move (the token only decided the hit; no push)."""
+    target_id = character_of(battle, target_id)
     target = battle.get(target_id)
     if target is None:
         return battle
@@ -305,7 +324,8 @@ def _portal_trap(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, s
         log.add(EffectStep(target_id, "teleported", f"put {target.label} on the Teleported! card"))
         return battle.with_piece(replace(target, conditions=target.conditions | {"teleported"}))
     if result == "random-rune":
-        return to_random_rune(table, battle, log, target_id, "portal trap: random rune")
+        moved = to_random_rune(table, battle, log, target_id, "portal trap: random rune")
+        return keep_together(table, battle, moved, log, target_id)
     if result == "hidden-cave":
         log.add(NoteStep(f"{target.label}'s players put it on the Hidden Cave card or a free "
                          f"rune of their choice (then correct its position)"))
@@ -320,11 +340,12 @@ def contact_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     if not _target_on_table(battle, log, ctx):
         return battle
     assert ctx.target is not None
-    battle = rush_toward(table, battle, log, ctx.actor, ctx.target, why=f"{shot.name}: rush")
+    aim = aim_piece(table, battle, ctx.actor, ctx.target)
+    battle = rush_toward(table, battle, log, ctx.actor, aim, why=f"{shot.name}: rush")
     if ctx.friendly:
         log.add(NoteStep(f"no {shot.name} at a friend: only the rush counts"))
         return reach_friend(battle, log, ctx)
-    actor, target = battle.piece(ctx.actor), battle.piece(ctx.target)
+    actor, target = battle.piece(ctx.actor), battle.piece(aim)
     if "aloft" in target.conditions:
         log.add(NoteStep(f"{target.label} stands on top of an obstacle: safe from the Attack "
                          f"template"))
@@ -338,13 +359,13 @@ def contact_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     if close:
         log.close_calls.append(f"Attack template on {actor.label} vs {target.label}: "
                                f"{cover.margin:.1f} cm from the other answer; check it")
-    log.add(AttackStep(ctx.actor, ctx.target, cover.covers, cover.margin, close))
+    log.add(AttackStep(ctx.actor, aim, cover.covers, cover.margin, close))
     log.explain(f"Attack template ({table.scenario.templates.attack_radius:g} cm) on "
                 f"{actor.label}: {target.label} is {edge_distance(actor, target):.2f} cm away edge "
                 f"to edge; {'covered' if cover.covers else 'not covered'} by {cover.margin:.2f} cm")
     if not cover.covers:
         return battle
-    return resolve_hit(table, battle, log, ctx, shot, ctx.target)
+    return resolve_hit(table, battle, log, ctx, shot, aim)
 
 
 def ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
@@ -360,7 +381,8 @@ def ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
         return battle
     if shot.name == "boomerang":
         return _boomerang(table, battle, log, ctx, shot)
-    return resolve_hit(table, battle, log, ctx, shot, ctx.target)
+    return resolve_hit(table, battle, log, ctx, shot, aim_piece(table, battle, ctx.actor,
+                                                                 ctx.target))
 
 
 def _boomerang(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
@@ -368,21 +390,29 @@ def _boomerang(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     """Boomerang: it flies at the Active Target and lands where the target stood; the thrower
     rushes; Ruler 3 laid from the boomerang toward the thrower hits every enemy beneath it."""
     assert ctx.target is not None
-    landing = battle.piece(ctx.target).at
+    aim = aim_piece(table, battle, ctx.actor, ctx.target)
+    landing = battle.piece(aim).at
     log.ruling("boomerang", "the AI's boomerang lands where its target stood, and each enemy "
-                           "beneath the returning Ruler 3 is hit by a level 1 token")
-    battle = resolve_hit(table, battle, log, ctx, shot, ctx.target)
+                            "beneath the returning Ruler 3 is hit by a level 1 token")
+    battle = resolve_hit(table, battle, log, ctx, shot, aim)
     log.add(NoteStep(f"leave the boomerang at ({landing[0]:.1f}, {landing[1]:.1f})"))
     if battle.get(ctx.target) is not None:
-        battle = rush_toward(table, battle, log, ctx.actor, ctx.target, why="boomerang: rush")
+        battle = rush_toward(table, battle, log, ctx.actor,
+                             aim_piece(table, battle, ctx.actor, ctx.target),
+                             why="boomerang: rush")
     thrower = battle.piece(ctx.actor)
     dx, dy = thrower.at[0] - landing[0], thrower.at[1] - landing[1]
     norm = max((dx * dx + dy * dy) ** 0.5, 1e-9)
     reach = table.ruler(3)
     end = (landing[0] + dx / norm * reach, landing[1] + dy / norm * reach)
     ruler = LineString([landing, end]).buffer(CORRIDOR_WIDTH / 2, cap_style="flat")
-    beneath = [p.id for p in battle.enemies_of_ai()
-               if ruler.intersects(Point(p.at).buffer(p.radius, quad_segs=16))]
+    struck: dict[str, str] = {}  # character -> its piece beneath (its own piece first)
+    for p in battle.enemies_of_ai():
+        if ruler.intersects(Point(p.at).buffer(p.radius, quad_segs=16)):
+            character = character_of(battle, p.id)
+            if character not in struck or p.id == character:
+                struck[character] = p.id
+    beneath = list(struck.values())
     log.add(NoteStep("lay Ruler 3 over the boomerang pointing at the thrower: beneath it "
                      + (", ".join(beneath) if beneath else "nobody")))
     for enemy_id in beneath:
@@ -415,7 +445,8 @@ def target_ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotCont
     else:
         log.add(NoteStep("no Hero Target tile belongs to a hero in play: the shot is lost"))
         return battle
-    actor, target = battle.piece(ctx.actor), battle.piece(hero)
+    actor = battle.piece(ctx.actor)
+    target = battle.piece(aim_piece(table, battle, ctx.actor, hero, by_sight=False))
     reach = table.ruler(3)
     gap = edge_distance(actor, target)
     if abs(gap - reach) < table.close_call:
@@ -426,7 +457,7 @@ def target_ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotCont
         log.add(NoteStep(f"{target.label} is {gap:.1f} cm away, beyond Ruler 3: the shot misses"))
         return battle
     log.add(NoteStep(f"{target.label} is within Ruler 3 ({gap:.1f} cm)"))
-    return resolve_hit(table, battle, log, ctx, shot, hero)
+    return resolve_hit(table, battle, log, ctx, shot, target.id)
 
 
 def reach_friend(battle: Battle, log: StepLog, ctx: ShotContext) -> Battle:

@@ -32,6 +32,7 @@ class Sighting:
     distance: float  # edge to edge, cm
     margin: float  # how far an obstacle edge would have to move to flip the answer
     blockers: tuple[str, ...] = ()
+    via: str | None = None  # the piece measured, when it is a part of the target (Ulom's claw)
 
 
 def _segment_blockers(table: TableGeometry, line: LineString, grow: float) -> list[int]:

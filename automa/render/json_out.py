@@ -7,6 +7,7 @@ from typing import Any
 
 from automa.engine.activation import Activation
 from automa.engine.battle import Battle
+from automa.engine.parts import measured_to
 from automa.engine.turn import TurnResult
 from automa.geometry.sight import Sighting
 from automa.model.pieces import Piece
@@ -26,6 +27,8 @@ def piece_json(piece: Piece) -> dict[str, Any]:
         data.update(gold=piece.gold, poison=piece.poison, items=piece.items)
     if piece.conditions:
         data["conditions"] = sorted(piece.conditions)
+    if piece.part_of:
+        data["part_of"] = piece.part_of
     return data
 
 
@@ -41,7 +44,10 @@ def activation_json(activation: Activation) -> dict[str, Any]:
         "visible": [s.target for s in activation.visible],
         "hidden": [s.target for s in activation.hidden],
         "distances": {s.target: _r(s.distance) for s in (*activation.visible, *activation.hidden)},
+        "measured_to": {s.target: s.via for s in (*activation.visible, *activation.hidden)
+                        if s.via},
         "target": activation.target,
+        "aim_piece": measured_to(activation.visible, activation.target) or activation.target,
         "reason": activation.reason,
         "sequence": list(activation.sequence),
         "sequence_reason": activation.sequence_reason,

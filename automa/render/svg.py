@@ -114,7 +114,7 @@ def _activation(canvas: Canvas, activation: Activation, before: dict[str, Piece]
     actor = before.get(activation.character)
     if actor is not None:
         for sighting in (*activation.visible, *activation.hidden):
-            other = before.get(sighting.target)
+            other = before.get(sighting.via or sighting.target)  # the piece measured to
             if other is None:
                 continue
             style = (f'stroke="{SEEN}" stroke-width="2"' if sighting.visible else

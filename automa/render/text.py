@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from automa.engine.activation import Activation
 from automa.engine.battle import Fired
+from automa.engine.parts import measured_to
 from automa.engine.steps import (
     AttackStep,
     DamageStep,
@@ -55,7 +56,7 @@ def describe_piece(piece: Piece) -> str:
 def sight_line(activation: Activation, names: Names, blocked: bool,
                coordinates: bool = True) -> str:
     def seen(s: Sighting) -> str:
-        name = names.get(s.target, s.target)
+        name = _measured(s.target, s.via, names)
         return f"{name} {s.distance:.1f} cm" if coordinates else name
 
     if not activation.visible and not activation.hidden:
@@ -70,8 +71,14 @@ def sight_line(activation: Activation, names: Names, blocked: bool,
         parts.append(prefix + ", ".join(seen(s) for s in activation.visible))
     for s in activation.hidden:
         behind = f" behind obstacle {', '.join(s.blockers)}" if s.blockers else ""
-        parts.append(f"{names.get(s.target, s.target)} hidden{behind}")
+        parts.append(f"{_measured(s.target, s.via, names)} hidden{behind}")
     return "; ".join(parts)
+
+
+def _measured(target: str, via: str | None, names: Names) -> str:
+    """A character, and the part it is measured to when that is not its own piece."""
+    name = names.get(target, target)
+    return f"{name} (measure to {names.get(via, via)})" if via else name
 
 
 def _move(step: MoveStep, names: Names, coordinates: bool = True) -> str:
@@ -88,6 +95,8 @@ def _move(step: MoveStep, names: Names, coordinates: bool = True) -> str:
         head = f"{step.why.capitalize()} {who}: {step.tool}, slide toward {step.clock} o'clock"
     elif step.tool == "Rune Die":
         head = f"Move {who} onto {step.toward}"
+    elif step.tool == "by hand":
+        head = f"{step.why[:1].upper()}{step.why[1:]}: put {who} {step.toward} by hand"
     else:
         head = f"{step.why.capitalize()}: lay {step.tool} from {who}{toward} and slide it"
     if step.start == step.end and step.stopped_by:
@@ -110,6 +119,8 @@ def _move_by_hand(step: MoveStep, who: str, toward: str) -> str:
                 f"of the ruler")
     if step.tool == "Rune Die":
         return f"Move {who} onto {step.toward}"
+    if step.tool == "by hand":
+        return f"{step.why[:1].upper()}{step.why[1:]}: put {who} {step.toward} by hand"
     if step.clock is not None:
         face = f"its face {step.clock}" if step.tool.startswith("half Clock") \
             else f"{step.clock} o'clock"
@@ -180,7 +191,8 @@ def activation_lines(number: int, activation: Activation, names: Names,
     lines = _wrap(f"{number}. {title} — {activation.order_reason}", "", "   ")
     lines += _wrap(sight_line(activation, names, blocked, coordinates), "   Sight   ",
                    " " * 11)
-    target = names.get(activation.target, "none") if activation.target else "none"
+    target = _measured(activation.target, measured_to(activation.visible, activation.target),
+                       names) if activation.target else "none"
     lines += _wrap(f"{target} — {activation.reason}", "   Target  ", " " * 11)
     if activation.sequence:
         lines += _wrap(f"{' then '.join(activation.sequence)} ({activation.sequence_reason})",

@@ -256,12 +256,18 @@ RULINGS: tuple[Ruling, ...] = (
            "\"They then choose which rune to move to.\" The AI cannot choose.",
            "Roll a die to choose between two free runes."),
     Ruling(27, "parts", TARGETING, "Parts and invulnerable pieces",
-           "A piece marked `part_of` another (Ulom's claw) is never a target of its own: its "
-           "owner counts as seen if either piece is seen, at the nearer distance. An "
+           "A piece marked `part_of` another (Ulom's claw) is never a target of its own and has "
+           "no health: its owner counts as seen if either piece is seen, measured to the piece "
+           "seen (the nearer if both are), and target selection reads the owner's gold, health, "
+           "poison and items. The AI then aims at that physical piece: rushes go toward it, the "
+           "Attack template must cover it, ranged shots strike it; the printout says \"Ulom "
+           "(measure to Ulom's claw)\" and the JSON adds `aim_piece` and `measured_to`. A hit on "
+           "the claw damages Ulom and its effects land on Ulom; a kill removes both pieces. An "
            "`invulnerable` piece (Yilleph's white side) can be targeted and pushed, never "
            "damaged.",
-           "\"Damage may be inflicted on either piece.\" \"The white Yilleph is invulnerable\".",
-           "None known."),
+           "\"Both Ulom's piece and his claw piece start in play. Damage may be inflicted on "
+           "either piece.\" \"The white Yilleph is invulnerable\".",
+           "Measure only to Ulom's own piece."),
     Ruling(28, "antient-control", TARGETING, "Antient control alternates",
            "After the AI uses an Antient, the scenario hands it back to the heroes (`side = "
            "\"heroes\"`), and the printout says to pass its card.",
@@ -367,6 +373,23 @@ RULINGS: tuple[Ruling, ...] = (
            "top of the rolled rune ... nothing happens.\"",
            options=(Option("moves", "it moves to the rolled free rune"),
                     Option("stays", "a piece on any rune stays (the Move to Rune note)"))),
+    Ruling(42, "part-push", SHOTS, "A hit on a part pushes the piece struck",
+           "When the AI hits Ulom's claw, the claw, the piece struck, is pushed with the Clock "
+           "template; Ulom takes the damage and the effects.",
+           "Clock Template errata: the push \"simulates an enemy character being pushed away by "
+           "the impact\"; \"Damage may be inflicted on either piece.\"",
+           "Put the Clock template on Ulom's own piece (the push speaks of the Active Target) and "
+           "let the claw follow."),
+    Ruling(43, "part-rejoin", MOVEMENT, "A separated part is put back",
+           "A hit that separates Ulom's claw from Ulom (they were within 2.5 cm before) puts the "
+           "claw back 1 cm from Ulom's edge, on the side where it lies, after any push of either "
+           "piece. Ulom takes the damage either way, so putting it back after the damage gives "
+           "the same result as before it.",
+           "\"If the two pieces are hit (either directly or indirectly) resulting in them being "
+           "separated, the claw piece is immediately moved back to within 2.5cm (1\") of the hero "
+           "piece before any other effect (including damage) is resolved.\"",
+           "The players put the claw anywhere within 2.5 cm; or any hit that leaves the two apart "
+           "brings the claw back, even one that was far after its flick."),
 )
 
 BY_KEY: Mapping[str, Ruling] = {r.key: r for r in RULINGS}

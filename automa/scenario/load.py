@@ -191,7 +191,12 @@ def _piece(rec: Record, catalog: Catalog) -> Piece:
                      radius=disc_radius(catalog, "hero"))
     health_default = base.health if base.health is not None else ...
     health: int | None
-    if side == "heroes" and kind != "antient" and not rec.has("invulnerable"):
+    if rec.has("part_of") and rec.has("health"):
+        raise rec.fail("health", "a part has no health of its own: a hit on it damages the "
+                                 "piece it is part of")
+    if rec.has("part_of"):
+        health = None
+    elif side == "heroes" and kind != "antient" and not rec.has("invulnerable"):
         health = rec.integer("health", low=1, high=99)
     elif rec.has("health") or base.health is not None:
         health = rec.integer("health", health_default, low=1, high=99)

@@ -1,0 +1,119 @@
+"""Characters of more than one piece (Ulom and his claw, docs/rulings.md 27).
+
+A part (a piece with `part_of`) is no character of its own: it is seen, measured and hit as its
+owner ("Damage may be inflicted on either piece"). This module answers which physical piece the
+AI measures to and moves toward, which character a hit on a piece counts against, and puts a
+part back beside its owner when a hit separates them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from automa.engine.battle import Battle, StepLog, Table
+from automa.engine.steps import MoveStep, NoteStep
+from automa.geometry.moves import nearest_legal_spot
+from automa.geometry.sight import Sighting, look_around
+from automa.geometry.table import edge_distance
+from automa.model.pieces import Piece
+
+TOGETHER = 2.5  # cm edge to edge: "within 2.5cm (1") of the hero piece"
+PUT_BACK_GAP = 1.0  # cm: where the AI puts a separated part back (any gap within 2.5 cm will do)
+
+
+def character_of(battle: Battle, piece_id: str) -> str:
+    """The character a piece belongs to: its owner for a part, else the piece itself."""
+    piece = battle.get(piece_id)
+    return piece.part_of if piece is not None and piece.part_of else piece_id
+
+
+def parts_of(battle: Battle, character_id: str) -> tuple[Piece, ...]:
+    """The parts of a character that are on the mat."""
+    return tuple(p for p in battle.on_table() if p.part_of == character_id)
+
+
+def merge_sightings(battle: Battle, sightings: list[Sighting]) -> list[Sighting]:
+    """A part is no target of its own: its owner is seen if either piece is, measured to the
+    piece that is seen, or to the nearer one if both are (the sighting keeps it as `via`)."""
+    by_target = {s.target: s for s in sightings}
+    for s in sightings:
+        owner = battle.piece(s.target).part_of
+        if owner is None or owner not in by_target:
+            continue
+        held = by_target[owner]
+        if (s.visible, -s.distance) > (held.visible, -held.distance):
+            by_target[owner] = replace(s, target=owner, via=s.target)
+    kept = [s for t, s in by_target.items() if battle.piece(t).part_of is None]
+    return sorted(kept, key=lambda s: (s.distance, s.target))
+
+
+def aim_piece(table: Table, battle: Battle, actor_id: str, target_id: str,
+              by_sight: bool = True) -> str:
+    """The physical piece of the target that the actor measures to, moves toward and hits: the
+    target's own piece, or a part of it when the part is seen and the piece is not, or the part
+    is nearer (as `merge_sightings` measures; ties keep the target's own piece). Without
+    `by_sight`, the nearer piece whatever is seen (a range, not a sighting)."""
+    target, actor = battle.get(target_id), battle.get(actor_id)
+    parts = parts_of(battle, target_id)
+    if not parts or target is None or actor is None or target not in battle.on_table():
+        return target_id
+    if not by_sight:
+        return min((target, *parts),
+                   key=lambda p: (edge_distance(actor, p), p.id != target_id)).id
+    settings = table.scenario.settings
+    seen = look_around(table.geometry, actor, (target, *parts), settings.los_blocked,
+                       settings.los_test)
+    best = max(seen, key=lambda s: (s.visible, -s.distance, s.target == target_id))
+    return best.target
+
+
+def measured_to(sightings: tuple[Sighting, ...], target_id: str | None) -> str | None:
+    """The part a target was measured to, if it was seen through one."""
+    return next((s.via for s in sightings if s.target == target_id), None)
+
+
+def note_part_hit(battle: Battle, log: StepLog, piece_id: str) -> None:
+    piece = battle.get(piece_id)
+    if piece is not None and piece.part_of is not None:
+        owner = battle.piece(piece.part_of)
+        log.add(NoteStep(f"{piece.label} is part of {owner.label}: the hit counts against "
+                         f"{owner.label}"))
+
+
+def leave_play(battle: Battle, log: StepLog, piece_id: str, why: str) -> Battle:
+    """A character leaves play with every part of it (Battle.without removes them)."""
+    for part in (p for p in battle.pieces if p.part_of == piece_id):
+        log.add(NoteStep(f"remove {part.label} too: it is part of {battle.piece(piece_id).label}"))
+    return battle.without(piece_id, why)
+
+
+def keep_together(table: Table, before: Battle, battle: Battle, log: StepLog,
+                  moved_id: str) -> Battle:
+    """"If the two pieces are hit ... resulting in them being separated, the claw piece is
+    immediately moved back to within 2.5cm (1") of the hero piece": after `moved_id` was moved
+    by a hit, a part that was within 2.5 cm of its owner and no longer is goes back beside it,
+    on the side where it now lies."""
+    owner_id = character_of(battle, moved_id)
+    owner = battle.get(owner_id)
+    if owner is None or owner not in battle.on_table():
+        return battle
+    for part in parts_of(battle, owner_id):
+        was_owner, was_part = before.get(owner_id), before.get(part.id)
+        if was_owner is None or was_part is None or edge_distance(was_owner, was_part) > TOGETHER:
+            continue  # apart before the hit: the hit did not separate them
+        if edge_distance(owner, part) <= TOGETHER:
+            continue
+        dx, dy = part.at[0] - owner.at[0], part.at[1] - owner.at[1]
+        norm = math.hypot(dx, dy) or 1.0
+        reach = owner.radius + part.radius + PUT_BACK_GAP
+        desired = (owner.at[0] + dx / norm * reach, owner.at[1] + dy / norm * reach)
+        spot = nearest_legal_spot(table.geometry, battle.on_table(), part, desired,
+                                  within=(owner.at, owner.radius + part.radius + TOGETHER))
+        log.ruling("part-rejoin", f"a hit that separates a part (Ulom's claw) from its owner "
+                                  f"puts it back {PUT_BACK_GAP:g} cm from the owner's edge, on "
+                                  f"the side where it lies")
+        log.add(MoveStep(part.id, part.at, spot, f"separated from {owner.label}", "by hand",
+                         f"back within {TOGETHER:g} cm of {owner.label}"))
+        battle = battle.with_piece(part.moved(spot))
+    return battle
