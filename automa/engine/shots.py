@@ -9,14 +9,23 @@ from shapely.geometry import LineString, Point
 
 from automa.engine.battle import Battle, StepLog, Table
 from automa.engine.movement import push, rush_toward, to_random_rune
-from automa.engine.steps import AttackStep, DamageStep, EffectStep, NoteStep, RollStep, TokenStep
+from automa.engine.steps import (
+    AttackStep,
+    DamageStep,
+    DiscardStep,
+    EffectStep,
+    NoteStep,
+    RollStep,
+    TokenStep,
+)
+from automa.errors import RulesError
 from automa.geometry.sight import CORRIDOR_WIDTH
 from automa.geometry.table import edge_distance
 from automa.geometry.templates import attack_cover
 from automa.model.components import DamageToken
 from automa.model.pieces import Piece
 from automa.model.shots import Shot
-from automa.rules.tokens import refill_if_empty, take, token_levels
+from automa.rules.tokens import discard, draw, refill_if_empty, token_levels
 
 TARGET_TILE_RETRIES = 24
 
@@ -34,16 +43,46 @@ class ShotContext:
     stop: bool = False  # the sequence ends (the actor left the mat)
 
 
-def draw_tokens(table: Table, battle: Battle, log: StepLog, shot: Shot
-                ) -> tuple[Battle, list[DamageToken]]:
-    drawn = []
-    for level in token_levels(shot):
+Drawn = tuple[tuple[int, DamageToken], ...]  # (level, token) in hand, in the order drawn
+
+
+def draw_tokens(table: Table, battle: Battle, log: StepLog, shot: Shot) -> tuple[Battle, Drawn]:
+    """Every token of the shot, drawn into the hand before any is resolved (docs/rulings.md 18):
+    a token in hand is in neither bag nor pile, so it cannot come out twice in one shot."""
+    levels = token_levels(shot)
+    for level in sorted(set(levels)):
+        bag, needed = battle.bags[level], levels.count(level)
+        if len(bag.tokens) + len(bag.discard) < needed:
+            raise RulesError(f"a {shot.notation()} draws {needed} level {level} tokens, but the "
+                             f"level {level} bag and discard pile hold "
+                             f"{len(bag.tokens) + len(bag.discard)}")
+    drawn: Drawn = ()
+    for number, level in enumerate(levels, start=1):
         bag, refilled = refill_if_empty(battle.bags[level])
-        token = table.chance.token(level, bag, f"{shot.notation()} damage")
-        battle = battle.with_bag(level, take(bag, token))
-        log.add(TokenStep(level, token.value, token.reset, refilled))
-        drawn.append(token)
+        hand = tuple(t for lvl, t in drawn if lvl == level)
+        token = table.chance.token(level, bag, f"{shot.notation()} damage", hand)
+        battle = battle.with_bag(level, draw(bag, (token,)))
+        log.add(TokenStep(level, token.value, token.reset, refilled, number, len(levels)))
+        drawn = (*drawn, (level, token))
     return battle, drawn
+
+
+def discard_tokens(battle: Battle, log: StepLog, drawn: Drawn) -> Battle:
+    """The shot is resolved: its tokens go onto the discard pile, and a reset icon among them
+    then returns the whole pile, these tokens included, to the bag."""
+    for level in dict.fromkeys(lvl for lvl, _ in drawn):
+        hand = tuple(t for lvl, t in drawn if lvl == level)
+        reset = any(t.reset for t in hand)
+        bag = discard(battle.bags[level], hand)
+        battle = battle.with_bag(level, bag)
+        if len(hand) > 1 and reset:
+            log.house_rule("a reset icon among a shot's several tokens returns the discard pile "
+                           "once the whole shot is resolved and its tokens discarded, so they go "
+                           "back into the bag too")
+        if len(drawn) > 1 or reset:
+            log.add(DiscardStep(level, tuple(t.label() for t in hand), reset, len(bag.tokens),
+                                len(bag.discard)))
+    return battle
 
 
 def damage(battle: Battle, log: StepLog, piece_id: str, amount: int) -> Battle:
@@ -170,15 +209,17 @@ EFFECTS: dict[str, Effect] = {
 
 def resolve_hit(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
                 target_id: str) -> Battle:
-    """Draw the shot's tokens; a zero is a miss. A hit then does what the shot does: most
-    shots damage, apply their modifiers and push; some replace that (see ON_HIT)."""
-    battle, tokens = draw_tokens(table, battle, log, shot)
-    if any(t.value == 0 for t in tokens):
+    """Draw all the shot's tokens; a zero is a miss. A hit then does what the shot does: most
+    shots damage, apply their modifiers and push; some replace that (see ON_HIT). Then the
+    tokens are discarded (and a reset icon returns the pile)."""
+    battle, drawn = draw_tokens(table, battle, log, shot)
+    if any(t.value == 0 for _, t in drawn):
         log.add(NoteStep("a zero: the shot misses (no damage, no effect, no push)"))
-        return battle
-    amount = sum(t.value for t in tokens)
+        return discard_tokens(battle, log, drawn)
+    amount = sum(t.value for _, t in drawn)
     on_hit = ON_HIT.get(shot.name, _damage_and_push)
-    return on_hit(table, battle, log, ctx, shot, target_id, amount)
+    battle = on_hit(table, battle, log, ctx, shot, target_id, amount)
+    return discard_tokens(battle, log, drawn)
 
 
 def _damage_and_push(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
