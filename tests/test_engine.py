@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
 from automa.catalog.load import Catalog
 from automa.engine.turn import TurnResult, run_turn
+from automa.errors import RulesError
+from automa.model.components import DamageToken
+from automa.model.scenario import Bag
 from tests.conftest import scenario_from
 
 HEAD = 'format = 1\n[battle]\nplaymat = "inline"\n'
@@ -184,3 +191,30 @@ def test_kaulaurn_card_reading_is_a_switch(catalog: Catalog) -> None:
         assert " then ".join(activation.sequence) == expected
         assert "picks by health" in activation.sequence_reason
         assert 37 in [r.number for r in activation.rulings]
+
+
+def _boulder(tokens: list[str]) -> str:
+    return (piece("knight", "heroes", (15, 40), health=8)
+            + piece("giant", "ai", (15, 70), name="Stone Giant", family="mythological", level=3,
+                    health=2, sequences=["boulder"])
+            + "[chance]\nd12 = [12]\ntokens = { 3 = [" + ", ".join(f'"{t}"' for t in tokens)
+            + "] }\n")
+
+
+def test_a_boulder_draws_both_tokens_before_it_resolves(catalog: Catalog) -> None:
+    """Rulebook: "boulder - draw two level 3 Damage tokens": both are drawn (draws 1 and 2 of
+    2), then the damage, then both go onto the discard pile (docs/rulings.md 18)."""
+    result = turn(catalog, _boulder(["2", "3"]))
+    assert kinds(result)[1:] == ["token", "token", "damage", "roll", "move", "discard"]
+    tokens = [s.to_json() for s in result.activations[0].steps if s.kind == "token"]
+    assert [(t["value"], t["draw"], t["of"]) for t in tokens] == [(2, 1, 2), (3, 2, 2)]
+    assert result.battle.bags[3].discard == (DamageToken(2), DamageToken(3))
+
+
+def test_a_set_too_small_for_the_draw_is_one_line(catalog: Catalog) -> None:
+    """A boulder needs two level 3 tokens: a bag and pile holding one refuse it plainly."""
+    scenario = scenario_from(HEAD + _boulder([]), catalog)
+    tiny = replace(scenario, bags={**scenario.bags, 3: Bag((DamageToken(4),), ())})
+    with pytest.raises(RulesError, match="a boulder draws 2 level 3 tokens, but the level 3 "
+                                         "bag and discard pile hold 1"):
+        run_turn(tiny, catalog, 1)

@@ -1,5 +1,6 @@
 """1,000 random battles built from the shipped data: no crash, no illegal position, every turn
-ends, every damage token accounted for (bag + discard = 13 / 12 / 13)."""
+ends, every damage token accounted for (bag + discard = 13 / 12 / 13), and no physical token
+drawn twice in one shot."""
 
 from __future__ import annotations
 
@@ -9,16 +10,26 @@ import numpy as np
 import pytest
 
 from automa.catalog.load import Catalog
-from automa.engine.turn import MAX_ACTIVATIONS, run_turn
+from automa.engine.steps import DiscardStep, Step, TokenStep
+from automa.engine.turn import MAX_ACTIVATIONS, TurnResult, run_turn
 from automa.geometry.moves import overlap_with
 from automa.geometry.table import build_table
-from automa.model.components import BLUE_TILES, CHARACTER_TILES, FAMILIES, GREEN_TILES
+from automa.model.components import (
+    BLUE_TILES,
+    CHARACTER_TILES,
+    FAMILIES,
+    GREEN_TILES,
+    DamageToken,
+)
 from automa.model.pieces import Piece
+from automa.model.scenario import Scenario
 from automa.scenario.load import parse_scenario
 
 BATTLES = 1000
 BASE_MATS = ("mausoleum", "throne-room", "lava-tube", "root-cellar", "campfire", "altar")
 OFF_TABLE = {"teleported", "devoured", "aloft"}
+# No shipped monster throws a boulder (two level 3 tokens in one shot): some fuzz pieces do.
+BOULDER_SEQUENCES = (["boulder"], ["boulder", "melee"], ["missile then boulder"])
 
 
 def _playable(catalog: Catalog) -> list[str]:
@@ -86,17 +97,80 @@ def random_battle(catalog: Catalog, rng: np.random.Generator) -> str:
                 lines.append("health = 8")
         if rng.random() < 0.1:
             lines.append('conditions = ["frozen"]')
+        if not lord and rng.random() < 0.2:
+            sequences = BOULDER_SEQUENCES[int(rng.integers(len(BOULDER_SEQUENCES)))]
+            lines.append("sequences = [" + ", ".join(f'"{q}"' for q in sequences) + "]")
+    for level, tokens in catalog.components.bags.items():
+        if rng.random() < 0.5:  # some tokens already on the discard pile, the bag maybe empty
+            shuffled = [tokens[int(i)] for i in rng.permutation(len(tokens))]
+            cut = int(rng.integers(len(tokens) + 1))
+            lines += [f"[bags.{level}]", _labels("tokens", shuffled[:cut]),
+                      _labels("discard", shuffled[cut:])]
     return "\n".join(lines) + "\n"
+
+
+def _labels(key: str, tokens: list[DamageToken]) -> str:
+    return f"{key} = [" + ", ".join(f'"{t.label()}"' for t in tokens) + "]"
+
+
+def check_token_draws(before: Scenario, result: TurnResult) -> int:
+    """Walk every token step against a model of the bags (bag and discard pile per level): each
+    token must be in the model's bag when drawn (after a refill, which must only happen to an
+    empty bag), so a shot's tokens are distinct physical tokens, a multiset within what bag and
+    pile held when it began. The shot's tokens are discarded once it is resolved and a reset
+    then returns the pile; the model must end where the turn's bags end. Returns the number of
+    shots that drew several tokens."""
+    bags = {level: Counter(bag.tokens) for level, bag in before.bags.items()}
+    piles = {level: Counter(bag.discard) for level, bag in before.bags.items()}
+    steps: list[Step] = [s for a in result.activations for s in a.steps]
+    hand: list[TokenStep] = []
+    several = 0
+    for step in steps:
+        if isinstance(step, DiscardStep):
+            assert (step.bag, step.discard) == (bags[step.level].total(),
+                                                piles[step.level].total()), step
+        if not isinstance(step, TokenStep):
+            continue
+        level, token = step.level, DamageToken(step.value, step.reset)
+        assert step.draw == len(hand) + 1 and step.draw <= step.of, (step, hand)
+        if step.draw == 1:
+            held = {lvl: bags[lvl] + piles[lvl] for lvl in bags}
+        if step.refilled:
+            assert bags[level].total() == 0, f"a level {level} bag was refilled while not empty"
+            bags[level], piles[level] = bags[level] + piles[level], Counter()
+        assert bags[level][token] > 0, (
+            f"level {level} token {token.label()} drawn but not in the bag (in hand: "
+            f"{[t.value for t in hand]}; bag {dict(bags[level])})")
+        bags[level][token] -= 1
+        hand.append(step)
+        if step.draw < step.of:
+            continue
+        drawn = Counter((t.level, DamageToken(t.value, t.reset)) for t in hand)
+        for (lvl, tok), count in drawn.items():
+            assert count <= held[lvl][tok], f"level {lvl} {tok.label()} drawn {count} times"
+        several += len(hand) > 1
+        for lvl in {t.level for t in hand}:
+            piles[lvl] += Counter(DamageToken(t.value, t.reset) for t in hand if t.level == lvl)
+            if any(t.reset for t in hand if t.level == lvl):
+                bags[lvl], piles[lvl] = bags[lvl] + piles[lvl], Counter()
+        hand = []
+    assert not hand, "a shot's draw was left unfinished"
+    for level, bag in result.battle.bags.items():
+        assert (Counter(bag.tokens), Counter(bag.discard)) == (+bags[level], +piles[level]), (
+            f"the level {level} bag and pile end elsewhere than its token steps lead")
+    return several
 
 
 @pytest.mark.parametrize("chunk", range(10))
 def test_random_battles(catalog: Catalog, chunk: int) -> None:
     rng = np.random.default_rng(chunk)
+    several = 0
     for battle_number in range(BATTLES // 10):
         text = random_battle(catalog, rng)
         scenario = parse_scenario(text, f"fuzz-{chunk}-{battle_number}.toml", catalog)
         for _turn in range(2):
             result = run_turn(scenario, catalog, int(rng.integers(2**31)))
+            several += check_token_draws(scenario, result)
             assert len(result.activations) <= MAX_ACTIVATIONS
             table = build_table(scenario.playmat)
             standing = [p for p in result.battle.pieces if not p.conditions & OFF_TABLE]
@@ -107,3 +181,4 @@ def test_random_battles(catalog: Catalog, chunk: int) -> None:
                 assert Counter(bag.tokens) + Counter(bag.discard) == Counter(
                     catalog.components.bags[level]), text
             scenario = result.after
+    assert several > 0, "no shot drew several tokens: the check above saw nothing"

@@ -86,7 +86,13 @@ def _radius(radii: dict[str, float], piece_id: str) -> float:
 def test_json_invariants(path: Path) -> None:
     run = run_scenario(path, as_json=True)
     if run.exit_code != 0:
-        pytest.fail(f"{path.name} is refused: {run.stderr.strip()}")
+        text = run_scenario(path)
+        assert text.exit_code != 0, f"{path.name} is refused only with --json: {run.stderr}"
+        # a scenario the rules refuse (its golden records the exit code): the same one line,
+        # and no half-written JSON on stdout
+        assert (run.exit_code, run.stderr, run.stdout) == (text.exit_code, text.stderr, "")
+        assert run.stderr.count("\n") == 1, run.stderr
+        return
     data = json.loads(run.stdout)
     scenario, radii = _radii(path)
     width, length = scenario.playmat.width, scenario.playmat.length

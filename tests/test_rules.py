@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from automa.catalog.load import Catalog
 from automa.model.components import DamageToken
@@ -12,7 +16,7 @@ from automa.model.shots import parse_sequence, parse_shot
 from automa.rules.sequences import band_text, d12_band, plan_sequence
 from automa.rules.targeting import Candidate, select_target
 from automa.rules.tiles import next_to_act
-from automa.rules.tokens import refill_if_empty, take, token_levels
+from automa.rules.tokens import discard, draw, refill_if_empty, token_levels, whereabouts
 
 TILES = Tiles(
     ("level-2", "level-1", "level-3", "level-4", "antient", "catacomb-lord"),
@@ -190,23 +194,101 @@ def test_token_level_per_shot(shot: str, levels: tuple[int, ...]) -> None:
     assert token_levels(parse_shot(shot)) == levels
 
 
-def test_a_drawn_token_goes_to_the_discard_pile() -> None:
-    bag = take(Bag((DamageToken(0), DamageToken(1), DamageToken(2))), DamageToken(1))
-    assert bag.tokens == (DamageToken(0), DamageToken(2))
-    assert bag.discard == (DamageToken(1),)
+def test_a_drawn_token_is_in_hand_then_on_the_discard_pile() -> None:
+    """Drawn: in neither bag nor pile. Resolved: face up on the discard pile."""
+    bag = draw(Bag((DamageToken(0), DamageToken(1), DamageToken(2))), [DamageToken(1)])
+    assert bag == Bag((DamageToken(0), DamageToken(2)), ())
+    assert discard(bag, [DamageToken(1)]) == Bag((DamageToken(0), DamageToken(2)),
+                                                 (DamageToken(1),))
 
 
 def test_a_reset_token_returns_the_discard_pile_to_the_bag() -> None:
     """Resolve the reset token first, then every discarded token goes back into the bag."""
     bag = Bag((DamageToken(1, True), DamageToken(2)), (DamageToken(0), DamageToken(1)))
-    after = take(bag, DamageToken(1, True))
+    after = discard(draw(bag, [DamageToken(1, True)]), [DamageToken(1, True)])
     assert after.discard == ()
     assert sorted(after.tokens) == sorted([DamageToken(0), DamageToken(1), DamageToken(2),
                                            DamageToken(1, True)])
 
 
+def test_a_reset_drawn_first_does_not_return_before_the_shot_is_drawn() -> None:
+    """A boulder whose first token is a reset: the second is drawn while the reset is in
+    hand, so only the one token left in the bag can come out."""
+    reset, four = DamageToken(3, True), DamageToken(4)
+    bag = Bag((reset, four), (DamageToken(1), DamageToken(2)))
+    assert draw(bag, [reset]) == Bag((four,), (DamageToken(1), DamageToken(2)))
+    with pytest.raises(ValueError, match="no 3R token in the bag"):
+        draw(bag, [reset, reset])
+    after = discard(draw(bag, [reset, four]), [reset, four])
+    assert after == Bag(tuple(sorted([reset, four, DamageToken(1), DamageToken(2)])), ())
+
+
 def test_an_empty_bag_is_refilled_from_its_discard_pile() -> None:
     bag = Bag((), (DamageToken(0), DamageToken(2)))
     assert refill_if_empty(bag) == (Bag((DamageToken(0), DamageToken(2))), True)
-    after = take(bag, DamageToken(2))
+    after = discard(draw(bag, [DamageToken(2)]), [DamageToken(2)])
     assert after.tokens == (DamageToken(0),) and after.discard == (DamageToken(2),)
+
+
+def test_an_empty_bag_refilled_mid_shot_leaves_the_hand_alone() -> None:
+    four = DamageToken(4)
+    bag = Bag((four,), (DamageToken(1), DamageToken(3)))
+    assert draw(bag, [four, DamageToken(3)]) == Bag((DamageToken(1),), ())
+    with pytest.raises(ValueError, match="no 4 token"):
+        draw(bag, [four, four])
+
+
+def test_whereabouts_names_the_hand_and_the_pile() -> None:
+    bag = Bag((DamageToken(0),), (DamageToken(2),))
+    assert whereabouts(DamageToken(2), bag, ()) == "on the discard pile"
+    assert whereabouts(DamageToken(2), bag, [DamageToken(2)]) == (
+        "in hand, drawn earlier in this shot or on the discard pile")
+    assert whereabouts(DamageToken(9), bag, ()) == "not in this level's set"
+
+
+TOKENS = st.builds(DamageToken, st.integers(0, 4), st.booleans())
+
+
+@st.composite
+def bag_and_draws(draw_from: st.DrawFn) -> tuple[Bag, list[DamageToken]]:
+    """Any bag and discard pile, and a draw of up to all their tokens, each drawn token picked
+    among those the bag holds at its turn (as a player's hand would)."""
+    bag = Bag(tuple(draw_from(st.lists(TOKENS, max_size=8))),
+              tuple(draw_from(st.lists(TOKENS, max_size=8))))
+    count = draw_from(st.integers(0, len(bag.tokens) + len(bag.discard)))
+    drawn: list[DamageToken] = []
+    now = bag
+    for _ in range(count):
+        now, _refilled = refill_if_empty(now)
+        token = draw_from(st.sampled_from(now.tokens))
+        now = draw(now, [token])
+        drawn.append(token)
+    return bag, drawn
+
+
+@given(bag_and_draws())
+def test_a_draw_never_takes_a_token_twice_and_loses_none(case: tuple[Bag, list[DamageToken]]
+                                                         ) -> None:
+    """Bag + hand + discard is the same multiset before, during and after the shot; so no
+    physical token is in the hand twice (the hand is a sub-multiset of what there was)."""
+    bag, hand = case
+    total = Counter(bag.tokens) + Counter(bag.discard)
+    drawn = draw(bag, hand)
+    assert Counter(drawn.tokens) + Counter(hand) + Counter(drawn.discard) == total
+    assert not Counter(hand) - total
+    after = discard(drawn, hand)
+    assert Counter(after.tokens) + Counter(after.discard) == total
+    if any(t.reset for t in hand):
+        assert after.discard == ()
+    else:
+        assert after.discard == (*drawn.discard, *hand)
+
+
+@given(st.lists(TOKENS, max_size=6), st.lists(TOKENS, max_size=6), TOKENS)
+def test_a_token_not_in_the_bag_cannot_be_drawn(tokens: list[DamageToken],
+                                                  pile: list[DamageToken],
+                                                  token: DamageToken) -> None:
+    bag = Bag(tuple(t for t in tokens if t != token), tuple(pile))
+    if bag.tokens or token not in pile:
+        with pytest.raises(ValueError):
+            draw(bag, [token])

@@ -255,3 +255,50 @@ def test_heroes_come_back_from_the_cards(tmp_path: Path) -> None:
     assert "[teleported]" in out and "is back on the mat" in out
     assert "is not on the Teleported! or Devoured! card" in out and "usage: condition" in out
     assert "conditions" not in status(folder)["pieces"]["elf"]
+
+
+BOULDER = Path(__file__).parent / "playthroughs" / "80-boulder-first-token-reset.toml"
+
+
+def _boulder_session(tmp_path: Path, dice: str, scripted: bool) -> Path:
+    """The Stone Giant's boulder with only the 3R and a 4 left in the level 3 bag."""
+    text = BOULDER.read_text()
+    if not scripted:
+        text = text.replace('tokens = { 3 = ["3R"] }\n', "")
+    scenario = tmp_path / "boulder.toml"
+    scenario.write_text(text)
+    folder = tmp_path / "boulder"
+    result = CliRunner().invoke(cli, ["new", str(scenario), "--session", str(folder),
+                                      "--dice", dice])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def test_a_typed_token_not_in_the_bag_is_asked_for_again(tmp_path: Path) -> None:
+    """Physical dice: the first boulder token (3R) is in hand, so typing 3R again is refused
+    with one line saying where it is; the 4 is typed as printed on it (not menu item 4)."""
+    folder = _boulder_session(tmp_path, "physical", scripted=False)
+    result = CliRunner().invoke(cli, ["next", "--session", str(folder), "--json"],
+                                input="3R\n3R\n4\n")
+    assert result.exit_code == 0, result.output
+    assert ("No 3R is in the level 3 bag now (every 3R is in hand, drawn earlier in this "
+            "shot; the bag holds 4)") in result.stderr
+    steps = json.loads(result.stdout)["steps"]
+    assert [(s["value"], s["reset"]) for s in steps if s["kind"] == "token"] == [(3, True),
+                                                                                (4, False)]
+    assert status(folder)["pieces"]["knight"]["health"] == 1
+
+
+def test_a_logged_token_not_in_the_bag_is_one_line(tmp_path: Path) -> None:
+    """A log (edited, or written by an older version) that draws the one 3R twice in a shot."""
+    folder = _boulder_session(tmp_path, "virtual", scripted=True)
+    assert CliRunner().invoke(cli, ["next", "--session", str(folder)]).exit_code == 0
+    log = folder / LOG
+    text = log.read_text()
+    assert '"3:4"' in text
+    log.write_text(text.replace('"3:4"', '"3:3R"'))
+    result = CliRunner().invoke(cli, ["status", "--session", str(folder)])
+    assert result.exit_code == 5, result.output
+    assert result.stderr == ("automa: input 1: the tokens logged with it: the level 3 token 3R "
+                             "is not in the bag now (every 3R of level 3 is in hand, drawn "
+                             "earlier in this shot)\n")

@@ -63,6 +63,10 @@ class PromptAsker:
 
     @staticmethod
     def _resolve(answer: str, items: Sequence[str]) -> str | None:
+        """An item by its name, or by its number in the menu. The name wins: a damage token
+        is typed as printed on it ("4"), not by its place in the menu."""
+        if answer in items:
+            return answer
         if answer.isdigit() and 1 <= int(answer) <= len(items):
             return items[int(answer) - 1]
-        return answer if answer in items else None
+        return None

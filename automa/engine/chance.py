@@ -11,9 +11,12 @@ from typing import Protocol
 
 import numpy as np
 
-from automa.errors import RulesError
+from automa.errors import InputError, RulesError
 from automa.model.components import DamageToken
 from automa.model.scenario import Bag, ChanceScript
+from automa.rules.tokens import whereabouts
+
+TYPED_TOKEN_TRIES = 10  # a typed token not in the bag is asked for again, this often
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,7 @@ class Chance:
     used: dict[str, int] = field(default_factory=dict)
     record: list[Outcome] = field(default_factory=list)
     asker: Asker | None = None
+    script_source: str = "[chance] tokens"  # where scripted tokens come from, for messages
 
     def _scripted(self, kind: str, values: tuple[object, ...]) -> object | None:
         used = self.used.get(kind, 0)
@@ -97,25 +101,43 @@ class Chance:
     def location_die(self, why: str) -> int:
         return self._die("location_die", self.script.location_die, self.location_faces, why)
 
-    def token(self, level: int, bag: Bag, why: str) -> DamageToken:
-        """The token drawn from a (non-empty) bag of that level."""
+    def token(self, level: int, bag: Bag, why: str,
+              hand: Sequence[DamageToken] = ()) -> DamageToken:
+        """The token drawn from a (non-empty) bag of that level; `hand` holds the tokens this
+        shot has drawn already. A scripted token that is not in the bag is refused; a typed
+        one is asked for again, saying where that token is."""
         key = f"token-{level}"
         scripted = self._scripted(key, self.script.tokens.get(level, ()))
         if isinstance(scripted, DamageToken):
             if scripted not in bag.tokens:
-                where = "the discard pile" if scripted in bag.discard else "neither bag nor pile"
-                raise RulesError(f"scripted level {level} token {scripted.label()} is not in the "
-                                 f"bag (it is in {where}); fix [chance] tokens")
+                label = scripted.label()
+                raise RulesError(f"{self.script_source}: the level {level} token {label} is not "
+                                 f"in the bag now (every {label} of level {level} is "
+                                 f"{whereabouts(scripted, bag, hand)})")
             token, source = scripted, "script"
         elif self.asker is not None:
-            labels = sorted({t.label() for t in bag.tokens})
-            token = DamageToken.parse(self.asker.choice(
-                f"Draw a level {level} damage token ({why})", labels))
-            source = "table"
+            token, source = self._typed_token(level, bag, hand, why), "table"
         else:
             token, source = bag.tokens[int(self.rng.integers(len(bag.tokens)))], "rng"
         self.record.append(Outcome("token", f"{level}:{token.label()}", source, why))
         return token
+
+    def _typed_token(self, level: int, bag: Bag, hand: Sequence[DamageToken],
+                     why: str) -> DamageToken:
+        assert self.asker is not None
+        labels = sorted({t.label() for t in (*bag.tokens, *hand, *bag.discard)})
+        ask = f"Draw a level {level} damage token ({why})"
+        prompt = ask
+        for _ in range(TYPED_TOKEN_TRIES):
+            token = DamageToken.parse(self.asker.choice(prompt, labels))
+            if token in bag.tokens:
+                return token
+            inside = sorted({t.label() for t in bag.tokens})
+            prompt = (f"No {token.label()} is in the level {level} bag now (every "
+                      f"{token.label()} is {whereabouts(token, bag, hand)}; the bag holds "
+                      f"{', '.join(inside)}). {ask}")
+        raise InputError(f"{TYPED_TOKEN_TRIES} answers in a row named level {level} tokens that "
+                         f"are not in the bag; check the bag against the table")
 
     def remaining_script(self, next_seed: int | None) -> ChanceScript:
         """The scripted outcomes not yet used, for saving the scenario after a turn."""

@@ -16,7 +16,16 @@ from automa.engine.parts import (
     leave_play,
     note_part_hit,
 )
-from automa.engine.steps import AttackStep, DamageStep, EffectStep, NoteStep, RollStep, TokenStep
+from automa.engine.steps import (
+    AttackStep,
+    DamageStep,
+    DiscardStep,
+    EffectStep,
+    NoteStep,
+    RollStep,
+    TokenStep,
+)
+from automa.errors import RulesError
 from automa.geometry.sight import CORRIDOR_WIDTH
 from automa.geometry.table import edge_distance
 from automa.geometry.templates import attack_cover
@@ -24,7 +33,7 @@ from automa.model.components import DamageToken
 from automa.model.pieces import Piece
 from automa.model.scenario import Bag
 from automa.model.shots import Shot
-from automa.rules.tokens import refill_if_empty, take, token_levels
+from automa.rules.tokens import discard, draw, refill_if_empty, token_levels
 
 TARGET_TILE_RETRIES = 24
 
@@ -42,18 +51,49 @@ class ShotContext:
     stop: bool = False  # the sequence ends (the actor left the mat)
 
 
-def draw_tokens(table: Table, battle: Battle, log: StepLog, shot: Shot
-                ) -> tuple[Battle, list[DamageToken]]:
-    drawn = []
-    for level in token_levels(shot):
+Drawn = tuple[tuple[int, DamageToken], ...]  # (level, token) in hand, in the order drawn
+
+
+def draw_tokens(table: Table, battle: Battle, log: StepLog, shot: Shot) -> tuple[Battle, Drawn]:
+    """Every token of the shot, drawn into the hand before any is resolved (docs/rulings.md 18):
+    a token in hand is in neither bag nor pile, so it cannot come out twice in one shot."""
+    levels = token_levels(shot)
+    for level in sorted(set(levels)):
+        bag, needed = battle.bags[level], levels.count(level)
+        if len(bag.tokens) + len(bag.discard) < needed:
+            raise RulesError(f"a {shot.notation()} draws {needed} level {level} tokens, but the "
+                             f"level {level} bag and discard pile hold "
+                             f"{len(bag.tokens) + len(bag.discard)}")
+    drawn: Drawn = ()
+    for number, level in enumerate(levels, start=1):
         bag, refilled = refill_if_empty(battle.bags[level])
-        token = table.chance.token(level, bag, f"{shot.notation()} damage")
-        battle = battle.with_bag(level, take(bag, token))
-        log.add(TokenStep(level, token.value, token.reset, refilled))
-        drawn.append(token)
-        if token.reset:
-            battle = _reset_others(table, battle, log, level)
+        hand = tuple(t for lvl, t in drawn if lvl == level)
+        token = table.chance.token(level, bag, f"{shot.notation()} damage", hand)
+        battle = battle.with_bag(level, draw(bag, (token,)))
+        log.add(TokenStep(level, token.value, token.reset, refilled, number, len(levels)))
+        drawn = (*drawn, (level, token))
     return battle, drawn
+
+
+def discard_tokens(table: Table, battle: Battle, log: StepLog, drawn: Drawn) -> Battle:
+    """The shot is resolved: its tokens go onto the discard pile, and a reset icon among them
+    then returns the whole pile, these tokens included, to the bag (ruling 18; ruling 44 for
+    several tokens)."""
+    for level in dict.fromkeys(lvl for lvl, _ in drawn):
+        hand = tuple(t for lvl, t in drawn if lvl == level)
+        reset = any(t.reset for t in hand)
+        bag = discard(battle.bags[level], hand)
+        battle = battle.with_bag(level, bag)
+        if len(hand) > 1 and reset:
+            log.ruling("reset-timing", "a reset icon among a shot's several tokens returns the "
+                                       "discard pile once the whole shot is resolved and its "
+                                       "tokens discarded, so they go back into the bag too")
+        if len(drawn) > 1 or reset:
+            log.add(DiscardStep(level, tuple(t.label() for t in hand), reset, len(bag.tokens),
+                                len(bag.discard)))
+        if reset:
+            battle = _reset_others(table, battle, log, level)
+    return battle
 
 
 def _reset_others(table: Table, battle: Battle, log: StepLog, level: int) -> Battle:
@@ -193,19 +233,23 @@ EFFECTS: dict[str, Effect] = {
 
 def resolve_hit(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
                 target_id: str) -> Battle:
-    """Draw the shot's tokens; a zero is a miss. A hit then does what the shot does: most
-    shots damage, apply their modifiers and push; some replace that (see ON_HIT).
-    `target_id` is the piece struck: a part (Ulom's claw) passes the hit to its owner."""
-    battle, tokens = draw_tokens(table, battle, log, shot)
+    """Draw all the shot's tokens; a zero is a miss. A hit then does what the shot does: most
+    shots damage, apply their modifiers and push; some replace that (see ON_HIT). Then the
+    tokens are discarded (and a reset icon returns the pile). `target_id` is the piece struck:
+    a part (Ulom's claw) passes the hit to its owner."""
+    battle, drawn = draw_tokens(table, battle, log, shot)
+    tokens = [t for _, t in drawn]
     if any(t.value == 0 for t in tokens):
         if len(tokens) > 1:
-            return _partly_zero(table, battle, log, tokens, target_id)
-        log.add(NoteStep("a zero: the shot misses (no damage, no effect, no push)"))
-        return battle
+            battle = _partly_zero(table, battle, log, tokens, target_id)
+        else:
+            log.add(NoteStep("a zero: the shot misses (no damage, no effect, no push)"))
+        return discard_tokens(table, battle, log, drawn)
     note_part_hit(battle, log, target_id)
     amount = sum(t.value for t in tokens)
     on_hit = ON_HIT.get(shot.name, _damage_and_push)
-    return on_hit(table, battle, log, ctx, shot, target_id, amount)
+    battle = on_hit(table, battle, log, ctx, shot, target_id, amount)
+    return discard_tokens(table, battle, log, drawn)
 
 
 def _partly_zero(table: Table, battle: Battle, log: StepLog, tokens: list[DamageToken],

@@ -86,15 +86,38 @@ class AttackStep:
 
 @dataclass(frozen=True)
 class TokenStep:
+    """One token drawn into the hand: draw `draw` of the shot's `of` (all are drawn before any
+    is resolved)."""
+
     kind: ClassVar[str] = "token"
     level: int
     value: int
     reset: bool
-    refilled: bool = False
+    refilled: bool = False  # the bag was empty: its discard pile went back in first
+    draw: int = 1
+    of: int = 1
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "level": self.level, "value": self.value, "reset": self.reset,
-                "refilled": self.refilled}
+                "refilled": self.refilled, "draw": self.draw, "of": self.of}
+
+
+@dataclass(frozen=True)
+class DiscardStep:
+    """The shot is resolved: its tokens of one level go from the hand onto the discard pile,
+    and after a reset icon the whole pile goes back into the bag. Logged when the shot drew
+    several tokens or a reset icon; a single plain token is simply discarded."""
+
+    kind: ClassVar[str] = "discard"
+    level: int
+    tokens: tuple[str, ...]  # their labels, as drawn
+    reset: bool
+    bag: int  # tokens in the bag afterwards
+    discard: int  # tokens on the discard pile afterwards
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "level": self.level, "tokens": list(self.tokens),
+                "reset": self.reset, "bag": self.bag, "discard": self.discard}
 
 
 @dataclass(frozen=True)
@@ -131,4 +154,5 @@ class NoteStep:
         return {"kind": self.kind, "text": self.text}
 
 
-Step = ShotStep | RollStep | MoveStep | AttackStep | TokenStep | DamageStep | EffectStep | NoteStep
+Step = (ShotStep | RollStep | MoveStep | AttackStep | TokenStep | DiscardStep | DamageStep
+        | EffectStep | NoteStep)

@@ -13,6 +13,7 @@ from automa.engine.parts import measured_to
 from automa.engine.steps import (
     AttackStep,
     DamageStep,
+    DiscardStep,
     EffectStep,
     MoveStep,
     NoteStep,
@@ -145,6 +146,8 @@ def step_text(step: Step, names: Names, coordinates: bool = True) -> str:
             return _attack(step, name)
         case TokenStep():
             return _token(step)
+        case DiscardStep():
+            return _discard(step)
         case DamageStep():
             return _damage(step, name)
         case EffectStep() | NoteStep():
@@ -164,13 +167,35 @@ def _attack(step: AttackStep, name: Callable[[str], str]) -> str:
 
 
 def _token(step: TokenStep) -> str:
-    text = f"Draw a level {step.level} damage token → {step.value}"
-    if step.refilled:
-        text = f"The level {step.level} bag is empty: put its discard pile back in. " + text
+    refill = (f"The level {step.level} bag is empty: put its discard pile back in"
+              + (" (the tokens in hand stay in hand). " if step.draw > 1 else ". "))
+    text = refill if step.refilled else ""
+    if step.of == 1:
+        text += f"Draw a level {step.level} damage token → {step.value}"
+    elif step.draw == 1:
+        text += (f"Draw {step.of} level {step.level} damage tokens, keeping each in hand until "
+                 f"the shot is resolved: the first → {step.value}")
+    else:
+        text += f"Draw the {_ORDINAL.get(step.draw, 'next')} → {step.value}"
     if step.reset:
-        text += (f" (reset icon: after resolving it, put the level {step.level} discard pile "
-                 f"back into the bag)")
+        text += " (reset icon: the discard pile goes back into the bag once the shot is resolved)"
     return text
+
+
+_ORDINAL = {2: "second", 3: "third", 4: "fourth"}
+
+
+def _discard(step: DiscardStep) -> str:
+    count = len(step.tokens)
+    which = (f"the level {step.level} token" if count == 1 else
+             f"both level {step.level} tokens" if count == 2 else
+             f"the {count} level {step.level} tokens")
+    text = f"Put {which} ({', '.join(step.tokens)}) face up on the level {step.level} discard pile"
+    if step.reset:
+        text += (f"; reset icon: now put the whole level {step.level} discard pile, "
+                 f"{'this token' if count == 1 else 'these tokens'} included, face down back "
+                 f"into the bag")
+    return text + f" ({step.bag} in the bag, {step.discard} discarded)"
 
 
 def _damage(step: DamageStep, name: Callable[[str], str]) -> str:

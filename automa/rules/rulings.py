@@ -190,12 +190,15 @@ RULINGS: tuple[Ruling, ...] = (
            "comes \"when no zero value Damage tokens were drawn\".",
            options=(Option("miss", "one zero token and the whole shot misses"),
                     Option("sum", "the non-zero tokens still do their damage (no push)"))),
-    Ruling(18, "reset-scope", SHOTS, "Reset and refill",
-           "A reset token is resolved and discarded, and then the discard pile of its own level "
-           "goes back into its bag. An empty bag is refilled from its discard pile first.",
-           "\"When a Damage token with the reset icon is drawn, resolve it first, then take all "
-           "of the discarded Damage tiles, flip them face down and add them back into their "
-           "pile.\"",
+    Ruling(18, "reset-scope", SHOTS, "Drawing, discarding, reset",
+           "A shot draws all its tokens into the hand before resolving any (a token in hand is "
+           "in neither bag nor pile, so it cannot come out twice in one shot); an empty bag is "
+           "refilled from its discard pile, the tokens in hand staying in hand. Once the shot is "
+           "resolved its tokens go face up on the discard pile; a reset icon among them then "
+           "returns the discard pile of its own level, these tokens included, to the bag.",
+           "\"After resolving a Damage token, place it face up in a separate discard pile. When "
+           "a Damage token with the reset icon is drawn, resolve it first, then take all of the "
+           "discarded Damage tiles, flip them face down and add them back into their pile.\"",
            options=(Option("own-level", "only the reset token's level goes back"),
                     Option("all-levels", "every level's discard pile goes back"))),
     Ruling(19, "keep-target", TARGETING, "The Active Target is kept for the whole sequence",
@@ -390,6 +393,14 @@ RULINGS: tuple[Ruling, ...] = (
            "piece before any other effect (including damage) is resolved.\"",
            "The players put the claw anywhere within 2.5 cm; or any hit that leaves the two apart "
            "brings the claw back, even one that was far after its flick."),
+    Ruling(44, "reset-timing", SHOTS, "A reset among several tokens",
+           "A reset icon among a shot's several tokens (the boulder) returns the discard pile "
+           "once the whole shot is resolved and its tokens discarded, so they go back into the "
+           "bag too.",
+           "\"resolve it first, then take all of the discarded Damage tiles\" with \"boulder - "
+           "draw two level 3 Damage tokens\".",
+           "Return the pile as soon as the reset token is resolved, while the shot's other token "
+           "is still in hand; that one is discarded afterwards and stays on the pile."),
 )
 
 BY_KEY: Mapping[str, Ruling] = {r.key: r for r in RULINGS}

@@ -1,6 +1,14 @@
-"""Damage tokens: which bags a shot draws from, and the bag with its discard pile and reset."""
+"""Damage tokens: which bags a shot draws from, and each token's way from the bag into the hand,
+onto the discard pile once the shot is resolved, and back into the bag after a reset.
+
+A shot draws all its tokens before it resolves any: while it is resolved they are in hand,
+neither in the bag nor on the discard pile. So every token of a level is, at any moment, in
+exactly one of bag, hand and discard pile, and no physical token can come out twice in one shot.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from automa.model.components import DamageToken
 from automa.model.scenario import Bag
@@ -27,18 +35,39 @@ def token_levels(shot: Shot) -> tuple[int, ...]:
 
 
 def refill_if_empty(bag: Bag) -> tuple[Bag, bool]:
-    if bag.tokens:
+    """An empty bag gets its discard pile back (face down) before a draw; tokens in hand stay in
+    hand. True when it was refilled."""
+    if bag.tokens or not bag.discard:
         return bag, False
     return Bag(tuple(sorted(bag.discard)), ()), True
 
 
-def take(bag: Bag, token: DamageToken) -> Bag:
-    """The bag after drawing `token` from it (refill an empty bag first): the token goes to the
-    discard pile, and a reset icon then sends the whole pile back into the bag."""
-    bag, _ = refill_if_empty(bag)
-    tokens = list(bag.tokens)
-    tokens.remove(token)
-    discard = (*bag.discard, token)
-    if token.reset:
-        return Bag(tuple(sorted((*tokens, *discard))), ())
-    return Bag(tuple(tokens), discard)
+def draw(bag: Bag, tokens: Sequence[DamageToken]) -> Bag:
+    """The bag after `tokens` are drawn from it one after the other into the hand (refilling it
+    from its discard pile whenever it is empty before a draw). ValueError if a token is not in
+    the bag at its turn: a token in hand or on the discard pile cannot be drawn."""
+    for token in tokens:
+        bag, _ = refill_if_empty(bag)
+        rest = list(bag.tokens)
+        if token not in rest:
+            raise ValueError(f"no {token.label()} token in the bag to draw")
+        rest.remove(token)
+        bag = Bag(tuple(rest), bag.discard)
+    return bag
+
+
+def discard(bag: Bag, hand: Sequence[DamageToken]) -> Bag:
+    """The bag once the shot that drew `hand` is resolved: those tokens go face up onto the
+    discard pile; then, if any of them bears the reset icon, the whole pile (these tokens
+    included) goes back into the bag."""
+    pile = (*bag.discard, *hand)
+    if any(token.reset for token in hand):
+        return Bag(tuple(sorted((*bag.tokens, *pile))), ())
+    return Bag(bag.tokens, pile)
+
+
+def whereabouts(token: DamageToken, bag: Bag, hand: Sequence[DamageToken]) -> str:
+    """Where the tokens like `token` are that are not in the bag, in words."""
+    places = [where for where, pile in (("in hand, drawn earlier in this shot", hand),
+                                        ("on the discard pile", bag.discard)) if token in pile]
+    return " or ".join(places) if places else "not in this level's set"

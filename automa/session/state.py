@@ -109,12 +109,14 @@ def advance(state: SessionState, catalog: Catalog, geometry: TableGeometry, chan
 
 
 def new_chance(catalog: Catalog, seed: int, index: int, asker: Asker | None,
-               script: ChanceScript | None = None) -> Chance:
+               script: ChanceScript | None = None,
+               script_source: str = "[chance] tokens") -> Chance:
     """Chance for input number `index`: its own stream of the session seed, so replays and
     redone inputs draw the same whatever came before."""
     components = catalog.components
     return Chance(script or ChanceScript(), np.random.default_rng([seed, index]),
-                  components.rune_die, components.location_die, asker=asker)
+                  components.rune_die, components.location_die, asker=asker,
+                  script_source=script_source)
 
 
 def apply_event(state: SessionState, event: Event, index: int, catalog: Catalog,
@@ -129,7 +131,8 @@ def apply_event(state: SessionState, event: Event, index: int, catalog: Catalog,
         if not isinstance(event.get("answers", []), list):
             raise InputError("its answers are not a list")
         answers = event.get("answers", [])
-        chance = new_chance(catalog, seed, index, None, script_of(outcomes))
+        chance = new_chance(catalog, seed, index, None, script_of(outcomes),
+                            "the tokens logged with it")
         judge = Judge("tracked", state.scenario.settings.close_call, None, answers)
         try:
             state, _ = advance(state, catalog, geometry, chance, judge)

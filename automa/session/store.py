@@ -126,7 +126,8 @@ class Session:
         done, _ = self.effective()
         chance = new_chance(self.catalog, self.seed, len(done),
                             asker if self.physical else None,
-                            scripted_left(self.state.scenario, done))
+                            scripted_left(self.state.scenario, done),
+                            f"{self.state.scenario.source}: [chance] tokens")
         judge = Judge(self.geometry_mode, self.state.scenario.settings.close_call, asker)
         state, activation = advance(self.state, self.catalog, self.geometry, chance, judge)
         if activation is None:
