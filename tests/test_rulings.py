@@ -183,3 +183,34 @@ def test_repeat_friend_nearest_or_by_columns(catalog: Catalog) -> None:
     by_columns = _turn(catalog, body, 'repeat = "columns"')
     lizard = next(a for a in by_columns.activations if a.character == "lizard")
     assert lizard.repeat == "far"
+
+
+def _boulder(tokens: str) -> str:
+    return (piece("knight", "heroes", (15, 40), health=8)
+            + piece("giant", "ai", (15, 70), name="Stone Giant", family="mythological", level=3,
+                    health=2, sequences=["boulder"])
+            + f"[chance]\nd12 = [12]\ntokens = {{ 3 = [{tokens}] }}\n")
+
+
+def test_boulder_with_one_zero_misses_or_keeps_the_other_damage(catalog: Catalog) -> None:
+    """Ruling 17: one zero and the boulder misses entirely; read the other way, the non-zero
+    token's damage stands (and there is no push)."""
+    ours = _turn(catalog, _boulder('"0", "3"'))
+    assert ours.battle.piece("knight").health == 8 and 17 in _numbers(ours)
+    summed = _turn(catalog, _boulder('"0", "3"'), 'boulder-zero = "sum"')
+    assert summed.battle.piece("knight").health == 5
+    assert "move" not in [s.kind for s in summed.activations[0].steps]
+
+
+def test_reset_returns_its_own_level_or_every_level(catalog: Catalog) -> None:
+    """Ruling 18: a reset returns its own level's discard pile; read the other way, every
+    level's pile goes back too."""
+    level_one = [t.label() for t in catalog.components.bags[1]]
+    bag = ", ".join(f'"{t}"' for t in level_one[2:])
+    pile = ", ".join(f'"{t}"' for t in level_one[:2])
+    body = _boulder('"3R", "4"') + f"[bags.1]\ntokens = [{bag}]\ndiscard = [{pile}]\n"
+    ours = _turn(catalog, body)
+    assert len(ours.battle.bags[1].discard) == 2 and 18 in _numbers(ours)
+    every = _turn(catalog, body, 'reset-scope = "all-levels"')
+    assert every.battle.bags[1].discard == ()
+    assert len(every.battle.bags[1].tokens) == len(level_one)
