@@ -370,7 +370,7 @@ def data_check(ctx: click.Context, directory: Path | None, as_json: bool) -> Non
 
 def _register() -> None:
     """Commands defined in sibling modules attach themselves to `cli` on import."""
-    from automa.cli import play, session_cmds  # noqa: F401
+    from automa.cli import data_cmds, play, session_cmds  # noqa: F401
 
 
 _register()
