@@ -9,6 +9,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from automa.catalog.fields import missing_for_battle
 from automa.catalog.load import Catalog
 from automa.engine.steps import DiscardStep, Step, TokenStep
 from automa.engine.turn import MAX_ACTIVATIONS, TurnResult, run_turn
@@ -34,7 +35,7 @@ BOULDER_SEQUENCES = (["boulder"], ["boulder", "melee"], ["missile then boulder"]
 
 def _playable(catalog: Catalog) -> list[str]:
     return sorted(m.id for m in catalog.monsters.values()
-                  if m.family and m.level and m.sequences and m.health is not None)
+                  if m.kind == "monster" and not missing_for_battle(m) and not m.shadow)
 
 
 def random_battle(catalog: Catalog, rng: np.random.Generator) -> str:
@@ -61,7 +62,7 @@ def random_battle(catalog: Catalog, rng: np.random.Generator) -> str:
                  + " }")
     placed: list[Piece] = []
     monsters = _playable(catalog)
-    lords = sorted(catalog.lords)
+    lords = sorted(k for k, lord in catalog.lords.items() if not missing_for_battle(lord))
 
     def spot(radius: float) -> tuple[float, float] | None:
         for _ in range(200):

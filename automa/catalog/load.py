@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from automa.catalog.locate import load_data_file, user_data_dir
+from automa.catalog.locate import DATA_FILES, load_data_file, user_data_dir
 from automa.catalog.reader import UNKNOWN, Record, check_int, check_number, check_point
 from automa.errors import DataError
 from automa.model.components import (
@@ -26,7 +26,7 @@ from automa.model.monsters import BehaviourRow, EffectSpec, LordSpec, MinionSlot
 from automa.model.pieces import HERO_KINDS, Piece
 from automa.model.playmat import Obstacle, Playmat
 from automa.model.rooms import RoomSpec, SetupData
-from automa.model.shots import MODIFIERS, Sequence, parse_sequence
+from automa.model.shots import MODIFIERS, SHOT_NAMES, Sequence, parse_sequence
 
 T = TypeVar("T")
 BAG_SIZES = {1: 13, 2: 12, 3: 13}  # the rulebook's component list
@@ -40,6 +40,8 @@ EFFECT_KINDS = ("poison-cards", "stunned-card", "lose-gold", "destroy-item-or-go
                 "devoured", "heal-attacker", "note", "ignored")
 SIZES = ("extra-small", "small", "medium", "large", "extra-large", "flat", "cube", "hero")
 ROW_FOR_KIND = {"catacomb-lord": "catacomb-lord", "antient": "antient"}
+MONSTER_KINDS = ("monster", "antient")
+ANTIENT_LACKS = ("family", "level", "health", "gold", "nullifies", "reflects", "units")
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class Catalog:
     rooms: Mapping[str, RoomSpec]
     effects: Mapping[str, EffectSpec]
     setup: SetupData
+    files: Mapping[str, str] = field(default_factory=dict)  # monster and Lord id -> its file
 
     def behaviour_for(self, piece: Piece) -> BehaviourRow:
         """The table row of an AI piece: by kind for Lords and Antients, else by family."""
@@ -114,7 +117,7 @@ def _records(name: str, user_dir: Path | None, problems: Problems,
 
 def _sequences(rec: Record, key: str = "sequences") -> tuple[Sequence, ...]:
     result = []
-    for i, text in enumerate(rec.strings(key, ())):
+    for i, text in enumerate(rec.maybe_unknown(key, lambda k: rec.strings(k, ())) or ()):
         try:
             result.append(parse_sequence(text))
         except ValueError as exc:
@@ -122,25 +125,48 @@ def _sequences(rec: Record, key: str = "sequences") -> tuple[Sequence, ...]:
     return tuple(result)
 
 
+def _unknown(rec: Record) -> frozenset[str]:
+    return frozenset(k for k, v in rec.table.items() if v == UNKNOWN)
+
+
+def _shot_names(rec: Record, key: str) -> tuple[str, ...]:
+    names = rec.maybe_unknown(key, lambda k: rec.strings(k, ())) or ()
+    for name in names:
+        if name not in SHOT_NAMES:
+            raise rec.fail(key, f"unknown shot {name!r} (known: {', '.join(sorted(SHOT_NAMES))})")
+    return names
+
+
 def parse_monster(rec: Record) -> MonsterSpec:
-    health_raw = rec.raw("health")
-    shadow = health_raw == "shadow"
-    health = None if shadow else rec.maybe_unknown("health", lambda k: rec.integer(k, low=1))
+    kind = rec.choice("kind", MONSTER_KINDS, "monster")
+    if kind == "antient":
+        for key in ANTIENT_LACKS:
+            if rec.has(key):
+                raise rec.fail(key, "an Antient has none (it cannot be damaged or destroyed)")
+    shadow = kind == "monster" and rec.raw("health") == "shadow"
+    health = None if shadow or kind != "monster" else rec.maybe_unknown(
+        "health", lambda k: rec.integer(k, low=1))
     monster = MonsterSpec(
         id=rec.name,
         name=rec.string("name"),
-        family=rec.maybe_unknown("family", lambda k: rec.choice(k, FAMILIES)),
-        level=rec.maybe_unknown("level", lambda k: rec.integer(k, low=1, high=4)),
+        family=rec.maybe_unknown("family", lambda k: rec.choice(k, FAMILIES))
+        if kind == "monster" else None,
+        level=rec.maybe_unknown("level", lambda k: rec.integer(k, low=1, high=4))
+        if kind == "monster" else None,
         health=health,
         shadow=shadow,
-        gold=rec.maybe_unknown("gold", lambda k: rec.integer(k, low=0)),
+        gold=rec.maybe_unknown("gold", lambda k: rec.integer(k, low=0))
+        if kind == "monster" else None,
         size=rec.maybe_unknown("size", lambda k: rec.choice(k, SIZES)),
-        nullifies=rec.strings("nullifies", ()),
-        reflects=rec.strings("reflects", ()),
+        nullifies=_shot_names(rec, "nullifies"),
+        reflects=_shot_names(rec, "reflects"),
         sequences=_sequences(rec),
         provenance=rec.provenance(),
+        kind=kind,
         units=rec.integer("units", low=1, high=10) if rec.has("units") else None,
         rotating_modifiers=rec.strings("rotating_modifiers", ()),
+        unknown=_unknown(rec),
+        named_shots=_shot_names(rec, "named_shots"),
     )
     for modifier in monster.rotating_modifiers:
         if modifier not in MODIFIERS:
@@ -150,13 +176,17 @@ def parse_monster(rec: Record) -> MonsterSpec:
     return monster
 
 
-def parse_lord(rec: Record) -> LordSpec:
+def parse_minions(rec: Record) -> tuple[MinionSlot, ...]:
     minions = []
-    for i, slot in enumerate(rec.list_of("minions")):
+    for i, slot in enumerate(rec.maybe_unknown("minions", rec.list_of) or ()):
         sub = Record(rec.file, rec.name, slot)
         choices = sub.strings("choice") if sub.has("choice") else (sub.string("monster"),)
         minions.append(MinionSlot(choices, sub.integer("count", low=1, high=10)))
         _reject(sub, rec, f"minions[{i}]")
+    return tuple(minions)
+
+
+def parse_lord(rec: Record) -> LordSpec:
     bands = []
     for i, band in enumerate(rec.list_of("sequence_by_health")):
         low, high = check_point(rec, f"sequence_by_health[{i}]", band)
@@ -166,13 +196,14 @@ def parse_lord(rec: Record) -> LordSpec:
         name=rec.string("name"),
         health=rec.maybe_unknown("health", lambda k: rec.integer(k, low=1)),
         size=rec.maybe_unknown("size", lambda k: rec.choice(k, SIZES)),
-        minions=tuple(minions),
-        mercenary=rec.strings("mercenary", ()),
+        minions=parse_minions(rec),
+        mercenary=rec.maybe_unknown("mercenary", lambda k: rec.strings(k, ())) or (),
         playmats=rec.strings("playmats", ()),
         sequences=_sequences(rec),
         provenance=rec.provenance(),
         health_bands=tuple(bands),
         summon_choices=rec.strings("summon_choices", ()),
+        unknown=_unknown(rec),
     )
     if bands and len(bands) != len(lord.sequences):
         raise rec.fail("sequence_by_health", "one health band per sequence")
@@ -529,19 +560,29 @@ def build_catalog(user_dir: Path | None, problems: Problems) -> Catalog | None:
     if components is None or setup is None:
         return None
     return Catalog(components, behaviour.by_id, monsters.by_id, lords.by_id, playmats.by_id,
-                   rooms.by_id, effects.by_id, setup)
+                   rooms.by_id, effects.by_id, setup, {**lords.origins, **monsters.origins})
 
 
 @cache
-def _load(user_dir: Path | None) -> Catalog:
+def _load(user_dir: Path | None, stamp: tuple[tuple[str, int, int], ...]) -> Catalog:
     catalog = build_catalog(user_dir, Problems(collect=False))
     assert catalog is not None  # without collecting, the first problem raised
     return catalog
 
 
+def _stamp(user_dir: Path | None) -> tuple[tuple[str, int, int], ...]:
+    """The user's files as they are now, so an edited folder (card entry) is read again."""
+    if user_dir is None:
+        return ()
+    found = ((name, user_dir / name) for name in DATA_FILES)
+    return tuple((name, path.stat().st_mtime_ns, path.stat().st_size)
+                 for name, path in found if path.is_file())
+
+
 def load_catalog(data_dir: str | Path | None = None) -> Catalog:
     """The shipped rules data merged with the user's folder; raises the first problem found."""
-    return _load(user_data_dir(data_dir))
+    user_dir = user_data_dir(data_dir)
+    return _load(user_dir, _stamp(user_dir))
 
 
 def check_catalog(data_dir: str | Path | None = None) -> list[DataError]:

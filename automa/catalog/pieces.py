@@ -26,7 +26,7 @@ def monster_piece(catalog: Catalog, spec: MonsterSpec | LordSpec, piece_id: str,
                      radius=disc_radius(catalog, spec.size), health=spec.health,
                      monster=spec.id, name=name or spec.name, sequences=spec.sequences,
                      starting_health=spec.health)
-    return Piece(id=piece_id, side="ai", kind="monster", at=at,
+    return Piece(id=piece_id, side="ai", kind=spec.kind, at=at,
                  radius=disc_radius(catalog, spec.size), health=spec.health, monster=spec.id,
                  name=name or spec.name, family=spec.family, level=spec.level,
                  sequences=spec.sequences, starting_health=spec.health)

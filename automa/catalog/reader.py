@@ -15,7 +15,7 @@ from automa.errors import DataError
 
 T = TypeVar("T")
 UNKNOWN = "unknown"
-PROVENANCES = ("rulebook", "fan", "house")
+PROVENANCES = ("rulebook", "official", "fan", "house")
 
 
 def describe(value: object) -> str:

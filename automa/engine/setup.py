@@ -4,10 +4,12 @@ goes. Every random step asks the Chance source, so a seed or the players' own di
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from shapely.geometry import Polygon
 
+from automa.catalog.fields import card_hint, missing_for_battle
 from automa.catalog.load import Catalog
 from automa.catalog.pieces import monster_piece
 from automa.engine.chance import Chance, Outcome
@@ -22,7 +24,7 @@ from automa.geometry.zones import (
     quadrant_problems,
     zone_corners,
 )
-from automa.model.monsters import LordSpec
+from automa.model.monsters import LordSpec, MonsterSpec
 from automa.model.pieces import Piece
 from automa.model.playmat import Obstacle, Playmat
 from automa.model.rooms import RoomSpec
@@ -200,10 +202,23 @@ def lay_tiles(catalog: Catalog, options: SetupOptions, lair: bool, chance: Chanc
 
 def _units_of(catalog: Catalog, monster_id: str, count: int, source: str) -> list[Unit]:
     spec = catalog.monsters.get(monster_id)
-    if spec is None or spec.level is None or spec.family is None or not spec.sequences:
-        raise RulesError(f"{monster_id}: its family, level or shot sequences are not in our "
-                         f"data; add it to your data folder (docs/data.md)")
+    if spec is None or spec.kind != "monster":
+        raise RulesError(f"{monster_id}: not a monster in our data (docs/data.md)")
+    _require(spec, missing_for_battle(spec))
+    assert spec.level is not None and spec.family is not None
     return [Unit(monster_id, spec.level, spec.family, source) for _ in range(count)]
+
+
+def _require(spec: MonsterSpec | LordSpec, missing: Iterable[str]) -> None:
+    """Fields our data lacks stop the setup with one line saying how to enter them."""
+    fields = [f for f in missing if f in spec.unknown]
+    if fields:
+        raise RulesError(f"{spec.name}: {', '.join(fields)} not in our data; "
+                         f"{card_hint(spec.id)}")
+
+
+def _ready(spec: MonsterSpec) -> bool:
+    return spec.kind == "monster" and not missing_for_battle(spec)
 
 
 def room_units(catalog: Catalog, room: RoomSpec | None, lord: LordSpec | None, chance: Chance,
@@ -221,7 +236,7 @@ def room_units(catalog: Catalog, room: RoomSpec | None, lord: LordSpec | None, c
     for level, count in room.metres:
         for _ in range(count):
             deck = sorted(m.id for m in catalog.monsters.values()
-                          if m.level == level and m.family and m.sequences
+                          if m.level == level and _ready(m)
                           and m.id not in excluded | drawn_cards)
             if not deck:
                 raise RulesError(f"no level {level} Monster card is left to draw")
@@ -235,6 +250,7 @@ def room_units(catalog: Catalog, room: RoomSpec | None, lord: LordSpec | None, c
         if lord is None:
             raise RulesError(f"{room.name} has {mercenaries} Mercenary icon(s): name the "
                              f"campaign's Catacomb Lord with --lord")
+        _require(lord, ("mercenary",))
         merc = lord.mercenary[0]
         if len(lord.mercenary) > 1:
             face = chance.d12("Mercenary choice")
@@ -245,6 +261,7 @@ def room_units(catalog: Catalog, room: RoomSpec | None, lord: LordSpec | None, c
 
 
 def lair_units(catalog: Catalog, lord: LordSpec, chance: Chance) -> list[Unit]:
+    _require(lord, ("minions",))
     units: list[Unit] = []
     for slot in lord.minions:
         monster = slot.choices[0]
@@ -315,14 +332,13 @@ def _place_lord(catalog: Catalog, table: TableGeometry, lord: LordSpec, pieces: 
                 placements: list[Placement], tiles: Tiles
                 ) -> tuple[list[Piece], list[Placement]]:
     """The Catacomb Lord goes last: at the back-edge centre (a zone corner on the C&C mats)."""
+    _require(lord, missing_for_battle(lord))
     piece = monster_piece(catalog, lord, lord.id, (0.0, 0.0))
     if _castles_rules(table.playmat):
         spot = zone_corners(table.playmat, piece, *tiles.direction)[0]
     else:
         spot = back_edge_centre(table.playmat, piece)
     at = nearest_legal_spot(table, pieces, piece, spot.at)
-    if piece.health is None:
-        raise RulesError(f"{lord.name}: starting health not in our data; add it (docs/data.md)")
     pieces.append(piece.moved(at))
     placements.append(Placement(lord.id, lord.id, at, spot.where, "the Catacomb Lord, last"))
     return pieces, placements
@@ -364,7 +380,7 @@ def _with_trilithon(playmat: Playmat, notes: list[str]) -> Playmat:
 def _hidden_cave(catalog: Catalog, chance: Chance, notes: list[str]) -> tuple[str, ...]:
     """Five of the level-1 monster pieces, drawn at random, are set aside to be collected."""
     level_one = sorted(m.id for m in catalog.monsters.values()
-                       if m.level == 1 and m.family and m.sequences)
+                       if m.level == 1 and _ready(m))
     drawn = chance.shuffle(level_one, "one of each level-1 monster piece")
     chosen = tuple(drawn[: catalog.setup.hidden_cave_collect])
     items = ", ".join(catalog.setup.hidden_cave_items)

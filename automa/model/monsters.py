@@ -21,9 +21,11 @@ class MonsterSpec:
     reflects: tuple[str, ...]
     sequences: tuple[Sequence, ...]
     provenance: str
-    kind: str = "monster"  # or "catacomb-lord"
+    kind: str = "monster"  # or "antient"
     units: int | None = None  # pieces a Monster Metre icon brings, when the card says
     rotating_modifiers: tuple[str, ...] = ()  # the Gelatinous Cube: round 1, 2, 3, 4, 1 ...
+    unknown: frozenset[str] = frozenset()  # fields written "unknown": our sources lack them
+    named_shots: tuple[str, ...] = ()  # shots a source names for the card, its sequences unknown
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class LordSpec:
     provenance: str
     health_bands: tuple[tuple[int, int], ...] = ()  # Kaulaurn: sequence chosen by health
     summon_choices: tuple[str, ...] = ()  # P'holith: its summon is one of these (D12 split)
+    unknown: frozenset[str] = frozenset()  # fields written "unknown": our sources lack them
 
 
 @dataclass(frozen=True)

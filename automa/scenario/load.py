@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from automa.catalog.fields import card_hint, kind_of, missing_for_battle
 from automa.catalog.load import Catalog, parse_playmat
 from automa.catalog.pieces import disc_radius, lookup, monster_piece
 from automa.catalog.reader import Record, check_int
@@ -16,6 +17,7 @@ from automa.errors import ScenarioError
 from automa.geometry.moves import overlap_with
 from automa.geometry.table import PLACEMENT_TOLERANCE, build_table
 from automa.model.components import FAMILIES, DamageToken
+from automa.model.monsters import LordSpec, MonsterSpec
 from automa.model.pieces import AI_KINDS, CONDITIONS, HERO_KINDS, NEUTRAL_KINDS, SIDES, Piece
 from automa.model.playmat import Playmat
 from automa.model.scenario import (
@@ -184,11 +186,14 @@ def _piece(rec: Record, catalog: Catalog) -> Piece:
         if condition not in CONDITIONS:
             raise rec.fail("conditions", f"unknown condition {condition!r} "
                                          f"(known: {', '.join(CONDITIONS)})")
-    if side == "ai" and kind != "antient":
-        base = _ai_base(rec, catalog, piece_id, at)
+    spec = None
+    if side == "ai" or kind == "antient":
+        base, spec = _ai_base(rec, catalog, piece_id, kind, at)
     else:
         base = Piece(id=piece_id, side=side, kind=kind, at=at,
                      radius=disc_radius(catalog, "hero"))
+    if spec is not None and side == "ai":
+        _require_known(rec, catalog, spec)
     health_default = base.health if base.health is not None else ...
     health: int | None
     if rec.has("part_of") and rec.has("health"):
@@ -237,19 +242,32 @@ def _piece(rec: Record, catalog: Catalog) -> Piece:
     )
 
 
-def _ai_base(rec: Record, catalog: Catalog, piece_id: str, at: tuple[float, float]) -> Piece:
+def _require_known(rec: Record, catalog: Catalog, spec: MonsterSpec | LordSpec) -> None:
+    """A field a battle needs that our data lacks must come from the scenario: one clear line."""
+    for field in missing_for_battle(spec):
+        if not rec.has(field):
+            where = catalog.files.get(spec.id, "data")
+            raise rec.fail(field, f"not known for {spec.name} ({where}); give `{field}` here, "
+                                  f"or {card_hint(spec.id)}")
+
+
+def _ai_base(rec: Record, catalog: Catalog, piece_id: str, kind: str,
+             at: tuple[float, float]) -> tuple[Piece, MonsterSpec | LordSpec | None]:
     monster_id = rec.optional_string("monster")
     if monster_id is None:
-        if not rec.has("sequences"):
+        if kind != "antient" and not rec.has("sequences"):
             raise rec.fail("monster", "missing: give a monster id, or family, level, health "
                                       "and sequences for a monster our data lacks")
-        return Piece(id=piece_id, side="ai", kind="monster", at=at,
-                     radius=disc_radius(catalog, None))
+        return Piece(id=piece_id, side="ai", kind=kind, at=at,
+                     radius=disc_radius(catalog, None if kind != "antient" else "hero")), None
     spec = lookup(catalog, monster_id)
     if spec is None:
         known = [*catalog.monsters, *catalog.lords]
         raise rec.fail("monster", f"unknown monster {monster_id!r}{_suggest(monster_id, known)}")
-    return monster_piece(catalog, spec, piece_id, at)
+    if kind != kind_of(spec):
+        raise rec.fail("kind", f"{monster_id!r} is a record of kind {kind_of(spec)}, "
+                               f"so write kind = \"{kind_of(spec)}\"")
+    return monster_piece(catalog, spec, piece_id, at), spec
 
 
 def _tiles(top: Record, pieces: tuple[Piece, ...], catalog: Catalog) -> Tiles:

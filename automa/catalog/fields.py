@@ -1,0 +1,83 @@
+"""Which fields of a piece's card a battle needs, and which fields a player can type from a card.
+
+A field the sources do not give is written "unknown" in data/ and loads into the record's
+`unknown` set. `automa data todo` lists the ones below; `automa data card` asks for them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from automa.catalog.load import Catalog
+from automa.model.monsters import LordSpec, MonsterSpec
+
+LORD = "catacomb-lord"
+# without these a battle refuses the piece (unless the scenario gives the field itself)
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "monster": ("family", "level", "health", "sequences"),
+    "antient": ("sequences",),
+    LORD: ("health", "sequences"),
+}
+# without these a battle goes on with a stand-in: the medium disc
+DEFAULTED: dict[str, tuple[str, ...]] = {"monster": ("size",), "antient": ("size",),
+                                         LORD: ("size",)}
+# `automa setup` needs these (a lair's minions, the Mercenary icons)
+SETUP: dict[str, tuple[str, ...]] = {"monster": (), "antient": (), LORD: ("minions", "mercenary")}
+# everything a card shows that the data keeps, in the order a card is read
+CARD: dict[str, tuple[str, ...]] = {
+    "monster": ("family", "level", "health", "gold", "size", "nullifies", "reflects",
+                "sequences"),
+    "antient": ("size", "sequences"),
+    LORD: ("health", "size", "sequences", "minions", "mercenary"),
+}
+
+
+def kind_of(spec: MonsterSpec | LordSpec) -> str:
+    return LORD if isinstance(spec, LordSpec) else spec.kind
+
+
+def needed(spec: MonsterSpec | LordSpec, every: bool = False) -> tuple[str, ...]:
+    """The unknown fields of `spec` a battle or a setup needs (`every`: all its card fields)."""
+    kind = kind_of(spec)
+    wanted = CARD[kind] if every else (*REQUIRED[kind], *DEFAULTED[kind], *SETUP[kind])
+    return tuple(f for f in CARD[kind] if f in wanted and f in spec.unknown)
+
+
+def missing_for_battle(spec: MonsterSpec | LordSpec) -> tuple[str, ...]:
+    return tuple(f for f in REQUIRED[kind_of(spec)] if f in spec.unknown)
+
+
+def card_hint(record_id: str) -> str:
+    return f"enter the card once with `automa data card {record_id}`"
+
+
+@dataclass(frozen=True)
+class Todo:
+    """One record's card fields our data lacks."""
+
+    id: str
+    name: str
+    kind: str
+    file: str
+    provenance: str
+    fields: tuple[str, ...]
+
+    def role(self, field: str) -> str:
+        """What the field is for: "battle", "stand-in" (a default is used) or "setup"."""
+        if field in REQUIRED[self.kind]:
+            return "battle"
+        if field in DEFAULTED[self.kind]:
+            return "stand-in"
+        return "setup" if field in SETUP[self.kind] else "card"
+
+
+def todo(catalog: Catalog, every: bool = False) -> list[Todo]:
+    """Every record with unknown fields a battle or setup needs (`every`: any card field)."""
+    found = []
+    specs: list[MonsterSpec | LordSpec] = [*catalog.monsters.values(), *catalog.lords.values()]
+    for spec in specs:
+        fields = needed(spec, every)
+        if fields:
+            found.append(Todo(spec.id, spec.name, kind_of(spec),
+                              catalog.files.get(spec.id, "data"), spec.provenance, fields))
+    return found
