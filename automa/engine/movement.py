@@ -9,6 +9,7 @@ from automa.engine.steps import MoveStep, NoteStep, RollStep
 from automa.geometry.moves import (
     Move,
     closest_obstacle,
+    mount_under,
     nearest_legal_spot,
     ruler_toward,
     rune_occupant,
@@ -82,20 +83,37 @@ def push(table: Table, battle: Battle, log: StepLog, piece_id: str, why: str = "
         log.add(NoteStep(f"{piece.label} stands on top of an obstacle: the Clock template "
                          f"cannot move it"))
         return battle
+    mount = mount_under(piece, battle.on_table())
     if "riding" in piece.conditions:
-        log.add(NoteStep(f"{piece.label} is knocked off its mount: only the rider moves"))
-        piece = replace(piece, conditions=piece.conditions - {"riding"})
-        battle = battle.with_piece(piece)
+        battle, piece = _knock_off(battle, log, piece, mount)
     face = table.chance.d12(f"{why} direction for {piece.label}")
     clock = table.catalog.components.clock
     reading = clock_direction(table.geometry, clock, table.scenario.templates.clock_radius,
                               piece.at, face)
     log.add(RollStep("d12", face, f"{why} direction", f"{reading.side} side, {face} o'clock"))
     ruler = moving_ruler(table, piece)
-    move = sweep(table.geometry, battle.on_table(), piece, reading.direction, table.ruler(ruler))
+    # the rider slides off the top of its mount: the mount under it is no bar to the sweep
+    others = [p for p in battle.on_table() if mount is None or p.id != mount.id]
+    move = sweep(table.geometry, others, piece, reading.direction, table.ruler(ruler))
+    if mount is not None:
+        move = replace(move, end=nearest_legal_spot(table.geometry, battle.on_table(), piece,
+                                                    move.end))
     close = move.stopped_by is not None and move.margin < table.close_call
     return _apply(battle, log, table, move, why,
                   f"Clock template ({reading.side}) + Ruler {ruler}", clock=face, close=close)
+
+
+def _knock_off(battle: Battle, log: StepLog, rider: Piece, mount: Piece | None
+               ) -> tuple[Battle, Piece]:
+    """A pushed rider is knocked off: it is no longer riding, its mount no longer ridden."""
+    name = mount.label if mount is not None else "the mount"
+    log.add(NoteStep(f"{rider.label} is knocked off {name}: only the rider moves; {name} "
+                     f"stays in place"))
+    rider = replace(rider, conditions=rider.conditions - {"riding"})
+    battle = battle.with_piece(rider)
+    if mount is not None:
+        battle = battle.with_piece(replace(mount, conditions=mount.conditions - {"ridden"}))
+    return battle, rider
 
 
 def retreat_to_monster_zone(table: Table, battle: Battle, log: StepLog, actor_id: str,
@@ -237,5 +255,5 @@ def climb_down(table: Table, battle: Battle, log: StepLog, actor_id: str) -> Bat
     grounded = replace(actor, conditions=actor.conditions - {"aloft"})
     spot = nearest_legal_spot(table.geometry, battle.on_table(), grounded, actor.at)
     log.add(MoveStep(actor_id, actor.at, spot, "climb down from the obstacle", "hand",
-                     "the nearest free spot beside it"))
+                     "on the nearest free spot beside it"))
     return battle.with_piece(grounded.moved(spot))

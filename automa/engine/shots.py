@@ -9,7 +9,15 @@ from shapely.geometry import LineString, Point
 
 from automa.engine.battle import Battle, StepLog, Table
 from automa.engine.movement import push, rush_toward, to_random_rune
-from automa.engine.steps import AttackStep, DamageStep, EffectStep, NoteStep, RollStep, TokenStep
+from automa.engine.steps import (
+    AttackStep,
+    DamageStep,
+    EffectStep,
+    MoveStep,
+    NoteStep,
+    RollStep,
+    TokenStep,
+)
 from automa.geometry.sight import CORRIDOR_WIDTH
 from automa.geometry.table import edge_distance
 from automa.geometry.templates import attack_cover
@@ -378,9 +386,12 @@ def reach_friend(battle: Battle, log: StepLog, ctx: ShotContext) -> Battle:
         return battle.with_piece(replace(friend, conditions=friend.conditions - {"frozen"}))
     if friend.kind == "wild-wyvern" and "ridden" not in friend.conditions:
         log.add(EffectStep(actor.id, "riding", f"{actor.label} now rides the wild wyvern "
-                                               f"{friend.label}: put it on top"))
+                                               f"{friend.label}"))
+        log.add(MoveStep(actor.id, actor.at, friend.at, "ride the wild wyvern", "hand",
+                         f"on top of {friend.label}"))
         battle = battle.with_piece(replace(friend, conditions=friend.conditions | {"ridden"}))
-        return battle.with_piece(replace(actor, conditions=actor.conditions | {"riding"}))
+        return battle.with_piece(replace(actor, at=friend.at,
+                                         conditions=actor.conditions | {"riding"}))
     return battle
 
 

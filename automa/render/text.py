@@ -87,6 +87,8 @@ def _move(step: MoveStep, names: Names, coordinates: bool = True) -> str:
         head = f"{step.why.capitalize()} {who}: {step.tool}, slide toward {step.clock} o'clock"
     elif step.tool == "Rune Die":
         head = f"Move {who} onto {step.toward}"
+    elif step.tool == "hand":
+        head = f"{step.why.capitalize()}: put {who} {step.toward}"
     else:
         head = f"{step.why.capitalize()}: lay {step.tool} from {who}{toward} and slide it"
     if step.start == step.end and step.stopped_by:
@@ -109,6 +111,8 @@ def _move_by_hand(step: MoveStep, who: str, toward: str) -> str:
                 f"of the ruler")
     if step.tool == "Rune Die":
         return f"Move {who} onto {step.toward}"
+    if step.tool == "hand":
+        return f"{step.why.capitalize()}: put {who} {step.toward}"
     if step.clock is not None:
         face = f"its face {step.clock}" if step.tool.startswith("half Clock") \
             else f"{step.clock} o'clock"
