@@ -1,6 +1,6 @@
-"""Pieces on top of something: a rider on its mount or wild wyvern. The goldens show the
-printout; these tests read the positions, conditions and steps from the JSON, where a printout
-could hide them."""
+"""Pieces on top of something: a rider on its mount or wild wyvern, a flier on an obstacle.
+The goldens show the printout; these tests read the positions, conditions and steps from the
+JSON, where a printout could hide them."""
 
 from __future__ import annotations
 
@@ -104,3 +104,28 @@ def test_a_saved_turn_with_a_rider_on_its_wyvern_loads_again(tmp_path: Path,
     assert result.exit_code == 0, result.output
     pieces = {p.id: p for p in load_scenario(saved, catalog).pieces}
     assert pieces["scorpion-1"].at == pieces["wyvern"].at
+
+
+# On top of an obstacle -------------------------------------------------------------------------
+
+
+def test_on_top_of_an_obstacle_the_attack_template_does_not_reach() -> None:
+    data = turn("97")
+    assert not steps_of(data, "token") and not steps_of(data, "attack")
+    assert data["pieces"]["elf"] == {**data["pieces"]["elf"], "at": [30.0, 30.0], "health": 5,
+                                     "conditions": ["aloft"]}
+
+
+def test_on_top_of_an_obstacle_a_ranged_hit_lands_but_the_clock_does_not_move() -> None:
+    data = turn("97b")
+    assert [t["value"] for t in steps_of(data, "token")] == [1]
+    assert not [r for r in steps_of(data, "roll") if r["die"] == "d12"]
+    elf = data["pieces"]["elf"]
+    assert elf["at"] == [30.0, 30.0] and elf["health"] == 4 and elf["conditions"] == ["aloft"]
+    assert any("Clock template" in rule for a in data["activations"] for rule in a["house_rules"])
+
+
+def test_on_top_of_an_obstacle_the_boomerangs_ruler_passes_over() -> None:
+    data = turn("97c")
+    assert len(steps_of(data, "token")) == 1  # the Elf's; none for the Wizard beneath the ruler
+    assert data["pieces"]["wizard"]["health"] == 7

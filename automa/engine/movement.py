@@ -80,6 +80,8 @@ def push(table: Table, battle: Battle, log: StepLog, piece_id: str, why: str = "
     if piece is None or piece not in battle.on_table():
         return battle
     if "aloft" in piece.conditions:
+        log.house_rule("a piece on top of an obstacle is not moved by the Clock template (it is "
+                       "safe from all template attacks)")
         log.add(NoteStep(f"{piece.label} stands on top of an obstacle: the Clock template "
                          f"cannot move it"))
         return battle

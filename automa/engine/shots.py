@@ -333,10 +333,13 @@ def _boomerang(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     reach = table.ruler(3)
     end = (landing[0] + dx / norm * reach, landing[1] + dy / norm * reach)
     ruler = LineString([landing, end]).buffer(CORRIDOR_WIDTH / 2, cap_style="flat")
-    beneath = [p.id for p in battle.enemies_of_ai()
-               if ruler.intersects(Point(p.at).buffer(p.radius, quad_segs=16))]
+    under = [p for p in battle.enemies_of_ai()
+             if ruler.intersects(Point(p.at).buffer(p.radius, quad_segs=16))]
+    beneath = [p.id for p in under if "aloft" not in p.conditions]
     log.add(NoteStep("lay Ruler 3 over the boomerang pointing at the thrower: beneath it "
-                     + (", ".join(beneath) if beneath else "nobody")))
+                     + (", ".join(p.label for p in under) if under else "nobody")))
+    for aloft in (p for p in under if "aloft" in p.conditions):
+        log.add(NoteStep(f"{aloft.label} stands on top of an obstacle: safe from the ruler"))
     for enemy_id in beneath:
         if battle.get(enemy_id) is not None:
             battle = resolve_hit(table, battle, log, ctx, Shot("boomerang"), enemy_id)
