@@ -1,6 +1,6 @@
-"""Pieces on top of something: a rider on its mount or wild wyvern, a flier on an obstacle.
-The goldens show the printout; these tests read the positions, conditions and steps from the
-JSON, where a printout could hide them."""
+"""Pieces on top of something: a rider on its mount or wild wyvern, a flier on an obstacle; and
+the Cave of the Keystone's two rune dice. The goldens 95-99 show the printout; these tests read
+the positions, conditions and steps from the JSON, where a printout could hide them."""
 
 from __future__ import annotations
 
@@ -8,12 +8,20 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from automa.catalog.load import Catalog
 from automa.cli.main import cli
+from automa.engine.battle import Battle, StepLog, Table
+from automa.engine.chance import Chance
+from automa.engine.movement import to_random_rune
+from automa.engine.steps import RollStep
 from automa.errors import ScenarioError
+from automa.geometry.table import build_table
+from automa.model.pieces import Piece
+from automa.model.scenario import ChanceScript
 from automa.scenario.load import load_scenario
 from tests.conftest import scenario_from
 from tests.regenerate_playthroughs import PLAYTHROUGHS, run_scenario
@@ -129,3 +137,42 @@ def test_on_top_of_an_obstacle_the_boomerangs_ruler_passes_over() -> None:
     data = turn("97c")
     assert len(steps_of(data, "token")) == 1  # the Elf's; none for the Wizard beneath the ruler
     assert data["pieces"]["wizard"]["health"] == 7
+
+
+# The Cave of the Keystone's two dice ------------------------------------------------------------
+
+
+def keystone(catalog: Catalog, rune: int, location: int) -> Table:
+    scenario = scenario_from('format = 1\n[battle]\nplaymat = "cave-of-the-keystone"\n', catalog,
+                             inline_mat=False)
+    chance = Chance(ChanceScript(None, (), (rune,), (location,)), np.random.default_rng(0))
+    return Table(scenario, catalog, build_table(scenario.playmat), chance)
+
+
+def piece(piece_id: str, at: tuple[float, float]) -> Piece:
+    return Piece(piece_id, "ai", "monster", at, 1.25, 1, family="undead", level=1)
+
+
+def test_keystone_two_free_runes_the_rune_die_is_taken_under_a_house_rule(
+        catalog: Catalog) -> None:
+    battle = Battle((piece("m", (30.0, 60.0)),), {}, {})
+    log = StepLog()
+    after = to_random_rune(keystone(catalog, 4, 10), battle, log, "m")
+    assert after.piece("m").at == (20.0, 38.0)  # rune 4
+    assert [s.die for s in log.steps if isinstance(s, RollStep)] == ["rune", "location"]
+    assert log.house == ["of two free rolled runes the AI takes the Rune Die's"]
+
+
+def test_keystone_rune_die_taken_means_the_location_die_and_no_house_rule(
+        catalog: Catalog) -> None:
+    battle = Battle((piece("m", (30.0, 60.0)), piece("s", (20.0, 38.0))), {}, {})
+    log = StepLog()
+    after = to_random_rune(keystone(catalog, 4, 10), battle, log, "m")
+    assert after.piece("m").at == (50.0, 64.0)  # rune 10
+    assert log.house == []
+
+
+def test_keystone_standing_on_the_rune_die_rune_means_the_location_die(catalog: Catalog) -> None:
+    battle = Battle((piece("m", (20.0, 38.0)),), {}, {})
+    after = to_random_rune(keystone(catalog, 4, 10), battle, StepLog(), "m")
+    assert after.piece("m").at == (50.0, 64.0)

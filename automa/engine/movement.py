@@ -190,10 +190,30 @@ def _rune_choice(table: Table, runes: dict[int, Rune], faces: list[int], battle:
         elif rune_occupant([actor], rune.at, rune_radius) and actor in battle.on_table():
             passed.append(f"already on rune {face}")
         elif (occupant := rune_occupant(others, rune.at, rune_radius)) is not None:
-            passed.append(f"rune {face} is occupied by {occupant}")
+            passed.append(f"rune {face} is occupied by {battle.piece(occupant).label}")
         else:
             return rune, passed
     return None, passed
+
+
+def _log_two_dice(table: Table, log: StepLog, why: str, faces: list[int], rune: Rune | None,
+                  passed: list[str], outcome: str, battle: Battle, actor: Piece,
+                  runes: dict[int, Rune]) -> None:
+    """Both dice on the table: the Rune Die, then the Location Die with the rune it comes to.
+    The house choice between two free runes is marked only when there was a choice."""
+    log.add(RollStep("rune", faces[0], why, "then roll the Location Die too"))
+    if rune is None:
+        result = f"{'; '.join(passed)}: {outcome}"
+    elif rune.number != faces[0]:
+        result = f"{'; '.join(passed)}: rune {rune.number}"
+    else:
+        other, _ = (None, []) if table.judge.mode == "asked" else _rune_choice(
+            table, runes, faces[1:], battle, actor, table.geometry.playmat.rune_radius)
+        if table.judge.mode == "asked" or other is not None:
+            log.house_rule("of two free rolled runes the AI takes the Rune Die's")
+        result = (f"both runes are free: the Rune Die's, rune {rune.number}"
+                  if other is not None else f"rune {rune.number}")
+    log.add(RollStep("location", faces[1], why, result))
 
 
 def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
@@ -208,24 +228,20 @@ def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
     playmat = table.geometry.playmat
     runes = runes_of(table.geometry)
     actor = battle.piece(actor_id)
-    two_dice = len(playmat.runes) >= 12 or actor.flying
-    if two_dice:
-        log.house_rule("of two free rolled runes the AI takes the Rune Die's")
+    two_dice = playmat.prints_all_runes or actor.flying
     for _ in range(12 if must_land else 1):
         faces = [table.chance.rune_die(why)]
         if two_dice:
             faces.append(table.chance.location_die(why))
         rune, passed = _rune_choice(table, runes, faces, battle, actor, playmat.rune_radius)
-        rolled = " and ".join(str(f) for f in faces)
+        outcome = "roll again" if must_land else "nothing happens"
+        if not two_dice:
+            log.add(RollStep("rune", faces[0], why, f"rune {rune.number}" if rune is not None
+                             else f"{'; '.join(passed)}: {outcome}"))
+        else:
+            _log_two_dice(table, log, why, faces, rune, passed, outcome, battle, actor, runes)
         if rune is None:
-            outcome = "roll again" if must_land else "nothing happens"
-            log.add(RollStep("rune", faces[0], why, f"{'; '.join(passed)}: {outcome}"
-                             if not two_dice else f"rolled {rolled}: {'; '.join(passed)}: "
-                                                  f"{outcome}"))
             continue
-        log.add(RollStep("rune", faces[0], why,
-                         f"rolled {rolled} -> rune {rune.number}" if two_dice
-                         else f"rune {rune.number}"))
         if rune.on_obstacle:
             aloft = replace(actor, at=rune.at, conditions=actor.conditions | {"aloft"})
             log.add(MoveStep(actor_id, actor.at, rune.at, why, "Rune Die",
