@@ -152,6 +152,53 @@ def test_mercenary_icons_need_the_lord(catalog: Catalog) -> None:
     assert sum(p.monster == "skeleton-warrior" for p in result.placements) == 2
 
 
+# The Trilithon ----------------------------------------------------------------------------------
+
+
+def test_the_trilithon_goes_on_the_centre_of_the_monster_start_zone_line(catalog: Catalog
+                                                                         ) -> None:
+    """"For Catacombs 3E playmats, place the Trilithon in the center of the Monster Start Zone
+    line"; the scenario keeps it as obstacle T and nobody is placed behind it ("Directly behind
+    each obstacle ... (6 possible locations)": the mat's own six)."""
+    for seed in range(12):
+        result = run_setup(catalog, SetupOptions("chagnars-lair", playmat="mausoleum",
+                                                 trilithon=True), chance(seed=seed))
+        mat = result.scenario.playmat
+        trilithon = next(o for o in mat.obstacles if o.id == "T")
+        xs, ys = zip(*trilithon.polygon, strict=True)
+        assert (min(xs) + max(xs)) / 2 == pytest.approx(mat.width / 2)
+        assert (min(ys) + max(ys)) / 2 == pytest.approx(mat.monster_zone)
+        assert "behind obstacle T" not in {p.where for p in result.placements}
+
+
+def test_the_trilithon_moves_along_the_line_clear_of_an_obstacle(catalog: Catalog) -> None:
+    """"... and move it such that it is not blocked by other obstacles (if necessary)"."""
+    from dataclasses import replace
+
+    from automa.model.playmat import Obstacle
+
+    mat = catalog.playmats["mausoleum"]
+    blocker = Obstacle("Z", circle=(mat.width / 2, mat.monster_zone, 2.0))
+    moved = replace(catalog, playmats={**catalog.playmats,
+                                       "mausoleum": replace(mat, obstacles=(blocker,))})
+    result = run_setup(moved, SetupOptions("chagnars-lair", playmat="mausoleum",
+                                           trilithon=True), chance())
+    trilithon = next(o for o in result.scenario.playmat.obstacles if o.id == "T")
+    xs = [x for x, _ in trilithon.polygon]
+    assert min(xs) >= mat.width / 2 + 2.0 or max(xs) <= mat.width / 2 - 2.0
+
+
+def test_on_the_cave_of_the_keystone_the_trilithon_is_placed_by_hand_as_printed(
+        catalog: Catalog) -> None:
+    """Its own sentence: "between the [word missing] and the rune near the centre of the Bridge
+    of Cazanellorh", not a vacant obstacle location icon."""
+    result = run_setup(catalog, SetupOptions("chagnars-lair", playmat="cave-of-the-keystone",
+                                             trilithon=True), chance())
+    note = next(n for n in result.notes if n.startswith("Trilithon"))
+    assert "Bridge of Cazanellorh" in note and "obstacle location icon" not in note
+    assert "T" not in {o.id for o in result.scenario.playmat.obstacles}
+
+
 # Through the command line -----------------------------------------------------------------------
 
 

@@ -10,6 +10,7 @@ from automa.engine.steps import MoveStep, NoteStep, RollStep
 from automa.geometry.moves import (
     Move,
     closest_obstacle,
+    mount_under,
     nearest_legal_spot,
     ruler_toward,
     rune_occupant,
@@ -81,18 +82,24 @@ def push(table: Table, battle: Battle, log: StepLog, piece_id: str, why: str = "
     if piece is None or piece not in battle.on_table():
         return battle
     if "aloft" in piece.conditions:
+        log.ruling("stun-and-aloft", "a piece on top of an obstacle is not moved by the Clock "
+                                     "template (it is safe from all template attacks)")
         log.add(NoteStep(f"{piece.label} stands on top of an obstacle: the Clock template "
                          f"cannot move it"))
         return battle
+    mount = mount_under(piece, battle.on_table())
     if "riding" in piece.conditions:
-        log.add(NoteStep(f"{piece.label} is knocked off its mount: only the rider moves"))
-        piece = replace(piece, conditions=piece.conditions - {"riding"})
-        battle = battle.with_piece(piece)
+        battle, piece = _knock_off(battle, log, piece, mount)
     face = table.chance.d12(f"{why} direction for {piece.label}")
     reading = clock_reading(table, log, piece, face)
     log.add(RollStep("d12", face, f"{why} direction", f"{reading.side} side, {face} o'clock"))
     ruler = moving_ruler(table, piece)
-    move = sweep(table.geometry, battle.on_table(), piece, reading.direction, table.ruler(ruler))
+    # the rider slides off the top of its mount: the mount under it is no bar to the sweep
+    others = [p for p in battle.on_table() if mount is None or p.id != mount.id]
+    move = sweep(table.geometry, others, piece, reading.direction, table.ruler(ruler))
+    if mount is not None:
+        move = replace(move, end=nearest_legal_spot(table.geometry, battle.on_table(), piece,
+                                                    move.end))
     close = move.stopped_by is not None and move.margin < table.close_call
     pushed = _apply(battle, log, table, move, why,
                     f"Clock template ({reading.side}) + Ruler {ruler}", clock=face, close=close)
@@ -109,6 +116,19 @@ def clock_reading(table: Table, log: StepLog, piece: Piece, face: int) -> ClockR
         log.ruling("clock-edge", f"{piece.label} is near the edge: the {reading.side} side of "
                                  f"the Clock template ({table.option('clock-edge')} reading)")
     return reading
+
+
+def _knock_off(battle: Battle, log: StepLog, rider: Piece, mount: Piece | None
+               ) -> tuple[Battle, Piece]:
+    """A pushed rider is knocked off: it is no longer riding, its mount no longer ridden."""
+    name = mount.label if mount is not None else "the mount"
+    log.add(NoteStep(f"{rider.label} is knocked off {name}: only the rider moves; {name} "
+                     f"stays in place"))
+    rider = replace(rider, conditions=rider.conditions - {"riding"})
+    battle = battle.with_piece(rider)
+    if mount is not None:
+        battle = battle.with_piece(replace(mount, conditions=mount.conditions - {"ridden"}))
+    return battle, rider
 
 
 def retreat_to_monster_zone(table: Table, battle: Battle, log: StepLog, actor_id: str,
@@ -183,7 +203,7 @@ def _rune_choice(table: Table, runes: dict[int, Rune], faces: list[int], battle:
         elif rune_occupant([actor], rune.at, rune_radius) and actor in battle.on_table():
             passed.append(f"already on rune {face}")
         elif (occupant := rune_occupant(others, rune.at, rune_radius)) is not None:
-            passed.append(f"rune {face} is occupied by {occupant}")
+            passed.append(f"rune {face} is occupied by {battle.piece(occupant).label}")
         else:
             return rune, passed
     return None, passed
@@ -209,6 +229,26 @@ def _stays_on_its_rune(table: Table, log: StepLog, actor: Piece, runes: dict[int
     return False
 
 
+def _log_two_dice(table: Table, log: StepLog, why: str, faces: list[int], rune: Rune | None,
+                  passed: list[str], outcome: str, battle: Battle, actor: Piece,
+                  runes: dict[int, Rune]) -> None:
+    """Both dice on the table: the Rune Die, then the Location Die with the rune it comes to.
+    The house choice between two free runes is marked only when there was a choice."""
+    log.add(RollStep("rune", faces[0], why, "then roll the Location Die too"))
+    if rune is None:
+        result = f"{'; '.join(passed)}: {outcome}"
+    elif rune.number != faces[0]:
+        result = f"{'; '.join(passed)}: rune {rune.number}"
+    else:
+        other, _ = (None, []) if table.judge.mode == "asked" else _rune_choice(
+            table, runes, faces[1:], battle, actor, table.geometry.playmat.rune_radius)
+        if table.judge.mode == "asked" or other is not None:
+            log.ruling("two-rolled-runes", "of two free rolled runes the AI takes the Rune Die's")
+        result = (f"both runes are free: the Rune Die's, rune {rune.number}"
+                  if other is not None else f"rune {rune.number}")
+    log.add(RollStep("location", faces[1], why, result))
+
+
 def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
                    why: str = "move to random rune", must_land: bool = False) -> Battle:
     """Roll the Rune Die; an occupied rune, or the one it is on, means nothing happens.
@@ -221,30 +261,26 @@ def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
     playmat = table.geometry.playmat
     runes = runes_of(table.geometry)
     actor = battle.piece(actor_id)
-    two_dice = len(playmat.runes) >= 12 or actor.flying
-    if two_dice:
-        log.ruling("two-rolled-runes", "of two free rolled runes the AI takes the Rune Die's")
+    two_dice = playmat.prints_all_runes or actor.flying
     for _ in range(12 if must_land else 1):
         faces = [table.chance.rune_die(why)]
         if two_dice:
             faces.append(table.chance.location_die(why))
         rune, passed = _rune_choice(table, runes, faces, battle, actor, playmat.rune_radius)
-        rolled = " and ".join(str(f) for f in faces)
         if rune is not None and not must_land and _stays_on_its_rune(table, log, actor, runes,
                                                                      rune):
             rune, passed = None, [*passed, "already on a rune: it stays"]
+        if rune is None and must_land:
+            log.ruling("random-rune", "coming back from the Teleported! card, a taken rune is "
+                                      "rolled again")
+        outcome = "roll again" if must_land else "nothing happens"
+        if not two_dice:
+            log.add(RollStep("rune", faces[0], why, f"rune {rune.number}" if rune is not None
+                             else f"{'; '.join(passed)}: {outcome}"))
+        else:
+            _log_two_dice(table, log, why, faces, rune, passed, outcome, battle, actor, runes)
         if rune is None:
-            if must_land:
-                log.ruling("random-rune", "coming back from the Teleported! card, a taken rune "
-                                          "is rolled again")
-            outcome = "roll again" if must_land else "nothing happens"
-            log.add(RollStep("rune", faces[0], why, f"{'; '.join(passed)}: {outcome}"
-                             if not two_dice else f"rolled {rolled}: {'; '.join(passed)}: "
-                                                  f"{outcome}"))
             continue
-        log.add(RollStep("rune", faces[0], why,
-                         f"rolled {rolled} -> rune {rune.number}" if two_dice
-                         else f"rune {rune.number}"))
         if rune.on_obstacle:
             aloft = replace(actor, at=rune.at, conditions=actor.conditions | {"aloft"})
             log.add(MoveStep(actor_id, actor.at, rune.at, why, "Rune Die",
@@ -275,6 +311,6 @@ def climb_down(table: Table, battle: Battle, log: StepLog, actor_id: str) -> Bat
     actor = battle.piece(actor_id)
     grounded = replace(actor, conditions=actor.conditions - {"aloft"})
     spot = nearest_legal_spot(table.geometry, battle.on_table(), grounded, actor.at)
-    log.add(MoveStep(actor_id, actor.at, spot, "climb down from the obstacle", "hand",
-                     "the nearest free spot beside it"))
+    log.add(MoveStep(actor_id, actor.at, spot, "climb down from the obstacle", "by hand",
+                     "on the nearest free spot beside it"))
     return battle.with_piece(grounded.moved(spot))

@@ -34,6 +34,7 @@ from automa.rules.tiles import tile_key
 
 MAX_REROLLS = 60
 TRILITHON_SIZE = (10.0, 2.0)  # cm, house: unmeasured
+TRILITHON_ID = "T"
 HERO_RADIUS_KEY = "hero"
 
 
@@ -100,7 +101,9 @@ def run_setup(catalog: Catalog, options: SetupOptions, chance: Chance) -> SetupR
                      "(this file takes the mat's usual one)")
         notes += [f"obstacle layout: {p}" for p in quadrant_problems(table)]
     heroes = _hero_placeholders(catalog, playmat, options.heroes)
-    pieces, placements = place_monsters(catalog, table, ordered, tiles, list(heroes))
+    trilithon = frozenset(o.id for o in playmat.obstacles if o.id == TRILITHON_ID) \
+        if options.trilithon else frozenset()
+    pieces, placements = place_monsters(catalog, table, ordered, tiles, list(heroes), trilithon)
     if lair and lord is not None:
         pieces, placements = _place_lord(catalog, table, lord, pieces, placements, tiles)
     scenario = Scenario(
@@ -277,15 +280,19 @@ def _castles_rules(playmat: Playmat) -> bool:
     return not playmat.sticker_runes or playmat.swappable_zones
 
 
-def _spots(table: TableGeometry, piece: Piece, tiles: Tiles, placed: list[Piece]) -> list[Spot]:
-    """The placement spots in the rules' order, as they stand now."""
+def _spots(table: TableGeometry, piece: Piece, tiles: Tiles, placed: list[Piece],
+           not_behind: frozenset[str] = frozenset()) -> list[Spot]:
+    """The placement spots in the rules' order, as they stand now. Nobody is placed behind the
+    obstacles in `not_behind` (the Trilithon: the rule counts the mat's own six obstacles)."""
     green, blue = tiles.direction
     mat = table.playmat
+    behind = [s for s in behind_obstacles(table, piece, green, blue)
+              if s.where not in {f"behind obstacle {o}" for o in not_behind}]
     if _castles_rules(mat):
         line = _zone_line(mat, piece, green)
-        return behind_obstacles(table, piece, green, blue) + line
+        return behind + line
     return (monster_zone_runes(table, placed, green, blue)
-            + behind_obstacles(table, piece, green, blue)
+            + behind
             + zone_corners(mat, piece, green, blue)
             + [back_edge_centre(mat, piece)])
 
@@ -304,7 +311,8 @@ def _zone_line(mat: Playmat, piece: Piece, green: str) -> list[Spot]:
 
 
 def place_monsters(catalog: Catalog, table: TableGeometry, units: list[Unit], tiles: Tiles,
-                   pieces: list[Piece]) -> tuple[list[Piece], list[Placement]]:
+                   pieces: list[Piece], not_behind: frozenset[str] = frozenset()
+                   ) -> tuple[list[Piece], list[Placement]]:
     placements: list[Placement] = []
     used: set[str] = set()
     numbers: dict[str, int] = {}
@@ -314,7 +322,7 @@ def place_monsters(catalog: Catalog, table: TableGeometry, units: list[Unit], ti
         number = numbers[unit.monster]
         piece = monster_piece(catalog, spec, f"{unit.monster}-{number}", (0.0, 0.0),
                               f"{spec.name} #{number}")
-        spot = next((s for s in _spots(table, piece, tiles, pieces)
+        spot = next((s for s in _spots(table, piece, tiles, pieces, not_behind)
                      if s.where not in used), None)
         if spot is None:
             spot = Spot("beside the centre of the back edge", back_edge_centre(table.playmat,
@@ -357,9 +365,15 @@ def _hero_placeholders(catalog: Catalog, playmat: Playmat,
 def _with_trilithon(playmat: Playmat, notes: list[str]) -> Playmat:
     """The heroes chose the Trilithon: the centre of the Monster Start Zone line, moved clear of
     other obstacles. (The AI always declines it and ignores its effects.)"""
+    if playmat.prints_all_runes:
+        notes.append("Trilithon: on the Cave of the Keystone it goes \"between the [a word is "
+                     "missing in the rulebook] and the rune near the centre of the Bridge of "
+                     f"Cazanellorh\"; place it there and add it to the file as obstacle "
+                     f"{TRILITHON_ID}")
+        return playmat
     if _castles_rules(playmat):
         notes.append("Trilithon: on this mat the heroes place it on a vacant obstacle location "
-                     "icon of their choice; add it to the file as obstacle T")
+                     f"icon of their choice; add it to the file as obstacle {TRILITHON_ID}")
         return playmat
     width, depth = TRILITHON_SIZE
     x, y = playmat.width / 2, playmat.monster_zone
@@ -371,7 +385,7 @@ def _with_trilithon(playmat: Playmat, notes: list[str]) -> Playmat:
         if all(not Polygon(corners).intersects(o.polygon) for o in table.obstacles):
             notes.append(f"Trilithon (the heroes' choice): centred on the Monster Start Zone "
                          f"line at x {x + offset:.1f}; the AI ignores its effects")
-            trilithon = Obstacle("T", corners)
+            trilithon = Obstacle(TRILITHON_ID, corners)
             return replace(playmat, obstacles=(*playmat.obstacles, trilithon))
     notes.append("Trilithon: no clear spot on the Monster Start Zone line; place it by hand")
     return playmat

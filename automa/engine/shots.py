@@ -21,6 +21,7 @@ from automa.engine.steps import (
     DamageStep,
     DiscardStep,
     EffectStep,
+    MoveStep,
     NoteStep,
     RollStep,
     TokenStep,
@@ -450,15 +451,20 @@ def _boomerang(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     reach = table.ruler(3)
     end = (landing[0] + dx / norm * reach, landing[1] + dy / norm * reach)
     ruler = LineString([landing, end]).buffer(CORRIDOR_WIDTH / 2, cap_style="flat")
+    under = [p for p in battle.enemies_of_ai()
+             if ruler.intersects(Point(p.at).buffer(p.radius, quad_segs=16))]
     struck: dict[str, str] = {}  # character -> its piece beneath (its own piece first)
-    for p in battle.enemies_of_ai():
-        if ruler.intersects(Point(p.at).buffer(p.radius, quad_segs=16)):
-            character = character_of(battle, p.id)
-            if character not in struck or p.id == character:
-                struck[character] = p.id
+    for p in under:
+        if "aloft" in p.conditions:
+            continue
+        character = character_of(battle, p.id)
+        if character not in struck or p.id == character:
+            struck[character] = p.id
     beneath = list(struck.values())
     log.add(NoteStep("lay Ruler 3 over the boomerang pointing at the thrower: beneath it "
-                     + (", ".join(beneath) if beneath else "nobody")))
+                     + (", ".join(p.label for p in under) if under else "nobody")))
+    for aloft in (p for p in under if "aloft" in p.conditions):
+        log.add(NoteStep(f"{aloft.label} stands on top of an obstacle: safe from the ruler"))
     for enemy_id in beneath:
         if battle.get(enemy_id) is not None:
             battle = resolve_hit(table, battle, log, ctx, Shot("boomerang"), enemy_id)
@@ -516,9 +522,12 @@ def reach_friend(battle: Battle, log: StepLog, ctx: ShotContext) -> Battle:
         return battle.with_piece(replace(friend, conditions=friend.conditions - {"frozen"}))
     if friend.kind == "wild-wyvern" and "ridden" not in friend.conditions:
         log.add(EffectStep(actor.id, "riding", f"{actor.label} now rides the wild wyvern "
-                                               f"{friend.label}: put it on top"))
+                                               f"{friend.label}"))
+        log.add(MoveStep(actor.id, actor.at, friend.at, "ride the wild wyvern", "by hand",
+                         f"on top of {friend.label}"))
         battle = battle.with_piece(replace(friend, conditions=friend.conditions | {"ridden"}))
-        return battle.with_piece(replace(actor, conditions=actor.conditions | {"riding"}))
+        return battle.with_piece(replace(actor, at=friend.at,
+                                         conditions=actor.conditions | {"riding"}))
     return battle
 
 

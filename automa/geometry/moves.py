@@ -255,6 +255,20 @@ def closest_obstacle(table: TableGeometry, centre: Vec) -> tuple[str, Vec, float
     return table.obstacles[i].id, (float(point.x), float(point.y)), float(distances[i])
 
 
+def rides_on(rider: Piece, mount: Piece) -> bool:
+    """The rider sits on top of the mount (or wild wyvern): it is marked riding, the mount
+    ridden, and the rider's centre lies on the mount's disc, so the two discs overlap."""
+    return (rider.id != mount.id and "riding" in rider.conditions
+            and "ridden" in mount.conditions
+            and centre_distance(rider.at, mount.at) <= mount.radius + EPSILON)
+
+
+def mount_under(rider: Piece, pieces: Sequence[Piece]) -> Piece | None:
+    """The mount or wild wyvern the rider sits on, if any (the nearest, should two qualify)."""
+    under = [p for p in pieces if rides_on(rider, p)]
+    return min(under, key=lambda p: centre_distance(rider.at, p.at), default=None)
+
+
 def rune_occupant(pieces: Sequence[Piece], rune: Vec, rune_radius: float) -> str | None:
     """A rune is occupied when any piece overlaps its icon."""
     for piece in pieces:

@@ -36,3 +36,8 @@ class Playmat:
     @property
     def centre(self) -> tuple[float, float]:
         return (self.width / 2, self.length / 2)
+
+    @property
+    def prints_all_runes(self) -> bool:
+        """All twelve runes printed on the mat: the Cave of the Keystone."""
+        return len(self.runes) >= 12

@@ -253,7 +253,8 @@ RULINGS: tuple[Ruling, ...] = (
            "Skip the rest of the sequence after the rush."),
     Ruling(26, "two-rolled-runes", MOVEMENT, "Two rolled runes",
            "On the Cave of the Keystone and for fliers both dice are rolled; the AI takes the "
-           "Rune Die's rune when it can, else the Location Die's. A flier landing on a sticker "
+           "Rune Die's rune when it can, else the Location Die's (marked only when both rolled "
+           "runes were free, the one case it decides). A flier landing on a sticker "
            "rune stands on top of that obstacle, safe from templates, and climbs down beside it "
            "at the start of its next turn.",
            "\"They then choose which rune to move to.\" The AI cannot choose.",
@@ -318,13 +319,18 @@ RULINGS: tuple[Ruling, ...] = (
     Ruling(35, "stun-and-aloft", SHOTS, "Stun, pieces on obstacles, riders",
            "A stunned AI character loses its next turn and then the stun ends (the 3E stun text "
            "was not found; 2E stunned characters missed a turn). A piece standing on an "
-           "obstacle is safe from the Attack template and is not moved by the Clock template. A "
-           "rider who is pushed is knocked off; the mount stays. A wild wyvern carries one "
-           "rider.",
+           "obstacle is safe from the Attack template and from a ruler laid over it (the "
+           "boomerang's return: the rulers are \"Ruler Templates\"), and is not moved by the "
+           "Clock template (the push is read as part of the template attack; a ranged hit, which "
+           "uses no template, still lands). A rider sits on top of its mount or wild wyvern, on "
+           "the same spot; a rider who is pushed is knocked off: only the rider moves, the mount "
+           "stays, and neither stays marked, so the wild wyvern is free to ride again. A wild "
+           "wyvern carries one rider.",
            "\"while on top of an obstacle, the character is safe from all template attacks\"; "
            "\"If a hero is riding a wyvern or a mount, they are considered to have been knocked "
-           "off.\"",
-           "A stunned AI character still moves but makes no shot."),
+           "off. Only the rider is moved ... the mount or wyvern remain in place.\"",
+           "A stunned AI character still moves but makes no shot; a piece on an obstacle is "
+           "pushed off it (the push is a move, not an attack)."),
     Ruling(36, "teleport-landing", MOVEMENT, "Landing back from the Teleported! card",
            "A piece that must land on a rune and rolls only taken runes twelve times takes the "
            "free rune nearest the mat centre. Each re-roll of a taken rune is marked.",

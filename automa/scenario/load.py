@@ -14,7 +14,7 @@ from automa.catalog.load import Catalog, parse_playmat
 from automa.catalog.pieces import disc_radius, lookup, monster_piece
 from automa.catalog.reader import Record, check_int
 from automa.errors import ScenarioError
-from automa.geometry.moves import overlap_with
+from automa.geometry.moves import overlap_with, rides_on
 from automa.geometry.table import PLACEMENT_TOLERANCE, build_table
 from automa.model.components import FAMILIES, DamageToken
 from automa.model.monsters import LordSpec, MonsterSpec
@@ -155,7 +155,8 @@ def _pieces(top: Record, catalog: Catalog, playmat: Playmat) -> tuple[Piece, ...
                                      f"{number}; this is number {i + 1}")
         where = (x, y) = piece.at
         off_table = piece.conditions & {"teleported", "devoured"}
-        placed = [p for p in pieces if not p.conditions & {"teleported", "devoured"}]
+        placed = [p for p in pieces if not p.conditions & {"teleported", "devoured"}
+                  and not rides_on(piece, p) and not rides_on(p, piece)]  # a rider on top
         clash = None if off_table else overlap_with(table, placed, piece, where,
                                                     PLACEMENT_TOLERANCE)
         if clash and clash.startswith("obstacle") and "aloft" in piece.conditions:
