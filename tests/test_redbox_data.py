@@ -145,3 +145,13 @@ def test_setup_stops_on_a_red_box_lord_in_one_line(catalog: Catalog) -> None:
     with pytest.raises(RulesError, match=r"^Monstrosity: minions not in our data; enter the card "
                                          r"once with `automa data card monstrosity`$"):
         run_setup(catalog, options, chance)
+
+
+def test_summoning_a_piece_we_lack_stops_in_one_line(catalog: Catalog) -> None:
+    scenario = scenario_from(HEROES + ai_piece(
+        "husk-zombie", 'level = 1\nhealth = 2\nsequences = ["summon mummy then melee"]\n'),
+        catalog)
+    with pytest.raises(RulesError, match=r"^summon mummy: family, health, sequences not in our "
+                                         r"data; enter the card once with `automa data card "
+                                         r"mummy`$"):
+        run_turn(scenario, catalog, 1)

@@ -150,7 +150,8 @@ def data_card(ctx: click.Context, /, record_id: str, local_dir: Path | None, pro
 
     Fields given as options are not asked. Without a terminal (or --ask), every field still
     missing must be given as an option. The record is written to monsters.toml or lords.toml
-    in the folder, merged with what is there, and the folder is checked.
+    in the folder (--data-dir, else AUTOMA_DATA_DIR, else ~/.local/share/catacombs-automa),
+    merged with what is there, and the folder is checked.
 
     \b
     Examples:

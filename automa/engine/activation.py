@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from automa.catalog.fields import card_hint, missing_for_battle
 from automa.catalog.pieces import lookup, monster_piece
 from automa.engine.battle import Battle, Fired, StepLog, Table
 from automa.engine.movement import (
@@ -497,6 +498,9 @@ def _summon(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     spec = lookup(table.catalog, monster_id)
     if spec is None:
         raise RulesError(f"summon: unknown monster {monster_id!r}")
+    if missing_for_battle(spec):
+        raise RulesError(f"summon {monster_id}: {', '.join(missing_for_battle(spec))} not in our "
+                         f"data; {card_hint(monster_id)}")
     face = table.chance.d12(f"summon {monster_id}")
     reading = clock_reading(table, log, summoner, face)
     log.add(RollStep("d12", face, "summon placement", f"{reading.side} side, {face} o'clock"))
