@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import tomllib
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from click.testing import CliRunner
 from automa.catalog.load import Catalog
 from automa.cli.main import cli
 from automa.engine.turn import run_turn
+from automa.scenario.save import save_scenario
 from tests.conftest import EXAMPLES, OPEN_MAT, scenario_from
 
 DEMO = EXAMPLES / "demo-battle.toml"
@@ -144,3 +146,19 @@ def test_the_contracts_own_example_runs(tmp_path: Path) -> None:
     assert data["activations"][0]["character"] == "rat-1"
     assert data["activations"][0]["target"] == "elf"
     assert set(data["pieces"]) == {"elf", "rat-1"}
+
+
+def test_save_writes_names_any_toml_reader_reads_back(catalog: Catalog, tmp_path: Path) -> None:
+    """Names with quotes, backslashes and control characters (DEL included, which JSON-style
+    escaping leaves raw) are written as valid TOML strings, and the table's [rulings] stay."""
+    name = 'Elf "the \\ quick"\x7f\x01'
+    text = (DUEL.replace('[battle]\n', '[rulings]\nice-push = "no-push"\n\n[battle]\n', 1)
+            + OPEN_MAT)
+    scenario = scenario_from(text, catalog, inline_mat=False)
+    piece = scenario.pieces[0]
+    scenario = replace(scenario, pieces=(replace(piece, name=name), *scenario.pieces[1:]))
+    path = tmp_path / "saved.toml"
+    save_scenario(scenario, path)
+    saved = tomllib.loads(path.read_text(encoding="utf-8"))
+    assert saved["piece"][0]["name"] == name
+    assert saved["rulings"] == {"ice-push": "no-push"}

@@ -21,6 +21,7 @@ from automa.errors import DataError
 from automa.model.components import FAMILIES
 from automa.model.shots import SHOT_NAMES, parse_sequence
 from automa.storage import atomic_write_text
+from automa.toml_text import toml_key, toml_string
 
 ENTRY_PROVENANCES = ("house", "fan")
 FILE_OF_KIND = {"monster": "monsters.toml", "antient": "monsters.toml",
@@ -30,7 +31,6 @@ USER_FILE_HEADER = ("# Your own records (automa data card): each replaces the sh
                     "the same id.\n")
 _TYPED = re.compile(rf"\s*{NOTE_MARK} \((?P<by>[a-z]+)\): (?P<fields>[a-z, ]+); the rest as before "
                     r"\((?P<was>[a-z]*)\)\.")
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _COUNT = re.compile(r"^(?P<ids>[a-z0-9|' -]+?)\s*(?:x|\u00d7)\s*(?P<count>\d+)$")
 
 
@@ -188,27 +188,17 @@ def toml_value(value: Any) -> str:
     if isinstance(value, int | float):
         return repr(value)
     if isinstance(value, str):
-        return _string(value)
+        return toml_string(value)
     if isinstance(value, list):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{ " + ", ".join(f"{_key(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
+        return "{ " + ", ".join(f"{toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
     raise TypeError(f"cannot write {value!r} as TOML")
 
 
-def _string(text: str) -> str:
-    """A TOML basic string: quotes, backslashes and control characters escaped."""
-    escaped = ("\\" + c if c in '"\\' else f"\\u{ord(c):04x}" if ord(c) < 0x20 or ord(c) == 0x7F
-               else c for c in text)
-    return '"' + "".join(escaped) + '"'
-
-
-def _key(key: str) -> str:
-    return key if _BARE_KEY.fullmatch(key) else _string(key)
-
-
 def record_text(record_id: str, record: Mapping[str, Any]) -> str:
-    lines = [f"[{_key(record_id)}]", *(f"{_key(k)} = {toml_value(v)}" for k, v in record.items())]
+    lines = [f"[{toml_key(record_id)}]",
+             *(f"{toml_key(k)} = {toml_value(v)}" for k, v in record.items())]
     return "\n".join(lines) + "\n"
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from automa.model.pieces import Piece
@@ -10,10 +9,9 @@ from automa.model.playmat import Playmat
 from automa.model.scenario import Scenario
 from automa.scenario.load import FORMAT
 from automa.storage import atomic_write_text
+from automa.toml_text import toml_string
 
-
-def _s(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
+_s = toml_string
 
 
 def _n(value: float) -> str:
