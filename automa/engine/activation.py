@@ -473,15 +473,17 @@ def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Bat
     if not seen:
         log.add(NoteStep("repeat: no friendly character in sight; nothing happens"))
         return battle
-    ctx.repeat, how = seen[0].target, "nearest friend in sight"
+    by = "nearest friend in sight"
+    ctx.repeat, how = seen[0].target, by
     if len(seen) > 1 and table.option("repeat") == "columns":
         row = table.catalog.behaviour_for(actor)
         choice = select_target([Candidate(battle.piece(s.target), s.distance) for s in seen],
                                row, table.scenario.tiles, table.close_call,
                                table.option("non-hero-wealth"))
-        ctx.repeat, how = choice.target, f"the {row.id} row's columns: {choice.reason}"
+        by = f"the {row.id} row's columns"
+        ctx.repeat, how = choice.target, f"{by}: {choice.reason}"
     if len(seen) > 1:
-        log.ruling("repeat", f"the repeat's friend is chosen by {how.split(':')[0]}")
+        log.ruling("repeat", f"the repeat's friend is chosen by {by}")
     log.add(NoteStep(f"repeat: {battle.piece(ctx.repeat).label} ({how}) acts again at once"))
     return battle
 
@@ -498,9 +500,10 @@ def _summon(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     spec = lookup(table.catalog, monster_id)
     if spec is None:
         raise RulesError(f"summon: unknown monster {monster_id!r}")
-    if missing_for_battle(spec):
-        raise RulesError(f"summon {monster_id}: {', '.join(missing_for_battle(spec))} not in our "
-                         f"data; {card_hint(monster_id)}")
+    missing = missing_for_battle(spec)
+    if missing:
+        raise RulesError(f"summon {monster_id}: {', '.join(missing)} not in our data; "
+                         f"{card_hint(monster_id)}")
     face = table.chance.d12(f"summon {monster_id}")
     reading = clock_reading(table, log, summoner, face)
     log.add(RollStep("d12", face, "summon placement", f"{reading.side} side, {face} o'clock"))

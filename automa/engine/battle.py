@@ -98,7 +98,8 @@ class StepLog:
 
     def ruling(self, key: str, detail: str = "") -> None:
         """A decision rests on ruling `key` of the registry: it is marked where it fires."""
-        fired = Fired(ruling(key).number, key, detail or ruling(key).title)
+        entry = ruling(key)
+        fired = Fired(entry.number, key, detail or entry.title)
         if fired not in self.rulings:
             self.rulings.append(fired)
 

@@ -55,19 +55,20 @@ def by_tiles(candidates: Sequence[T], direction: Sequence[str], at: Callable[[T]
              name: Callable[[T], str]) -> TileBreak[T]:
     """Break a tie with the Direction tiles: the green keeps those tied on it, the blue
     decides among those alone. A complete tie keeps the candidates' given order."""
-    ranked = tuple(sorted(candidates, key=lambda c: tile_key(direction, at(c))))
+    keyed = sorted(((tile_key(direction, at(c)), c) for c in candidates), key=lambda kc: kc[0])
+    ranked = tuple(c for _, c in keyed)
     if len(ranked) < 2:
         return TileBreak(ranked, None, 0.0, ())
-    tied = list(ranked)
+    tied = keyed
     trace: list[str] = []
     for index, tile in enumerate(direction):
-        best = tile_key(direction, at(tied[0]))[index]
-        keep = [c for c in tied if tile_key(direction, at(c))[index] == best]
+        best = tied[0][0][index]
+        keep = [kc for kc in tied if kc[0][index] == best]
         trace.append(f"{TILE_NAMES[index]} ({DIRECTION_WORDS[tile]}): "
-                     + ", ".join(name(c) for c in tied) + " -> "
-                     + ", ".join(name(c) for c in keep))
+                     + ", ".join(name(c) for _, c in tied) + " -> "
+                     + ", ".join(name(c) for _, c in keep))
         if len(keep) == 1:
-            runner = min(tile_key(direction, at(c))[index] for c in tied if c is not keep[0])
+            runner = min(key[index] for key, c in tied if c is not keep[0][1])
             return TileBreak(ranked, index, runner - best, tuple(trace))
         tied = keep
     return TileBreak(ranked, None, 0.0, tuple(trace))
