@@ -62,10 +62,9 @@ def aim_piece(table: Table, battle: Battle, actor_id: str, target_id: str,
         return min((target, *parts),
                    key=lambda p: (edge_distance(actor, p), p.id != target_id)).id
     settings = table.scenario.settings
-    seen = look_around(table.geometry, actor, (target, *parts), settings.los_blocked,
-                       settings.los_test)
-    best = max(seen, key=lambda s: (s.visible, -s.distance, s.target == target_id))
-    return best.target
+    seen = merge_sightings(battle, look_around(table.geometry, actor, (target, *parts),
+                                               settings.los_blocked, settings.los_test))
+    return seen[0].via or target_id
 
 
 def measured_to(sightings: tuple[Sighting, ...], target_id: str | None) -> str | None:
