@@ -32,9 +32,8 @@ from automa.geometry.table import edge_distance
 from automa.geometry.templates import attack_cover
 from automa.model.components import DamageToken
 from automa.model.pieces import Piece
-from automa.model.scenario import Bag
 from automa.model.shots import Shot
-from automa.rules.tokens import discard, draw, refill_if_empty, token_levels
+from automa.rules.tokens import discard, draw, pour_back, refill_if_empty, token_levels
 
 TARGET_TILE_RETRIES = 24
 
@@ -106,7 +105,7 @@ def _reset_others(table: Table, battle: Battle, log: StepLog, level: int) -> Bat
                               "reading)")
     for other, bag in battle.bags.items():
         if other != level and bag.discard:
-            battle = battle.with_bag(other, Bag(tuple(sorted((*bag.tokens, *bag.discard))), ()))
+            battle = battle.with_bag(other, pour_back(bag))
     return battle
 
 

@@ -34,12 +34,17 @@ def token_levels(shot: Shot) -> tuple[int, ...]:
     return (1,)
 
 
+def pour_back(bag: Bag) -> Bag:
+    """The discard pile flipped face down and put back into the bag (a refill or a reset)."""
+    return Bag(tuple(sorted((*bag.tokens, *bag.discard))), ())
+
+
 def refill_if_empty(bag: Bag) -> tuple[Bag, bool]:
     """An empty bag gets its discard pile back (face down) before a draw; tokens in hand stay in
     hand. True when it was refilled."""
     if bag.tokens or not bag.discard:
         return bag, False
-    return Bag(tuple(sorted(bag.discard)), ()), True
+    return pour_back(bag), True
 
 
 def draw(bag: Bag, tokens: Sequence[DamageToken]) -> Bag:
@@ -60,10 +65,8 @@ def discard(bag: Bag, hand: Sequence[DamageToken]) -> Bag:
     """The bag once the shot that drew `hand` is resolved: those tokens go face up onto the
     discard pile; then, if any of them bears the reset icon, the whole pile (these tokens
     included) goes back into the bag."""
-    pile = (*bag.discard, *hand)
-    if any(token.reset for token in hand):
-        return Bag(tuple(sorted((*bag.tokens, *pile))), ())
-    return Bag(bag.tokens, pile)
+    discarded = Bag(bag.tokens, (*bag.discard, *hand))
+    return pour_back(discarded) if any(token.reset for token in hand) else discarded
 
 
 def whereabouts(token: DamageToken, bag: Bag, hand: Sequence[DamageToken]) -> str:
