@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,11 @@ from automa.scenario.load import parse_scenario
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
+
+# The command line as a separate process, through the interpreter running the tests: it works
+# whether or not the virtual environment is activated (no `automa` on PATH needed).
+AUTOMA = [sys.executable, "-m", "automa"]
+AUTOMA_SHELL = " ".join(shlex.quote(part) for part in AUTOMA)
 
 OPEN_MAT = (Path(__file__).parent / "data_inline_mat.toml").read_text()
 

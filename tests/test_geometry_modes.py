@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from automa.catalog.load import Catalog
 from automa.cli.main import cli
 from automa.session.store import LOG, Session
-from tests.conftest import EXAMPLES, OPEN_MAT
+from tests.conftest import AUTOMA, AUTOMA_SHELL, EXAMPLES, OPEN_MAT
 
 DUEL = """format = 1
 [battle]
@@ -126,21 +126,19 @@ def test_a_battle_in_asked_mode_through_play(tmp_path: Path) -> None:
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 def test_play_in_a_real_terminal_under_tmux(tmp_path: Path) -> None:
     """Smoke test: `automa play` in a tmux pane answers typed commands on a real terminal."""
-    automa = shutil.which("automa")
-    assert automa is not None
     folder = tmp_path / "tmux-session"
-    subprocess.run([automa, "new", str(EXAMPLES / "demo-battle.toml"), "--session",
+    subprocess.run([*AUTOMA, "new", str(EXAMPLES / "demo-battle.toml"), "--session",
                     str(folder), "--seed", "1"], check=True, capture_output=True)
     name = f"automa-test-{time.monotonic_ns()}"
     subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "120", "-y", "50",
-                    f"{automa} play --session {folder}"], check=True)
+                    f"{AUTOMA_SHELL} play --session {folder}"], check=True)
     try:
         def screen() -> str:
             return subprocess.run(["tmux", "capture-pane", "-p", "-t", name],
                                   capture_output=True, text=True, check=True).stdout
 
         def wait_for(text: str) -> str:
-            for _ in range(100):
+            for _ in range(300):  # 30 s: a loaded machine starts Python slowly
                 shown = screen()
                 if text in shown:
                     return shown

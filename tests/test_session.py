@@ -16,7 +16,7 @@ from automa.geometry.table import build_table
 from automa.scenario.load import load_scenario
 from automa.session.positions import parse_position
 from automa.session.store import LOG
-from tests.conftest import EXAMPLES
+from tests.conftest import AUTOMA, EXAMPLES
 
 DEMO = EXAMPLES / "demo-battle.toml"
 # Two rounds at the table: reports, the AI turn one activation at a time, an undo and a redo.
@@ -175,17 +175,14 @@ def test_killed_for_real_nothing_is_corrupted(tmp_path: Path, catalog: Catalog,
                                               delay: float) -> None:
     """SIGKILL `automa play` mid-battle: the session still opens, every logged input replays,
     and playing on from the log reaches a sound state."""
-    import shutil
     import signal
     import subprocess
     import time
 
     from automa.session.store import Session
 
-    automa = shutil.which("automa")
-    assert automa is not None
     folder = new_session(tmp_path, "killed")
-    process = subprocess.Popen([automa, "play", "--session", str(folder)],
+    process = subprocess.Popen([*AUTOMA, "play", "--session", str(folder)],
                                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, text=True)
     assert process.stdin is not None
