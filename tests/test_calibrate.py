@@ -10,7 +10,6 @@ draws each length at true size in mm and fits its paper.
 
 from __future__ import annotations
 
-import re
 import tomllib
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -297,7 +296,9 @@ def test_the_sheet_draws_your_folder_and_splits_what_is_wider_than_the_page(
     labels = [t.text or "" for root in pages for t in root.iter(f"{SVG}text")]
     assert "small disc: 2.05 cm" in labels
     assert labels[labels.index("small disc: 2.05 cm") + 1] == "(yours)"
-    assert any(re.match(r"Ruler 3, part 1 of 3: 0 to 12\.8\d* cm of 38\.5", t) for t in labels)
+    assert "Ruler 3, part 1 of 3: 0 to 18 cm of 38.5" in labels  # whole cm on A4's 186 mm
+    assert "Ruler 3, part 3 of 3: 36 to 38.5 cm of 38.5" in labels
+    assert parts["ruler-3-part-3"] == pytest.approx(25.0)
 
 
 def test_the_sheet_is_svg_and_asks_nothing(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ carries a 10 cm scale bar to check the printer did not scale it.
 
 from __future__ import annotations
 
+import itertools
 import math
 import textwrap
 from collections.abc import Mapping
@@ -81,15 +82,19 @@ def items(components: Components, yours: frozenset[str]) -> tuple[Item, ...]:
 
 
 def _split(item: Item, room: float) -> list[Item]:
-    """A drawing wider than the page becomes its length in parts, one under the other."""
+    """A drawing wider than the page becomes its length in parts of whole centimetres, one
+    under the other, each saying where on the real piece it starts and ends."""
     if item.size <= room:
         return [item]
-    parts = math.ceil(item.size / room)
-    step = item.size / parts
+    step = 10 * math.floor(room / 10)
+    cuts = [*range(0, math.ceil(item.size), int(step)), item.size]
+    if cuts[-2] >= item.size:
+        cuts.pop(-2)
+    parts = len(cuts) - 1
     return [Item(f"{item.id}-part-{i + 1}",
-                 f"{item.label.split(':')[0]}, part {i + 1} of {parts}: {_fmt(i * step / 10)} "
-                 f"to {_fmt((i + 1) * step / 10)} cm of {_fmt(item.size / 10)}", "length", step)
-            for i in range(parts)]
+                 f"{item.label.split(':')[0]}, part {i + 1} of {parts}: {_fmt(start / 10)} "
+                 f"to {_fmt(end / 10)} cm of {_fmt(item.size / 10)}", "length", end - start)
+            for i, (start, end) in enumerate(itertools.pairwise(cuts))]
 
 
 def _free(placed: list[tuple[Item, float, float]], item: Item, x: float, y: float,
