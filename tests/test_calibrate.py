@@ -10,6 +10,7 @@ draws each length at true size in mm and fits its paper.
 
 from __future__ import annotations
 
+import re
 import tomllib
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -301,8 +302,67 @@ def test_the_sheet_draws_your_folder_and_splits_what_is_wider_than_the_page(
     assert parts["ruler-3-part-3"] == pytest.approx(25.0)
 
 
-def test_the_sheet_is_svg_and_asks_nothing(tmp_path: Path) -> None:
-    result = run("calibrate", "--sheet", str(tmp_path / "x.pdf"))
-    assert result.exit_code == 2 and "name it with .svg" in result.stderr
+def test_the_sheet_is_svg_or_pdf_and_asks_nothing(tmp_path: Path) -> None:
+    result = run("calibrate", "--sheet", str(tmp_path / "x.png"))
+    assert result.exit_code == 2 and "name it FILE.pdf" in result.stderr
     result = run("calibrate", "--sheet", str(tmp_path / "x.svg"), "--set", "ruler.1=5")
     assert result.exit_code == 2 and "--sheet draws the sizes in force" in result.stderr
+    result = run("calibrate", "--sheet", str(tmp_path / "missing" / "x.pdf"))
+    assert result.exit_code == 5 and "cannot write the check sheet" in result.stderr
+
+
+def pdf_pages(data: bytes) -> list[tuple[list[float], str]]:
+    """Each page's MediaBox and content stream, found through the xref table (so its offsets
+    are checked too)."""
+    assert data.startswith(b"%PDF-1.4\n") and data.endswith(b"%%EOF\n")
+    xref = int(data.rsplit(b"startxref\n", 1)[1].split()[0])
+    table = data[xref:].split(b"trailer")[0].split(b"\n")[3:-1]
+    objects = {}
+    for number, entry in enumerate(table, start=1):
+        offset = int(entry.split()[0])
+        assert data[offset:].startswith(f"{number} 0 obj".encode())
+        objects[number] = data[offset:data.index(b"endobj", offset)]
+    pages = []
+    for body in objects.values():
+        if b"/Type /Page " in body:
+            box = re.search(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", body)
+            contents = int(re.search(rb"/Contents (\d+) 0 R", body)[1])  # type: ignore[index]
+            stream = objects[contents].split(b"stream\n", 1)[1].rsplit(b"endstream", 1)[0]
+            length = int(re.search(rb"/Length (\d+)", objects[contents])[1])  # type: ignore[index]
+            assert len(stream) == length
+            assert box is not None
+            pages.append(([float(box[1]), float(box[2])], stream.decode("cp1252")))
+    return pages
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_pdf_sheet_is_true_size(tmp_path: Path, paper: str) -> None:
+    target = tmp_path / "check.pdf"
+    result = run("calibrate", "--sheet", str(target), "--paper", paper)
+    assert result.exit_code == 0, result.output
+    pages = pdf_pages(target.read_bytes())
+    mm = 25.4 / 72
+    width, height = PAPERS[paper]
+    components = load_catalog().components
+    assert len(pages) == 2
+    segments, diameters = [], []
+    for box, stream in pages:
+        assert box == pytest.approx([width / mm, height / mm], abs=0.001)
+        for x1, y1, x2, y2 in re.findall(r"([\d.]+) ([\d.]+) m ([\d.]+) ([\d.]+) l S", stream):
+            segments.append(((float(x2) - float(x1)) ** 2 + (float(y2) - float(y1)) ** 2)
+                            ** 0.5 * mm)
+        for path in re.findall(r"([\d.]+) [\d.]+ m ((?:[\d. ]+ c )+)S", stream):
+            xs = [float(path[0]), *map(float, path[1].replace("c", "").split()[0::2])]
+            diameters.append((max(xs) - min(xs)) * mm)
+        drawing = re.sub(r"\((?:\\.|[^\\)])*\)", "", stream)  # the text strings left out
+        for number in map(float, re.findall(r"-?\d+(?:\.\d+)?", drawing)):
+            assert -0.001 <= number <= max(width, height) / mm + 0.001
+    assert "Print at 100 % / actual size" in pages[0][1]
+    tens = sum(1 for length in components.rulers.values() if length == 10)
+    assert sum(1 for s in segments if abs(s - 100) < 0.01) == 2 + tens  # a 10 cm bar a page
+    for length in components.rulers.values():
+        assert any(abs(s - 10 * length) < 0.01 for s in segments)
+    for radius in [*components.disc_radius.values(), components.attack.radius,
+                   components.clock.radius]:
+        assert any(abs(d - 20 * radius) < 0.01 for d in diameters)
+    assert len(diameters) == len(components.disc_radius) + 2

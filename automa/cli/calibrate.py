@@ -3,6 +3,7 @@ draw the 1:1 check sheet of the sizes in force."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Mapping
@@ -168,16 +169,36 @@ def _write(folder: Path, texts: Mapping[str, str]) -> None:
             from None
 
 
+def _write_bytes(path: Path, data: bytes) -> None:
+    """Atomically, as storage.atomic_write_text does for text; a failure is one line, exit 5."""
+    temp: str | None = None
+    try:
+        handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temp, path)
+    except BaseException as exc:
+        if temp is not None:
+            Path(temp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise WriteError(f"{path}: cannot write the check sheet ({exc.strerror or exc})") \
+                from None
+        raise
+
+
 def _sheet(ctx: click.Context, sheet: Path, paper: str) -> None:
     from automa.catalog.load import load_catalog
     from automa.catalog.locate import load_data_file, user_data_dir
     from automa.errors import InputError
-    from automa.render.check_sheet import check_sheet
-    from automa.storage import atomic_write_text
+    from automa.render.check_sheet import check_sheet, page_svg
+    from automa.render.pdf_sheet import sheet_pdf
 
-    if sheet.suffix.lower() != ".svg":
-        raise InputError(f"--sheet {sheet}: the check sheet is SVG (in mm, true size); name it "
-                         f"with .svg")
+    kind = sheet.suffix.lower()
+    if kind not in (".svg", ".pdf"):
+        raise InputError(f"--sheet {sheet}: name it FILE.pdf (one document) or FILE.svg (one "
+                         f"file per page)")
     folder = user_data_dir(ctx.obj["data_dir"])
     catalog = load_catalog(folder)
     shipped, _ = load_data_file("components.toml", None)
@@ -197,11 +218,16 @@ def _sheet(ctx: click.Context, sheet: Path, paper: str) -> None:
     notes = tuple(f"Mats, not drawn (too large), check with a tape: {w:g} x {length:g} cm: "
                   f"{', '.join(n)}." for (w, length), n in mats.items())
     pages = check_sheet(catalog.components, paper, source, yours, notes)
-    written = []
-    for number, text in enumerate(pages, start=1):
-        path = sheet if number == 1 else sheet.with_name(f"{sheet.stem}-{number}{sheet.suffix}")
-        atomic_write_text(path, text)
-        written.append(str(path))
+    if kind == ".pdf":
+        _write_bytes(sheet, sheet_pdf(pages, paper))
+        written = [str(sheet)]
+    else:
+        written = []
+        for number, shapes in enumerate(pages, start=1):
+            path = sheet if number == 1 else sheet.with_name(
+                f"{sheet.stem}-{number}{sheet.suffix}")
+            _write_bytes(path, page_svg(shapes, paper).encode("utf-8"))
+            written.append(str(path))
     click.echo(f"Wrote the check sheet: {', '.join(written)} ({paper.upper()}, "
                f"{len(pages)} page{'s' if len(pages) > 1 else ''})")
     click.echo("Print at 100 % / actual size, no fit-to-page; the 10 cm bar on each page "
@@ -223,7 +249,8 @@ def _sheet(ctx: click.Context, sheet: Path, paper: str) -> None:
               help="Ask nothing: every measurement not given keeps the value in force.")
 @click.option("--keys", is_flag=True, help="List the measurement keys and values in force.")
 @click.option("--sheet", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Draw the 1:1 check sheet of the sizes in force to FILE.svg (asks nothing).")
+              help="Draw the 1:1 check sheet of the sizes in force to FILE.pdf, or FILE.svg "
+                   "(one file per page); asks nothing.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="The check sheet's paper.")
 @click.pass_context
@@ -241,7 +268,7 @@ def calibrate(ctx: click.Context, out: Path | None, settings: tuple[str, ...],
     Examples:
       automa calibrate --out my-data
       automa calibrate --out my-data --set ruler.1=6.1 --set disc.medium=2.6 --no-ask
-      automa --data-dir my-data calibrate --sheet check.svg
+      automa --data-dir my-data calibrate --sheet check.pdf
     """
     from automa.catalog.cards import toml_value
     from automa.catalog.load import load_catalog
@@ -259,7 +286,7 @@ def calibrate(ctx: click.Context, out: Path | None, settings: tuple[str, ...],
     if sheet is not None:
         if out or settings or answers or playmats or no_ask or keys:
             raise InputError("--sheet draws the sizes in force and asks nothing: measure first, "
-                             "then `automa --data-dir DIR calibrate --sheet FILE.svg`")
+                             "then `automa --data-dir DIR calibrate --sheet FILE.pdf`")
         _sheet(ctx, sheet, paper)
         return
     chosen = out or ctx.obj["data_dir"]
@@ -307,4 +334,4 @@ def calibrate(ctx: click.Context, out: Path | None, settings: tuple[str, ...],
                f"automa data check {folder}: ok")
     if shipped_data_dir() != folder:
         click.echo(f"Use it with --data-dir {folder} or AUTOMA_DATA_DIR={folder}; print the "
-                   f"check sheet with `automa --data-dir {folder} calibrate --sheet check.svg`")
+                   f"check sheet with `automa --data-dir {folder} calibrate --sheet check.pdf`")

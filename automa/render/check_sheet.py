@@ -1,8 +1,9 @@
 """A 1:1 check sheet: the rulers, templates and discs of the data in force, drawn at true size.
 
-One SVG per page, in millimetres (width="210mm", viewBox in mm: one user unit is one mm), so a
-player prints it at 100 % and lays the real ruler, template or disc on its drawing. Every page
-carries a 10 cm scale bar to check the printer did not scale it.
+Pages of shapes in millimetres, written as one SVG per page (width="210mm", viewBox in mm: one
+user unit is one mm) or as one PDF (render/pdf_sheet.py), so a player prints it at 100 % and
+lays the real ruler, template or disc on its drawing. Every page carries a 10 cm scale bar to
+check the printer did not scale it.
 """
 
 from __future__ import annotations
@@ -128,83 +129,119 @@ def layout(drawn: tuple[Item, ...], paper: str, reserve: float = 0.0,
     return pages
 
 
-def _text(x: float, y: float, text: str, size: float = FONT, anchor: str = "start") -> str:
-    return (f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" '
-            f'text-anchor="{anchor}">{escape(text)}</text>')
+@dataclass(frozen=True)
+class Line:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    width: float = 0.3
+    grey: bool = False  # dashed grey: a guide, not a measure
+    id: str = ""
 
 
-def _scale_bar(x: float, y: float) -> list[str]:
-    out = [f'<line id="scale-bar" x1="{_num(x)}" y1="{_num(y)}" x2="{_num(x + 100)}" '
-           f'y2="{_num(y)}" stroke="black" stroke-width="0.4"/>']
+@dataclass(frozen=True)
+class Circle:
+    cx: float
+    cy: float
+    r: float
+    width: float = 0.3
+    id: str = ""
+
+
+@dataclass(frozen=True)
+class Text:
+    x: float
+    y: float  # the baseline
+    text: str
+    size: float = FONT
+    middle: bool = False
+
+
+Shape = Line | Circle | Text
+
+
+def _scale_bar(x: float, y: float) -> list[Shape]:
+    out: list[Shape] = [Line(x, y, x + 100, y, 0.4, id="scale-bar")]
     for cm in range(11):
         tall = 4.0 if cm in (0, 5, 10) else 2.5
-        out.append(f'<line x1="{_num(x + 10 * cm)}" y1="{_num(y - tall)}" '
-                   f'x2="{_num(x + 10 * cm)}" y2="{_num(y)}" stroke="black" stroke-width="0.3"/>')
-        out.append(_text(x + 10 * cm, y + 4.5, str(cm), 3.0, "middle"))
-    out.append(_text(x + 104, y + 1, "10 cm scale bar", FONT))
+        out += [Line(x + 10 * cm, y - tall, x + 10 * cm, y),
+                Text(x + 10 * cm, y + 4.5, str(cm), 3.0, middle=True)]
+    out.append(Text(x + 104, y + 1, "10 cm scale bar"))
     return out
 
 
-def _drawing(item: Item, x: float, y: float) -> list[str]:
-    out = [_text(x, y + FONT + LABEL * i, line) for i, line in enumerate(item.lines)]
+def _drawing(item: Item, x: float, y: float) -> list[Shape]:
+    out: list[Shape] = [Text(x, y + FONT + LABEL * i, line) for i, line in enumerate(item.lines)]
     top = y + LABEL * len(item.lines)
     if item.kind == "length":
         mid = top + 4.0
-        out.append(f'<line id="{item.id}" x1="{_num(x)}" y1="{_num(mid)}" '
-                   f'x2="{_num(x + item.size)}" y2="{_num(mid)}" stroke="black" '
-                   f'stroke-width="0.3"/>')
-        for end in (x, x + item.size):
-            out.append(f'<line x1="{_num(end)}" y1="{_num(top)}" x2="{_num(end)}" '
-                       f'y2="{_num(top + 8)}" stroke="black" stroke-width="0.3"/>')
-        return out
+        return [*out, Line(x, mid, x + item.size, mid, id=item.id),
+                *(Line(end, top, end, top + 8) for end in (x, x + item.size))]
     r = item.size / 2
     cx, cy = x + r, top + r
-    out.append(f'<circle id="{item.id}" cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(r)}" '
-               f'fill="none" stroke="black" stroke-width="0.3"/>')
-    out.append(f'<line id="{item.id}-across" x1="{_num(cx - r)}" y1="{_num(cy)}" '
-               f'x2="{_num(cx + r)}" y2="{_num(cy)}" stroke="#888" stroke-width="0.2" '
-               f'stroke-dasharray="1 1"/>')
-    out.append(f'<line x1="{_num(cx)}" y1="{_num(cy - 1.5)}" x2="{_num(cx)}" '
-               f'y2="{_num(cy + 1.5)}" stroke="black" stroke-width="0.2"/>')
+    out += [Circle(cx, cy, r, id=item.id),
+            Line(cx - r, cy, cx + r, cy, 0.2, grey=True, id=f"{item.id}-across"),
+            Line(cx, cy - 1.5, cx, cy + 1.5, 0.2)]
     for face, angle in enumerate(item.ticks, start=1):
         a = math.radians(angle)
         dx, dy = math.sin(a), -math.cos(a)
-        out.append(f'<line x1="{_num(cx + dx * (r - 3))}" y1="{_num(cy + dy * (r - 3))}" '
-                   f'x2="{_num(cx + dx * r)}" y2="{_num(cy + dy * r)}" stroke="black" '
-                   f'stroke-width="0.3"/>')
-        out.append(_text(cx + dx * (r - 6), cy + dy * (r - 6) + 1.2, str(face), 3.0, "middle"))
+        out += [Line(cx + dx * (r - 3), cy + dy * (r - 3), cx + dx * r, cy + dy * r),
+                Text(cx + dx * (r - 6), cy + dy * (r - 6) + 1.2, str(face), 3.0, middle=True)]
     return out
 
 
-def page_svg(page: list[tuple[Item, float, float]], paper: str, number: int, pages: int,
-             source: str, notes: tuple[str, ...] = ()) -> str:
-    width, height = PAPERS[paper]
-    body = [
-        _text(MARGIN, MARGIN + 5, f"Catacombs automa check sheet, page {number} of {pages} "
-              f"({paper.upper()})", 5.0),
-        _text(MARGIN, MARGIN + 11, PRINT_NOTE[0], FONT),
-        _text(MARGIN, MARGIN + 16, PRINT_NOTE[1], 3.0),
-        _text(MARGIN, MARGIN + 21, f"Sizes from {source}; lay each real piece on its drawing.",
-              3.0),
+def page_shapes(page: list[tuple[Item, float, float]], paper: str, number: int, pages: int,
+                source: str, notes: tuple[str, ...] = ()) -> list[Shape]:
+    """Everything on one page, in mm from its top left corner."""
+    height = PAPERS[paper][1]
+    shapes: list[Shape] = [
+        Text(MARGIN, MARGIN + 5, f"Catacombs automa check sheet, page {number} of {pages} "
+             f"({paper.upper()})", 5.0),
+        Text(MARGIN, MARGIN + 11, PRINT_NOTE[0]),
+        Text(MARGIN, MARGIN + 16, PRINT_NOTE[1], 3.0),
+        Text(MARGIN, MARGIN + 21, f"Sizes from {source}; lay each real piece on its drawing.",
+             3.0),
         *_scale_bar(MARGIN, MARGIN + 31),
     ]
     for item, x, y in page:
-        body += _drawing(item, x, y)
+        shapes += _drawing(item, x, y)
     if number == pages:
         top = height - MARGIN - NOTE_LINE * len(notes) + 3.0
-        body += [_text(MARGIN, top + NOTE_LINE * i, note, NOTE_FONT)
-                 for i, note in enumerate(notes)]
+        shapes += [Text(MARGIN, top + NOTE_LINE * i, note, NOTE_FONT)
+                   for i, note in enumerate(notes)]
+    return shapes
+
+
+def _svg(shape: Shape) -> str:
+    if isinstance(shape, Text):
+        anchor = "middle" if shape.middle else "start"
+        return (f'<text x="{_num(shape.x)}" y="{_num(shape.y)}" font-size="{_num(shape.size)}" '
+                f'text-anchor="{anchor}">{escape(shape.text)}</text>')
+    ident = f' id="{escape(shape.id)}"' if shape.id else ""
+    if isinstance(shape, Circle):
+        return (f'<circle{ident} cx="{_num(shape.cx)}" cy="{_num(shape.cy)}" '
+                f'r="{_num(shape.r)}" fill="none" stroke="black" '
+                f'stroke-width="{_num(shape.width)}"/>')
+    style = ' stroke="#888" stroke-dasharray="1 1"' if shape.grey else ' stroke="black"'
+    return (f'<line{ident} x1="{_num(shape.x1)}" y1="{_num(shape.y1)}" x2="{_num(shape.x2)}" '
+            f'y2="{_num(shape.y2)}"{style} stroke-width="{_num(shape.width)}"/>')
+
+
+def page_svg(shapes: list[Shape], paper: str) -> str:
+    """One page as SVG in millimetres: the viewBox unit is one mm."""
+    width, height = PAPERS[paper]
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(width)}mm" '
             f'height="{_num(height)}mm" viewBox="0 0 {_num(width)} {_num(height)}" '
             f'font-family="sans-serif">\n<rect width="100%" height="100%" fill="white"/>\n'
-            + "\n".join(body) + "\n</svg>\n")
+            + "\n".join(_svg(shape) for shape in shapes) + "\n</svg>\n")
 
 
 def check_sheet(components: Components, paper: str, source: str, yours: frozenset[str],
-                notes: tuple[str, ...] = ()) -> list[str]:
-    """The sheet as one SVG text per page; `notes` are wrapped at the foot of the last page."""
+                notes: tuple[str, ...] = ()) -> list[list[Shape]]:
+    """The sheet's pages, each a list of shapes; `notes` are wrapped at the foot of the last."""
     room = (PAPERS[paper][0] - 2 * MARGIN) / (NOTE_FONT * CHAR)
     notes = tuple(line for note in notes for line in textwrap.wrap(note, int(room)))
     pages = layout(items(components, yours), paper, NOTE_LINE * len(notes) + GAP)
-    return [page_svg(page, paper, i, len(pages), source, notes)
+    return [page_shapes(page, paper, i, len(pages), source, notes)
             for i, page in enumerate(pages, start=1)]
