@@ -67,6 +67,7 @@ def test_the_walk_rejects_bad_answers_goes_back_and_writes_only_what_was_measure
     assert "0 cm: a length must be more than 0" in result.stderr
     assert "99 cm is outside 1-40 cm" in result.stderr
     assert result.stderr.count("(2/28) Ruler 2") == 2  # asked, then reopened by `back`
+    assert "Ruler 2 length, cm [11]: " in result.stderr  # reopened, showing the answer given
     written = tomllib.loads((out / "components.toml").read_text())
     assert set(written) == {"ruler", "clock-template"}
     assert set(written["ruler"]) == {"1", "2"}
@@ -79,6 +80,13 @@ def test_the_walk_rejects_bad_answers_goes_back_and_writes_only_what_was_measure
     components = load_catalog(out).components
     assert components.rulers == {1: 6.1, 2: 12.0, 3: 15.0}
     assert components.clock.radius == 6.7
+
+
+def test_back_then_enter_keeps_the_answer_given(tmp_path: Path) -> None:
+    result = run("calibrate", "--out", str(tmp_path / "d"), answers=lines("6.3", "back", ""))
+    assert result.exit_code == 0, result.output
+    assert "Ruler 1 length, cm [6.3]: " in result.stderr
+    assert load_catalog(tmp_path / "d").components.rulers[1] == 6.3
 
 
 def test_zone_answers_that_would_meet_are_asked_again(tmp_path: Path) -> None:

@@ -16,7 +16,8 @@ from automa.cli.main import cli, reports_errors
 from automa.errors import AutomaError
 
 WALK_INTRO = ("Measure each piece with a tape or a ruler, in cm, edge to edge. The value in force "
-              "is shown in [brackets]: Enter keeps it. `back` goes back one question.")
+              "(or your answer) is shown in [brackets]: Enter keeps it. `back` goes back one "
+              "question.")
 
 
 class WriteError(AutomaError):
@@ -43,7 +44,8 @@ def _prompt(text: str) -> str:
 
 def _walk(asked: tuple[Any, ...], answers: dict[str, float],
           defaults: Mapping[str, float]) -> None:
-    """Ask each question in turn; a bad answer is asked again, `back` reopens the last one."""
+    """Ask each question in turn; a bad answer is asked again, `back` reopens the last one
+    (showing the answer given, which Enter keeps)."""
     from automa.catalog.measure import parse_length, zone_problem
 
     click.echo(WALK_INTRO, err=True)
@@ -53,16 +55,18 @@ def _walk(asked: tuple[Any, ...], answers: dict[str, float],
         if shown != i:
             click.echo(f"\n({i + 1}/{len(asked)}) {question.how}", err=True)
             shown = i
-        text = _prompt(f"{question.label}, cm [{question.default:g}]")
+        shown_value = answers.get(question.key, question.default)
+        text = _prompt(f"{question.label}, cm [{shown_value:g}]")
         if text.strip().lower() == "back":
             if i == 0:
                 _complain("nothing to go back to: this is the first question")
                 continue
             i -= 1
-            answers.pop(asked[i].key, None)
+            continue
+        if not text.strip() and question.key in answers:  # reopened by `back`: kept as typed
+            i += 1
             continue
         if not text.strip():
-            answers.pop(question.key, None)
             problem = zone_problem(question.key, question.default, answers, defaults)
             if problem is not None:
                 _complain(f"the value in force no longer fits: {problem}")
