@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from html import escape
 
+from automa.render.markup import esc, script_json
 from automa.render.replay_out import step_lines
 from automa.render.svg import picture
 from automa.session.replay import ReplayStep
@@ -65,6 +64,5 @@ def replay_page(session: Session, steps: Sequence[ReplayStep]) -> str:
                       step.activation, step.before.battle.pieces)
         frames.append({"label": f"input {step.number} of {len(steps)} · round "
                                 f"{step.before.round}", "text": text, "svg": svg})
-    data = json.dumps(frames).replace("</", "<\\/")
-    return PAGE.format(title=escape(f"Replay of {session.folder.name}"), last=len(frames) - 1,
-                       steps=data)
+    return PAGE.format(title=esc(f"Replay of {session.folder.name}"), last=len(frames) - 1,
+                       steps=script_json(frames))

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from xml.sax.saxutils import escape
 
 from automa.engine.activation import Activation
 from automa.engine.steps import AttackStep, MoveStep
 from automa.model.pieces import Piece
 from automa.model.playmat import Playmat
 from automa.model.scenario import Scenario
+from automa.render.markup import esc
 
 SCALE = 10.0  # px per cm
 MARGIN = 30.0
@@ -48,7 +48,7 @@ class Canvas:
                 f'height="{self.height:.0f}" viewBox="0 0 {self.width:.0f} {self.height:.0f}" '
                 f'font-family="sans-serif" data-scale="{SCALE}" data-margin="{MARGIN}" '
                 f'data-length="{self.mat.length}">')
-        return "\n".join([head, f"<title>{escape(title)}</title>", *self.parts, "</svg>"]) + "\n"
+        return "\n".join([head, f"<title>{esc(title)}</title>", *self.parts, "</svg>"]) + "\n"
 
 
 def _mat(canvas: Canvas) -> None:
@@ -74,10 +74,10 @@ def _mat(canvas: Canvas) -> None:
             shape = f'<polygon points="{points}" '
             centre = (sum(p[0] for p in obstacle.polygon) / len(obstacle.polygon),
                       sum(p[1] for p in obstacle.polygon) / len(obstacle.polygon))
-        canvas.add(shape + f'class="obstacle" data-obstacle="{escape(obstacle.id)}" '
+        canvas.add(shape + f'class="obstacle" data-obstacle="{esc(obstacle.id)}" '
                            f'fill="#444" stroke="#000"/>')
         canvas.add(f'<text x="{canvas.x(centre[0])}" y="{canvas.y(centre[1]) + 4}" '
-                   f'font-size="12" fill="#fff" text-anchor="middle">{escape(obstacle.id)}</text>')
+                   f'font-size="12" fill="#fff" text-anchor="middle">{esc(obstacle.id)}</text>')
     for number, (rx, ry) in sorted(mat.runes.items()):
         canvas.add(f'<circle class="rune" data-rune="{number}" cx="{canvas.x(rx)}" '
                    f'cy="{canvas.y(ry)}" r="{mat.rune_radius * SCALE}" fill="none" '
@@ -92,15 +92,15 @@ def _pieces(canvas: Canvas, pieces: Iterable[Piece]) -> None:
         dash = ' stroke-dasharray="4,2"' if piece.side == "ai" else ""
         x, y = canvas.x(piece.at[0]), canvas.y(piece.at[1])
         health = "" if piece.health is None else str(piece.health)
-        canvas.add(f'<g class="piece" data-piece="{escape(piece.id)}" data-side="{piece.side}" '
+        canvas.add(f'<g class="piece" data-piece="{esc(piece.id)}" data-side="{esc(piece.side)}" '
                    f'data-x="{piece.at[0]:.3f}" data-y="{piece.at[1]:.3f}" '
                    f'data-health="{health}">')
         canvas.add(f'<circle cx="{x}" cy="{y}" r="{piece.radius * SCALE}" fill="{colour}" '
                    f'fill-opacity="0.85" stroke="#000" stroke-width="1.5"{dash}/>')
         canvas.add(f'<text x="{x}" y="{y + 4}" font-size="11" fill="#fff" text-anchor="middle" '
-                   f'font-weight="bold">{escape(health)}</text>')
+                   f'font-weight="bold">{esc(health)}</text>')
         canvas.add(f'<text x="{x}" y="{y - piece.radius * SCALE - 4}" font-size="11" '
-                   f'fill="#000" text-anchor="middle">{escape(piece.id)}</text>')
+                   f'fill="#000" text-anchor="middle">{esc(piece.id)}</text>')
         canvas.add("</g>")
 
 
@@ -119,7 +119,7 @@ def _activation(canvas: Canvas, activation: Activation, before: dict[str, Piece]
                 continue
             style = (f'stroke="{SEEN}" stroke-width="2"' if sighting.visible else
                      f'stroke="{HIDDEN}" stroke-width="1.5" stroke-dasharray="6,4"')
-            canvas.add(f'<line class="sight" data-target="{escape(sighting.target)}" '
+            canvas.add(f'<line class="sight" data-target="{esc(sighting.target)}" '
                        f'data-visible="{str(sighting.visible).lower()}" '
                        f'x1="{canvas.x(actor.at[0])}" y1="{canvas.y(actor.at[1])}" '
                        f'x2="{canvas.x(other.at[0])}" y2="{canvas.y(other.at[1])}" {style}/>')
@@ -129,8 +129,8 @@ def _activation(canvas: Canvas, activation: Activation, before: dict[str, Piece]
             colour = PUSH if step.clock is not None and step.why != "summoned" else PATH
             if step.clock is not None and step.why != "summoned":
                 _clock(canvas, step.start)
-            canvas.add(f'<line class="move" data-piece="{escape(step.piece)}" '
-                       f'data-why="{escape(step.why)}" x1="{canvas.x(step.start[0])}" '
+            canvas.add(f'<line class="move" data-piece="{esc(step.piece)}" '
+                       f'data-why="{esc(step.why)}" x1="{canvas.x(step.start[0])}" '
                        f'y1="{canvas.y(step.start[1])}" x2="{canvas.x(step.end[0])}" '
                        f'y2="{canvas.y(step.end[1])}" stroke="{colour}" stroke-width="2.5" '
                        f'marker-end="url(#arrow)"/>')
