@@ -253,10 +253,12 @@ def picture(ctx: click.Context, source: Path, output: Path, step: int | None) ->
 
     kind = output_kind(output, ("svg", "png"), "-o")
 
+    components = _catalog(ctx).components
     if source.is_file() and source.suffix == ".toml":
         scenario = _scenario(ctx, source)
-        svg = draw(scenario, scenario.pieces, source.stem)
+        svg = draw(scenario, scenario.pieces, source.stem, components=components)
     else:
+        from automa.render.measured import START, unmeasured_steps
         from automa.session.replay import open_recorded, replay_steps
 
         session = open_recorded(str(source), _catalog(ctx))
@@ -267,11 +269,15 @@ def picture(ctx: click.Context, source: Path, output: Path, step: int | None) ->
                 raise InputError(f"--step {step}: the session has {len(steps)} inputs")
             chosen = steps[step - 1] if step else None
         scenario = session.state.scenario
+        asked = session.geometry_mode == "asked"
+        title = f"{source.name}: " + (f"after input {chosen.number}" if chosen else "the start")
         if chosen is None:
-            svg = draw(scenario, scenario.pieces, "the start")
+            svg = draw(scenario, scenario.pieces, title, components=components,
+                       unmeasured=START if asked else None)
         else:
-            svg = draw(scenario, chosen.after.battle.pieces, f"after input {chosen.number}",
-                       chosen.activation, chosen.before.battle.pieces)
+            unmeasured = unmeasured_steps(steps)[chosen.number - 1] if asked else None
+            svg = draw(scenario, chosen.after.battle.pieces, title, chosen.activation,
+                       chosen.before.battle.pieces, components, unmeasured)
     if kind == "png":
         atomic_write_bytes(output, png_bytes(svg))
     else:
