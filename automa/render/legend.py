@@ -58,7 +58,7 @@ def entries(asked: bool) -> list[tuple[str, str, str]]:
         rows.append(("unmeasured", _disc("#fff", UNKNOWN, "3,3") +
                      f'<text x="15" y="4" font-size="10" fill="{UNKNOWN}" text-anchor="middle" '
                      f'font-weight="bold">?</text>',
-                     "position not measured: last measured spot"))
+                     "not measured: at its last measured spot"))
     rows += [
         ("seen", _line(SEEN), "line of sight: seen"),
         ("blocked", _line(BLOCKED, "6,4", width=1.5), "line of sight: blocked"),

@@ -162,8 +162,8 @@ def _pieces(canvas: Canvas, pieces: Iterable[Piece], unmeasured: Mapping[str, Po
         canvas.add(f'<g class="piece" data-piece="{esc(piece.id)}" data-side="{esc(piece.side)}" '
                    f'data-x="{at[0]:.3f}" data-y="{at[1]:.3f}" data-health="{esc(health)}" '
                    f'data-measured="{str(known).lower()}">')
+        colour = {"heroes": HEROES, "ai": AI}.get(piece.side, NEUTRAL)
         if known:
-            colour = {"heroes": HEROES, "ai": AI}.get(piece.side, NEUTRAL)
             dash = ' stroke-dasharray="4,2"' if piece.side == "ai" else ""
             canvas.add(f'<circle cx="{x}" cy="{y}" r="{r}" fill="{colour}" fill-opacity="0.9" '
                        f'stroke="#000" stroke-width="1.5"{dash}/>')
@@ -171,7 +171,7 @@ def _pieces(canvas: Canvas, pieces: Iterable[Piece], unmeasured: Mapping[str, Po
                        f'text-anchor="middle" font-weight="bold">{esc(health)}</text>')
         else:
             canvas.add(f'<circle cx="{x}" cy="{y}" r="{r}" fill="#fff" fill-opacity="0.6" '
-                       f'stroke="{UNKNOWN}" stroke-width="2" stroke-dasharray="3,3"/>')
+                       f'stroke="{colour}" stroke-width="2" stroke-dasharray="3,3"/>')
             canvas.add(f'<text x="{x}" y="{y + 4}" font-size="12" fill="{UNKNOWN}" '
                        f'text-anchor="middle" font-weight="bold">?</text>')
         canvas.add("</g>")
