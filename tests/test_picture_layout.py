@@ -202,8 +202,9 @@ def test_each_label_is_drawn_inside_the_box_it_reserved(tmp_path: Path, catalog:
     """The width estimate holds in a real browser: drawn text stays in its box."""
     scenario = load_scenario(DEMO, catalog)
     names = ["skeleton-warrior-12", "WWWWMMMM", "illillill", "Catacomb-Lord", "x", "émile",
-             "ogre_9", "rat.(1)", "ABCDEFGHIJKLMNOP", "mmmmmmmmmm"]
-    pieces = [Piece(n, "ai", "monster", (5 + 3 * i, 30 + (i % 3) * 3), 1.25, 2)
+             "ogre_9", "rat.(1)", "ABCDEFGHIJKLMNOP", "mmmmmmmmmm", "skeleton-archer-2",
+             "ckkssvvxxyyzz", "EFLPSTYEFLPSTY", "QOGDHNUQOGDHNU", "0123456789", "rrrrrrtttt"]
+    pieces = [Piece(n, "ai", "monster", (5 + 3 * (i % 10), 30 + (i % 3) * 3 + i), 1.25, 2)
               for i, n in enumerate(names)]
     page = tmp_path / "labels.html"
     page.write_text("<!doctype html><html><body>" + picture(scenario, pieces, "t") +
@@ -215,11 +216,12 @@ for (const g of document.querySelectorAll("g.label")) {
   if (b.x < x0 - 0.5 || b.x + b.width > x1 + 0.5 || b.y < y0 - 0.5 || b.y + b.height > y1 + 0.5)
     bad.push([g.dataset.for, x0, x1, b.x, b.x + b.width, y0, y1, b.y, b.y + b.height]);
 }
-document.getElementById("out").textContent = "RESULT" + JSON.stringify(bad) + "END";
+const n = document.querySelectorAll("g.label").length;
+document.getElementById("out").textContent = "RESULT" + JSON.stringify({n, bad}) + "END";
 </script></body></html>""")
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
              f"--user-data-dir={tmp_path / 'profile'}"]
     dom = subprocess.run(["chromium", *flags, "--dump-dom", page.as_uri()], capture_output=True,
                          text=True, timeout=120).stdout
     result = dom.split("RESULT", 1)[1].split("END", 1)[0]
-    assert json.loads(result) == []
+    assert json.loads(result) == {"n": len(names), "bad": []}

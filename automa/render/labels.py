@@ -14,7 +14,10 @@ from dataclasses import dataclass
 
 FONT = 11.0  # px
 PAD = 2.0  # px around the text inside its box
-NARROW, WIDE = set("ijlIJ.,:;'!|()[]ft- "), set("mwMW@%")  # DejaVu Sans: < 0.42 em, ~1 em
+# DejaVu Sans widths, rounded up: narrow <= 0.42 em, middling <= 0.6 em, plain <= 0.64 em
+# (lowercase, digits, EFLPSTY), other capitals <= 0.8 em, wide ~ 1 em
+NARROW, MIDDLING = set("ijlIJ.,:;'!|()[]ftr- "), set("cksvxyz")
+PLAIN_CAPITALS, WIDE = set("EFLPSTY"), set("mwMW@%")
 
 
 @dataclass(frozen=True)
@@ -63,14 +66,14 @@ def text_width(text: str, size: float = FONT) -> float:
     for char in text:
         if char in NARROW:
             em += 0.42
-        elif char in WIDE:
-            em += 1.0
-        elif not char.isascii():
+        elif char in MIDDLING:
+            em += 0.6
+        elif char in WIDE or not char.isascii():
             em += 1.0  # a CJK character is a full em
-        elif char.isupper():
+        elif char.isupper() and char not in PLAIN_CAPITALS:
             em += 0.8
         else:
-            em += 0.66
+            em += 0.64
     return em * size
 
 

@@ -11,6 +11,7 @@ attributes, so tests (and tools) can read the picture back. Every user string go
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -189,8 +190,12 @@ def _labels(canvas: Canvas, drawn: list[tuple[Piece, Disc]]) -> None:
                    f'data-box="{box.x0:.1f} {box.y0:.1f} {box.x1:.1f} {box.y1:.1f}">')
         if placed.leader:
             end = (min(max(disc.x, box.x0), box.x1), min(max(disc.y, box.y0), box.y1))
-            canvas.add(f'<line class="leader" x1="{disc.x}" y1="{disc.y}" x2="{end[0]:.1f}" '
-                       f'y2="{end[1]:.1f}" stroke="#555" stroke-width="0.8"/>')
+            length = math.hypot(end[0] - disc.x, end[1] - disc.y) or 1.0
+            start = (disc.x + (end[0] - disc.x) * disc.r / length,
+                     disc.y + (end[1] - disc.y) * disc.r / length)  # from the disc's edge
+            canvas.add(f'<line class="leader" x1="{start[0]:.1f}" y1="{start[1]:.1f}" '
+                       f'x2="{end[0]:.1f}" y2="{end[1]:.1f}" stroke="#555" '
+                       f'stroke-width="0.8"/>')
         canvas.add(f'<rect x="{box.x0:.1f}" y="{box.y0:.1f}" width="{box.x1 - box.x0:.1f}" '
                    f'height="{box.y1 - box.y0:.1f}" rx="2" fill="#fff" fill-opacity="0.85"/>')
         canvas.add(f'<text x="{box.x0 + PAD:.1f}" y="{box.y1 - PAD - FONT * 0.3:.1f}" '
