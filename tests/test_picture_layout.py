@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from automa.catalog.load import Catalog
@@ -188,6 +188,7 @@ NAMES = st.text(alphabet="abcdefghijklmnopqrstuvwxyz-0123456789WM", min_size=1, 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.floats(3, 27), st.floats(20, 45), NAMES, st.booleans()),
                 min_size=2, max_size=26, unique_by=lambda t: t[2]))
+@example([(11.1796875, 40.34375, "0", False), (11.69921875, 39.21875, "00", False)])  # rounding
 def test_labels_never_overlap_on_a_crowded_table(catalog: Catalog,
                                                  crowd: list[tuple[float, float, str, bool]]
                                                  ) -> None:

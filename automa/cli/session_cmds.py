@@ -184,7 +184,8 @@ def log_(ctx: click.Context, folder: Path, as_json: bool) -> None:
 @click.option("--auto", is_flag=True, help="Print every step without waiting for Enter.")
 @click.option("--json", "as_json", is_flag=True, help="The list of activation objects.")
 @click.option("--html", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write one self-contained page: a step slider, the mat and the printout.")
+              help="Write one self-contained page (FILE.html): a step slider, the mat and "
+                   "the printout.")
 @click.pass_context
 @reports_errors
 def replay(ctx: click.Context, recorded: Path, upto: int | None, auto: bool, as_json: bool,

@@ -87,7 +87,7 @@ def disc_hits_box(disc: Disc, box: Box) -> bool:
     return math.hypot(disc.x - nearest_x, disc.y - nearest_y) < disc.r
 
 
-GAPS = (2.0, 8.0, 16.0, 28.0, 44.0, 64.0, 90.0, 120.0)
+GAPS = (2.0, 8.0, 16.0, 28.0, 44.0, 64.0, 90.0, 120.0, 160.0, 210.0, 270.0, 340.0)
 ANGLES = tuple(range(0, 360, 30))  # 0 = above, clockwise on the screen
 
 
@@ -107,44 +107,76 @@ def _candidates(disc: Disc, width: float, height: float) -> list[Box]:
 
 
 def _scan(disc: Disc, width: float, height: float, bounds: Box) -> list[Box]:
-    """Every spot of the mat on a 5 px grid, nearest the disc first."""
+    """Every spot of the mat on a 10 px grid, nearest the disc first."""
     spots = []
     y = bounds.y0
     while y + height <= bounds.y1:
         x = bounds.x0
         while x + width <= bounds.x1:
             spots.append(Box(x, y, x + width, y + height))
-            x += 5.0
-        y += 5.0
+            x += 10.0
+        y += 10.0
     return sorted(spots, key=lambda b: math.hypot(b.centre[0] - disc.x, b.centre[1] - disc.y))
+
+
+CELL = 40.0  # px: the side of one bucket of the occupancy index
+CLEARANCE = 0.5  # px kept free around every label
+
+
+class Occupancy:
+    """Boxes and discs already on the picture, bucketed so a check looks only nearby."""
+
+    def __init__(self, boxes: Sequence[Box], discs: Sequence[Disc]) -> None:
+        self.cells: dict[tuple[int, int], list[Box | Disc]] = {}
+        for box in boxes:
+            self.add(box)
+        for disc in discs:
+            self._put(disc.box, disc)
+
+    def _keys(self, box: Box) -> list[tuple[int, int]]:
+        return [(i, j) for i in range(math.floor(box.x0 / CELL), math.floor(box.x1 / CELL) + 1)
+                for j in range(math.floor(box.y0 / CELL), math.floor(box.y1 / CELL) + 1)]
+
+    def _put(self, box: Box, item: Box | Disc) -> None:
+        for key in self._keys(box):
+            self.cells.setdefault(key, []).append(item)
+
+    def add(self, box: Box) -> None:
+        self._put(box, box)
+
+    def free(self, box: Box) -> bool:
+        box = box.grown(CLEARANCE)  # also covers the 0.1 px rounding of the written SVG
+        for key in self._keys(box):
+            for item in self.cells.get(key, ()):
+                if isinstance(item, Disc):
+                    if disc_hits_box(item, box):
+                        return False
+                elif box.overlaps(item):
+                    return False
+        return True
 
 
 def place_labels(labels: Sequence[tuple[Disc, str]], discs: Sequence[Disc],
                  blocked: Sequence[Box], bounds: Box) -> list[Placed]:
     """One box per (disc, text), in order, each clear of all `discs`, `blocked` and the boxes
     placed before it, inside `bounds` (the last resort, with no room anywhere: overlapping)."""
-    taken = list(blocked)
+    taken = Occupancy(blocked, discs)
     placed = []
     for disc, text in labels:
         width, height = label_size(text)
         chosen, leader = None, False
         for index, box in enumerate(_candidates(disc, width, height)):
-            if _free(box, discs, taken, bounds):
+            if box.inside(bounds) and taken.free(box):
                 chosen, leader = box, index >= len(ANGLES)
                 break
         if chosen is None:
-            chosen = next((b for b in _scan(disc, width, height, bounds)
-                           if _free(b, discs, taken, bounds)), None)
+            chosen = next((b for b in _scan(disc, width, height, bounds) if taken.free(b)),
+                          None)
             leader = True
         if chosen is None:  # a mat too full to label: above the disc, clipped to the mat
             top = max(bounds.y0, disc.y - disc.r - height)
             left = min(max(bounds.x0, disc.x - width / 2), bounds.x1 - width)
             chosen, leader = Box(left, top, left + width, top + height), False
-        taken.append(chosen)
+        taken.add(chosen)
         placed.append(Placed(chosen, leader))
     return placed
-
-
-def _free(box: Box, discs: Sequence[Disc], taken: Sequence[Box], bounds: Box) -> bool:
-    return box.inside(bounds) and not any(box.overlaps(t) for t in taken) \
-        and not any(disc_hits_box(d, box) for d in discs)
