@@ -184,7 +184,8 @@ def log_(ctx: click.Context, folder: Path, as_json: bool) -> None:
 @click.option("--auto", is_flag=True, help="Print every step without waiting for Enter.")
 @click.option("--json", "as_json", is_flag=True, help="The list of activation objects.")
 @click.option("--html", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write one self-contained page: a step slider, the mat and the printout.")
+              help="Write one self-contained page (FILE.html): a step slider, the mat and "
+                   "the printout.")
 @click.pass_context
 @reports_errors
 def replay(ctx: click.Context, recorded: Path, upto: int | None, auto: bool, as_json: bool,
@@ -204,6 +205,10 @@ def replay(ctx: click.Context, recorded: Path, upto: int | None, auto: bool, as_
     from automa.render.replay_out import step_lines
     from automa.session.replay import open_recorded, replay_steps
 
+    if html is not None:
+        from automa.render.png import output_kind
+
+        output_kind(html, ("html", "htm"), "--html")
     session = open_recorded(str(recorded), _catalog(ctx))
     steps = [s for s in replay_steps(session) if upto is None or s.number <= upto]
     if html is not None:
@@ -227,28 +232,34 @@ def replay(ctx: click.Context, recorded: Path, upto: int | None, auto: bool, as_
 @cli.command()
 @click.argument("source", type=click.Path(exists=True, path_type=Path))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="The SVG file to write.")
+              help="The file to write: .svg, or .png (needs the png extra).")
 @click.option("--step", type=click.IntRange(0, None), default=None,
               help="For a session: the table after input N (an activation is drawn with its "
                    "sight lines, moves, template and pushes). Default: the latest.")
 @click.pass_context
 @reports_errors
 def picture(ctx: click.Context, source: Path, output: Path, step: int | None) -> None:
-    """Draw the mat at true scale as SVG: a scenario, or a session at one of its steps.
+    """Draw the mat at true scale, with a cm grid and a legend, as SVG or PNG: a scenario, or
+    a session at one of its steps.
 
     \b
     Examples:
       automa picture battle.toml -o battle.svg
-      automa picture my-battle --step 7 -o step7.svg
+      automa picture my-battle --step 7 -o step7.png
     """
     from automa.errors import InputError
+    from automa.render.png import output_kind, png_bytes
     from automa.render.svg import picture as draw
-    from automa.storage import atomic_write_text
+    from automa.storage import atomic_write_bytes, atomic_write_text
 
+    kind = output_kind(output, ("svg", "png"), "-o")
+
+    components = _catalog(ctx).components
     if source.is_file() and source.suffix == ".toml":
         scenario = _scenario(ctx, source)
-        svg = draw(scenario, scenario.pieces, source.stem)
+        svg = draw(scenario, scenario.pieces, source.stem, components=components)
     else:
+        from automa.render.measured import START, unmeasured_steps
         from automa.session.replay import open_recorded, replay_steps
 
         session = open_recorded(str(source), _catalog(ctx))
@@ -259,12 +270,19 @@ def picture(ctx: click.Context, source: Path, output: Path, step: int | None) ->
                 raise InputError(f"--step {step}: the session has {len(steps)} inputs")
             chosen = steps[step - 1] if step else None
         scenario = session.state.scenario
+        asked = session.geometry_mode == "asked"
+        title = f"{source.name}: " + (f"after input {chosen.number}" if chosen else "the start")
         if chosen is None:
-            svg = draw(scenario, scenario.pieces, "the start")
+            svg = draw(scenario, scenario.pieces, title, components=components,
+                       unmeasured=START if asked else None)
         else:
-            svg = draw(scenario, chosen.after.battle.pieces, f"after input {chosen.number}",
-                       chosen.activation, chosen.before.battle.pieces)
-    atomic_write_text(output, svg)
+            unmeasured = unmeasured_steps(steps)[chosen.number - 1] if asked else None
+            svg = draw(scenario, chosen.after.battle.pieces, title, chosen.activation,
+                       chosen.before.battle.pieces, components, unmeasured)
+    if kind == "png":
+        atomic_write_bytes(output, png_bytes(svg))
+    else:
+        atomic_write_text(output, svg)
     click.echo(f"Wrote {output}")
 
 

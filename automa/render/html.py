@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from html import escape
 
+from automa.render.markup import esc, script_json
+from automa.render.measured import START, unmeasured_steps
 from automa.render.replay_out import step_lines
 from automa.render.svg import picture
 from automa.session.replay import ReplayStep
@@ -57,14 +57,17 @@ PAGE = """<!doctype html>
 
 def replay_page(session: Session, steps: Sequence[ReplayStep]) -> str:
     scenario = session.state.scenario
+    components = session.catalog.components
+    asked = session.geometry_mode == "asked"
+    unmeasured = unmeasured_steps(steps) if asked else [None] * len(steps)
     frames = [{"label": "the start", "text": "The table before the first input.",
-               "svg": picture(scenario, scenario.pieces, "the start")}]
-    for step in steps:
-        text = "\n".join(step_lines(step, session.geometry_mode != "asked"))
+               "svg": picture(scenario, scenario.pieces, "the start", components=components,
+                              unmeasured=START if asked else None)}]
+    for step, hidden in zip(steps, unmeasured, strict=True):
+        text = "\n".join(step_lines(step, not asked))
         svg = picture(scenario, step.after.battle.pieces, f"after input {step.number}",
-                      step.activation, step.before.battle.pieces)
+                      step.activation, step.before.battle.pieces, components, hidden)
         frames.append({"label": f"input {step.number} of {len(steps)} · round "
                                 f"{step.before.round}", "text": text, "svg": svg})
-    data = json.dumps(frames).replace("</", "<\\/")
-    return PAGE.format(title=escape(f"Replay of {session.folder.name}"), last=len(frames) - 1,
-                       steps=data)
+    return PAGE.format(title=esc(f"Replay of {session.folder.name}"), last=len(frames) - 1,
+                       steps=script_json(frames))

@@ -1,38 +1,55 @@
-"""The mat at true scale as SVG: zones, obstacles, runes, pieces with ids and health, and for an
-activation its lines of sight, ruler paths, the Attack template, the Clock template and pushes.
+"""The mat at true scale as SVG: a light cm grid, zones, obstacles, runes, pieces with ids and
+health, a legend, and for an activation its lines of sight, ruler paths, the Attack template,
+the Clock template with its numbered faces, and pushes.
 
 Colour-blind safe (the Okabe-Ito palette) and never colour alone: heroes are solid discs, the
-AI's have a dashed ring, hidden sight lines are dashed. Every drawn piece carries its model
-coordinates as data attributes, so tests (and tools) can read the picture back.
+AI's have a dashed ring, blocked sight lines are dashed. Labels never overlap each other or a
+piece (automa/render/labels.py). Every drawn piece carries its model coordinates as data
+attributes, so tests (and tools) can read the picture back. Every user string goes through
+`esc` (automa/render/markup.py).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from xml.sax.saxutils import escape
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from automa.engine.activation import Activation
-from automa.engine.steps import AttackStep, MoveStep
+from automa.model.components import Components
 from automa.model.pieces import Piece
 from automa.model.playmat import Playmat
 from automa.model.scenario import Scenario
+from automa.render.labels import FONT, PAD, Box, Disc, label_size, place_labels
+from automa.render.markup import esc
+from automa.render.measured import Unmeasured
+from automa.render.palette import AI, HEROES, NEUTRAL, UNKNOWN, ZONE
 
 SCALE = 10.0  # px per cm
-MARGIN = 30.0
-HEROES, AI, NEUTRAL = "#0072B2", "#D55E00", "#999999"  # blue, vermilion, grey
-SEEN, HIDDEN, PATH, TEMPLATE, PUSH = "#009E73", "#999999", "#000000", "#E69F00", "#CC79A7"
-ZONE = {"hero": "#56B4E9", "monster": "#F0E442"}
+MARGIN = 60.0  # px around the mat: grid labels, and a Clock template hanging over the edge
+LEGEND_WIDTH = 300.0  # px, the panel right of the mat
+Point = tuple[float, float]
 
 
+@dataclass
 class Canvas:
     """Mat coordinates (cm, y toward the Monster Start Zone) to SVG pixels (y down)."""
 
-    def __init__(self, playmat: Playmat) -> None:
-        self.mat = playmat
-        self.width = playmat.width * SCALE + 2 * MARGIN
-        self.height = playmat.length * SCALE + 2 * MARGIN
-        self.parts: list[str] = []
+    mat: Playmat
+    parts: list[str] = field(default_factory=list)
+    blocked: list[Box] = field(default_factory=list)  # text already drawn: labels keep clear
+
+    @property
+    def width(self) -> float:
+        return self.mat.width * SCALE + 2 * MARGIN + LEGEND_WIDTH
+
+    @property
+    def height(self) -> float:
+        return self.mat.length * SCALE + 2 * MARGIN
+
+    @property
+    def mat_box(self) -> Box:
+        return Box(self.x(0), self.y(self.mat.length), self.x(self.mat.width), self.y(0))
 
     def x(self, value: float) -> float:
         return round(MARGIN + value * SCALE, 2)
@@ -43,125 +60,170 @@ class Canvas:
     def add(self, text: str) -> None:
         self.parts.append(text)
 
+    def text(self, x: float, y: float, words: str, size: float = 12, fill: str = "#333",
+             anchor: str = "start", extra: str = "", block: bool = True) -> None:
+        """Text whose baseline starts (or is centred) at x, y; its box blocks labels."""
+        width, height = label_size(words, size)
+        left = {"start": x - PAD, "middle": x - width / 2, "end": x - width + PAD}[anchor]
+        if block:
+            self.blocked.append(Box(left, y - size - PAD, left + width, y - size - PAD + height))
+        self.add(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:g}" fill="{fill}" '
+                 f'text-anchor="{anchor}"{extra}>{esc(words)}</text>')
+
     def svg(self, title: str) -> str:
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width:.0f}" '
                 f'height="{self.height:.0f}" viewBox="0 0 {self.width:.0f} {self.height:.0f}" '
-                f'font-family="sans-serif" data-scale="{SCALE}" data-margin="{MARGIN}" '
-                f'data-length="{self.mat.length}">')
-        return "\n".join([head, f"<title>{escape(title)}</title>", *self.parts, "</svg>"]) + "\n"
+                f'font-family="DejaVu Sans, Verdana, sans-serif" data-scale="{SCALE}" '
+                f'data-margin="{MARGIN}" data-length="{self.mat.length}">')
+        return "\n".join([head, f"<title>{esc(title)}</title>",
+                          f'<rect width="{self.width:.0f}" height="{self.height:.0f}" '
+                          f'fill="#fff"/>', *self.parts, "</svg>"]) + "\n"
 
 
 def _mat(canvas: Canvas) -> None:
     mat = canvas.mat
-    canvas.add(f'<rect x="{canvas.x(0)}" y="{canvas.y(mat.length)}" '
-               f'width="{mat.width * SCALE}" height="{mat.length * SCALE}" fill="#F7F3EA" '
-               f'stroke="#333" stroke-width="2"/>')
+    canvas.add(f'<rect class="mat" x="{canvas.x(0)}" y="{canvas.y(mat.length)}" '
+               f'width="{mat.width * SCALE}" height="{mat.length * SCALE}" fill="#F7F3EA"/>')
     for zone, low, high in (("hero", 0.0, mat.hero_zone), ("monster", mat.monster_zone,
                                                            mat.length)):
         canvas.add(f'<rect class="zone" data-zone="{zone}" x="{canvas.x(0)}" y="{canvas.y(high)}"'
                    f' width="{mat.width * SCALE}" height="{(high - low) * SCALE}" '
                    f'fill="{ZONE[zone]}" fill-opacity="0.25"/>')
+    _grid(canvas)
+    canvas.add(f'<rect x="{canvas.x(0)}" y="{canvas.y(mat.length)}" width="{mat.width * SCALE}"'
+               f' height="{mat.length * SCALE}" fill="none" stroke="#333" stroke-width="2"/>')
+    for zone, low, high in (("hero", 0.0, mat.hero_zone), ("monster", mat.monster_zone,
+                                                           mat.length)):
         label = "Hero Start Zone" if zone == "hero" else "Monster Start Zone"
-        canvas.add(f'<text x="{canvas.x(1)}" y="{canvas.y((low + high) / 2)}" font-size="12" '
-                   f'fill="#333">{label}</text>')
+        canvas.text(canvas.x(0.6), canvas.y((low + high) / 2) + 4, label, 11, "#555")
     for obstacle in mat.obstacles:
         if obstacle.circle is not None:
             cx, cy, r = obstacle.circle
-            shape = (f'<circle cx="{canvas.x(cx)}" cy="{canvas.y(cy)}" r="{r * SCALE}" ')
+            shape = f'<circle cx="{canvas.x(cx)}" cy="{canvas.y(cy)}" r="{r * SCALE}" '
             centre = (cx, cy)
+            box = Box(canvas.x(cx - r), canvas.y(cy + r), canvas.x(cx + r), canvas.y(cy - r))
         else:
             points = " ".join(f"{canvas.x(px)},{canvas.y(py)}" for px, py in obstacle.polygon)
             shape = f'<polygon points="{points}" '
-            centre = (sum(p[0] for p in obstacle.polygon) / len(obstacle.polygon),
-                      sum(p[1] for p in obstacle.polygon) / len(obstacle.polygon))
-        canvas.add(shape + f'class="obstacle" data-obstacle="{escape(obstacle.id)}" '
+            xs, ys = [p[0] for p in obstacle.polygon], [p[1] for p in obstacle.polygon]
+            centre = (sum(xs) / len(xs), sum(ys) / len(ys))
+            box = Box(canvas.x(min(xs)), canvas.y(max(ys)), canvas.x(max(xs)), canvas.y(min(ys)))
+        canvas.blocked.append(box)
+        canvas.add(shape + f'class="obstacle" data-obstacle="{esc(obstacle.id)}" '
                            f'fill="#444" stroke="#000"/>')
-        canvas.add(f'<text x="{canvas.x(centre[0])}" y="{canvas.y(centre[1]) + 4}" '
-                   f'font-size="12" fill="#fff" text-anchor="middle">{escape(obstacle.id)}</text>')
+        canvas.text(canvas.x(centre[0]), canvas.y(centre[1]) + 4, obstacle.id, 12, "#fff",
+                    "middle")
     for number, (rx, ry) in sorted(mat.runes.items()):
+        r = mat.rune_radius
+        canvas.blocked.append(Box(canvas.x(rx - r), canvas.y(ry + r), canvas.x(rx + r),
+                                  canvas.y(ry - r)))
         canvas.add(f'<circle class="rune" data-rune="{number}" cx="{canvas.x(rx)}" '
-                   f'cy="{canvas.y(ry)}" r="{mat.rune_radius * SCALE}" fill="none" '
+                   f'cy="{canvas.y(ry)}" r="{r * SCALE}" fill="none" '
                    f'stroke="#7a5c00" stroke-dasharray="2,2"/>')
-        canvas.add(f'<text x="{canvas.x(rx)}" y="{canvas.y(ry) + 4}" font-size="10" '
-                   f'fill="#7a5c00" text-anchor="middle">{number}</text>')
+        canvas.text(canvas.x(rx), canvas.y(ry) + 4, str(number), 10, "#7a5c00", "middle")
 
 
-def _pieces(canvas: Canvas, pieces: Iterable[Piece]) -> None:
+def _grid(canvas: Canvas) -> None:
+    """1 cm squares at true scale, a darker line and a label every 10 cm."""
+    mat = canvas.mat
+    light: list[str] = []
+    strong: list[str] = []
+    for cm in range(1, int(mat.width) + 1):
+        if cm < mat.width:
+            (strong if cm % 10 == 0 else light).append(
+                f"M{canvas.x(cm)} {canvas.y(0)}V{canvas.y(mat.length)}")
+    for cm in range(1, int(mat.length) + 1):
+        if cm < mat.length:
+            (strong if cm % 10 == 0 else light).append(
+                f"M{canvas.x(0)} {canvas.y(cm)}H{canvas.x(mat.width)}")
+    canvas.add(f'<path class="grid" d="{"".join(light)}" stroke="#000" stroke-opacity="0.07" '
+               f'stroke-width="0.6"/>')
+    canvas.add(f'<path class="grid grid-10" d="{"".join(strong)}" stroke="#000" '
+               f'stroke-opacity="0.18" stroke-width="0.8"/>')
+    for cm in range(0, int(mat.width) + 1, 10):
+        canvas.text(canvas.x(cm), canvas.y(0) + 16, f"{cm}", 10, "#666", "middle",
+                    ' class="grid-label"', block=False)
+    for cm in range(0, int(mat.length) + 1, 10):
+        canvas.text(canvas.x(0) - 6, canvas.y(cm) + 4, f"{cm}", 10, "#666", "end",
+                    ' class="grid-label"', block=False)
+    canvas.text(canvas.x(0) - 6, canvas.y(0) + 16, "cm", 10, "#666", "end",
+                ' class="grid-label"', block=False)
+
+
+def _pieces(canvas: Canvas, pieces: Iterable[Piece], unmeasured: Mapping[str, Point | None]
+            ) -> list[tuple[Piece, Disc]]:
+    drawn = []
     for piece in pieces:
-        colour = {"heroes": HEROES, "ai": AI}.get(piece.side, NEUTRAL)
-        dash = ' stroke-dasharray="4,2"' if piece.side == "ai" else ""
-        x, y = canvas.x(piece.at[0]), canvas.y(piece.at[1])
+        known = piece.id not in unmeasured
+        at = piece.at if known else unmeasured[piece.id]
+        if at is None:
+            continue  # never measured and no spot to show: the legend lists it
+        x, y, r = canvas.x(at[0]), canvas.y(at[1]), piece.radius * SCALE
         health = "" if piece.health is None else str(piece.health)
-        canvas.add(f'<g class="piece" data-piece="{escape(piece.id)}" data-side="{piece.side}" '
-                   f'data-x="{piece.at[0]:.3f}" data-y="{piece.at[1]:.3f}" '
-                   f'data-health="{health}">')
-        canvas.add(f'<circle cx="{x}" cy="{y}" r="{piece.radius * SCALE}" fill="{colour}" '
-                   f'fill-opacity="0.85" stroke="#000" stroke-width="1.5"{dash}/>')
-        canvas.add(f'<text x="{x}" y="{y + 4}" font-size="11" fill="#fff" text-anchor="middle" '
-                   f'font-weight="bold">{escape(health)}</text>')
-        canvas.add(f'<text x="{x}" y="{y - piece.radius * SCALE - 4}" font-size="11" '
-                   f'fill="#000" text-anchor="middle">{escape(piece.id)}</text>')
+        canvas.add(f'<g class="piece" data-piece="{esc(piece.id)}" data-side="{esc(piece.side)}" '
+                   f'data-x="{at[0]:.3f}" data-y="{at[1]:.3f}" data-health="{esc(health)}" '
+                   f'data-measured="{str(known).lower()}">')
+        colour = {"heroes": HEROES, "ai": AI}.get(piece.side, NEUTRAL)
+        if known:
+            dash = ' stroke-dasharray="4,2"' if piece.side == "ai" else ""
+            canvas.add(f'<circle cx="{x}" cy="{y}" r="{r}" fill="{colour}" fill-opacity="0.9" '
+                       f'stroke="#000" stroke-width="1.5"{dash}/>')
+            canvas.add(f'<text x="{x}" y="{y + 4}" font-size="11" fill="#fff" '
+                       f'text-anchor="middle" font-weight="bold">{esc(health)}</text>')
+        else:
+            canvas.add(f'<circle cx="{x}" cy="{y}" r="{r}" fill="#fff" fill-opacity="0.6" '
+                       f'stroke="{colour}" stroke-width="2" stroke-dasharray="3,3"/>')
+            canvas.add(f'<text x="{x}" y="{y + 4}" font-size="12" fill="{UNKNOWN}" '
+                       f'text-anchor="middle" font-weight="bold">?</text>')
+        canvas.add("</g>")
+        drawn.append((piece, Disc(x, y, r)))
+    return drawn
+
+
+def _labels(canvas: Canvas, drawn: list[tuple[Piece, Disc]]) -> None:
+    discs = [disc for _, disc in drawn]
+    boxes = place_labels([(disc, piece.id) for piece, disc in drawn], discs, canvas.blocked,
+                         canvas.mat_box)
+    for (piece, disc), placed in zip(drawn, boxes, strict=True):
+        box = placed.box
+        canvas.add(f'<g class="label" data-for="{esc(piece.id)}" '
+                   f'data-box="{box.x0:.1f} {box.y0:.1f} {box.x1:.1f} {box.y1:.1f}">')
+        if placed.leader:
+            end = (min(max(disc.x, box.x0), box.x1), min(max(disc.y, box.y0), box.y1))
+            length = math.hypot(end[0] - disc.x, end[1] - disc.y) or 1.0
+            start = (disc.x + (end[0] - disc.x) * disc.r / length,
+                     disc.y + (end[1] - disc.y) * disc.r / length)  # from the disc's edge
+            canvas.add(f'<line class="leader" x1="{start[0]:.1f}" y1="{start[1]:.1f}" '
+                       f'x2="{end[0]:.1f}" y2="{end[1]:.1f}" stroke="#555" '
+                       f'stroke-width="0.8"/>')
+        canvas.add(f'<rect x="{box.x0:.1f}" y="{box.y0:.1f}" width="{box.x1 - box.x0:.1f}" '
+                   f'height="{box.y1 - box.y0:.1f}" rx="2" fill="#fff" fill-opacity="0.85"/>')
+        canvas.add(f'<text x="{box.x0 + PAD:.1f}" y="{box.y1 - PAD - FONT * 0.3:.1f}" '
+                   f'font-size="{FONT:g}" fill="#000">{esc(piece.id)}</text>')
         canvas.add("</g>")
 
 
-def _arrow_defs(canvas: Canvas) -> None:
-    canvas.add('<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
-               'markerHeight="7" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" '
-               'fill="context-stroke"/></marker></defs>')
-
-
-def _activation(canvas: Canvas, activation: Activation, before: dict[str, Piece]) -> None:
-    actor = before.get(activation.character)
-    if actor is not None:
-        for sighting in (*activation.visible, *activation.hidden):
-            other = before.get(sighting.via or sighting.target)  # the piece measured to
-            if other is None:
-                continue
-            style = (f'stroke="{SEEN}" stroke-width="2"' if sighting.visible else
-                     f'stroke="{HIDDEN}" stroke-width="1.5" stroke-dasharray="6,4"')
-            canvas.add(f'<line class="sight" data-target="{escape(sighting.target)}" '
-                       f'data-visible="{str(sighting.visible).lower()}" '
-                       f'x1="{canvas.x(actor.at[0])}" y1="{canvas.y(actor.at[1])}" '
-                       f'x2="{canvas.x(other.at[0])}" y2="{canvas.y(other.at[1])}" {style}/>')
-    positions = {k: p.at for k, p in before.items()}
-    for step in activation.steps:
-        if isinstance(step, MoveStep):
-            colour = PUSH if step.clock is not None and step.why != "summoned" else PATH
-            if step.clock is not None and step.why != "summoned":
-                _clock(canvas, step.start)
-            canvas.add(f'<line class="move" data-piece="{escape(step.piece)}" '
-                       f'data-why="{escape(step.why)}" x1="{canvas.x(step.start[0])}" '
-                       f'y1="{canvas.y(step.start[1])}" x2="{canvas.x(step.end[0])}" '
-                       f'y2="{canvas.y(step.end[1])}" stroke="{colour}" stroke-width="2.5" '
-                       f'marker-end="url(#arrow)"/>')
-            positions[step.piece] = step.end
-        elif isinstance(step, AttackStep) and step.piece in positions:
-            ax, ay = positions[step.piece]
-            radius = before[step.piece].radius if step.piece in before else 1.25
-            canvas.add(f'<circle class="attack-template" cx="{canvas.x(ax)}" cy="{canvas.y(ay)}"'
-                       f' r="{(radius + step.margin if step.covers else radius) * SCALE}" '
-                       f'fill="{TEMPLATE}" fill-opacity="0.2" stroke="{TEMPLATE}" '
-                       f'stroke-width="2"/>')
-
-
-def _clock(canvas: Canvas, start: tuple[float, float]) -> None:
-    """A small clock face on the pushed piece: its twelve ticks and the direction taken."""
-    cx, cy = canvas.x(start[0]), canvas.y(start[1])
-    canvas.add(f'<circle class="clock" cx="{cx}" cy="{cy}" r="30" fill="none" stroke="{PUSH}" '
-               f'stroke-dasharray="3,3"/>')
-    for hour in range(12):
-        dx, dy = math.sin(math.radians(hour * 30)), math.cos(math.radians(hour * 30))
-        canvas.add(f'<line x1="{cx + 26 * dx:.1f}" y1="{cy - 26 * dy:.1f}" '
-                   f'x2="{cx + 30 * dx:.1f}" y2="{cy - 30 * dy:.1f}" stroke="{PUSH}"/>')
-
-
 def picture(scenario: Scenario, pieces: Iterable[Piece], title: str,
-            activation: Activation | None = None,
-            before: Iterable[Piece] | None = None) -> str:
+            activation: Activation | None = None, before: Iterable[Piece] | None = None,
+            components: Components | None = None, unmeasured: Unmeasured | None = None) -> str:
+    """The mat with `pieces`; with `activation`, what it did from the table `before` it.
+    `components` gives the real Clock faces and Attack template shape (else plain ones).
+    `unmeasured` (asked geometry): pieces whose spot the table never gave are drawn hollow at
+    their last measured spot, and no line or template is drawn from them."""
+    from automa.render.legend import legend
+    from automa.render.overlays import activation_overlay, arrow_defs
+
     canvas = Canvas(scenario.playmat)
-    _arrow_defs(canvas)
+    arrow_defs(canvas)
     _mat(canvas)
+    asked = unmeasured is not None
     if activation is not None:
-        _activation(canvas, activation, {p.id: p for p in (before or pieces)})
-    _pieces(canvas, pieces)
+        activation_overlay(canvas, scenario, activation, {p.id: p for p in (before or pieces)},
+                           components, unmeasured.before if unmeasured else {}, asked)
+    pieces = list(pieces)
+    after = unmeasured.after if unmeasured else {}
+    drawn = _pieces(canvas, pieces, after)
+    _labels(canvas, drawn)
+    not_drawn = [p.id for p in pieces if p.id in after and after[p.id] is None]
+    legend(canvas, title, asked, not_drawn)
     return canvas.svg(title)

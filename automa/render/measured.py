@@ -1,0 +1,54 @@
+"""Which positions the table measured, in an asked-geometry session.
+
+The engine keeps moving its model pieces when the players answer the questions, but at the
+table nobody measures where a slid piece stopped. So after an AI activation a piece it moved
+(or summoned) stands at an unmeasured spot, until the players report where it is (a `move`, or
+any report that sets its position). The scenario's own positions count as given."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from automa.model.pieces import Piece
+from automa.session.replay import ReplayStep
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Unmeasured:
+    """Pieces whose model position the table never gave: id -> its last measured spot (None:
+    it never had one), at the start of a step and after it."""
+
+    before: Mapping[str, Point | None]
+    after: Mapping[str, Point | None]
+
+
+START = Unmeasured({}, {})
+
+
+def _spots(pieces: Sequence[Piece]) -> dict[str, Point]:
+    return {p.id: p.at for p in pieces}
+
+
+def unmeasured_steps(steps: Sequence[ReplayStep]) -> list[Unmeasured]:
+    """For an asked-geometry session, what each step leaves unmeasured."""
+    current: dict[str, Point | None] = {}
+    result = []
+    for step in steps:
+        before = dict(current)
+        old, new = _spots(step.before.battle.pieces), _spots(step.after.battle.pieces)
+        for piece_id, at in new.items():
+            if step.activation is not None:
+                if piece_id not in old:
+                    current[piece_id] = None  # summoned: placed by the model, never measured
+                elif at != old[piece_id] and piece_id not in current:
+                    current[piece_id] = old[piece_id]
+            elif at != old.get(piece_id) or (step.event.get("piece") == piece_id
+                                             and step.event.get("type") == "move"):
+                current.pop(piece_id, None)  # the players said where it stands
+        for piece_id in set(current) - set(new):
+            del current[piece_id]  # out of play
+        result.append(Unmeasured(before, dict(current)))
+    return result

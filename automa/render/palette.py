@@ -1,0 +1,6 @@
+"""The picture's colours: the Okabe-Ito palette, safe for colour-blind eyes."""
+
+HEROES, AI, NEUTRAL = "#0072B2", "#D55E00", "#999999"  # blue, vermilion, grey
+SEEN, BLOCKED, PATH, TEMPLATE, PUSH = "#009E73", "#777777", "#000000", "#E69F00", "#CC79A7"
+UNKNOWN = "#555555"
+ZONE = {"hero": "#56B4E9", "monster": "#F0E442"}
