@@ -8,7 +8,7 @@ import json
 import shutil
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -58,6 +58,9 @@ class ScriptedTable:
 
     def order(self, prompt: str, items: Sequence[str]) -> list[str]:
         raise AssertionError("no shuffles in a turn")
+
+    def token(self, prompt: str, faces: Sequence[str], elsewhere: Mapping[str, str]) -> str:
+        raise AssertionError("virtual dice: no tokens are asked")
 
 
 def make(tmp_path: Path, catalog: Catalog, geometry: str, text: str = DUEL) -> Session:
