@@ -128,7 +128,9 @@ def test_a_battle_in_asked_mode_through_play(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 def test_play_in_a_real_terminal_under_tmux(tmp_path: Path) -> None:
-    """Smoke test: `automa play` in a tmux pane answers typed commands on a real terminal."""
+    """`automa play` in a tmux pane: typed commands answered on a real terminal, the Up arrow
+    recalls the last line for editing (no escape codes printed), Tab completes a command and a
+    piece id, and the history is kept in the session folder."""
     folder = tmp_path / "tmux-session"
     subprocess.run([*AUTOMA, "new", str(EXAMPLES / "demo-battle.toml"), "--session",
                     str(folder), "--seed", "1"], check=True, capture_output=True)
@@ -148,31 +150,33 @@ def test_play_in_a_real_terminal_under_tmux(tmp_path: Path) -> None:
                 time.sleep(0.1)
             raise AssertionError(f"{text!r} never appeared:\n{screen()}")
 
+        def keys(*typed: str) -> None:
+            subprocess.run(["tmux", "send-keys", "-t", name, *typed], check=True)
+
         wait_for("[round 2 · heroes] >")
-        for keys in ("move elf 12,30", "done", ""):
-            subprocess.run(["tmux", "send-keys", "-t", name, keys, "Enter"], check=True)
+        keys("move elf 12,30", "Enter")
+        wait_for("elf is at (12.0, 30.0)")
+        keys("Up")  # the last line again, to edit: 30 becomes 31
+        wait_for("[round 2 · heroes] > move elf 12,30")
+        keys("BSpace", "1", "Enter")
+        shown = wait_for("elf is at (12.0, 31.0)")
+        assert "^[[A" not in shown
+        keys("sta", "Tab")  # completes the command
+        wait_for("[round 2 · heroes] > status")
+        keys("Enter")
+        wait_for("Round 2 · the heroes' turn")
+        keys("los wra", "Tab")  # completes a piece id
+        wait_for("> los wraith-1")
+        keys("Enter")
+        for typed in ("done", ""):
+            keys(typed, "Enter")
         shown = wait_for("1. Flame Wraith #1")
-        assert "elf is at (12.0, 30.0)" in shown
-        subprocess.run(["tmux", "send-keys", "-t", name, "quit", "Enter"], check=True)
+        keys("quit", "Enter")
         wait_for("Everything is saved")
     finally:
         subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
     log = (folder / LOG).read_text().splitlines()
-    assert json.loads(log[1])["type"] == "move" and json.loads(log[-1])["type"] == "activation"
-
-
-def test_a_battle_in_hybrid_mode_through_play(tmp_path: Path) -> None:
-    """Hybrid with a generous tolerance asks every decision near the limit; the answers given
-    at the table decide, and the log keeps them."""
-    scenario = tmp_path / "duel.toml"
-    scenario.write_text(DUEL.replace("los_blocked = true", "los_blocked = true\nclose_call = 9"))
-    folder = tmp_path / "h"
-    runner = CliRunner()
-    assert runner.invoke(cli, ["new", str(scenario), "--session", str(folder), "--geometry",
-                               "hybrid", "--seed", "2"]).exit_code == 0
-    result = runner.invoke(cli, ["play", "--session", str(folder)],
-                           input="done\n\ny\nn\nquit\n")
-    assert result.exit_code == 0, result.output
-    assert "(30." in result.output.split("AI turn")[1]  # hybrid keeps the coordinates
-    answers = json.loads((folder / LOG).read_text().splitlines()[-1])["answers"]
-    assert [(a["a"], a["source"]) for a in answers] == [(True, "table"), (False, "table")]
+    assert [json.loads(line)["type"] for line in log[1:3]] == ["move", "move"]
+    assert json.loads(log[-1])["type"] == "activation"
+    history = (folder / "history").read_text().splitlines()
+    assert "move elf 12,31" in history and "status" in history
