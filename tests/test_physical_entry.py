@@ -140,3 +140,18 @@ def test_menu_numbers_only_where_no_choice_holds_a_digit() -> None:
 def test_heroes_health_in_plain_digits(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["setup", "chagnars-lair", "--heroes", "elf=\uff18"])
     assert result.exit_code != 0 and "plain digits" in result.output
+
+
+def test_back_and_undo_at_a_question_of_automa_next(tmp_path: Path) -> None:
+    folder = _boulder(tmp_path)
+    result = CliRunner().invoke(cli, ["next", "--session", str(folder), "--json"],
+                                input="4\nback\n3R\n4\n")
+    assert result.exit_code == 0, result.output
+    assert "taken back: 4" in result.stderr
+    steps = json.loads(result.stdout)["steps"]
+    assert [s["value"] for s in steps if s["kind"] == "token"] == [3, 4]
+    undone = CliRunner().invoke(cli, ["next", "--session", str(folder)], input="undo\n")
+    assert undone.exit_code == 0, undone.output
+    assert "Abandoned the activation (nothing logged); undone: AI activation" in undone.stderr
+    assert [json.loads(line)["type"] for line in (folder / LOG).read_text().splitlines()[1:]] \
+        == ["activation", "undo"]
