@@ -236,7 +236,7 @@ def _activate(session: Any) -> None:
         activation = run_with_takebacks(session.next)
     except UndoAtPrompt:
         click.echo("  the activation under way is abandoned (nothing of it was logged)")
-        _undo(session, [])
+        _dispatch(session, "undo", AI_HANDLERS)
         return
     except QuitAtPrompt:
         click.echo("  the activation under way is abandoned (nothing of it was logged)")

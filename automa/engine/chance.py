@@ -79,7 +79,7 @@ class Chance:
     def shuffle(self, items: Sequence[str], why: str) -> list[str]:
         """A shuffled deck of tiles or cards, in the order they are laid or drawn."""
         if self.asker is not None:
-            order, source = self.asker.order(f"Shuffle {why} and list them in order", items), \
+            order, source = self.asker.order(f"Draw {why} one at a time, face down", items), \
                 "table"
         else:
             order, source = [items[int(i)] for i in self.rng.permutation(len(items))], "rng"
