@@ -155,3 +155,18 @@ def test_back_and_undo_at_a_question_of_automa_next(tmp_path: Path) -> None:
     assert "Abandoned the activation (nothing logged); undone: AI activation" in undone.stderr
     assert [json.loads(line)["type"] for line in (folder / LOG).read_text().splitlines()[1:]] \
         == ["activation", "undo"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(LINE_TEXT, max_size=3), st.sampled_from(["damage elf", "heal elf", "gold elf",
+                                                         "move elf", "damage rat-1 1 by"]))
+def test_play_never_crashes_on_typed_text(tmp_path_factory: pytest.TempPathFactory,
+                                          words: list[str], command: str) -> None:
+    """Whatever follows a command at the heroes' prompt, `play` answers in one line and goes
+    on: exit 0, never an internal error."""
+    folder = _session(tmp_path_factory.mktemp("typed"), DUEL)
+    lines = [f"{command} {word}" for word in words] + [*words, "quit"]
+    result = CliRunner().invoke(cli, ["play", "--session", str(folder)],
+                                input="".join(f"{line}\n" for line in lines))
+    assert result.exit_code == 0, result.output
+    assert "Everything is saved" in result.output
