@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import shlex
 import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -159,13 +160,13 @@ def play(ctx: click.Context, folder: Path) -> None:
 REMINDERS = {
     "stunned": "a stunned hero cannot use items except familiars; the Stunned! card goes at "
                "the end of the Battle Phase, when the hero is teleported or devoured, or as "
-               "your rulebook says (`unstun ID`)",
+               "your rulebook says (`unstun {id}`)",
     "frozen": "a frozen character cannot act, cannot be damaged and loses its defensive "
-              "properties until the ice piece is knocked off (`unfreeze ID`)",
+              "properties until the ice piece is knocked off (`unfreeze {id}`)",
     "teleported": "on the Teleported! card: it comes back this round anywhere on the mat's "
-                  "edge and makes one melee shot (`back ID`, then `move ID ...`)",
+                  "edge and makes one melee shot (`back {id}`, then `move {id} ...`)",
     "devoured": "on the Devoured! card: out of play until the room is cleared or the "
-                "devouring monster dies (`back ID`, then `move ID ...`)",
+                "devouring monster dies (`back {id}`, then `move {id} ...`)",
 }
 
 
@@ -175,7 +176,8 @@ def _remind_conditions(state: Any) -> None:
         if piece.side != "heroes":
             continue
         for condition in sorted(piece.conditions & REMINDERS.keys()):
-            click.echo(f"  {piece.id} is {condition}: {REMINDERS[condition]}")
+            text = f"{piece.id} is {condition}: " + REMINDERS[condition].format(id=piece.id)
+            click.echo(textwrap.fill(text, 100, initial_indent="  ", subsequent_indent="    "))
 
 
 def _room_over(session: Any) -> bool:
