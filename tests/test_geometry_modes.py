@@ -153,21 +153,37 @@ def test_play_in_a_real_terminal_under_tmux(tmp_path: Path) -> None:
         def keys(*typed: str) -> None:
             subprocess.run(["tmux", "send-keys", "-t", name, *typed], check=True)
 
-        wait_for("[round 2 · heroes] >")
+        def wait_line(text: str) -> str:
+            """Until the last line on screen reads `text`: keys sent before the prompt is
+            up would meet the terminal in line mode, not readline."""
+            for _ in range(300):
+                shown = screen()
+                lines = [line.rstrip() for line in shown.splitlines() if line.strip()]
+                if lines and lines[-1] == text:
+                    return shown
+                time.sleep(0.1)
+            raise AssertionError(f"the last line never read {text!r}:\n{screen()}")
+
+        prompt = "[round 2 · heroes] >"
+        wait_line(prompt)
         keys("move elf 12,30", "Enter")
         wait_for("elf is at (12.0, 30.0)")
+        wait_line(prompt)
         keys("Up")  # the last line again, to edit: 30 becomes 31
-        wait_for("[round 2 · heroes] > move elf 12,30")
+        wait_line(f"{prompt} move elf 12,30")
         keys("BSpace", "1", "Enter")
         shown = wait_for("elf is at (12.0, 31.0)")
         assert "^[[A" not in shown
+        wait_line(prompt)
         keys("sta", "Tab")  # completes the command
-        wait_for("[round 2 · heroes] > status")
+        wait_line(f"{prompt} status")
         keys("Enter")
         wait_for("Round 2 · the heroes' turn")
+        wait_line(prompt)
         keys("los wra", "Tab")  # completes a piece id
-        wait_for("> los wraith-1")
+        wait_line(f"{prompt} los wraith-1")
         keys("Enter")
+        wait_line(prompt)
         for typed in ("done", ""):
             keys(typed, "Enter")
         shown = wait_for("1. Flame Wraith #1")
