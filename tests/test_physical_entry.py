@@ -12,6 +12,8 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from automa.catalog.cards import parse_answer
+from automa.catalog.load import Catalog
 from automa.cli.asker import PromptAsker, plain_number, resolve
 from automa.cli.main import cli
 from automa.model.components import DamageToken
@@ -170,3 +172,13 @@ def test_play_never_crashes_on_typed_text(tmp_path_factory: pytest.TempPathFacto
                                 input="".join(f"{line}\n" for line in lines))
     assert result.exit_code == 0, result.output
     assert "Everything is saved" in result.output
+
+
+@pytest.mark.parametrize("typed", ["\u00b2", FULL_WIDTH, "\u0663", "\U0001d7d9"])
+def test_a_typed_card_number_is_plain_digits(catalog: Catalog, typed: str) -> None:
+    """`automa data card`: a level, health or gold that only looks like digits is refused."""
+    for field in ("level", "health", "gold"):
+        with pytest.raises(ValueError, match="is not a whole number"):
+            parse_answer(field, typed, catalog)
+    with pytest.raises(ValueError):
+        parse_answer("minions", f"zombie x{typed}", catalog)
