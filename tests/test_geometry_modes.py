@@ -126,6 +126,49 @@ def test_a_battle_in_asked_mode_through_play(tmp_path: Path) -> None:
     assert status["round"] == 3
 
 
+class Pane:
+    """`automa play` in a detached tmux pane, read and typed into as a player would. Each pane
+    has its own tmux server (socket), so other tmux users on the machine cannot disturb it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.name = f"automa-test-{time.monotonic_ns()}"
+        self.tmux = ["tmux", "-L", self.name]
+        subprocess.run([*self.tmux, "new-session", "-d", "-s", self.name, "-x", "120", "-y",
+                        "50", f"{AUTOMA_SHELL} play --session {folder}"], check=True)
+        # keep the pane (and what it shows) if `play` ends, so a failure can be read
+        subprocess.run([*self.tmux, "set-option", "-t", self.name, "remain-on-exit", "on"],
+                       capture_output=True)
+
+    def close(self) -> None:
+        subprocess.run([*self.tmux, "kill-server"], capture_output=True)
+
+    def screen(self) -> str:
+        return subprocess.run([*self.tmux, "capture-pane", "-p", "-t", self.name],
+                              capture_output=True, text=True, check=True).stdout
+
+    def keys(self, *typed: str) -> None:
+        subprocess.run([*self.tmux, "send-keys", "-t", self.name, *typed], check=True)
+
+    def wait_for(self, text: str) -> str:
+        for _ in range(300):  # 30 s: a loaded machine starts Python slowly
+            shown = self.screen()
+            if text in shown:
+                return shown
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared:\n{self.screen()}")
+
+    def wait_line(self, text: str) -> str:
+        """Until the last line on screen reads `text`: keys sent before the prompt is up would
+        meet the terminal in line mode, not readline."""
+        for _ in range(300):
+            shown = self.screen()
+            lines = [line.rstrip() for line in shown.splitlines() if line.strip()]
+            if lines and lines[-1] == text:
+                return shown
+            time.sleep(0.1)
+        raise AssertionError(f"the last line never read {text!r}:\n{self.screen()}")
+
+
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 def test_play_in_a_real_terminal_under_tmux(tmp_path: Path) -> None:
     """`automa play` in a tmux pane: typed commands answered on a real terminal, the Up arrow
@@ -134,65 +177,72 @@ def test_play_in_a_real_terminal_under_tmux(tmp_path: Path) -> None:
     folder = tmp_path / "tmux-session"
     subprocess.run([*AUTOMA, "new", str(EXAMPLES / "demo-battle.toml"), "--session",
                     str(folder), "--seed", "1"], check=True, capture_output=True)
-    name = f"automa-test-{time.monotonic_ns()}"
-    subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "120", "-y", "50",
-                    f"{AUTOMA_SHELL} play --session {folder}"], check=True)
+    pane = Pane(folder)
     try:
-        def screen() -> str:
-            return subprocess.run(["tmux", "capture-pane", "-p", "-t", name],
-                                  capture_output=True, text=True, check=True).stdout
-
-        def wait_for(text: str) -> str:
-            for _ in range(300):  # 30 s: a loaded machine starts Python slowly
-                shown = screen()
-                if text in shown:
-                    return shown
-                time.sleep(0.1)
-            raise AssertionError(f"{text!r} never appeared:\n{screen()}")
-
-        def keys(*typed: str) -> None:
-            subprocess.run(["tmux", "send-keys", "-t", name, *typed], check=True)
-
-        def wait_line(text: str) -> str:
-            """Until the last line on screen reads `text`: keys sent before the prompt is
-            up would meet the terminal in line mode, not readline."""
-            for _ in range(300):
-                shown = screen()
-                lines = [line.rstrip() for line in shown.splitlines() if line.strip()]
-                if lines and lines[-1] == text:
-                    return shown
-                time.sleep(0.1)
-            raise AssertionError(f"the last line never read {text!r}:\n{screen()}")
-
         prompt = "[round 2 · heroes] >"
-        wait_line(prompt)
-        keys("move elf 12,30", "Enter")
-        wait_for("elf is at (12.0, 30.0)")
-        wait_line(prompt)
-        keys("Up")  # the last line again, to edit: 30 becomes 31
-        wait_line(f"{prompt} move elf 12,30")
-        keys("BSpace", "1", "Enter")
-        shown = wait_for("elf is at (12.0, 31.0)")
+        pane.wait_line(prompt)
+        pane.keys("move elf 12,30", "Enter")
+        pane.wait_for("elf is at (12.0, 30.0)")
+        pane.wait_line(prompt)
+        pane.keys("Up")  # the last line again, to edit: 30 becomes 31
+        pane.wait_line(f"{prompt} move elf 12,30")
+        pane.keys("BSpace", "1", "Enter")
+        shown = pane.wait_for("elf is at (12.0, 31.0)")
         assert "^[[A" not in shown
-        wait_line(prompt)
-        keys("sta", "Tab")  # completes the command
-        wait_line(f"{prompt} status")
-        keys("Enter")
-        wait_for("Round 2 · the heroes' turn")
-        wait_line(prompt)
-        keys("los wra", "Tab")  # completes a piece id
-        wait_line(f"{prompt} los wraith-1")
-        keys("Enter")
-        wait_line(prompt)
+        pane.wait_line(prompt)
+        pane.keys("sta", "Tab")  # completes the command
+        pane.wait_line(f"{prompt} status")
+        pane.keys("Enter")
+        pane.wait_for("Round 2 · the heroes' turn")
+        pane.wait_line(prompt)
+        pane.keys("los wra", "Tab")  # completes a piece id
+        pane.wait_line(f"{prompt} los wraith-1")
+        pane.keys("Enter")
+        pane.wait_line(prompt)
         for typed in ("done", ""):
-            keys(typed, "Enter")
-        shown = wait_for("1. Flame Wraith #1")
-        keys("quit", "Enter")
-        wait_for("Everything is saved")
+            pane.keys(typed, "Enter")
+        pane.wait_for("1. Flame Wraith #1")
+        pane.keys("quit", "Enter")
+        pane.wait_for("Everything is saved")
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+        pane.close()
     log = (folder / LOG).read_text().splitlines()
     assert [json.loads(line)["type"] for line in log[1:3]] == ["move", "move"]
     assert json.loads(log[-1])["type"] == "activation"
     history = (folder / "history").read_text().splitlines()
     assert "move elf 12,31" in history and "status" in history
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_back_at_a_question_in_a_real_terminal(tmp_path: Path) -> None:
+    """Physical dice on a terminal: the token is typed, then `back` at the D12 asks for the
+    token again; the token logged is the second one typed."""
+    scenario = tmp_path / "duel.toml"
+    scenario.write_text(DUEL)
+    folder = tmp_path / "tmux-physical"
+    subprocess.run([*AUTOMA, "new", str(scenario), "--session", str(folder), "--dice",
+                    "physical"], check=True, capture_output=True)
+    pane = Pane(folder)
+    token = "Draw a level 2 damage token (melee+poison damage) (in the bag: 0, 1, 1R, 2, 2R, 3):"
+    d12 = "Roll the D12 (push direction for elf) [1-12]:"
+    try:
+        pane.wait_line("[round 1 · heroes] >")
+        pane.keys("done", "Enter")
+        pane.wait_line("[round 1 · AI] Enter for the next activation (help) >")
+        pane.keys("Enter")
+        pane.wait_line(token)
+        pane.keys("3", "Enter")
+        pane.wait_line(d12)
+        pane.keys("back", "Enter")
+        pane.wait_for("taken back: 3")
+        pane.wait_line(token)
+        pane.keys("2", "Enter")
+        pane.wait_line(d12)
+        pane.keys("5", "Enter")
+        pane.wait_for("Draw a level 2 damage token → 2")
+        pane.keys("quit", "Enter")
+        pane.wait_for("Everything is saved")
+    finally:
+        pane.close()
+    outcomes = json.loads((folder / LOG).read_text().splitlines()[-1])["outcomes"]
+    assert [o["value"] for o in outcomes] == ["2:2", "5"]

@@ -14,6 +14,7 @@ the answers so far, minus the last, given again.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
@@ -45,6 +46,19 @@ def plain_number(text: str, signed: bool = False) -> int | None:
     would say they are)."""
     pattern = SIGNED_NUMBER if signed else PLAIN_NUMBER
     return int(text) if pattern.fullmatch(text.strip()) else None
+
+
+def _read_answer(prompt: str) -> str:
+    """One typed line. On a terminal, `input` shows the prompt itself so readline (when `play`
+    has loaded it) can redraw the line as it is edited; otherwise the prompt goes to stderr,
+    keeping stdout for data (`automa next --json`)."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        try:
+            return input(prompt).strip()
+        except (EOFError, KeyboardInterrupt):
+            raise click.Abort from None
+    return str(click.prompt(prompt, prompt_suffix="", err=True, default="",
+                            show_default=False)).strip()
 
 
 def _complain(text: str) -> None:
@@ -100,8 +114,7 @@ class PromptAsker:
             click.echo(f"{prompt}: {answer}", err=True)
             return answer
         try:
-            answer = str(click.prompt(prompt, prompt_suffix=": ", err=True,
-                                      default="", show_default=False)).strip()
+            answer = _read_answer(f"{prompt}: ")
         except click.Abort:
             if self.controls:
                 raise QuitAtPrompt from None
