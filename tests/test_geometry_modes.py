@@ -246,3 +246,5 @@ def test_back_at_a_question_in_a_real_terminal(tmp_path: Path) -> None:
         pane.close()
     outcomes = json.loads((folder / LOG).read_text().splitlines()[-1])["outcomes"]
     assert [o["value"] for o in outcomes] == ["2:2", "5"]
+    # the history keeps the commands; the answers to questions are not recalled by Up
+    assert (folder / "history").read_text().split() == ["done", "quit"]

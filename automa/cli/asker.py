@@ -54,9 +54,13 @@ def _read_answer(prompt: str) -> str:
     keeping stdout for data (`automa next --json`)."""
     if sys.stdin.isatty() and sys.stdout.isatty():
         try:
-            return input(prompt).strip()
+            typed = input(prompt)
         except (EOFError, KeyboardInterrupt):
             raise click.Abort from None
+        readline = sys.modules.get("readline")
+        if typed and readline is not None:  # Up recalls commands, not rolls
+            readline.remove_history_item(readline.get_current_history_length() - 1)
+        return typed.strip()
     return str(click.prompt(prompt, prompt_suffix="", err=True, default="",
                             show_default=False)).strip()
 

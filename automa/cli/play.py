@@ -69,12 +69,10 @@ class LineReader:
         except ImportError:
             return
         self.history = self.session.folder / HISTORY
-        try:
-            readline.clear_history()
-            if self.history.is_file():
-                readline.read_history_file(str(self.history))
-        except OSError:
-            pass
+        readline.clear_history()
+        with contextlib.suppress(OSError):  # no history on a read-only folder: play on
+            self.history.touch(exist_ok=True)
+            readline.read_history_file(str(self.history))
         readline.set_completer(self._complete)
         readline.set_completer_delims(" \t\n")
         readline.parse_and_bind("tab: complete")
@@ -104,11 +102,8 @@ class LineReader:
             return
         import readline
 
-        try:
+        with contextlib.suppress(OSError):
             readline.append_history_file(1, str(self.history))
-        except OSError:
-            with contextlib.suppress(OSError):  # no history on a read-only folder: play on
-                readline.write_history_file(str(self.history))
 
 
 def _refresh(session: Any) -> None:
