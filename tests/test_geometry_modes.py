@@ -216,7 +216,8 @@ def test_play_in_a_real_terminal_under_tmux(tmp_path: Path) -> None:
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 def test_back_at_a_question_in_a_real_terminal(tmp_path: Path) -> None:
     """Physical dice on a terminal: the token is typed, then `back` at the D12 asks for the
-    token again; the token logged is the second one typed."""
+    token again; the token logged is the second one typed. Ctrl-C at the next activation's
+    question stops with nothing of that activation saved."""
     scenario = tmp_path / "duel.toml"
     scenario.write_text(DUEL)
     folder = tmp_path / "tmux-physical"
@@ -240,11 +241,17 @@ def test_back_at_a_question_in_a_real_terminal(tmp_path: Path) -> None:
         pane.wait_line(d12)
         pane.keys("5", "Enter")
         pane.wait_for("Draw a level 2 damage token → 2")
-        pane.keys("quit", "Enter")
+        pane.wait_line("[round 2 · heroes] >")
+        pane.keys("done", "Enter")
+        pane.wait_line("[round 2 · AI] Enter for the next activation (help) >")
+        pane.keys("Enter")
+        pane.wait_line(token)
+        pane.keys("C-c")  # Ctrl-C at a question: the activation under way is not saved
         pane.wait_for("Everything is saved")
     finally:
         pane.close()
-    outcomes = json.loads((folder / LOG).read_text().splitlines()[-1])["outcomes"]
-    assert [o["value"] for o in outcomes] == ["2:2", "5"]
+    log = [json.loads(line) for line in (folder / LOG).read_text().splitlines()[1:]]
+    assert [e["type"] for e in log] == ["end-heroes-turn", "activation", "end-heroes-turn"]
+    assert [o["value"] for o in log[1]["outcomes"]] == ["2:2", "5"]
     # the history keeps the commands; the answers to questions are not recalled by Up
-    assert (folder / "history").read_text().split() == ["done", "quit"]
+    assert (folder / "history").read_text().split() == ["done", "done"]
