@@ -8,7 +8,7 @@ import json
 import shutil
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -58,6 +58,9 @@ class ScriptedTable:
 
     def order(self, prompt: str, items: Sequence[str]) -> list[str]:
         raise AssertionError("no shuffles in a turn")
+
+    def token(self, prompt: str, faces: Sequence[str], elsewhere: Mapping[str, str]) -> str:
+        raise AssertionError("virtual dice: no tokens are asked")
 
 
 def make(tmp_path: Path, catalog: Catalog, geometry: str, text: str = DUEL) -> Session:
@@ -123,53 +126,132 @@ def test_a_battle_in_asked_mode_through_play(tmp_path: Path) -> None:
     assert status["round"] == 3
 
 
+class Pane:
+    """`automa play` in a detached tmux pane, read and typed into as a player would. Each pane
+    has its own tmux server (socket), so other tmux users on the machine cannot disturb it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.name = f"automa-test-{time.monotonic_ns()}"
+        self.tmux = ["tmux", "-L", self.name]
+        subprocess.run([*self.tmux, "new-session", "-d", "-s", self.name, "-x", "120", "-y",
+                        "50", f"{AUTOMA_SHELL} play --session {folder}"], check=True)
+        # keep the pane (and what it shows) if `play` ends, so a failure can be read
+        subprocess.run([*self.tmux, "set-option", "-t", self.name, "remain-on-exit", "on"],
+                       capture_output=True)
+
+    def close(self) -> None:
+        subprocess.run([*self.tmux, "kill-server"], capture_output=True)
+
+    def screen(self) -> str:
+        return subprocess.run([*self.tmux, "capture-pane", "-p", "-t", self.name],
+                              capture_output=True, text=True, check=True).stdout
+
+    def keys(self, *typed: str) -> None:
+        subprocess.run([*self.tmux, "send-keys", "-t", self.name, *typed], check=True)
+
+    def wait_for(self, text: str) -> str:
+        for _ in range(300):  # 30 s: a loaded machine starts Python slowly
+            shown = self.screen()
+            if text in shown:
+                return shown
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared:\n{self.screen()}")
+
+    def wait_line(self, text: str) -> str:
+        """Until the last line on screen reads `text`: keys sent before the prompt is up would
+        meet the terminal in line mode, not readline."""
+        for _ in range(300):
+            shown = self.screen()
+            lines = [line.rstrip() for line in shown.splitlines() if line.strip()]
+            if lines and lines[-1] == text:
+                return shown
+            time.sleep(0.1)
+        raise AssertionError(f"the last line never read {text!r}:\n{self.screen()}")
+
+
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 def test_play_in_a_real_terminal_under_tmux(tmp_path: Path) -> None:
-    """Smoke test: `automa play` in a tmux pane answers typed commands on a real terminal."""
+    """`automa play` in a tmux pane: typed commands answered on a real terminal, the Up arrow
+    recalls the last line for editing (no escape codes printed), Tab completes a command and a
+    piece id, and the history is kept in the session folder."""
     folder = tmp_path / "tmux-session"
     subprocess.run([*AUTOMA, "new", str(EXAMPLES / "demo-battle.toml"), "--session",
                     str(folder), "--seed", "1"], check=True, capture_output=True)
-    name = f"automa-test-{time.monotonic_ns()}"
-    subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "120", "-y", "50",
-                    f"{AUTOMA_SHELL} play --session {folder}"], check=True)
+    pane = Pane(folder)
     try:
-        def screen() -> str:
-            return subprocess.run(["tmux", "capture-pane", "-p", "-t", name],
-                                  capture_output=True, text=True, check=True).stdout
-
-        def wait_for(text: str) -> str:
-            for _ in range(300):  # 30 s: a loaded machine starts Python slowly
-                shown = screen()
-                if text in shown:
-                    return shown
-                time.sleep(0.1)
-            raise AssertionError(f"{text!r} never appeared:\n{screen()}")
-
-        wait_for("[round 2 · heroes] >")
-        for keys in ("move elf 12,30", "done", ""):
-            subprocess.run(["tmux", "send-keys", "-t", name, keys, "Enter"], check=True)
-        shown = wait_for("1. Flame Wraith #1")
-        assert "elf is at (12.0, 30.0)" in shown
-        subprocess.run(["tmux", "send-keys", "-t", name, "quit", "Enter"], check=True)
-        wait_for("Everything is saved")
+        prompt = "[round 2 · heroes] >"
+        pane.wait_line(prompt)
+        pane.keys("move elf 12,30", "Enter")
+        pane.wait_for("elf is at (12.0, 30.0)")
+        pane.wait_line(prompt)
+        pane.keys("Up")  # the last line again, to edit: 30 becomes 31
+        pane.wait_line(f"{prompt} move elf 12,30")
+        pane.keys("BSpace", "1", "Enter")
+        shown = pane.wait_for("elf is at (12.0, 31.0)")
+        assert "^[[A" not in shown
+        pane.wait_line(prompt)
+        pane.keys("sta", "Tab")  # completes the command
+        pane.wait_line(f"{prompt} status")
+        pane.keys("Enter")
+        pane.wait_for("Round 2 · the heroes' turn")
+        pane.wait_line(prompt)
+        pane.keys("los wra", "Tab")  # completes a piece id
+        pane.wait_line(f"{prompt} los wraith-1")
+        pane.keys("Enter")
+        pane.wait_line(prompt)
+        for typed in ("done", ""):
+            pane.keys(typed, "Enter")
+        pane.wait_for("1. Flame Wraith #1")
+        pane.keys("quit", "Enter")
+        pane.wait_for("Everything is saved")
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+        pane.close()
     log = (folder / LOG).read_text().splitlines()
-    assert json.loads(log[1])["type"] == "move" and json.loads(log[-1])["type"] == "activation"
+    assert [json.loads(line)["type"] for line in log[1:3]] == ["move", "move"]
+    assert json.loads(log[-1])["type"] == "activation"
+    history = (folder / "history").read_text().splitlines()
+    assert "move elf 12,31" in history and "status" in history
 
 
-def test_a_battle_in_hybrid_mode_through_play(tmp_path: Path) -> None:
-    """Hybrid with a generous tolerance asks every decision near the limit; the answers given
-    at the table decide, and the log keeps them."""
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_back_at_a_question_in_a_real_terminal(tmp_path: Path) -> None:
+    """Physical dice on a terminal: the token is typed, then `back` at the D12 asks for the
+    token again; the token logged is the second one typed. Ctrl-C at the next activation's
+    question stops with nothing of that activation saved."""
     scenario = tmp_path / "duel.toml"
-    scenario.write_text(DUEL.replace("los_blocked = true", "los_blocked = true\nclose_call = 9"))
-    folder = tmp_path / "h"
-    runner = CliRunner()
-    assert runner.invoke(cli, ["new", str(scenario), "--session", str(folder), "--geometry",
-                               "hybrid", "--seed", "2"]).exit_code == 0
-    result = runner.invoke(cli, ["play", "--session", str(folder)],
-                           input="done\n\ny\nn\nquit\n")
-    assert result.exit_code == 0, result.output
-    assert "(30." in result.output.split("AI turn")[1]  # hybrid keeps the coordinates
-    answers = json.loads((folder / LOG).read_text().splitlines()[-1])["answers"]
-    assert [(a["a"], a["source"]) for a in answers] == [(True, "table"), (False, "table")]
+    scenario.write_text(DUEL)
+    folder = tmp_path / "tmux-physical"
+    subprocess.run([*AUTOMA, "new", str(scenario), "--session", str(folder), "--dice",
+                    "physical"], check=True, capture_output=True)
+    pane = Pane(folder)
+    token = "Draw a level 2 damage token (melee+poison damage) (in the bag: 0, 1, 1R, 2, 2R, 3):"
+    d12 = "Roll the D12 (push direction for elf) [1-12]:"
+    try:
+        pane.wait_line("[round 1 · heroes] >")
+        pane.keys("done", "Enter")
+        pane.wait_line("[round 1 · AI] Enter for the next activation (help) >")
+        pane.keys("Enter")
+        pane.wait_line(token)
+        pane.keys("3", "Enter")
+        pane.wait_line(d12)
+        pane.keys("back", "Enter")
+        pane.wait_for("taken back: 3")
+        pane.wait_line(token)
+        pane.keys("2", "Enter")
+        pane.wait_line(d12)
+        pane.keys("5", "Enter")
+        pane.wait_for("Draw a level 2 damage token → 2")
+        pane.wait_line("[round 2 · heroes] >")
+        pane.keys("done", "Enter")
+        pane.wait_line("[round 2 · AI] Enter for the next activation (help) >")
+        pane.keys("Enter")
+        pane.wait_line(token)
+        pane.keys("C-c")  # Ctrl-C at a question: the activation under way is not saved
+        pane.wait_for("Everything is saved")
+    finally:
+        pane.close()
+    log = [json.loads(line) for line in (folder / LOG).read_text().splitlines()[1:]]
+    assert [e["type"] for e in log] == ["end-heroes-turn", "activation", "end-heroes-turn"]
+    assert [o["value"] for o in log[1]["outcomes"]] == ["2:2", "5"]
+    # the history keeps the commands; the answers to questions are not recalled by Up
+    assert (folder / "history").read_text().split() == ["done", "done"]

@@ -278,8 +278,8 @@ def test_a_typed_token_not_in_the_bag_is_asked_for_again(tmp_path: Path) -> None
     result = CliRunner().invoke(cli, ["next", "--session", str(folder), "--json"],
                                 input="3R\n3R\n4\n")
     assert result.exit_code == 0, result.output
-    assert ("No 3R is in the level 3 bag now (every 3R is in hand, drawn earlier in this "
-            "shot; the bag holds 4)") in result.stderr
+    assert ("no 3R is in the bag now (every 3R is in hand, drawn earlier in this "
+            "shot; the bag holds 4); try again") in result.stderr
     steps = json.loads(result.stdout)["steps"]
     assert [(s["value"], s["reset"]) for s in steps if s["kind"] == "token"] == [(3, True),
                                                                                 (4, False)]

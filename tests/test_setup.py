@@ -226,26 +226,52 @@ def test_same_seed_same_setup() -> None:
 
 def test_physical_dice_are_typed_and_bad_rolls_re_asked(tmp_path: Path, catalog: Catalog
                                                         ) -> None:
-    """--dice physical: the players shuffle and draw; every answer is checked."""
+    """--dice physical: the players draw the tiles one at a time, naming each as printed (a
+    Monster tile by its colour); every answer is checked, and only what the rules need is asked:
+    the last tile left is not asked, the Direction tiles stop at one of each colour."""
     typed = "\n".join([
         "13",                                   # Rune Die for the playmat: not a face
         "2",                                    # -> throne-room
-        "1,2,3,4",                              # Character tiles: one missing
-        "level-4,level-3,level-2,level-1,antient",
-        "7,6,5,4,3,2,1",                        # Monster tiles by number
-        "left-to-right,right-to-left,hsz-to-msz,msz-to-hsz",  # Direction tiles
+        "7",                                    # a Character tile by a menu number: refused
+        "level-4", "3", "level-2", "level-1",   # antient is the one left
+        "purple", "black", "gray", "brown", "blue", "orange",  # green (dungeon) is left
+        "left-to-right", "right-to-left",       # a second green: discarded, draw again
+        "hsz-to-msz",                           # one of each colour: no fourth draw
     ]) + "\n"
     out = tmp_path / "typed.toml"
     result = CliRunner().invoke(cli, ["setup", "chagnars-lair", "--dice", "physical", "--out",
                                       str(out)], input=typed)
     assert result.exit_code == 0, result.output
     assert "not a face of this die" in result.stderr
-    assert "exactly once" in result.stderr
+    assert "'7' is not one of: level-1, level-2, level-3, level-4, antient" in result.stderr
+    assert "Draw the Character tiles one at a time, face down: 5 of 5" not in result.stderr
+    assert ("Draw the Character tiles one at a time, face down: 4 of 5 (level-1, antient): "
+            "level-1") in result.stderr  # each draw lists what is left
     scenario = load_scenario(out, catalog)
     assert scenario.playmat.id == "throne-room"
-    assert scenario.tiles.character_order[0] == "level-4"
-    assert scenario.tiles.monster_order[0] == "zombie"
+    assert scenario.tiles.character_order == ("level-4", "level-3", "level-2", "level-1",
+                                              "antient")
+    assert scenario.tiles.monster_order == ("zombie", "wraith-knight", "undead", "vermin",
+                                            "mythological", "infernal", "dungeon")
     assert scenario.tiles.direction == ("left-to-right", "hsz-to-msz")
+    assert "automa new" in result.stdout and "--dice physical" in result.stdout
+    assert "automa turn" not in result.stdout
+
+
+def test_physical_hero_targets_are_asked_per_hero(tmp_path: Path) -> None:
+    typed = "\n".join(["2", "level-1", "level-2", "level-3", "level-4",
+                       "green", "orange", "blue", "gray", "brown", "black",
+                       "4", "4", "1",                 # elf 4; the 4 is gone; barbarian 1
+                       "msz-to-hsz", "left-to-right"]) + "\n"
+    result = CliRunner().invoke(cli, ["setup", "chagnars-lair", "--dice", "physical",
+                                      "--heroes", "elf=8,barbarian=12", "--json"], input=typed)
+    assert result.exit_code == 0, result.output
+    assert "Draw the Hero Target tile dealt to elf (1, 2, 3, 4)" in result.stderr
+    assert "Draw the Hero Target tile dealt to barbarian (1, 2, 3)" in result.stderr
+    assert "'4' is not one of: 1, 2, 3" in result.stderr
+    tiles = json.loads(result.stdout)["tiles"]
+    assert tiles["hero_targets"] == {"elf": 4, "barbarian": 1}
+    assert tiles["direction"] == ["left-to-right", "msz-to-hsz"]
 
 
 def test_input_ending_early_saves_nothing(tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ USER_FILE_HEADER = ("# Your own records (automa data card): each replaces the sh
                     "the same id.\n")
 _TYPED = re.compile(rf"\s*{NOTE_MARK} \((?P<by>[a-z]+)\): (?P<fields>[a-z, ]+); the rest as before "
                     r"\((?P<was>[a-z]*)\)\.")
-_COUNT = re.compile(r"^(?P<ids>[a-z0-9|' -]+?)\s*(?:x|\u00d7)\s*(?P<count>\d+)$")
+_COUNT = re.compile(r"^(?P<ids>[a-z0-9|' -]+?)\s*(?:x|\u00d7)\s*(?P<count>\d+)$", re.ASCII)
 
 
 def prompt_for(field: str, catalog: Catalog) -> str:
@@ -55,7 +55,7 @@ def prompt_for(field: str, catalog: Catalog) -> str:
 
 
 def _whole(text: str, low: int, high: int) -> int:
-    if not text.isdigit() or not low <= int(text) <= high:
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
         raise ValueError(f"{text!r} is not a whole number from {low} to {high}")
     return int(text)
 

@@ -1,72 +1,204 @@
 """The players at the table answer with their real dice, tiles and cards: every answer is
-validated, and a bad one is re-asked with one line saying what is wrong."""
+validated, and a bad one is re-asked with one line saying what is wrong.
+
+Answers are names, never places in a list: a damage token is typed as printed on it (`2`,
+`1R`, `0`), a tile by its colour or its name. A menu number is offered only where no choice is
+itself a number (so it cannot be mistaken for a value). A number is plain ASCII digits only.
+
+With `controls` on (the play loop), three words work at every question: `back` takes back the
+last answer, `undo` abandons the activation and undoes the last logged input, `quit` stops
+with nothing half-done saved. `run_with_takebacks` turns `back` into a re-run of the step with
+the answers so far, minus the last, given again.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 import click
 
 from automa.errors import InputError
 
+T = TypeVar("T")
+PLAIN_NUMBER = re.compile(r"[0-9]{1,6}", re.ASCII)
+SIGNED_NUMBER = re.compile(r"[+-]?[0-9]{1,6}", re.ASCII)
+CONTROL_WORDS = ("back", "undo", "quit")
 
-def _ask(prompt: str) -> str:
-    try:
-        return str(click.prompt(prompt, prompt_suffix=": ", err=True)).strip()
-    except click.Abort:
-        raise InputError("the input ended before every roll was given; nothing was saved") \
-            from None
+
+class TakeBack(Exception):
+    """`back`: the last answer is taken back."""
+
+
+class UndoAtPrompt(Exception):
+    """`undo`: abandon the activation (nothing logged) and undo the last logged input."""
+
+
+class QuitAtPrompt(Exception):
+    """`quit` (or Ctrl-C, or the end of the input): stop; nothing half-done is saved."""
+
+
+def plain_number(text: str, signed: bool = False) -> int | None:
+    """`text` as a whole number when it is plain ASCII digits (a sign if `signed`), else None:
+    a superscript two, full-width or Arabic-Indic digits are not numbers here (str.isdigit
+    would say they are)."""
+    pattern = SIGNED_NUMBER if signed else PLAIN_NUMBER
+    return int(text) if pattern.fullmatch(text.strip()) else None
+
+
+def _read_answer(prompt: str) -> str:
+    """One typed line. On a terminal, `input` shows the prompt itself so readline (when `play`
+    has loaded it) can redraw the line as it is edited; otherwise the prompt goes to stderr,
+    keeping stdout for data (`automa next --json`)."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        try:
+            typed = input(prompt)
+        except (EOFError, KeyboardInterrupt):
+            raise click.Abort from None
+        readline = sys.modules.get("readline")
+        if typed and readline is not None:  # Up recalls commands, not rolls
+            readline.remove_history_item(readline.get_current_history_length() - 1)
+        return typed.strip()
+    return str(click.prompt(prompt, prompt_suffix="", err=True, default="",
+                            show_default=False)).strip()
 
 
 def _complain(text: str) -> None:
     click.echo(f"  {text}; try again", err=True)
 
 
+def _menu_numbers_allowed(options: Sequence[str]) -> bool:
+    """A menu number could be mistaken for a value (a token face, a tile's level or number)
+    when any choice holds a digit: then only names are taken."""
+    return not any(char.isdigit() for option in options for char in option)
+
+
+def resolve(answer: str, options: Sequence[str]) -> str | None:
+    """A choice by its name (any case), by one word of it that no other choice shares
+    (`green` or `dungeon` for `green (dungeon)`, `4` for `level-4`), or by its menu number
+    where numbers cannot be values."""
+    text = answer.strip().lower()
+    if not text:
+        return None
+    exact = [o for o in options if o.lower() == text]
+    if exact:
+        return exact[0]
+    by_word = {o for o in options if text in _names_within(o)}
+    if len(by_word) == 1:
+        return by_word.pop()
+    number = plain_number(text)
+    if number is not None and _menu_numbers_allowed(options) and 1 <= number <= len(options):
+        return options[number - 1]
+    return None
+
+
+def _names_within(option: str) -> set[str]:
+    """`left-to-right (green)`: the parts in and out of brackets, and every word of them."""
+    parts = {part.strip() for part in re.split(r"[()]", option.lower()) if part.strip()}
+    return parts | {word for part in parts for word in re.split(r"[\s-]+", part) if word}
+
+
+def _menu(options: Sequence[str]) -> str:
+    if _menu_numbers_allowed(options):
+        return ", ".join(f"{i}={item}" for i, item in enumerate(options, start=1))
+    return ", ".join(options)
+
+
 class PromptAsker:
+    def __init__(self, controls: bool = False, prefill: Sequence[str] = ()) -> None:
+        self.controls = controls
+        self.prefill = list(prefill)
+        self.given: list[str] = []  # every accepted answer, as typed (for `back`)
+
+    def _ask(self, prompt: str) -> str:
+        if self.prefill:
+            answer = self.prefill.pop(0)
+            click.echo(f"{prompt}: {answer}", err=True)
+            return answer
+        try:
+            answer = _read_answer(f"{prompt}: ")
+        except click.Abort:
+            if self.controls:
+                raise QuitAtPrompt from None
+            raise InputError("the input ended before every roll was given; nothing was saved") \
+                from None
+        if self.controls and answer.lower() in CONTROL_WORDS:
+            raise {"back": TakeBack, "undo": UndoAtPrompt,
+                   "quit": QuitAtPrompt}[answer.lower()]
+        return answer
+
+    def _accept(self, answer: str) -> None:
+        self.given.append(answer)
+
     def number(self, prompt: str, allowed: Sequence[int]) -> int:
         span = f"{min(allowed)}-{max(allowed)}"
         while True:
-            answer = _ask(f"{prompt} [{span}]")
-            if answer.isdigit() and int(answer) in allowed:
-                return int(answer)
-            _complain(f"{answer!r} is not a face of this die ({span})")
+            answer = self._ask(f"{prompt} [{span}]")
+            value = plain_number(answer)
+            if value is not None and value in allowed:
+                self._accept(answer)
+                return value
+            _complain(f"{answer!r} is not a face of this die ({span}; plain digits)")
 
     def order(self, prompt: str, items: Sequence[str]) -> list[str]:
-        menu = ", ".join(f"{i}={item}" for i, item in enumerate(items, start=1))
-        while True:
-            answer = _ask(f"{prompt} ({menu}; names or numbers, comma-separated)")
-            chosen = [self._resolve(part.strip(), items) for part in answer.split(",")]
-            if None in chosen:
-                _complain(f"{answer!r} names something that is not in the list")
-            elif sorted(c for c in chosen if c) != sorted(items):
-                _complain(f"give each of the {len(items)} exactly once")
-            else:
-                return [c for c in chosen if c]
+        """The items one draw at a time, each from those left (the last one is not asked)."""
+        left, drawn = list(items), list[str]()
+        while len(left) > 1:
+            chosen = self.choice(f"{prompt}: draw {len(drawn) + 1} of {len(items)}", left)
+            drawn.append(chosen)
+            left.remove(chosen)
+        return drawn + left
 
     def choice(self, prompt: str, options: Sequence[str]) -> str:
-        menu = ", ".join(f"{i}={item}" for i, item in enumerate(options, start=1))
         while True:
-            answer = _ask(f"{prompt} ({menu})")
-            chosen = self._resolve(answer, options)
+            answer = self._ask(f"{prompt} ({_menu(options)})")
+            chosen = resolve(answer, options)
             if chosen is not None:
+                self._accept(answer)
                 return chosen
-            _complain(f"{answer!r} is not one of the {len(options)} choices")
+            _complain(f"{answer!r} is not one of: {', '.join(options)}")
+
+    def token(self, prompt: str, faces: Sequence[str], elsewhere: Mapping[str, str]) -> str:
+        """A damage token by the face printed on it; only a face still in the bag is taken.
+        `elsewhere` says where each face not in the bag is."""
+        while True:
+            answer = self._ask(f"{prompt} (in the bag: {', '.join(faces)})")
+            face = answer.strip().upper()
+            if face in faces:
+                self._accept(answer)
+                return face
+            if face in elsewhere:
+                _complain(f"no {face} is in the bag now (every {face} is {elsewhere[face]}; "
+                          f"the bag holds {', '.join(faces)})")
+            else:
+                _complain(f"{answer!r} is not a token face in this bag; type the face as "
+                          f"printed on the token: {', '.join(faces)}")
 
     def yes_no(self, prompt: str) -> bool:
         while True:
-            answer = _ask(f"{prompt} [y/n]").lower()
-            if answer in ("y", "yes"):
-                return True
-            if answer in ("n", "no"):
-                return False
+            answer = self._ask(f"{prompt} [y/n]")
+            if answer.lower() in ("y", "yes", "n", "no"):
+                self._accept(answer)
+                return answer.lower().startswith("y")
             _complain(f"{answer!r}: answer y or n")
 
-    @staticmethod
-    def _resolve(answer: str, items: Sequence[str]) -> str | None:
-        """An item by its name, or by its number in the menu. The name wins: a damage token
-        is typed as printed on it ("4"), not by its place in the menu."""
-        if answer in items:
-            return answer
-        if answer.isdigit() and 1 <= int(answer) <= len(items):
-            return items[int(answer) - 1]
-        return None
+
+def run_with_takebacks(step: Callable[[PromptAsker], T]) -> T:
+    """Run `step` with a controlled asker; on `back`, run it again from the start with every
+    answer but the last given again, so the question before is asked anew. The step must have
+    no effect until it returns (an AI activation is logged only when it is complete)."""
+    given: list[str] = []
+    while True:
+        asker = PromptAsker(controls=True, prefill=given)
+        try:
+            return step(asker)
+        except TakeBack:
+            taken = asker.given
+            if not taken:
+                click.echo("  nothing to take back yet", err=True)
+                given = []
+                continue
+            click.echo(f"  taken back: {taken[-1]}", err=True)
+            given = taken[:-1]

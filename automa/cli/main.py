@@ -241,6 +241,7 @@ def demo(ctx: click.Context, seed: int | None, as_json: bool, explain: bool) -> 
 
 
 def _heroes(text: str | None) -> tuple[tuple[str, int], ...]:
+    from automa.cli.asker import plain_number
     from automa.errors import InputError
 
     heroes = []
@@ -248,9 +249,11 @@ def _heroes(text: str | None) -> tuple[tuple[str, int], ...]:
         if not part.strip():
             continue
         name, _, health = part.partition("=")
-        if not name.strip() or not health.strip().isdigit() or int(health) < 1:
-            raise InputError(f"--heroes: write each hero as ID=HEALTH (elf=8), not {part!r}")
-        heroes.append((name.strip(), int(health)))
+        value = plain_number(health)
+        if not name.strip() or value is None or value < 1:
+            raise InputError(f"--heroes: write each hero as ID=HEALTH (elf=8, plain digits), "
+                             f"not {part!r}")
+        heroes.append((name.strip(), value))
     if len({h for h, _ in heroes}) != len(heroes):
         raise InputError("--heroes: a hero is named twice")
     return tuple(heroes)
@@ -336,8 +339,13 @@ def setup(ctx: click.Context, room: str, lord: str | None, playmat: str | None,
         emit_json({**setup_json(result), "seed": used_seed if dice == "virtual" else None})
         return
     click.echo(setup_text(result), nl=False)
-    if out is not None:
-        click.echo(f"Saved the scenario to {out}: run `automa turn {out}` for the AI's turn")
+    if out is not None and dice == "physical":  # a session keeps the table's dice and tokens
+        click.echo(f"Saved the scenario to {out}. Play it with your own dice and tokens: "
+                   f"`automa new {out} --session BATTLE --dice physical`, then "
+                   f"`automa play --session BATTLE`")
+    elif out is not None:
+        click.echo(f"Saved the scenario to {out}: run `automa turn {out}` for the AI's turn, "
+                   f"or `automa new {out} --session BATTLE` for a whole battle")
 
 
 @cli.group()

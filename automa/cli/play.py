@@ -3,8 +3,10 @@ accepted, so quitting, Ctrl-C or a crash loses nothing: `play` resumes where it 
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,49 +19,97 @@ from automa.cli.session_cmds import open_session, session_option
 HELP = """Heroes' turn: report what happened at the table, then `done`.
   move ID POSITION      e.g. move elf 12.5,40 | move elf rune 3 | move elf 2 cm left of rat-1
                         | move elf touching obstacle B on its north side
-  damage ID N           a hit on a piece (monsters too); heal ID N
+  damage ID N [by HERO] a hit on a piece (monsters too; name the hero for the summary)
+  heal ID N
   gold ID +N / -N       also items, poison
   dead ID               the piece leaves play; freeze / unfreeze / stun / unstun ID
   condition ID NAME on|off   any condition: frozen, stunned, teleported, devoured, aloft ...
   back ID               back on the mat from the Teleported! or Devoured! card (then move it)
   los ID                whom ID sees;  status;  log;  undo;  redo
   done                  end the heroes' turn: the AI acts, one activation per Enter
-  quit                  stop here (everything is saved)"""
+  quit                  stop here (everything is saved)
+Numbers are plain digits (0-9). Up and Down recall earlier lines; Tab completes commands and
+piece ids."""
+AI_HELP = """AI turn: press Enter for the next activation. Also:
+  move ID POSITION      the real piece landed elsewhere: put it where it stands (logged)
+  los ID                whom ID sees;  status;  log;  undo;  redo;  help;  quit
+At any question during an activation (a die, a token, a yes/no, which one):
+  back                  take back the last answer and answer that question again
+  undo                  abandon this activation (nothing logged) and undo the last input
+  quit                  stop; the activation under way is not saved"""
+AI_COMMANDS = ("move", "los", "status", "log", "undo", "redo", "help", "quit", "exit")
+HISTORY = "history"  # in the session folder: the lines typed at `play`, for Up and Down
 COMMANDS = ("move", "damage", "hit", "heal", "gold", "items", "poison", "dead", "freeze",
             "unfreeze", "stun", "unstun", "condition", "back", "los", "status", "log", "undo",
             "redo", "done", "quit", "exit", "help")
+
+
+Handler = Callable[[Any, list[str]], None]
 
 
 class Quit(Exception):
     pass
 
 
-def _read(prompt: str) -> str:
-    click.echo(prompt, nl=False)
-    line = sys.stdin.readline()
-    if not line:
-        raise Quit
-    if not sys.stdin.isatty():
-        click.echo(line.rstrip("\n"))  # echo scripted input so the transcript reads naturally
-    return line.strip()
+class LineReader:
+    """Lines typed at the table. On a terminal: `input()` with readline (line editing, history
+    kept in the session folder, Tab completing commands and piece ids). From a pipe: plain
+    lines, echoed so a scripted transcript reads naturally."""
 
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.history: Path | None = None
+        self.tty = sys.stdin.isatty()
+        if self.tty:
+            self._enable_line_editing()
 
-def _enable_line_editing(session: Any) -> None:
-    """Tab completes commands and piece ids when a terminal is attached."""
-    if not sys.stdin.isatty():
-        return
-    try:
-        import readline
-    except ImportError:
-        return
+    def _enable_line_editing(self) -> None:
+        try:
+            import readline
+        except ImportError:
+            return
+        self.history = self.session.folder / HISTORY
+        readline.clear_history()
+        with contextlib.suppress(OSError):  # no history on a read-only folder: play on
+            self.history.touch(exist_ok=True)
+            readline.read_history_file(str(self.history))
+        readline.set_completer(self._complete)
+        readline.set_completer_delims(" \t\n")
+        readline.parse_and_bind("tab: complete")
 
-    def complete(text: str, state: int) -> str | None:
-        words = [*COMMANDS, *(p.id for p in session.state.battle.pieces)]
+    def _complete(self, text: str, state: int) -> str | None:
+        words = [*COMMANDS, *(p.id for p in self.session.state.battle.pieces)]
         matches = [w for w in words if w.startswith(text)]
         return matches[state] if state < len(matches) else None
 
-    readline.set_completer(complete)
-    readline.parse_and_bind("tab: complete")
+    def read(self, prompt: str) -> str:
+        if self.tty:
+            try:
+                line = input(prompt)
+            except EOFError:
+                raise Quit from None
+            self._remember(line)
+            return line.strip()
+        click.echo(prompt, nl=False)
+        line = sys.stdin.readline()
+        if not line:
+            raise Quit
+        click.echo(line.rstrip("\n"))  # echo scripted input so the transcript reads naturally
+        return line.strip()
+
+    def _remember(self, line: str) -> None:
+        if self.history is None or not line.strip():
+            return
+        import readline
+
+        with contextlib.suppress(OSError):
+            readline.append_history_file(1, str(self.history))
+
+
+def _refresh(session: Any) -> None:
+    """Another window may have written to the session: read it again before each prompt."""
+    if hasattr(session, "refresh"):
+        session.refresh()
 
 
 @cli.command()
@@ -74,26 +124,55 @@ def play(ctx: click.Context, folder: Path) -> None:
       automa new battle.toml --session my-battle
       automa play --session my-battle
     """
-    from automa.cli.asker import PromptAsker
+    from automa.render.summary import summary_text
 
     session = open_session(ctx, folder)
-    _enable_line_editing(session)
-    asker = PromptAsker()
+    reader = LineReader(session)
     click.echo(f"Session {folder} · type help for the commands")
+    reminded: list[int] = []
     try:
         while True:
+            _refresh(session)
             if _room_over(session):
+                click.echo(summary_text(session.state, session.effective()[0],
+                                        session.catalog, session.seed), nl=False)
                 return
             if session.state.phase == "heroes":
-                _heroes_turn(session)
+                if session.state.round not in reminded:
+                    reminded.append(session.state.round)
+                    _remind_conditions(session.state)
+                _heroes_turn(session, reader)
             else:
-                _ai_turn(session, asker)
+                _ai_turn(session, reader)
     except Quit:
         click.echo(f"\nStopped. Everything is saved: automa play --session {folder}")
     except KeyboardInterrupt:
         click.echo(f"\nInterrupted. Every input so far is saved: automa play --session "
                    f"{folder}", err=True)
         sys.exit(130)
+
+
+REMINDERS = {
+    "stunned": "a stunned hero cannot use items except familiars; the Stunned! card goes at "
+               "the end of the Battle Phase, when the hero is teleported or devoured, or as "
+               "your rulebook says (`unstun {id}`)",
+    "frozen": "a frozen character cannot act, cannot be damaged and loses its defensive "
+              "properties until the ice piece is knocked off (`unfreeze {id}`)",
+    "teleported": "on the Teleported! card: it comes back this round anywhere on the mat's "
+                  "edge and makes one melee shot (`back {id}`, then `move {id} ...`)",
+    "devoured": "on the Devoured! card: out of play until the room is cleared or the "
+                "devouring monster dies (`back {id}`, then `move {id} ...`)",
+}
+
+
+def _remind_conditions(state: Any) -> None:
+    """At the start of the heroes' turn: the conditions they hold and what the rules say."""
+    for piece in state.battle.pieces:
+        if piece.side != "heroes":
+            continue
+        for condition in sorted(piece.conditions & REMINDERS.keys()):
+            text = f"{piece.id} is {condition}: " + REMINDERS[condition].format(id=piece.id)
+            click.echo(textwrap.fill(text, 100, initial_indent="  ", subsequent_indent="    "))
 
 
 def _room_over(session: Any) -> bool:
@@ -107,11 +186,14 @@ def _room_over(session: Any) -> bool:
     return False
 
 
-def _heroes_turn(session: Any) -> None:
+def _heroes_turn(session: Any, reader: LineReader) -> None:
+    line = reader.read(f"[round {session.state.round} · heroes] > ")
+    _dispatch(session, line, HANDLERS)
+
+
+def _dispatch(session: Any, line: str, handlers: dict[str, Handler]) -> None:
     from automa.errors import AutomaError
 
-    state = session.state
-    line = _read(f"[round {state.round} · heroes] > ")
     if not line:
         return
     try:
@@ -120,9 +202,11 @@ def _heroes_turn(session: Any) -> None:
         click.echo("  unbalanced quotes; try again")
         return
     command, args = words[0].lower(), words[1:]
-    handler = HANDLERS.get(command)
+    handler = handlers.get(command)
     if handler is None:
-        click.echo(f"  unknown command {command!r}; type help")
+        known = "type help" if handlers is HANDLERS else \
+            "press Enter for the next activation, or type help"
+        click.echo(f"  unknown command {command!r} here; {known}")
         return
     try:
         handler(session, args)
@@ -130,20 +214,30 @@ def _heroes_turn(session: Any) -> None:
         click.echo(f"  {error}")
 
 
-def _ai_turn(session: Any, asker: Any) -> None:
+def _ai_turn(session: Any, reader: LineReader) -> None:
+    line = reader.read(f"[round {session.state.round} · AI] Enter for the next activation "
+                       f"(help) > ")
+    if line:
+        _dispatch(session, line, AI_HANDLERS)
+        return
+    _activate(session)
+
+
+def _activate(session: Any) -> None:
+    """One AI activation. `back` at a question runs it again with the answers so far minus the
+    last; `undo` abandons it and undoes the last logged input; nothing half-done is logged."""
+    from automa.cli.asker import QuitAtPrompt, UndoAtPrompt, run_with_takebacks
     from automa.render.session_out import latest_activation_text
 
-    state = session.state
-    line = _read(f"[round {state.round} · AI] Enter for the next activation (undo, quit) > ")
-    if line in ("q", "quit", "exit"):
-        raise Quit
-    if line in ("u", "undo"):
-        _undo(session, [])
+    try:
+        activation = run_with_takebacks(session.next)
+    except UndoAtPrompt:
+        click.echo("  the activation under way is abandoned (nothing of it was logged)")
+        _dispatch(session, "undo", AI_HANDLERS)
         return
-    if line:
-        click.echo("  press Enter, or type undo or quit")
-        return
-    activation = session.next(asker)
+    except QuitAtPrompt:
+        click.echo("  the activation under way is abandoned (nothing of it was logged)")
+        raise Quit from None
     if activation is None:
         click.echo("No AI character can act.")
         return
@@ -158,12 +252,13 @@ def _need(args: list[str], count: int, usage: str) -> None:
 
 
 def _number(text: str) -> int:
+    from automa.cli.asker import plain_number
     from automa.errors import InputError
 
-    try:
-        return int(text)
-    except ValueError:
-        raise InputError(f"{text!r} is not a whole number") from None
+    number = plain_number(text, signed=True)
+    if number is None:
+        raise InputError(f"{text!r} is not a whole number in plain digits (0-9)")
+    return number
 
 
 def _move(session: Any, args: list[str]) -> None:
@@ -180,10 +275,13 @@ def _move(session: Any, args: list[str]) -> None:
     click.echo(f"  {piece.id} is at ({at[0]:.1f}, {at[1]:.1f})")
 
 
-def _amount(kind: str) -> Callable[[Any, list[str]], None]:
+def _amount(kind: str) -> Handler:
     def handler(session: Any, args: list[str]) -> None:
         _need(args, 2, f"{kind} ID N")
-        session.report({"type": kind, "piece": args[0], "amount": _number(args[1])})
+        event = {"type": kind, "piece": args[0], "amount": _number(args[1])}
+        if kind == "damage" and len(args) > 2:
+            event["by"] = _dealt_by(session, args[2:])
+        session.report(event)
         piece = session.state.battle.get(args[0])
         click.echo(f"  {args[0]}: " + ("out of play" if piece is None else
                                       f"health {piece.health}, gold {piece.gold}, "
@@ -191,7 +289,17 @@ def _amount(kind: str) -> Callable[[Any, list[str]], None]:
     return handler
 
 
-def _condition(name: str, on: bool) -> Callable[[Any, list[str]], None]:
+def _dealt_by(session: Any, words: list[str]) -> str:
+    """`by HERO`: who dealt the damage (for the battle summary)."""
+    from automa.errors import InputError
+
+    heroes = {p.id for p in session.state.scenario.pieces if p.side == "heroes"}
+    if len(words) != 2 or words[0].lower() != "by" or words[1] not in heroes:
+        raise InputError(f"usage: damage ID N [by HERO] (heroes: {', '.join(sorted(heroes))})")
+    return words[1]
+
+
+def _condition(name: str, on: bool) -> Handler:
     def handler(session: Any, args: list[str]) -> None:
         _need(args, 1, f"{'' if on else 'un'}{name} ID")
         session.report({"type": "condition", "piece": args[0], "condition": name, "on": on})
@@ -277,7 +385,7 @@ def _quit(session: Any, args: list[str]) -> None:
     raise Quit
 
 
-HANDLERS: dict[str, Callable[[Any, list[str]], None]] = {
+HANDLERS: dict[str, Handler] = {
     "move": _move,
     "damage": _amount("damage"),
     "hit": _amount("damage"),
@@ -301,4 +409,8 @@ HANDLERS: dict[str, Callable[[Any, list[str]], None]] = {
     "quit": _quit,
     "exit": _quit,
     "help": lambda session, args: click.echo(HELP),
+}
+AI_HANDLERS: dict[str, Handler] = {
+    **{name: HANDLERS[name] for name in AI_COMMANDS},
+    "help": lambda session, args: click.echo(AI_HELP),
 }

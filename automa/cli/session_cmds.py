@@ -66,12 +66,20 @@ def new(ctx: click.Context, scenario: Path, folder: Path, seed: int | None, dice
 @reports_errors
 def next_(ctx: click.Context, folder: Path, as_json: bool) -> None:
     """Advance one AI activation and print it."""
-    from automa.cli.asker import PromptAsker
+    from automa.cli.asker import QuitAtPrompt, UndoAtPrompt, run_with_takebacks
+    from automa.errors import InputError
     from automa.render.json_out import activation_json
-    from automa.render.session_out import latest_activation_text
+    from automa.render.session_out import describe_event, latest_activation_text
 
     session = open_session(ctx, folder)
-    activation = session.next(PromptAsker())
+    try:  # `back` at a question asks the one before again (cli/asker.py)
+        activation = run_with_takebacks(session.next)
+    except UndoAtPrompt:
+        click.echo(f"Abandoned the activation (nothing logged); undone: "
+                   f"{describe_event(session.undo())}", err=True)
+        return
+    except QuitAtPrompt:
+        raise InputError("stopped at a question; the activation was not saved") from None
     if activation is None:
         if as_json:
             emit_json(None)

@@ -5,7 +5,7 @@ Every outcome is recorded (what, why, from where), so a battle replays identical
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -15,8 +15,6 @@ from automa.errors import InputError, RulesError
 from automa.model.components import DamageToken
 from automa.model.scenario import Bag, ChanceScript
 from automa.rules.tokens import whereabouts
-
-TYPED_TOKEN_TRIES = 10  # a typed token not in the bag is asked for again, this often
 
 
 @dataclass(frozen=True)
@@ -37,6 +35,11 @@ class Asker(Protocol):
     def choice(self, prompt: str, options: Sequence[str]) -> str: ...
 
     def yes_no(self, prompt: str) -> bool: ...
+
+    def token(self, prompt: str, faces: Sequence[str], elsewhere: Mapping[str, str]) -> str:
+        """A damage token's face, one of `faces` (those in the bag); `elsewhere` says where
+        every other face of the level is, for refusing it."""
+        ...
 
 
 @dataclass
@@ -76,7 +79,7 @@ class Chance:
     def shuffle(self, items: Sequence[str], why: str) -> list[str]:
         """A shuffled deck of tiles or cards, in the order they are laid or drawn."""
         if self.asker is not None:
-            order, source = self.asker.order(f"Shuffle {why} and list them in order", items), \
+            order, source = self.asker.order(f"Draw {why} one at a time, face down", items), \
                 "table"
         else:
             order, source = [items[int(i)] for i in self.rng.permutation(len(items))], "rng"
@@ -124,20 +127,18 @@ class Chance:
 
     def _typed_token(self, level: int, bag: Bag, hand: Sequence[DamageToken],
                      why: str) -> DamageToken:
+        """The players draw a real token and type its face; the asker takes only a face still
+        in the bag and says where any other one is."""
         assert self.asker is not None
-        labels = sorted({t.label() for t in (*bag.tokens, *hand, *bag.discard)})
-        ask = f"Draw a level {level} damage token ({why})"
-        prompt = ask
-        for _ in range(TYPED_TOKEN_TRIES):
-            token = DamageToken.parse(self.asker.choice(prompt, labels))
-            if token in bag.tokens:
-                return token
-            inside = sorted({t.label() for t in bag.tokens})
-            prompt = (f"No {token.label()} is in the level {level} bag now (every "
-                      f"{token.label()} is {whereabouts(token, bag, hand)}; the bag holds "
-                      f"{', '.join(inside)}). {ask}")
-        raise InputError(f"{TYPED_TOKEN_TRIES} answers in a row named level {level} tokens that "
-                         f"are not in the bag; check the bag against the table")
+        inside = sorted({t.label() for t in bag.tokens})
+        elsewhere = {t.label(): whereabouts(t, bag, hand) for t in (*hand, *bag.discard)
+                     if t.label() not in inside}
+        face = self.asker.token(f"Draw a level {level} damage token ({why})", inside, elsewhere)
+        token = DamageToken.parse(face)
+        if token not in bag.tokens:
+            raise InputError(f"the level {level} token {face} is not in the bag now; check the "
+                             f"bag against the table")
+        return token
 
     def remaining_script(self, next_seed: int | None) -> ChanceScript:
         """The scripted outcomes not yet used, for saving the scenario after a turn."""

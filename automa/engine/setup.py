@@ -4,7 +4,7 @@ goes. Every random step asks the Chance source, so a seed or the players' own di
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from shapely.geometry import Polygon
@@ -190,17 +190,52 @@ def choose_playmat(catalog: Catalog, options: SetupOptions, room: RoomSpec | Non
 def lay_tiles(catalog: Catalog, options: SetupOptions, lair: bool, chance: Chance
               ) -> tuple[Tiles, list[str]]:
     faces = catalog.components.tiles
-    character = chance.shuffle(character_tiles_for(faces, lair), "the Character tiles")
-    monster = chance.shuffle(faces.monster, "the Monster tiles")
+    character = deal(chance, character_tiles_for(faces, lair), "the Character tiles")
+    monster = deal(chance, faces.monster, "the Monster tiles",
+                   {f: f"{faces.colours[f]} ({f})" for f in faces.monster if f in faces.colours})
     targets: dict[str, int] = {}
     if options.heroes:
         if len(options.heroes) > 4:
             raise RulesError("--heroes: at most four heroes (four Hero Target tiles)")
-        dealt = chance.shuffle([str(n) for n in (1, 2, 3, 4)], "the Hero Target tiles")
-        targets = {hero: int(tile) for (hero, _), tile in zip(options.heroes, dealt, strict=False)}
-    drawn = chance.shuffle((*faces.green, *faces.blue), "the Direction tiles")
+        targets = _hero_targets(chance, [hero for hero, _ in options.heroes])
+    colour = {t: "green" for t in faces.green} | {t: "blue" for t in faces.blue}
+    drawn = deal(chance, (*faces.green, *faces.blue), "the Direction tiles",
+                 {t: f"{t} ({colour[t]})" for t in colour},
+                 enough=lambda tiles: len({colour[t] for t in tiles}) == 2)
     green, blue, discarded = direction_pair(drawn, faces)
     return Tiles(tuple(character), tuple(monster), (green, blue), targets), discarded
+
+
+def deal(chance: Chance, items: Sequence[str], why: str, names: Mapping[str, str] | None = None,
+         enough: Callable[[list[str]], bool] | None = None) -> list[str]:
+    """Tiles or pieces in the order they come out. Virtual dice: one shuffle. Physical: the
+    players draw one at a time from what is left (named as printed: `names`), until `enough`
+    says the rules need no more or one is left; the rest follow in any order."""
+    if chance.asker is None:
+        return chance.shuffle(items, why)
+    names = names or {}
+    left, drawn = list(items), list[str]()
+    while len(left) > 1 and not (enough is not None and enough(drawn)):
+        by_name = {names.get(item, item): item for item in left}
+        picked = by_name[chance.pick(list(by_name), f"{why} one at a time, face down: "
+                                                     f"{len(drawn) + 1} of {len(items)}")]
+        drawn.append(picked)
+        left.remove(picked)
+    return drawn + left
+
+
+def _hero_targets(chance: Chance, heroes: list[str]) -> dict[str, int]:
+    """Each hero gets one Hero Target tile at random. Physical: the players say which."""
+    tiles = [str(n) for n in (1, 2, 3, 4)]
+    if chance.asker is None:
+        dealt = chance.shuffle(tiles, "the Hero Target tiles")
+        return {hero: int(tile) for hero, tile in zip(heroes, dealt, strict=False)}
+    targets: dict[str, int] = {}
+    for hero in heroes:
+        tile = chance.pick([t for t in tiles if int(t) not in targets.values()],
+                           f"the Hero Target tile dealt to {hero}")
+        targets[hero] = int(tile)
+    return targets
 
 
 def _units_of(catalog: Catalog, monster_id: str, count: int, source: str) -> list[Unit]:
@@ -395,8 +430,10 @@ def _hidden_cave(catalog: Catalog, chance: Chance, notes: list[str]) -> tuple[st
     """Five of the level-1 monster pieces, drawn at random, are set aside to be collected."""
     level_one = sorted(m.id for m in catalog.monsters.values()
                        if m.level == 1 and _ready(m))
-    drawn = chance.shuffle(level_one, "one of each level-1 monster piece")
-    chosen = tuple(drawn[: catalog.setup.hidden_cave_collect])
+    collect = catalog.setup.hidden_cave_collect
+    drawn = deal(chance, level_one, "one of each level-1 monster piece",
+                 enough=lambda pieces: len(pieces) >= collect)
+    chosen = tuple(drawn[:collect])
     items = ", ".join(catalog.setup.hidden_cave_items)
     notes.append(f"Hidden Cave: set aside {', '.join(chosen)} (not available to the Overseer); "
                  f"put {items} face up beside the Hidden Cave card")

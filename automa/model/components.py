@@ -24,7 +24,7 @@ class DamageToken:
         body = text.strip().upper()
         reset = body.endswith("R")
         digits = body[:-1] if reset else body
-        if not digits.isdigit() or len(digits) > 2:
+        if not digits.isascii() or not digits.isdigit() or len(digits) > 2:
             raise ValueError(f"a damage token is written like \"2\" or \"1R\", not {text!r}")
         return cls(int(digits), reset)
 

@@ -26,10 +26,10 @@ DIRECTIONS: dict[str, Vec] = {
     "north": (0.0, 1.0), "south": (0.0, -1.0), "east": (1.0, 0.0), "west": (-1.0, 0.0),
     "left": (-1.0, 0.0), "right": (1.0, 0.0), "ahead": (0.0, 1.0), "behind": (0.0, -1.0),
 }
-_COORDS = re.compile(r"^\(?\s*(-?\d+(?:\.\d+)?)\s*[, ]\s*(-?\d+(?:\.\d+)?)\s*\)?$")
-_RUNE = re.compile(r"^(?:on\s+)?rune\s+(\d+)$")
-_TOUCH = re.compile(r"^touching\s+(obstacle\s+)?(\S+)\s+on\s+its\s+(\w+)\s+side$")
-_GAP = re.compile(r"^(\d+(?:\.\d+)?)\s*cm\s+(\w+)\s+of\s+(?:the\s+)?(\S+)$")
+_COORDS = re.compile(r"^\(?\s*(-?\d+(?:\.\d+)?)\s*[, ]\s*(-?\d+(?:\.\d+)?)\s*\)?$", re.ASCII)
+_RUNE = re.compile(r"^(?:on\s+)?rune\s+(\d+)$", re.ASCII)
+_TOUCH = re.compile(r"^touching\s+(obstacle\s+)?(\S+)\s+on\s+its\s+(\w+)\s+side$", re.ASCII)
+_GAP = re.compile(r"^(\d+(?:\.\d+)?)\s*cm\s+(\w+)\s+of\s+(?:the\s+)?(\S+)$", re.ASCII)
 
 
 def parse_position(text: str, table: TableGeometry, pieces: list[Piece], mover: Piece) -> Vec:

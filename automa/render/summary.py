@@ -1,0 +1,74 @@
+"""The battle's end in a few lines: who fell, damage dealt and taken by each hero, the rounds
+played and the tokens left in each bag. A pure function of the session's start and its log:
+every input is replayed and the health of each piece compared before and after it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from automa.catalog.load import Catalog
+from automa.session.events import Event
+from automa.session.state import SessionState, replay_states, start
+
+UNNAMED = ""  # damage the heroes reported without saying who dealt it
+
+
+@dataclass
+class Tally:
+    taken: dict[str, int] = field(default_factory=dict)  # hero -> damage taken
+    dealt: dict[str, int] = field(default_factory=dict)  # hero (or UNNAMED) -> damage dealt
+
+
+def _health(state: SessionState) -> dict[str, int]:
+    return {p.id: p.health for p in state.battle.pieces if p.health is not None}
+
+
+def tally(state: SessionState, events: Sequence[Event], catalog: Catalog, seed: int) -> Tally:
+    """Damage per hero over the effective inputs: a hero's health lost is damage taken
+    (whoever caused it); an AI piece's health lost to a heroes' `damage` report is damage
+    dealt by the hero the report names (`by`), else by the heroes unnamed."""
+    result = Tally()
+    heroes = {p.id for p in start(state.scenario).battle.pieces if p.side == "heroes"}
+    for event, (before, after) in zip(events, replay_states(state.scenario, events, catalog,
+                                                             seed), strict=True):
+        was, now = _health(before), _health(after)
+        for piece_id, health in was.items():
+            lost = health - now.get(piece_id, 0)
+            if lost <= 0:
+                continue
+            if piece_id in heroes:
+                result.taken[piece_id] = result.taken.get(piece_id, 0) + lost
+            elif event.get("type") == "damage":
+                by = event.get("by")
+                who = by if isinstance(by, str) and by in heroes else UNNAMED
+                result.dealt[who] = result.dealt.get(who, 0) + lost
+    return result
+
+
+def summary_text(state: SessionState, events: Sequence[Event], catalog: Catalog,
+                 seed: int) -> str:
+    battle = state.battle
+    first = state.scenario.round
+    span = f"round {first}" if state.round <= first else f"rounds {first} to {state.round}"
+    lines = ["Battle summary", f"  Played: {span}"]
+    fell = [(piece_id, why) for piece_id, why in battle.out.items()
+            if piece_id not in state.scenario.out]
+    lines.append("  Fell: " + (", ".join(f"{piece_id} ({why})" for piece_id, why in fell)
+                               or "nobody"))
+    counts = tally(state, events, catalog, seed)
+    heroes = [p for p in start(state.scenario).battle.pieces if p.side == "heroes"]
+    for hero in heroes:
+        now = battle.get(hero.id)
+        left = "fallen" if now is None else \
+            ("no health track" if now.health is None else f"health {now.health}")
+        lines.append(f"  {hero.id}: dealt {counts.dealt.get(hero.id, 0)}, "
+                     f"taken {counts.taken.get(hero.id, 0)} ({left})")
+    if counts.dealt.get(UNNAMED):
+        lines.append(f"  Damage reported without a hero named (damage ID N by HERO): "
+                     f"{counts.dealt[UNNAMED]}")
+    for level, bag in sorted(battle.bags.items()):
+        faces = ", ".join(t.label() for t in bag.tokens) or "empty"
+        lines.append(f"  Level {level} bag: {len(bag.tokens)} token"
+                     f"{'' if len(bag.tokens) == 1 else 's'} left ({faces})")
+    return "\n".join(lines) + "\n"
