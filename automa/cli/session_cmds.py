@@ -123,11 +123,20 @@ def redo(ctx: click.Context, folder: Path, as_json: bool) -> None:
 @click.pass_context
 @reports_errors
 def rollback(ctx: click.Context, folder: Path, keep: int, as_json: bool) -> None:
-    """Go back to just after input KEEP (see `automa log`); `redo` brings inputs back."""
-    from automa.render.session_out import status_json
+    """Go back to just after input KEEP (see `automa log`); `redo` brings inputs back.
 
-    session = open_session(ctx, folder)
-    session.rollback(keep)
+    It works on a log that no longer replays: the marker is written first, then the inputs
+    kept are replayed."""
+    from automa.render.session_out import status_json
+    from automa.session.log import SessionError
+    from automa.session.store import rollback_log
+
+    rollback_log(folder, keep)
+    try:
+        session = open_session(ctx, folder)
+    except SessionError as error:
+        raise SessionError(f"rolled back to input {keep}, but the inputs kept do not replay "
+                           f"either: {error}") from None
     if as_json:
         emit_json({"kept": keep, **status_json(session.state)})
         return
