@@ -167,7 +167,7 @@ def status(ctx: click.Context, folder: Path, as_json: bool) -> None:
 @reports_errors
 def log_(ctx: click.Context, folder: Path, as_json: bool) -> None:
     """Every input in force, numbered (the numbers `rollback` takes)."""
-    from automa.render.session_out import describe_event
+    from automa.render.session_out import clean, describe_event
     from automa.session.log import read_log
     from automa.session.state import effective_events
     from automa.session.store import LOG
@@ -180,7 +180,7 @@ def log_(ctx: click.Context, folder: Path, as_json: bool) -> None:
         try:
             text = describe_event(event)
         except (KeyError, TypeError, ValueError):
-            text = f"(damaged input: {event})"
+            text = clean(f"(damaged input: {event})")
         click.echo(f"{number:>4}  {text}")
     if undone:
         click.echo(f"      ({len(undone)} undone input(s) can be redone)")
