@@ -15,9 +15,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from automa.catalog.load import Catalog
 from automa.cli.main import cli
 from automa.session.lock import LOCK
-from automa.session.store import LOG, SCENARIO
+from automa.session.log import SessionError
+from automa.session.store import LOG, SCENARIO, Session
 from automa.storage import atomic_write_text
 from tests.test_session import DEMO, new_session
 
@@ -281,3 +283,67 @@ def test_written_files_honour_the_umask(tmp_path: Path, mask: int) -> None:
         os.umask(old)
     for path in (tmp_path / "saved.toml", folder / SCENARIO, folder / LOG):
         assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask, path
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_output_to_a_full_disk_is_one_line_exit_5(tmp_path: Path) -> None:
+    import subprocess
+
+    from tests.conftest import AUTOMA
+
+    folder = new_session(tmp_path)
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([*AUTOMA, "next", "--session", str(folder)], stdout=full,
+                                stderr=subprocess.PIPE, text=True, timeout=60)
+    assert result.returncode == 5
+    assert result.stderr == "automa: cannot write the output (No space left on device)\n"
+    assert run("log", "--session", str(folder)).stdout.startswith("   1  Flame Wraith #1")
+
+
+def test_a_read_only_session_can_be_read_but_a_write_is_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session on a read-only disk (simulated: the tests may run as root, whom chmod does not
+    stop): status and log work, a write is refused in one line, exit 5."""
+    folder = three_activations(tmp_path)
+    (folder / LOCK).unlink()
+    real_open = os.open
+
+    def read_only(path: object, flags: int, *args: object, **kwargs: object) -> int:
+        if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+        return real_open(path, flags, *args, **kwargs)  # type: ignore[arg-type]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "open", read_only)
+        assert run("status", "--session", str(folder)).exit_code == 0
+        assert run("log", "--session", str(folder)).exit_code == 0
+        error = one_line_error(run("undo", "--session", str(folder)))
+    assert error == (f"automa: {folder / LOCK}: cannot be written (Read-only file system); the "
+                     f"session can be read but not played on here\n")
+
+
+def test_a_log_replaced_under_an_open_window_is_one_line(tmp_path: Path,
+                                                         catalog: Catalog) -> None:
+    folder = new_session(tmp_path)
+    session = Session.open(folder, catalog)
+    other = new_session(tmp_path, "other", seed=6)
+    (folder / LOG).write_bytes((other / LOG).read_bytes())
+    with pytest.raises(SessionError, match="was replaced by another session's log"):
+        session.undo()
+
+
+def test_a_write_cut_short_by_a_full_disk_leaves_no_part_behind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = three_activations(tmp_path)
+    before = (folder / LOG).read_bytes()
+    real_write = os.write
+
+    def half(fd: int, data: bytes) -> int:
+        if len(data) > 4:
+            return real_write(fd, bytes(data[:4]))
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "write", half)
+        one_line_error(run("undo", "--session", str(folder)))
+    assert (folder / LOG).read_bytes() == before

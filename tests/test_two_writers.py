@@ -204,3 +204,22 @@ def test_a_killed_holder_never_blocks_the_next_writer(tmp_path: Path, catalog: C
     assert time.monotonic() - started < 20
     session = Session.open(folder, catalog)
     assert session.effective()[0] == [] and (folder / LOG).exists()
+
+
+def test_the_play_loop_shows_another_windows_input_before_its_next_prompt(
+        tmp_path: Path, catalog: Catalog) -> None:
+    folder = new_session(tmp_path)
+    play = subprocess.Popen([*AUTOMA, "play", "--session", str(folder)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert play.stdin is not None
+    play.stdin.write("gold elf +1\n")
+    play.stdin.flush()
+    deadline = time.monotonic() + 30
+    while '"gold"' not in (folder / LOG).read_text():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    Session.open(folder, catalog).report({"type": "gold", "piece": "elf", "amount": 5})
+    out, err = play.communicate("\nstatus\nquit\n", timeout=60)
+    assert play.returncode == 0, err
+    elf = next(line for line in out.splitlines()[::-1] if line.strip().startswith("elf "))
+    assert " gold 13 " in elf, out

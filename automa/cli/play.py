@@ -82,6 +82,7 @@ def play(ctx: click.Context, folder: Path) -> None:
     click.echo(f"Session {folder} · type help for the commands")
     try:
         while True:
+            session.refresh()  # another window's input shows before the next prompt
             if _room_over(session):
                 return
             if session.state.phase == "heroes":

@@ -51,12 +51,19 @@ def append_event(path: Path, event: dict[str, Any]) -> None:
     except OSError as exc:
         raise SessionError(f"{path}: cannot be written ({exc.strerror}); the input was not "
                            f"recorded") from None
+    size = -1
     try:
+        size = os.fstat(fd).st_size
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
         os.fsync(fd)
     except OSError as exc:
+        try:  # leave no part of the input behind
+            if size >= 0:
+                os.ftruncate(fd, size)
+        except OSError:
+            pass  # a cut-off line is ignored when read and cut off before the next input
         raise SessionError(f"{path}: cannot be written ({exc.strerror}); the input was not "
                            f"recorded") from None
     finally:

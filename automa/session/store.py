@@ -136,6 +136,9 @@ class Session:
         if contents.stamp == self.stamp:
             self.torn = contents.torn
             return False
+        if contents.header != self.header:
+            raise SessionError(f"{self.folder / LOG}: was replaced by another session's log "
+                               f"while this window had it open; open the session again")
         state = _replayed(self.folder, self.state.scenario, contents, self.catalog)
         self.header, self.raw, self.state = contents.header, contents.events, state
         self.torn, self.stamp = contents.torn, contents.stamp
