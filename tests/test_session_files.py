@@ -347,3 +347,29 @@ def test_a_write_cut_short_by_a_full_disk_leaves_no_part_behind(
         patch.setattr(os, "write", half)
         one_line_error(run("undo", "--session", str(folder)))
     assert (folder / LOG).read_bytes() == before
+
+
+def test_a_line_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
+    folder = new_session(tmp_path)
+    with (folder / LOG).open("ab") as log:
+        log.write(b'{"type": "remove", "piece": "elf", "why": "\xff"}\n')
+    error = one_line_error(run("status", "--session", str(folder)))
+    assert "line 2: input 1 of the log cannot be replayed (damaged: not UTF-8 text" in error
+
+
+@pytest.mark.parametrize("name", [SCENARIO, LOG])
+def test_a_fifo_in_a_session_folder_is_refused_not_waited_on(tmp_path: Path, name: str) -> None:
+    folder = new_session(tmp_path)
+    (folder / name).unlink()
+    os.mkfifo(folder / name)
+    error = one_line_error(run("status", "--session", str(folder)))
+    assert error == f"automa: {folder / name}: is not a regular file\n"
+
+
+def test_new_refuses_a_symlinked_log(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    folder.mkdir()
+    (tmp_path / "elsewhere").write_text("")
+    (folder / LOG).symlink_to(tmp_path / "elsewhere")
+    error = one_line_error(run("new", str(DEMO), "--session", str(folder)))
+    assert "is a symbolic link" in error and (tmp_path / "elsewhere").read_text() == ""

@@ -70,7 +70,7 @@ def _writer(folder: Path, catalog: Catalog, seed: int, kinds: list[str], count: 
         failures.append(error)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", range(1, 9))
 def test_play_and_undo_in_two_windows_never_brick_the_session(tmp_path: Path, catalog: Catalog,
                                                               seed: int) -> None:
     """A play-like window (reports, done, the AI's activations) and a second window (undo,

@@ -17,10 +17,11 @@ session_option = click.option("--session", "folder", required=True,
 
 
 def open_session(ctx: click.Context, folder: Path) -> Any:
+    from automa.session.lock import is_held
     from automa.session.store import Session
 
     session = Session.open(folder, _catalog(ctx))
-    if session.torn:
+    if session.torn and not is_held(folder):  # not a line another window is writing now
         click.echo("automa: note: the last input was cut off by a crash and is ignored",
                    err=True)
     return session

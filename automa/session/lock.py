@@ -102,3 +102,20 @@ def _asking(folder: Path) -> bool:
     except OSError:
         return True
     return True
+
+
+def is_held(folder: Path) -> bool:
+    """Another process holds the lock now (it may be in the middle of writing a line)."""
+    try:
+        fd = os.open(folder / LOCK, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return False

@@ -91,13 +91,7 @@ def read_log(path: Path) -> LogContents:
     a `damaged` input naming its line: the inputs before it stay usable, `automa log` lists it
     and `automa rollback` can leave it behind."""
     data = read_bytes(path)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        text = data.decode("utf-8", errors="replace")
-        if "\n" not in text[:exc.start]:
-            raise SessionError(f"{path}: line 1 is not text ({exc.reason})") from None
-    lines = text.split("\n")
+    lines = data.split(b"\n")
     torn = bool(lines and lines[-1].strip())  # a last line without its newline
     complete = lines[:-1]
     if not complete:
@@ -155,8 +149,12 @@ def _finite(text: str) -> float:
     return value
 
 
-def _parse(line: str) -> dict[str, Any] | str:
+def _parse(data: bytes) -> dict[str, Any] | str:
     """The record on one line, or what is wrong with it."""
+    try:
+        line = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"damaged: not UTF-8 text ({exc.reason})"
     try:
         value = json.loads(line, parse_constant=_refuse_constant, parse_float=_finite)
     except json.JSONDecodeError as exc:

@@ -76,6 +76,7 @@ class Session:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise SessionError(f"{folder}: cannot be made ({exc.strerror})") from None
+        _refuse_link(folder / LOG)
         with session_lock(folder):
             if _holds_session(folder / LOG):
                 raise SessionError(f"{folder}: already holds a session; resume it with "
@@ -269,6 +270,8 @@ def _scenario_bytes(path: Path) -> bytes:
     """The scenario file's bytes (a symbolic link inside a session folder is refused)."""
     if path.name == SCENARIO:
         _refuse_link(path)
+    if path.exists() and not path.is_file():
+        raise SessionError(f"{path}: is not a regular file")
     try:
         return path.read_bytes()
     except FileNotFoundError:
