@@ -373,3 +373,26 @@ def test_new_refuses_a_symlinked_log(tmp_path: Path) -> None:
     (folder / LOG).symlink_to(tmp_path / "elsewhere")
     error = one_line_error(run("new", str(DEMO), "--session", str(folder)))
     assert "is a symbolic link" in error and (tmp_path / "elsewhere").read_text() == ""
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.2, 0.4, 0.6, 0.8, 1.0])
+def test_a_kill_during_new_leaves_no_dead_end(tmp_path: Path, delay: float) -> None:
+    """SIGKILL `automa new` at some moment: whatever it left, `new` again (or the session it
+    finished) works."""
+    import signal
+    import subprocess
+    import time
+
+    from tests.conftest import AUTOMA
+
+    folder = tmp_path / "s"
+    process = subprocess.Popen([*AUTOMA, "new", str(DEMO), "--session", str(folder)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(delay)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    again = run("new", str(DEMO), "--session", str(folder))
+    if again.exit_code != 0:
+        assert "already holds a session" in one_line_error(again)
+    assert run("status", "--session", str(folder)).exit_code == 0
+    assert [p.name for p in folder.iterdir() if p.name.endswith(".tmp")] == []

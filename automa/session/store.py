@@ -83,6 +83,9 @@ class Session:
                                    f"`automa play --session {folder}`")
             # A session is made by its header, written last: a kill before it leaves a
             # half-made folder that `new` simply finishes.
+            for stale in folder.glob(".*.tmp"):  # a killed `new`'s temporary files
+                if stale.name.startswith((f".{SCENARIO}.", f".{LOG}.")):
+                    stale.unlink(missing_ok=True)
             used_seed = seed if seed is not None else scenario.chance.seed
             if used_seed is None:
                 used_seed = int(np.random.SeedSequence().generate_state(1)[0])
