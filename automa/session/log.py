@@ -108,7 +108,9 @@ def read_log(path: Path) -> LogContents:
             continue
         value = _parse(line)
         problem = value if isinstance(value, str) else check_event(value)
-        events.append(damaged(number, problem) if problem else value)  # type: ignore[arg-type]
+        if problem is not None or isinstance(value, str):
+            value = damaged(number, problem or "damaged")
+        events.append(value)
         numbers.append(number)
     return LogContents(header, events, torn, stamp_of(data), tuple(numbers))
 

@@ -18,10 +18,10 @@ from automa.engine.activation import Activation
 from automa.engine.battle import Battle
 from automa.engine.chance import Asker
 from automa.engine.judge import GEOMETRY_MODES, Judge
-from automa.errors import InputError
+from automa.errors import InputError, ScenarioError
 from automa.geometry.table import TableGeometry, build_table
 from automa.model.scenario import Scenario
-from automa.scenario.load import load_scenario
+from automa.scenario.load import parse_scenario
 from automa.session.events import Event, apply_table_event
 from automa.session.lock import ACTIVATION, WRITE, session_lock
 from automa.session.log import (
@@ -70,8 +70,8 @@ class Session:
     @classmethod
     def create(cls, folder: Path, scenario_path: Path, catalog: Catalog, seed: int | None,
                chance: str = "virtual", geometry: str = "tracked") -> Session:
-        data = _scenario_bytes(scenario_path)
-        scenario = load_scenario(scenario_path, catalog)  # validate before writing anything
+        data = _scenario_bytes(scenario_path, in_session=False)
+        scenario = _parsed(scenario_path, data, catalog)  # validate before writing anything
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -112,7 +112,7 @@ class Session:
                                f"no longer matches the log); a session's start is never "
                                f"changed: start a new one from it with `automa new "
                                f"{folder / SCENARIO} --session NEW`")
-        scenario = load_scenario(folder / SCENARIO, catalog)
+        scenario = _parsed(folder / SCENARIO, data, catalog)  # the very bytes fingerprinted
         state = _replayed(folder, scenario, contents, catalog)
         return cls(folder, catalog, contents.header, contents.events, state,
                    build_table(scenario.playmat), contents.torn, contents.stamp)
@@ -269,18 +269,32 @@ def _refuse_link(path: Path) -> None:
                            f"(copy the file there instead)")
 
 
-def _scenario_bytes(path: Path) -> bytes:
-    """The scenario file's bytes (a symbolic link inside a session folder is refused)."""
-    if path.name == SCENARIO:
+def _scenario_bytes(path: Path, in_session: bool = True) -> bytes:
+    """The scenario file's bytes. In a session folder a symbolic link or a missing file is a
+    session problem (exit 5); the file given to `new` is a scenario problem (exit 2)."""
+    def fail(problem: str) -> Exception:
+        if in_session:
+            return SessionError(f"{path}: {problem}")
+        return ScenarioError(str(path), "", "", problem)
+
+    if in_session:
         _refuse_link(path)
     if path.exists() and not path.is_file():
-        raise SessionError(f"{path}: is not a regular file")
+        raise fail("is not a regular file")
     try:
         return path.read_bytes()
     except FileNotFoundError:
-        raise SessionError(f"{path}: not found") from None
+        raise fail("file not found") from None
     except OSError as exc:
-        raise SessionError(f"{path}: cannot be read ({exc.strerror})") from None
+        raise fail(f"cannot be read ({exc.strerror})") from None
+
+
+def _parsed(path: Path, data: bytes, catalog: Catalog) -> Scenario:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(str(path), "", "", f"cannot be read: {exc}") from None
+    return parse_scenario(text, str(path), catalog)
 
 
 def _holds_session(path: Path) -> bool:
