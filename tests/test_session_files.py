@@ -131,6 +131,9 @@ def test_an_edited_scenario_is_refused_with_how_to_start_from_it(tmp_path: Path)
     assert error == (f"automa: {folder / SCENARIO}: edited after the session started (it no "
                      f"longer matches the log); a session's start is never changed: start a "
                      f"new one from it with `automa new {folder / SCENARIO} --session NEW`\n")
+    before = (folder / LOG).read_bytes()
+    assert one_line_error(run("rollback", "--session", str(folder), "0")) == error
+    assert (folder / LOG).read_bytes() == before  # no marker: rolling back cannot mend it
     assert run("new", str(folder / SCENARIO), "--session", str(tmp_path / "NEW")).exit_code == 0
 
 

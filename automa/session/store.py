@@ -105,13 +105,7 @@ class Session:
         contents = read_log(folder / LOG)
         if contents.header.get("chance") not in CHANCE_MODES:
             raise SessionError(f"{folder / LOG}: line 1 lacks the chance mode")
-        data = _scenario_bytes(folder / SCENARIO)
-        fingerprint = contents.header.get(SCENARIO_SHA256)
-        if fingerprint is not None and fingerprint != hashlib.sha256(data).hexdigest():
-            raise SessionError(f"{folder / SCENARIO}: edited after the session started (it "
-                               f"no longer matches the log); a session's start is never "
-                               f"changed: start a new one from it with `automa new "
-                               f"{folder / SCENARIO} --session NEW`")
+        data = _fingerprinted(folder, contents.header)
         scenario = _parsed(folder / SCENARIO, data, catalog)  # the very bytes fingerprinted
         state = _replayed(folder, scenario, contents, catalog)
         return cls(folder, catalog, contents.header, contents.events, state,
@@ -242,6 +236,7 @@ def rollback_log(folder: Path, keep: int) -> int:
         raise SessionError(f"{folder}: no such session folder")
     with session_lock(folder):
         contents = read_log(path)
+        _fingerprinted(folder, contents.header)  # rolling back cannot mend an edited start
         done, _ = effective_events(contents.events)
         if not 0 <= keep <= len(done):
             raise InputError(f"rollback: there are {len(done)} inputs; keep 0..{len(done)}")
@@ -261,6 +256,18 @@ def _replayed(folder: Path, scenario: Scenario, contents: LogContents,
     assert isinstance(seed, int)
     return replay(scenario, done, catalog, seed, [line_of.get(id(e), 0) for e in done],
                   str(folder / LOG))
+
+
+def _fingerprinted(folder: Path, header: dict[str, Any]) -> bytes:
+    """scenario.toml's bytes, refused if they are not those the session started from."""
+    data = _scenario_bytes(folder / SCENARIO)
+    fingerprint = header.get(SCENARIO_SHA256)
+    if fingerprint is not None and fingerprint != hashlib.sha256(data).hexdigest():
+        raise SessionError(f"{folder / SCENARIO}: edited after the session started (it no "
+                           f"longer matches the log); a session's start is never changed: "
+                           f"start a new one from it with `automa new {folder / SCENARIO} "
+                           f"--session NEW`")
+    return data
 
 
 def _refuse_link(path: Path) -> None:
