@@ -46,12 +46,10 @@ def reports_errors(command: F) -> F:
             sys.exit(0)
         except (click.ClickException, click.exceptions.Exit, SystemExit):
             raise
-        except OSError as error:
-            if error.errno not in WRITE_ERRNOS:
-                raise
-            click.echo(f"automa: cannot write the output ({error.strerror})", err=True)
-            sys.exit(EXIT_WRITE)
         except Exception as error:  # a bug, not bad input: say so plainly
+            if isinstance(error, OSError) and error.errno in WRITE_ERRNOS:  # not a bug
+                click.echo(f"automa: cannot write the output ({error.strerror})", err=True)
+                sys.exit(EXIT_WRITE)
             if os.environ.get("AUTOMA_DEBUG"):
                 traceback.print_exc()
             click.echo(f"automa: internal error ({type(error).__name__}: {error}); please "
