@@ -223,3 +223,30 @@ def test_the_play_loop_shows_another_windows_input_before_its_next_prompt(
     assert play.returncode == 0, err
     elf = next(line for line in out.splitlines()[::-1] if line.strip().startswith("elf "))
     assert " gold 13 " in elf, out
+
+
+def test_a_write_from_inside_an_activations_questions_is_refused(tmp_path: Path,
+                                                                catalog: Catalog) -> None:
+    """The play loop's `undo` at a dice prompt must leave Session.next first: a write from
+    inside the questions would put an input in the middle of the activation."""
+    from automa.session.log import SessionError
+
+    folder = _physical_session(tmp_path, catalog)
+    session = Session.open(folder, catalog)
+    refused: list[str] = []
+
+    class Asker:
+        def undo_instead(self, *args: object) -> str:
+            try:
+                session.undo()
+            except SessionError as error:
+                refused.append(str(error))
+            raise KeyboardInterrupt
+
+        number = choice = yes_no = undo_instead
+
+    with pytest.raises(KeyboardInterrupt):
+        session.next(Asker())  # type: ignore[arg-type]
+    assert refused == [f"{folder}: this window is in the middle of an activation; leave its "
+                       f"questions (or finish them) before another input"]
+    assert session.undo() == {"type": "gold", "piece": "elf", "amount": 1}  # lock released

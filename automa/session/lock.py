@@ -48,6 +48,9 @@ def holder(folder: Path) -> tuple[str, str]:
 
 def _refusal(folder: Path) -> SessionError:
     pid, purpose = holder(folder)
+    if purpose == ACTIVATION and pid == str(os.getpid()):
+        return SessionError(f"{folder}: this window is in the middle of an activation; leave "
+                            f"its questions (or finish them) before another input")
     if purpose == ACTIVATION:
         return SessionError(f"{folder}: another window is in the middle of an activation "
                             f"(pid {pid}); try again when it is done")
