@@ -204,8 +204,7 @@ def test_an_unwritable_folder_is_exit_5_in_one_line(tmp_path: Path) -> None:
     result = run("calibrate", "--out", str(tmp_path / "file" / "d"), "--set", "ruler.1=6",
                  "--no-ask")
     assert result.exit_code == 5
-    assert result.stderr.startswith("automa: ") and "cannot write the data folder" in \
-        result.stderr
+    assert result.stderr.startswith("automa: ") and "cannot be written" in result.stderr
     assert len(result.stderr.splitlines()) == 1
 
 
@@ -315,8 +314,9 @@ def test_the_sheet_is_svg_or_pdf_and_asks_nothing(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "name it FILE.pdf" in result.stderr
     result = run("calibrate", "--sheet", str(tmp_path / "x.svg"), "--set", "ruler.1=5")
     assert result.exit_code == 2 and "--sheet draws the sizes in force" in result.stderr
-    result = run("calibrate", "--sheet", str(tmp_path / "missing" / "x.pdf"))
-    assert result.exit_code == 5 and "cannot write the check sheet" in result.stderr
+    (tmp_path / "file").write_text("")
+    result = run("calibrate", "--sheet", str(tmp_path / "file" / "x.pdf"))
+    assert result.exit_code == 5 and "cannot be written" in result.stderr
 
 
 def pdf_pages(data: bytes) -> list[tuple[list[float], str]]:

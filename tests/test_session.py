@@ -58,7 +58,8 @@ def test_a_scripted_battle_through_play(tmp_path: Path) -> None:
     assert final["round"] == 4 and final["phase"] == "heroes"
     assert "rat-1" not in final["pieces"] and "wizard" not in final["pieces"]
     assert final["pieces"]["barbarian"]["gold"] == 11
-    assert "undone: AI activation" in transcript and "redone: poison elf -1" in transcript
+    assert "undone: Sewer Rat #2: melee+poison at Elf" in transcript
+    assert "redone: poison elf -1" in transcript
 
 
 @pytest.mark.parametrize("kill_after", range(0, len(SCRIPT) + 1, 2))
@@ -102,7 +103,8 @@ def test_undo_redo_and_rollback_from_the_command_line(tmp_path: Path) -> None:
     assert status(folder) == after_three
     assert runner.invoke(cli, ["rollback", "--session", str(folder), "1"]).exit_code == 0
     log = runner.invoke(cli, ["log", "--session", str(folder)]).stdout
-    assert log.splitlines()[0].strip().startswith("1  AI activation")
+    assert log.splitlines()[0].strip() == ("1  Flame Wraith #1: rush+fireball at Elf (Elf -1 "
+                                           "health), token 1:1, d12 10")
     assert "2 undone input(s) can be redone" in log
 
 
@@ -130,7 +132,11 @@ def test_a_damaged_line_names_the_file_and_line(tmp_path: Path) -> None:
     with (folder / LOG).open("a") as log:
         log.write("not json\n")
     result = CliRunner().invoke(cli, ["status", "--session", str(folder)])
-    assert result.exit_code != 0 and "line 3 is damaged" in result.stderr
+    assert result.exit_code == 5 and result.stderr.count("\n") == 1
+    assert f"{folder / LOG} line 3: input 2 of the log cannot be replayed (damaged: " \
+        in result.stderr
+    assert "`automa log` lists the inputs; `automa rollback 1` keeps those before it" \
+        in result.stderr
 
 
 def test_bad_reports_change_nothing(tmp_path: Path) -> None:
@@ -296,6 +302,8 @@ def test_a_logged_token_not_in_the_bag_is_one_line(tmp_path: Path) -> None:
     log.write_text(text.replace('"3:4"', '"3:3R"'))
     result = CliRunner().invoke(cli, ["status", "--session", str(folder)])
     assert result.exit_code == 5, result.output
-    assert result.stderr == ("automa: input 1: the tokens logged with it: the level 3 token 3R "
-                             "is not in the bag now (every 3R of level 3 is in hand, drawn "
-                             "earlier in this shot)\n")
+    assert result.stderr == (f"automa: {log} line 2: input 1 of the log cannot be replayed "
+                             "(the tokens logged with it: the level 3 token 3R is not in the "
+                             "bag now (every 3R of level 3 is in hand, drawn earlier in this "
+                             "shot)); `automa log` lists the inputs; `automa rollback 0` keeps "
+                             "those before it\n")

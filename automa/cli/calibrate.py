@@ -3,7 +3,6 @@ draw the 1:1 check sheet of the sizes in force."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from collections.abc import Mapping
@@ -13,17 +12,10 @@ from typing import Any
 import click
 
 from automa.cli.main import cli, reports_errors
-from automa.errors import AutomaError
 
 WALK_INTRO = ("Measure each piece with a tape or a ruler, in cm, edge to edge. The value in force "
               "(or your answer) is shown in [brackets]: Enter keeps it. `back` goes back one "
               "question.")
-
-
-class WriteError(AutomaError):
-    """The data folder cannot be written (read-only, full disk)."""
-
-    exit_code = 5
 
 
 def _complain(text: str) -> None:
@@ -165,31 +157,8 @@ def _write(folder: Path, texts: Mapping[str, str]) -> None:
             first = ours[0]
             raise DataError(str(folder / Path(first.file).name), first.record, first.field,
                             f"{first.problem} (nothing was written)")
-    try:
-        for name, text in texts.items():
-            atomic_write_text(folder / name, text)
-    except OSError as exc:
-        raise WriteError(f"{folder}: cannot write the data folder ({exc.strerror or exc})") \
-            from None
-
-
-def _write_bytes(path: Path, data: bytes) -> None:
-    """Atomically, as storage.atomic_write_text does for text; a failure is one line, exit 5."""
-    temp: str | None = None
-    try:
-        handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp, path)
-    except BaseException as exc:
-        if temp is not None:
-            Path(temp).unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise WriteError(f"{path}: cannot write the check sheet ({exc.strerror or exc})") \
-                from None
-        raise
+    for name, text in texts.items():
+        atomic_write_text(folder / name, text)  # a failure is one line, exit 5
 
 
 def _sheet(ctx: click.Context, sheet: Path, paper: str) -> None:
@@ -198,6 +167,7 @@ def _sheet(ctx: click.Context, sheet: Path, paper: str) -> None:
     from automa.errors import InputError
     from automa.render.check_sheet import check_sheet, page_svg
     from automa.render.pdf_sheet import sheet_pdf
+    from automa.storage import atomic_write_bytes
 
     kind = sheet.suffix.lower()
     if kind not in (".svg", ".pdf"):
@@ -223,14 +193,14 @@ def _sheet(ctx: click.Context, sheet: Path, paper: str) -> None:
                   f"{', '.join(n)}." for (w, length), n in mats.items())
     pages = check_sheet(catalog.components, paper, source, yours, notes)
     if kind == ".pdf":
-        _write_bytes(sheet, sheet_pdf(pages, paper))
+        atomic_write_bytes(sheet, sheet_pdf(pages, paper))
         written = [str(sheet)]
     else:
         written = []
         for number, shapes in enumerate(pages, start=1):
             path = sheet if number == 1 else sheet.with_name(
                 f"{sheet.stem}-{number}{sheet.suffix}")
-            _write_bytes(path, page_svg(shapes, paper).encode("utf-8"))
+            atomic_write_bytes(path, page_svg(shapes, paper).encode("utf-8"))
             written.append(str(path))
     click.echo(f"Wrote the check sheet: {', '.join(written)} ({paper.upper()}, "
                f"{len(pages)} page{'s' if len(pages) > 1 else ''})")

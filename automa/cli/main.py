@@ -5,6 +5,7 @@ Heavy modules (numpy, shapely) are imported inside the commands, so `--help` ans
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import os
@@ -19,6 +20,8 @@ import click
 F = TypeVar("F", bound=Callable[..., Any])
 EXIT_INTERRUPTED = 130
 EXIT_INTERNAL = 70
+EXIT_WRITE = 5  # the output could not be written (a full disk, a read-only place)
+WRITE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG, errno.EIO)
 
 
 def reports_errors(command: F) -> F:
@@ -29,7 +32,9 @@ def reports_errors(command: F) -> F:
         from automa.errors import AutomaError
 
         try:
-            return command(*args, **kwargs)
+            result = command(*args, **kwargs)
+            sys.stdout.flush()  # a full disk under the output shows here, not after exit
+            return result
         except AutomaError as error:
             click.echo(f"automa: {error}", err=True)
             sys.exit(error.exit_code)
@@ -42,6 +47,9 @@ def reports_errors(command: F) -> F:
         except (click.ClickException, click.exceptions.Exit, SystemExit):
             raise
         except Exception as error:  # a bug, not bad input: say so plainly
+            if isinstance(error, OSError) and error.errno in WRITE_ERRNOS:  # not a bug
+                click.echo(f"automa: cannot write the output ({error.strerror})", err=True)
+                sys.exit(EXIT_WRITE)
             if os.environ.get("AUTOMA_DEBUG"):
                 traceback.print_exc()
             click.echo(f"automa: internal error ({type(error).__name__}: {error}); please "

@@ -106,12 +106,6 @@ class LineReader:
             readline.append_history_file(1, str(self.history))
 
 
-def _refresh(session: Any) -> None:
-    """Another window may have written to the session: read it again before each prompt."""
-    if hasattr(session, "refresh"):
-        session.refresh()
-
-
 @cli.command()
 @session_option
 @click.pass_context
@@ -132,7 +126,7 @@ def play(ctx: click.Context, folder: Path) -> None:
     reminded: list[int] = []
     try:
         while True:
-            _refresh(session)
+            session.refresh()  # another window's input shows before the next prompt
             if _room_over(session):
                 click.echo(summary_text(session.state, session.effective()[0],
                                         session.catalog, session.seed), nl=False)

@@ -17,10 +17,11 @@ session_option = click.option("--session", "folder", required=True,
 
 
 def open_session(ctx: click.Context, folder: Path) -> Any:
+    from automa.session.lock import is_held
     from automa.session.store import Session
 
     session = Session.open(folder, _catalog(ctx))
-    if session.torn:
+    if session.torn and not is_held(folder):  # not a line another window is writing now
         click.echo("automa: note: the last input was cut off by a crash and is ignored",
                    err=True)
     return session
@@ -131,11 +132,20 @@ def redo(ctx: click.Context, folder: Path, as_json: bool) -> None:
 @click.pass_context
 @reports_errors
 def rollback(ctx: click.Context, folder: Path, keep: int, as_json: bool) -> None:
-    """Go back to just after input KEEP (see `automa log`); `redo` brings inputs back."""
-    from automa.render.session_out import status_json
+    """Go back to just after input KEEP (see `automa log`); `redo` brings inputs back.
 
-    session = open_session(ctx, folder)
-    session.rollback(keep)
+    It works on a log that no longer replays: the marker is written first, then the inputs
+    kept are replayed."""
+    from automa.render.session_out import status_json
+    from automa.session.log import SessionError
+    from automa.session.store import rollback_log
+
+    rollback_log(folder, keep)
+    try:
+        session = open_session(ctx, folder)
+    except SessionError as error:
+        raise SessionError(f"rolled back to input {keep}, but the inputs kept do not replay "
+                           f"either: {error}") from None
     if as_json:
         emit_json({"kept": keep, **status_json(session.state)})
         return
@@ -166,7 +176,7 @@ def status(ctx: click.Context, folder: Path, as_json: bool) -> None:
 @reports_errors
 def log_(ctx: click.Context, folder: Path, as_json: bool) -> None:
     """Every input in force, numbered (the numbers `rollback` takes)."""
-    from automa.render.session_out import describe_event
+    from automa.render.session_out import clean, describe_event
     from automa.session.log import read_log
     from automa.session.state import effective_events
     from automa.session.store import LOG
@@ -179,7 +189,7 @@ def log_(ctx: click.Context, folder: Path, as_json: bool) -> None:
         try:
             text = describe_event(event)
         except (KeyError, TypeError, ValueError):
-            text = f"(damaged input: {event})"
+            text = clean(f"(damaged input: {event})")
         click.echo(f"{number:>4}  {text}")
     if undone:
         click.echo(f"      ({len(undone)} undone input(s) can be redone)")

@@ -41,7 +41,14 @@ def describe_event(event: Event) -> str:
     kind = event.get("type")
     if kind == "activation":
         dice = ", ".join(f"{o['kind']} {o['value']}" for o in event.get("outcomes", []))
-        return f"AI activation ({dice or 'no dice'})"
+        summary = event.get("summary")
+        if isinstance(summary, str) and summary:  # logged since the summary was kept
+            return clean(summary) + (f", {clean(dice)}" if dice else "")
+        return f"AI activation ({clean(dice) or 'no dice'})"
+    if kind == "damaged":
+        line = event.get("line")
+        return (f"damaged line {line}" if line else "damaged input") + \
+            f" ({clean(str(event.get('problem', '')))})"
     if kind == "move":
         x, y = event["to"]
         return f"move {event['piece']} to ({x:.1f}, {y:.1f})"
@@ -55,6 +62,12 @@ def describe_event(event: Event) -> str:
     if kind == "rollback":
         return f"rollback to {event['to']} inputs"
     return str(kind)
+
+
+def clean(text: str) -> str:
+    """Log text as printable characters: an edited log cannot send escape codes to the
+    terminal."""
+    return "".join(c if c.isprintable() else "?" for c in text)
 
 
 def latest_activation_text(state: SessionState, coordinates: bool) -> str:

@@ -10,7 +10,7 @@ from automa.catalog.load import Catalog
 from automa.engine.activation import Activation
 from automa.session.events import Event
 from automa.session.log import SessionError
-from automa.session.state import SessionState, replay_states
+from automa.session.state import SessionState, replay_states, way_out
 from automa.session.store import Session
 
 
@@ -32,7 +32,8 @@ def replay_steps(session: Session) -> Iterator[ReplayStep]:
         activation = None
         if event.get("type") == "activation":
             if len(state.activations) == len(before.activations):
-                raise SessionError(f"input {index + 1}: the activation left no record")
+                raise SessionError(f"input {index + 1}: the activation left no record; "
+                                   f"{way_out(index)}")
             activation = state.activations[-1][1]
             turn_count = turn_count + 1 if before.progress is not None else 1
         yield ReplayStep(index + 1, event, before, state, activation,

@@ -18,6 +18,7 @@ from automa.errors import InputError, RulesError
 from automa.geometry.table import TableGeometry, build_table
 from automa.model.components import DamageToken
 from automa.model.scenario import ChanceScript, Scenario
+from automa.session.checks import DAMAGED
 from automa.session.events import TABLE_EVENTS, Event, apply_table_event
 from automa.session.log import SessionError
 
@@ -57,8 +58,10 @@ def effective_events(events: Sequence[Event]) -> tuple[list[Event], list[Event]]
         elif kind == "rollback":
             keep = event.get("to")
             if not isinstance(keep, int) or isinstance(keep, bool) or not 0 <= keep <= len(done):
-                raise SessionError(f"a rollback marker keeps {keep!r} inputs of {len(done)}: "
-                                   f"the log is damaged there")
+                done.append({"type": DAMAGED, "problem": f"a rollback marker keeps {keep!r} "
+                                                         f"inputs of {len(done)}"})
+                undone.clear()
+                continue
             undone = list(reversed(done[keep:])) + undone
             done = done[:keep]
         else:
@@ -124,6 +127,8 @@ def apply_event(state: SessionState, event: Event, index: int, catalog: Catalog,
     kind = event.get("type")
     if kind is None:
         raise InputError("it has no type")
+    if kind == DAMAGED:
+        raise InputError(str(event.get("problem", "the line is damaged")))
     if kind == "activation":
         outcomes = event.get("outcomes", [])
         if not isinstance(outcomes, list) or not all(isinstance(o, dict) for o in outcomes):
@@ -131,18 +136,16 @@ def apply_event(state: SessionState, event: Event, index: int, catalog: Catalog,
         if not isinstance(event.get("answers", []), list):
             raise InputError("its answers are not a list")
         answers = event.get("answers", [])
+        _check_faces(outcomes, catalog)
         chance = new_chance(catalog, seed, index, None, script_of(outcomes),
                             "the tokens logged with it")
         judge = Judge("tracked", state.scenario.settings.close_call, None, answers)
-        try:
-            state, _ = advance(state, catalog, geometry, chance, judge)
-        except RulesError as error:
-            raise SessionError(f"input {index + 1}: {error}") from None
+        state, _ = advance(state, catalog, geometry, chance, judge)
         if any(o.source != "script" for o in chance.record) or \
                 len(chance.record) != len(outcomes) or \
                 ("answers" in event and len(judge.record) != len(answers)):
-            raise SessionError(f"input {index + 1}: the recorded dice do not match this "
-                               f"activation; the log and the scenario disagree")
+            raise InputError("the recorded dice do not match this activation; the log and "
+                             "the scenario disagree")
         return state
     if kind == "end-heroes-turn":
         return state if state.progress is not None else replace(
@@ -152,25 +155,53 @@ def apply_event(state: SessionState, event: Event, index: int, catalog: Catalog,
     raise InputError(f"unknown input {kind!r}")
 
 
-def replay_states(scenario: Scenario, events: Sequence[Event], catalog: Catalog, seed: int
+def _check_faces(outcomes: Sequence[dict[str, Any]], catalog: Catalog) -> None:
+    """Each logged die face is on that die and each token face is in that level's set."""
+    components = catalog.components
+    faces = {"rune_die": components.rune_die, "location_die": components.location_die}
+    for outcome in outcomes:
+        kind, value = outcome.get("kind"), str(outcome.get("value"))
+        if kind in faces and int(value) not in faces[str(kind)]:
+            raise InputError(f"{kind} {value} is not a face of that die")
+        if kind == "token":
+            level, _, face = value.partition(":")
+            tokens = components.bags.get(int(level))
+            if tokens is None:
+                raise InputError(f"token {value}: there is no level {level} bag")
+            if DamageToken.parse(face) not in tokens:
+                raise InputError(f"token {value}: no level {level} token reads {face}")
+
+
+def replay_states(scenario: Scenario, events: Sequence[Event], catalog: Catalog, seed: int,
+                  lines: Sequence[int] = (), log: str = ""
                   ) -> Iterator[tuple[SessionState, SessionState]]:
-    """The state before and after each input in turn, from the scenario on."""
+    """The state before and after each input in turn, from the scenario on. `lines` (the log
+    line of each event) and `log` (its path) make a failure name where it is."""
     geometry = build_table(scenario.playmat)
     state = start(scenario)
     for index, event in enumerate(events):
         before = state
         try:
             state = apply_event(state, event, index, catalog, geometry, seed)
-        except (InputError, ValueError, TypeError, AttributeError, KeyError) as error:
-            raise SessionError(f"input {index + 1} of the log cannot be replayed ({error}); "
-                               f"`automa rollback {index}` keeps the inputs before it") from None
+        except (InputError, RulesError, SessionError, ValueError, TypeError, AttributeError,
+                KeyError, IndexError) as error:
+            line = event.get("line") if event.get("type") == DAMAGED else None
+            line = line or (lines[index] if index < len(lines) else None)
+            where = f"{log or 'log.jsonl'} line {line}: " if line else ""
+            raise SessionError(f"{where}input {index + 1} of the log cannot be replayed "
+                               f"({error}); {way_out(index)}") from None
         yield before, state
 
 
+def way_out(keep: int) -> str:
+    """What to do about a log that cannot be replayed from input keep + 1 on."""
+    return f"`automa log` lists the inputs; `automa rollback {keep}` keeps those before it"
+
+
 def replay(scenario: Scenario, events: Sequence[Event], catalog: Catalog,
-           seed: int) -> SessionState:
+           seed: int, lines: Sequence[int] = (), log: str = "") -> SessionState:
     final = start(scenario)
-    for _, after in replay_states(scenario, events, catalog, seed):
+    for _, after in replay_states(scenario, events, catalog, seed, lines, log):
         final = after
     return final
 
@@ -195,3 +226,26 @@ def scripted_left(scenario: Scenario, events: Sequence[Event]) -> ChanceScript:
 
 def outcomes_json(outcomes: Sequence[Outcome]) -> list[dict[str, str]]:
     return [{"kind": o.kind, "value": o.value, "source": o.source} for o in outcomes]
+
+
+def activation_summary(activation: Activation, before: SessionState,
+                       after: SessionState) -> str:
+    """One line for the log: who acted, with which shots, at whom, and the health it took (the
+    dice are listed from the outcomes beside it), so `automa log` can say it without
+    replaying."""
+    names = {p.id: p.label for p in (*before.scenario.pieces, *before.battle.pieces,
+                                     *after.battle.pieces)}
+    shots = "+".join(activation.sequence)
+    if activation.target is None:
+        text = f"{activation.label}: {shots + ', ' if shots else ''}no target"
+    else:
+        text = f"{activation.label}: {shots or 'no shots'} at " \
+               f"{names.get(activation.target, activation.target)}"
+    changes = []
+    for piece in before.battle.pieces:
+        now = after.battle.get(piece.id)
+        if now is None:
+            changes.append(f"{names[piece.id]} out of play")
+        elif piece.health is not None and now.health is not None and now.health != piece.health:
+            changes.append(f"{names[piece.id]} {now.health - piece.health:+d} health")
+    return text + (f" ({', '.join(changes)})" if changes else "")

@@ -1,9 +1,12 @@
-"""A session folder: `scenario.toml` (the start, never rewritten) and `log.jsonl` (every input,
-appended and synced). Every command replays the log, so what is on disk is the whole truth."""
+"""A session folder: `scenario.toml` (the start, never rewritten; its SHA-256 is in the log's
+header) and `log.jsonl` (every input, appended and synced), plus `.lock`, which one writer at a
+time holds. Every command replays the log, so what is on disk is the whole truth."""
 
 from __future__ import annotations
 
-import shutil
+import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -15,19 +18,26 @@ from automa.engine.activation import Activation
 from automa.engine.battle import Battle
 from automa.engine.chance import Asker
 from automa.engine.judge import GEOMETRY_MODES, Judge
-from automa.errors import InputError
+from automa.errors import InputError, ScenarioError
 from automa.geometry.table import TableGeometry, build_table
-from automa.scenario.load import load_scenario
+from automa.model.scenario import Scenario
+from automa.scenario.load import parse_scenario
 from automa.session.events import Event, apply_table_event
+from automa.session.lock import ACTIVATION, WRITE, session_lock
 from automa.session.log import (
+    SCENARIO_SHA256,
+    LogContents,
     SessionError,
     append_event,
     drop_torn_tail,
+    read_bytes,
     read_log,
+    stamp_of,
     write_header,
 )
 from automa.session.state import (
     SessionState,
+    activation_summary,
     advance,
     effective_events,
     new_chance,
@@ -35,6 +45,7 @@ from automa.session.state import (
     replay,
     scripted_left,
 )
+from automa.storage import atomic_write_bytes
 
 SCENARIO = "scenario.toml"
 LOG = "log.jsonl"
@@ -43,6 +54,10 @@ CHANCE_MODES = ("virtual", "physical")
 
 @dataclass
 class Session:
+    """A session as last read from disk. Every write takes the folder's lock, reads the log
+    again if another window changed it, and only then checks and appends its input, so two
+    windows on one session never write a log that cannot be replayed."""
+
     folder: Path
     catalog: Catalog
     header: dict[str, Any]
@@ -50,22 +65,37 @@ class Session:
     state: SessionState
     geometry: TableGeometry
     torn: bool = False
+    stamp: tuple[int, str] = (0, "")  # the log bytes the state was built from
 
     @classmethod
     def create(cls, folder: Path, scenario_path: Path, catalog: Catalog, seed: int | None,
                chance: str = "virtual", geometry: str = "tracked") -> Session:
-        scenario = load_scenario(scenario_path, catalog)  # validate before writing anything
-        folder.mkdir(parents=True, exist_ok=True)
-        if (folder / LOG).exists():
-            raise SessionError(f"{folder}: already holds a session; resume it with "
-                               f"`automa play --session {folder}`")
-        used_seed = seed if seed is not None else scenario.chance.seed
-        if used_seed is None:
-            used_seed = int(np.random.SeedSequence().generate_state(1)[0])
-        if scenario_path.resolve() != (folder / SCENARIO).resolve():
-            shutil.copyfile(scenario_path, folder / SCENARIO)
-        write_header(folder / LOG, {"seed": used_seed, "chance": chance, "geometry": geometry,
-                                    "scenario": scenario_path.name, "round": scenario.round})
+        data = _scenario_bytes(scenario_path, in_session=False)
+        scenario = _parsed(scenario_path, data, catalog)  # validate before writing anything
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SessionError(f"{folder}: cannot be made ({exc.strerror})") from None
+        _refuse_link(folder / LOG)
+        with session_lock(folder):
+            if _holds_session(folder / LOG):
+                raise SessionError(f"{folder}: already holds a session; resume it with "
+                                   f"`automa play --session {folder}`")
+            # A session is made by its header, written last: a kill before it leaves a
+            # half-made folder that `new` simply finishes.
+            for stale in folder.glob(".*.tmp"):  # a killed `new`'s temporary files
+                if stale.name.startswith((f".{SCENARIO}.", f".{LOG}.")):
+                    stale.unlink(missing_ok=True)
+            used_seed = seed if seed is not None else scenario.chance.seed
+            if used_seed is None:
+                used_seed = int(np.random.SeedSequence().generate_state(1)[0])
+            _refuse_link(folder / SCENARIO)
+            if scenario_path.resolve() != (folder / SCENARIO).resolve():
+                atomic_write_bytes(folder / SCENARIO, data)
+            write_header(folder / LOG, {
+                "seed": used_seed, "chance": chance, "geometry": geometry,
+                "scenario": scenario_path.name, "round": scenario.round,
+                SCENARIO_SHA256: hashlib.sha256(data).hexdigest()})
         return cls.open(folder, catalog)
 
     @classmethod
@@ -73,14 +103,13 @@ class Session:
         if not folder.is_dir():
             raise SessionError(f"{folder}: no such session folder")
         contents = read_log(folder / LOG)
-        scenario = load_scenario(folder / SCENARIO, catalog)
-        seed = contents.header.get("seed")
-        if not isinstance(seed, int) or contents.header.get("chance") not in CHANCE_MODES:
-            raise SessionError(f"{folder / LOG}: line 1 lacks the seed or the chance mode")
-        done, _ = effective_events(contents.events)
-        state = replay(scenario, done, catalog, seed)
+        if contents.header.get("chance") not in CHANCE_MODES:
+            raise SessionError(f"{folder / LOG}: line 1 lacks the chance mode")
+        data = _fingerprinted(folder, contents.header)
+        scenario = _parsed(folder / SCENARIO, data, catalog)  # the very bytes fingerprinted
+        state = _replayed(folder, scenario, contents, catalog)
         return cls(folder, catalog, contents.header, contents.events, state,
-                   build_table(scenario.playmat), contents.torn)
+                   build_table(scenario.playmat), contents.torn, contents.stamp)
 
     @property
     def seed(self) -> int:
@@ -98,68 +127,194 @@ class Session:
     def effective(self) -> tuple[list[Event], list[Event]]:
         return effective_events(self.raw)
 
+    def refresh(self) -> bool:
+        """Read the log again if another window wrote to it; True when it had changed. The
+        play loop calls this before each prompt so another window's input shows."""
+        contents = read_log(self.folder / LOG)
+        if contents.stamp == self.stamp:
+            self.torn = contents.torn
+            return False
+        if contents.header != self.header:
+            raise SessionError(f"{self.folder / LOG}: was replaced by another session's log "
+                               f"while this window had it open; open the session again")
+        state = _replayed(self.folder, self.state.scenario, contents, self.catalog)
+        self.header, self.raw, self.state = contents.header, contents.events, state
+        self.torn, self.stamp = contents.torn, contents.stamp
+        return True
+
+    @contextmanager
+    def _writing(self, purpose: str = WRITE) -> Iterator[None]:
+        """Hold the lock, on the log as it is on disk now."""
+        with session_lock(self.folder, purpose):
+            self.refresh()
+            yield
+
     def _record(self, event: Event) -> None:
+        """Append one input; call it inside `_writing`."""
+        path = self.folder / LOG
         if self.torn:  # cut a crash's half line off before the next input goes after it
-            drop_torn_tail(self.folder / LOG)
+            drop_torn_tail(path)
             self.torn = False
-        append_event(self.folder / LOG, event)
+        append_event(path, event)
         self.raw.append(event)
+        self.stamp = stamp_of(read_bytes(path))
 
     def _rebuild(self) -> None:
         self.state = replay(self.state.scenario, self.effective()[0], self.catalog, self.seed)
 
     def report(self, event: Event) -> None:
         """A heroes'-turn report: checked against the table, then logged."""
-        self.state = _with_battle(self.state,
-                                  apply_table_event(self.state.battle, event, self.geometry))
-        self._record(event)
+        with self._writing():
+            battle = apply_table_event(self.state.battle, event, self.geometry)
+            self._record(event)
+            self.state = _with_battle(self.state, battle)
 
     def report_turn_end(self) -> None:
         """The heroes are done: the AI turn begins."""
-        if self.state.phase == "ai":
-            raise InputError("the AI turn is already on")
-        self._record({"type": "end-heroes-turn"})
-        self._rebuild()
+        with self._writing():
+            if self.state.phase == "ai":
+                raise InputError("the AI turn is already on")
+            self._record({"type": "end-heroes-turn"})
+            self._rebuild()
 
     def next(self, asker: Asker | None = None) -> Activation | None:
-        """One AI activation; its dice are logged with it. None: no AI character can act."""
-        done, _ = self.effective()
-        chance = new_chance(self.catalog, self.seed, len(done),
-                            asker if self.physical else None,
-                            scripted_left(self.state.scenario, done),
-                            f"{self.state.scenario.source}: [chance] tokens")
-        judge = Judge(self.geometry_mode, self.state.scenario.settings.close_call, asker)
-        state, activation = advance(self.state, self.catalog, self.geometry, chance, judge)
-        if activation is None:
+        """One AI activation; its dice are logged with it. None: no AI character can act.
+
+        When the players may be asked (physical dice, asked or hybrid geometry) the lock is
+        held through the questions: another window's write waits for nobody and is refused
+        in one line, rather than changing the battle under a half-answered activation."""
+        asks = self.physical or self.geometry_mode != "tracked"
+        with self._writing(ACTIVATION if asks else WRITE):
+            done, _ = self.effective()
+            chance = new_chance(self.catalog, self.seed, len(done),
+                                asker if self.physical else None,
+                                scripted_left(self.state.scenario, done),
+                                f"{self.state.scenario.source}: [chance] tokens")
+            judge = Judge(self.geometry_mode, self.state.scenario.settings.close_call, asker)
+            state, activation = advance(self.state, self.catalog, self.geometry, chance, judge)
+            if activation is None:
+                self.state = state
+                return None
+            self._record({"type": "activation", "outcomes": outcomes_json(chance.record),
+                          "answers": judge.record,
+                          "summary": activation_summary(activation, self.state, state)})
             self.state = state
-            return None
-        self._record({"type": "activation", "outcomes": outcomes_json(chance.record),
-                      "answers": judge.record})
-        self.state = state
-        return activation
+            return activation
 
     def undo(self) -> Event:
-        done, _ = self.effective()
-        if not done:
-            raise InputError("nothing to undo")
-        self._record({"type": "undo"})
-        self._rebuild()
-        return done[-1]
+        with self._writing():
+            done, _ = self.effective()
+            if not done:
+                raise InputError("nothing to undo")
+            self._record({"type": "undo"})
+            self._rebuild()
+            return done[-1]
 
     def redo(self) -> Event:
-        _, undone = self.effective()
-        if not undone:
-            raise InputError("nothing to redo")
-        self._record({"type": "redo"})
-        self._rebuild()
-        return undone[-1]
+        with self._writing():
+            _, undone = self.effective()
+            if not undone:
+                raise InputError("nothing to redo")
+            self._record({"type": "redo"})
+            self._rebuild()
+            return undone[-1]
 
     def rollback(self, keep: int) -> None:
-        done, _ = self.effective()
+        with self._writing():
+            done, _ = self.effective()
+            if not 0 <= keep <= len(done):
+                raise InputError(f"rollback: there are {len(done)} inputs; keep 0..{len(done)}")
+            self._record({"type": "rollback", "to": keep})
+            self._rebuild()
+
+
+def rollback_log(folder: Path, keep: int) -> int:
+    """Append a rollback marker keeping `keep` inputs, without replaying anything: the way out
+    of a log that no longer replays. Returns how many inputs were in force before."""
+    path = folder / LOG
+    if not folder.is_dir():
+        raise SessionError(f"{folder}: no such session folder")
+    with session_lock(folder):
+        contents = read_log(path)
+        _fingerprinted(folder, contents.header)  # rolling back cannot mend an edited start
+        done, _ = effective_events(contents.events)
         if not 0 <= keep <= len(done):
             raise InputError(f"rollback: there are {len(done)} inputs; keep 0..{len(done)}")
-        self._record({"type": "rollback", "to": keep})
-        self._rebuild()
+        if contents.torn:
+            drop_torn_tail(path)
+        append_event(path, {"type": "rollback", "to": keep})
+    return len(done)
+
+
+def _replayed(folder: Path, scenario: Scenario, contents: LogContents,
+              catalog: Catalog) -> SessionState:
+    """The state after the inputs in force, a failure naming the log line it stopped at."""
+    done, _ = effective_events(contents.events)
+    line_of = {id(event): line for event, line in zip(contents.events, contents.lines,
+                                                       strict=False)}
+    seed = contents.header.get("seed")
+    assert isinstance(seed, int)
+    return replay(scenario, done, catalog, seed, [line_of.get(id(e), 0) for e in done],
+                  str(folder / LOG))
+
+
+def _fingerprinted(folder: Path, header: dict[str, Any]) -> bytes:
+    """scenario.toml's bytes, refused if they are not those the session started from."""
+    data = _scenario_bytes(folder / SCENARIO)
+    fingerprint = header.get(SCENARIO_SHA256)
+    if fingerprint is not None and fingerprint != hashlib.sha256(data).hexdigest():
+        raise SessionError(f"{folder / SCENARIO}: edited after the session started (it no "
+                           f"longer matches the log); a session's start is never changed: "
+                           f"start a new one from it with `automa new {folder / SCENARIO} "
+                           f"--session NEW`")
+    return data
+
+
+def _refuse_link(path: Path) -> None:
+    if path.is_symlink():
+        raise SessionError(f"{path}: is a symbolic link; a session's files must be its own "
+                           f"(copy the file there instead)")
+
+
+def _scenario_bytes(path: Path, in_session: bool = True) -> bytes:
+    """The scenario file's bytes. In a session folder a symbolic link or a missing file is a
+    session problem (exit 5); the file given to `new` is a scenario problem (exit 2)."""
+    def fail(problem: str) -> Exception:
+        if in_session:
+            return SessionError(f"{path}: {problem}")
+        return ScenarioError(str(path), "", "", problem)
+
+    if in_session:
+        _refuse_link(path)
+    if path.exists() and not path.is_file():
+        raise fail("is not a regular file")
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise fail("file not found") from None
+    except OSError as exc:
+        raise fail(f"cannot be read ({exc.strerror})") from None
+
+
+def _parsed(path: Path, data: bytes, catalog: Catalog) -> Scenario:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(str(path), "", "", f"cannot be read: {exc}") from None
+    return parse_scenario(text, str(path), catalog)
+
+
+def _holds_session(path: Path) -> bool:
+    """A complete session header is there (an empty or half-written log is not a session)."""
+    if path.is_symlink():
+        return True
+    try:
+        with path.open("rb") as handle:
+            return b"\n" in handle.read(1 << 16)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
 
 
 def _with_battle(state: SessionState, battle: Battle) -> SessionState:
