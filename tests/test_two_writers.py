@@ -243,7 +243,7 @@ def test_a_write_from_inside_an_activations_questions_is_refused(tmp_path: Path,
                 refused.append(str(error))
             raise KeyboardInterrupt
 
-        number = choice = yes_no = undo_instead
+        number = choice = yes_no = token = undo_instead
 
     with pytest.raises(KeyboardInterrupt):
         session.next(Asker())  # type: ignore[arg-type]
