@@ -61,8 +61,11 @@ def _read_answer(prompt: str) -> str:
         if typed and readline is not None:  # Up recalls commands, not rolls
             readline.remove_history_item(readline.get_current_history_length() - 1)
         return typed.strip()
-    return str(click.prompt(prompt, prompt_suffix="", err=True, default="",
-                            show_default=False)).strip()
+    typed = str(click.prompt(prompt, prompt_suffix="", err=True, default="",
+                             show_default=False)).strip()
+    if not sys.stdin.isatty():
+        click.echo(typed, err=True)  # echo scripted answers so the transcript reads naturally
+    return typed
 
 
 def _complain(text: str) -> None:
