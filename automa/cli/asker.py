@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import click
 
+from automa.engine.judge import Briefing
 from automa.errors import InputError
 
 
@@ -70,3 +71,11 @@ class PromptAsker:
         if answer.isdigit() and 1 <= int(answer) <= len(items):
             return items[int(answer) - 1]
         return None
+
+    @staticmethod
+    def instruct(briefing: Briefing) -> None:
+        """The steps the players have not seen yet, printed before they are asked."""
+        from automa.render.text import briefing_lines
+
+        for line in briefing_lines(briefing):
+            click.echo(line, err=True)

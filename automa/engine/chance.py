@@ -11,6 +11,7 @@ from typing import Protocol
 
 import numpy as np
 
+from automa.engine.judge import Briefing
 from automa.errors import InputError, RulesError
 from automa.model.components import DamageToken
 from automa.model.scenario import Bag, ChanceScript
@@ -37,6 +38,8 @@ class Asker(Protocol):
     def choice(self, prompt: str, options: Sequence[str]) -> str: ...
 
     def yes_no(self, prompt: str) -> bool: ...
+
+    def instruct(self, briefing: Briefing) -> None: ...
 
 
 @dataclass

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from automa.engine.activation import Activation
 from automa.engine.battle import Fired
+from automa.engine.judge import Briefing
 from automa.engine.parts import measured_to
 from automa.engine.steps import (
     AttackStep,
@@ -158,6 +159,9 @@ def step_text(step: Step, names: Names, coordinates: bool = True) -> str:
 
 def _attack(step: AttackStep, name: Callable[[str], str]) -> str:
     head = f"Centre the Attack template on {name(step.piece)}"
+    if not step.measured:  # the players answered: no margin to give
+        return (f"{head}: it covers {name(step.target)}" if step.covers else
+                f"{head}: it does not reach {name(step.target)}: the shot misses")
     if step.covers:
         text = f"{head}: it covers {name(step.target)} (overlap {step.margin:.1f} cm)"
     else:
@@ -208,6 +212,42 @@ def ruling_text(fired: Fired) -> str:
     return f"ruling {fired.number}: {fired.text}"
 
 
+def step_lines(steps: tuple[Step, ...], names: Names, coordinates: bool, first: int = 0
+               ) -> list[str]:
+    """The steps from number `first` on, lettered as in the whole activation."""
+    lines: list[str] = []
+    letters = iter(string.ascii_lowercase * 4)
+    for index, step in enumerate(steps):
+        if isinstance(step, ShotStep):
+            if index >= first:
+                note = f" — {step.note}" if step.note else ""
+                lines.append(f"   ▸ {step.shot}{note}")
+            continue
+        letter = next(letters)
+        if index >= first:
+            lines += _wrap(step_text(step, names, coordinates), f"   {letter}) ", " " * 6)
+    return lines
+
+
+def _shown_above(shown: tuple[Step, ...]) -> list[str]:
+    """Steps the players were shown before a question: pointed at, not printed again."""
+    count = sum(1 for step in shown if not isinstance(step, ShotStep))
+    shots = [f"▸ {step.shot}" for step in shown if isinstance(step, ShotStep)]
+    if count:
+        shots.append("a)" if count == 1 else
+                     f"a) to {string.ascii_lowercase[(count - 1) % 26]})")
+    return [f"   {', '.join(shots)}: as shown above, before the question"] if shots else []
+
+
+def briefing_lines(briefing: Briefing) -> list[str]:
+    """What the players are shown before a question: the acting piece (once), then the steps
+    they have not seen, lettered as in the printout that follows the activation."""
+    lines = [] if briefing.opened else _wrap(f"{briefing.actor} acts — {briefing.order}", "",
+                                             "   ")
+    return lines + step_lines(briefing.steps, briefing.names, briefing.coordinates,
+                              briefing.shown)
+
+
 def activation_lines(number: int, activation: Activation, names: Names,
                      pieces: Mapping[str, Piece], blocked: bool, explain: bool = False,
                      coordinates: bool = True) -> list[str]:
@@ -222,13 +262,8 @@ def activation_lines(number: int, activation: Activation, names: Names,
     if activation.sequence:
         lines += _wrap(f"{' then '.join(activation.sequence)} ({activation.sequence_reason})",
                        "   Shots   ", " " * 11)
-    letters = iter(string.ascii_lowercase * 4)
-    for step in activation.steps:
-        if isinstance(step, ShotStep):
-            note = f" — {step.note}" if step.note else ""
-            lines.append(f"   ▸ {step.shot}{note}")
-            continue
-        lines += _wrap(step_text(step, names, coordinates), f"   {next(letters)}) ", " " * 6)
+    lines += _shown_above(activation.steps[:activation.shown])
+    lines += step_lines(activation.steps, names, coordinates, activation.shown)
     for call in activation.close_calls:
         lines += _wrap(f"close call: {call}", "   ! ", " " * 5)
     for fired in activation.rulings:

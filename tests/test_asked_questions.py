@@ -1,0 +1,239 @@
+"""Asked and hybrid geometry respects the table (issue 11, section 3): every question comes
+after the instruction that sets up what it asks about, only what the decision needs is asked,
+and nothing computed from positions the table never gave is printed as a measurement."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from automa.catalog.load import Catalog
+from automa.engine.steps import RollStep
+from automa.render.json_out import activation_json
+from automa.render.session_out import latest_activation_text
+from automa.render.text import activation_lines, labelled
+from automa.session.store import Session
+from tests.conftest import OPEN_MAT
+from tests.test_geometry_modes import DUEL, ScriptedTable
+
+TWO_HEROES = """format = 1
+[battle]
+playmat = "inline"
+los_blocked = true
+[tiles]
+direction = ["left-to-right", "msz-to-hsz"]
+[[piece]]
+id = "elf"
+name = "Elf"
+side = "heroes"
+at = [20.0, 30.0]
+health = {elf_health}
+gold = {elf_gold}
+[[piece]]
+id = "barbarian"
+name = "Barbarian"
+side = "heroes"
+at = [40.0, 30.0]
+health = {barbarian_health}
+gold = {barbarian_gold}
+[[piece]]
+id = "{monster}-1"
+side = "ai"
+monster = "{monster}"
+at = [30.0, 50.0]
+[chance]
+seed = 1
+"""
+
+
+def two_heroes(monster: str, elf: tuple[int, int] = (9, 0),
+               barbarian: tuple[int, int] = (9, 0)) -> str:
+    """Elf at the left (x 20), Barbarian at the right (x 40), the monster beyond obstacle A's
+    reach of neither (health, gold each)."""
+    return TWO_HEROES.format(monster=monster, elf_health=elf[0], elf_gold=elf[1],
+                             barbarian_health=barbarian[0], barbarian_gold=barbarian[1]
+                             ) + OPEN_MAT
+
+
+def make(tmp_path: Path, catalog: Catalog, geometry: str, text: str) -> Session:
+    scenario = tmp_path / "battle.toml"
+    scenario.write_text(text)
+    return Session.create(tmp_path / geometry, scenario, catalog, 4, "virtual", geometry)
+
+
+# -- instruct, then ask ---------------------------------------------------------------------
+
+def test_the_rush_is_shown_before_the_template_question(tmp_path: Path,
+                                                         catalog: Catalog) -> None:
+    session = make(tmp_path, catalog, "asked", DUEL)
+    table = ScriptedTable([True, True, False])
+    session.next(table)
+    said = table.transcript
+    template = next(i for i, line in enumerate(said) if "Attack template" in line)
+    rush = next(i for i, line in enumerate(said) if "rush: lay Ruler" in line)
+    sight = next(i for i, line in enumerate(said) if line.startswith("? Can Sewer Rat see"))
+    assert said[0].startswith("Sewer Rat acts")  # the acting piece, before anything is asked
+    assert 0 < sight < rush < template
+
+
+def test_the_printout_after_points_back_at_what_was_shown(tmp_path: Path,
+                                                          catalog: Catalog) -> None:
+    session = make(tmp_path, catalog, "asked", DUEL)
+    table = ScriptedTable([True, True, False])
+    session.next(table)
+    printout = latest_activation_text(session.state, coordinates=False)
+    assert "▸ melee+poison, a) to e): as shown above, before the question" in printout
+    assert "rush: lay Ruler" not in printout  # not printed twice
+    assert "f) Roll the D12 (push direction)" in printout
+    reopened = Session.open(tmp_path / "asked", catalog)  # a replay prints every step
+    assert "rush: lay Ruler" in latest_activation_text(reopened.state, coordinates=False)
+
+
+def test_tracked_mode_shows_nothing_early(tmp_path: Path, catalog: Catalog) -> None:
+    session = make(tmp_path, catalog, "tracked", DUEL)
+    table = ScriptedTable([])
+    session.next(table)
+    assert table.transcript == []
+    assert "as shown above" not in latest_activation_text(session.state, coordinates=True)
+
+
+# -- ask only what the decision needs --------------------------------------------------------
+
+def test_no_closest_question_when_an_earlier_column_decides(tmp_path: Path,
+                                                            catalog: Catalog) -> None:
+    """Undead: most health, then closest. The Barbarian's 9 health beats the Elf's 5: no ruler
+    is needed, and once the Barbarian is in sight the Elf's sight cannot matter."""
+    session = make(tmp_path, catalog, "asked",
+                   two_heroes("skeleton-warrior", elf=(5, 0), barbarian=(9, 0)))
+    table = ScriptedTable([True, False])  # sees the Barbarian; the template misses
+    activation = session.next(table)
+    assert activation is not None and activation.target == "barbarian"
+    assert not any("closest" in q for q in table.questions)
+    assert [q for q in table.questions if q.startswith("Can ")] == [
+        "Can Skeleton Warrior see Barbarian? (a line from centre to centre clear of "
+        "obstacles)"]
+
+
+def test_the_next_preferred_enemy_is_looked_at_when_the_first_is_hidden(
+        tmp_path: Path, catalog: Catalog) -> None:
+    session = make(tmp_path, catalog, "asked",
+                   two_heroes("skeleton-warrior", elf=(5, 0), barbarian=(9, 0)))
+    table = ScriptedTable([False, True, False])  # Barbarian hidden, Elf seen, template misses
+    activation = session.next(table)
+    assert activation is not None and activation.target == "elf"
+    assert [q.split("?")[0] for q in table.questions[:2]] == [
+        "Can Skeleton Warrior see Barbarian", "Can Skeleton Warrior see Elf"]
+    assert not any("closest" in q for q in table.questions)
+
+
+def test_closest_is_asked_among_those_still_tied_only(tmp_path: Path,
+                                                      catalog: Catalog) -> None:
+    """Both have 9 health: the Secondary column (closest) is reached, and the table says."""
+    session = make(tmp_path, catalog, "asked", two_heroes("skeleton-warrior"))
+    table = ScriptedTable([True, True, "elf", False])
+    activation = session.next(table)
+    assert activation is not None and activation.target == "elf"
+    closest = [line for line in table.transcript if "closest" in line]
+    assert len(closest) == 1 and closest[0].endswith("barbarian / elf")
+    assert "cm" not in activation.reason
+
+
+def test_a_tie_on_every_column_is_read_off_the_real_tiles(tmp_path: Path,
+                                                          catalog: Catalog) -> None:
+    """Vermin: gold, poison, poison; equal on all three, so the Direction tiles decide. The
+    positions are the scenario's guesses: the players read the tiles, and are obeyed."""
+    session = make(tmp_path, catalog, "asked", two_heroes("sewer-rat"))
+    table = ScriptedTable([True, True, "elf", False])
+    activation = session.next(table)
+    tie = table.questions[2]
+    assert "tie on every column" in tie and "leftmost seen from the Monster Start Zone" in tie
+    assert activation is not None and activation.target == "elf"  # the computed one: Barbarian
+    assert "read at the table" in activation.reason
+
+
+def test_tracked_mode_keeps_its_recorded_questions(tmp_path: Path, catalog: Catalog) -> None:
+    """Logs of tracked sessions replay: the computed answers are recorded as before."""
+    session = make(tmp_path, catalog, "tracked",
+                   two_heroes("skeleton-warrior", elf=(5, 0), barbarian=(9, 0)))
+    session.next(ScriptedTable([]))
+    log = (tmp_path / "tracked" / "log.jsonl").read_text().splitlines()
+    questions = [a["q"] for a in json.loads(log[-1])["answers"]]
+    assert questions[:3] == [
+        "Can Skeleton Warrior see Barbarian? (a line from centre to centre clear of "
+        "obstacles)",
+        "Can Skeleton Warrior see Elf? (a line from centre to centre clear of obstacles)",
+        "Which enemy is closest to Skeleton Warrior, edge to edge?"]
+
+
+def test_hybrid_does_not_ask_a_close_call_that_cannot_matter(tmp_path: Path,
+                                                              catalog: Catalog) -> None:
+    """A generous tolerance makes every sight a close call; the Barbarian's 9 health decides
+    whatever the Elf's sight, so only the Barbarian's is asked (and no ruler for closest)."""
+    text = two_heroes("skeleton-warrior", elf=(5, 0), barbarian=(9, 0)).replace(
+        "los_blocked = true", "los_blocked = true\nclose_call = 10")
+    session = make(tmp_path, catalog, "hybrid", text)
+    table = ScriptedTable([True, False])
+    activation = session.next(table)
+    assert activation is not None and activation.target == "barbarian"
+    assert [q.split("?")[0] for q in table.questions] == [
+        "Can Skeleton Warrior see Barbarian",
+        "Centre the Attack template on Skeleton Warrior: does it cover Barbarian, even "
+        "partly"]
+
+
+def test_asked_json_gives_no_invented_distances(tmp_path: Path, catalog: Catalog) -> None:
+    session = make(tmp_path, catalog, "asked", two_heroes("skeleton-warrior"))
+    activation = session.next(ScriptedTable([True, True, "elf", True, False]))
+    assert activation is not None
+    data = activation_json(activation)
+    assert not any(" cm" in line for line in (data["reason"], *data["explain"]))
+
+
+def test_a_lazy_asked_session_replays(tmp_path: Path, catalog: Catalog) -> None:
+    """The answers say the mode they were given in, so a replay takes the same (lazy) path."""
+    session = make(tmp_path, catalog, "asked",
+                   two_heroes("skeleton-warrior", elf=(5, 0), barbarian=(9, 0)))
+    session.next(ScriptedTable([False, True, True, True]))  # Elf seen, covered, at the edge
+    reopened = Session.open(tmp_path / "asked", catalog)
+    assert reopened.state.battle == session.state.battle
+    answers = json.loads((tmp_path / "asked" / "log.jsonl").read_text().splitlines()[-1])
+    assert {a["mode"] for a in answers["answers"]} == {"asked"}
+
+
+# -- no invented numbers ---------------------------------------------------------------------
+
+def test_asked_printout_and_explain_give_no_measurements(tmp_path: Path,
+                                                         catalog: Catalog) -> None:
+    session = make(tmp_path, catalog, "asked", two_heroes("skeleton-warrior"))
+    activation = session.next(ScriptedTable([True, True, "elf", True, False]))
+    assert activation is not None
+    pieces, names = labelled(session.state.battle.pieces)
+    text = "\n".join(activation_lines(1, activation, names, pieces, True, explain=True,
+                                      coordinates=False))
+    assert " cm" not in text and "overlap" not in text, text
+    attack = next(s for s in activation_json(activation)["steps"] if s["kind"] == "attack")
+    assert attack["margin"] is None and attack["measured"] is False
+
+
+def test_hybrid_gives_no_margin_after_the_table_answered(tmp_path: Path,
+                                                         catalog: Catalog) -> None:
+    session = make(tmp_path, catalog, "hybrid",
+                   DUEL.replace("los_blocked = true", "los_blocked = true\nclose_call = 9"))
+    activation = session.next(ScriptedTable([True, False]))  # template: "no", said the table
+    assert activation is not None
+    text = latest_activation_text(session.state, coordinates=True)
+    assert "it does not reach elf: the shot misses" in text
+    assert "cm short" not in text and "close call" not in text
+
+
+def test_asked_clock_side_is_the_tables(tmp_path: Path, catalog: Catalog) -> None:
+    """The scenario has the Elf in mid-mat (front side), but the table says the template
+    hangs over the edge: the reverse side it is."""
+    session = make(tmp_path, catalog, "asked", DUEL)
+    table = ScriptedTable([True, True, True])
+    activation = session.next(table)
+    assert table.questions[-1] == ("Centre the Clock template on elf: does it hang over the "
+                                   "mat edge?")
+    assert activation is not None
+    roll = next(s for s in activation.steps if isinstance(s, RollStep) and "push" in s.why)
+    assert roll.result.startswith("reverse side")
