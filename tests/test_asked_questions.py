@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from automa.catalog.load import Catalog
-from automa.engine.steps import RollStep
+from automa.engine.steps import MoveStep, RollStep
 from automa.render.json_out import activation_json
 from automa.render.session_out import latest_activation_text
 from automa.render.text import activation_lines, labelled
@@ -237,3 +237,16 @@ def test_asked_clock_side_is_the_tables(tmp_path: Path, catalog: Catalog) -> Non
     assert activation is not None
     roll = next(s for s in activation.steps if isinstance(s, RollStep) and "push" in s.why)
     assert roll.result.startswith("reverse side")
+
+
+def test_asked_no_target_move_asks_who_is_closest(tmp_path: Path, catalog: Catalog) -> None:
+    """Nobody in sight: the dungeon row moves toward the closest enemy, sight ignored. The
+    scenario's guesses put both heroes at one distance; the table says the Elf."""
+    session = make(tmp_path, catalog, "asked", two_heroes("orc"))
+    table = ScriptedTable([False, False, "elf"])
+    activation = session.next(table)
+    assert table.questions[-1] == ("Which enemy is closest to Orc, edge to edge, whether it "
+                                   "sees it or not?")
+    assert activation is not None
+    move = next(s for s in activation.steps if isinstance(s, MoveStep))
+    assert move.toward == "Elf"

@@ -5,6 +5,9 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from shapely.geometry import Point
+from shapely.ops import nearest_points
+
 from automa.engine.battle import Battle, StepLog, Table
 from automa.engine.parts import keep_together
 from automa.engine.steps import MoveStep, NoteStep, RollStep
@@ -184,6 +187,13 @@ def toward_closest_obstacle(table: Table, battle: Battle, log: StepLog, actor_id
         log.add(NoteStep("this mat has no obstacles: it stays where it is"))
         return battle
     obstacle_id, point, _ = found
+    if table.judge.asked and len(table.geometry.obstacles) > 1:  # no positions: the table says
+        ids = [o.id for o in table.geometry.obstacles]
+        obstacle_id = table.judge.pick(f"Which obstacle is closest to {actor.label}, edge to "
+                                       f"edge?", ids, obstacle_id, math.inf)
+        shape = next(o.polygon for o in table.geometry.obstacles if o.id == obstacle_id)
+        near = nearest_points(shape.exterior, Point(actor.at))[0]
+        point = (float(near.x), float(near.y))
     move = ruler_toward(table.geometry, battle.on_table(), actor, point, 0.0, table.ruler(ruler),
                         goal_name=f"obstacle {obstacle_id}")
     return _apply(battle, log, table, move, "move toward the closest obstacle",
@@ -198,6 +208,12 @@ def toward_closest_enemy(table: Table, battle: Battle, log: StepLog, actor_id: s
         log.add(NoteStep("no enemy is left on the mat: it stays where it is"))
         return battle
     enemy = min(enemies, key=lambda e: (edge_distance(actor, e), e.id))
+    if table.judge.asked and len(enemies) > 1:  # no positions: the table measures
+        ranked = sorted(enemies, key=lambda e: e.label)
+        chosen = table.judge.pick(f"Which enemy is closest to {actor.label}, edge to edge, "
+                                  f"whether it sees it or not?", [e.id for e in ranked],
+                                  enemy.id, math.inf)
+        enemy = battle.piece(chosen)
     move = ruler_toward(table.geometry, battle.on_table(), actor, enemy.at, enemy.radius,
                         table.ruler(ruler), goal_piece=enemy, goal_name=enemy.label)
     return _apply(battle, log, table, move, "move toward the closest enemy (sight ignored)",
