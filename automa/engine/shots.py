@@ -471,7 +471,8 @@ def _boomerang(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
         if character not in struck or p.id == character:
             struck[character] = p.id
     beneath = list(struck.values())
-    log.add(NoteStep("lay Ruler 3 over the boomerang pointing at the thrower: beneath it "
+    log.add(NoteStep(f"lay Ruler 3 with one end over the boomerang, pointing at the centre of "
+                     f"{thrower.label}: beneath it "
                      + (", ".join(p.label for p in under) if under else "nobody")))
     for aloft in (p for p in under if "aloft" in p.conditions):
         log.add(NoteStep(f"{aloft.label} stands on top of an obstacle: safe from the ruler"))
