@@ -5,6 +5,7 @@ and nothing computed from positions the table never gave is printed as a measure
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from automa.catalog.load import Catalog
@@ -82,7 +83,7 @@ def test_the_printout_after_points_back_at_what_was_shown(tmp_path: Path,
     table = ScriptedTable([True, True, False])
     session.next(table)
     printout = latest_activation_text(session.state, coordinates=False)
-    assert "▸ melee+poison, a) to e): as shown above, before the question" in printout
+    assert "▸ melee+poison, a) to e): as shown above" in printout
     assert "rush: lay Ruler" not in printout  # not printed twice
     assert "f) Roll the D12 (push direction)" in printout
     reopened = Session.open(tmp_path / "asked", catalog)  # a replay prints every step
@@ -250,3 +251,34 @@ def test_asked_no_target_move_asks_who_is_closest(tmp_path: Path, catalog: Catal
     assert activation is not None
     move = next(s for s in activation.steps if isinstance(s, MoveStep))
     assert move.toward == "Elf"
+
+
+class DiceTable(ScriptedTable):
+    """Players with physical dice: every roll is 12, every token the last the bag offers."""
+
+    def number(self, prompt: str, allowed: Sequence[int]) -> int:
+        self.questions.append(prompt)
+        self.transcript.append(f"? {prompt}")
+        return max(allowed)
+
+    def choice(self, prompt: str, options: Sequence[str]) -> str:
+        self.questions.append(prompt)
+        self.transcript.append(f"? {prompt}")
+        return options[-1]
+
+
+def test_physical_rolls_come_after_the_steps_they_follow(tmp_path: Path,
+                                                         catalog: Catalog) -> None:
+    """Tracked geometry, physical dice: the push roll is asked once the rush, the template and
+    the damage have been shown, not before the piece has even moved."""
+    scenario = tmp_path / "duel.toml"
+    scenario.write_text(DUEL)
+    session = Session.create(tmp_path / "dice", scenario, catalog, 4, "physical", "tracked")
+    table = DiceTable([])
+    session.next(table)
+    said = table.transcript
+    token = next(i for i, line in enumerate(said) if line.startswith("? Draw a level"))
+    push = next(i for i, line in enumerate(said) if line.startswith("? Roll the D12"))
+    rush = next(i for i, line in enumerate(said) if "rush: lay Ruler" in line)
+    damage = next(i for i, line in enumerate(said) if "elf takes" in line)
+    assert rush < token < damage < push

@@ -123,6 +123,7 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
     log = LiveLog(actor=actor.label, order=order_reason,
                   names={p.id: p.label for p in (*table.scenario.pieces, *battle.pieces)})
     table.judge.narrator = log
+    table.chance.prelude = table.judge.instruct  # a roll asked of the players comes after them
     for key in order_rulings:
         log.ruling(key, "the Direction tiles are read from the Monster Start Zone (turn order)")
     log.explain(f"acts now: {order_reason}",

@@ -5,7 +5,7 @@ Every outcome is recorded (what, why, from where), so a battle replays identical
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -55,6 +55,11 @@ class Chance:
     record: list[Outcome] = field(default_factory=list)
     asker: Asker | None = None
     script_source: str = "[chance] tokens"  # where scripted tokens come from, for messages
+    prelude: Callable[[], None] | None = None  # shows the players the steps so far, first
+
+    def _before_asking(self) -> None:
+        if self.prelude is not None:
+            self.prelude()
 
     def _scripted(self, kind: str, values: tuple[object, ...]) -> object | None:
         used = self.used.get(kind, 0)
@@ -68,6 +73,7 @@ class Chance:
         if scripted is not None:
             value, source = int(str(scripted)), "script"
         elif self.asker is not None:
+            self._before_asking()
             die = {"d12": "the D12", "rune_die": "the Rune Die",
                    "location_die": "the Location Die"}[kind]
             value, source = self.asker.number(f"Roll {die} ({why})", faces), "table"
@@ -119,6 +125,7 @@ class Chance:
                                  f"{whereabouts(scripted, bag, hand)})")
             token, source = scripted, "script"
         elif self.asker is not None:
+            self._before_asking()
             token, source = self._typed_token(level, bag, hand, why), "table"
         else:
             token, source = bag.tokens[int(self.rng.integers(len(bag.tokens)))], "rng"

@@ -75,8 +75,8 @@ class Judge:
         """Whether a question with this margin goes to the players (nothing is recorded)."""
         return self._ask_table(margin)
 
-    def _instruct(self) -> None:
-        """The steps the players have not seen yet, before they are asked."""
+    def instruct(self) -> None:
+        """The steps the players have not seen yet, before they are asked (their dice too)."""
         if self.asker is not None and self.narrator is not None:
             self.asker.instruct(self.narrator.briefing(self.mode != "asked"))
 
@@ -108,7 +108,7 @@ class Judge:
             answer, source = scripted, given_by
         elif self._ask_table(margin):
             assert self.asker is not None
-            self._instruct()
+            self.instruct()
             answer, source = self.asker.yes_no(question), "table"
         else:
             answer, source = computed, "computed"
@@ -126,7 +126,7 @@ class Judge:
             answer, source = scripted, given_by
         elif self._ask_table(margin):
             assert self.asker is not None
-            self._instruct()
+            self.instruct()
             answer, source = self.asker.choice(question, options), "table"
         else:
             answer, source = computed, "computed"

@@ -290,7 +290,7 @@ def _shown_above(shown: tuple[Step, ...]) -> list[str]:
     if count:
         shots.append("a)" if count == 1 else
                      f"a) to {string.ascii_lowercase[(count - 1) % 26]})")
-    return [f"   {', '.join(shots)}: as shown above, before the question"] if shots else []
+    return [f"   {', '.join(shots)}: as shown above"] if shots else []
 
 
 def briefing_lines(briefing: Briefing) -> list[str]:
