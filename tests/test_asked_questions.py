@@ -282,3 +282,17 @@ def test_physical_rolls_come_after_the_steps_they_follow(tmp_path: Path,
     rush = next(i for i, line in enumerate(said) if "rush: lay Ruler" in line)
     damage = next(i for i, line in enumerate(said) if "elf takes" in line)
     assert rush < token < damage < push
+
+
+def test_no_enemy_sight_is_asked_when_an_advanced_target_comes_first(
+        tmp_path: Path, catalog: Catalog) -> None:
+    """Advanced targeting: a frozen teammate to rescue comes before any enemy, so whether the
+    Elf is in sight cannot matter."""
+    source = Path(__file__).parent / "playthroughs" / "69-advanced-target-frozen-friend.toml"
+    session = make(tmp_path, catalog, "asked",
+                   source.read_text().replace("los_blocked = false", "los_blocked = true"))
+    table = ScriptedTable([])
+    activation = session.next(table)
+    assert table.questions == []
+    assert activation is not None and activation.target == "skeleton-2"
+    assert "an advanced target comes first" in latest_activation_text(session.state, False)

@@ -150,9 +150,7 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
         return battle, _finish(actor_id, battle, row, order_reason, log, (), (),
                                Aim(None, "stunned: it cannot act"), (), "")
     battle, returning = _before_sight(table, battle, log, actor)
-    visible, hidden = _sight(table, battle, actor_id, log, row)
-    advanced = _advanced_aim(table, battle, log, actor_id) \
-        if table.scenario.settings.advanced_targeting else None
+    visible, hidden, advanced = _look(table, battle, log, actor_id, row)
     if advanced is None and not visible:
         battle = _pass_antient(_no_target(table, battle, log, actor_id, row), log, actor_id)
         return battle, _finish(actor_id, battle, row, order_reason, log, visible, hidden,
@@ -167,6 +165,22 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
         sequence, sequence_reason = _choose_sequence(table, log, battle.piece(actor_id), row)
     return _shoot(table, battle, log, actor_id, row, order_reason, visible, hidden, aim,
                   sequence, sequence_reason, repeated)
+
+
+def _look(table: Table, battle: Battle, log: StepLog, actor_id: str, row: BehaviourRow
+          ) -> tuple[tuple[Sighting, ...], tuple[Sighting, ...], Aim | None]:
+    """The enemies in sight, and an advanced target. Asked geometry looks for the advanced
+    target first: when there is one, no enemy's sight can matter, so none is asked."""
+    advanced_targeting = table.scenario.settings.advanced_targeting
+    if table.judge.asked and advanced_targeting:
+        advanced = _advanced_aim(table, battle, log, actor_id)
+        if advanced is not None:
+            log.explain("sight of the enemies: not asked; the advanced target comes first")
+            return (), (), advanced
+        return (*_sight(table, battle, actor_id, log, row), None)
+    visible, hidden = _sight(table, battle, actor_id, log, row)
+    advanced = _advanced_aim(table, battle, log, actor_id) if advanced_targeting else None
+    return visible, hidden, advanced
 
 
 def _shoot(table: Table, battle: Battle, log: StepLog, actor_id: str, row: BehaviourRow,

@@ -66,6 +66,8 @@ def sight_line(activation: Activation, names: Names, blocked: bool,
             return "keeps the Active Target it chose before the summon"
         if activation.target is None and activation.reason.endswith("it cannot act"):
             return "does not look: it cannot act"
+        if activation.reason.startswith("advanced target"):
+            return "no enemy's sight asked: an advanced target comes first"
         return "no enemy on the mat"
     parts = []
     if activation.visible:
