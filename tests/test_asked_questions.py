@@ -291,8 +291,53 @@ def test_no_enemy_sight_is_asked_when_an_advanced_target_comes_first(
     source = Path(__file__).parent / "playthroughs" / "69-advanced-target-frozen-friend.toml"
     session = make(tmp_path, catalog, "asked",
                    source.read_text().replace("los_blocked = false", "los_blocked = true"))
-    table = ScriptedTable([])
+    table = ScriptedTable(["skeleton-1"])  # the two skeletons tie on the order tiles
     activation = session.next(table)
-    assert table.questions == []
+    assert len(table.questions) == 1 and "tie on the Character" in table.questions[0]
     assert activation is not None and activation.target == "skeleton-2"
     assert "an advanced target comes first" in latest_activation_text(session.state, False)
+
+
+TWO_RATS = """format = 1
+[battle]
+playmat = "inline"
+[tiles]
+direction = ["left-to-right", "msz-to-hsz"]
+[[piece]]
+id = "elf"
+name = "Elf"
+side = "heroes"
+at = [30.0, 20.0]
+health = 9
+[[piece]]
+id = "rat-1"
+name = "Sewer Rat #1"
+side = "ai"
+monster = "sewer-rat"
+at = [20.0, 50.0]
+[[piece]]
+id = "rat-2"
+name = "Sewer Rat #2"
+side = "ai"
+monster = "sewer-rat"
+at = [40.0, 50.0]
+[chance]
+seed = 1
+""" + OPEN_MAT
+
+
+def test_who_acts_first_in_a_tile_tie_is_read_at_the_table(tmp_path: Path,
+                                                            catalog: Catalog) -> None:
+    """Two Sewer Rats tie on the Character and Monster tiles; the scenario's guessed positions
+    put #2 leftmost seen from the Monster Start Zone, the table says #1."""
+    session = make(tmp_path, catalog, "asked", TWO_RATS)
+    table = ScriptedTable(["rat-1", False])  # #1 first; the template misses
+    activation = session.next(table)
+    assert table.questions[0].startswith("Sewer Rat #1, Sewer Rat #2 tie on the Character and "
+                                         "Monster tiles: which is leftmost seen from the Monster "
+                                         "Start Zone")
+    assert table.transcript[0].startswith("? ")  # asked before anything of the activation
+    assert activation is not None and activation.character == "rat-1"
+    assert activation.order_reason == "tie on tiles; the Direction tiles, read at the table"
+    reopened = Session.open(tmp_path / "asked", catalog)
+    assert reopened.state.battle == session.state.battle
