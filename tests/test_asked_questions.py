@@ -113,6 +113,8 @@ def test_no_closest_question_when_an_earlier_column_decides(tmp_path: Path,
     assert [q for q in table.questions if q.startswith("Can ")] == [
         "Can Skeleton Warrior see Barbarian? (a line from centre to centre clear of "
         "obstacles)"]
+    assert "Sight   sees Barbarian; Elf not asked (the row prefers the one in sight)" in \
+        latest_activation_text(session.state, coordinates=False)
 
 
 def test_the_next_preferred_enemy_is_looked_at_when_the_first_is_hidden(

@@ -71,6 +71,7 @@ class Activation:
     resume: Resume | None = None  # the shots still to come after a summoned piece acts
     continued: bool = False  # this activation finishes a sequence a summon interrupted
     shown: int = 0  # steps shown to the players before they were asked (engine/judge.py)
+    unasked: tuple[str, ...] = ()  # enemies whose sight could not change the target: not asked
 
 
 @dataclass
@@ -83,6 +84,7 @@ class LiveLog(StepLog):
     names: dict[str, str] = field(default_factory=dict)
     shown: int = 0
     opened: bool = False
+    unasked: list[str] = field(default_factory=list)
 
     def briefing(self, coordinates: bool) -> Briefing:
         told = Briefing(self.actor, self.order, tuple(self.steps), self.shown, self.opened,
@@ -362,7 +364,8 @@ def _finish(actor_id: str, battle: Battle, row: BehaviourRow, order_reason: str,
                       row.provenance, visible, hidden, aim.target, aim.reason, sequence,
                       sequence_reason, tuple(log.steps), tuple(log.close_calls),
                       tuple(log.rulings), summoned, repeat, tuple(log.trace), resume, continued,
-                      log.shown if isinstance(log, LiveLog) else 0)
+                      log.shown if isinstance(log, LiveLog) else 0,
+                      tuple(log.unasked) if isinstance(log, LiveLog) else ())
 
 
 def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog, row: BehaviourRow
@@ -387,6 +390,8 @@ def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog, row: Behav
     found: tuple[float, ...] | None = None
     for s in sightings:
         if found is not None and rank(s) != found:
+            if isinstance(log, LiveLog):
+                log.unasked.append(s.target)
             log.explain(f"sight {s.target}: not asked; an enemy the {row.id} row prefers is in "
                         f"sight")
             continue

@@ -76,6 +76,9 @@ def sight_line(activation: Activation, names: Names, blocked: bool,
     for s in activation.hidden:
         behind = f" behind obstacle {', '.join(s.blockers)}" if s.blockers else ""
         parts.append(f"{_measured(s.target, s.via, names)} hidden{behind}")
+    if activation.unasked:
+        parts.append(f"{', '.join(names.get(t, t) for t in activation.unasked)} not asked "
+                     f"(the row prefers the one in sight)")
     return "; ".join(parts)
 
 
