@@ -30,11 +30,21 @@ def printed_steps() -> list[str]:
 
 def test_every_ruler_move_starts_points_and_stops() -> None:
     moves = [s for s in printed_steps() if re.search(r"\blay Ruler \d", s)
-             and "boomerang" not in s]
+             and "boomerang" not in s and "pointing at the centre of" in s
+             and not re.fullmatch(r"[a-z]\) lay Ruler 3 from .+", s)]  # a range check
     assert len(moves) > 50
     for step in moves:
         assert re.search(r"lay Ruler \d from .+'s edge pointing at ", step), step
         assert re.search(r"stops|does not move|lies flat", step), step
+
+
+def test_the_range_check_lays_the_ruler_then_says_if_it_reaches() -> None:
+    steps = printed_steps()
+    check = re.compile(r"[a-z]\) lay Ruler 3 from \S.*'s edge pointing at the centre of .+")
+    checks = [i for i, s in enumerate(steps) if check.fullmatch(s)]
+    assert checks
+    for i in checks:
+        assert re.match(r"[a-z]\) it (reaches|does not reach) ", steps[i + 1]), steps[i + 1]
 
 
 def test_every_clock_step_says_side_twelve_and_number() -> None:

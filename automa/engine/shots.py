@@ -471,9 +471,10 @@ def _boomerang(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
         if character not in struck or p.id == character:
             struck[character] = p.id
     beneath = list(struck.values())
-    log.add(NoteStep(f"lay Ruler 3 with one end over the boomerang, pointing at the centre of "
-                     f"{thrower.label}: beneath it "
-                     + (", ".join(p.label for p in under) if under else "nobody")))
+    lay = "" if table.judge.asked else (f"lay Ruler 3 with one end over the boomerang, "
+                                        f"pointing at the centre of {thrower.label}: ")
+    log.add(NoteStep(f"{lay}beneath it " + (", ".join(p.label for p in under) if under
+                                            else "nobody")))
     for aloft in (p for p in under if "aloft" in p.conditions):
         log.add(NoteStep(f"{aloft.label} stands on top of an obstacle: safe from the ruler"))
     for enemy_id in beneath:
@@ -521,16 +522,18 @@ def target_ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotCont
     target = battle.piece(aim_piece(table, battle, ctx.actor, hero, by_sight=False))
     reach = table.ruler(3)
     gap = edge_distance(actor, target)
+    log.add(NoteStep(f"lay Ruler 3 from {actor.label}'s edge pointing at the centre of "
+                     f"{target.label}"))
     in_range = table.judge.confirm(f"Is {target.label} within Ruler 3 of {actor.label}?",
                                    gap <= reach, abs(gap - reach))
     told = table.judge.last_asked  # the players measured: no distance backs it
     if not told and abs(gap - reach) < table.close_call:
         log.close_calls.append(f"Ruler 3 range to {target.label}: {gap:.1f} cm; check it")
+    away = "" if told else f" ({gap:.1f} cm away)"
     if not in_range:
-        away = "" if told else f" {gap:.1f} cm away,"
-        log.add(NoteStep(f"{target.label} is{away} beyond Ruler 3: the shot misses"))
+        log.add(NoteStep(f"it does not reach {target.label}{away}: the shot misses"))
         return battle
-    log.add(NoteStep(f"{target.label} is within Ruler 3" + ("" if told else f" ({gap:.1f} cm)")))
+    log.add(NoteStep(f"it reaches {target.label}{away}: in range"))
     return resolve_hit(table, battle, log, ctx, shot, target.id)
 
 
