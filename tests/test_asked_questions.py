@@ -343,3 +343,19 @@ def test_who_acts_first_in_a_tile_tie_is_read_at_the_table(tmp_path: Path,
     assert activation.order_reason == "tie on tiles; the Direction tiles, read at the table"
     reopened = Session.open(tmp_path / "asked", catalog)
     assert reopened.state.battle == session.state.battle
+
+
+class PlainTable:
+    """An asker from before briefings: it answers, and is shown nothing."""
+
+    def yes_no(self, prompt: str) -> bool:
+        return True
+
+    def choice(self, prompt: str, options: Sequence[str]) -> str:
+        return options[0]
+
+
+def test_an_asker_without_instruct_still_plays(tmp_path: Path, catalog: Catalog) -> None:
+    session = make(tmp_path, catalog, "asked", DUEL)
+    activation = session.next(PlainTable())  # type: ignore[arg-type]
+    assert activation is not None and activation.target == "elf"

@@ -77,8 +77,10 @@ class Judge:
 
     def instruct(self) -> None:
         """The steps the players have not seen yet, before they are asked (their dice too)."""
-        if self.asker is not None and self.narrator is not None:
-            self.asker.instruct(self.narrator.briefing(self.mode != "asked"))
+        # an asker written before briefings existed (a test's, say) is simply not shown them
+        show = getattr(self.asker, "instruct", None)
+        if show is not None and self.narrator is not None:
+            show(self.narrator.briefing(self.mode != "asked"))
 
     def _ask_table(self, margin: float) -> bool:
         if self.asker is None or self.mode == "tracked":
