@@ -102,13 +102,13 @@ def _move(step: MoveStep, names: Names, coordinates: bool = True) -> str:
         return _summoned(step, who, coordinates)
     head = f"{step.why[:1].upper()}{step.why[1:]}: " + _lay(step, who)
     if not coordinates:
-        return f"{head}; {_stop_rule(step, who)}"
+        return f"{head}; {_stop_rule(step)}"
     if step.start == step.end and step.stopped_by:
         return f"{head}: it does not move, {_blocked(step.stopped_by, names)}"
     if step.adjusted:  # the end of the ruler was no place for it
         return (f"{head}; it would end on something, so it goes to the nearest spot where it "
                 f"lies flat{_still(step, names)} → {_at(step.end)}")
-    return f"{head}; {_stopped(step, who, names)} → {_at(step.end)}"
+    return f"{head}; {_stopped(step, names)} → {_at(step.end)}"
 
 
 def _still(step: MoveStep, names: Names) -> str:
@@ -138,14 +138,14 @@ def _lay(step: MoveStep, who: str) -> str:
     if step.toward.startswith("obstacle"):
         aim = f"the nearest point of {step.toward}"
     elif step.toward == "the Hero Start Zone":
-        aim = "the Hero Start Zone edge, straight ahead"
+        aim = "the Hero Start Zone edge, square to it"
     else:
         aim = f"the centre of {step.toward}"
     return (f"lay {ruler} from {who}'s edge pointing at {aim}, slide it along (through "
             f"obstacles)")
 
 
-def _stop_rule(step: MoveStep, who: str) -> str:
+def _stop_rule(step: MoveStep) -> str:
     """Where the disc stops, in words (asked geometry: nothing is tracked)."""
     end = "its front edge stops at the far end of the ruler"
     if step.clock is not None:
@@ -157,7 +157,7 @@ def _stop_rule(step: MoveStep, who: str) -> str:
             f"it lies flat")
 
 
-def _stopped(step: MoveStep, who: str, names: Names) -> str:
+def _stopped(step: MoveStep, names: Names) -> str:
     """Where the disc stopped on the tracked mat."""
     if step.stopped_by is None:
         short = (f", {step.short_by:.1f} cm short of {step.toward}"
