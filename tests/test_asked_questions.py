@@ -359,3 +359,18 @@ def test_an_asker_without_instruct_still_plays(tmp_path: Path, catalog: Catalog)
     session = make(tmp_path, catalog, "asked", DUEL)
     activation = session.next(PlainTable())  # type: ignore[arg-type]
     assert activation is not None and activation.target == "elf"
+
+
+def test_an_asked_rune_move_replays(tmp_path: Path, catalog: Catalog) -> None:
+    """Nobody in sight: the black row moves to a random rune, and the table says whether the
+    rolled rune is free. The replay takes the asked path too (it used to judge as tracked,
+    skip that question and call the log inconsistent)."""
+    text = two_heroes("wraith-commander").replace(
+        'monster = "wraith-commander"',
+        'monster = "wraith-commander"\nlevel = 3\nhealth = 2\nsequences = ["rush then sword"]')
+    session = make(tmp_path, catalog, "asked", text)
+    table = ScriptedTable([False, False, True])  # neither hero in sight; the rune is free
+    session.next(table)
+    assert table.questions[-1].startswith("Is rune ")
+    reopened = Session.open(tmp_path / "asked", catalog)
+    assert reopened.state.battle == session.state.battle
