@@ -374,3 +374,27 @@ def test_an_asked_rune_move_replays(tmp_path: Path, catalog: Catalog) -> None:
     assert table.questions[-1].startswith("Is rune ")
     reopened = Session.open(tmp_path / "asked", catalog)
     assert reopened.state.battle == session.state.battle
+
+
+class YesTable(ScriptedTable):
+    """Players who say yes, and pick the Orc whenever they may."""
+
+    def yes_no(self, prompt: str) -> bool:
+        self.questions.append(prompt)
+        return True
+
+    def choice(self, prompt: str, options: Sequence[str]) -> str:
+        self.questions.append(prompt)
+        return "orc-1" if "orc-1" in options else options[0]
+
+
+def test_asked_repeat_asks_which_teammate_is_nearest(tmp_path: Path,
+                                                     catalog: Catalog) -> None:
+    source = Path(__file__).parent / "playthroughs" / "21-repeat-friend-acts-again.toml"
+    session = make(tmp_path, catalog, "asked", source.read_text())
+    table = YesTable([])
+    session.next(table)
+    lizard = session.next(table)
+    assert lizard is not None and lizard.repeat == "orc-1"
+    assert table.questions[-1] == ("Which teammate that Lizard Man #1 can see is nearest to it, "
+                                   "edge to edge (nobody: none in sight)?")

@@ -607,6 +607,16 @@ def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Bat
                if p.side == "ai" and p.id != actor.id and "frozen" not in p.conditions]
     seen = [s for s in look_around(table.geometry, actor, friends, settings.los_blocked,
                                    settings.los_test) if s.visible]
+    if table.judge.asked and friends and table.option("repeat") == "nearest":
+        chosen = _asked_nearest_friend(table, actor, friends, seen[0].target if seen else None)
+        if chosen is not None:
+            if len(friends) > 1:
+                log.ruling("repeat", "the repeat's friend is chosen by nearest friend in sight")
+            ctx.repeat = chosen
+            log.add(NoteStep(f"repeat: {battle.piece(chosen).label} (the nearest friend in "
+                             f"sight, as the table says) acts again at once"))
+            return battle
+        seen = []
     if not seen:
         log.add(NoteStep("repeat: no friendly character in sight; nothing happens"))
         return battle
@@ -623,6 +633,19 @@ def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Bat
         log.ruling("repeat", f"the repeat's friend is chosen by {by}")
     log.add(NoteStep(f"repeat: {battle.piece(ctx.repeat).label} ({how}) acts again at once"))
     return battle
+
+
+NOBODY = "nobody"
+
+
+def _asked_nearest_friend(table: Table, actor: Piece, friends: list[Piece],
+                          computed: str | None) -> str | None:
+    """Asked geometry: the players say which teammate in sight is nearest (or that none is)."""
+    ranked = sorted(friends, key=lambda p: p.label)
+    chosen = table.judge.pick(f"Which teammate that {actor.label} can see is nearest to it, "
+                              f"edge to edge ({NOBODY}: none in sight)?",
+                              [*(p.id for p in ranked), NOBODY], computed or NOBODY, math.inf)
+    return None if chosen == NOBODY else chosen
 
 
 def _summon(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
