@@ -293,9 +293,11 @@ def test_no_enemy_sight_is_asked_when_an_advanced_target_comes_first(
     source = Path(__file__).parent / "playthroughs" / "69-advanced-target-frozen-friend.toml"
     session = make(tmp_path, catalog, "asked",
                    source.read_text().replace("los_blocked = false", "los_blocked = true"))
-    table = ScriptedTable(["skeleton-1"])  # the two skeletons tie on the order tiles
+    table = ScriptedTable(["skeleton-1", "skeleton-2"])  # who acts first; the frozen mate
     activation = session.next(table)
-    assert len(table.questions) == 1 and "tie on the Character" in table.questions[0]
+    assert "tie on the Character" in table.questions[0]
+    assert table.questions[1:] == ["Which frozen teammate that Skeleton Warrior #1 can see is "
+                                   "nearest to it, edge to edge (nobody: none in sight)?"]
     assert activation is not None and activation.target == "skeleton-2"
     assert "an advanced target comes first" in latest_activation_text(session.state, False)
 

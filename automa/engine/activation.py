@@ -322,34 +322,37 @@ def _advanced_aim(table: Table, battle: Battle, log: StepLog, actor_id: str) -> 
     actor = battle.piece(actor_id)
     settings = table.scenario.settings
 
-    def nearest_in_sight(pieces: list[Piece]) -> Sighting | None:
+    def nearest_in_sight(pieces: list[Piece], what: str) -> str | None:
         seen = [s for s in look_around(table.geometry, actor, pieces, settings.los_blocked,
                                        settings.los_test) if s.visible]
-        return seen[0] if seen else None
+        if table.judge.asked and pieces:  # no positions: the players look and measure
+            return _asked_nearest(table, actor, pieces, seen[0].target if seen else None, what)
+        return seen[0].target if seen else None
 
     teammates = battle.teammates_of(actor_id)
-    frozen = nearest_in_sight([p for p in teammates if "frozen" in p.conditions])
+    frozen = nearest_in_sight([p for p in teammates if "frozen" in p.conditions],
+                              "frozen teammate")
     if frozen is not None:
-        log.explain(f"advanced 1: {frozen.target} is the nearest frozen teammate in sight")
-        return Aim(frozen.target, f"advanced target 1: rescue the frozen "
-                                  f"{battle.piece(frozen.target).label}", friendly=True)
+        log.explain(f"advanced 1: {frozen} is the nearest frozen teammate in sight")
+        return Aim(frozen, f"advanced target 1: rescue the frozen {battle.piece(frozen).label}",
+                   friendly=True)
     if any(has_preferred_shot(s, "repeat") for s in actor.sequences):
-        mate = nearest_in_sight([p for p in teammates if "frozen" not in p.conditions])
+        mate = nearest_in_sight([p for p in teammates if "frozen" not in p.conditions],
+                                "teammate")
         if mate is not None:
-            log.explain(f"advanced 2: {mate.target} is the nearest teammate in sight to repeat")
+            log.explain(f"advanced 2: {mate} is the nearest teammate in sight to repeat")
             plan = plan_repeat(actor.sequences, actor.kind == "catacomb-lord",
                                table.option("preferred-sequence"))
             sequence, why = _follow_plan(table, log, actor, plan)
-            return Aim(mate.target, f"advanced target 2: {battle.piece(mate.target).label} "
-                                    f"will repeat its turn", friendly=True, sequence=sequence,
-                       sequence_reason=why)
+            return Aim(mate, f"advanced target 2: {battle.piece(mate).label} will repeat its "
+                             f"turn", friendly=True, sequence=sequence, sequence_reason=why)
     wyverns = [p for p in battle.on_table()
                if p.kind == "wild-wyvern" and "ridden" not in p.conditions]
-    wyvern = nearest_in_sight(wyverns)
+    wyvern = nearest_in_sight(wyverns, "wild wyvern (not ridden)")
     if wyvern is not None:
-        log.explain(f"advanced 3: {wyvern.target} is the nearest wild wyvern in sight")
-        return Aim(wyvern.target, f"advanced target 3: ride the wild wyvern "
-                                  f"{battle.piece(wyvern.target).label}", friendly=True)
+        log.explain(f"advanced 3: {wyvern} is the nearest wild wyvern in sight")
+        return Aim(wyvern, f"advanced target 3: ride the wild wyvern "
+                           f"{battle.piece(wyvern).label}", friendly=True)
     log.explain("advanced targets: none in sight; normal enemy target selection")
     return None
 
@@ -608,7 +611,7 @@ def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Bat
     seen = [s for s in look_around(table.geometry, actor, friends, settings.los_blocked,
                                    settings.los_test) if s.visible]
     if table.judge.asked and friends and table.option("repeat") == "nearest":
-        chosen = _asked_nearest_friend(table, actor, friends, seen[0].target if seen else None)
+        chosen = _asked_nearest(table, actor, friends, seen[0].target if seen else None)
         if chosen is not None:
             if len(friends) > 1:
                 log.ruling("repeat", "the repeat's friend is chosen by nearest friend in sight")
@@ -638,11 +641,11 @@ def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Bat
 NOBODY = "nobody"
 
 
-def _asked_nearest_friend(table: Table, actor: Piece, friends: list[Piece],
-                          computed: str | None) -> str | None:
-    """Asked geometry: the players say which teammate in sight is nearest (or that none is)."""
-    ranked = sorted(friends, key=lambda p: p.label)
-    chosen = table.judge.pick(f"Which teammate that {actor.label} can see is nearest to it, "
+def _asked_nearest(table: Table, actor: Piece, pieces: list[Piece], computed: str | None,
+                   what: str = "teammate") -> str | None:
+    """Asked geometry: the players say which of these in sight is nearest (or that none is)."""
+    ranked = sorted(pieces, key=lambda p: p.label)
+    chosen = table.judge.pick(f"Which {what} that {actor.label} can see is nearest to it, "
                               f"edge to edge ({NOBODY}: none in sight)?",
                               [*(p.id for p in ranked), NOBODY], computed or NOBODY, math.inf)
     return None if chosen == NOBODY else chosen
