@@ -16,6 +16,8 @@ from click.testing import CliRunner
 
 from automa.catalog.load import Catalog
 from automa.cli.main import cli
+from automa.engine.judge import Briefing
+from automa.render.text import briefing_lines
 from automa.session.store import LOG, Session
 from tests.conftest import AUTOMA, AUTOMA_SHELL, EXAMPLES, OPEN_MAT
 
@@ -39,18 +41,25 @@ seed = 1
 
 
 class ScriptedTable:
-    """Players who answer from a list and note every question."""
+    """Players who answer from a list and note every question, and every instruction shown
+    before one (`transcript`: what the table saw, in order)."""
 
     def __init__(self, answers: Sequence[object]) -> None:
         self.answers = list(answers)
         self.questions: list[str] = []
+        self.transcript: list[str] = []
+
+    def instruct(self, briefing: Briefing) -> None:
+        self.transcript.extend(briefing_lines(briefing))
 
     def yes_no(self, prompt: str) -> bool:
         self.questions.append(prompt)
+        self.transcript.append(f"? {prompt}")
         return bool(self.answers.pop(0))
 
     def choice(self, prompt: str, options: Sequence[str]) -> str:
         self.questions.append(prompt)
+        self.transcript.append(f"? {prompt} {' / '.join(options)}")
         return str(self.answers.pop(0))
 
     def number(self, prompt: str, allowed: Sequence[int]) -> int:
@@ -116,7 +125,7 @@ def test_a_battle_in_asked_mode_through_play(tmp_path: Path) -> None:
     runner = CliRunner()
     assert runner.invoke(cli, ["new", str(scenario), "--session", str(folder), "--geometry",
                                "asked", "--seed", "2"]).exit_code == 0
-    lines = ["done", "", "y", "y", "move elf 30,20", "done", "", "n", "quit"]
+    lines = ["done", "", "y", "y", "n", "move elf 30,20", "done", "", "n", "quit"]
     result = runner.invoke(cli, ["play", "--session", str(folder)],
                            input="".join(f"{line}\n" for line in lines))
     assert result.exit_code == 0, result.output

@@ -37,7 +37,7 @@ def test_the_hero_target_tile_measures_ruler_3_to_the_nearer_piece(catalog: Cata
     result = turn(catalog, text)
     assert result.battle.piece("ulom").health == 5
     texts = [getattr(s, "text", "") for s in result.activations[0].steps]
-    assert "Ulom's claw is within Ruler 3 (7.5 cm)" in texts
+    assert "it reaches Ulom's claw (7.5 cm away): in range" in texts
 
 
 def test_selection_uses_ulom_values_not_the_claw_s(catalog: Catalog) -> None:

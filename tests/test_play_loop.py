@@ -56,7 +56,8 @@ def test_back_takes_back_a_yes_no_answer(tmp_path: Path) -> None:
 
 def test_back_takes_back_a_token_and_twice_goes_further(tmp_path: Path) -> None:
     folder = _session(tmp_path, "--dice", "physical", "--geometry", "asked")
-    out = _play(folder, ["done", "", "y", "y", "3", "back", "back", "y", "2", "5", "quit"])
+    out = _play(folder, ["done", "", "y", "y", "3", "back", "back", "y", "2", "5", "n",
+                         "quit"])
     assert out.count("taken back:") == 2 and out.count(TOKEN) == 3
     activation = _events(folder)[-1]
     assert [o["value"] for o in activation["outcomes"]] == ["2:2", "5"]

@@ -20,6 +20,7 @@ from typing import TypeVar
 
 import click
 
+from automa.engine.judge import Briefing
 from automa.errors import InputError
 
 T = TypeVar("T")
@@ -61,11 +62,13 @@ def _read_answer(prompt: str) -> str:
         if typed and readline is not None:  # Up recalls commands, not rolls
             readline.remove_history_item(readline.get_current_history_length() - 1)
         return typed.strip()
-    typed = str(click.prompt(prompt, prompt_suffix="", err=True, default="",
-                             show_default=False)).strip()
-    if not sys.stdin.isatty():
-        click.echo(typed, err=True)  # echo scripted answers so the transcript reads naturally
-    return typed
+    click.echo(prompt, nl=False, err=True)
+    line = sys.stdin.readline()
+    if not line:
+        raise click.Abort
+    if not sys.stdin.isatty():  # echo scripted answers: the transcript reads as a dialogue
+        click.echo(line.rstrip("\n"), err=True)
+    return line.strip()
 
 
 def _complain(text: str) -> None:
@@ -187,6 +190,13 @@ class PromptAsker:
                 return answer.lower().startswith("y")
             _complain(f"{answer!r}: answer y or n")
 
+    @staticmethod
+    def instruct(briefing: Briefing) -> None:
+        """The steps the players have not seen yet, printed before they are asked."""
+        from automa.render.text import briefing_lines
+
+        for line in briefing_lines(briefing):
+            click.echo(line, err=True)
 
 def run_with_takebacks(step: Callable[[PromptAsker], T]) -> T:
     """Run `step` with a controlled asker; on `back`, run it again from the start with every

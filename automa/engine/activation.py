@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from automa.catalog.fields import card_hint, missing_for_battle
 from automa.catalog.pieces import lookup, monster_piece
 from automa.engine.battle import Battle, Fired, StepLog, Table
+from automa.engine.judge import Briefing
 from automa.engine.movement import (
     climb_down,
     clock_reading,
@@ -35,7 +37,8 @@ from automa.rules.sequences import (
     plan_repeat,
     plan_sequence,
 )
-from automa.rules.targeting import Candidate, select_target
+from automa.rules.targeting import Candidate, TargetChoice, preference_key, select_target
+from automa.rules.tiles import DIRECTION_WORDS, TILE_NAMES
 
 SUMMON_RULER = 1
 TARGET_RULINGS = {  # what each ruling a target choice rests on decided there
@@ -67,6 +70,27 @@ class Activation:
     explain: tuple[str, ...] = ()
     resume: Resume | None = None  # the shots still to come after a summoned piece acts
     continued: bool = False  # this activation finishes a sequence a summon interrupted
+    shown: int = 0  # steps shown to the players before they were asked (engine/judge.py)
+    unasked: tuple[str, ...] = ()  # enemies whose sight could not change the target: not asked
+
+
+@dataclass
+class LiveLog(StepLog):
+    """The steps of the activation under way, and how many of them the players have been
+    shown: before each question they see the ones they have not (engine/judge.py Briefs)."""
+
+    actor: str = ""
+    order: str = ""
+    names: dict[str, str] = field(default_factory=dict)
+    shown: int = 0
+    opened: bool = False
+    unasked: list[str] = field(default_factory=list)
+
+    def briefing(self, coordinates: bool) -> Briefing:
+        told = Briefing(self.actor, self.order, tuple(self.steps), self.shown, self.opened,
+                        dict(self.names), coordinates)
+        self.shown, self.opened = len(self.steps), True
+        return told
 
 
 @dataclass(frozen=True)
@@ -98,7 +122,10 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
     order rested on."""
     actor = battle.piece(actor_id)
     row = table.catalog.behaviour_for(actor)
-    log = StepLog()
+    log = LiveLog(actor=actor.label, order=order_reason,
+                  names={p.id: p.label for p in (*table.scenario.pieces, *battle.pieces)})
+    table.judge.narrator = log
+    table.chance.prelude = table.judge.instruct  # a roll asked of the players comes after them
     for key in order_rulings:
         log.ruling(key, "the Direction tiles are read from the Monster Start Zone (turn order)")
     log.explain(f"acts now: {order_reason}",
@@ -125,9 +152,7 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
         return battle, _finish(actor_id, battle, row, order_reason, log, (), (),
                                Aim(None, "stunned: it cannot act"), (), "")
     battle, returning = _before_sight(table, battle, log, actor)
-    visible, hidden = _sight(table, battle, actor_id, log)
-    advanced = _advanced_aim(table, battle, log, actor_id) \
-        if table.scenario.settings.advanced_targeting else None
+    visible, hidden, advanced = _look(table, battle, log, actor_id, row)
     if advanced is None and not visible:
         battle = _pass_antient(_no_target(table, battle, log, actor_id, row), log, actor_id)
         return battle, _finish(actor_id, battle, row, order_reason, log, visible, hidden,
@@ -142,6 +167,22 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
         sequence, sequence_reason = _choose_sequence(table, log, battle.piece(actor_id), row)
     return _shoot(table, battle, log, actor_id, row, order_reason, visible, hidden, aim,
                   sequence, sequence_reason, repeated)
+
+
+def _look(table: Table, battle: Battle, log: StepLog, actor_id: str, row: BehaviourRow
+          ) -> tuple[tuple[Sighting, ...], tuple[Sighting, ...], Aim | None]:
+    """The enemies in sight, and an advanced target. Asked geometry looks for the advanced
+    target first: when there is one, no enemy's sight can matter, so none is asked."""
+    advanced_targeting = table.scenario.settings.advanced_targeting
+    if table.judge.asked and advanced_targeting:
+        advanced = _advanced_aim(table, battle, log, actor_id)
+        if advanced is not None:
+            log.explain("sight of the enemies: not asked; the advanced target comes first")
+            return (), (), advanced
+        return (*_sight(table, battle, actor_id, log, row), None)
+    visible, hidden = _sight(table, battle, actor_id, log, row)
+    advanced = _advanced_aim(table, battle, log, actor_id) if advanced_targeting else None
+    return visible, hidden, advanced
 
 
 def _shoot(table: Table, battle: Battle, log: StepLog, actor_id: str, row: BehaviourRow,
@@ -193,17 +234,31 @@ def _before_sight(table: Table, battle: Battle, log: StepLog, actor: Piece
 
 def _enemy_aim(table: Table, battle: Battle, log: StepLog, row: BehaviourRow,
                visible: tuple[Sighting, ...]) -> Aim:
+    """The row's columns over the enemies in sight. Asked geometry measures only when a
+    `closest` column is reached, and only the enemies still in play there; a tie the Direction
+    tiles would break on positions is put to the table too."""
+    actor = battle.piece(visible[0].viewer)
     candidates = [Candidate(battle.piece(s.target), s.distance) for s in visible]
-    if "closest" in (row.primary, row.secondary, row.tie_breaker) and len(candidates) > 1:
-        candidates = _judge_closest(table, log, battle.piece(visible[0].viewer), candidates)
-    choice = select_target(candidates, row, table.scenario.tiles, table.close_call,
-                           table.option("non-hero-wealth"))
+    wealth, tiles = table.option("non-hero-wealth"), table.scenario.tiles
+    asked = table.judge.asked
+    if not asked and "closest" in _columns(row) and len(candidates) > 1:
+        computed = select_target(candidates, row, tiles, table.close_call, wealth)
+        candidates = _judge_closest(table, log, actor, candidates,
+                                    needed=_reaches_closest(computed, row))
+
+    def measured(remaining: list[Candidate]) -> list[Candidate]:
+        return _judge_closest(table, log, actor, remaining, needed=True)
+
+    choice = select_target(candidates, row, tiles, table.close_call, wealth,
+                           closest=measured if asked else None)
+    if asked and choice.tied:
+        choice = _ask_tie(table, log, battle, actor, choice)
     log.explain(*(f"target {line}" for line in choice.trace))
     for key in choice.rulings:
         log.ruling(key, TARGET_RULINGS.get(key, ""))
     if choice.close_call:
-        measured = "distance" if choice.criterion == "closest" else f"the {choice.column}"
-        log.close_calls.append(f"target choice by {measured}: the runner-up is within "
+        measured_by = "distance" if choice.criterion == "closest" else f"the {choice.column}"
+        log.close_calls.append(f"target choice by {measured_by}: the runner-up is within "
                                f"{table.close_call} cm; measure both")
     column_field = {"Primary": "primary", "Secondary": "secondary",
                     "Tie Breaker": "tie_breaker"}.get(choice.column)
@@ -213,13 +268,28 @@ def _enemy_aim(table: Table, battle: Battle, log: StepLog, row: BehaviourRow,
     return Aim(choice.target, reason)
 
 
-def _judge_closest(table: Table, log: StepLog, actor: Piece, candidates: list[Candidate]
-                   ) -> list[Candidate]:
-    """Who is closest, as measured or as the players see it with a ruler on a close call."""
+def _columns(row: BehaviourRow) -> tuple[str, str, str]:
+    return row.primary, row.secondary, row.tie_breaker
+
+
+def _reaches_closest(choice: TargetChoice, row: BehaviourRow) -> bool:
+    """Whether the choice read a `closest` column (else no distance could change it)."""
+    decided = {"Primary": 0, "Secondary": 1, "Tie Breaker": 2}.get(choice.column, 3)
+    return decided >= _columns(row).index("closest")
+
+
+def _judge_closest(table: Table, log: StepLog, actor: Piece, candidates: list[Candidate],
+                   needed: bool) -> list[Candidate]:
+    """Who is closest, as measured or as the players see it with a ruler. Asked geometry
+    ranks them by the table's answer alone (no centimetres); a question whose answer cannot
+    change the target (`needed` False) is computed, never put to the table."""
     ranked = sorted(candidates, key=lambda c: (c.distance, c.piece.id))
-    margin = ranked[1].distance - ranked[0].distance
+    margin = ranked[1].distance - ranked[0].distance if needed else math.inf
     closest = table.judge.pick(f"Which enemy is closest to {actor.label}, edge to edge?",
                                [c.piece.id for c in ranked], ranked[0].piece.id, margin)
+    if table.judge.asked or table.judge.last_asked:  # ranked by the table, no centimetres
+        return [replace(c, distance=0.0 if c.piece.id == closest else 1.0, measured=False)
+                for c in candidates]
     if closest == ranked[0].piece.id:
         return candidates
     log.explain(f"the table measured {closest} as the closest")
@@ -228,40 +298,61 @@ def _judge_closest(table: Table, log: StepLog, actor: Piece, candidates: list[Ca
             for c in candidates]
 
 
+def _ask_tie(table: Table, log: StepLog, battle: Battle, actor: Piece, choice: TargetChoice
+             ) -> TargetChoice:
+    """A tie on every column, broken by the Direction tiles: on positions the table never
+    gave, so the players read the tiles on the real mat."""
+    green, blue = (DIRECTION_WORDS[t] for t in table.scenario.tiles.direction)
+    tied = [battle.piece(t) for t in choice.tied]
+    picked = table.judge.pick(
+        f"{', '.join(p.label for p in tied)} tie on every column for {actor.label}: which is "
+        f"{green} (the green Direction tile; if they are level there, the {blue}: the blue "
+        f"tile)?", [p.id for p in tied], choice.target, math.inf)
+    label = battle.piece(picked).label
+    log.explain(f"the table read the Direction tiles: {label}")
+    return replace(choice, target=picked, column="Direction tiles", close_call=False,
+                   trace=tuple(line for line in choice.trace if not line.startswith(TILE_NAMES)),
+                   reason=f"tied on every column; the Direction tiles, read at the table -> "
+                          f"{label}")
+
+
 def _advanced_aim(table: Table, battle: Battle, log: StepLog, actor_id: str) -> Aim | None:
     """Advanced Target Selection, in order: a frozen teammate to rescue, a teammate to repeat,
     a wild wyvern to ride. None: normal enemy target selection."""
     actor = battle.piece(actor_id)
     settings = table.scenario.settings
 
-    def nearest_in_sight(pieces: list[Piece]) -> Sighting | None:
+    def nearest_in_sight(pieces: list[Piece], what: str) -> str | None:
         seen = [s for s in look_around(table.geometry, actor, pieces, settings.los_blocked,
                                        settings.los_test) if s.visible]
-        return seen[0] if seen else None
+        if table.judge.asked and pieces:  # no positions: the players look and measure
+            return _asked_nearest(table, actor, pieces, seen[0].target if seen else None, what)
+        return seen[0].target if seen else None
 
     teammates = battle.teammates_of(actor_id)
-    frozen = nearest_in_sight([p for p in teammates if "frozen" in p.conditions])
+    frozen = nearest_in_sight([p for p in teammates if "frozen" in p.conditions],
+                              "frozen teammate")
     if frozen is not None:
-        log.explain(f"advanced 1: {frozen.target} is the nearest frozen teammate in sight")
-        return Aim(frozen.target, f"advanced target 1: rescue the frozen "
-                                  f"{battle.piece(frozen.target).label}", friendly=True)
+        log.explain(f"advanced 1: {frozen} is the nearest frozen teammate in sight")
+        return Aim(frozen, f"advanced target 1: rescue the frozen {battle.piece(frozen).label}",
+                   friendly=True)
     if any(has_preferred_shot(s, "repeat") for s in actor.sequences):
-        mate = nearest_in_sight([p for p in teammates if "frozen" not in p.conditions])
+        mate = nearest_in_sight([p for p in teammates if "frozen" not in p.conditions],
+                                "teammate")
         if mate is not None:
-            log.explain(f"advanced 2: {mate.target} is the nearest teammate in sight to repeat")
+            log.explain(f"advanced 2: {mate} is the nearest teammate in sight to repeat")
             plan = plan_repeat(actor.sequences, actor.kind == "catacomb-lord",
                                table.option("preferred-sequence"))
             sequence, why = _follow_plan(table, log, actor, plan)
-            return Aim(mate.target, f"advanced target 2: {battle.piece(mate.target).label} "
-                                    f"will repeat its turn", friendly=True, sequence=sequence,
-                       sequence_reason=why)
+            return Aim(mate, f"advanced target 2: {battle.piece(mate).label} will repeat its "
+                             f"turn", friendly=True, sequence=sequence, sequence_reason=why)
     wyverns = [p for p in battle.on_table()
                if p.kind == "wild-wyvern" and "ridden" not in p.conditions]
-    wyvern = nearest_in_sight(wyverns)
+    wyvern = nearest_in_sight(wyverns, "wild wyvern (not ridden)")
     if wyvern is not None:
-        log.explain(f"advanced 3: {wyvern.target} is the nearest wild wyvern in sight")
-        return Aim(wyvern.target, f"advanced target 3: ride the wild wyvern "
-                                  f"{battle.piece(wyvern.target).label}", friendly=True)
+        log.explain(f"advanced 3: {wyvern} is the nearest wild wyvern in sight")
+        return Aim(wyvern, f"advanced target 3: ride the wild wyvern "
+                           f"{battle.piece(wyvern).label}", friendly=True)
     log.explain("advanced targets: none in sight; normal enemy target selection")
     return None
 
@@ -275,38 +366,87 @@ def _finish(actor_id: str, battle: Battle, row: BehaviourRow, order_reason: str,
     return Activation(actor_id, piece.label if piece else actor_id, order_reason, row.id,
                       row.provenance, visible, hidden, aim.target, aim.reason, sequence,
                       sequence_reason, tuple(log.steps), tuple(log.close_calls),
-                      tuple(log.rulings), summoned, repeat, tuple(log.trace), resume, continued)
+                      tuple(log.rulings), summoned, repeat, tuple(log.trace), resume, continued,
+                      log.shown if isinstance(log, LiveLog) else 0,
+                      tuple(log.unasked) if isinstance(log, LiveLog) else ())
 
 
-def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog
+def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog, row: BehaviourRow
            ) -> tuple[tuple[Sighting, ...], tuple[Sighting, ...]]:
+    """Who the actor sees. Only sight that can change the target is put to the players: asked
+    geometry looks at the enemies in the order the row's columns prefer them (those a ruler
+    must rank, together), and stops at the first group with one in sight; hybrid asks a close
+    call only when its answer would change the target."""
     settings = table.scenario.settings
     actor = battle.piece(actor_id)
     sightings = merge_sightings(battle, look_around(table.geometry, actor, battle.enemies_of_ai(),
                                                     settings.los_blocked, settings.los_test))
-    judged = []
+    asked = settings.los_blocked and table.judge.asked
+    wealth = table.option("non-hero-wealth")
+
+    def rank(s: Sighting) -> tuple[float, ...]:
+        return preference_key(Candidate(battle.piece(s.target), s.distance), row, wealth)
+
+    if asked:
+        sightings = sorted(sightings, key=lambda s: (rank(s), battle.piece(s.target).label))
+    judged: list[Sighting] = []
+    found: tuple[float, ...] | None = None
     for s in sightings:
+        if found is not None and rank(s) != found:
+            if isinstance(log, LiveLog):
+                log.unasked.append(s.target)
+            log.explain(f"sight {s.target}: not asked; an enemy the {row.id} row prefers is in "
+                        f"sight")
+            continue
         if settings.los_blocked:
             target = battle.piece(s.via or s.target)  # the piece measured (Ulom's claw)
+            needed = asked or not table.judge.would_ask(s.margin) \
+                or _sight_matters(table, battle, row, s, sightings)
+            margin = s.margin if needed else math.inf
             seen = table.judge.confirm(f"Can {actor.label} see {target.label}? (a line from "
                                        f"centre to centre clear of obstacles)", s.visible,
-                                       s.margin)
+                                       margin)
             if table.judge.last_asked:
                 s = replace(s, visible=seen, blockers=(), margin=float("inf"))
+            if asked and seen:
+                found = rank(s)
         judged.append(s)
-        blockers = f", blocked by {', '.join(s.blockers)}" if s.blockers else ""
-        margin = "" if s.margin == float("inf") else f", margin {s.margin:.2f} cm"
-        via = f" (measured to {s.via})" if s.via else ""
-        log.explain(f"sight {s.target}{via}: {'visible' if s.visible else 'hidden'}, "
-                    f"{s.distance:.2f} cm edge to edge{margin}{blockers}")
-        if settings.los_blocked and s.margin < table.close_call:
-            seen_word = "sees" if s.visible else "does not see"
-            log.close_calls.append(f"line of sight: {actor_id} {seen_word} {s.via or s.target} by "
-                                   f"{s.margin:.1f} cm; check with a ruler edge")
+        _explain_sight(table, log, actor_id, s)
     if settings.los_blocked and any(not s.visible or s.margin < CORRIDOR_WIDTH / 2
                                     for s in judged):
         log.ruling("los-test", f"blocked sight by the {settings.los_test} test")
     return (tuple(s for s in judged if s.visible), tuple(s for s in judged if not s.visible))
+
+
+def _explain_sight(table: Table, log: StepLog, actor_id: str, s: Sighting) -> None:
+    settings = table.scenario.settings
+    via = f" (measured to {s.via})" if s.via else ""
+    seen = "visible" if s.visible else "hidden"
+    if table.judge.asked:  # no positions: only what the table answered
+        log.explain(f"sight {s.target}{via}: {seen}"
+                    + (", as the table answered" if settings.los_blocked else ""))
+        return
+    blockers = f", blocked by {', '.join(s.blockers)}" if s.blockers else ""
+    margin = "" if s.margin == float("inf") else f", margin {s.margin:.2f} cm"
+    log.explain(f"sight {s.target}{via}: {seen}, {s.distance:.2f} cm edge to edge{margin}"
+                f"{blockers}")
+    if settings.los_blocked and s.margin < table.close_call:
+        seen_word = "sees" if s.visible else "does not see"
+        log.close_calls.append(f"line of sight: {actor_id} {seen_word} {s.via or s.target} by "
+                               f"{s.margin:.1f} cm; check with a ruler edge")
+
+
+def _sight_matters(table: Table, battle: Battle, row: BehaviourRow, sighting: Sighting,
+                   sightings: list[Sighting]) -> bool:
+    """Whether seeing this enemy or not changes the target, the others as computed."""
+    others = [Candidate(battle.piece(s.target), s.distance) for s in sightings
+              if s.visible and s.target != sighting.target]
+    this = Candidate(battle.piece(sighting.target), sighting.distance)
+    tiles, wealth = table.scenario.tiles, table.option("non-hero-wealth")
+    with_it = select_target([*others, this], row, tiles, table.close_call, wealth).target
+    without = select_target(others, row, tiles, table.close_call, wealth).target \
+        if others else None
+    return with_it != without
 
 
 def _choose_sequence(table: Table, log: StepLog, actor: Piece, row: BehaviourRow
@@ -470,6 +610,16 @@ def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Bat
                if p.side == "ai" and p.id != actor.id and "frozen" not in p.conditions]
     seen = [s for s in look_around(table.geometry, actor, friends, settings.los_blocked,
                                    settings.los_test) if s.visible]
+    if table.judge.asked and friends and table.option("repeat") == "nearest":
+        chosen = _asked_nearest(table, actor, friends, seen[0].target if seen else None)
+        if chosen is not None:
+            if len(friends) > 1:
+                log.ruling("repeat", "the repeat's friend is chosen by nearest friend in sight")
+            ctx.repeat = chosen
+            log.add(NoteStep(f"repeat: {battle.piece(chosen).label} (the nearest friend in "
+                             f"sight, as the table says) acts again at once"))
+            return battle
+        seen = []
     if not seen:
         log.add(NoteStep("repeat: no friendly character in sight; nothing happens"))
         return battle
@@ -486,6 +636,19 @@ def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Bat
         log.ruling("repeat", f"the repeat's friend is chosen by {by}")
     log.add(NoteStep(f"repeat: {battle.piece(ctx.repeat).label} ({how}) acts again at once"))
     return battle
+
+
+NOBODY = "nobody"
+
+
+def _asked_nearest(table: Table, actor: Piece, pieces: list[Piece], computed: str | None,
+                   what: str = "teammate") -> str | None:
+    """Asked geometry: the players say which of these in sight is nearest (or that none is)."""
+    ranked = sorted(pieces, key=lambda p: p.label)
+    chosen = table.judge.pick(f"Which {what} that {actor.label} can see is nearest to it, "
+                              f"edge to edge ({NOBODY}: none in sight)?",
+                              [*(p.id for p in ranked), NOBODY], computed or NOBODY, math.inf)
+    return None if chosen == NOBODY else chosen
 
 
 def _summon(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,

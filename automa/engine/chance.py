@@ -5,12 +5,13 @@ Every outcome is recorded (what, why, from where), so a battle replays identical
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import numpy as np
 
+from automa.engine.judge import Briefing
 from automa.errors import InputError, RulesError
 from automa.model.components import DamageToken
 from automa.model.scenario import Bag, ChanceScript
@@ -41,6 +42,8 @@ class Asker(Protocol):
         every other face of the level is, for refusing it."""
         ...
 
+    def instruct(self, briefing: Briefing) -> None: ...
+
 
 @dataclass
 class Chance:
@@ -55,6 +58,11 @@ class Chance:
     record: list[Outcome] = field(default_factory=list)
     asker: Asker | None = None
     script_source: str = "[chance] tokens"  # where scripted tokens come from, for messages
+    prelude: Callable[[], None] | None = None  # shows the players the steps so far, first
+
+    def _before_asking(self) -> None:
+        if self.prelude is not None:
+            self.prelude()
 
     def _scripted(self, kind: str, values: tuple[object, ...]) -> object | None:
         used = self.used.get(kind, 0)
@@ -68,6 +76,7 @@ class Chance:
         if scripted is not None:
             value, source = int(str(scripted)), "script"
         elif self.asker is not None:
+            self._before_asking()
             die = {"d12": "the D12", "rune_die": "the Rune Die",
                    "location_die": "the Location Die"}[kind]
             value, source = self.asker.number(f"Roll {die} ({why})", faces), "table"
@@ -119,6 +128,7 @@ class Chance:
                                  f"{whereabouts(scripted, bag, hand)})")
             token, source = scripted, "script"
         elif self.asker is not None:
+            self._before_asking()
             token, source = self._typed_token(level, bag, hand, why), "table"
         else:
             token, source = bag.tokens[int(self.rng.integers(len(bag.tokens)))], "rng"

@@ -3,23 +3,51 @@ and templates. Every answer is recorded, so a battle replays the same whatever c
 
 Modes: `tracked` computes every answer; `asked` asks every one (no coordinates needed);
 `hybrid` computes and asks only when the margin is below the close-call tolerance.
+
+Instruct, then ask: before the players are asked anything, they are shown the activation's
+steps not yet shown (a `Briefing`: lay the ruler, slide it ...), so every question comes after
+the instruction that sets up what it asks about. The printout after the activation then only
+points back at the steps shown (render/text.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from automa.engine.steps import Step
 from automa.errors import RulesError
 
 GEOMETRY_MODES = ("tracked", "asked", "hybrid")
+
+
+@dataclass(frozen=True)
+class Briefing:
+    """What the table must do before it can answer: the activation's steps so far, of which the
+    first `shown` were shown already (`opened`: the acting piece was announced)."""
+
+    actor: str  # the acting piece's name
+    order: str  # why it acts now
+    steps: tuple[Step, ...]
+    shown: int
+    opened: bool
+    names: Mapping[str, str]
+    coordinates: bool  # positions are tracked (tracked, hybrid), so the printout may give them
+
+
+class Briefs(Protocol):
+    """The activation under way: what the table has not been shown yet."""
+
+    def briefing(self, coordinates: bool) -> Briefing: ...
 
 
 class YesNoAsker(Protocol):
     def yes_no(self, prompt: str) -> bool: ...
 
     def choice(self, prompt: str, options: Sequence[str]) -> str: ...
+
+    def instruct(self, briefing: Briefing) -> None: ...
 
 
 @dataclass
@@ -29,6 +57,30 @@ class Judge:
     asker: YesNoAsker | None = None
     script: Sequence[dict[str, Any]] = ()
     record: list[dict[str, Any]] = field(default_factory=list)
+    narrator: Briefs | None = None  # the activation under way, shown before each question
+
+    def __post_init__(self) -> None:
+        """A replay judges in the mode its answers were given in (they say so unless tracked):
+        asked geometry takes other paths (only the questions the decision needs)."""
+        modes = {a.get("mode", "tracked") for a in self.script if isinstance(a, dict)}
+        if len(modes) == 1 and (recorded := modes.pop()) in GEOMETRY_MODES:
+            self.mode = recorded
+
+    @property
+    def asked(self) -> bool:
+        """Asked geometry: no positions are tracked, so nothing may be measured on them."""
+        return self.mode == "asked"
+
+    def would_ask(self, margin: float) -> bool:
+        """Whether a question with this margin goes to the players (nothing is recorded)."""
+        return self._ask_table(margin)
+
+    def instruct(self) -> None:
+        """The steps the players have not seen yet, before they are asked (their dice too)."""
+        # an asker written before briefings existed (a test's, say) is simply not shown them
+        show = getattr(self.asker, "instruct", None)
+        if show is not None and self.narrator is not None:
+            show(self.narrator.briefing(self.mode != "asked"))
 
     def _ask_table(self, margin: float) -> bool:
         if self.asker is None or self.mode == "tracked":
@@ -58,11 +110,16 @@ class Judge:
             answer, source = scripted, given_by
         elif self._ask_table(margin):
             assert self.asker is not None
+            self.instruct()
             answer, source = self.asker.yes_no(question), "table"
         else:
             answer, source = computed, "computed"
-        self.record.append({"q": question, "a": answer, "source": source})
+        self._note(question, answer, source)
         return answer
+
+    def _note(self, question: str, answer: Any, source: str) -> None:
+        entry = {"q": question, "a": answer, "source": source}
+        self.record.append(entry if self.mode == "tracked" else {**entry, "mode": self.mode})
 
     def pick(self, question: str, options: Sequence[str], computed: str, margin: float) -> str:
         """Which of several pieces (the closest, the first along a tile ...)."""
@@ -71,8 +128,9 @@ class Judge:
             answer, source = scripted, given_by
         elif self._ask_table(margin):
             assert self.asker is not None
+            self.instruct()
             answer, source = self.asker.choice(question, options), "table"
         else:
             answer, source = computed, "computed"
-        self.record.append({"q": question, "a": answer, "source": source})
+        self._note(question, answer, source)
         return answer

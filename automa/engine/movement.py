@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
+
+from shapely.geometry import Point
+from shapely.ops import nearest_points
 
 from automa.engine.battle import Battle, StepLog, Table
 from automa.engine.parts import keep_together
@@ -18,10 +22,12 @@ from automa.geometry.moves import (
 )
 from automa.geometry.table import edge_distance
 from automa.geometry.templates import (
+    TOWARD_HERO_ZONE,
     TOWARD_MONSTER_ZONE,
     ClockReading,
     clock_direction,
     half_clock_direction,
+    rotate_clockwise,
 )
 from automa.geometry.zones import Rune, runes_of
 from automa.model.pieces import Piece
@@ -44,6 +50,10 @@ def _apply(battle: Battle, log: StepLog, table: Table, move: Move, why: str, too
     if goal is not None:
         gap = edge_distance(piece.moved(move.end), goal)
         short_by = gap if gap > 0.01 else None
+    if table.judge.asked:  # no positions: nothing here was measured
+        log.add(MoveStep(move.piece, move.start, move.end, why, tool, toward, clock=clock))
+        log.explain(f"{why} ({tool}): done at the table; no positions are tracked")
+        return battle.with_piece(piece.moved(move.end))
     if close:
         log.close_calls.append(f"{piece.label}'s {why}: within {table.close_call} cm of a "
                                f"different result; check with the real {tool.split(' + ')[-1]}")
@@ -109,13 +119,36 @@ def push(table: Table, battle: Battle, log: StepLog, piece_id: str, why: str = "
 def clock_reading(table: Table, log: StepLog, piece: Piece, face: int) -> ClockReading:
     """The Clock template on `piece`: front or reverse side by ruling 9, marked where the two
     readings of "at the edge" disagree."""
+    rule = table.option("clock-edge")
     reading = clock_direction(table.geometry, table.catalog.components.clock,
                               table.scenario.templates.clock_radius, piece.at, face,
-                              piece.radius, table.option("clock-edge"))
+                              piece.radius, rule)
+    if table.judge.asked:  # no positions: the players see whether it is at the edge
+        return _asked_side(table, log, piece, face, rule, reading)
     if reading.disputed:
         log.ruling("clock-edge", f"{piece.label} is near the edge: the {reading.side} side of "
                                  f"the Clock template ({table.option('clock-edge')} reading)")
     return reading
+
+
+def _asked_side(table: Table, log: StepLog, piece: Piece, face: int, rule: str,
+                computed: ClockReading) -> ClockReading:
+    """Front or reverse side, as the players see the real template at the mat edge."""
+    question = (f"Centre the Clock template on {piece.label}: does it hang over the mat edge?"
+                if rule == "overhang" else f"Does {piece.label} touch the mat edge?")
+    at_edge = table.judge.confirm(question, computed.side == "reverse", math.inf)
+    if at_edge:
+        log.ruling("clock-edge", f"{piece.label} is at the edge, as the table answered: the "
+                                 f"reverse side of the Clock template ({rule} reading)")
+    clock = table.catalog.components.clock
+    if not at_edge:
+        return ClockReading("front", face, rotate_clockwise(TOWARD_HERO_ZONE,
+                                                            clock.front[face - 1]), False)
+    mid = table.geometry.playmat.centre
+    dx, dy = mid[0] - piece.at[0], mid[1] - piece.at[1]
+    norm = math.hypot(dx, dy)
+    twelve = (dx / norm, dy / norm) if norm > 1e-9 else TOWARD_HERO_ZONE
+    return ClockReading("reverse", face, rotate_clockwise(twelve, clock.reverse[face - 1]), False)
 
 
 def _knock_off(battle: Battle, log: StepLog, rider: Piece, mount: Piece | None
@@ -154,6 +187,13 @@ def toward_closest_obstacle(table: Table, battle: Battle, log: StepLog, actor_id
         log.add(NoteStep("this mat has no obstacles: it stays where it is"))
         return battle
     obstacle_id, point, _ = found
+    if table.judge.asked and len(table.geometry.obstacles) > 1:  # no positions: the table says
+        ids = [o.id for o in table.geometry.obstacles]
+        obstacle_id = table.judge.pick(f"Which obstacle is closest to {actor.label}, edge to "
+                                       f"edge?", ids, obstacle_id, math.inf)
+        shape = next(o.polygon for o in table.geometry.obstacles if o.id == obstacle_id)
+        near = nearest_points(shape.exterior, Point(actor.at))[0]
+        point = (float(near.x), float(near.y))
     move = ruler_toward(table.geometry, battle.on_table(), actor, point, 0.0, table.ruler(ruler),
                         goal_name=f"obstacle {obstacle_id}")
     return _apply(battle, log, table, move, "move toward the closest obstacle",
@@ -168,6 +208,12 @@ def toward_closest_enemy(table: Table, battle: Battle, log: StepLog, actor_id: s
         log.add(NoteStep("no enemy is left on the mat: it stays where it is"))
         return battle
     enemy = min(enemies, key=lambda e: (edge_distance(actor, e), e.id))
+    if table.judge.asked and len(enemies) > 1:  # no positions: the table measures
+        ranked = sorted(enemies, key=lambda e: e.label)
+        chosen = table.judge.pick(f"Which enemy is closest to {actor.label}, edge to edge, "
+                                  f"whether it sees it or not?", [e.id for e in ranked],
+                                  enemy.id, math.inf)
+        enemy = battle.piece(chosen)
     move = ruler_toward(table.geometry, battle.on_table(), actor, enemy.at, enemy.radius,
                         table.ruler(ruler), goal_piece=enemy, goal_name=enemy.label)
     return _apply(battle, log, table, move, "move toward the closest enemy (sight ignored)",
@@ -195,7 +241,7 @@ def _rune_choice(table: Table, runes: dict[int, Rune], faces: list[int], battle:
             passed.append(f"rune {face} is not on this mat")
         elif rune.on_obstacle and not actor.flying:
             passed.append(f"rune {face} is on obstacle {rune.on_obstacle}: only fliers go there")
-        elif table.judge.mode == "asked":  # no positions: the players look at the rune
+        elif table.judge.asked:  # no positions: the players look at the rune
             if table.judge.confirm(f"Is rune {face} free (no piece on its icon, and "
                                    f"{actor.label} not already on it)?", True, float("inf")):
                 return rune, passed
@@ -213,7 +259,7 @@ def _stays_on_its_rune(table: Table, log: StepLog, actor: Piece, runes: dict[int
                        rolled: Rune) -> bool:
     """Ruling 41: a piece on one rune that rolls another, free one moves (or, by the other
     reading, stays). Marked whenever the question arises."""
-    if table.judge.mode == "asked":  # no positions: the players see it; ours is the default
+    if table.judge.asked:  # no positions: the players see it; ours is the default
         return False
     radius = table.geometry.playmat.rune_radius
     current = next((r.number for r in runes.values()
@@ -240,9 +286,9 @@ def _log_two_dice(table: Table, log: StepLog, why: str, faces: list[int], rune: 
     elif rune.number != faces[0]:
         result = f"{'; '.join(passed)}: rune {rune.number}"
     else:
-        other, _ = (None, []) if table.judge.mode == "asked" else _rune_choice(
+        other, _ = (None, []) if table.judge.asked else _rune_choice(
             table, runes, faces[1:], battle, actor, table.geometry.playmat.rune_radius)
-        if table.judge.mode == "asked" or other is not None:
+        if table.judge.asked or other is not None:
             log.ruling("two-rolled-runes", "of two free rolled runes the AI takes the Rune Die's")
         result = (f"both runes are free: the Rune Die's, rune {rune.number}"
                   if other is not None else f"rune {rune.number}")

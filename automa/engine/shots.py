@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -398,15 +399,21 @@ def contact_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     cover = attack_cover(template, table.scenario.templates.attack_radius, actor, target)
     covers = table.judge.confirm(f"Centre the Attack template on {actor.label}: does it cover "
                                  f"{target.label}, even partly?", cover.covers, cover.margin)
+    told = table.judge.last_asked  # the players answered: no margin backs it
     cover = replace(cover, covers=covers)
-    close = cover.margin < table.close_call
+    close = not told and cover.margin < table.close_call
     if close:
         log.close_calls.append(f"Attack template on {actor.label} vs {target.label}: "
                                f"{cover.margin:.1f} cm from the other answer; check it")
-    log.add(AttackStep(ctx.actor, aim, cover.covers, cover.margin, close))
-    log.explain(f"Attack template ({table.scenario.templates.attack_radius:g} cm) on "
-                f"{actor.label}: {target.label} is {edge_distance(actor, target):.2f} cm away edge "
-                f"to edge; {'covered' if cover.covers else 'not covered'} by {cover.margin:.2f} cm")
+    log.add(AttackStep(ctx.actor, aim, cover.covers, cover.margin, close, measured=not told))
+    if told:
+        log.explain(f"Attack template on {actor.label}: {target.label} "
+                    f"{'covered' if cover.covers else 'not covered'}, as the table answered")
+    else:
+        log.explain(f"Attack template ({table.scenario.templates.attack_radius:g} cm) on "
+                    f"{actor.label}: {target.label} is {edge_distance(actor, target):.2f} cm "
+                    f"away edge to edge; {'covered' if cover.covers else 'not covered'} by "
+                    f"{cover.margin:.2f} cm")
     if not cover.covers:
         return battle
     return resolve_hit(table, battle, log, ctx, shot, aim)
@@ -435,11 +442,13 @@ def _boomerang(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     rushes; Ruler 3 laid from the boomerang toward the thrower hits every enemy beneath it."""
     assert ctx.target is not None
     aim = aim_piece(table, battle, ctx.actor, ctx.target)
-    landing = battle.piece(aim).at
+    landing, struck_name = battle.piece(aim).at, battle.piece(aim).label
     log.ruling("boomerang", "the AI's boomerang lands where its target stood, and each enemy "
                             "beneath the returning Ruler 3 is hit by a level 1 token")
     battle = resolve_hit(table, battle, log, ctx, shot, aim)
-    log.add(NoteStep(f"leave the boomerang at ({landing[0]:.1f}, {landing[1]:.1f})"))
+    log.add(NoteStep(f"leave the boomerang on the spot where {struck_name} stood when it was hit"
+                     if table.judge.asked else
+                     f"leave the boomerang at ({landing[0]:.1f}, {landing[1]:.1f})"))
     if battle.get(ctx.target) is not None:
         battle = rush_toward(table, battle, log, ctx.actor,
                              aim_piece(table, battle, ctx.actor, ctx.target),
@@ -452,6 +461,8 @@ def _boomerang(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     ruler = LineString([landing, end]).buffer(CORRIDOR_WIDTH / 2, cap_style="flat")
     under = [p for p in battle.enemies_of_ai()
              if ruler.intersects(Point(p.at).buffer(p.radius, quad_segs=16))]
+    if table.judge.asked:  # no positions: the players lay the ruler and say who is beneath
+        under = _beneath_the_ruler(table, battle, log, thrower, under)
     struck: dict[str, str] = {}  # character -> its piece beneath (its own piece first)
     for p in under:
         if "aloft" in p.conditions:
@@ -460,14 +471,27 @@ def _boomerang(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
         if character not in struck or p.id == character:
             struck[character] = p.id
     beneath = list(struck.values())
-    log.add(NoteStep("lay Ruler 3 over the boomerang pointing at the thrower: beneath it "
-                     + (", ".join(p.label for p in under) if under else "nobody")))
+    lay = "" if table.judge.asked else (f"lay Ruler 3 with one end over the boomerang, "
+                                        f"pointing at the centre of {thrower.label}: ")
+    log.add(NoteStep(f"{lay}beneath it " + (", ".join(p.label for p in under) if under
+                                            else "nobody")))
     for aloft in (p for p in under if "aloft" in p.conditions):
         log.add(NoteStep(f"{aloft.label} stands on top of an obstacle: safe from the ruler"))
     for enemy_id in beneath:
         if battle.get(enemy_id) is not None:
             battle = resolve_hit(table, battle, log, ctx, Shot("boomerang"), enemy_id)
     return battle
+
+
+def _beneath_the_ruler(table: Table, battle: Battle, log: StepLog, thrower: Piece,
+                       computed: list[Piece]) -> list[Piece]:
+    """Asked geometry: the instruction first, then one question per enemy on the mat."""
+    log.add(NoteStep(f"lay Ruler 3 with one end over the boomerang, pointing at the centre of "
+                     f"{thrower.label}"))
+    return [p for p in battle.enemies_of_ai()
+            if table.judge.confirm(f"Is {p.label} beneath Ruler 3 (laid from the boomerang "
+                                   f"toward {thrower.label}), even partly?", p in computed,
+                                   math.inf)]
 
 
 def target_ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
@@ -498,14 +522,18 @@ def target_ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotCont
     target = battle.piece(aim_piece(table, battle, ctx.actor, hero, by_sight=False))
     reach = table.ruler(3)
     gap = edge_distance(actor, target)
-    if abs(gap - reach) < table.close_call:
-        log.close_calls.append(f"Ruler 3 range to {target.label}: {gap:.1f} cm; check it")
+    log.add(NoteStep(f"lay Ruler 3 from {actor.label}'s edge pointing at the centre of "
+                     f"{target.label}"))
     in_range = table.judge.confirm(f"Is {target.label} within Ruler 3 of {actor.label}?",
                                    gap <= reach, abs(gap - reach))
+    told = table.judge.last_asked  # the players measured: no distance backs it
+    if not told and abs(gap - reach) < table.close_call:
+        log.close_calls.append(f"Ruler 3 range to {target.label}: {gap:.1f} cm; check it")
+    away = "" if told else f" ({gap:.1f} cm away)"
     if not in_range:
-        log.add(NoteStep(f"{target.label} is {gap:.1f} cm away, beyond Ruler 3: the shot misses"))
+        log.add(NoteStep(f"it does not reach {target.label}{away}: the shot misses"))
         return battle
-    log.add(NoteStep(f"{target.label} is within Ruler 3 ({gap:.1f} cm)"))
+    log.add(NoteStep(f"it reaches {target.label}{away}: in range"))
     return resolve_hit(table, battle, log, ctx, shot, target.id)
 
 

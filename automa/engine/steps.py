@@ -77,11 +77,16 @@ class AttackStep:
     covers: bool
     margin: float
     close_call: bool
+    measured: bool = True  # False: the players answered; no margin backs it
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "piece": self.piece, "target": self.target,
-                "covers": self.covers, "margin": round(self.margin, 2),
-                "close_call": self.close_call}
+        data: dict[str, Any] = {"kind": self.kind, "piece": self.piece, "target": self.target,
+                                "covers": self.covers,
+                                "margin": round(self.margin, 2) if self.measured else None,
+                                "close_call": self.close_call}
+        if not self.measured:
+            data["measured"] = False
+        return data
 
 
 @dataclass(frozen=True)

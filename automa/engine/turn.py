@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -14,7 +15,7 @@ from automa.errors import RulesError
 from automa.geometry.table import TableGeometry, build_table
 from automa.model.pieces import Piece
 from automa.model.scenario import Scenario, Tiles
-from automa.rules.tiles import next_to_act
+from automa.rules.tiles import DIRECTION_WORDS, next_to_act
 
 MAX_ACTIVATIONS = 200
 REPEAT_REASON = "repeat shot"
@@ -49,6 +50,7 @@ class Pending:
     repeated: bool = False  # a repeat shot gave it this turn: its own turn still comes
     resume: Resume | None = None
     rulings: tuple[str, ...] = ()  # rulings the choice of this actor rested on
+    tied: tuple[str, ...] = ()  # tied on the order tiles: the Direction tiles chose among them
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,8 @@ def next_actor(progress: TurnProgress, tiles: Tiles) -> tuple[Pending, TurnProgr
         return None
     chosen = next_to_act(waiting, tiles)
     rulings = ("direction-frame",) if chosen.by_direction else ()
-    return Pending(chosen.piece.id, chosen.reason, rulings=rulings), replace(progress, queue=())
+    return Pending(chosen.piece.id, chosen.reason, rulings=rulings, tied=chosen.tied), \
+        replace(progress, queue=())
 
 
 def step_turn(table: Table, progress: TurnProgress) -> tuple[TurnProgress, Activation] | None:
@@ -93,6 +96,8 @@ def step_turn(table: Table, progress: TurnProgress) -> tuple[TurnProgress, Activ
     if chosen is None:
         return None
     pending, progress = chosen
+    if pending.tied and table.judge.asked:
+        pending = read_order_tiles(table, progress.battle, pending)
     battle, activation = activate(table, progress.battle, pending.actor, pending.reason,
                                   pending.repeated, pending.resume, pending.rulings)
     follow = [Pending(s, "summoned: acts at once") for s in activation.summoned]
@@ -105,6 +110,20 @@ def step_turn(table: Table, progress: TurnProgress) -> tuple[TurnProgress, Activ
     acted = progress.acted if pending.repeated else progress.acted | {pending.actor}
     return TurnProgress(battle, acted, (*follow, *progress.queue), progress.count + 1), \
         activation
+
+
+def read_order_tiles(table: Table, battle: Battle, pending: Pending) -> Pending:
+    """Asked geometry: who acts first among pieces tied on the order tiles rests on positions
+    the table never gave, so the players read the Direction tiles on the real mat."""
+    table.judge.narrator = None  # nothing of this activation has happened yet
+    green, blue = (DIRECTION_WORDS[t] for t in table.scenario.tiles.direction)
+    tied = [battle.piece(t) for t in pending.tied]
+    actor = table.judge.pick(
+        f"{', '.join(p.label for p in tied)} tie on the Character and Monster tiles: which is "
+        f"{green} (the green Direction tile; if they are level there, the {blue}: the blue "
+        f"tile)? It acts next.", [p.id for p in tied], pending.actor, math.inf)
+    return replace(pending, actor=actor, reason="tie on tiles; the Direction tiles, read at the "
+                                                "table")
 
 
 def run_turn(scenario: Scenario, catalog: Catalog, seed: int | None = None,

@@ -7,10 +7,26 @@ from typing import Any
 
 from automa.engine.setup import SetupResult
 from automa.render.text import RULE, WIDTH
+from automa.rules.rulings import ruling
+
+UNMEASURED = "house"  # the provenance of our placeholder mat layouts (ruling 5)
 
 
-def _at(point: tuple[float, float]) -> str:
-    return f"({point[0]:.1f}, {point[1]:.1f})"
+def _at(point: tuple[float, float], mark: str = "") -> str:
+    return f"({point[0]:.1f}, {point[1]:.1f}){mark}"
+
+
+def unmeasured(result: SetupResult) -> bool:
+    """The coordinates are on one of our placeholder layouts, not on a measured mat."""
+    return result.scenario.playmat.provenance == UNMEASURED
+
+
+def _house_mark(result: SetupResult) -> str:
+    entry = ruling("sizes")
+    return (f"* ruling {entry.number}: the coordinates marked * are on our unmeasured placeholder "
+            f"layout of the {result.scenario.playmat.name} mat (docs/rulings.md): place by the "
+            f"words (the rune, the obstacle, the edge) and correct the positions where your mat "
+            f"differs; measure your mat to make them exact (docs/data.md)")
 
 
 def setup_json(result: SetupResult) -> dict[str, Any]:
@@ -19,6 +35,7 @@ def setup_json(result: SetupResult) -> dict[str, Any]:
         "room": result.room,
         "playmat": result.playmat,
         "playmat_reason": result.playmat_reason,
+        "playmat_measured": not unmeasured(result),
         "tiles": {
             "character_order": list(tiles.character_order),
             "monster_order": list(tiles.monster_order),
@@ -58,15 +75,18 @@ def setup_text(result: SetupResult) -> str:
     if tiles.hero_targets:
         field("Targets", "Hero Target tiles: " + ", ".join(
             f"{hero} {tile}" for hero, tile in tiles.hero_targets.items()))
+    mark = "*" if unmeasured(result) else ""
     lines.append("Place the monsters in this order:")
     for number, p in enumerate(result.placements, start=1):
-        lines.extend(textwrap.wrap(f"{number:>2}. {p.piece} ({p.source}) → {p.where} {_at(p.at)}",
-                                   WIDTH, subsequent_indent=" " * 6))
+        lines.extend(textwrap.wrap(f"{number:>2}. {p.piece} ({p.source}) → {p.where} "
+                                   f"{_at(p.at, mark)}", WIDTH, subsequent_indent=" " * 6))
     if result.heroes:
         lines.extend(textwrap.wrap(
             "Heroes: place them in the Hero Start Zone as usual; the file has them at "
-            + ", ".join(f"{h.piece} {_at(h.at)}" for h in result.heroes)
+            + ", ".join(f"{h.piece} {_at(h.at, mark)}" for h in result.heroes)
             + " — correct the positions before the first turn.", WIDTH))
+    if mark:
+        lines.extend(textwrap.wrap(_house_mark(result), WIDTH, subsequent_indent="  "))
     for note in result.notes:
         lines.extend(textwrap.wrap(note, WIDTH, initial_indent="* ", subsequent_indent="  "))
     return "\n".join(lines) + "\n"

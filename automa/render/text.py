@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from automa.engine.activation import Activation
 from automa.engine.battle import Fired
+from automa.engine.judge import Briefing
 from automa.engine.parts import measured_to
 from automa.engine.steps import (
     AttackStep,
@@ -65,6 +66,8 @@ def sight_line(activation: Activation, names: Names, blocked: bool,
             return "keeps the Active Target it chose before the summon"
         if activation.target is None and activation.reason.endswith("it cannot act"):
             return "does not look: it cannot act"
+        if activation.reason.startswith("advanced target"):
+            return "no enemy's sight asked: an advanced target comes first"
         return "no enemy on the mat"
     parts = []
     if activation.visible:
@@ -73,6 +76,9 @@ def sight_line(activation: Activation, names: Names, blocked: bool,
     for s in activation.hidden:
         behind = f" behind obstacle {', '.join(s.blockers)}" if s.blockers else ""
         parts.append(f"{_measured(s.target, s.via, names)} hidden{behind}")
+    if activation.unasked:
+        parts.append(f"{', '.join(names.get(t, t) for t in activation.unasked)} not asked "
+                     f"(the row prefers the one in sight)")
     return "; ".join(parts)
 
 
@@ -83,53 +89,107 @@ def _measured(target: str, via: str | None, names: Names) -> str:
 
 
 def _move(step: MoveStep, names: Names, coordinates: bool = True) -> str:
+    """One move as the table makes it: where the ruler starts, what it points at, where the
+    disc stops; with tracked positions, where that is."""
     who = names.get(step.piece, step.piece)
-    toward = f" toward {step.toward}" if step.toward else ""
-    if not coordinates:
-        return _move_by_hand(step, who, toward)
-    if step.why == "summoned":
-        return (f"Place {who}: {step.tool} from {step.toward}, {step.clock} o'clock "
-                f"→ {_at(step.end)}")
-    if step.clock is not None and step.tool.startswith("half Clock"):
-        head = f"{step.why.capitalize()} {who}: {step.tool}, slide toward its face {step.clock}"
-    elif step.clock is not None:
-        head = f"{step.why.capitalize()} {who}: {step.tool}, slide toward {step.clock} o'clock"
-    elif step.tool == "Rune Die":
-        head = f"Move {who} onto {step.toward}"
-    elif step.tool == "by hand":
-        head = f"{step.why[:1].upper()}{step.why[1:]}: put {who} {step.toward} by hand"
-    else:
-        head = f"{step.why.capitalize()}: lay {step.tool} from {who}{toward} and slide it"
-    if step.start == step.end and step.stopped_by:
-        return f"{head}: it does not move ({step.stopped_by})"
-    tail = f" → {_at(step.end)}"
-    if step.stopped_by:
-        tail += f", stopping {step.stopped_by}" if step.stopped_by.startswith("touching") \
-            else f", stopped by {names.get(step.stopped_by, step.stopped_by)}"
-    if step.short_by is not None and step.toward:
-        tail += f", {step.short_by:.1f} cm short of {step.toward}"
-    if step.adjusted:
-        tail += " (moved to the nearest legal spot)"
-    return head + tail
-
-
-def _move_by_hand(step: MoveStep, who: str, toward: str) -> str:
-    """Geometry asked of the table: the instruction without coordinates."""
-    if step.why == "summoned":
-        return (f"Place {who}: {step.tool} from {step.toward}, {step.clock} o'clock, at the end "
-                f"of the ruler")
     if step.tool == "Rune Die":
-        return f"Move {who} onto {step.toward}"
+        head = f"Move {who} onto {step.toward}, centred on its icon"
+        return head + (f" → {_at(step.end)}" if coordinates else "") + _adjusted(step)
     if step.tool == "by hand":
-        return f"{step.why[:1].upper()}{step.why[1:]}: put {who} {step.toward} by hand"
+        head = f"{step.why[:1].upper()}{step.why[1:]}: put {who} {step.toward} by hand"
+        return head + (f" → {_at(step.end)}" if coordinates else "")
+    if step.why == "summoned":
+        return _summoned(step, who, coordinates)
+    head = f"{step.why[:1].upper()}{step.why[1:]}: " + _lay(step, who)
+    if not coordinates:
+        return f"{head}; {_stop_rule(step)}"
+    if step.start == step.end and step.stopped_by:
+        return f"{head}: it does not move, {_blocked(step.stopped_by, names)}"
+    if step.adjusted:  # the end of the ruler was no place for it
+        return (f"{head}; it would end on something, so it goes to the nearest spot where it "
+                f"lies flat{_still(step, names)} → {_at(step.end)}")
+    return f"{head}; {_stopped(step, names)} → {_at(step.end)}"
+
+
+def _still(step: MoveStep, names: Names) -> str:
+    if step.stopped_by is not None and step.stopped_by.startswith("touching"):
+        return f", still {step.stopped_by}"
+    if step.short_by is not None and step.toward:
+        return f", {step.short_by:.1f} cm short of {step.toward}"
+    return ""
+
+
+def _clock(step: MoveStep, on: str) -> str:
+    """The Clock template laid on a piece: which side, and where its 12 points."""
+    if "reverse" in step.tool:
+        return f"Clock template on {on}, reverse side up, 12 toward the centre of the mat"
+    return f"Clock template on {on}, front side up, 12 toward the Hero Start Zone edge"
+
+
+def _lay(step: MoveStep, who: str) -> str:
+    """Where the ruler starts and what it points at."""
+    ruler = step.tool.split(" + ")[-1]
+    if step.clock is not None and step.tool.startswith("half Clock"):
+        return (f"half Clock template on {who}, its arc toward the Monster Start Zone edge; "
+                f"{ruler} from its edge toward face {step.clock}, slide it along")
     if step.clock is not None:
-        face = f"its face {step.clock}" if step.tool.startswith("half Clock") \
-            else f"{step.clock} o'clock"
-        return (f"{step.why.capitalize()} {who}: {step.tool}, slide toward {face}; stop touching "
-                f"the first piece or obstacle in the way, or at the mat edge")
-    return (f"{step.why.capitalize()}: lay {step.tool} from {who}{toward} and slide it the "
-            f"full length, or until it touches{toward.replace(' toward', '')}; if it would end "
-            f"on something, put it in the nearest spot where it lies flat")
+        return (f"{_clock(step, who)}; {ruler} from its edge toward {step.clock} o'clock, "
+                f"slide it along")
+    if step.toward.startswith("obstacle"):
+        aim = f"the nearest point of {step.toward}"
+    elif step.toward == "the Hero Start Zone":
+        aim = "the Hero Start Zone edge, square to it"
+    else:
+        aim = f"the centre of {step.toward}"
+    return (f"lay {ruler} from {who}'s edge pointing at {aim}, slide it along (through "
+            f"obstacles)")
+
+
+def _stop_rule(step: MoveStep) -> str:
+    """Where the disc stops, in words (asked geometry: nothing is tracked)."""
+    end = "its front edge stops at the far end of the ruler"
+    if step.clock is not None:
+        return (f"{end}, or earlier touching the first piece or obstacle in the way, or at the "
+                f"mat edge")
+    goal = step.toward if step.toward and not step.toward.startswith("the Hero") else ""
+    touching = f", or earlier touching {goal} if it reaches it" if goal else ""
+    return (f"{end}{touching}; if it would end on something, put it in the nearest spot where "
+            f"it lies flat")
+
+
+def _stopped(step: MoveStep, names: Names) -> str:
+    """Where the disc stopped on the tracked mat."""
+    if step.stopped_by is None:
+        short = (f", {step.short_by:.1f} cm short of {step.toward}"
+                 if step.short_by is not None and step.toward else "")
+        return f"its front edge stops at the far end of the ruler{short}"
+    if step.stopped_by.startswith("touching"):
+        return f"it stops {step.stopped_by}"
+    if step.stopped_by == "the mat edge":
+        return "it stops at the mat edge"
+    return f"it stops touching {names.get(step.stopped_by, step.stopped_by)}"
+
+
+def _blocked(stopped_by: str, names: Names) -> str:
+    """Why a disc cannot move at all."""
+    if stopped_by.startswith("already"):
+        return stopped_by
+    if stopped_by == "the mat edge":
+        return "already at the mat edge"
+    return f"already touching {names.get(stopped_by, stopped_by)} that way"
+
+
+def _adjusted(step: MoveStep) -> str:
+    return " (that spot is taken: the nearest free spot)" if step.adjusted else ""
+
+
+def _summoned(step: MoveStep, who: str, coordinates: bool) -> str:
+    ruler = step.tool.split(" + ")[-1]
+    text = (f"Place {who}: {_clock(step, step.toward)}; {ruler} from its edge toward "
+            f"{step.clock} o'clock; {who}'s centre goes at the far end of the ruler")
+    if not coordinates:
+        return text + "; if the spot is taken, the nearest free spot"
+    return text + f" → {_at(step.end)}" + _adjusted(step)
 
 
 def step_text(step: Step, names: Names, coordinates: bool = True) -> str:
@@ -158,6 +218,9 @@ def step_text(step: Step, names: Names, coordinates: bool = True) -> str:
 
 def _attack(step: AttackStep, name: Callable[[str], str]) -> str:
     head = f"Centre the Attack template on {name(step.piece)}"
+    if not step.measured:  # the players answered: no margin to give
+        return (f"{head}: it covers {name(step.target)}" if step.covers else
+                f"{head}: it does not reach {name(step.target)}: the shot misses")
     if step.covers:
         text = f"{head}: it covers {name(step.target)} (overlap {step.margin:.1f} cm)"
     else:
@@ -208,6 +271,42 @@ def ruling_text(fired: Fired) -> str:
     return f"ruling {fired.number}: {fired.text}"
 
 
+def step_lines(steps: tuple[Step, ...], names: Names, coordinates: bool, first: int = 0
+               ) -> list[str]:
+    """The steps from number `first` on, lettered as in the whole activation."""
+    lines: list[str] = []
+    letters = iter(string.ascii_lowercase * 4)
+    for index, step in enumerate(steps):
+        if isinstance(step, ShotStep):
+            if index >= first:
+                note = f" — {step.note}" if step.note else ""
+                lines.append(f"   ▸ {step.shot}{note}")
+            continue
+        letter = next(letters)
+        if index >= first:
+            lines += _wrap(step_text(step, names, coordinates), f"   {letter}) ", " " * 6)
+    return lines
+
+
+def _shown_above(shown: tuple[Step, ...]) -> list[str]:
+    """Steps the players were shown before a question: pointed at, not printed again."""
+    count = sum(1 for step in shown if not isinstance(step, ShotStep))
+    shots = [f"▸ {step.shot}" for step in shown if isinstance(step, ShotStep)]
+    if count:
+        shots.append("a)" if count == 1 else
+                     f"a) to {string.ascii_lowercase[(count - 1) % 26]})")
+    return [f"   {', '.join(shots)}: as shown above"] if shots else []
+
+
+def briefing_lines(briefing: Briefing) -> list[str]:
+    """What the players are shown before a question: the acting piece (once), then the steps
+    they have not seen, lettered as in the printout that follows the activation."""
+    lines = [] if briefing.opened else _wrap(f"{briefing.actor} acts — {briefing.order}", "",
+                                             "   ")
+    return lines + step_lines(briefing.steps, briefing.names, briefing.coordinates,
+                              briefing.shown)
+
+
 def activation_lines(number: int, activation: Activation, names: Names,
                      pieces: Mapping[str, Piece], blocked: bool, explain: bool = False,
                      coordinates: bool = True) -> list[str]:
@@ -222,13 +321,8 @@ def activation_lines(number: int, activation: Activation, names: Names,
     if activation.sequence:
         lines += _wrap(f"{' then '.join(activation.sequence)} ({activation.sequence_reason})",
                        "   Shots   ", " " * 11)
-    letters = iter(string.ascii_lowercase * 4)
-    for step in activation.steps:
-        if isinstance(step, ShotStep):
-            note = f" — {step.note}" if step.note else ""
-            lines.append(f"   ▸ {step.shot}{note}")
-            continue
-        lines += _wrap(step_text(step, names, coordinates), f"   {next(letters)}) ", " " * 6)
+    lines += _shown_above(activation.steps[:activation.shown])
+    lines += step_lines(activation.steps, names, coordinates, activation.shown)
     for call in activation.close_calls:
         lines += _wrap(f"close call: {call}", "   ! ", " " * 5)
     for fired in activation.rulings:

@@ -27,6 +27,7 @@ COLUMNS = (("primary", "Primary"), ("secondary", "Secondary"), ("tie_breaker", "
 class Candidate:
     piece: Piece
     distance: float  # edge to edge, cm
+    measured: bool = True  # False: the players ranked it (0 the closest, 1 farther), no cm
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class TargetChoice:
     close_call: bool = False
     trace: tuple[str, ...] = ()  # column by column: every candidate's value and who stayed
     rulings: tuple[str, ...] = ()  # keys of the rulings the choice rested on
+    tied: tuple[str, ...] = ()  # the candidates still tied when the Direction tiles broke it
 
 
 WEALTH_COLUMNS = frozenset({"most-gold", "least-gold", "no-items"})
@@ -77,7 +79,8 @@ def _shown(criterion: str, c: Candidate) -> str:
         "least-health": "no health" if p.health is None else f"{p.health} health",
         "most-poison": f"{p.poison} poison",
         "no-items": f"{p.items} items",
-        "closest": f"{c.distance:.1f} cm",
+        "closest": f"{c.distance:.1f} cm" if c.measured else
+        "the closest, by the table" if c.distance == 0 else "farther, by the table",
     }[criterion]
 
 
@@ -93,9 +96,28 @@ def _rulings_of(criterion: str, remaining: list[Candidate]) -> tuple[str, ...]:
     return fired
 
 
+Judged = Callable[[list[Candidate]], list[Candidate]]
+
+
+def preference_key(candidate: Candidate, row: BehaviourRow,
+                   non_hero_wealth: str = "behind-heroes") -> tuple[float, ...]:
+    """The candidate's values on the row's columns before its first `closest` one: what can be
+    ranked without a ruler (smaller is preferred)."""
+    key: list[float] = []
+    for field, _ in COLUMNS:
+        criterion = getattr(row, field)
+        if criterion == "closest":
+            break
+        key.append(_measure(criterion, non_hero_wealth)(candidate))
+    return tuple(key)
+
+
 def select_target(candidates: list[Candidate], row: BehaviourRow, tiles: Tiles,
-                  close_call: float, non_hero_wealth: str = "behind-heroes") -> TargetChoice:
-    """Narrow the visible enemies column by column until one remains, then by the tiles."""
+                  close_call: float, non_hero_wealth: str = "behind-heroes",
+                  closest: Judged | None = None) -> TargetChoice:
+    """Narrow the visible enemies column by column until one remains, then by the tiles.
+    `closest`, when given, measures the candidates still in play when a `closest` column is
+    reached (the players with a ruler): only then, and only those."""
     if len(candidates) == 1:
         only = candidates[0].piece
         return TargetChoice(only.id, "only one", "", f"the only enemy in sight: {only.label}",
@@ -105,6 +127,8 @@ def select_target(candidates: list[Candidate], row: BehaviourRow, tiles: Tiles,
     fired: tuple[str, ...] = ()
     for field, column in COLUMNS:
         criterion = getattr(row, field)
+        if criterion == "closest" and closest is not None:
+            remaining = sorted(closest(remaining), key=lambda c: c.piece.id)
         measure = _measure(criterion, non_hero_wealth)
         best = min(measure(c) for c in remaining)
         keep = [c for c in remaining if measure(c) == best or measure(c) - best <= 1e-9]
@@ -117,7 +141,8 @@ def select_target(candidates: list[Candidate], row: BehaviourRow, tiles: Tiles,
             winner = keep[0]
             losers = [c for c in remaining if c is not winner]
             runner = min(losers, key=measure)
-            near = criterion == "closest" and measure(runner) - best < close_call
+            near = criterion == "closest" and winner.measured \
+                and measure(runner) - best < close_call
             reason = (f"{CRITERION_WORDS[criterion]} -> {winner.piece.label} "
                       f"({_shown(criterion, winner)}; "
                       + ", ".join(f"{c.piece.label} {_shown(criterion, c)}" for c in losers) + ")")
@@ -129,10 +154,11 @@ def select_target(candidates: list[Candidate], row: BehaviourRow, tiles: Tiles,
     first = broken.ranked[0].piece
     if broken.tile is None:
         return TargetChoice(first.id, "id", "", f"a complete tie; by id -> {first.label}",
-                            trace=tuple(trace), rulings=fired)
+                            trace=tuple(trace), rulings=fired,
+                            tied=tuple(c.piece.id for c in remaining))
     tile = tiles.direction[broken.tile]
     column = TILE_NAMES[broken.tile]
     return TargetChoice(first.id, column, tile,
                         f"tied on every column; {column}: {DIRECTION_WORDS[tile]} -> "
                         f"{first.label}", broken.gap < close_call, tuple(trace),
-                        (*fired, "direction-frame"))
+                        (*fired, "direction-frame"), tuple(c.piece.id for c in remaining))

@@ -93,6 +93,7 @@ class NextActor:
     piece: Piece
     reason: str
     by_direction: bool  # a Direction tile decided (the frame of ruling 2 applies)
+    tied: tuple[str, ...] = ()  # the pieces still tied when the Direction tiles broke it
 
 
 def next_to_act(waiting: list[Piece], tiles: Tiles) -> NextActor:
@@ -112,11 +113,13 @@ def next_to_act(waiting: list[Piece], tiles: Tiles) -> NextActor:
                                 f"{_ordinal(family_rank)} ({first.family})", False)
     tied = [p for p in ranked if _tile_ranks(p, tiles) == ranks]
     broken = by_tiles(tied, tiles.direction, lambda p: p.at, lambda p: p.label)
+    ids = tuple(p.id for p in tied)
     if broken.tile is None:
-        return NextActor(broken.ranked[0], "a complete tie on every tile; by id", True)
+        return NextActor(broken.ranked[0], "a complete tie on every tile; by id", True, ids)
     colour = TILE_NAMES[broken.tile].split()[0]
     return NextActor(broken.ranked[0], f"tie on tiles; {colour} Direction tile: "
-                                       f"{DIRECTION_WORDS[tiles.direction[broken.tile]]}", True)
+                                       f"{DIRECTION_WORDS[tiles.direction[broken.tile]]}", True,
+                     ids)
 
 
 def _ordinal(n: int) -> str:
