@@ -298,16 +298,23 @@ def _judge_closest(table: Table, log: StepLog, actor: Piece, candidates: list[Ca
             for c in candidates]
 
 
+def read_direction_tiles(table: Table, tied: list[Piece], tie: str, computed: str,
+                         then: str = "") -> str:
+    """Pieces tied `tie` are ranked by the Direction tiles, on positions the table never gave:
+    the players read the tiles on the real mat. `computed` is the model's own reading."""
+    green, blue = (DIRECTION_WORDS[t] for t in table.scenario.tiles.direction)
+    return table.judge.pick(
+        f"{', '.join(p.label for p in tied)} tie {tie}: which is {green} (the green Direction "
+        f"tile; if they are level there, the {blue}: the blue tile)?{then}",
+        [p.id for p in tied], computed, math.inf)
+
+
 def _ask_tie(table: Table, log: StepLog, battle: Battle, actor: Piece, choice: TargetChoice
              ) -> TargetChoice:
     """A tie on every column, broken by the Direction tiles: on positions the table never
     gave, so the players read the tiles on the real mat."""
-    green, blue = (DIRECTION_WORDS[t] for t in table.scenario.tiles.direction)
-    tied = [battle.piece(t) for t in choice.tied]
-    picked = table.judge.pick(
-        f"{', '.join(p.label for p in tied)} tie on every column for {actor.label}: which is "
-        f"{green} (the green Direction tile; if they are level there, the {blue}: the blue "
-        f"tile)?", [p.id for p in tied], choice.target, math.inf)
+    picked = read_direction_tiles(table, [battle.piece(t) for t in choice.tied],
+                                  f"on every column for {actor.label}", choice.target)
     label = battle.piece(picked).label
     log.explain(f"the table read the Direction tiles: {label}")
     return replace(choice, target=picked, column="Direction tiles", close_call=False,

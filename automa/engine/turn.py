@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from automa.catalog.load import Catalog
-from automa.engine.activation import Activation, Resume, activate
+from automa.engine.activation import Activation, Resume, activate, read_direction_tiles
 from automa.engine.battle import Battle, Table
 from automa.engine.chance import Chance, Outcome
 from automa.errors import RulesError
 from automa.geometry.table import TableGeometry, build_table
 from automa.model.pieces import Piece
 from automa.model.scenario import Scenario, Tiles
-from automa.rules.tiles import DIRECTION_WORDS, next_to_act
+from automa.rules.tiles import next_to_act
 
 MAX_ACTIVATIONS = 200
 REPEAT_REASON = "repeat shot"
@@ -116,12 +115,9 @@ def read_order_tiles(table: Table, battle: Battle, pending: Pending) -> Pending:
     """Asked geometry: who acts first among pieces tied on the order tiles rests on positions
     the table never gave, so the players read the Direction tiles on the real mat."""
     table.judge.narrator = None  # nothing of this activation has happened yet
-    green, blue = (DIRECTION_WORDS[t] for t in table.scenario.tiles.direction)
-    tied = [battle.piece(t) for t in pending.tied]
-    actor = table.judge.pick(
-        f"{', '.join(p.label for p in tied)} tie on the Character and Monster tiles: which is "
-        f"{green} (the green Direction tile; if they are level there, the {blue}: the blue "
-        f"tile)? It acts next.", [p.id for p in tied], pending.actor, math.inf)
+    actor = read_direction_tiles(table, [battle.piece(t) for t in pending.tied],
+                                 "on the Character and Monster tiles", pending.actor,
+                                 " It acts next.")
     return replace(pending, actor=actor, reason="tie on tiles; the Direction tiles, read at the "
                                                 "table")
 
