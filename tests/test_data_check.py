@@ -332,3 +332,39 @@ def test_cli_without_user_folder_rejects_user_monster(tmp_path: Path) -> None:
     assert result.exit_code != 0
     assert "[piece troll-1] monster:" in result.stderr
     assert "cave-troll" in result.stderr
+
+
+def lines_of_check(folder: Path) -> list[str]:
+    return assert_clean_failure(run("data", "check", str(folder)))
+
+
+@pytest.mark.parametrize(("header", "key", "value", "field", "says"), [
+    # a band typo once expanded to 600 million faces (and all the memory)
+    ("hero-target", "bands", "{ 1 = [1, 3], 2 = [4, 600000000], 3 = [7, 9], 4 = [10, 12] }",
+     "bands.2", "out of range 1..12"),
+    ("hero-target", "bands", "{ 1 = [1, 3], 2 = [6, 4], 3 = [7, 9], 4 = [10, 12] }",
+     "bands.2", "backwards"),
+    ("hero-target", "bands", "{ 1 = [1, 3], 2 = [4.5, 6], 3 = [7, 9], 4 = [10, 12] }",
+     "bands.2", "whole number"),
+    ("kaulaurn", "sequence_by_health", "[[7, 1e308], [4, 6], [1, 3]]",
+     "sequence_by_health[0]", "whole number"),
+    ("kaulaurn", "sequence_by_health", "[[7, 600000000], [4, 6], [1, 3]]",
+     "sequence_by_health[0]", "out of range"),
+    ("playmat-chart", "rune_die", '{ 1 = ["mausoleum"], 2 = "throne-room" }',
+     "rune_die.1", "unknown playmat"),
+])
+def test_bad_band_or_value_is_one_line_and_turn_refuses(tmp_path: Path, header: str, key: str,
+                                                        value: str, field: str,
+                                                        says: str) -> None:
+    """A data-file typo is reported by `data check` and refuses `turn` in one line (exit 3)."""
+    folder = copy_shipped(tmp_path)
+    name = {"hero-target": "components.toml", "kaulaurn": "lords.toml",
+            "playmat-chart": "setup.toml"}[header]
+    set_field(folder / name, header, key, value)
+    lines = lines_of_check(folder)
+    assert any(f"[{header}] {field}:" in line and says in line for line in lines), lines
+    demo = str(Path(__file__).resolve().parents[1] / "examples" / "demo-battle.toml")
+    result = run("--data-dir", str(folder), "turn", demo)
+    assert result.exit_code == 3, result.output
+    assert len(result.stderr.splitlines()) == 1
+    assert f"[{header}] {field}:" in result.stderr

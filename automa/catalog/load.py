@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from automa.catalog.locate import DATA_FILES, load_data_file, user_data_dir
-from automa.catalog.reader import UNKNOWN, Record, check_int, check_number, check_point
+from automa.catalog.reader import (
+    UNKNOWN,
+    Record,
+    check_band,
+    check_int,
+    check_number,
+    check_point,
+)
 from automa.errors import DataError
 from automa.model.components import (
     BLUE_TILES,
@@ -41,6 +48,8 @@ EFFECT_KINDS = ("poison-cards", "stunned-card", "lose-gold", "destroy-item-or-go
 SIZES = ("extra-small", "small", "medium", "large", "extra-large", "flat", "cube", "hero")
 ROW_FOR_KIND = {"catacomb-lord": "catacomb-lord", "antient": "antient"}
 MONSTER_KINDS = ("monster", "antient")
+MAX_HEALTH = 99  # the scenario's bound on a piece's health
+MAX_MAT_CM = 1000.0  # ten metres: far beyond any table, small enough for exact geometry
 ANTIENT_LACKS = ("family", "level", "health", "gold", "nullifies", "reflects", "units")
 
 
@@ -189,8 +198,7 @@ def parse_minions(rec: Record) -> tuple[MinionSlot, ...]:
 def parse_lord(rec: Record) -> LordSpec:
     bands = []
     for i, band in enumerate(rec.list_of("sequence_by_health")):
-        low, high = check_point(rec, f"sequence_by_health[{i}]", band)
-        bands.append((int(low), int(high)))
+        bands.append(check_band(rec, f"sequence_by_health[{i}]", band, 1, MAX_HEALTH))
     lord = LordSpec(
         id=rec.name,
         name=rec.string("name"),
@@ -268,6 +276,9 @@ def parse_obstacle(rec: Record, i: int, entry: object) -> Obstacle:
         if not isinstance(points, list) or len(points) < 3:
             raise rec.fail(f"{where}.polygon", "expected at least three [x, y] points")
         polygon = tuple(check_point(rec, f"{where}.polygon", p) for p in points)
+        problem = polygon_problem(polygon)
+        if problem is not None:
+            raise rec.fail(f"{where}.polygon", problem)
     else:
         raise rec.fail(where, "an obstacle needs `polygon` or `circle`")
     rune = sub.integer("rune", low=1, high=12) if sub.has("rune") else None
@@ -275,13 +286,50 @@ def parse_obstacle(rec: Record, i: int, entry: object) -> Obstacle:
     return Obstacle(obstacle_id, polygon, circle, rune)
 
 
+def polygon_problem(points: tuple[tuple[float, float], ...]) -> str | None:
+    """Why these points are no obstacle outline (a repeated point, no area, a self-crossing)."""
+    from shapely.geometry import Polygon
+    from shapely.validation import explain_validity
+
+    for i, point in enumerate(points):
+        if point in points[:i]:
+            first = points.index(point)
+            return (f"point {i + 1} repeats point {first + 1} {list(point)} (list each corner "
+                    f"once; the last joins the first by itself)")
+    shape = Polygon(points)
+    if shape.convex_hull.area <= 1e-9:
+        return "the points lie on one line: the outline has no area"
+    if not shape.is_valid:
+        return f"the outline crosses itself ({explain_validity(shape)}): list the corners in order"
+    return None
+
+
+def _obstacle_on_mat(rec: Record, i: int, obstacle: Obstacle, width: float,
+                     length: float) -> None:
+    if obstacle.circle is not None:
+        x, y, r = obstacle.circle
+        corners = [(x - r, y - r), (x + r, y + r)]
+        field = f"obstacles[{i}].circle"
+    else:
+        corners = list(obstacle.polygon)
+        field = f"obstacles[{i}].polygon"
+    for x, y in corners:
+        if not (0 <= x <= width and 0 <= y <= length):
+            raise rec.fail(field, f"reaches ({x:g}, {y:g}), off the {width:g} x {length:g} mat")
+
+
 def parse_playmat(rec: Record, playmat_id: str | None = None) -> Playmat:
     width, length = rec.point("size")
     if width <= 0 or length <= 0:
         raise rec.fail("size", "width and length must be positive")
+    if width > MAX_MAT_CM or length > MAX_MAT_CM:
+        raise rec.fail("size", f"{width:g} x {length:g} cm: a mat is at most {MAX_MAT_CM:g} cm "
+                               f"either way")
     hero_zone = rec.number("hero_zone", low=0.0, high=length)
     monster_zone = rec.number("monster_zone", low=hero_zone, high=length)
     obstacles = tuple(parse_obstacle(rec, i, e) for i, e in enumerate(rec.list_of("obstacles")))
+    for i, obstacle in enumerate(obstacles):
+        _obstacle_on_mat(rec, i, obstacle, width, length)
     ids = [o.id for o in obstacles]
     if len(set(ids)) != len(ids):
         raise rec.fail("obstacles", "obstacle ids must be unique")
@@ -324,7 +372,7 @@ def parse_setup(tables: Mapping[str, Any], origins: Mapping[str, str],
         for face, mat in rec.table_of(key).items():
             if not face.isdigit() or not low <= int(face) <= high:
                 raise rec.fail(f"{key}.{face}", f"faces run from {low} to {high}")
-            if mat not in playmats:
+            if not isinstance(mat, str) or mat not in playmats:
                 raise rec.fail(f"{key}.{face}", f"unknown playmat {mat!r}")
             result[int(face)] = str(mat)
         return result
@@ -461,8 +509,9 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
         rec = record("hero-target")
         result = {}
         for key, value in rec.table_of("bands").items():
-            low, high = check_point(rec, f"bands.{key}", value)
-            result[int(key)] = (int(low), int(high))
+            if key not in ("1", "2", "3", "4"):
+                raise rec.fail(f"bands.{key}", "the Hero Target tiles are 1 to 4")
+            result[int(key)] = check_band(rec, f"bands.{key}", value, 1, 12)  # D12 faces
         covered = sorted(f for low, high in result.values() for f in range(low, high + 1))
         if covered != list(range(1, 13)):
             raise rec.fail("bands", "the bands must cover 1..12 exactly once")

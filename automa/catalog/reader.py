@@ -7,7 +7,11 @@ one-line message: `scenario.toml: [piece rat-1] at: expected two numbers [x, y],
 from __future__ import annotations
 
 import difflib
+import os
+import stat
+import tomllib
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from types import EllipsisType
 from typing import Any, TypeVar
 
@@ -16,6 +20,77 @@ from automa.errors import DataError
 T = TypeVar("T")
 UNKNOWN = "unknown"
 PROVENANCES = ("rulebook", "official", "fan", "house")
+MAX_FILE_BYTES = 4_000_000  # the shipped monsters.toml is about 60 kB
+MAX_DEPTH = 12  # tables and lists inside one another; the deepest real file needs 5
+
+
+def read_file_text(path: str | Path, error: type[DataError] = DataError) -> str:
+    """The UTF-8 text of a regular file of at most MAX_FILE_BYTES.
+
+    A folder, a pipe or a device (`/dev/zero`) is refused before anything is read, so such a
+    file can neither hang the program nor fill its memory.
+    """
+    source = str(path)
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise error(source, "", "", "file not found") from None
+    except IsADirectoryError:
+        raise error(source, "", "", "is a folder, not a file") from None
+    except OSError as exc:
+        raise error(source, "", "", f"cannot be read: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(handle).st_mode
+        if stat.S_ISDIR(mode):
+            raise error(source, "", "", "is a folder, not a file")
+        if not stat.S_ISREG(mode):
+            raise error(source, "", "", "is not a regular file (a pipe or a device?)")
+        data = os.read(handle, MAX_FILE_BYTES + 1)
+        while len(data) <= MAX_FILE_BYTES:
+            more = os.read(handle, MAX_FILE_BYTES + 1 - len(data))
+            if not more:
+                break
+            data += more
+    except OSError as exc:
+        raise error(source, "", "", f"cannot be read: {exc.strerror or exc}") from None
+    finally:
+        os.close(handle)
+    if len(data) > MAX_FILE_BYTES:
+        raise error(source, "", "", f"larger than {MAX_FILE_BYTES // 1_000_000} MB: not a "
+                                    f"file this program writes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(source, "", "", f"not UTF-8 text (byte {exc.start})") from None
+
+
+def parse_toml(text: str, source: str, error: type[DataError] = DataError) -> dict[str, Any]:
+    """A TOML document, refused in one line when invalid or nested deeper than MAX_DEPTH."""
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise error(source, "", "", f"not valid TOML: {exc}") from None
+    except RecursionError:
+        raise error(source, "", "", f"nested deeper than {MAX_DEPTH} levels") from None
+    where = nested_too_deep(document)
+    if where is not None:
+        raise error(source, "", where, f"nested deeper than {MAX_DEPTH} levels")
+    return document
+
+
+def nested_too_deep(document: object, limit: int = MAX_DEPTH) -> str | None:
+    """The key path of the first value nested deeper than `limit`, else None (no recursion)."""
+    stack: list[tuple[object, int, str]] = [(document, 0, "")]
+    while stack:
+        value, depth, path = stack.pop()
+        if depth > limit:
+            return path or "(top)"
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1, f"{path}.{k}" if path else str(k))
+                         for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1, f"{path}[{i}]") for i, v in enumerate(value))
+    return None
 
 
 def describe(value: object) -> str:
@@ -191,3 +266,15 @@ def check_point(rec: Record, key: str, value: object) -> tuple[float, float]:
     if not isinstance(value, list) or len(value) != 2:
         raise rec.fail(key, f"expected two numbers [x, y], got {describe(value)}")
     return (check_number(rec, key, value[0]), check_number(rec, key, value[1]))
+
+
+def check_band(rec: Record, key: str, value: object, low: int, high: int) -> tuple[int, int]:
+    """An inclusive band [from, to] of whole numbers within low..high (a die's faces, health):
+    bounded before anything expands it, so a typo such as [4, 600000000] is one clear line."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise rec.fail(key, f"expected a band [from, to], got {describe(value)}")
+    first = check_int(rec, key, value[0], low, high)
+    last = check_int(rec, key, value[1], low, high)
+    if first > last:
+        raise rec.fail(key, f"the band [{first}, {last}] runs backwards")
+    return first, last
