@@ -9,6 +9,7 @@ records of the same id whole and adds new ones.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import tomllib
@@ -368,3 +369,69 @@ def test_bad_band_or_value_is_one_line_and_turn_refuses(tmp_path: Path, header: 
     assert result.exit_code == 3, result.output
     assert len(result.stderr.splitlines()) == 1
     assert f"[{header}] {field}:" in result.stderr
+
+
+def test_misspelt_file_name_in_the_folder(tmp_path: Path) -> None:
+    """`monster.toml` is never read: `data check` says so and names the file it means; other
+    files (notes, a campaign file) are left alone."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "monster.toml").write_text('[orc]\nname = "Orc"\n', encoding="utf-8")
+    (folder / "notes.md").write_text("my table\n", encoding="utf-8")
+    (folder / "campaign.toml").write_text('last_playmat = "altar"\n', encoding="utf-8")
+    lines = lines_of_check(folder)
+    assert lines == [f"{folder / 'monster.toml'}: unknown file, did you mean monsters.toml?"]
+
+
+def broken(folder: Path, name: str, header: str, key: str, value: str) -> list[str]:
+    set_field(folder / name, header, key, value)
+    return lines_of_check(folder)
+
+
+@pytest.mark.parametrize(("name", "header", "key", "value", "where", "says"), [
+    # the vermin row no longer covers vermin: a Sewer Rat could not act
+    ("behaviour.toml", "brown", "families", "[]", "families:", "'vermin'"),
+    # two rows for one family: which one a Vermin piece follows would be an accident
+    ("behaviour.toml", "blue", "families", '["mythological", "vermin"]', "[blue] families:",
+     "'vermin'"),
+    ("lords.toml", "pholith", "summon_choices", '["orc", "gargoyle", "pit-vipr", "orc"]',
+     "[pholith] summon_choices:", "pit-vipr"),
+    ("lords.toml", "hmotha", "playmats", '["altar", "mausolem"]', "[hmotha] playmats:",
+     "mausolem"),
+    # setup places monster cards only: a Lord as a mercenary would stop it
+    ("lords.toml", "hmotha", "mercenary", '["pholith"]', "[hmotha] mercenary:", "pholith"),
+])
+def test_cross_file_inconsistency_is_reported(tmp_path: Path, name: str, header: str, key: str,
+                                              value: str, where: str, says: str) -> None:
+    folder = copy_shipped(tmp_path)
+    lines = broken(folder, name, header, key, value)
+    assert any(where in line and says in line for line in lines), lines
+
+
+def test_empty_minion_choice_is_reported(tmp_path: Path) -> None:
+    """A minion slot with no monster once crashed the lair setup (an empty list indexed)."""
+    folder = copy_shipped(tmp_path)
+    edit(folder / "lords.toml", "hmotha", '{ monster = "ghoul", count = 2 }',
+         "{ choice = [], count = 2 }")
+    lines = lines_of_check(folder)
+    assert any("[hmotha] minions[2].choice:" in line for line in lines), lines
+    result = run("--data-dir", str(folder), "setup", "lair", "--lord", "hmotha")
+    assert result.exit_code == 3 and len(result.stderr.splitlines()) == 1, result.output
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "deep"])
+def test_data_file_that_cannot_be_read_safely(tmp_path: Path, kind: str) -> None:
+    """A pipe or a folder named monsters.toml, or one nested absurdly deep: one line each,
+    never a hang or a crash."""
+    folder = copy_shipped(tmp_path)
+    path = folder / "monsters.toml"
+    path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        path.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
+    lines = lines_of_check(folder)
+    says = {"fifo": "not a regular file", "folder": "folder", "deep": "nested deeper"}[kind]
+    assert any(line.startswith(f"{path}: ") and says in line for line in lines), lines

@@ -93,6 +93,12 @@ class Problems:
             self.found.append(error)
             return None
 
+    def report(self, error: DataError) -> None:
+        """A problem found by a check rather than a parse: collected, or raised."""
+        if not self.collect:
+            raise error
+        self.found.append(error)
+
 
 @dataclass(frozen=True)
 class Records(Generic[T]):
@@ -190,6 +196,8 @@ def parse_minions(rec: Record) -> tuple[MinionSlot, ...]:
     for i, slot in enumerate(rec.maybe_unknown("minions", rec.list_of) or ()):
         sub = Record(rec.file, rec.name, slot)
         choices = sub.strings("choice") if sub.has("choice") else (sub.string("monster"),)
+        if not 1 <= len(choices) <= 2:
+            raise rec.fail(f"minions[{i}].choice", "a minion slot offers one or two monsters")
         minions.append(MinionSlot(choices, sub.integer("count", low=1, high=10)))
         _reject(sub, rec, f"minions[{i}]")
     return tuple(minions)
@@ -565,18 +573,26 @@ def _cross_check(monsters: Records[MonsterSpec], lords: Records[LordSpec],
                                                        f"unknown {what} {wanted!r}")))
 
     pieces = {**monsters.by_id, **lords.by_id}
+    # setup places the monsters a room, a Lord's minions and its mercenary name: monster cards
+    # only (not a Lord, not an Antient)
+    units = {k: m for k, m in monsters.by_id.items() if m.kind == "monster"}
     for room in rooms.by_id.values():
         for i, (monster_id, _) in enumerate(room.monsters):
-            need(rooms.file_of(room.id), room.id, f"monsters[{i}].monster", monster_id, pieces)
+            need(rooms.file_of(room.id), room.id, f"monsters[{i}].monster", monster_id, units)
         if room.playmat is not None:
             need(rooms.file_of(room.id), room.id, "playmat", room.playmat, playmats.by_id,
                  "playmat")
     for lord in lords.by_id.values():
+        file = lords.file_of(lord.id)
         for i, slot in enumerate(lord.minions):
             for choice in slot.choices:
-                need(lords.file_of(lord.id), lord.id, f"minions[{i}]", choice, pieces)
+                need(file, lord.id, f"minions[{i}]", choice, units)
         for merc in lord.mercenary:
-            need(lords.file_of(lord.id), lord.id, "mercenary", merc, pieces)
+            need(file, lord.id, "mercenary", merc, units)
+        for choice in lord.summon_choices:
+            need(file, lord.id, "summon_choices", choice, pieces)
+        for mat in lord.playmats:
+            need(file, lord.id, "playmats", mat, playmats.by_id, "playmat")
     for source in (monsters, lords):
         for spec in source.by_id.values():
             for i, sequence in enumerate(spec.sequences):
@@ -590,6 +606,51 @@ def _raise(error: DataError) -> None:
     raise error
 
 
+def _check_behaviour(behaviour: Records[BehaviourRow], monsters: Records[MonsterSpec],
+                     lords: Records[LordSpec], problems: Problems) -> None:
+    """Each family has one behaviour row, and Lords and Antients theirs: an AI piece without
+    its row cannot act (`turn` would stop at it)."""
+    file = next(iter(behaviour.origins.values()), "data/behaviour.toml")
+    if not behaviour.by_id:
+        return  # the file itself is broken: reported already
+    for family in FAMILIES:
+        rows = [r.id for r in behaviour.by_id.values() if family in r.families]
+        if len(rows) > 1:
+            problems.report(DataError(
+                behaviour.file_of(rows[1]), rows[1], "families",
+                f"family {family!r} is covered by row {rows[0]!r} already"))
+        if not rows:
+            users = sorted(m.id for m in monsters.by_id.values() if m.family == family)
+            who = f" (monsters {', '.join(users[:3])}{', ...' if len(users) > 3 else ''})" \
+                if users else ""
+            problems.report(DataError(
+                file, "", "families", f"no behaviour row covers family {family!r}{who}: "
+                                      f"its monsters cannot act"))
+    needed = {"catacomb-lord": bool(lords.by_id),
+              "antient": any(m.kind == "antient" for m in monsters.by_id.values())}
+    for row_id, used in needed.items():
+        if used and row_id not in behaviour.by_id:
+            problems.report(DataError(
+                file, row_id, "", "missing: this behaviour row is needed by the "
+                                  f"{row_id.replace('-', ' ')}s in the data"))
+
+
+def _check_folder(user_dir: Path | None, problems: Problems) -> None:
+    """Files in the user's data folder that the program would never read (a misspelt name)."""
+    import difflib
+
+    if user_dir is None:
+        return
+    for path in sorted(user_dir.iterdir()):
+        name = path.name
+        if name in DATA_FILES:
+            continue
+        close = difflib.get_close_matches(name.lower(), DATA_FILES, n=1, cutoff=0.75)
+        if close:  # other files (notes, a campaign file) may live there
+            problems.found.append(DataError(str(path), "", "",
+                                            f"unknown file, did you mean {close[0]}?"))
+
+
 def build_catalog(user_dir: Path | None, problems: Problems) -> Catalog | None:
     loaded = problems.attempt(lambda: load_data_file("components.toml", user_dir))
     components = None if loaded is None else parse_components(*loaded, problems)
@@ -600,6 +661,7 @@ def build_catalog(user_dir: Path | None, problems: Problems) -> Catalog | None:
     rooms = _records("rooms.toml", user_dir, problems, parse_room)
     effects = _records("effects.toml", user_dir, problems, parse_effect)
     _cross_check(monsters, lords, playmats, rooms, problems)
+    _check_behaviour(behaviour, monsters, lords, problems)
     missing = sorted(MODIFIERS - set(effects.by_id))
     if missing:
         problems.attempt(lambda: _raise(DataError("data/effects.toml", missing[0], "",
@@ -638,7 +700,9 @@ def check_catalog(data_dir: str | Path | None = None) -> list[DataError]:
     """Every problem of the shipped data merged with `data_dir` (empty list: all good)."""
     problems = Problems(collect=True)
     try:
-        build_catalog(user_data_dir(data_dir), problems)
+        user_dir = user_data_dir(data_dir)
+        _check_folder(user_dir, problems)
+        build_catalog(user_dir, problems)
     except DataError as error:  # a file that is not TOML at all
         problems.found.append(error)
     return problems.found

@@ -68,7 +68,7 @@ def load_data_file(name: str, user_dir: Path | None) -> tuple[dict[str, Any], di
     shipped_path = shipped_data_dir() / name
     tables = read_toml(shipped_path)
     origins = dict.fromkeys(tables, f"data/{name}")
-    if user_dir is not None and (user_dir / name).is_file():
+    if user_dir is not None and (user_dir / name).exists():  # a pipe or a folder: refused
         user_path = user_dir / name
         override = read_toml(user_path)
         tables = merge_records(tables, override)
