@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.test_mutation_fuzz import BAD, cases, run_case
+from tests.test_mutation_fuzz import cases, is_bad, run_case
 
 
 def main() -> int:
@@ -33,7 +33,7 @@ def main() -> int:
         began = time.perf_counter()
         for command, what, err in run_case(case):
             counts[(command, what)] += 1
-            if what.startswith(BAD):
+            if is_bad(what):
                 bad.append(f"{case.label}: {command}: {what}: {err[:200]}")
         took = time.perf_counter() - began
         slowest = max(slowest, (took, case.label))

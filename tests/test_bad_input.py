@@ -298,3 +298,13 @@ def test_control_characters_are_shown_not_obeyed(tmp_path: Path, escape: str) ->
     assert "healht" in line
     assert escape not in line
     assert all(c.isprintable() for c in line), repr(line)
+
+
+def test_too_many_pieces_is_refused_quickly(tmp_path: Path) -> None:
+    """Thousands of pieces (each checked against every other) would load for minutes."""
+    path = tmp_path / "battle.toml"
+    extra = "".join(f'[[piece]]\nid = "h{i}"\nside = "heroes"\nat = [{1 + i % 50}, 1]\n'
+                    f"health = 1\n" for i in range(3000))
+    path.write_text(BASE + extra, encoding="utf-8")
+    line = assert_one_clean_line(run("turn", str(path)))
+    assert "at most 200" in line

@@ -435,3 +435,17 @@ def test_data_file_that_cannot_be_read_safely(tmp_path: Path, kind: str) -> None
     lines = lines_of_check(folder)
     says = {"fifo": "not a regular file", "folder": "folder", "deep": "nested deeper"}[kind]
     assert any(line.startswith(f"{path}: ") and says in line for line in lines), lines
+
+
+@pytest.mark.parametrize(("polygon", "says"), [
+    ("[[0, 0], [4, 0]]", "three"),
+    ("[[-4, -4], [4, 4], [4, -4], [-4, 4]]", "crosses itself"),
+    ("[[-4, 0], [0, 0], [4, 0]]", "one line"),
+])
+def test_attack_template_polygon_must_be_a_simple_outline(tmp_path: Path, polygon: str,
+                                                          says: str) -> None:
+    folder = copy_shipped(tmp_path)
+    path = folder / "components.toml"
+    edit(path, "attack-template", 'shape = "disc"', f'shape = "polygon"\npolygon = {polygon}')
+    lines = lines_of_check(folder)
+    assert any("[attack-template] polygon:" in line and says in line for line in lines), lines

@@ -246,9 +246,13 @@ def run_case(case: Case) -> list[tuple[str, str, str]]:
 BAD = ("hang", "internal error", "traceback", "uncaught", "lines on stderr", "control character")
 
 
+def is_bad(what: str) -> bool:
+    return any(word in what for word in BAD)
+
+
 def failures(case: Case) -> list[str]:
     return [f"{case.label}: {command}: {what}: {err[:300]}"
-            for command, what, err in run_case(case) if what.startswith(BAD)]
+            for command, what, err in run_case(case) if is_bad(what)]
 
 
 @pytest.mark.parametrize("chunk", range(4))
@@ -285,3 +289,5 @@ def test_the_fuzzer_mutates_and_its_verdicts_can_fail() -> None:
     finally:
         cli.commands.pop("fuzz-probe-crash")
     assert verdict(None) == "hang"
+    assert is_bad("2 lines on stderr") and is_bad("uncaught ValueError") and is_bad("hang")
+    assert not is_bad("refused") and not is_bad("ok")

@@ -49,6 +49,8 @@ SIZES = ("extra-small", "small", "medium", "large", "extra-large", "flat", "cube
 ROW_FOR_KIND = {"catacomb-lord": "catacomb-lord", "antient": "antient"}
 MONSTER_KINDS = ("monster", "antient")
 MAX_HEALTH = 99  # the scenario's bound on a piece's health
+MAX_OBSTACLES = 100  # the printed mats have six or seven
+MAX_CORNERS = 100
 MAX_MAT_CM = 1000.0  # ten metres: far beyond any table, small enough for exact geometry
 ANTIENT_LACKS = ("family", "level", "health", "gold", "nullifies", "reflects", "units")
 
@@ -281,8 +283,8 @@ def parse_obstacle(rec: Record, i: int, entry: object) -> Obstacle:
         circle = (x, y, r)
     elif sub.has("polygon"):
         points = sub.raw("polygon")
-        if not isinstance(points, list) or len(points) < 3:
-            raise rec.fail(f"{where}.polygon", "expected at least three [x, y] points")
+        if not isinstance(points, list) or not 3 <= len(points) <= MAX_CORNERS:
+            raise rec.fail(f"{where}.polygon", f"expected three to {MAX_CORNERS} [x, y] points")
         polygon = tuple(check_point(rec, f"{where}.polygon", p) for p in points)
         problem = polygon_problem(polygon)
         if problem is not None:
@@ -335,7 +337,11 @@ def parse_playmat(rec: Record, playmat_id: str | None = None) -> Playmat:
                                f"either way")
     hero_zone = rec.number("hero_zone", low=0.0, high=length)
     monster_zone = rec.number("monster_zone", low=hero_zone, high=length)
-    obstacles = tuple(parse_obstacle(rec, i, e) for i, e in enumerate(rec.list_of("obstacles")))
+    entries = rec.list_of("obstacles")
+    if len(entries) > MAX_OBSTACLES:
+        raise rec.fail("obstacles", f"{len(entries)} obstacles: a mat has at most "
+                                    f"{MAX_OBSTACLES}")
+    obstacles = tuple(parse_obstacle(rec, i, e) for i, e in enumerate(entries))
     for i, obstacle in enumerate(obstacles):
         _obstacle_on_mat(rec, i, obstacle, width, length)
     ids = [o.id for o in obstacles]
@@ -477,6 +483,10 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
         polygon: tuple[tuple[float, float], ...] = ()
         if shape == "polygon":
             polygon = tuple(check_point(rec, "polygon", p) for p in rec.list_of("polygon"))
+            problem = "expected at least three [x, y] points" if len(polygon) < 3 \
+                else polygon_problem(polygon)
+            if problem is not None:
+                raise rec.fail("polygon", problem)
         template = AttackTemplate(rec.number("radius", positive=True), polygon)
         rec.reject_unknown_keys()
         return template

@@ -32,6 +32,7 @@ from automa.model.shots import Sequence, parse_sequence
 from automa.rules.rulings import check_choice
 
 FORMAT = 1
+MAX_PIECES = 200  # every piece is checked against every other: keep loading quick
 TOP_LEVEL = ("format", "battle", "templates", "playmat", "tiles", "piece", "chance", "bags", "out",
              "rulings")
 
@@ -148,6 +149,8 @@ def _pieces(top: Record, catalog: Catalog, playmat: Playmat) -> tuple[Piece, ...
     raw = top.raw("piece", [])
     if not isinstance(raw, list):
         raise top.fail("piece", "write each piece as a [[piece]] table")
+    if len(raw) > MAX_PIECES:
+        raise top.fail("piece", f"{len(raw)} pieces: a table holds at most {MAX_PIECES}")
     pieces: list[Piece] = []
     table = build_table(playmat)
     for i, entry in enumerate(raw):
