@@ -438,9 +438,10 @@ def test_data_file_that_cannot_be_read_safely(tmp_path: Path, kind: str) -> None
 
 
 @pytest.mark.parametrize(("polygon", "says"), [
-    ("[[0, 0], [4, 0]]", "three"),
+    ("[[0, 0], [4, 0]]", "three to"),
     ("[[-4, -4], [4, 4], [4, -4], [-4, 4]]", "crosses itself"),
     ("[[-4, 0], [0, 0], [4, 0]]", "one line"),
+    ("[[-4, 0], [-1e308, 0], [4, 4]]", "over 100 cm"),
 ])
 def test_attack_template_polygon_must_be_a_simple_outline(tmp_path: Path, polygon: str,
                                                           says: str) -> None:

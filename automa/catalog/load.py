@@ -51,6 +51,7 @@ MONSTER_KINDS = ("monster", "antient")
 MAX_HEALTH = 99  # the scenario's bound on a piece's health
 MAX_OBSTACLES = 100  # the printed mats have six or seven
 MAX_CORNERS = 100
+MAX_TEMPLATE_CM = 100.0
 MAX_MAT_CM = 1000.0  # ten metres: far beyond any table, small enough for exact geometry
 ANTIENT_LACKS = ("family", "level", "health", "gold", "nullifies", "reflects", "units")
 
@@ -286,9 +287,6 @@ def parse_obstacle(rec: Record, i: int, entry: object) -> Obstacle:
         if not isinstance(points, list) or not 3 <= len(points) <= MAX_CORNERS:
             raise rec.fail(f"{where}.polygon", f"expected three to {MAX_CORNERS} [x, y] points")
         polygon = tuple(check_point(rec, f"{where}.polygon", p) for p in points)
-        problem = polygon_problem(polygon)
-        if problem is not None:
-            raise rec.fail(f"{where}.polygon", problem)
     else:
         raise rec.fail(where, "an obstacle needs `polygon` or `circle`")
     rune = sub.integer("rune", low=1, high=12) if sub.has("rune") else None
@@ -316,6 +314,7 @@ def polygon_problem(points: tuple[tuple[float, float], ...]) -> str | None:
 
 def _obstacle_on_mat(rec: Record, i: int, obstacle: Obstacle, width: float,
                      length: float) -> None:
+    """The obstacle lies on the mat, and a polygon is a simple outline."""
     if obstacle.circle is not None:
         x, y, r = obstacle.circle
         corners = [(x - r, y - r), (x + r, y + r)]
@@ -326,6 +325,9 @@ def _obstacle_on_mat(rec: Record, i: int, obstacle: Obstacle, width: float,
     for x, y in corners:
         if not (0 <= x <= width and 0 <= y <= length):
             raise rec.fail(field, f"reaches ({x:g}, {y:g}), off the {width:g} x {length:g} mat")
+    problem = polygon_problem(obstacle.polygon) if obstacle.polygon else None
+    if problem is not None:  # checked on the mat first: the numbers are then of a sane size
+        raise rec.fail(field, problem)
 
 
 def parse_playmat(rec: Record, playmat_id: str | None = None) -> Playmat:
@@ -483,8 +485,12 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
         polygon: tuple[tuple[float, float], ...] = ()
         if shape == "polygon":
             polygon = tuple(check_point(rec, "polygon", p) for p in rec.list_of("polygon"))
-            problem = "expected at least three [x, y] points" if len(polygon) < 3 \
-                else polygon_problem(polygon)
+            if not 3 <= len(polygon) <= MAX_CORNERS:
+                problem: str | None = f"expected three to {MAX_CORNERS} [x, y] points"
+            elif any(abs(v) > MAX_TEMPLATE_CM for point in polygon for v in point):
+                problem = f"a corner lies over {MAX_TEMPLATE_CM:g} cm from the attacker"
+            else:
+                problem = polygon_problem(polygon)
             if problem is not None:
                 raise rec.fail("polygon", problem)
         template = AttackTemplate(rec.number("radius", positive=True), polygon)
