@@ -35,3 +35,14 @@ def one_line(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(_visible(c) for c in text)
+
+
+def unsafe_character(text: str) -> str | None:
+    """The first character of `text` that a terminal would obey rather than show, escaped."""
+    if text.isprintable():
+        return None
+    for char in text:
+        shown = _visible(char)
+        if shown != char:
+            return shown
+    return None

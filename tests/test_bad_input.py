@@ -297,9 +297,30 @@ def test_control_characters_are_shown_not_obeyed(tmp_path: Path, escape: str) ->
     path.write_text(BASE.replace('id = "rat-1"\nside = "ai"',
                                  f'id = "{quoted}"\nside = "ai"\nhealht = 3'), encoding="utf-8")
     line = assert_one_clean_line(run("turn", str(path)))
-    assert "healht" in line
+    assert "control character" in line  # refused at load: it is never printed raw elsewhere
     assert escape not in line
     assert all(c.isprintable() for c in line), repr(line)
+
+
+@pytest.mark.parametrize("escape", ESCAPES, ids=["esc", "bel", "csi-c1", "bidi", "cr", "nl"])
+def test_control_characters_in_a_file_name_are_shown_not_obeyed(tmp_path: Path,
+                                                                 escape: str) -> None:
+    """The error wrapper escapes whatever user text reaches a message (here the path)."""
+    path = tmp_path / f"battle{escape}.toml"
+    line = assert_one_clean_line(run("turn", str(path)))
+    assert "not found" in line
+    assert escape not in line
+    assert all(c.isprintable() for c in line), repr(line)
+
+
+def test_control_characters_in_keys_and_data_ids_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "battle.toml"
+    path.write_text(BASE.replace("hero_targets = { elf = 1, barbarian = 2 }",
+                                 'hero_targets = { "elf\\u001b[2J" = 1, barbarian = 2 }'),
+                    encoding="utf-8")
+    line = assert_one_clean_line(run("turn", str(path)))
+    assert "[tiles] hero_targets.elf\\x1b[2J:" in line
+    assert "control character" in line
 
 
 def test_too_many_pieces_is_refused_quickly(tmp_path: Path) -> None:

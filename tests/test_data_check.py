@@ -450,3 +450,16 @@ def test_attack_template_polygon_must_be_a_simple_outline(tmp_path: Path, polygo
     edit(path, "attack-template", 'shape = "disc"', f'shape = "polygon"\npolygon = {polygon}')
     lines = lines_of_check(folder)
     assert any("[attack-template] polygon:" in line and says in line for line in lines), lines
+
+
+def test_record_id_or_name_with_control_characters_is_reported(tmp_path: Path) -> None:
+    """An id or a name is printed by every command: a terminal escape in it is refused."""
+    folder = copy_shipped(tmp_path)
+    path = folder / "monsters.toml"
+    set_field(path, "siren", "name", '"Si\\u001b[2Jren"')
+    path.write_text(path.read_text(encoding="utf-8") + '\n["orc\\u202e"]\nname = "Orc"\n',
+                    encoding="utf-8")
+    lines = lines_of_check(folder)
+    assert any("[orc\\u202e]" in line and "control character" in line for line in lines), lines
+    assert any("[siren] name:" in line and "\\x1b" in line for line in lines), lines
+    assert all(line.isprintable() for line in lines)

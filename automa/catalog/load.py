@@ -124,6 +124,7 @@ def _records(name: str, user_dir: Path | None, problems: Problems,
     for key, table in tables.items():
         def one(key: str = key, table: Any = table) -> T:
             record = Record(origins[key], key, table)
+            record.plain("", key)  # an id is printed: no terminal control characters
             value = parse(record)
             record.reject_unknown_keys()
             return value

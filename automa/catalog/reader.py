@@ -16,6 +16,7 @@ from types import EllipsisType
 from typing import Any, TypeVar
 
 from automa.errors import DataError
+from automa.safe_text import unsafe_character
 
 T = TypeVar("T")
 UNKNOWN = "unknown"
@@ -147,7 +148,7 @@ class Record:
         value = self._get(key, default)
         if not isinstance(value, str) or not value:
             raise self.fail(key, f"expected a non-empty string, got {describe(value)}")
-        return value
+        return self.plain(key, value)
 
     def optional_string(self, key: str) -> str | None:
         value = self._get(key, None)
@@ -155,7 +156,16 @@ class Record:
             return None
         if not isinstance(value, str) or not value:
             raise self.fail(key, f"expected a non-empty string, got {describe(value)}")
-        return value
+        return self.plain(key, value)
+
+    def plain(self, key: str, text: str) -> str:
+        """Text that is printed (ids, names): no control character, line break or bidi
+        override, which a terminal would obey (recolour, rewrite) instead of showing."""
+        bad = unsafe_character(text)
+        if bad is not None:
+            raise self.fail(key, f"{describe(text)} holds the control character {bad}: "
+                                 f"write plain text")
+        return text
 
     def choice(self, key: str, choices: Iterable[str], default: str | EllipsisType = ...) -> str:
         allowed = tuple(choices)
@@ -205,7 +215,7 @@ class Record:
             return value
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             raise self.fail(key, f"expected a list of strings, got {describe(value)}")
-        return tuple(value)
+        return tuple(self.plain(key, v) for v in value)
 
     def list_of(self, key: str) -> list[Any]:
         """A list field (empty when absent), its items left for the caller to check."""

@@ -78,6 +78,7 @@ def _out(top: Record, pieces: tuple[Piece, ...]) -> dict[str, str]:
     out = {}
     in_play = {p.id for p in pieces}
     for key, value in top.table_of("out", {}).items():
+        top.plain(f"out.{key}", key)
         if not isinstance(value, str) or not value:
             raise ScenarioError(top.file, "out", key, f"expected why the piece left play, as "
                                                       f"\"dead\", got {describe(value)}")
@@ -313,6 +314,7 @@ def _tiles(top: Record, pieces: tuple[Piece, ...], catalog: Catalog) -> Tiles:
         direction = (values[0], values[1])
     targets: dict[str, int] = {}
     for hero, tile in rec.table_of("hero_targets", {}).items():
+        rec.plain(f"hero_targets.{hero}", hero)
         # a tile may belong to a hero not on the mat (dead, or off the table): its rolls are
         # rolled again, as for an unassigned tile
         targets[hero] = check_int(rec, f"hero_targets.{hero}", tile, 1, 4)
