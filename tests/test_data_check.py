@@ -463,3 +463,13 @@ def test_record_id_or_name_with_control_characters_is_reported(tmp_path: Path) -
     assert any("[orc\\u202e]" in line and "control character" in line for line in lines), lines
     assert any("[siren] name:" in line and "\\x1b" in line for line in lines), lines
     assert all(line.isprintable() for line in lines)
+
+
+def test_a_broken_monsters_file_is_one_problem_not_a_flood(tmp_path: Path) -> None:
+    """When monsters.toml cannot be read, the rooms and Lords naming its monsters are not
+    reported one by one (97 lines that hid the one that matters)."""
+    folder = copy_shipped(tmp_path)
+    (folder / "monsters.toml").write_text("[orc\n", encoding="utf-8")
+    lines = lines_of_check(folder)
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"{folder / 'monsters.toml'}: not valid TOML")

@@ -585,11 +585,12 @@ def _cross_check(monsters: Records[MonsterSpec], lords: Records[LordSpec],
     """Every id one record names must exist: monsters in rooms, lords and summons; playmats."""
     def need(file: str, record: str, field: str, wanted: str, known: Mapping[str, object],
              what: str = "monster") -> None:
-        if wanted not in known:
+        if known and wanted not in known:  # none known: their file is broken, said already
             problems.attempt(lambda: _raise(DataError(file, record, field,
                                                        f"unknown {what} {wanted!r}")))
 
-    pieces = {**monsters.by_id, **lords.by_id}
+    # no monster at all: monsters.toml is broken, said already; do not flood every reference
+    pieces = {**monsters.by_id, **lords.by_id} if monsters.by_id else {}
     # setup places the monsters a room, a Lord's minions and its mercenary name: monster cards
     # only (not a Lord, not an Antient)
     units = {k: m for k, m in monsters.by_id.items() if m.kind == "monster"}
