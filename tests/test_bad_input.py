@@ -331,3 +331,12 @@ def test_too_many_pieces_is_refused_quickly(tmp_path: Path) -> None:
     path.write_text(BASE + extra, encoding="utf-8")
     line = assert_one_clean_line(run("turn", str(path)))
     assert "at most 200" in line
+
+
+def test_a_long_string_is_cut_short_in_the_error(tmp_path: Path) -> None:
+    path = tmp_path / "battle.toml"
+    path.write_text(BASE.replace('los_blocked = false', f'los_blocked = "{"y" * 5000}"'),
+                    encoding="utf-8")
+    line = assert_one_clean_line(run("turn", str(path)))
+    assert "[battle] los_blocked:" in line
+    assert len(line) < 300

@@ -95,8 +95,9 @@ def nested_too_deep(document: object, limit: int = MAX_DEPTH) -> str | None:
 
 
 def describe(value: object) -> str:
+    """A value as an error shows it: strings quoted and escaped, and cut short when long."""
     if isinstance(value, str):
-        return repr(value)
+        return repr(value) if len(value) <= 60 else f"{value[:57]!r}..."
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, dict):
