@@ -9,6 +9,7 @@ records of the same id whole and adds new ones.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import tomllib
@@ -332,3 +333,143 @@ def test_cli_without_user_folder_rejects_user_monster(tmp_path: Path) -> None:
     assert result.exit_code != 0
     assert "[piece troll-1] monster:" in result.stderr
     assert "cave-troll" in result.stderr
+
+
+def lines_of_check(folder: Path) -> list[str]:
+    return assert_clean_failure(run("data", "check", str(folder)))
+
+
+@pytest.mark.parametrize(("header", "key", "value", "field", "says"), [
+    # a band typo once expanded to 600 million faces (and all the memory)
+    ("hero-target", "bands", "{ 1 = [1, 3], 2 = [4, 600000000], 3 = [7, 9], 4 = [10, 12] }",
+     "bands.2", "out of range 1..12"),
+    ("hero-target", "bands", "{ 1 = [1, 3], 2 = [6, 4], 3 = [7, 9], 4 = [10, 12] }",
+     "bands.2", "backwards"),
+    ("hero-target", "bands", "{ 1 = [1, 3], 2 = [4.5, 6], 3 = [7, 9], 4 = [10, 12] }",
+     "bands.2", "whole number"),
+    ("kaulaurn", "sequence_by_health", "[[7, 1e308], [4, 6], [1, 3]]",
+     "sequence_by_health[0]", "whole number"),
+    ("kaulaurn", "sequence_by_health", "[[7, 600000000], [4, 6], [1, 3]]",
+     "sequence_by_health[0]", "out of range"),
+    ("playmat-chart", "rune_die", '{ 1 = ["mausoleum"], 2 = "throne-room" }',
+     "rune_die.1", "unknown playmat"),
+])
+def test_bad_band_or_value_is_one_line_and_turn_refuses(tmp_path: Path, header: str, key: str,
+                                                        value: str, field: str,
+                                                        says: str) -> None:
+    """A data-file typo is reported by `data check` and refuses `turn` in one line (exit 3)."""
+    folder = copy_shipped(tmp_path)
+    name = {"hero-target": "components.toml", "kaulaurn": "lords.toml",
+            "playmat-chart": "setup.toml"}[header]
+    set_field(folder / name, header, key, value)
+    lines = lines_of_check(folder)
+    assert any(f"[{header}] {field}:" in line and says in line for line in lines), lines
+    demo = str(Path(__file__).resolve().parents[1] / "examples" / "demo-battle.toml")
+    result = run("--data-dir", str(folder), "turn", demo)
+    assert result.exit_code == 3, result.output
+    assert len(result.stderr.splitlines()) == 1
+    assert f"[{header}] {field}:" in result.stderr
+
+
+def test_misspelt_file_name_in_the_folder(tmp_path: Path) -> None:
+    """`monster.toml` is never read: `data check` says so and names the file it means; other
+    files (notes, a campaign file) are left alone."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "monster.toml").write_text('[orc]\nname = "Orc"\n', encoding="utf-8")
+    (folder / "notes.md").write_text("my table\n", encoding="utf-8")
+    (folder / "campaign.toml").write_text('last_playmat = "altar"\n', encoding="utf-8")
+    lines = lines_of_check(folder)
+    assert lines == [f"{folder / 'monster.toml'}: unknown file, did you mean monsters.toml?"]
+
+
+def broken(folder: Path, name: str, header: str, key: str, value: str) -> list[str]:
+    set_field(folder / name, header, key, value)
+    return lines_of_check(folder)
+
+
+@pytest.mark.parametrize(("name", "header", "key", "value", "where", "says"), [
+    # the vermin row no longer covers vermin: a Sewer Rat could not act
+    ("behaviour.toml", "brown", "families", "[]", "families:", "'vermin'"),
+    # two rows for one family: which one a Vermin piece follows would be an accident
+    ("behaviour.toml", "blue", "families", '["mythological", "vermin"]', "[blue] families:",
+     "'vermin'"),
+    ("lords.toml", "pholith", "summon_choices", '["orc", "gargoyle", "pit-vipr", "orc"]',
+     "[pholith] summon_choices:", "pit-vipr"),
+    ("lords.toml", "hmotha", "playmats", '["altar", "mausolem"]', "[hmotha] playmats:",
+     "mausolem"),
+    # setup places monster cards only: a Lord as a mercenary would stop it
+    ("lords.toml", "hmotha", "mercenary", '["pholith"]', "[hmotha] mercenary:", "pholith"),
+])
+def test_cross_file_inconsistency_is_reported(tmp_path: Path, name: str, header: str, key: str,
+                                              value: str, where: str, says: str) -> None:
+    folder = copy_shipped(tmp_path)
+    lines = broken(folder, name, header, key, value)
+    assert any(where in line and says in line for line in lines), lines
+
+
+def test_empty_minion_choice_is_reported(tmp_path: Path) -> None:
+    """A minion slot with no monster once crashed the lair setup (an empty list indexed)."""
+    folder = copy_shipped(tmp_path)
+    edit(folder / "lords.toml", "hmotha", '{ monster = "ghoul", count = 2 }',
+         "{ choice = [], count = 2 }")
+    lines = lines_of_check(folder)
+    assert any("[hmotha] minions[2].choice:" in line for line in lines), lines
+    result = run("--data-dir", str(folder), "setup", "lair", "--lord", "hmotha")
+    assert result.exit_code == 3 and len(result.stderr.splitlines()) == 1, result.output
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "deep"])
+def test_data_file_that_cannot_be_read_safely(tmp_path: Path, kind: str) -> None:
+    """A pipe or a folder named monsters.toml, or one nested absurdly deep: one line each,
+    never a hang or a crash."""
+    folder = copy_shipped(tmp_path)
+    path = folder / "monsters.toml"
+    path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        path.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
+    lines = lines_of_check(folder)
+    says = {"fifo": "not a regular file", "folder": "folder", "deep": "nested deeper"}[kind]
+    assert any(line.startswith(f"{path}: ") and says in line for line in lines), lines
+
+
+@pytest.mark.parametrize(("polygon", "says"), [
+    ("[[0, 0], [4, 0]]", "three to"),
+    ("[[-4, -4], [4, 4], [4, -4], [-4, 4]]", "crosses itself"),
+    ("[[-4, 0], [0, 0], [4, 0]]", "one line"),
+    ("[[-4, 0], [-1e308, 0], [4, 4]]", "over 100 cm"),
+])
+def test_attack_template_polygon_must_be_a_simple_outline(tmp_path: Path, polygon: str,
+                                                          says: str) -> None:
+    folder = copy_shipped(tmp_path)
+    path = folder / "components.toml"
+    edit(path, "attack-template", 'shape = "disc"', f'shape = "polygon"\npolygon = {polygon}')
+    lines = lines_of_check(folder)
+    assert any("[attack-template] polygon:" in line and says in line for line in lines), lines
+
+
+def test_record_id_or_name_with_control_characters_is_reported(tmp_path: Path) -> None:
+    """An id or a name is printed by every command: a terminal escape in it is refused."""
+    folder = copy_shipped(tmp_path)
+    path = folder / "monsters.toml"
+    set_field(path, "siren", "name", '"Si\\u001b[2Jren"')
+    path.write_text(path.read_text(encoding="utf-8") + '\n["orc\\u202e"]\nname = "Orc"\n',
+                    encoding="utf-8")
+    lines = lines_of_check(folder)
+    assert any("[orc\\u202e]" in line and "control character" in line for line in lines), lines
+    assert any("[siren] name:" in line and "\\x1b" in line for line in lines), lines
+    assert all(line.isprintable() for line in lines)
+
+
+def test_a_broken_monsters_file_is_one_problem_not_a_flood(tmp_path: Path) -> None:
+    """When monsters.toml cannot be read, the rooms and Lords naming its monsters are not
+    reported one by one (97 lines that hid the one that matters)."""
+    folder = copy_shipped(tmp_path)
+    (folder / "monsters.toml").write_text("[orc\n", encoding="utf-8")
+    lines = lines_of_check(folder)
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"{folder / 'monsters.toml'}: not valid TOML")

@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from automa.catalog.locate import DATA_FILES, load_data_file, user_data_dir
-from automa.catalog.reader import UNKNOWN, Record, check_int, check_number, check_point
+from automa.catalog.reader import (
+    UNKNOWN,
+    Record,
+    check_band,
+    check_int,
+    check_number,
+    check_point,
+)
 from automa.errors import DataError
 from automa.model.components import (
     BLUE_TILES,
@@ -41,6 +48,11 @@ EFFECT_KINDS = ("poison-cards", "stunned-card", "lose-gold", "destroy-item-or-go
 SIZES = ("extra-small", "small", "medium", "large", "extra-large", "flat", "cube", "hero")
 ROW_FOR_KIND = {"catacomb-lord": "catacomb-lord", "antient": "antient"}
 MONSTER_KINDS = ("monster", "antient")
+MAX_HEALTH = 99  # the scenario's bound on a piece's health
+MAX_OBSTACLES = 100  # the printed mats have six or seven
+MAX_CORNERS = 100
+MAX_TEMPLATE_CM = 100.0
+MAX_MAT_CM = 1000.0  # ten metres: far beyond any table, small enough for exact geometry
 ANTIENT_LACKS = ("family", "level", "health", "gold", "nullifies", "reflects", "units")
 
 
@@ -84,6 +96,12 @@ class Problems:
             self.found.append(error)
             return None
 
+    def report(self, error: DataError) -> None:
+        """A problem found by a check rather than a parse: collected, or raised."""
+        if not self.collect:
+            raise error
+        self.found.append(error)
+
 
 @dataclass(frozen=True)
 class Records(Generic[T]):
@@ -106,6 +124,7 @@ def _records(name: str, user_dir: Path | None, problems: Problems,
     for key, table in tables.items():
         def one(key: str = key, table: Any = table) -> T:
             record = Record(origins[key], key, table)
+            record.plain("", key)  # an id is printed: no terminal control characters
             value = parse(record)
             record.reject_unknown_keys()
             return value
@@ -181,6 +200,8 @@ def parse_minions(rec: Record) -> tuple[MinionSlot, ...]:
     for i, slot in enumerate(rec.maybe_unknown("minions", rec.list_of) or ()):
         sub = Record(rec.file, rec.name, slot)
         choices = sub.strings("choice") if sub.has("choice") else (sub.string("monster"),)
+        if not 1 <= len(choices) <= 2:
+            raise rec.fail(f"minions[{i}].choice", "a minion slot offers one or two monsters")
         minions.append(MinionSlot(choices, sub.integer("count", low=1, high=10)))
         _reject(sub, rec, f"minions[{i}]")
     return tuple(minions)
@@ -189,8 +210,7 @@ def parse_minions(rec: Record) -> tuple[MinionSlot, ...]:
 def parse_lord(rec: Record) -> LordSpec:
     bands = []
     for i, band in enumerate(rec.list_of("sequence_by_health")):
-        low, high = check_point(rec, f"sequence_by_health[{i}]", band)
-        bands.append((int(low), int(high)))
+        bands.append(check_band(rec, f"sequence_by_health[{i}]", band, 1, MAX_HEALTH))
     lord = LordSpec(
         id=rec.name,
         name=rec.string("name"),
@@ -265,8 +285,8 @@ def parse_obstacle(rec: Record, i: int, entry: object) -> Obstacle:
         circle = (x, y, r)
     elif sub.has("polygon"):
         points = sub.raw("polygon")
-        if not isinstance(points, list) or len(points) < 3:
-            raise rec.fail(f"{where}.polygon", "expected at least three [x, y] points")
+        if not isinstance(points, list) or not 3 <= len(points) <= MAX_CORNERS:
+            raise rec.fail(f"{where}.polygon", f"expected three to {MAX_CORNERS} [x, y] points")
         polygon = tuple(check_point(rec, f"{where}.polygon", p) for p in points)
     else:
         raise rec.fail(where, "an obstacle needs `polygon` or `circle`")
@@ -275,13 +295,58 @@ def parse_obstacle(rec: Record, i: int, entry: object) -> Obstacle:
     return Obstacle(obstacle_id, polygon, circle, rune)
 
 
+def polygon_problem(points: tuple[tuple[float, float], ...]) -> str | None:
+    """Why these points are no obstacle outline (a repeated point, no area, a self-crossing)."""
+    from shapely.geometry import Polygon
+    from shapely.validation import explain_validity
+
+    for i, point in enumerate(points):
+        if point in points[:i]:
+            first = points.index(point)
+            return (f"point {i + 1} repeats point {first + 1} {list(point)} (list each corner "
+                    f"once; the last joins the first by itself)")
+    shape = Polygon(points)
+    if shape.convex_hull.area <= 1e-9:
+        return "the points lie on one line: the outline has no area"
+    if not shape.is_valid:
+        return f"the outline crosses itself ({explain_validity(shape)}): list the corners in order"
+    return None
+
+
+def _obstacle_on_mat(rec: Record, i: int, obstacle: Obstacle, width: float,
+                     length: float) -> None:
+    """The obstacle lies on the mat, and a polygon is a simple outline."""
+    if obstacle.circle is not None:
+        x, y, r = obstacle.circle
+        corners = [(x - r, y - r), (x + r, y + r)]
+        field = f"obstacles[{i}].circle"
+    else:
+        corners = list(obstacle.polygon)
+        field = f"obstacles[{i}].polygon"
+    for x, y in corners:
+        if not (0 <= x <= width and 0 <= y <= length):
+            raise rec.fail(field, f"reaches ({x:g}, {y:g}), off the {width:g} x {length:g} mat")
+    problem = polygon_problem(obstacle.polygon) if obstacle.polygon else None
+    if problem is not None:  # checked on the mat first: the numbers are then of a sane size
+        raise rec.fail(field, problem)
+
+
 def parse_playmat(rec: Record, playmat_id: str | None = None) -> Playmat:
     width, length = rec.point("size")
     if width <= 0 or length <= 0:
         raise rec.fail("size", "width and length must be positive")
+    if width > MAX_MAT_CM or length > MAX_MAT_CM:
+        raise rec.fail("size", f"{width:g} x {length:g} cm: a mat is at most {MAX_MAT_CM:g} cm "
+                               f"either way")
     hero_zone = rec.number("hero_zone", low=0.0, high=length)
     monster_zone = rec.number("monster_zone", low=hero_zone, high=length)
-    obstacles = tuple(parse_obstacle(rec, i, e) for i, e in enumerate(rec.list_of("obstacles")))
+    entries = rec.list_of("obstacles")
+    if len(entries) > MAX_OBSTACLES:
+        raise rec.fail("obstacles", f"{len(entries)} obstacles: a mat has at most "
+                                    f"{MAX_OBSTACLES}")
+    obstacles = tuple(parse_obstacle(rec, i, e) for i, e in enumerate(entries))
+    for i, obstacle in enumerate(obstacles):
+        _obstacle_on_mat(rec, i, obstacle, width, length)
     ids = [o.id for o in obstacles]
     if len(set(ids)) != len(ids):
         raise rec.fail("obstacles", "obstacle ids must be unique")
@@ -324,7 +389,7 @@ def parse_setup(tables: Mapping[str, Any], origins: Mapping[str, str],
         for face, mat in rec.table_of(key).items():
             if not face.isdigit() or not low <= int(face) <= high:
                 raise rec.fail(f"{key}.{face}", f"faces run from {low} to {high}")
-            if mat not in playmats:
+            if not isinstance(mat, str) or mat not in playmats:
                 raise rec.fail(f"{key}.{face}", f"unknown playmat {mat!r}")
             result[int(face)] = str(mat)
         return result
@@ -421,6 +486,14 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
         polygon: tuple[tuple[float, float], ...] = ()
         if shape == "polygon":
             polygon = tuple(check_point(rec, "polygon", p) for p in rec.list_of("polygon"))
+            if not 3 <= len(polygon) <= MAX_CORNERS:
+                problem: str | None = f"expected three to {MAX_CORNERS} [x, y] points"
+            elif any(abs(v) > MAX_TEMPLATE_CM for point in polygon for v in point):
+                problem = f"a corner lies over {MAX_TEMPLATE_CM:g} cm from the attacker"
+            else:
+                problem = polygon_problem(polygon)
+            if problem is not None:
+                raise rec.fail("polygon", problem)
         template = AttackTemplate(rec.number("radius", positive=True), polygon)
         rec.reject_unknown_keys()
         return template
@@ -461,8 +534,9 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
         rec = record("hero-target")
         result = {}
         for key, value in rec.table_of("bands").items():
-            low, high = check_point(rec, f"bands.{key}", value)
-            result[int(key)] = (int(low), int(high))
+            if key not in ("1", "2", "3", "4"):
+                raise rec.fail(f"bands.{key}", "the Hero Target tiles are 1 to 4")
+            result[int(key)] = check_band(rec, f"bands.{key}", value, 1, 12)  # D12 faces
         covered = sorted(f for low, high in result.values() for f in range(low, high + 1))
         if covered != list(range(1, 13)):
             raise rec.fail("bands", "the bands must cover 1..12 exactly once")
@@ -511,23 +585,32 @@ def _cross_check(monsters: Records[MonsterSpec], lords: Records[LordSpec],
     """Every id one record names must exist: monsters in rooms, lords and summons; playmats."""
     def need(file: str, record: str, field: str, wanted: str, known: Mapping[str, object],
              what: str = "monster") -> None:
-        if wanted not in known:
+        if known and wanted not in known:  # none known: their file is broken, said already
             problems.attempt(lambda: _raise(DataError(file, record, field,
                                                        f"unknown {what} {wanted!r}")))
 
-    pieces = {**monsters.by_id, **lords.by_id}
+    # no monster at all: monsters.toml is broken, said already; do not flood every reference
+    pieces = {**monsters.by_id, **lords.by_id} if monsters.by_id else {}
+    # setup places the monsters a room, a Lord's minions and its mercenary name: monster cards
+    # only (not a Lord, not an Antient)
+    units = {k: m for k, m in monsters.by_id.items() if m.kind == "monster"}
     for room in rooms.by_id.values():
         for i, (monster_id, _) in enumerate(room.monsters):
-            need(rooms.file_of(room.id), room.id, f"monsters[{i}].monster", monster_id, pieces)
+            need(rooms.file_of(room.id), room.id, f"monsters[{i}].monster", monster_id, units)
         if room.playmat is not None:
             need(rooms.file_of(room.id), room.id, "playmat", room.playmat, playmats.by_id,
                  "playmat")
     for lord in lords.by_id.values():
+        file = lords.file_of(lord.id)
         for i, slot in enumerate(lord.minions):
             for choice in slot.choices:
-                need(lords.file_of(lord.id), lord.id, f"minions[{i}]", choice, pieces)
+                need(file, lord.id, f"minions[{i}]", choice, units)
         for merc in lord.mercenary:
-            need(lords.file_of(lord.id), lord.id, "mercenary", merc, pieces)
+            need(file, lord.id, "mercenary", merc, units)
+        for choice in lord.summon_choices:
+            need(file, lord.id, "summon_choices", choice, pieces)
+        for mat in lord.playmats:
+            need(file, lord.id, "playmats", mat, playmats.by_id, "playmat")
     for source in (monsters, lords):
         for spec in source.by_id.values():
             for i, sequence in enumerate(spec.sequences):
@@ -541,6 +624,51 @@ def _raise(error: DataError) -> None:
     raise error
 
 
+def _check_behaviour(behaviour: Records[BehaviourRow], monsters: Records[MonsterSpec],
+                     lords: Records[LordSpec], problems: Problems) -> None:
+    """Each family has one behaviour row, and Lords and Antients theirs: an AI piece without
+    its row cannot act (`turn` would stop at it)."""
+    file = next(iter(behaviour.origins.values()), "data/behaviour.toml")
+    if not behaviour.by_id:
+        return  # the file itself is broken: reported already
+    for family in FAMILIES:
+        rows = [r.id for r in behaviour.by_id.values() if family in r.families]
+        if len(rows) > 1:
+            problems.report(DataError(
+                behaviour.file_of(rows[1]), rows[1], "families",
+                f"family {family!r} is covered by row {rows[0]!r} already"))
+        if not rows:
+            users = sorted(m.id for m in monsters.by_id.values() if m.family == family)
+            who = f" (monsters {', '.join(users[:3])}{', ...' if len(users) > 3 else ''})" \
+                if users else ""
+            problems.report(DataError(
+                file, "", "families", f"no behaviour row covers family {family!r}{who}: "
+                                      f"its monsters cannot act"))
+    needed = {"catacomb-lord": bool(lords.by_id),
+              "antient": any(m.kind == "antient" for m in monsters.by_id.values())}
+    for row_id, used in needed.items():
+        if used and row_id not in behaviour.by_id:
+            problems.report(DataError(
+                file, row_id, "", "missing: this behaviour row is needed by the "
+                                  f"{row_id.replace('-', ' ')}s in the data"))
+
+
+def _check_folder(user_dir: Path | None, problems: Problems) -> None:
+    """Files in the user's data folder that the program would never read (a misspelt name)."""
+    import difflib
+
+    if user_dir is None:
+        return
+    for path in sorted(user_dir.iterdir()):
+        name = path.name
+        if name in DATA_FILES:
+            continue
+        close = difflib.get_close_matches(name.lower(), DATA_FILES, n=1, cutoff=0.75)
+        if close:  # other files (notes, a campaign file) may live there
+            problems.found.append(DataError(str(path), "", "",
+                                            f"unknown file, did you mean {close[0]}?"))
+
+
 def build_catalog(user_dir: Path | None, problems: Problems) -> Catalog | None:
     loaded = problems.attempt(lambda: load_data_file("components.toml", user_dir))
     components = None if loaded is None else parse_components(*loaded, problems)
@@ -551,6 +679,7 @@ def build_catalog(user_dir: Path | None, problems: Problems) -> Catalog | None:
     rooms = _records("rooms.toml", user_dir, problems, parse_room)
     effects = _records("effects.toml", user_dir, problems, parse_effect)
     _cross_check(monsters, lords, playmats, rooms, problems)
+    _check_behaviour(behaviour, monsters, lords, problems)
     missing = sorted(MODIFIERS - set(effects.by_id))
     if missing:
         problems.attempt(lambda: _raise(DataError("data/effects.toml", missing[0], "",
@@ -589,7 +718,9 @@ def check_catalog(data_dir: str | Path | None = None) -> list[DataError]:
     """Every problem of the shipped data merged with `data_dir` (empty list: all good)."""
     problems = Problems(collect=True)
     try:
-        build_catalog(user_data_dir(data_dir), problems)
+        user_dir = user_data_dir(data_dir)
+        _check_folder(user_dir, problems)
+        build_catalog(user_dir, problems)
     except DataError as error:  # a file that is not TOML at all
         problems.found.append(error)
     return problems.found

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-import tomllib
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from automa.catalog.reader import parse_toml, read_file_text
 from automa.errors import DataError
 
 DATA_FILES = (
@@ -40,15 +40,8 @@ def user_data_dir(explicit: str | Path | None = None) -> Path | None:
 
 
 def read_toml(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError:
-        raise DataError(str(path), "", "", "file not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(str(path), "", "", f"not valid TOML: {exc}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(str(path), "", "", f"cannot be read: {exc}") from None
+    """A data file: a regular file of bounded size, valid TOML, not nested absurdly deep."""
+    return parse_toml(read_file_text(path), str(path))
 
 
 def is_record(table: object) -> bool:
@@ -75,7 +68,7 @@ def load_data_file(name: str, user_dir: Path | None) -> tuple[dict[str, Any], di
     shipped_path = shipped_data_dir() / name
     tables = read_toml(shipped_path)
     origins = dict.fromkeys(tables, f"data/{name}")
-    if user_dir is not None and (user_dir / name).is_file():
+    if user_dir is not None and (user_dir / name).exists():  # a pipe or a folder: refused
         user_path = user_dir / name
         override = read_toml(user_path)
         tables = merge_records(tables, override)

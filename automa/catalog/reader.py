@@ -7,20 +7,97 @@ one-line message: `scenario.toml: [piece rat-1] at: expected two numbers [x, y],
 from __future__ import annotations
 
 import difflib
+import os
+import stat
+import tomllib
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from types import EllipsisType
 from typing import Any, TypeVar
 
 from automa.errors import DataError
+from automa.safe_text import unsafe_character
 
 T = TypeVar("T")
 UNKNOWN = "unknown"
 PROVENANCES = ("rulebook", "official", "fan", "house")
+MAX_FILE_BYTES = 4_000_000  # the shipped monsters.toml is about 60 kB
+MAX_DEPTH = 12  # tables and lists inside one another; the deepest real file needs 5
+
+
+def read_file_text(path: str | Path, error: type[DataError] = DataError) -> str:
+    """The UTF-8 text of a regular file of at most MAX_FILE_BYTES.
+
+    A folder, a pipe or a device (`/dev/zero`) is refused before anything is read, so such a
+    file can neither hang the program nor fill its memory.
+    """
+    source = str(path)
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise error(source, "", "", "file not found") from None
+    except IsADirectoryError:
+        raise error(source, "", "", "is a folder, not a file") from None
+    except OSError as exc:
+        raise error(source, "", "", f"cannot be read: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(handle).st_mode
+        if stat.S_ISDIR(mode):
+            raise error(source, "", "", "is a folder, not a file")
+        if not stat.S_ISREG(mode):
+            raise error(source, "", "", "is not a regular file (a pipe or a device?)")
+        data = os.read(handle, MAX_FILE_BYTES + 1)
+        while len(data) <= MAX_FILE_BYTES:
+            more = os.read(handle, MAX_FILE_BYTES + 1 - len(data))
+            if not more:
+                break
+            data += more
+    except OSError as exc:
+        raise error(source, "", "", f"cannot be read: {exc.strerror or exc}") from None
+    finally:
+        os.close(handle)
+    if len(data) > MAX_FILE_BYTES:
+        raise error(source, "", "", f"larger than {MAX_FILE_BYTES // 1_000_000} MB: not a "
+                                    f"file this program writes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(source, "", "", f"not UTF-8 text (byte {exc.start})") from None
+
+
+def parse_toml(text: str, source: str, error: type[DataError] = DataError) -> dict[str, Any]:
+    """A TOML document, refused in one line when invalid or nested deeper than MAX_DEPTH."""
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise error(source, "", "", f"not valid TOML: {exc}") from None
+    except RecursionError:
+        raise error(source, "", "", f"nested deeper than {MAX_DEPTH} levels") from None
+    where = nested_too_deep(document)
+    if where is not None:
+        raise error(source, "", where, f"nested deeper than {MAX_DEPTH} levels")
+    return document
+
+
+def nested_too_deep(document: object, limit: int = MAX_DEPTH) -> str | None:
+    """The key path of the first value nested deeper than `limit`, else None (no recursion)."""
+    stack: list[tuple[object, int, str]] = [(document, 0, "")]
+    while stack:
+        value, depth, path = stack.pop()
+        if depth > limit:
+            return path or "(top)"
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1, f"{path}.{k}" if path else str(k))
+                         for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1, f"{path}[{i}]") for i, v in enumerate(value))
+    return None
 
 
 def describe(value: object) -> str:
+    """A value as an error shows it: strings quoted and escaped, and cut short when long."""
     if isinstance(value, str):
-        return repr(value)
+        return repr(value) if len(value) <= 60 else f"{value[:57]!r}..."
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, dict):
@@ -72,7 +149,7 @@ class Record:
         value = self._get(key, default)
         if not isinstance(value, str) or not value:
             raise self.fail(key, f"expected a non-empty string, got {describe(value)}")
-        return value
+        return self.plain(key, value)
 
     def optional_string(self, key: str) -> str | None:
         value = self._get(key, None)
@@ -80,7 +157,16 @@ class Record:
             return None
         if not isinstance(value, str) or not value:
             raise self.fail(key, f"expected a non-empty string, got {describe(value)}")
-        return value
+        return self.plain(key, value)
+
+    def plain(self, key: str, text: str) -> str:
+        """Text that is printed (ids, names): no control character, line break or bidi
+        override, which a terminal would obey (recolour, rewrite) instead of showing."""
+        bad = unsafe_character(text)
+        if bad is not None:
+            raise self.fail(key, f"{describe(text)} holds the control character {bad}: "
+                                 f"write plain text")
+        return text
 
     def choice(self, key: str, choices: Iterable[str], default: str | EllipsisType = ...) -> str:
         allowed = tuple(choices)
@@ -130,7 +216,7 @@ class Record:
             return value
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             raise self.fail(key, f"expected a list of strings, got {describe(value)}")
-        return tuple(value)
+        return tuple(self.plain(key, v) for v in value)
 
     def list_of(self, key: str) -> list[Any]:
         """A list field (empty when absent), its items left for the caller to check."""
@@ -191,3 +277,15 @@ def check_point(rec: Record, key: str, value: object) -> tuple[float, float]:
     if not isinstance(value, list) or len(value) != 2:
         raise rec.fail(key, f"expected two numbers [x, y], got {describe(value)}")
     return (check_number(rec, key, value[0]), check_number(rec, key, value[1]))
+
+
+def check_band(rec: Record, key: str, value: object, low: int, high: int) -> tuple[int, int]:
+    """An inclusive band [from, to] of whole numbers within low..high (a die's faces, health):
+    bounded before anything expands it, so a typo such as [4, 600000000] is one clear line."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise rec.fail(key, f"expected a band [from, to], got {describe(value)}")
+    first = check_int(rec, key, value[0], low, high)
+    last = check_int(rec, key, value[1], low, high)
+    if first > last:
+        raise rec.fail(key, f"the band [{first}, {last}] runs backwards")
+    return first, last

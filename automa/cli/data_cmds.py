@@ -171,6 +171,7 @@ def data_card(ctx: click.Context, /, record_id: str, local_dir: Path | None, pro
     from automa.catalog.load import check_catalog, load_catalog
     from automa.catalog.pieces import lookup
     from automa.errors import InputError
+    from automa.safe_text import one_line
 
     chosen = _folder(ctx, local_dir)
     folder = chosen or default_folder()
@@ -224,7 +225,7 @@ def data_card(ctx: click.Context, /, record_id: str, local_dir: Path | None, pro
     click.echo(f"Wrote [{record_id}] to {path} (provenance {provenance}): {typed}")
     problems = check_catalog(folder)
     for problem in problems:
-        click.echo(str(problem), err=True)
+        click.echo(one_line(str(problem)), err=True)
     if problems:
         raise InputError(f"{folder}: the folder has {len(problems)} problem(s) (listed above); "
                          f"`automa data check {folder}` shows them again")

@@ -30,13 +30,14 @@ def reports_errors(command: F) -> F:
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         from automa.errors import AutomaError
+        from automa.safe_text import one_line
 
         try:
             result = command(*args, **kwargs)
             sys.stdout.flush()  # a full disk under the output shows here, not after exit
             return result
-        except AutomaError as error:
-            click.echo(f"automa: {error}", err=True)
+        except AutomaError as error:  # user text in it is shown, never obeyed (escape codes)
+            click.echo(f"automa: {one_line(str(error))}", err=True)
             sys.exit(error.exit_code)
         except KeyboardInterrupt:
             click.echo("automa: interrupted; nothing was saved", err=True)
@@ -52,7 +53,8 @@ def reports_errors(command: F) -> F:
                 sys.exit(EXIT_WRITE)
             if os.environ.get("AUTOMA_DEBUG"):
                 traceback.print_exc()
-            click.echo(f"automa: internal error ({type(error).__name__}: {error}); please "
+            click.echo(f"automa: internal error ({type(error).__name__}: "
+                       f"{one_line(str(error))}); please "
                        f"report it with the input that caused it (AUTOMA_DEBUG=1 shows details)",
                        err=True)
             sys.exit(EXIT_INTERNAL)
@@ -369,6 +371,7 @@ def data() -> None:
 def data_check(ctx: click.Context, directory: Path | None, as_json: bool) -> None:
     """Check the shipped data merged with DIRECTORY (or --data-dir); list every problem."""
     from automa.catalog.load import check_catalog
+    from automa.safe_text import one_line
 
     problems = check_catalog(directory or ctx.obj["data_dir"])
     if as_json:
@@ -377,7 +380,7 @@ def data_check(ctx: click.Context, directory: Path | None, as_json: bool) -> Non
             for p in problems]})
         sys.exit(1 if problems else 0)
     for problem in problems:
-        click.echo(str(problem))
+        click.echo(one_line(str(problem)))
     if problems:
         click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found", err=True)
         sys.exit(1)

@@ -4,7 +4,6 @@ the record and the field (`battle.toml: [piece rat-1] at: ...`)."""
 from __future__ import annotations
 
 import difflib
-import tomllib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,7 @@ from typing import Any
 from automa.catalog.fields import card_hint, kind_of, missing_for_battle
 from automa.catalog.load import Catalog, parse_playmat
 from automa.catalog.pieces import disc_radius, lookup, monster_piece
-from automa.catalog.reader import Record, check_int
+from automa.catalog.reader import Record, check_int, describe, parse_toml, read_file_text
 from automa.errors import ScenarioError
 from automa.geometry.moves import overlap_with, rides_on
 from automa.geometry.table import PLACEMENT_TOLERANCE, build_table
@@ -29,30 +28,21 @@ from automa.model.scenario import (
     Templates,
     Tiles,
 )
-from automa.model.shots import parse_sequence
+from automa.model.shots import Sequence, parse_sequence
 from automa.rules.rulings import check_choice
 
 FORMAT = 1
+MAX_PIECES = 200  # every piece is checked against every other: keep loading quick
 TOP_LEVEL = ("format", "battle", "templates", "playmat", "tiles", "piece", "chance", "bags", "out",
              "rulings")
 
 
 def load_scenario(path: str | Path, catalog: Catalog) -> Scenario:
-    source = str(path)
-    try:
-        text = Path(path).read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise ScenarioError(source, "", "", "file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(source, "", "", f"cannot be read: {exc}") from None
-    return parse_scenario(text, source, catalog)
+    return parse_scenario(read_file_text(path, ScenarioError), str(path), catalog)
 
 
 def parse_scenario(text: str, source: str, catalog: Catalog) -> Scenario:
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(source, "", "", f"not valid TOML: {exc}") from None
+    document = parse_toml(text, source, ScenarioError)
     top = Record(source, "", document, ScenarioError)
     version = top.integer("format")
     if version != FORMAT:
@@ -74,10 +64,28 @@ def parse_scenario(text: str, source: str, catalog: Catalog) -> Scenario:
     tiles = _tiles(top, pieces, catalog)
     chance = _chance(top, catalog)
     bags = _bags(top, catalog)
-    out = {k: str(v) for k, v in top.table_of("out", {}).items()}
+    out = _out(top, pieces)
     top.reject_unknown_keys()
     return Scenario(source, playmat, playmat_ref, settings, round_number, templates, tiles,
                     pieces, bags, chance, out)
+
+
+def _out(top: Record, pieces: tuple[Piece, ...]) -> dict[str, str]:
+    """`[out]`: each piece no longer in play, by id, and why (`rat-2 = "dead"`)."""
+    if top.has("out") and not isinstance(top.table["out"], dict):
+        raise top.fail("out", f"expected a table [out] of piece-id = \"why\", got "
+                              f"{describe(top.table['out'])}")
+    out = {}
+    in_play = {p.id for p in pieces}
+    for key, value in top.table_of("out", {}).items():
+        top.plain(f"out.{key}", key)
+        if not isinstance(value, str) or not value:
+            raise ScenarioError(top.file, "out", key, f"expected why the piece left play, as "
+                                                      f"\"dead\", got {describe(value)}")
+        if key in in_play:
+            raise ScenarioError(top.file, "out", key, "this piece is also in play ([[piece]])")
+        out[key] = value
+    return out
 
 
 def _rulings(top: Record) -> dict[str, str]:
@@ -142,6 +150,8 @@ def _pieces(top: Record, catalog: Catalog, playmat: Playmat) -> tuple[Piece, ...
     raw = top.raw("piece", [])
     if not isinstance(raw, list):
         raise top.fail("piece", "write each piece as a [[piece]] table")
+    if len(raw) > MAX_PIECES:
+        raise top.fail("piece", f"{len(raw)} pieces: a table holds at most {MAX_PIECES}")
     pieces: list[Piece] = []
     table = build_table(playmat)
     for i, entry in enumerate(raw):
@@ -210,10 +220,7 @@ def _piece(rec: Record, catalog: Catalog) -> Piece:
         health = None
     sequences = base.sequences
     if rec.has("sequences"):
-        try:
-            sequences = tuple(parse_sequence(s) for s in rec.strings("sequences"))
-        except ValueError as exc:
-            raise rec.fail("sequences", str(exc)) from None
+        sequences = _sequences(rec, catalog)
     family = rec.choice("family", FAMILIES) if rec.has("family") else base.family
     level = rec.integer("level", low=1, high=4) if rec.has("level") else base.level
     if side == "ai" and kind == "monster" and (family is None or level is None):
@@ -241,6 +248,23 @@ def _piece(rec: Record, catalog: Catalog) -> Piece:
         invulnerable=rec.boolean("invulnerable", False),
         part_of=rec.optional_string("part_of"),
     )
+
+
+def _sequences(rec: Record, catalog: Catalog) -> tuple[Sequence, ...]:
+    """A piece's own sequences: each shot known, each summoned monster in the data."""
+    result = []
+    for i, text in enumerate(rec.strings("sequences")):
+        try:
+            sequence = parse_sequence(text)
+        except ValueError as exc:
+            raise rec.fail(f"sequences[{i}]", str(exc)) from None
+        for shot in sequence.shots:
+            if shot.argument is not None and lookup(catalog, shot.argument) is None:
+                known = [*catalog.monsters, *catalog.lords]
+                raise rec.fail(f"sequences[{i}]", f"summons unknown monster {shot.argument!r}"
+                                                  f"{_suggest(shot.argument, known)}")
+        result.append(sequence)
+    return tuple(result)
 
 
 def _require_known(rec: Record, catalog: Catalog, spec: MonsterSpec | LordSpec) -> None:
@@ -290,6 +314,7 @@ def _tiles(top: Record, pieces: tuple[Piece, ...], catalog: Catalog) -> Tiles:
         direction = (values[0], values[1])
     targets: dict[str, int] = {}
     for hero, tile in rec.table_of("hero_targets", {}).items():
+        rec.plain(f"hero_targets.{hero}", hero)
         # a tile may belong to a hero not on the mat (dead, or off the table): its rolls are
         # rolled again, as for an unassigned tile
         targets[hero] = check_int(rec, f"hero_targets.{hero}", tile, 1, 4)
