@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from automa.cli.main import cli
@@ -43,8 +44,10 @@ def test_triangle_reports_pieces_completely_inside() -> None:
     assert sorted(json.loads(result.stdout)["inside"]) == ["barbarian", "rat-1"]
 
 
-def test_triangle_refuses_a_bad_corner_in_one_line() -> None:
-    result = CliRunner().invoke(cli, ["triangle", DEMO, "5,20", "40,20", "25"])
+@pytest.mark.parametrize("corner", ["25", "inf,1", "nan,3", "1e3,4", "1" * 400 + ",2", "\uff11,2"])
+def test_triangle_refuses_a_bad_corner_in_one_line(corner: str) -> None:
+    """Only plain finite cm: `inf` or a 400-digit number once reached shapely (exit 70)."""
+    result = CliRunner().invoke(cli, ["triangle", DEMO, "5,20", "40,20", corner])
     assert result.exit_code == 2
     assert result.stderr.strip().count("\n") == 0 and "X,Y" in result.stderr
 

@@ -209,16 +209,14 @@ def triangle(ctx: click.Context, scenario: Path, corners: tuple[str, str, str],
     """
     from automa.errors import InputError
     from automa.geometry.zones import within_triangle
+    from automa.session.positions import coordinates
 
     loaded = _scenario(ctx, scenario)
-    points = []
-    for corner in corners:
-        try:
-            x, y = (float(v) for v in corner.split(","))
-        except ValueError:
-            raise InputError(f"corner {corner!r}: write it as X,Y in cm, e.g. 12.5,40") from None
-        points.append((x, y))
-    a, b, c = points
+    points = [coordinates(corner) for corner in corners]
+    for corner, point in zip(corners, points, strict=True):
+        if point is None:
+            raise InputError(f"corner {corner!r}: write it as X,Y in cm, e.g. 12.5,40")
+    a, b, c = (p for p in points if p is not None)
     if abs((b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1])) < 1e-9:
         raise InputError("the three corners lie on one line: no triangle")
     results = {p.id: within_triangle((a, b, c), p) for p in loaded.pieces}

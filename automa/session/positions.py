@@ -26,10 +26,17 @@ DIRECTIONS: dict[str, Vec] = {
     "north": (0.0, 1.0), "south": (0.0, -1.0), "east": (1.0, 0.0), "west": (-1.0, 0.0),
     "left": (-1.0, 0.0), "right": (1.0, 0.0), "ahead": (0.0, 1.0), "behind": (0.0, -1.0),
 }
-_COORDS = re.compile(r"^\(?\s*(-?\d+(?:\.\d+)?)\s*[, ]\s*(-?\d+(?:\.\d+)?)\s*\)?$", re.ASCII)
+_NUMBER = r"-?\d{1,5}(?:\.\d{1,6})?"  # cm on a mat: no digit string large enough to be inf
+_COORDS = re.compile(rf"^\(?\s*({_NUMBER})\s*[, ]\s*({_NUMBER})\s*\)?$", re.ASCII)
 _RUNE = re.compile(r"^(?:on\s+)?rune\s+(\d+)$", re.ASCII)
 _TOUCH = re.compile(r"^touching\s+(obstacle\s+)?(\S+)\s+on\s+its\s+(\w+)\s+side$", re.ASCII)
-_GAP = re.compile(r"^(\d+(?:\.\d+)?)\s*cm\s+(\w+)\s+of\s+(?:the\s+)?(\S+)$", re.ASCII)
+_GAP = re.compile(r"^(\d{1,5}(?:\.\d{1,6})?)\s*cm\s+(\w+)\s+of\s+(?:the\s+)?(\S+)$", re.ASCII)
+
+
+def coordinates(text: str) -> Vec | None:
+    """`X,Y` in cm (plain ASCII digits, a sign, a decimal point), else None."""
+    match = _COORDS.match(" ".join(text.split()))
+    return (float(match[1]), float(match[2])) if match else None
 
 
 def parse_position(text: str, table: TableGeometry, pieces: list[Piece], mover: Piece) -> Vec:
@@ -51,8 +58,8 @@ def _direction(word: str) -> Vec:
 
 
 def _spot(words: str, table: TableGeometry, pieces: list[Piece], mover: Piece) -> Vec:
-    if match := _COORDS.match(words):
-        return (float(match[1]), float(match[2]))
+    if (at := coordinates(words)) is not None:
+        return at
     if match := _RUNE.match(words):
         rune = runes_of(table).get(int(match[1]))
         if rune is None:
