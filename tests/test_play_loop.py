@@ -148,3 +148,19 @@ def test_the_summary_when_the_heroes_fall(tmp_path: Path) -> None:
     assert "Played: round 1" in summary
     assert "Fell: elf (dead)" in summary
     assert "elf: dealt 0, taken 9 (fallen)" in summary  # the elf had 9 health
+
+
+def test_asked_status_and_los_print_no_position_nobody_measured(tmp_path: Path) -> None:
+    """Asked geometry: after the rat rushes, its model spot is invented (nobody measured where
+    the real disc stopped), so `status` and `los` show no coordinates or distances from it
+    until the players report it with `move`."""
+    folder = _session(tmp_path, "--geometry", "asked")
+    out = _play(folder, ["done", "", "y", "y", "n", "status", "los rat-1", "move elf 30,30",
+                         "los elf", "move rat-1 20,50", "los rat-1", "quit"])
+    after_turn = out.split("> status")[1]
+    for piece in ("rat-1", "elf"):  # the rat rushed; the elf was pushed
+        line = next(line for line in after_turn.splitlines() if line.strip().startswith(piece))
+        assert "(not measured)" in line
+    assert "rat-1 stands where nobody measured" in after_turn
+    assert "not measured, read at the table: rat-1" in after_turn.split("> los elf")[1]
+    assert "sees   elf" in after_turn.split("> los rat-1")[-1]  # measured now: computed

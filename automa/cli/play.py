@@ -333,22 +333,33 @@ def _dead(session: Any, args: list[str]) -> None:
 def _los(session: Any, args: list[str]) -> None:
     from automa.errors import InputError
     from automa.geometry.sight import look_around
+    from automa.render.measured import unmeasured_now
 
     _need(args, 1, "los ID")
     viewer = session.state.battle.get(args[0])
     if viewer is None:
         raise InputError(f"no piece {args[0]!r} in play")
     settings = session.state.scenario.settings
-    others = [p for p in session.state.battle.on_table() if p.side != viewer.side]
+    unknown = unmeasured_now(session)
+    if viewer.id in unknown:
+        click.echo(f"  {viewer.id} stands where nobody measured: sight is read at the table "
+                   f"(a ruler edge from centre to centre), or report it with `move` first")
+        return
+    others = [p for p in session.state.battle.on_table()
+              if p.side != viewer.side and p.id not in unknown]
     for s in look_around(session.geometry, viewer, others, settings.los_blocked,
                          settings.los_test):
         click.echo(f"  {'sees  ' if s.visible else 'hidden'} {s.target} {s.distance:.1f} cm")
+    if unmeasured := sorted(p.id for p in session.state.battle.on_table()
+                            if p.side != viewer.side and p.id in unknown):
+        click.echo(f"  not measured, read at the table: {', '.join(unmeasured)}")
 
 
 def _status(session: Any, args: list[str]) -> None:
+    from automa.render.measured import unmeasured_now
     from automa.render.session_out import status_text
 
-    click.echo(status_text(session.state), nl=False)
+    click.echo(status_text(session.state, frozenset(unmeasured_now(session))), nl=False)
 
 
 def _log(session: Any, args: list[str]) -> None:

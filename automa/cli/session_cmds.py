@@ -160,13 +160,14 @@ def rollback(ctx: click.Context, folder: Path, keep: int, as_json: bool) -> None
 @reports_errors
 def status(ctx: click.Context, folder: Path, as_json: bool) -> None:
     """Where the battle stands."""
+    from automa.render.measured import unmeasured_now
     from automa.render.session_out import status_json, status_text
 
-    state = open_session(ctx, folder).state
+    session = open_session(ctx, folder)
     if as_json:
-        emit_json(status_json(state))
+        emit_json(status_json(session.state))
     else:
-        click.echo(status_text(state), nl=False)
+        click.echo(status_text(session.state, frozenset(unmeasured_now(session))), nl=False)
 
 
 @cli.command("log")

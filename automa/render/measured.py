@@ -10,8 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from automa.engine.activation import Activation
+from automa.engine.steps import MoveStep
 from automa.model.pieces import Piece
-from automa.session.replay import ReplayStep
+from automa.session.replay import ReplayStep, replay_steps
+from automa.session.store import Session
 
 Point = tuple[float, float]
 
@@ -32,6 +35,12 @@ def _spots(pieces: Sequence[Piece]) -> dict[str, Point]:
     return {p.id: p.at for p in pieces}
 
 
+def moved_by(activation: Activation) -> frozenset[str]:
+    """Every piece an activation told the players to slide (even where the model, lacking
+    measurements, left it in place)."""
+    return frozenset(step.piece for step in activation.steps if isinstance(step, MoveStep))
+
+
 def unmeasured_steps(steps: Sequence[ReplayStep]) -> list[Unmeasured]:
     """For an asked-geometry session, what each step leaves unmeasured."""
     current: dict[str, Point | None] = {}
@@ -39,11 +48,12 @@ def unmeasured_steps(steps: Sequence[ReplayStep]) -> list[Unmeasured]:
     for step in steps:
         before = dict(current)
         old, new = _spots(step.before.battle.pieces), _spots(step.after.battle.pieces)
+        moved = moved_by(step.activation) if step.activation is not None else frozenset()
         for piece_id, at in new.items():
             if step.activation is not None:
                 if piece_id not in old:
                     current[piece_id] = None  # summoned: placed by the model, never measured
-                elif at != old[piece_id] and piece_id not in current:
+                elif (at != old[piece_id] or piece_id in moved) and piece_id not in current:
                     current[piece_id] = old[piece_id]
             elif at != old.get(piece_id) or (step.event.get("piece") == piece_id
                                              and step.event.get("type") == "move"):
@@ -52,3 +62,12 @@ def unmeasured_steps(steps: Sequence[ReplayStep]) -> list[Unmeasured]:
             del current[piece_id]  # out of play
         result.append(Unmeasured(before, dict(current)))
     return result
+
+
+def unmeasured_now(session: Session) -> Mapping[str, Point | None]:
+    """The pieces of a live session whose position the table never gave (empty unless its
+    geometry is asked): id -> last measured spot."""
+    if session.geometry_mode != "asked":
+        return {}
+    steps = list(replay_steps(session))
+    return unmeasured_steps(steps)[-1].after if steps else {}

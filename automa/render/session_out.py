@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from automa.render.json_out import pieces_json
@@ -14,7 +15,9 @@ def status_json(state: SessionState) -> dict[str, Any]:
             "out": dict(state.battle.out)}
 
 
-def status_text(state: SessionState) -> str:
+def status_text(state: SessionState, unmeasured: Collection[str] = frozenset()) -> str:
+    """Where the battle stands; a piece in `unmeasured` (asked geometry: moved by the AI and
+    not yet reported) shows no coordinates, since nobody measured them."""
     phase = "the heroes' turn" if state.phase == "heroes" else "the AI turn"
     lines = [f"Round {state.round} · {phase}"]
     for side, title in (("heroes", "Heroic Forces"), ("ai", "AI"), ("neutral", "Neutral")):
@@ -27,8 +30,9 @@ def status_text(state: SessionState) -> str:
             extra = "".join(f" {k} {getattr(p, k)}" for k in ("gold", "poison", "items")
                             if side == "heroes")
             conditions = f" [{', '.join(sorted(p.conditions))}]" if p.conditions else ""
-            lines.append(f"    {p.id:<18} ({p.at[0]:5.1f}, {p.at[1]:5.1f}){health}{extra}"
-                         f"{conditions}")
+            where = ("(not measured)" if p.id in unmeasured
+                     else f"({p.at[0]:5.1f}, {p.at[1]:5.1f})")
+            lines.append(f"    {p.id:<18} {where:<14}{health}{extra}{conditions}")
     if state.battle.out:
         lines.append("  Out of play: " + ", ".join(f"{k} ({v})"
                                                    for k, v in state.battle.out.items()))
