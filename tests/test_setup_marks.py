@@ -19,7 +19,7 @@ def lair(catalog: Catalog) -> SetupResult:
 
 def test_placeholder_mat_positions_carry_the_house_mark(catalog: Catalog) -> None:
     result = lair(catalog)
-    text = setup_text(result)
+    text = setup_text(result, catalog.components.tiles)
     placed = [line for line in text.splitlines() if re.match(r"\s*\d+\. ", line)]
     assert placed and all(line.endswith(")*") for line in placed)
     assert re.search(r"elf \([\d.]+, [\d.]+\)\*", text)
@@ -31,6 +31,15 @@ def test_a_measured_mat_has_no_mark(catalog: Catalog) -> None:
     result = lair(catalog)
     measured = replace(result, scenario=replace(
         result.scenario, playmat=replace(result.scenario.playmat, provenance="fan")))
-    text = setup_text(measured)
+    text = setup_text(measured, catalog.components.tiles)
     assert ")*" not in text and "ruling 5" not in text
     assert setup_json(measured)["playmat_measured"] is True
+
+
+def test_monster_tiles_are_named_by_their_printed_colour(catalog: Catalog) -> None:
+    """Players lay real tiles: the printout names each Monster tile by the colour printed on
+    it, with the family it stands for."""
+    text = setup_text(lair(catalog), catalog.components.tiles)
+    line = " ".join(text.split("Monster   ")[1].split("\n")[:2])
+    for family, colour in catalog.components.tiles.colours.items():
+        assert f"{colour} ({family})" in line

@@ -346,7 +346,7 @@ def setup(ctx: click.Context, room: str, lord: str | None, playmat: str | None,
     if as_json:
         emit_json({**setup_json(result), "seed": used_seed if dice == "virtual" else None})
         return
-    click.echo(setup_text(result), nl=False)
+    click.echo(setup_text(result, catalog.components.tiles), nl=False)
     if out is not None and dice == "physical":  # a session keeps the table's dice and tokens
         click.echo(f"Saved the scenario to {out}. Play it with your own dice and tokens: "
                    f"`automa new {out} --session BATTLE --dice physical`, then "

@@ -192,7 +192,7 @@ def lay_tiles(catalog: Catalog, options: SetupOptions, lair: bool, chance: Chanc
     faces = catalog.components.tiles
     character = deal(chance, character_tiles_for(faces, lair), "the Character tiles")
     monster = deal(chance, faces.monster, "the Monster tiles",
-                   {f: f"{faces.colours[f]} ({f})" for f in faces.monster if f in faces.colours})
+                   {f: faces.monster_label(f) for f in faces.monster})
     targets: dict[str, int] = {}
     if options.heroes:
         if len(options.heroes) > 4:

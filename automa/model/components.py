@@ -60,6 +60,11 @@ class TileSet:
     green: tuple[str, ...] = GREEN_TILES
     blue: tuple[str, ...] = BLUE_TILES
 
+    def monster_label(self, family: str) -> str:
+        """A Monster tile as the players see it: its printed colour, then its family."""
+        colour = self.colours.get(family)
+        return f"{colour} ({family})" if colour else family
+
 
 @dataclass(frozen=True)
 class Components:

@@ -6,6 +6,7 @@ import textwrap
 from typing import Any
 
 from automa.engine.setup import SetupResult
+from automa.model.components import TileSet
 from automa.render.text import RULE, WIDTH
 from automa.rules.rulings import ruling
 
@@ -55,7 +56,8 @@ def setup_json(result: SetupResult) -> dict[str, Any]:
     }
 
 
-def setup_text(result: SetupResult) -> str:
+def setup_text(result: SetupResult, faces: TileSet) -> str:
+    """The setup in table words; `faces` names the Monster tiles by their printed colour."""
     tiles = result.tiles
     kind = "Catacomb Lord's lair" if result.lair else "battle room"
     lines = [f"Setup · {result.room_name} ({kind})", RULE]
@@ -67,7 +69,8 @@ def setup_text(result: SetupResult) -> str:
     field("Playmat", f"{result.playmat} — {result.playmat_reason}")
     field("Character", "lay the Character tiles left to right: "
           + ", ".join(tiles.character_order))
-    field("Monster", "lay the Monster tiles left to right: " + ", ".join(tiles.monster_order))
+    field("Monster", "lay the Monster tiles left to right: "
+          + ", ".join(faces.monster_label(f) for f in tiles.monster_order))
     discarded = (f" (discarded while drawing: {', '.join(result.discarded_directions)})"
                  if result.discarded_directions else "")
     field("Direction", f"green {tiles.direction[0]}, blue {tiles.direction[1]}{discarded}; "
