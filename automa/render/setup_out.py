@@ -64,7 +64,8 @@ def setup_text(result: SetupResult, faces: TileSet) -> str:
 
     def field(label: str, text: str) -> None:
         lines.extend(textwrap.wrap(text, WIDTH, initial_indent=f"{label:<10}",
-                                   subsequent_indent=" " * 10) or [label])
+                                   subsequent_indent=" " * 10, break_on_hyphens=False)
+                     or [label])
 
     field("Playmat", f"{result.playmat} — {result.playmat_reason}")
     field("Character", "lay the Character tiles left to right: "
