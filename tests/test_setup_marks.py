@@ -40,6 +40,6 @@ def test_monster_tiles_are_named_by_their_printed_colour(catalog: Catalog) -> No
     """Players lay real tiles: the printout names each Monster tile by the colour printed on
     it, with the family it stands for."""
     text = setup_text(lair(catalog), catalog.components.tiles)
-    line = " ".join(text.split("Monster   ")[1].split("\n")[:2])
+    line = " ".join(" ".join(text.split("Monster   ")[1].split("\n")[:2]).split())
     for family, colour in catalog.components.tiles.colours.items():
         assert f"{colour} ({family})" in line
