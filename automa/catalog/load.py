@@ -6,9 +6,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
+from automa.catalog.consistency import check_behaviour, check_folder, cross_check
 from automa.catalog.locate import DATA_FILES, load_data_file, user_data_dir
+from automa.catalog.problems import Problems, Records, raise_
 from automa.catalog.reader import (
     UNKNOWN,
     Record,
@@ -78,40 +80,6 @@ class Catalog:
             raise DataError("data/behaviour.toml", piece.family or piece.kind, "families",
                             f"no behaviour row covers {piece.id!r}")
         return self.behaviour[row_id]
-
-
-class Problems:
-    """Collects DataErrors (for `automa data check`) or raises the first (for normal loading)."""
-
-    def __init__(self, collect: bool) -> None:
-        self.collect = collect
-        self.found: list[DataError] = []
-
-    def attempt(self, parse: Callable[[], T]) -> T | None:
-        try:
-            return parse()
-        except DataError as error:
-            if not self.collect:
-                raise
-            self.found.append(error)
-            return None
-
-    def report(self, error: DataError) -> None:
-        """A problem found by a check rather than a parse: collected, or raised."""
-        if not self.collect:
-            raise error
-        self.found.append(error)
-
-
-@dataclass(frozen=True)
-class Records(Generic[T]):
-    """The parsed records of one data file, and the file each record came from."""
-
-    by_id: dict[str, T]
-    origins: Mapping[str, str]
-
-    def file_of(self, record_id: str) -> str:
-        return self.origins.get(record_id, "data/?")
 
 
 def _records(name: str, user_dir: Path | None, problems: Problems,
@@ -579,96 +547,6 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
                       target_bands, tile_set, provenance)
 
 
-def _cross_check(monsters: Records[MonsterSpec], lords: Records[LordSpec],
-                 playmats: Records[Playmat], rooms: Records[RoomSpec],
-                 problems: Problems) -> None:
-    """Every id one record names must exist: monsters in rooms, lords and summons; playmats."""
-    def need(file: str, record: str, field: str, wanted: str, known: Mapping[str, object],
-             what: str = "monster") -> None:
-        if known and wanted not in known:  # none known: their file is broken, said already
-            problems.attempt(lambda: _raise(DataError(file, record, field,
-                                                       f"unknown {what} {wanted!r}")))
-
-    # no monster at all: monsters.toml is broken, said already; do not flood every reference
-    pieces = {**monsters.by_id, **lords.by_id} if monsters.by_id else {}
-    # setup places the monsters a room, a Lord's minions and its mercenary name: monster cards
-    # only (not a Lord, not an Antient)
-    units = {k: m for k, m in monsters.by_id.items() if m.kind == "monster"}
-    for room in rooms.by_id.values():
-        for i, (monster_id, _) in enumerate(room.monsters):
-            need(rooms.file_of(room.id), room.id, f"monsters[{i}].monster", monster_id, units)
-        if room.playmat is not None:
-            need(rooms.file_of(room.id), room.id, "playmat", room.playmat, playmats.by_id,
-                 "playmat")
-    for lord in lords.by_id.values():
-        file = lords.file_of(lord.id)
-        for i, slot in enumerate(lord.minions):
-            for choice in slot.choices:
-                need(file, lord.id, f"minions[{i}]", choice, units)
-        for merc in lord.mercenary:
-            need(file, lord.id, "mercenary", merc, units)
-        for choice in lord.summon_choices:
-            need(file, lord.id, "summon_choices", choice, pieces)
-        for mat in lord.playmats:
-            need(file, lord.id, "playmats", mat, playmats.by_id, "playmat")
-    for source in (monsters, lords):
-        for spec in source.by_id.values():
-            for i, sequence in enumerate(spec.sequences):
-                for shot in sequence.shots:
-                    if shot.argument is not None:
-                        need(source.file_of(spec.id), spec.id, f"sequences[{i}]", shot.argument,
-                             pieces)
-
-
-def _raise(error: DataError) -> None:
-    raise error
-
-
-def _check_behaviour(behaviour: Records[BehaviourRow], monsters: Records[MonsterSpec],
-                     lords: Records[LordSpec], problems: Problems) -> None:
-    """Each family has one behaviour row, and Lords and Antients theirs: an AI piece without
-    its row cannot act (`turn` would stop at it)."""
-    file = next(iter(behaviour.origins.values()), "data/behaviour.toml")
-    if not behaviour.by_id:
-        return  # the file itself is broken: reported already
-    for family in FAMILIES:
-        rows = [r.id for r in behaviour.by_id.values() if family in r.families]
-        if len(rows) > 1:
-            problems.report(DataError(
-                behaviour.file_of(rows[1]), rows[1], "families",
-                f"family {family!r} is covered by row {rows[0]!r} already"))
-        if not rows:
-            users = sorted(m.id for m in monsters.by_id.values() if m.family == family)
-            who = f" (monsters {', '.join(users[:3])}{', ...' if len(users) > 3 else ''})" \
-                if users else ""
-            problems.report(DataError(
-                file, "", "families", f"no behaviour row covers family {family!r}{who}: "
-                                      f"its monsters cannot act"))
-    needed = {"catacomb-lord": bool(lords.by_id),
-              "antient": any(m.kind == "antient" for m in monsters.by_id.values())}
-    for row_id, used in needed.items():
-        if used and row_id not in behaviour.by_id:
-            problems.report(DataError(
-                file, row_id, "", "missing: this behaviour row is needed by the "
-                                  f"{row_id.replace('-', ' ')}s in the data"))
-
-
-def _check_folder(user_dir: Path | None, problems: Problems) -> None:
-    """Files in the user's data folder that the program would never read (a misspelt name)."""
-    import difflib
-
-    if user_dir is None:
-        return
-    for path in sorted(user_dir.iterdir()):
-        name = path.name
-        if name in DATA_FILES:
-            continue
-        close = difflib.get_close_matches(name.lower(), DATA_FILES, n=1, cutoff=0.75)
-        if close:  # other files (notes, a campaign file) may live there
-            problems.found.append(DataError(str(path), "", "",
-                                            f"unknown file, did you mean {close[0]}?"))
-
-
 def build_catalog(user_dir: Path | None, problems: Problems) -> Catalog | None:
     loaded = problems.attempt(lambda: load_data_file("components.toml", user_dir))
     components = None if loaded is None else parse_components(*loaded, problems)
@@ -678,11 +556,11 @@ def build_catalog(user_dir: Path | None, problems: Problems) -> Catalog | None:
     playmats = _records("playmats.toml", user_dir, problems, parse_playmat)
     rooms = _records("rooms.toml", user_dir, problems, parse_room)
     effects = _records("effects.toml", user_dir, problems, parse_effect)
-    _cross_check(monsters, lords, playmats, rooms, problems)
-    _check_behaviour(behaviour, monsters, lords, problems)
+    cross_check(monsters, lords, playmats, rooms, problems)
+    check_behaviour(behaviour, monsters, lords, problems)
     missing = sorted(MODIFIERS - set(effects.by_id))
     if missing:
-        problems.attempt(lambda: _raise(DataError("data/effects.toml", missing[0], "",
+        problems.attempt(lambda: raise_(DataError("data/effects.toml", missing[0], "",
                                                   "every modifier needs an effect record")))
     setup = problems.attempt(lambda: parse_setup(*load_data_file("setup.toml", user_dir),
                                                  playmats.by_id))
@@ -719,7 +597,7 @@ def check_catalog(data_dir: str | Path | None = None) -> list[DataError]:
     problems = Problems(collect=True)
     try:
         user_dir = user_data_dir(data_dir)
-        _check_folder(user_dir, problems)
+        check_folder(user_dir, problems)
         build_catalog(user_dir, problems)
     except DataError as error:  # a file that is not TOML at all
         problems.found.append(error)
