@@ -46,3 +46,12 @@ def unsafe_character(text: str) -> str | None:
         if shown != char:
             return shown
     return None
+
+
+def json_safe(text: str) -> str:
+    """JSON text with every character a terminal would obey written as a `\\uXXXX` escape (the
+    same string to a JSON reader; C0 controls are escaped by `json.dumps` already)."""
+    if text.isprintable():
+        return text
+    return "".join(f"\\u{ord(c):04x}" if c not in "\n " and _visible(c) != c else c
+                   for c in text)

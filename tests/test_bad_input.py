@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given
+from hypothesis import strategies as st
 
 from automa.cli.main import cli
 
@@ -340,3 +342,19 @@ def test_a_long_string_is_cut_short_in_the_error(tmp_path: Path) -> None:
     line = assert_one_clean_line(run("turn", str(path)))
     assert "[battle] los_blocked:" in line
     assert len(line) < 300
+
+
+@given(st.text())
+def test_json_output_carries_no_character_a_terminal_would_obey(text: str) -> None:
+    """`--json` keeps Unicode readable (é stays é) but writes every control, C1 or bidi
+    character as a \\u escape, and a JSON reader gets the very same string back."""
+    from automa.safe_text import json_safe
+
+    shown = json_safe(json.dumps({"name": text}, indent=2, ensure_ascii=False))
+    assert json.loads(shown) == {"name": text}
+    import unicodedata
+
+    from automa.safe_text import BIDI
+
+    assert not [c for c in shown if c not in "\n" and (
+        c in BIDI or unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp"))]

@@ -63,7 +63,10 @@ def reports_errors(command: F) -> F:
 
 
 def emit_json(data: object) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    """One JSON object on stdout: readable Unicode, but nothing a terminal would obey."""
+    from automa.safe_text import json_safe
+
+    click.echo(json_safe(json.dumps(data, indent=2, ensure_ascii=False)))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
