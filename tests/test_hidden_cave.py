@@ -12,9 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from automa.cli.main import cli
+from automa.errors import RulesError
 from automa.model.components import DamageToken
 from automa.model.scenario import Bag
-from automa.rules import kraken
+from automa.rules import hidden_cave, kraken
 from automa.rules.rulings import ruling
 
 
@@ -186,3 +187,96 @@ def test_a_red_bag_that_is_no_level_is_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 3
     assert result.stderr.strip() == (f"automa: {tmp_path / 'components.toml'}: [kraken] bag: 4 "
                                      f"is out of range 1..3")
+
+
+# The collection and the Hidden Cave card (automa/rules/hidden_cave.py) ------------------------
+
+FIVE = ("skeleton-warrior", "eris", "mummy", "savage-centaur", "flame-salamander")
+
+
+def _cave() -> hidden_cave.HiddenCave:
+    return hidden_cave.new_cave(FIVE, kraken.CAVE_ITEMS)
+
+
+def _with_all(cave: hidden_cave.HiddenCave, hero: str) -> hidden_cave.HiddenCave:
+    for monster in FIVE:
+        cave, kept = hidden_cave.collect(cave, hero, monster)
+        assert kept
+    return cave
+
+
+# "randomly draw five of them. This smaller set represents what a hero must collect"
+def test_the_cave_needs_five_different_monsters() -> None:
+    with pytest.raises(RulesError, match="5 different"):
+        hidden_cave.new_cave(FIVE[:4], kraken.CAVE_ITEMS)
+    with pytest.raises(RulesError, match="5 different"):
+        hidden_cave.new_cave((*FIVE[:4], FIVE[0]), kraken.CAVE_ITEMS)
+
+
+# "Each time a hero destroys one of the indicated level 1 monsters, they keep it on their
+#  player board."
+def test_a_kill_of_one_of_the_five_is_kept_on_the_killers_board() -> None:
+    cave, kept = hidden_cave.collect(_cave(), "elf", "mummy")
+    assert kept and cave.pieces("elf") == ("mummy",) and cave.pieces("barbarian") == ()
+    same, kept = hidden_cave.collect(cave, "elf", "orc")
+    assert not kept and same == cave
+    twice, kept = hidden_cave.collect(cave, "elf", "mummy")
+    assert kept and twice.pieces("elf") == ("mummy", "mummy")
+    assert twice.missing("elf") == ("skeleton-warrior", "eris", "savage-centaur",
+                                    "flame-salamander")
+
+
+# "When a hero collects all five of the monsters, the player controlling that hero may place
+#  their hero's piece on the Hidden Cave card instead of taking their normal turn."
+def test_only_a_hero_with_all_five_may_enter() -> None:
+    cave = _cave()
+    for monster in FIVE[:4]:
+        cave, _ = hidden_cave.collect(cave, "elf", monster)
+    assert not hidden_cave.may_enter(cave, "elf")
+    with pytest.raises(RulesError, match="has not collected flame-salamander"):
+        hidden_cave.enter(cave, "elf")
+    cave, _ = hidden_cave.collect(cave, "elf", "flame-salamander")
+    assert hidden_cave.has_all(cave, "elf") and hidden_cave.may_enter(cave, "elf")
+    inside = hidden_cave.enter(cave, "elf")
+    assert inside.inside == ("elf",)
+
+
+# "only one hero is permitted to visit the Hidden Cave at a time, unless a hero is sent there
+#  via the Portal Trap."
+def test_one_hero_at_a_time_unless_sent_by_the_portal_trap() -> None:
+    cave = hidden_cave.enter(_with_all(_with_all(_cave(), "elf"), "barbarian"), "elf")
+    assert not hidden_cave.may_enter(cave, "barbarian")
+    with pytest.raises(RulesError, match="only one hero may visit at a time"):
+        hidden_cave.enter(cave, "barbarian")
+    sent = hidden_cave.enter(cave, "wizard", portal_trap=True)  # nothing collected
+    assert sent.inside == ("elf", "wizard")
+    assert hidden_cave.may_enter(hidden_cave.leave(cave, "elf"), "barbarian")
+
+
+# "A hero that has been placed on the Hidden Cave card is considered to have temporarily left
+#  the Battle Phase."
+def test_a_hero_inside_has_left_the_battle_phase() -> None:
+    cave = hidden_cave.enter(_with_all(_cave(), "elf"), "elf")
+    assert not hidden_cave.in_battle(cave, "elf") and hidden_cave.in_battle(cave, "barbarian")
+    assert hidden_cave.in_battle(hidden_cave.leave(cave, "elf"), "elf")
+    with pytest.raises(RulesError, match="not in the Hidden Cave"):
+        hidden_cave.leave(cave, "barbarian")
+
+
+# Ruling 48 (cave-once): one visit per hero by their collection; a Portal Trap visit is extra.
+def test_a_hero_visits_once_by_their_collection() -> None:
+    cave = hidden_cave.leave(hidden_cave.enter(_with_all(_cave(), "elf"), "elf"), "elf")
+    assert not hidden_cave.may_enter(cave, "elf")
+    with pytest.raises(RulesError, match="ruling 48"):
+        hidden_cave.enter(cave, "elf")
+    portal = hidden_cave.leave(hidden_cave.enter(_with_all(_cave(), "elf"), "elf",
+                                                 portal_trap=True), "elf")
+    assert hidden_cave.may_enter(portal, "elf")
+
+
+# "1 of the items of their choice" / "take one of the four items": an item taken is gone.
+def test_an_item_taken_leaves_the_card() -> None:
+    cave = hidden_cave.take_item(_cave(), "Trident")
+    assert cave.items == ("Champion's Helm", "Dagger of Deception", "Delilah's Potion")
+    with pytest.raises(RulesError, match="not beside the Hidden Cave card"):
+        hidden_cave.take_item(cave, "Trident")

@@ -439,6 +439,14 @@ RULINGS: tuple[Ruling, ...] = (
            "values\"; the count can pass the 13 tokens of a bag, and the text does not say "
            "whether the fight's tokens go back.",
            "Draw each token and put it back at once (every draw from the full bag)."),
+    Ruling(48, "cave-once", CAVE, "One visit to the Hidden Cave per hero",
+           "A hero who has collected all five monsters may place their piece on the Hidden Cave "
+           "card once in the game; the collected pieces stay on their board, out of the game, "
+           "after it. A hero sent there by the Portal Trap does not use up their own visit.",
+           "\"When a hero collects all five of the monsters, the player controlling that hero "
+           "may place their hero's piece on the Hidden Cave card instead of taking their normal "
+           "turn.\" The text does not say whether the hero may come back.",
+           "The hero may enter again on any later turn while items are left beside the card."),
 )
 
 BY_KEY: Mapping[str, Ruling] = {r.key: r for r in RULINGS}
