@@ -8,13 +8,17 @@ import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from automa.catalog.load import Catalog
 from automa.cli.main import cli
+from automa.engine.chance import Chance
+from automa.engine.setup import SetupOptions, SetupResult, run_setup
 from automa.errors import RulesError
 from automa.model.components import DamageToken
-from automa.model.scenario import Bag
+from automa.model.scenario import Bag, ChanceScript
 from automa.rules import hidden_cave, kraken
 from automa.rules.rulings import ruling
 
@@ -280,3 +284,42 @@ def test_an_item_taken_leaves_the_card() -> None:
     assert cave.items == ("Champion's Helm", "Dagger of Deception", "Delilah's Potion")
     with pytest.raises(RulesError, match="not beside the Hidden Cave card"):
         hidden_cave.take_item(cave, "Trident")
+
+
+# Setup (`automa setup --hidden-cave`, automa/engine/setup.py) ----------------------------------
+
+def _cave_setup(catalog: Catalog, room: str, seed: int) -> SetupResult:
+    chance = Chance(ChanceScript(), np.random.default_rng(seed))
+    return run_setup(catalog, SetupOptions(room, heroes=(("elf", 8),), hidden_cave=True), chance)
+
+
+# "take one of each level 1 monster piece from the Monster Pool and randomly draw five of them.
+#  ... In the example below, the Skeleton Warrior, Eris, Mummy, Savage Centaur, and Flame
+#  Salamander were chosen." A piece is in the pool whether or not we have its card's data.
+def test_the_five_are_drawn_from_every_level_one_monster(catalog: Catalog) -> None:
+    level_one = {m.id for m in catalog.monsters.values() if m.level == 1 and m.kind == "monster"}
+    drawn = [_cave_setup(catalog, "the-mitholaq-hive", seed).hidden_cave for seed in range(40)]
+    assert all(len(five) == 5 and len(set(five)) == 5 and set(five) <= level_one
+               for five in drawn)
+    assert {"mummy", "eris"} <= {m for five in drawn for m in five}
+
+
+# "These five monster pieces are not available to the Overseer during the game." Ruling 49: the
+# five set-aside pieces, one of each kind; the kind's other pieces and its Monster card stay in
+# the Overseer's draws, so heroes can meet and collect it.
+def test_a_monster_metre_may_still_draw_a_kind_one_piece_of_which_is_set_aside(
+        catalog: Catalog) -> None:
+    met = set()
+    for seed in range(40):
+        result = _cave_setup(catalog, "the-mitholaq-hive", seed)
+        met |= {p.monster for p in result.placements} & set(result.hidden_cave)
+    assert met
+
+
+# "separate the following items ... Champion's Helm, Dagger of Deception, Delilah's Potion,
+#  Trident. Optionally, four random Item cards can be assigned instead."
+def test_the_setup_names_the_four_items_and_the_random_alternative(catalog: Catalog) -> None:
+    notes = " ".join(_cave_setup(catalog, "the-mitholaq-hive", 1).notes)
+    assert "Champion's Helm, Dagger of Deception, Delilah's Potion, Trident" in notes
+    assert "or four random Item cards" in notes
+    assert "one piece of each" in notes

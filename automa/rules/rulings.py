@@ -447,6 +447,18 @@ RULINGS: tuple[Ruling, ...] = (
            "may place their hero's piece on the Hidden Cave card instead of taking their normal "
            "turn.\" The text does not say whether the hero may come back.",
            "The hero may enter again on any later turn while items are left beside the card."),
+    Ruling(49, "cave-pieces", CAVE, "The Hidden Cave sets aside pieces, not monster kinds",
+           "The five pieces set aside for the Hidden Cave are one piece of each of five "
+           "level-1 kinds. The Overseer keeps those kinds' Monster cards and their other "
+           "pieces: a Monster Metre icon may still draw them, and a hero collects a kind by "
+           "destroying any piece of it. If a card needs more pieces than the box has left, "
+           "place what you have.",
+           "\"take one of each level 1 monster piece from the Monster Pool and randomly draw "
+           "five of them. ... These five monster pieces are not available to the Overseer "
+           "during the game. Each time a hero destroys one of the indicated level 1 monsters, "
+           "they keep it\".",
+           "The five kinds leave the Overseer's draws altogether (then a hero can collect them "
+           "only in rooms whose card names them)."),
 )
 
 BY_KEY: Mapping[str, Ruling] = {r.key: r for r in RULINGS}
