@@ -16,7 +16,7 @@ from automa.catalog.load import Catalog
 from automa.cli.main import cli
 from automa.engine.chance import Chance
 from automa.engine.setup import SetupOptions, SetupResult, run_setup
-from automa.errors import RulesError
+from automa.errors import RulesError, ScenarioError
 from automa.model.components import DamageToken
 from automa.model.scenario import Bag, ChanceScript
 from automa.rules import hidden_cave, kraken
@@ -323,3 +323,27 @@ def test_the_setup_names_the_four_items_and_the_random_alternative(catalog: Cata
     assert "Champion's Helm, Dagger of Deception, Delilah's Potion, Trident" in notes
     assert "or four random Item cards" in notes
     assert "one piece of each" in notes
+
+
+def test_the_state_round_trips_through_json_and_bad_json_is_one_line() -> None:
+    cave = hidden_cave.enter(_with_all(_cave(), "elf"), "elf")
+    cave, _ = hidden_cave.collect(cave, "barbarian", "eris")
+    data = json.loads(json.dumps(hidden_cave.cave_json(cave)))
+    assert data["collected"] == {"elf": list(FIVE), "barbarian": ["eris"]}
+    assert hidden_cave.cave_from_json(data, "campaign.toml") == cave
+    with pytest.raises(ScenarioError, match=r"\[hidden_cave\] collected.barbarian: orc is not"):
+        hidden_cave.cave_from_json({**data, "collected": {"barbarian": ["orc"]}}, "c.toml")
+    with pytest.raises(ScenarioError, match=r"\[hidden_cave\] needed: "):
+        hidden_cave.cave_from_json({**data, "needed": list(FIVE[:3])}, "c.toml")
+    with pytest.raises(ScenarioError, match=r"\[hidden_cave\] items: expected a list"):
+        hidden_cave.cave_from_json({**data, "items": "Trident"}, "c.toml")
+
+
+def test_physical_draws_past_the_bag_put_the_hand_back() -> None:
+    # Ruling 47: the shipped level 1 bag holds 13 tokens; the 14th comes after all go back.
+    faces = ["0", "0", "0", "1", "1", "1", "1", "1", "1", "1", "2", "2", "1R", "2"]
+    result = _fight("--health", "0", "--shots", "14", "--dice", "physical", "--json",
+                    given="".join(f"{line}\n" for line in ["5", *faces]))
+    assert result.exit_code == 0, result.output
+    assert "note the 13 tokens drawn so far and put them all back" in result.stderr
+    assert json.loads(result.stdout)["tokens"] == faces

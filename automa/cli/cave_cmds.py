@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import click
 
 from automa.cli.main import cli, emit_json, reports_errors
+
+if TYPE_CHECKING:
+    from automa.model.components import DamageToken
 
 
 @cli.group("hidden-cave")
@@ -68,11 +74,18 @@ def fight(ctx: click.Context, health: str, shots: str, seed: int | None, dice: s
     if physical:
         click.echo(f"The hero draws {count} red Damage tokens (level {level} bag, ruling 45), "
                    f"one at a time, keeping each out of the bag.", err=True)
-    result = kraken_fight(
-        hero_health, icons, Bag(components.bags[level]),
-        lambda: chance.d12("the Kraken's strength"),
-        lambda bag, hand: chance.token(level, bag, "against the Kraken", hand),
-        tie or ruling("kraken-tie").default or "kraken")
+    drawn = [0]
+
+    def draw(bag: Bag, hand: Sequence[DamageToken]) -> DamageToken:
+        if physical and drawn[0] and not hand:  # ruling 47: every token was in hand
+            click.echo(f"The bag is empty: note the {drawn[0]} tokens drawn so far and put them "
+                       f"all back into the bag (ruling 47)", err=True)
+        drawn[0] = len(hand) + 1
+        return chance.token(level, bag, "against the Kraken", hand)
+
+    result = kraken_fight(hero_health, icons, Bag(components.bags[level]),
+                          lambda: chance.d12("the Kraken's strength"), draw,
+                          tie or ruling("kraken-tie").default or "kraken")
     if as_json:
         emit_json({"strength": result.strength,
                    "tokens": [t.label() for t in result.tokens],

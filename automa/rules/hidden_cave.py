@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from automa.errors import RulesError
+from automa.errors import RulesError, ScenarioError
 
 NEEDED = 5  # "randomly draw five of them"
 
@@ -111,3 +111,42 @@ def take_item(cave: HiddenCave, item: str) -> HiddenCave:
     rest = list(cave.items)
     rest.remove(item)
     return replace(cave, items=tuple(rest))
+
+
+def cave_json(cave: HiddenCave) -> dict[str, object]:
+    """The state as JSON (the `hidden_cave` of `automa campaign status --json`, CONTRACT.md)."""
+    return {"needed": list(cave.needed), "collected": {h: list(p) for h, p in cave.collected},
+            "items": list(cave.items), "inside": list(cave.inside),
+            "visited": list(cave.visited)}
+
+
+def cave_from_json(data: object, where: str) -> HiddenCave:
+    """The state read back from `cave_json`; anything wrong is one line naming the field."""
+    def fail(field: str, problem: str) -> ScenarioError:
+        return ScenarioError(where, "hidden_cave", field, problem)
+
+    def names(value: object, field: str) -> tuple[str, ...]:
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise fail(field, "expected a list of names")
+        return tuple(value)
+
+    if not isinstance(data, dict):
+        raise fail("", "expected a table")
+    unknown = set(data) - {"needed", "collected", "items", "inside", "visited"}
+    if unknown:
+        raise fail(sorted(unknown)[0], "unknown field")
+    collected = data.get("collected", {})
+    if not isinstance(collected, dict):
+        raise fail("collected", "expected a table of hero = [pieces]")
+    try:
+        cave = new_cave(names(data.get("needed"), "needed"), names(data.get("items", []), "items"))
+    except RulesError as error:
+        raise fail("needed", str(error)) from None
+    pieces = tuple((str(hero), names(kept, f"collected.{hero}"))
+                   for hero, kept in collected.items())
+    for hero, kept in pieces:
+        stray = [m for m in kept if m not in cave.needed]
+        if stray:
+            raise fail(f"collected.{hero}", f"{stray[0]} is not one of the five")
+    return replace(cave, collected=pieces, inside=names(data.get("inside", []), "inside"),
+                   visited=names(data.get("visited", []), "visited"))
