@@ -171,6 +171,11 @@ def test_the_text_says_the_printed_outcome() -> None:
     result = _fight("--health", "0", "--shots", "0", "--seed", "3")
     assert result.exit_code == 0, result.output
     assert "The Kraken wins: the hero may discard one Poison card" in result.stdout
+    drawn = [line for line in result.stdout.splitlines() if "drawn at random:" in line]
+    assert len(drawn) == 1 and drawn[0].split(": ")[1] in kraken.CAVE_ITEMS
+    won = _fight("--health", "48", "--shots", "0", "--seed", "3")  # 12 tokens; the D12 is 10
+    assert "The hero evades the Kraken: 1 platinum coin" in won.stdout, won.stdout
+    assert "drawn at random" not in won.stdout
 
 
 # Ruling 45 (kraken-bag): which bag is red is a data field, `[kraken] bag` in components.toml.

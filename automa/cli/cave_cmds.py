@@ -60,11 +60,12 @@ def fight(ctx: click.Context, health: str, shots: str, seed: int | None, dice: s
     from automa.engine.chance import Chance
     from automa.model.scenario import Bag, ChanceScript
     from automa.rules.kraken import fight as kraken_fight
-    from automa.rules.kraken import token_count
+    from automa.rules.kraken import reward, token_count
     from automa.rules.rulings import ruling
 
     hero_health, icons = _count("--health", health), _count("--shots", shots)
-    components = load_catalog(ctx.obj["data_dir"]).components
+    catalog = load_catalog(ctx.obj["data_dir"])
+    components = catalog.components
     level = components.red_bag
     used_seed = seed if seed is not None else int(np.random.SeedSequence().generate_state(1)[0])
     physical = dice == "physical"
@@ -100,11 +101,16 @@ def fight(ctx: click.Context, health: str, shots: str, seed: int | None, dice: s
     if result.tie:
         winner = "the hero" if result.hero_wins else "the Kraken"
         click.echo(f"A tie: {winner} wins (ruling 46, kraken-tie)")
+    items = catalog.setup.hidden_cave_items
     if result.hero_wins:
         click.echo("The hero evades the Kraken: 1 platinum coin from the Treasury, 2 health, "
                    "1 of the items of their choice and 1 unused Antient of their choice.")
+        click.echo(f"  the items beside the Hidden Cave card: {', '.join(items)}")
     else:
         click.echo("The Kraken wins: the hero may discard one Poison card (if they have one) "
                    "and takes one of the four items, at random.")
+        if not physical and items:
+            taken = reward(False, 0, items, lambda left: chance.pick(left, "the item")).item
+            click.echo(f"  the item, drawn at random: {taken}")
     if not physical:
         click.echo(f"(seed {used_seed})")
