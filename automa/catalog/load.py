@@ -511,6 +511,12 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
         rec.reject_unknown_keys()
         return result
 
+    def kraken() -> int:
+        rec = record("kraken")  # ruling 45 (kraken-bag): which bag holds the red tokens
+        level = check_int(rec, "bag", rec.raw("bag", 1), 1, 3)
+        rec.reject_unknown_keys()
+        return level
+
     def faces(rec: Record, key: str, vocabulary: tuple[str, ...]) -> tuple[str, ...]:
         values = rec.strings(key)
         if sorted(values) != sorted(vocabulary):
@@ -539,12 +545,13 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
         lambda: die("location"))
     token_bags, target_bands = problems.attempt(bags), problems.attempt(bands)
     tile_set = problems.attempt(tiles)
-    if (disc is None or ruler is None or attack_t is None or clock_t is None or rune_die is None
-            or location_die is None or token_bags is None or target_bands is None
-            or tile_set is None):
+    red_bag = problems.attempt(kraken) if "kraken" in tables else 1
+    if (red_bag is None or disc is None or ruler is None or attack_t is None or clock_t is None
+            or rune_die is None or location_die is None or token_bags is None
+            or target_bands is None or tile_set is None):
         return None
     return Components(disc, ruler, attack_t, clock_t, rune_die, location_die, token_bags,
-                      target_bands, tile_set, provenance)
+                      target_bands, tile_set, provenance, red_bag)
 
 
 def build_catalog(user_dir: Path | None, problems: Problems) -> Catalog | None:

@@ -88,7 +88,7 @@ def run_setup(catalog: Catalog, options: SetupOptions, chance: Chance) -> SetupR
     tiles, discarded = lay_tiles(catalog, options, lair, chance)
     cave = _hidden_cave(catalog, chance, notes) if options.hidden_cave else ()
     units = (lair_units(catalog, lord, chance) if lair and lord is not None
-             else room_units(catalog, room, lord, chance, notes, set(cave)))
+             else room_units(catalog, room, lord, chance, notes, set()))
     ordered = placement_order(units, tiles)
     limit = catalog.setup.max_monsters - (1 if lair else 0)
     if len(ordered) > limit:
@@ -427,16 +427,21 @@ def _with_trilithon(playmat: Playmat, notes: list[str]) -> Playmat:
 
 
 def _hidden_cave(catalog: Catalog, chance: Chance, notes: list[str]) -> tuple[str, ...]:
-    """Five of the level-1 monster pieces, drawn at random, are set aside to be collected."""
+    """One piece of each level-1 monster in the Monster Pool (its card's data complete or not:
+    the rulebook's own example draws Eris and the Mummy); five drawn at random are set aside to
+    be collected. The kinds stay in the Overseer's draws (ruling 49)."""
     level_one = sorted(m.id for m in catalog.monsters.values()
-                       if m.level == 1 and _ready(m))
+                       if m.level == 1 and m.kind == "monster")
     collect = catalog.setup.hidden_cave_collect
     drawn = deal(chance, level_one, "one of each level-1 monster piece",
+                 names={m: catalog.monsters[m].name for m in level_one},
                  enough=lambda pieces: len(pieces) >= collect)
     chosen = tuple(drawn[:collect])
     items = ", ".join(catalog.setup.hidden_cave_items)
-    notes.append(f"Hidden Cave: set aside {', '.join(chosen)} (not available to the Overseer); "
-                 f"put {items} face up beside the Hidden Cave card")
+    names = ", ".join(catalog.monsters[m].name for m in chosen)
+    notes.append(f"Hidden Cave: set aside one piece of each of {names} (those pieces are not "
+                 f"available to the Overseer; ruling 49); put {items} (or four random Item "
+                 f"cards) face up beside the Hidden Cave card")
     return chosen
 
 

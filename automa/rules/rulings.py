@@ -46,6 +46,7 @@ SIGHT = "Line of sight"
 MOVEMENT = "Movement"
 TARGETING = "Targeting and shot choice"
 SHOTS = "Shots, tokens and effects"
+CAVE = "The Hidden Cave"
 
 RULINGS: tuple[Ruling, ...] = (
     Ruling(1, "order-tiles", COMPONENTS, "Order tiles",
@@ -407,6 +408,57 @@ RULINGS: tuple[Ruling, ...] = (
            "draw two level 3 Damage tokens\".",
            "Return the pile as soon as the reset token is resolved, while the shot's other token "
            "is still in hand; that one is discarded afterwards and stays on the pile."),
+    Ruling(45, "kraken-bag", CAVE, "The red Damage tokens are the level 1 bag",
+           "The Kraken fight draws from the level 1 bag, the tokens an unmodified shot draws: "
+           "the hero's own attack is not modified, and with level 1 tokens a hero's usual few "
+           "tokens make a contest of the D12. Which bag is red is a data field "
+           "(data/components.toml `[kraken] bag`, provenance `house`): set it to your red bag.",
+           "\"The hero draws a red Damage token for every 4 Health points they currently have\"; "
+           "the Components list names the tokens only by level (\"Level 1 Damage Tokens x13\", "
+           "...) and never says which level is red.",
+           "The level 3 bag (critical draws level 3, and the critical modifier is red).",
+           options=(Option("1", "the level 1 bag"), Option("2", "the level 2 bag"),
+                    Option("3", "the level 3 bag")),
+           setting="data/components.toml [kraken] bag"),
+    Ruling(46, "kraken-tie", CAVE, "A tie with the Kraken",
+           "When the hero's tokens add up to exactly the Kraken's strength, the Kraken wins: the "
+           "hero has not evaded it.",
+           "\"Add up all of the values on the Damage tokens and compare it to the Kraken's attack "
+           "strength. If the Kraken wins ... If the hero wins, then they evaded the kraken\"; "
+           "a tie is not mentioned.",
+           options=(Option("kraken", "a tie is the Kraken's win"),
+                    Option("hero", "a tie is the hero's win (the defender holds)")),
+           setting="automa hidden-cave fight --tie"),
+    Ruling(47, "kraken-draw", CAVE, "The Kraken fight's tokens come out one after the other",
+           "The hero's tokens are drawn from the red bag without putting any back until the "
+           "count is reached; if the bag runs empty, its discard pile goes back first, and if "
+           "every token is in hand they are counted and all go back into the bag. Afterwards "
+           "they are discarded as any shot's tokens (a reset icon returns the pile). The "
+           "standalone `automa hidden-cave fight` starts from a full bag.",
+           "\"The hero draws a red Damage token for every 4 Health points ... Add up all of the "
+           "values\"; the count can pass the 13 tokens of a bag, and the text does not say "
+           "whether the fight's tokens go back.",
+           "Draw each token and put it back at once (every draw from the full bag)."),
+    Ruling(48, "cave-once", CAVE, "One visit to the Hidden Cave per hero",
+           "A hero who has collected all five monsters may place their piece on the Hidden Cave "
+           "card once in the game; the collected pieces stay on their board, out of the game, "
+           "after it. A hero sent there by the Portal Trap does not use up their own visit.",
+           "\"When a hero collects all five of the monsters, the player controlling that hero "
+           "may place their hero's piece on the Hidden Cave card instead of taking their normal "
+           "turn.\" The text does not say whether the hero may come back.",
+           "The hero may enter again on any later turn while items are left beside the card."),
+    Ruling(49, "cave-pieces", CAVE, "The Hidden Cave sets aside pieces, not monster kinds",
+           "The five pieces set aside for the Hidden Cave are one piece of each of five "
+           "level-1 kinds. The Overseer keeps those kinds' Monster cards and their other "
+           "pieces: a Monster Metre icon may still draw them, and a hero collects a kind by "
+           "destroying any piece of it. If a card needs more pieces than the box has left, "
+           "place what you have.",
+           "\"take one of each level 1 monster piece from the Monster Pool and randomly draw "
+           "five of them. ... These five monster pieces are not available to the Overseer "
+           "during the game. Each time a hero destroys one of the indicated level 1 monsters, "
+           "they keep it\".",
+           "The five kinds leave the Overseer's draws altogether (then a hero can collect them "
+           "only in rooms whose card names them)."),
 )
 
 BY_KEY: Mapping[str, Ruling] = {r.key: r for r in RULINGS}
