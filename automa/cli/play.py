@@ -19,7 +19,10 @@ from automa.cli.session_cmds import open_session, session_option
 HELP = """Heroes' turn: report what happened at the table, then `done`.
   move ID POSITION      e.g. move elf 12.5,40 | move elf rune 3 | move elf 2 cm left of rat-1
                         | move elf touching obstacle B on its north side
-  damage ID N [by HERO] a hit on a piece (monsters too; name the hero for the summary)
+  hit ID[, ID...] SHOT[+MOD...] [by HERO]   a hero's hit on AI pieces, resolved by the rules
+                        (nullify/reflect boxes, Lords' immunities, poison, stun, fear, ice,
+                        devour, petrify, dagger, portal-trap), e.g. hit rat-1, rat-2 fireball
+  damage ID N [by HERO] raw damage on any piece, no rules applied (name the hero for the summary)
   heal ID N
   gold ID +N / -N       also items, poison
   dead ID               the piece leaves play; freeze / unfreeze / stun / unstun ID
@@ -283,13 +286,68 @@ def _amount(kind: str) -> Handler:
     return handler
 
 
-def _dealt_by(session: Any, words: list[str]) -> str:
+def _hit(session: Any, args: list[str]) -> None:
+    """`hit rat-1, rat-2 fireball+poison by elf`: resolved by rules/hero_hits.py, one event."""
+    from automa.errors import InputError
+
+    usage = "hit ID[, ID...] SHOT[+MODIFIER...] [by HERO]"
+    words = list(args)
+    event: dict[str, Any] = {"type": "hit"}
+    if len(words) >= 2 and words[-2].lower() == "by":
+        event["by"] = _dealt_by(session, words[-2:], usage)
+        words = words[:-2]
+    _need(words, 2, usage)
+    event["shot"] = words[-1].lower()
+    event["targets"] = [t for t in " ".join(words[:-1]).replace(",", " ").split() if t]
+    modifiers = event["shot"].split("+")[1:]
+    if any(m.split("(")[0] == "poison" for m in modifiers):
+        event["poison_card"] = _ask_number("the Poison card you drew shows", 1, 9)
+    if event["shot"].split("+")[0] == "portal-trap":
+        event["portal"] = _portal_rolls(session, event["targets"])
+    if not event["targets"]:
+        raise InputError(f"usage: {usage}")
+    for line in session.report_hit(event):
+        click.echo(f"  {line}")
+
+
+def _ask_number(prompt: str, low: int, high: int) -> int:
+    from automa.cli.asker import plain_number
+
+    while True:
+        try:
+            answer = click.prompt(f"  {prompt} ({low}-{high})", prompt_suffix=": ",
+                                  default="", show_default=False)
+        except click.exceptions.Abort:
+            raise Quit from None
+        number = plain_number(answer.strip())
+        if number is not None and low <= number <= high:
+            return number
+        click.echo(f"  a whole number from {low} to {high}, please")
+
+
+def _portal_rolls(session: Any, targets: list[str]) -> list[int]:
+    """The Portal Trap's D12 for each piece hit: the players' die in physical mode, else the
+    session's seeded dice (this input's own stream, as for an AI activation)."""
+    from automa.session.state import new_chance
+
+    if session.physical:
+        return [_ask_number(f"D12 rolled for the Portal Trap on {t}", 1, 12) for t in targets]
+    done, _ = session.effective()
+    chance = new_chance(session.catalog, session.seed, len(done), None)
+    rolls = [chance.d12(f"Portal Trap on {target}") for target in targets]
+    for target, roll in zip(targets, rolls, strict=True):
+        click.echo(f"  D12 for the Portal Trap on {target}: {roll}")
+    return rolls
+
+
+def _dealt_by(session: Any, words: list[str],
+              usage: str = "damage ID N [by HERO]") -> str:
     """`by HERO`: who dealt the damage (for the battle summary)."""
     from automa.errors import InputError
 
     heroes = {p.id for p in session.state.scenario.pieces if p.side == "heroes"}
     if len(words) != 2 or words[0].lower() != "by" or words[1] not in heroes:
-        raise InputError(f"usage: damage ID N [by HERO] (heroes: {', '.join(sorted(heroes))})")
+        raise InputError(f"usage: {usage} (heroes: {', '.join(sorted(heroes))})")
     return words[1]
 
 
@@ -393,7 +451,7 @@ def _quit(session: Any, args: list[str]) -> None:
 HANDLERS: dict[str, Handler] = {
     "move": _move,
     "damage": _amount("damage"),
-    "hit": _amount("damage"),
+    "hit": _hit,
     "heal": _amount("heal"),
     "gold": _amount("gold"),
     "items": _amount("items"),

@@ -59,6 +59,9 @@ def describe_event(event: Event) -> str:
     if kind in ("damage", "heal", "gold", "items", "poison"):
         return f"{kind} {event['piece']} {event['amount']:+d}" if kind in (
             "gold", "items", "poison") else f"{kind} {event['piece']} {event['amount']}"
+    if kind == "hit":
+        by = f" by {event['by']}" if event.get("by") else ""
+        return f"hit {', '.join(map(str, event.get('targets', [])))} {event.get('shot')}{by}"
     if kind == "remove":
         return f"{event['piece']} leaves play ({event.get('why', 'dead')})"
     if kind == "condition":

@@ -22,7 +22,7 @@ from automa.errors import InputError, ScenarioError
 from automa.geometry.table import TableGeometry, build_table
 from automa.model.scenario import Scenario
 from automa.scenario.load import parse_scenario
-from automa.session.events import Event, apply_table_event
+from automa.session.events import Event, apply_hit_event, apply_table_event
 from automa.session.lock import ACTIVATION, WRITE, session_lock
 from automa.session.log import (
     SCENARIO_SHA256,
@@ -168,6 +168,16 @@ class Session:
             battle = apply_table_event(self.state.battle, event, self.geometry)
             self._record(event)
             self.state = _with_battle(self.state, battle)
+
+    def report_hit(self, event: Event) -> list[str]:
+        """A hero's hit resolved by the rules, then logged: what it did, a line or two a
+        piece."""
+        with self._writing():
+            battle, lines = apply_hit_event(self.state.battle, event, self.catalog.monsters,
+                                            self.state.scenario.settings.rulings)
+            self._record(event)
+            self.state = _with_battle(self.state, battle)
+            return lines
 
     def report_turn_end(self) -> None:
         """The heroes are done: the AI turn begins."""
