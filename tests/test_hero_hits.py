@@ -76,7 +76,7 @@ def test_the_box_only_lists_what_it_lists(catalog: Catalog) -> None:
     "A 1-health monster dies on its first hit" (facts 2.1)."""
     battle = battle_of(catalog, ai("sk", "skeleton-warrior"))
     after, lines = hit(catalog, battle, ["sk"], "melee", by="elf")
-    assert after.get("sk") is None and after.out["sk"] == "dead"
+    assert after.get("sk") is None and after.out["sk"] == "killed by elf"
     assert any("dies" in line for line in lines)
 
 
@@ -407,3 +407,50 @@ def test_damage_stays_the_raw_override(tmp_path: Path) -> None:
     folder = _session(tmp_path)
     _play(folder, ["damage mino 1 by elf", "quit"])
     assert _events(folder)[0]["type"] == "damage"
+
+
+# --- the Trilithon and the battle's end -----------------------------------------------------
+
+def test_trilithon_reshot_for_a_ranged_piece(catalog: Catalog) -> None:
+    """"When any ranged piece passes successfully through the Trilithon, then the player
+    performing that shot must immediately perform the same shot again from where the piece
+    finished up on the other side of the Trilithon obstacle.\""""
+    battle = battle_of(catalog, ai("mino", "minotaur"))
+    _, lines = hit(catalog, battle, ["mino"], "fireball", trilithon=True)
+    assert "flick the same fireball again" in lines[-1]
+    _, lines = hit(catalog, battle, ["mino"], "melee", trilithon=True)
+    assert "or move to rune instead" in lines[-1]
+    _, lines = hit(catalog, battle, ["mino"], "melee")
+    assert not any("Trilithon" in line for line in lines)
+
+
+def test_room_cleared_rules(catalog: Catalog) -> None:
+    """facts 2.3 "The heroes win by killing the Lord; the remaining minions need not be
+    killed."; 1.6 Ice "If every other monster is dead, the frozen ones count as cleared";
+    1.6 Teleport "The Battle Phase goes on even if monsters are only on the Teleported card";
+    2.4 Antients "cannot be damaged, destroyed"."""
+    from automa.rules.battle_end import devoured_return, room_cleared
+
+    rat = monster(catalog, "sewer-rat")
+    frozen = Piece(**{**rat.__dict__, "conditions": frozenset({"frozen"})})
+    away = Piece(**{**rat.__dict__, "conditions": frozenset({"teleported"})})
+    antient = Piece("an", "ai", "antient", (0.0, 0.0), 1.0)
+    assert room_cleared([rat], lord_fell=False) is None
+    assert room_cleared([rat], lord_fell=True) is not None
+    assert room_cleared([frozen], lord_fell=False) is not None
+    assert room_cleared([away], lord_fell=False) is None
+    assert room_cleared([antient], lord_fell=False) is not None
+    elf = Piece("elf", "heroes", "hero", (0.0, 0.0), 1.0, health=3,
+                conditions=frozenset({"devoured"}))
+    assert devoured_return([elf]) == ["elf comes back from the Devoured! card"]
+
+
+def test_play_kill_names_the_hero_and_clears_the_room(tmp_path: Path) -> None:
+    """The last AI piece killed by `hit ... by elf`: it falls to the elf (facts 2.1 "A killed
+    monster's disc goes onto the killing hero's board"), the room is cleared, and the summary
+    counts the damage the elf dealt."""
+    folder = _session(tmp_path)
+    out = _play(folder, ["hit rat-1, mino giant-fireball+critical by elf", "quit"])
+    assert "rat-1 (killed by elf)" in out and "mino (killed by elf)" in out
+    assert "The room is cleared: no AI character is left." in out
+    assert "elf: dealt 3" in out

@@ -19,9 +19,10 @@ from automa.cli.session_cmds import open_session, session_option
 HELP = """Heroes' turn: report what happened at the table, then `done`.
   move ID POSITION      e.g. move elf 12.5,40 | move elf rune 3 | move elf 2 cm left of rat-1
                         | move elf touching obstacle B on its north side
-  hit ID[, ID...] SHOT[+MOD...] [by HERO]   a hero's hit on AI pieces, resolved by the rules
-                        (nullify/reflect boxes, Lords' immunities, poison, stun, fear, ice,
-                        devour, petrify, dagger, portal-trap), e.g. hit rat-1, rat-2 fireball
+  hit ID[, ID...] SHOT[+MOD...] [by HERO] [trilithon]   a hero's hit on AI pieces, resolved
+                        by the rules (nullify/reflect boxes, Lords' immunities, poison, stun,
+                        fear, ice, devour, petrify, dagger, portal-trap), e.g.
+                        hit rat-1, rat-2 fireball by elf; `trilithon`: it went through it
   damage ID N [by HERO] raw damage on any piece, no rules applied (name the hero for the summary)
   heal ID N
   gold ID +N / -N       also items, poison
@@ -173,9 +174,16 @@ def _remind_conditions(state: Any) -> None:
 
 
 def _room_over(session: Any) -> bool:
+    from automa.rules.battle_end import devoured_return, room_cleared
+
     battle = session.state.battle
-    if not any(p.side == "ai" for p in battle.pieces):
-        click.echo("The room is cleared: no AI character is left.")
+    lord_fell = any(p.kind == "catacomb-lord" and battle.get(p.id) is None
+                    for p in session.state.scenario.pieces)
+    cleared = room_cleared(battle.pieces, lord_fell)
+    if cleared is not None:
+        click.echo(f"The room is cleared: {cleared}.")
+        for line in devoured_return(battle.pieces):
+            click.echo(f"  {line}")
         return True
     if not any(p.side == "heroes" and p.kind == "hero" for p in battle.on_table()):
         click.echo("The heroes have fallen: no hero is left on the mat.")
@@ -290,9 +298,12 @@ def _hit(session: Any, args: list[str]) -> None:
     """`hit rat-1, rat-2 fireball+poison by elf`: resolved by rules/hero_hits.py, one event."""
     from automa.errors import InputError
 
-    usage = "hit ID[, ID...] SHOT[+MODIFIER...] [by HERO]"
+    usage = "hit ID[, ID...] SHOT[+MODIFIER...] [by HERO] [trilithon]"
     words = list(args)
     event: dict[str, Any] = {"type": "hit"}
+    if words and words[-1].lower() == "trilithon":  # the shot went through the Trilithon
+        event["trilithon"] = True
+        words = words[:-1]
     if len(words) >= 2 and words[-2].lower() == "by":
         event["by"] = _dealt_by(session, words[-2:], usage)
         words = words[:-2]

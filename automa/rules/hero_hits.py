@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from automa.model.monsters import MonsterSpec
 from automa.model.pieces import Piece
+from automa.model.shots import RANGED_SHOTS
 
 # base damage of a hero's shot that lands (the card's shot icon); critical adds 1
 BASE_DAMAGE = {
@@ -235,3 +236,14 @@ def disc_line(target: Piece, out: HitOutcome, spec: MonsterSpec | None) -> str |
     if target.kind == "monster" and printed == 2 and after == 1:
         return f"{target.label} has 1 health left: flip its disc to the damaged side"
     return f"{target.label} has {after} health left"
+
+
+def trilithon_reshot(shot: str) -> str:
+    """"When any ranged piece passes successfully through the Trilithon, then the player
+    performing that shot must immediately perform the same shot again from where the piece
+    finished up"; a character piece through it may "perform move to rune instead"."""
+    if shot in RANGED_SHOTS:
+        return (f"the {shot} piece passed through the Trilithon: flick the same {shot} again "
+                f"from where it finished, then `hit` what it strikes")
+    return (f"the hero passed through the Trilithon: perform the same {shot} again from where "
+            f"the piece finished (or move to rune instead), then `hit` what it strikes")

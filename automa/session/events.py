@@ -96,6 +96,7 @@ def apply_hit_event(battle: Battle, event: Event, monsters: Mapping[str, Monster
         disc_line,
         health_after,
         resolve,
+        trilithon_reshot,
     )
     from automa.rules.rulings import option as chosen
 
@@ -152,7 +153,8 @@ def apply_hit_event(battle: Battle, event: Event, monsters: Mapping[str, Monster
         if (said := disc_line(target, out, spec)) is not None:
             lines.append(f"{target.label}: {said}")
         if after is not None and after <= 0:
-            battle = _free_devoured(battle.without(target.id, "dead"), target, lines)
+            why = f"killed by {attacker.id}" if attacker is not None else "dead"
+            battle = _free_devoured(battle.without(target.id, why), target, lines)
             continue
         kept = replace(target, health=after if after is not None else target.health,
                        conditions=target.conditions | out.gains)
@@ -160,6 +162,8 @@ def apply_hit_event(battle: Battle, event: Event, monsters: Mapping[str, Monster
         if attacker is not None and (out.reflected or out.heal_attacker):
             battle = _attacker_change(battle, attacker.id, out.heal_attacker - out.reflected,
                                       lines)
+    if event.get("trilithon") is True:
+        lines.append(trilithon_reshot(parsed.name))
     return battle, lines
 
 
