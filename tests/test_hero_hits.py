@@ -454,3 +454,26 @@ def test_play_kill_names_the_hero_and_clears_the_room(tmp_path: Path) -> None:
     assert "rat-1 (killed by elf)" in out and "mino (killed by elf)" in out
     assert "The room is cleared: no AI character is left." in out
     assert "elf: dealt 3" in out
+
+
+# --- the hero's board -----------------------------------------------------------------------
+
+def test_reported_poison_reaching_starting_health_kills_the_hero(tmp_path: Path) -> None:
+    """facts 1.7: "When the total of the Poison cards reaches or passes the hero's *starting*
+    health, the hero dies at once." The elf starts with 6: five cards leave it, a sixth kills
+    it whatever its health."""
+    folder = _session(tmp_path)
+    out = _play(folder, ["poison elf +5", "status", "poison elf +1", "quit"])
+    assert "poison 5" in out
+    assert "The heroes have fallen" in out
+
+
+def test_status_shows_the_hero_board_with_platinum_and_kills(tmp_path: Path) -> None:
+    """Components: "Platinum x10 (1 platinum = 5 gold)"; facts 2.1: "A killed monster's disc
+    goes onto the killing hero's board". `gold elf +1p` adds 5 gold; the board lists the
+    kills and the Poison cards against the starting health."""
+    folder = _session(tmp_path)
+    out = _play(folder, ["gold elf +1p", "gold elf +2", "poison elf +1",
+                         "hit rat-1 melee by elf", "status", "quit"])
+    assert "elf: health 6 of 6, gold 7 (1 platinum + 2), 1 Poison card (dies at 6), " \
+           "items 0, kills: rat-1" in out

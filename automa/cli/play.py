@@ -25,7 +25,7 @@ HELP = """Heroes' turn: report what happened at the table, then `done`.
                         hit rat-1, rat-2 fireball by elf; `trilithon`: it went through it
   damage ID N [by HERO] raw damage on any piece, no rules applied (name the hero for the summary)
   heal ID N
-  gold ID +N / -N       also items, poison
+  gold ID +N / -N       also items, poison; gold ID +1p: a platinum coin (5 gold)
   dead ID               the piece leaves play; freeze / unfreeze / stun / unstun ID
   condition ID NAME on|off   any condition: frozen, stunned, teleported, devoured, aloft ...
   back ID               back on the mat from the Teleported! or Devoured! card (then move it)
@@ -283,7 +283,13 @@ def _move(session: Any, args: list[str]) -> None:
 def _amount(kind: str) -> Handler:
     def handler(session: Any, args: list[str]) -> None:
         _need(args, 2, f"{kind} ID N")
-        event = {"type": kind, "piece": args[0], "amount": _number(args[1])}
+        amount = args[1]
+        if kind == "gold" and amount.lower().endswith("p"):  # platinum coins: 1 = 5 gold
+            from automa.model.board import PLATINUM
+
+            event = {"type": kind, "piece": args[0], "amount": _number(amount[:-1]) * PLATINUM}
+        else:
+            event = {"type": kind, "piece": args[0], "amount": _number(amount)}
         if kind == "damage" and len(args) > 2:
             event["by"] = _dealt_by(session, args[2:])
         session.report(event)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from automa.model.board import board_of
 from automa.render.json_out import pieces_json
 from automa.session.events import Event
 from automa.session.state import SessionState
@@ -33,6 +34,11 @@ def status_text(state: SessionState, unmeasured: Collection[str] = frozenset()) 
             where = ("(not measured)" if p.id in unmeasured
                      else f"({p.at[0]:5.1f}, {p.at[1]:5.1f})")
             lines.append(f"    {p.id:<18} {where:<14}{health}{extra}{conditions}")
+    boards = [board_of(p, state.battle.out) for p in state.battle.pieces
+              if p.side == "heroes" and p.kind == "hero"]
+    if boards:
+        lines.append("  Hero boards:")
+        lines += [f"    {board.text()}" for board in boards]
     if state.battle.out:
         lines.append("  Out of play: " + ", ".join(f"{k} ({v})"
                                                    for k, v in state.battle.out.items()))

@@ -37,6 +37,13 @@ def _amount(event: Event, signed: bool = False) -> int:
     return amount
 
 
+def poisoned_to_death(piece: Piece, cards: int) -> bool:
+    """"When the total of the Poison cards reaches or passes the hero's *starting* health, the
+    hero dies at once." (catacombs-facts.md 1.7)"""
+    return piece.side == "heroes" and piece.starting_health is not None and \
+        cards >= piece.starting_health
+
+
 def apply_table_event(battle: Battle, event: Event, table: TableGeometry) -> Battle:
     """The battle after one reported event; InputError (nothing changed) if it cannot be."""
     kind = event.get("type")
@@ -71,6 +78,8 @@ def apply_table_event(battle: Battle, event: Event, table: TableGeometry) -> Bat
         value = getattr(piece, kind) + _amount(event, signed=True)
         if value < 0:
             raise InputError(f"{piece_id} has only {getattr(piece, kind)} {kind}")
+        if kind == "poison" and poisoned_to_death(piece, value):
+            return battle.without(piece_id, "dead")
         return battle.with_piece(replace(piece, **{kind: value}))
     if kind == "remove":
         return battle.without(piece_id, str(event.get("why") or "dead"))
