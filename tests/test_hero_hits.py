@@ -477,3 +477,23 @@ def test_status_shows_the_hero_board_with_platinum_and_kills(tmp_path: Path) -> 
                          "hit rat-1 melee by elf", "status", "quit"])
     assert "elf: health 6 of 6, gold 7 (1 platinum + 2), 1 Poison card (dies at 6), " \
            "items 0, kills: rat-1" in out
+
+
+def test_no_fear_rush_without_damage(catalog: Catalog) -> None:
+    """facts 1.7: "Fear (white): an attacker who *damages* a target with it may immediately
+    make one unmodified rush shot": a shadow monster takes no damage, so no rush."""
+    spec = catalog.monsters["phantom"]
+    piece = monster(catalog, "phantom", health=None)
+    out = resolve(HeroShot("melee", frozenset({"fear"})), piece, spec)
+    assert not any("rush shot" in line for line in out.lines)
+
+
+def test_no_kills_on_the_board_in_the_lord_fight(catalog: Catalog) -> None:
+    """facts 2.1: "A killed monster's disc goes onto the killing hero's board, except in the
+    Lord fight.\""""
+    from automa.model.board import board_of
+
+    elf = Piece("elf", "heroes", "hero", (0.0, 0.0), 1.0, health=3)
+    out = {"rat-1": "killed by elf", "rat-2": "dead"}
+    assert board_of(elf, out).kills == ("rat-1",)
+    assert board_of(elf, out, lord_fight=True).kills == ()

@@ -39,8 +39,11 @@ class HeroBoard:
                 f"{poison}, items {self.items}, kills: {kills}")
 
 
-def board_of(hero: Piece, out: Mapping[str, str]) -> HeroBoard:
-    """The hero's board: its piece's counters and the pieces logged as `killed by` it."""
-    kills = tuple(piece for piece, why in out.items() if why == f"killed by {hero.id}")
+def board_of(hero: Piece, out: Mapping[str, str], lord_fight: bool = False) -> HeroBoard:
+    """The hero's board: its piece's counters and the pieces logged as `killed by` it. "A
+    killed monster's disc goes onto the killing hero's board, except in the Lord fight."
+    (catacombs-facts.md 2.1)"""
+    kills = () if lord_fight else \
+        tuple(piece for piece, why in out.items() if why == f"killed by {hero.id}")
     return HeroBoard(hero.id, hero.health, hero.starting_health, hero.gold, hero.poison,
                      hero.items, kills)

@@ -34,7 +34,8 @@ def status_text(state: SessionState, unmeasured: Collection[str] = frozenset()) 
             where = ("(not measured)" if p.id in unmeasured
                      else f"({p.at[0]:5.1f}, {p.at[1]:5.1f})")
             lines.append(f"    {p.id:<18} {where:<14}{health}{extra}{conditions}")
-    boards = [board_of(p, state.battle.out) for p in state.battle.pieces
+    lord_fight = any(p.kind == "catacomb-lord" for p in state.scenario.pieces)
+    boards = [board_of(p, state.battle.out, lord_fight) for p in state.battle.pieces
               if p.side == "heroes" and p.kind == "hero"]
     if boards:
         lines.append("  Hero boards:")

@@ -180,12 +180,13 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
     if "devour" in mods:
         out = replace(out, gains=out.gains | {"devoured"}).say(
             f"devour: if still alive, {name} goes onto the Devoured! card")
-    if "fear" in mods:
-        out = out.say(f"fear: the attacker may now flick one unmodified rush shot with {name}")
     if "chain" in mods:
         out = out.say("chain: the same piece takes no damage twice in a row in one sequence; "
                       "report only the hits that count")
-    return _damaged(out, target)
+    out = _damaged(out, target)
+    if "fear" in mods and out.damage > 0:  # "an attacker who damages a target with it"
+        out = out.say(f"fear: the attacker may now flick one unmodified rush shot with {name}")
+    return out
 
 
 def _iced(shot: HeroShot, target: Piece, out: HitOutcome) -> HitOutcome:
