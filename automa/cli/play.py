@@ -324,7 +324,7 @@ def _hit(session: Any, args: list[str]) -> None:
     if not event["targets"]:
         raise InputError(f"usage: {usage}")
     for line in session.report_hit(event):
-        click.echo(f"  {line}")
+        click.echo(textwrap.fill(line, 100, initial_indent="  ", subsequent_indent="    "))
 
 
 def _ask_number(prompt: str, low: int, high: int) -> int:
@@ -336,6 +336,8 @@ def _ask_number(prompt: str, low: int, high: int) -> int:
                                   default="", show_default=False)
         except click.exceptions.Abort:
             raise Quit from None
+        if not sys.stdin.isatty():
+            click.echo(answer)  # echo scripted input so the transcript reads naturally
         number = plain_number(answer.strip())
         if number is not None and low <= number <= high:
             return number

@@ -125,27 +125,26 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
             modified: bool = True) -> HitOutcome:
     """What one hero's shot does to one AI piece it struck. `modified`: this piece takes the
     shot's modifiers (a modified shot hitting several applies them to one only)."""
-    name = target.label
     mods = shot.modifiers if modified else frozenset()
     out = HitOutcome()
     if not modified and shot.modifiers:
-        out = out.say(f"{name}: base damage only (a modifier applies to one piece hit)")
+        out = out.say("base damage only (the modifiers go to one piece hit, the first named)")
         shot = replace(shot, modifiers=frozenset())
     if target.kind == "antient":
-        return out.say(f"{name} is an Antient: immune to every shot and modifier")
+        return out.say("an Antient: immune to every shot and modifier")
     if "frozen" in target.conditions:
-        return out.say(f"{name} is frozen: it cannot be damaged (knocked the ice off? "
+        return out.say("frozen: it cannot be damaged (knocked the ice off? "
                        f"`unfreeze {target.id}` first)")
     box = defence(shot, target, spec)
     if box is not None:
         verb = "reflects" if box == "reflected" else "nullifies"
-        out = out.say(f"{name}'s card {verb} {shot.shot}: no damage, modifiers ignored")
+        out = out.say(f"its card {verb} {shot.shot}: no damage, modifiers ignored")
         if box == "reflected":
             out = replace(out, reflected=1).say("1 damage goes back to the attacker")
         return out
     lord = target.kind == "catacomb-lord"
     if lord and (ignored := sorted(mods - LORD_MODIFIERS)):
-        out = out.say(f"{name} is a Catacomb Lord: immune to {', '.join(ignored)}")
+        out = out.say(f"a Catacomb Lord: immune to {', '.join(ignored)}")
         mods = mods & LORD_MODIFIERS
         shot = replace(shot, modifiers=mods)
     if shot.shot == "portal-trap":
@@ -162,7 +161,7 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
         mods = mods | {extra}
         shot = replace(shot, modifiers=mods)
     if "petrify" in mods:
-        return replace(out, petrified=True).say(f"petrify: {name} dies at once")
+        return replace(out, petrified=True).say("petrify: it dies at once")
     damage = base_damage(shot)
     critical = " (critical)" if "critical" in mods else ""
     out = replace(out, damage=damage).say(f"{shot.shot}{critical}: {damage} damage")
@@ -174,18 +173,19 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
             f"it back into the deck")
     if "regeneration" in mods:
         out = replace(out, heal_attacker=1).say("regeneration: the attacker heals 1")
-    if "stun" in mods:
+    survives = target.health is None or target.health > out.damage
+    if "stun" in mods and survives:
         out = replace(out, gains=out.gains | {"stunned"}).say(
-            f"stun: {name} gets a Stunned! card (it loses its next turn)")
-    if "devour" in mods:
+            "stun: a Stunned! card (it loses its next turn)")
+    if "devour" in mods and survives:
         out = replace(out, gains=out.gains | {"devoured"}).say(
-            f"devour: if still alive, {name} goes onto the Devoured! card")
+            "devour: onto the Devoured! card")
     if "chain" in mods:
         out = out.say("chain: the same piece takes no damage twice in a row in one sequence; "
                       "report only the hits that count")
     out = _damaged(out, target)
     if "fear" in mods and out.damage > 0:  # "an attacker who damages a target with it"
-        out = out.say(f"fear: the attacker may now flick one unmodified rush shot with {name}")
+        out = out.say("fear: the attacker may now flick one unmodified rush shot with it")
     return out
 
 
@@ -193,12 +193,12 @@ def _iced(shot: HeroShot, target: Piece, out: HitOutcome) -> HitOutcome:
     """"Catacomb Lords and Antients are immune" to ice; an Infernal monster (vulnerabilities)
     takes 1 damage before freezing."""
     if target.kind == "catacomb-lord":
-        return out.say(f"{target.label} is a Catacomb Lord: it cannot be frozen")
+        return out.say("a Catacomb Lord: it cannot be frozen")
     damage = 1 if shot.vulnerabilities and target.family == "infernal" else 0
     if damage:
         out = out.say("Monster Vulnerabilities (infernal): the ice shot does 1 damage first")
     out = replace(out, damage=damage, gains=frozenset({"frozen"})).say(
-        f"ice: {target.label} is frozen, if still alive (put the ice piece on it)")
+        "ice: frozen, if still alive (put the ice piece on it)")
     return _damaged(out, target)
 
 
@@ -208,10 +208,10 @@ def _damaged(out: HitOutcome, target: Piece) -> HitOutcome:
         return out
     if target.health is None:
         return replace(out, damage=0).say(
-            f"{target.label} is a shadow monster: no damage; it is destroyed only when pushed "
-            f"completely off the playmat")
+            "a shadow monster: no damage; it is destroyed only when pushed "
+            "completely off the playmat")
     if target.invulnerable:
-        return replace(out, damage=0).say(f"{target.label} is invulnerable: no damage")
+        return replace(out, damage=0).say("invulnerable: no damage")
     return out
 
 
@@ -232,11 +232,11 @@ def disc_line(target: Piece, out: HitOutcome, spec: MonsterSpec | None) -> str |
     if after is None or (target.health == after and not out.petrified):
         return None
     if after <= 0:
-        return f"{target.label} dies: its disc goes onto the hero's board (not in the Lord fight)"
+        return "it dies: its disc goes onto the hero's board (not in the Lord fight)"
     printed = spec.health if spec is not None else target.starting_health
     if target.kind == "monster" and printed == 2 and after == 1:
-        return f"{target.label} has 1 health left: flip its disc to the damaged side"
-    return f"{target.label} has {after} health left"
+        return "1 health left: flip its disc to the damaged side"
+    return f"{after} health left"
 
 
 def trilithon_reshot(shot: str) -> str:

@@ -157,10 +157,9 @@ def apply_hit_event(battle: Battle, event: Event, monsters: Mapping[str, Monster
                         rolls[index] if parsed.name == "portal-trap" else None,
                         vulnerabilities)
         out = resolve(shot, target, spec, modified=index == 0)
-        lines += [f"{target.label}: {line}" for line in out.lines]
         after = health_after(target, out)
-        if (said := disc_line(target, out, spec)) is not None:
-            lines.append(f"{target.label}: {said}")
+        said = disc_line(target, out, spec)
+        lines.append(f"{target.label}: " + "; ".join([*out.lines, *([said] if said else [])]))
         if after is not None and after <= 0:
             why = f"killed by {attacker.id}" if attacker is not None else "dead"
             battle = _free_devoured(battle.without(target.id, why), target, lines)
