@@ -497,3 +497,13 @@ def test_no_kills_on_the_board_in_the_lord_fight(catalog: Catalog) -> None:
     out = {"rat-1": "killed by elf", "rat-2": "dead"}
     assert board_of(elf, out).kills == ("rat-1",)
     assert board_of(elf, out, lord_fight=True).kills == ()
+
+
+def test_status_json_carries_the_boards(tmp_path: Path) -> None:
+    """`automa status --json` adds each hero's board beside the pieces."""
+    folder = _session(tmp_path)
+    _play(folder, ["hit rat-1 melee by elf", "quit"])
+    result = CliRunner().invoke(cli, ["status", "--session", str(folder), "--json"])
+    assert result.exit_code == 0, result.output
+    board = json.loads(result.stdout)["boards"]["elf"]
+    assert board["kills"] == ["rat-1"] and board["starting_health"] == 6
