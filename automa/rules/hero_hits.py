@@ -156,8 +156,8 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
         return _iced(shot, target, out)
     extra = vulnerable_as(shot, target, spec)
     if extra is not None:
-        out = out.say(f"Monster Vulnerabilities ({target.family}): the unmodified "
-                      f"{shot.shot} counts as {extra}")
+        out = out.say(f"Monster Vulnerabilities ({target.family}, ruling 45): the "
+                      f"unmodified {shot.shot} counts as {extra}")
         mods = mods | {extra}
         shot = replace(shot, modifiers=mods)
     if "petrify" in mods:
@@ -169,8 +169,8 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
         if shot.poison_card is None:
             raise ValueError("a poison shot needs the value of the Poison card drawn")
         out = replace(out, damage=out.damage + shot.poison_card).say(
-            f"poison: the Poison card shows {shot.poison_card}, inflicted as damage; shuffle "
-            f"it back into the deck")
+            f"poison: the Poison card shows {shot.poison_card}, inflicted as damage (ruling "
+            f"49); shuffle it back into the deck")
     if "regeneration" in mods:
         out = replace(out, heal_attacker=1).say("regeneration: the attacker heals 1")
     survives = target.health is None or target.health > out.damage
@@ -196,7 +196,8 @@ def _iced(shot: HeroShot, target: Piece, out: HitOutcome) -> HitOutcome:
         return out.say("a Catacomb Lord: it cannot be frozen")
     damage = 1 if shot.vulnerabilities and target.family == "infernal" else 0
     if damage:
-        out = out.say("Monster Vulnerabilities (infernal): the ice shot does 1 damage first")
+        out = out.say("Monster Vulnerabilities (infernal, ruling 45): the ice shot does 1 "
+                      "damage first")
     out = replace(out, damage=damage, gains=frozenset({"frozen"})).say(
         "ice: frozen, if still alive (put the ice piece on it)")
     return _damaged(out, target)
