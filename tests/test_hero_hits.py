@@ -507,3 +507,19 @@ def test_status_json_carries_the_boards(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     board = json.loads(result.stdout)["boards"]["elf"]
     assert board["kills"] == ["rat-1"] and board["starting_health"] == 6
+
+
+def test_a_card_is_used_once_in_a_room(tmp_path: Path) -> None:
+    """facts 1.8: "A once-per-room box (Ability cards, items) is used at the player's choice,
+    then the card is flipped and refreshed in the next Setup Phase. A once-per-game box
+    (Spells, items) is discarded after use." A second use in the room is refused; the board
+    lists the cards used."""
+    folder = _session(tmp_path)
+    out = _play(folder, ["used elf elven-arrow room", "used elf fireball spell game",
+                         "used elf elven-arrow room", "used elf orb week", "used mino x room",
+                         "status", "quit"])
+    assert "flip the card" in out and "discard the card" in out
+    assert "already used elven-arrow in this room" in out
+    assert "once per room or per game, not 'week'" in out and "not one of the heroes" in out
+    assert "used: elven-arrow (room), fireball spell (game)" in out
+    assert [e["type"] for e in _events(folder)] == ["used", "used"]

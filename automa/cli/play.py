@@ -25,6 +25,7 @@ HELP = """Heroes' turn: report what happened at the table, then `done`.
                         hit rat-1, rat-2 fireball by elf; `trilithon`: it went through it
   damage ID N [by HERO] raw damage on any piece, no rules applied (name the hero for the summary)
   heal ID N
+  used HERO CARD room|game   a card used (Ability, Item, Spell): once per room or per game
   gold ID +N / -N       also items, poison; gold ID +1p: a platinum coin (5 gold)
   dead ID               the piece leaves play; freeze / unfreeze / stun / unstun ID
   condition ID NAME on|off   any condition: frozen, stunned, teleported, devoured, aloft ...
@@ -43,7 +44,7 @@ At any question during an activation (a die, a token, a yes/no, which one):
   quit                  stop; the activation under way is not saved"""
 AI_COMMANDS = ("move", "los", "status", "log", "undo", "redo", "help", "quit", "exit")
 HISTORY = "history"  # in the session folder: the lines typed at `play`, for Up and Down
-COMMANDS = ("move", "damage", "hit", "heal", "gold", "items", "poison", "dead", "freeze",
+COMMANDS = ("move", "damage", "hit", "used", "heal", "gold", "items", "poison", "dead", "freeze",
             "unfreeze", "stun", "unstun", "condition", "back", "los", "status", "log", "undo",
             "redo", "done", "quit", "exit", "help")
 
@@ -327,6 +328,16 @@ def _hit(session: Any, args: list[str]) -> None:
         click.echo(textwrap.fill(line, 100, initial_indent="  ", subsequent_indent="    "))
 
 
+def _used(session: Any, args: list[str]) -> None:
+    """`used elf elven-arrow room`: a card used this room (flipped) or this game (discarded)."""
+    _need(args, 3, "used HERO CARD room|game")
+    card, per = " ".join(args[1:-1]), args[-1].lower()
+    session.report_used({"type": "used", "piece": args[0], "card": card, "per": per})
+    fate = "flip the card; it is refreshed in the next Setup Phase" if per == "room" else \
+        "discard the card"
+    click.echo(f"  {args[0]} used {card}: {fate}")
+
+
 def _ask_number(prompt: str, low: int, high: int) -> int:
     from automa.cli.asker import plain_number
 
@@ -471,6 +482,7 @@ HANDLERS: dict[str, Handler] = {
     "move": _move,
     "damage": _amount("damage"),
     "hit": _hit,
+    "used": _used,
     "heal": _amount("heal"),
     "gold": _amount("gold"),
     "items": _amount("items"),

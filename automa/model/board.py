@@ -21,6 +21,7 @@ class HeroBoard:
     poison: int
     items: int
     kills: tuple[str, ...]
+    used: tuple[str, ...] = ()  # cards used this room: "elven-arrow (room)"
 
     @property
     def coins(self) -> tuple[int, int]:
@@ -35,8 +36,9 @@ class HeroBoard:
         poison = f"{self.poison} Poison card{'' if self.poison == 1 else 's'}" + \
             (f" (dies at {start})" if start is not None and self.poison else "")
         kills = ", ".join(self.kills) or "none"
+        used = f", used: {', '.join(self.used)}" if self.used else ""
         return (f"{self.hero}: {health}, gold {self.gold} ({platinum} platinum + {gold}), "
-                f"{poison}, items {self.items}, kills: {kills}")
+                f"{poison}, items {self.items}, kills: {kills}{used}")
 
 
 def board_of(hero: Piece, out: Mapping[str, str], lord_fight: bool = False) -> HeroBoard:
@@ -46,4 +48,4 @@ def board_of(hero: Piece, out: Mapping[str, str], lord_fight: bool = False) -> H
     kills = () if lord_fight else \
         tuple(piece for piece, why in out.items() if why == f"killed by {hero.id}")
     return HeroBoard(hero.id, hero.health, hero.starting_health, hero.gold, hero.poison,
-                     hero.items, kills)
+                     hero.items, kills, hero.used)

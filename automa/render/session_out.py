@@ -16,7 +16,8 @@ def status_json(state: SessionState) -> dict[str, Any]:
             "out": dict(state.battle.out),
             "boards": {b.hero: {"health": b.health, "starting_health": b.starting_health,
                                 "gold": b.gold, "poison": b.poison, "items": b.items,
-                                "kills": list(b.kills)} for b in hero_boards(state)}}
+                                "kills": list(b.kills), "used": list(b.used)}
+                       for b in hero_boards(state)}}
 
 
 def hero_boards(state: SessionState) -> list[HeroBoard]:
@@ -74,6 +75,8 @@ def describe_event(event: Event) -> str:
     if kind in ("damage", "heal", "gold", "items", "poison"):
         return f"{kind} {event['piece']} {event['amount']:+d}" if kind in (
             "gold", "items", "poison") else f"{kind} {event['piece']} {event['amount']}"
+    if kind == "used":
+        return f"{event['piece']} used {event.get('card')} (once per {event.get('per')})"
     if kind == "hit":
         by = f" by {event['by']}" if event.get("by") else ""
         return f"hit {', '.join(map(str, event.get('targets', [])))} {event.get('shot')}{by}"

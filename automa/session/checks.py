@@ -9,8 +9,8 @@ from typing import Any
 DAMAGED = "damaged"  # the stand-in for a line that cannot be an input
 COUNTERS = ("damage", "heal", "gold", "items", "poison")
 MARKERS = ("undo", "redo", "rollback")
-KINDS = ("activation", "end-heroes-turn", "move", "remove", "condition", "hit", *COUNTERS,
-         *MARKERS)
+KINDS = ("activation", "end-heroes-turn", "move", "remove", "condition", "hit", "used",
+         *COUNTERS, *MARKERS)
 DICE = {"d12": 12, "rune_die": 99, "location_die": 99}
 MAX_AMOUNT = 99
 MAX_COORDINATE = 10_000.0  # cm: far beyond any mat, so a typo is caught, not drawn
@@ -97,6 +97,8 @@ def check_event(event: dict[str, Any]) -> str | None:
         return None
     if kind == "hit":
         return _hit(event)
+    if kind == "used":
+        return _text(event, "piece") or _text(event, "card") or _text(event, "per")
     problem = _text(event, "piece")
     if problem:
         return problem

@@ -226,3 +226,27 @@ def _free_devoured(battle: Battle, devourer: Piece, lines: list[str]) -> Battle:
 def _shot_words(piece: Piece) -> set[str]:
     return {s.name for seq in piece.sequences for s in seq.shots} | \
         {m.name for seq in piece.sequences for s in seq.shots for m in s.modifiers}
+
+
+USE_PERIODS = ("room", "game")
+
+
+def apply_used_event(battle: Battle, event: Event) -> Battle:
+    """A hero used an Ability, Item or Spell card (`{"type": "used", "piece": HERO, "card":
+    NAME, "per": "room"|"game"}`). "A once-per-room box (Ability cards, items) is used at the
+    player's choice, then the card is flipped and refreshed in the next Setup Phase. A
+    once-per-game box (Spells, items) is discarded after use." (catacombs-facts.md 1.8): a card
+    is used once in a room."""
+    piece_id = _piece_id(battle, event)
+    piece = battle.piece(piece_id)
+    card, per = event.get("card"), event.get("per")
+    if piece.side != "heroes":
+        raise InputError(f"{piece_id} is not one of the heroes: only their cards are used")
+    if not isinstance(card, str) or not card.strip() or len(card) > 60:
+        raise InputError(f"a used card needs its name, not {card!r}")
+    if per not in USE_PERIODS:
+        raise InputError(f"a card is used once per room or per game, not {per!r}")
+    if any(entry.split(" (")[0] == card for entry in piece.used):
+        raise InputError(f"{piece_id} already used {card} in this room: the card is flipped "
+                         f"(once per room) or discarded (once per game)")
+    return battle.with_piece(replace(piece, used=(*piece.used, f"{card} ({per})")))
