@@ -523,3 +523,16 @@ def test_a_card_is_used_once_in_a_room(tmp_path: Path) -> None:
     assert "once per room or per game, not 'week'" in out and "not one of the heroes" in out
     assert "used: elven-arrow (room), fireball spell (game)" in out
     assert [e["type"] for e in _events(folder)] == ["used", "used"]
+
+
+def test_a_heros_devour_shot_devours_one(catalog: Catalog) -> None:
+    """facts 1.6: "Devour. The target takes 1 damage. If still alive, it goes onto the Devoured
+    card ... If several are hit, all take damage but only one is devoured (the shooter
+    chooses)." A Lord "cannot be frozen or devoured"."""
+    battle = battle_of(catalog, ai("a", "remorhaz", 40.0), ai("b", "remorhaz", 50.0))
+    after, _ = hit(catalog, battle, ["a", "b"], "devour")
+    assert "devoured" in after.piece("a").conditions and after.piece("a").health == 3
+    assert not after.piece("b").conditions and after.piece("b").health == 3
+    after, lines = hit(catalog, lord(catalog), ["lord"], "devour")
+    assert not after.piece("lord").conditions and after.piece("lord").health == 7
+    assert "immune to devour" in lines[0]

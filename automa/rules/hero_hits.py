@@ -126,6 +126,8 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
     """What one hero's shot does to one AI piece it struck. `modified`: this piece takes the
     shot's modifiers (a modified shot hitting several applies them to one only)."""
     mods = shot.modifiers if modified else frozenset()
+    if shot.shot == "devour" and modified:  # the devour shot devours one of those it hits
+        mods = mods | {"devour"}
     out = HitOutcome()
     if not modified and shot.modifiers:
         out = out.say("base damage only (the modifiers go to one piece hit, the first named)")
@@ -180,7 +182,7 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
     if "devour" in mods and survives:
         out = replace(out, gains=out.gains | {"devoured"}).say(
             "devour: onto the Devoured! card")
-    if "chain" in mods:
+    if "chain" in mods and not (shot.vulnerabilities and target.family == "wraith-knight"):
         out = out.say("chain: the same piece takes no damage twice in a row in one sequence; "
                       "report only the hits that count")
     out = _damaged(out, target)
