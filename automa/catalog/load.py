@@ -512,7 +512,7 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
         return result
 
     def kraken() -> int:
-        rec = record("kraken")  # ruling 45 (kraken-bag): which bag holds the red tokens
+        rec = record("kraken")  # ruling kraken-bag: which bag holds the red tokens
         level = check_int(rec, "bag", rec.raw("bag", 1), 1, 3)
         rec.reject_unknown_keys()
         return level

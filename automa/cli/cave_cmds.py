@@ -39,7 +39,7 @@ def _count(option: str, text: str) -> int:
 @click.option("--dice", type=click.Choice(["virtual", "physical"]), default="virtual",
               help="physical: roll the D12 and draw the red tokens at the table, type each.")
 @click.option("--tie", type=click.Choice(["kraken", "hero"]), default=None,
-              help="Who wins a tie (ruling 46, kraken-tie; default: the Kraken).")
+              help="Who wins a tie (ruling kraken-tie; default: the Kraken).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (CONTRACT.md).")
 @click.pass_context
 @reports_errors
@@ -61,7 +61,7 @@ def fight(ctx: click.Context, health: str, shots: str, seed: int | None, dice: s
     from automa.model.scenario import Bag, ChanceScript
     from automa.rules.kraken import fight as kraken_fight
     from automa.rules.kraken import reward, token_count
-    from automa.rules.rulings import ruling
+    from automa.rules.rulings import cite, ruling
 
     hero_health, icons = _count("--health", health), _count("--shots", shots)
     catalog = load_catalog(ctx.obj["data_dir"])
@@ -73,14 +73,15 @@ def fight(ctx: click.Context, health: str, shots: str, seed: int | None, dice: s
                     asker=PromptAsker() if physical else None)
     count = token_count(hero_health, icons)
     if physical:
-        click.echo(f"The hero draws {count} red Damage tokens (level {level} bag, ruling 45), "
-                   f"one at a time, keeping each out of the bag.", err=True)
+        click.echo(f"The hero draws {count} red Damage tokens (level {level} bag, "
+                   f"{cite('kraken-bag')}), one at a time, keeping each out of the bag.",
+                   err=True)
     drawn = [0]
 
     def draw(bag: Bag, hand: Sequence[DamageToken]) -> DamageToken:
-        if physical and drawn[0] and not hand:  # ruling 47: every token was in hand
+        if physical and drawn[0] and not hand:  # ruling kraken-draw: every token was in hand
             click.echo(f"The bag is empty: note the {drawn[0]} tokens drawn so far and put them "
-                       f"all back into the bag (ruling 47)", err=True)
+                       f"all back into the bag ({cite('kraken-draw')})", err=True)
         drawn[0] = len(hand) + 1
         return chance.token(level, bag, "against the Kraken", hand)
 
@@ -97,10 +98,11 @@ def fight(ctx: click.Context, health: str, shots: str, seed: int | None, dice: s
     click.echo(f"The hero's {count} red tokens ({hero_health // 4} for health, {icons} for shot "
                f"icons): {faces} = {result.total}")
     if result.refilled:
-        click.echo("  the bag ran out: the tokens in hand were counted and put back (ruling 47)")
+        click.echo(f"  the bag ran out: the tokens in hand were counted and put back "
+                   f"({cite('kraken-draw')})")
     if result.tie:
         winner = "the hero" if result.hero_wins else "the Kraken"
-        click.echo(f"A tie: {winner} wins (ruling 46, kraken-tie)")
+        click.echo(f"A tie: {winner} wins ({cite('kraken-tie')}, kraken-tie)")
     items = catalog.setup.hidden_cave_items
     if result.hero_wins:
         click.echo("The hero evades the Kraken: 1 platinum coin from the Treasury, 2 health, "

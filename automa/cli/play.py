@@ -19,9 +19,14 @@ from automa.cli.session_cmds import open_session, session_option
 HELP = """Heroes' turn: report what happened at the table, then `done`.
   move ID POSITION      e.g. move elf 12.5,40 | move elf rune 3 | move elf 2 cm left of rat-1
                         | move elf touching obstacle B on its north side
-  damage ID N [by HERO] a hit on a piece (monsters too; name the hero for the summary)
+  hit ID[, ID...] SHOT[+MOD...] [by HERO] [trilithon]   a hero's hit on AI pieces, resolved
+                        by the rules (nullify/reflect boxes, Lords' immunities, poison, stun,
+                        fear, ice, devour, petrify, dagger, portal-trap), e.g.
+                        hit rat-1, rat-2 fireball by elf; `trilithon`: it went through it
+  damage ID N [by HERO] raw damage on any piece, no rules applied (name the hero for the summary)
   heal ID N
-  gold ID +N / -N       also items, poison
+  used HERO CARD room|game   a card used (Ability, Item, Spell): once per room or per game
+  gold ID +N / -N       also items, poison; gold ID +1p: a platinum coin (5 gold)
   dead ID               the piece leaves play; freeze / unfreeze / stun / unstun ID
   condition ID NAME on|off   any condition: frozen, stunned, teleported, devoured, aloft ...
   back ID               back on the mat from the Teleported! or Devoured! card (then move it)
@@ -39,7 +44,7 @@ At any question during an activation (a die, a token, a yes/no, which one):
   quit                  stop; the activation under way is not saved"""
 AI_COMMANDS = ("move", "los", "status", "log", "undo", "redo", "help", "quit", "exit")
 HISTORY = "history"  # in the session folder: the lines typed at `play`, for Up and Down
-COMMANDS = ("move", "damage", "hit", "heal", "gold", "items", "poison", "dead", "freeze",
+COMMANDS = ("move", "damage", "hit", "used", "heal", "gold", "items", "poison", "dead", "freeze",
             "unfreeze", "stun", "unstun", "condition", "back", "los", "status", "log", "undo",
             "redo", "done", "quit", "exit", "help")
 
@@ -170,9 +175,16 @@ def _remind_conditions(state: Any) -> None:
 
 
 def _room_over(session: Any) -> bool:
+    from automa.rules.battle_end import devoured_return, room_cleared
+
     battle = session.state.battle
-    if not any(p.side == "ai" for p in battle.pieces):
-        click.echo("The room is cleared: no AI character is left.")
+    lord_fell = any(p.kind == "catacomb-lord" and battle.get(p.id) is None
+                    for p in session.state.scenario.pieces)
+    cleared = room_cleared(battle.pieces, lord_fell)
+    if cleared is not None:
+        click.echo(f"The room is cleared: {cleared}.")
+        for line in devoured_return(battle.pieces):
+            click.echo(f"  {line}")
         return True
     if not any(p.side == "heroes" and p.kind == "hero" for p in battle.on_table()):
         click.echo("The heroes have fallen: no hero is left on the mat.")
@@ -272,7 +284,13 @@ def _move(session: Any, args: list[str]) -> None:
 def _amount(kind: str) -> Handler:
     def handler(session: Any, args: list[str]) -> None:
         _need(args, 2, f"{kind} ID N")
-        event = {"type": kind, "piece": args[0], "amount": _number(args[1])}
+        amount = args[1]
+        if kind == "gold" and amount.lower().endswith("p"):  # platinum coins: 1 = 5 gold
+            from automa.model.board import PLATINUM
+
+            event = {"type": kind, "piece": args[0], "amount": _number(amount[:-1]) * PLATINUM}
+        else:
+            event = {"type": kind, "piece": args[0], "amount": _number(amount)}
         if kind == "damage" and len(args) > 2:
             event["by"] = _dealt_by(session, args[2:])
         session.report(event)
@@ -283,13 +301,83 @@ def _amount(kind: str) -> Handler:
     return handler
 
 
-def _dealt_by(session: Any, words: list[str]) -> str:
+def _hit(session: Any, args: list[str]) -> None:
+    """`hit rat-1, rat-2 fireball+poison by elf`: resolved by rules/hero_hits.py, one event."""
+    from automa.errors import InputError
+
+    usage = "hit ID[, ID...] SHOT[+MODIFIER...] [by HERO] [trilithon]"
+    words = list(args)
+    event: dict[str, Any] = {"type": "hit"}
+    if words and words[-1].lower() == "trilithon":  # the shot went through the Trilithon
+        event["trilithon"] = True
+        words = words[:-1]
+    if len(words) >= 2 and words[-2].lower() == "by":
+        event["by"] = _dealt_by(session, words[-2:], usage)
+        words = words[:-2]
+    _need(words, 2, usage)
+    event["shot"] = words[-1].lower()
+    event["targets"] = [t for t in " ".join(words[:-1]).replace(",", " ").split() if t]
+    modifiers = event["shot"].split("+")[1:]
+    if any(m.split("(")[0] == "poison" for m in modifiers):
+        event["poison_card"] = _ask_number("the Poison card you drew shows", 1, 9)
+    if event["shot"].split("+")[0] == "portal-trap":
+        event["portal"] = _portal_rolls(session, event["targets"])
+    if not event["targets"]:
+        raise InputError(f"usage: {usage}")
+    for line in session.report_hit(event):
+        click.echo(textwrap.fill(line, 100, initial_indent="  ", subsequent_indent="    "))
+
+
+def _used(session: Any, args: list[str]) -> None:
+    """`used elf elven-arrow room`: a card used this room (flipped) or this game (discarded)."""
+    _need(args, 3, "used HERO CARD room|game")
+    card, per = " ".join(args[1:-1]), args[-1].lower()
+    session.report_used({"type": "used", "piece": args[0], "card": card, "per": per})
+    fate = "flip the card; it is refreshed in the next Setup Phase" if per == "room" else \
+        "discard the card"
+    click.echo(f"  {args[0]} used {card}: {fate}")
+
+
+def _ask_number(prompt: str, low: int, high: int) -> int:
+    from automa.cli.asker import plain_number
+
+    while True:
+        try:
+            answer = click.prompt(f"  {prompt} ({low}-{high})", prompt_suffix=": ",
+                                  default="", show_default=False)
+        except click.exceptions.Abort:
+            raise Quit from None
+        if not sys.stdin.isatty():
+            click.echo(answer)  # echo scripted input so the transcript reads naturally
+        number = plain_number(answer.strip())
+        if number is not None and low <= number <= high:
+            return number
+        click.echo(f"  a whole number from {low} to {high}, please")
+
+
+def _portal_rolls(session: Any, targets: list[str]) -> list[int]:
+    """The Portal Trap's D12 for each piece hit: the players' die in physical mode, else the
+    session's seeded dice (this input's own stream, as for an AI activation)."""
+    from automa.session.state import new_chance
+
+    if session.physical:
+        return [_ask_number(f"D12 rolled for the Portal Trap on {t}", 1, 12) for t in targets]
+    done, _ = session.effective()
+    chance = new_chance(session.catalog, session.seed, len(done), None)
+    rolls = [chance.d12(f"Portal Trap on {target}") for target in targets]
+    for target, roll in zip(targets, rolls, strict=True):
+        click.echo(f"  D12 for the Portal Trap on {target}: {roll}")
+    return rolls
+
+
+def _dealt_by(session: Any, words: list[str],
+              usage: str = "damage ID N [by HERO]") -> str:
     """`by HERO`: who dealt the damage (for the battle summary)."""
     from automa.errors import InputError
 
     heroes = {p.id for p in session.state.scenario.pieces if p.side == "heroes"}
     if len(words) != 2 or words[0].lower() != "by" or words[1] not in heroes:
-        raise InputError(f"usage: damage ID N [by HERO] (heroes: {', '.join(sorted(heroes))})")
+        raise InputError(f"usage: {usage} (heroes: {', '.join(sorted(heroes))})")
     return words[1]
 
 
@@ -393,7 +481,8 @@ def _quit(session: Any, args: list[str]) -> None:
 HANDLERS: dict[str, Handler] = {
     "move": _move,
     "damage": _amount("damage"),
-    "hit": _amount("damage"),
+    "hit": _hit,
+    "used": _used,
     "heal": _amount("heal"),
     "gold": _amount("gold"),
     "items": _amount("items"),

@@ -29,6 +29,7 @@ from automa.model.pieces import Piece
 from automa.model.playmat import Obstacle, Playmat
 from automa.model.rooms import RoomSpec
 from automa.model.scenario import Bag, ChanceScript, Scenario, Settings, Templates, Tiles
+from automa.rules.rulings import cite
 from automa.rules.setup import Unit, character_tiles_for, d12_half, direction_pair, placement_order
 from automa.rules.tiles import tile_key
 
@@ -429,7 +430,7 @@ def _with_trilithon(playmat: Playmat, notes: list[str]) -> Playmat:
 def _hidden_cave(catalog: Catalog, chance: Chance, notes: list[str]) -> tuple[str, ...]:
     """One piece of each level-1 monster in the Monster Pool (its card's data complete or not:
     the rulebook's own example draws Eris and the Mummy); five drawn at random are set aside to
-    be collected. The kinds stay in the Overseer's draws (ruling 49)."""
+    be collected. The kinds stay in the Overseer's draws (ruling cave-pieces)."""
     level_one = sorted(m.id for m in catalog.monsters.values()
                        if m.level == 1 and m.kind == "monster")
     collect = catalog.setup.hidden_cave_collect
@@ -440,8 +441,8 @@ def _hidden_cave(catalog: Catalog, chance: Chance, notes: list[str]) -> tuple[st
     items = ", ".join(catalog.setup.hidden_cave_items)
     names = ", ".join(catalog.monsters[m].name for m in chosen)
     notes.append(f"Hidden Cave: set aside one piece of each of {names} (those pieces are not "
-                 f"available to the Overseer; ruling 49); put {items} (or four random Item "
-                 f"cards) face up beside the Hidden Cave card")
+                 f"available to the Overseer; {cite('cave-pieces')}); put {items} (or four "
+                 f"random Item cards) face up beside the Hidden Cave card")
     return chosen
 
 

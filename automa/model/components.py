@@ -78,4 +78,4 @@ class Components:
     hero_target_bands: Mapping[int, tuple[int, int]]
     tiles: TileSet
     provenance: Mapping[str, str]
-    red_bag: int = 1  # the level of the "red" Damage tokens the Kraken fight draws (ruling 45)
+    red_bag: int = 1  # the level of the Kraken fight's "red" Damage tokens (ruling kraken-bag)

@@ -36,6 +36,7 @@ class Piece:
     flying: bool = False
     invulnerable: bool = False  # e.g. Yilleph's white pieces: hit and pushed, never damaged
     part_of: str | None = None  # e.g. Ulom's claw: targeted as part of Ulom
+    used: tuple[str, ...] = ()  # a hero's cards used in this room: "elven-arrow (room)"
 
     @property
     def label(self) -> str:

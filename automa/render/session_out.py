@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from automa.model.board import HeroBoard, board_of
 from automa.render.json_out import pieces_json
 from automa.session.events import Event
 from automa.session.state import SessionState
@@ -12,7 +13,18 @@ from automa.session.state import SessionState
 
 def status_json(state: SessionState) -> dict[str, Any]:
     return {"round": state.round, "phase": state.phase, "pieces": pieces_json(state.battle),
-            "out": dict(state.battle.out)}
+            "out": dict(state.battle.out),
+            "boards": {b.hero: {"health": b.health, "starting_health": b.starting_health,
+                                "gold": b.gold, "poison": b.poison, "items": b.items,
+                                "kills": list(b.kills), "used": list(b.used)}
+                       for b in hero_boards(state)}}
+
+
+def hero_boards(state: SessionState) -> list[HeroBoard]:
+    """Each hero's board as the battle stands (no kills on it in the Lord fight)."""
+    lord_fight = any(p.kind == "catacomb-lord" for p in state.scenario.pieces)
+    return [board_of(p, state.battle.out, lord_fight) for p in state.battle.pieces
+            if p.side == "heroes" and p.kind == "hero"]
 
 
 def status_text(state: SessionState, unmeasured: Collection[str] = frozenset()) -> str:
@@ -33,6 +45,10 @@ def status_text(state: SessionState, unmeasured: Collection[str] = frozenset()) 
             where = ("(not measured)" if p.id in unmeasured
                      else f"({p.at[0]:5.1f}, {p.at[1]:5.1f})")
             lines.append(f"    {p.id:<18} {where:<14}{health}{extra}{conditions}")
+    boards = hero_boards(state)
+    if boards:
+        lines.append("  Hero boards:")
+        lines += [f"    {board.text()}" for board in boards]
     if state.battle.out:
         lines.append("  Out of play: " + ", ".join(f"{k} ({v})"
                                                    for k, v in state.battle.out.items()))
@@ -59,6 +75,11 @@ def describe_event(event: Event) -> str:
     if kind in ("damage", "heal", "gold", "items", "poison"):
         return f"{kind} {event['piece']} {event['amount']:+d}" if kind in (
             "gold", "items", "poison") else f"{kind} {event['piece']} {event['amount']}"
+    if kind == "used":
+        return f"{event['piece']} used {event.get('card')} (once per {event.get('per')})"
+    if kind == "hit":
+        by = f" by {event['by']}" if event.get("by") else ""
+        return f"hit {', '.join(map(str, event.get('targets', [])))} {event.get('shot')}{by}"
     if kind == "remove":
         return f"{event['piece']} leaves play ({event.get('why', 'dead')})"
     if kind == "condition":

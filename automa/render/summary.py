@@ -39,7 +39,7 @@ def tally(state: SessionState, events: Sequence[Event], catalog: Catalog, seed: 
                 continue
             if piece_id in heroes:
                 result.taken[piece_id] = result.taken.get(piece_id, 0) + lost
-            elif event.get("type") == "damage":
+            elif event.get("type") in ("damage", "hit"):
                 by = event.get("by")
                 who = by if isinstance(by, str) and by in heroes else UNNAMED
                 result.dealt[who] = result.dealt.get(who, 0) + lost

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from automa.errors import RulesError, ScenarioError
+from automa.rules.rulings import cite
 
 NEEDED = 5  # "randomly draw five of them"
 
@@ -19,7 +20,7 @@ class HiddenCave:
     items: tuple[str, ...]  # the items still face up beside the Hidden Cave card
     collected: tuple[tuple[str, tuple[str, ...]], ...] = ()  # hero -> pieces kept, in order
     inside: tuple[str, ...] = ()  # heroes on the Hidden Cave card
-    visited: tuple[str, ...] = ()  # heroes who entered by their collection (ruling 48)
+    visited: tuple[str, ...] = ()  # heroes who entered by their collection (ruling cave-once)
 
     def pieces(self, hero: str) -> tuple[str, ...]:
         return dict(self.collected).get(hero, ())
@@ -59,7 +60,7 @@ def why_not_enter(cave: HiddenCave, hero: str) -> str | None:
     if hero in cave.inside:
         return f"{hero} is already in the Hidden Cave"
     if hero in cave.visited:
-        return f"{hero} has visited the Hidden Cave already (ruling 48)"
+        return f"{hero} has visited the Hidden Cave already ({cite('cave-once')})"
     missing = cave.missing(hero)
     if missing:
         return f"{hero} has not collected {', '.join(missing)} yet"
@@ -79,7 +80,7 @@ def may_enter(cave: HiddenCave, hero: str) -> bool:
 def enter(cave: HiddenCave, hero: str, portal_trap: bool = False) -> HiddenCave:
     """The hero's piece goes onto the Hidden Cave card (instead of their turn). Sent by the
     Portal Trap (result 12) a hero goes in whatever they have collected and whoever is inside;
-    such a visit does not use up their own (ruling 48)."""
+    such a visit does not use up their own (ruling cave-once)."""
     if portal_trap:
         if hero in cave.inside:
             raise RulesError(f"{hero} is already in the Hidden Cave")

@@ -47,6 +47,7 @@ MOVEMENT = "Movement"
 TARGETING = "Targeting and shot choice"
 SHOTS = "Shots, tokens and effects"
 CAVE = "The Hidden Cave"
+HERO_HITS = "The heroes' hits on the AI's pieces"
 
 RULINGS: tuple[Ruling, ...] = (
     Ruling(1, "order-tiles", COMPONENTS, "Order tiles",
@@ -459,11 +460,54 @@ RULINGS: tuple[Ruling, ...] = (
            "they keep it\".",
            "The five kinds leave the Overseer's draws altogether (then a hero can collect them "
            "only in rooms whose card names them)."),
+    Ruling(50, "monster-vulnerabilities", HERO_HITS, "Monster Vulnerabilities are opt-in",
+           "A hero's `hit` applies the family vulnerabilities (Zombie and Dungeon melee or "
+           "missile as critical, Undead fireball as critical, Mythological melee as "
+           "regeneration, extra-small Vermin melee or missile as fear, Infernal ice doing 1 "
+           "damage, Wraith Knight defensive properties ignored) only when the table switches "
+           "them on; they never override a card's own Nullifies or Reflects box.",
+           "\"Monster Vulnerabilities (Optional)\"; base game: \"These never override a "
+           "monster's own defensive properties.\"",
+           options=(Option("off", "the optional vulnerabilities are not used"),
+                    Option("on", "the optional vulnerabilities apply to the heroes' hits"))),
+    Ruling(51, "portal-rush", HERO_HITS, "Portal Trap 4-5 on an AI piece",
+           "When a hero's Portal Trap rolls 4 or 5 on an AI piece, the AI declines the rush "
+           "shot it may perform: the piece stays where it is.",
+           "\"Result 4-5: no damage is inflicted, affected character may perform rush shot.\" "
+           "The chapter says the AI declines the Trilithon, the only other offered flick.",
+           "The AI performs the rush toward its Active Target with its line of sight Ruler."),
+    Ruling(52, "portal-twelve", HERO_HITS, "Portal Trap 12 on an AI piece",
+           "When a hero's Portal Trap rolls 12 on an AI piece, it goes to an unoccupied rune, "
+           "never to the Hidden Cave (the Cave is the heroes'); the players roll the rune die "
+           "until it names an unoccupied rune, as the AI has no preference.",
+           "\"Result 12: no damage is inflicted and the affected character is moved to the "
+           "Hidden Cave card or an unoccupied rune of their choice.\"",
+           "The heroes choose the rune, as the ones who flicked the trap."),
+    Ruling(53, "dagger-hero", HERO_HITS, "Who throws the dagger for 2",
+           "In a Catacombs 3E battle a dagger does 2 damage when the hit names its thrower "
+           "(`by HERO`) and that piece is a hero; an ally, a familiar or no thrower named gets "
+           "the default 1.",
+           "\"In Catacombs 3E, this ranged shot inflicts 1 point of damage by default, 2 "
+           "points when performed by any Catacomb hero (including the Illusionist).\"",
+           "Every dagger does 2 in a 3E battle, whoever throws it."),
+    Ruling(54, "hero-poison", HERO_HITS, "A hero's poison shot on a monster",
+           "The Poison card's value is damage on top of the shot's own, when the shot reaches "
+           "the piece: not nullified, reflected or frozen, and never a Catacomb Lord (immune to "
+           "every modifier but chain, critical and regeneration). With several pieces hit, "
+           "the card goes to the one the attacker chose (the first named).",
+           "\"Draw one (and only one) Poison card and immediately inflict the indicated poison "
+           "value as damage.\"",
+           "The Poison card replaces the shot's damage instead of adding to it."),
 )
 
 BY_KEY: Mapping[str, Ruling] = {r.key: r for r in RULINGS}
 BY_NUMBER: Mapping[int, Ruling] = {r.number: r for r in RULINGS}
 SWITCHES: Mapping[str, Ruling] = {r.key: r for r in RULINGS if r.options and not r.setting}
+
+
+def cite(key: str) -> str:
+    """How the printout names ruling `key` in a sentence: "ruling 12"."""
+    return f"ruling {ruling(key).number}"
 
 
 def ruling(key: str) -> Ruling:

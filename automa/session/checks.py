@@ -9,7 +9,8 @@ from typing import Any
 DAMAGED = "damaged"  # the stand-in for a line that cannot be an input
 COUNTERS = ("damage", "heal", "gold", "items", "poison")
 MARKERS = ("undo", "redo", "rollback")
-KINDS = ("activation", "end-heroes-turn", "move", "remove", "condition", *COUNTERS, *MARKERS)
+KINDS = ("activation", "end-heroes-turn", "move", "remove", "condition", "hit", "used",
+         *COUNTERS, *MARKERS)
 DICE = {"d12": 12, "rune_die": 99, "location_die": 99}
 MAX_AMOUNT = 99
 MAX_COORDINATE = 10_000.0  # cm: far beyond any mat, so a typo is caught, not drawn
@@ -64,6 +65,21 @@ def _activation(event: dict[str, Any]) -> str | None:
     return _text(event, "summary", optional=True)
 
 
+def _hit(event: dict[str, Any]) -> str | None:
+    """A hero's hit: the pieces struck, the shot, who shot, the Poison card and the D12s."""
+    targets = event.get("targets")
+    if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
+        return "targets is not a list of piece ids"
+    poison, portal = event.get("poison_card", 1), event.get("portal", [])
+    if not _whole(poison) or not 1 <= poison <= 9:
+        return f"poison_card {poison!r} is not a Poison card's value (1-9)"
+    if not isinstance(portal, list) or not all(_whole(r) and 1 <= r <= 12 for r in portal):
+        return f"portal {portal!r} is not a list of D12 faces"
+    if not isinstance(event.get("trilithon", False), bool):
+        return "trilithon is not true or false"
+    return _text(event, "shot") or _text(event, "by", optional=True)
+
+
 def check_event(event: dict[str, Any]) -> str | None:
     """What is wrong with one logged input, or None."""
     kind = event.get("type")
@@ -79,6 +95,10 @@ def check_event(event: dict[str, Any]) -> str | None:
             f"a rollback to {keep!r} inputs"
     if kind in ("undo", "redo", "end-heroes-turn"):
         return None
+    if kind == "hit":
+        return _hit(event)
+    if kind == "used":
+        return _text(event, "piece") or _text(event, "card") or _text(event, "per")
     problem = _text(event, "piece")
     if problem:
         return problem

@@ -19,7 +19,13 @@ from automa.geometry.table import TableGeometry, build_table
 from automa.model.components import DamageToken
 from automa.model.scenario import ChanceScript, Scenario
 from automa.session.checks import DAMAGED
-from automa.session.events import TABLE_EVENTS, Event, apply_table_event
+from automa.session.events import (
+    TABLE_EVENTS,
+    Event,
+    apply_hit_event,
+    apply_table_event,
+    apply_used_event,
+)
 from automa.session.log import SessionError
 
 MARKERS = ("undo", "redo", "rollback")
@@ -152,6 +158,12 @@ def apply_event(state: SessionState, event: Event, index: int, catalog: Catalog,
             state, progress=TurnProgress(state.battle))
     if kind in TABLE_EVENTS:
         return replace(state, battle=apply_table_event(state.battle, event, geometry))
+    if kind == "used":
+        return replace(state, battle=apply_used_event(state.battle, event))
+    if kind == "hit":
+        battle, _ = apply_hit_event(state.battle, event, catalog.monsters,
+                                    state.scenario.settings.rulings)
+        return replace(state, battle=battle)
     raise InputError(f"unknown input {kind!r}")
 
 

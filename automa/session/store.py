@@ -22,7 +22,7 @@ from automa.errors import InputError, ScenarioError
 from automa.geometry.table import TableGeometry, build_table
 from automa.model.scenario import Scenario
 from automa.scenario.load import parse_scenario
-from automa.session.events import Event, apply_table_event
+from automa.session.events import Event, apply_hit_event, apply_table_event, apply_used_event
 from automa.session.lock import ACTIVATION, WRITE, session_lock
 from automa.session.log import (
     SCENARIO_SHA256,
@@ -166,6 +166,23 @@ class Session:
         """A heroes'-turn report: checked against the table, then logged."""
         with self._writing():
             battle = apply_table_event(self.state.battle, event, self.geometry)
+            self._record(event)
+            self.state = _with_battle(self.state, battle)
+
+    def report_hit(self, event: Event) -> list[str]:
+        """A hero's hit resolved by the rules, then logged: what it did, a line or two a
+        piece."""
+        with self._writing():
+            battle, lines = apply_hit_event(self.state.battle, event, self.catalog.monsters,
+                                            self.state.scenario.settings.rulings)
+            self._record(event)
+            self.state = _with_battle(self.state, battle)
+            return lines
+
+    def report_used(self, event: Event) -> None:
+        """A hero's card used this room or this game: checked, then logged."""
+        with self._writing():
+            battle = apply_used_event(self.state.battle, event)
             self._record(event)
             self.state = _with_battle(self.state, battle)
 

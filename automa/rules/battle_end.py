@@ -1,0 +1,33 @@
+"""When a room's Battle Phase is over on the heroes' side: the room cleared, and who comes back
+from the Devoured! card."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from automa.model.pieces import Piece
+
+
+def room_cleared(pieces: Sequence[Piece], lord_fell: bool) -> str | None:
+    """Why the room is cleared, or None while it goes on.
+
+    - "The heroes win by killing the Lord; the remaining minions need not be killed."
+    - Antients "cannot be damaged, destroyed": they never hold a room.
+    - Ice: "If every other monster is dead, the frozen ones count as cleared".
+    - Teleport: "The Battle Phase goes on even if monsters are only on the Teleported card."
+    (catacombs-facts.md 2.3, 2.4, 1.6)"""
+    if lord_fell:
+        return "the Catacomb Lord is dead: the heroes win (the minions left need not be killed)"
+    holding = [p for p in pieces if p.side == "ai" and p.kind != "antient"]
+    if not holding:
+        return "no AI character is left"
+    if all("frozen" in p.conditions and not p.conditions & {"teleported", "devoured"}
+           for p in holding):
+        return "every other monster is dead: the frozen ones count as cleared"
+    return None
+
+
+def devoured_return(pieces: Sequence[Piece]) -> list[str]:
+    """"Devoured characters are released when the room is cleared" (catacombs-facts.md 1.6)."""
+    return [f"{p.label} comes back from the Devoured! card" for p in pieces
+            if p.side == "heroes" and "devoured" in p.conditions]

@@ -1,0 +1,257 @@
+"""A hero's hit on the AI's pieces, by the rules: what the players flicked, what it did.
+
+Pure rules, one function per sentence: the shot's base damage (the dagger's 2 for Catacomb
+heroes), the card's Nullifies and Reflects boxes, the optional Monster Vulnerabilities, the
+Catacomb Lords' and Antients' immunities, the modifiers a hero's shot puts on a monster (the
+Red Box's poison card, stun, fear, devour, petrify), the ice shot and the Portal Trap's D12.
+The players' flick decides who was hit; this module says what that hit does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from automa.model.monsters import MonsterSpec
+from automa.model.pieces import Piece
+from automa.model.shots import RANGED_SHOTS
+from automa.rules.rulings import cite
+
+# base damage of a hero's shot that lands (the card's shot icon); critical adds 1
+BASE_DAMAGE = {
+    "melee": 1, "bite": 1, "roll": 1, "sword": 1, "devour": 1, "missile": 1, "fireball": 1,
+    "giant-fireball": 2, "target": 1, "boomerang": 1, "scorched-earth": 2, "dagger": 1,
+    "ice": 0, "portal-trap": 0,
+}
+HIT_SHOTS = tuple(BASE_DAMAGE)
+LORD_MODIFIERS = frozenset({"chain", "critical", "regeneration"})  # all a Lord feels
+HIT_MODIFIERS = frozenset({"poison", "stun", "fear", "critical", "chain", "regeneration",
+                           "devour", "petrify"})
+
+
+@dataclass(frozen=True)
+class HeroShot:
+    """One shot of a hero as it struck one piece."""
+
+    shot: str
+    modifiers: frozenset[str] = frozenset()
+    catacomb_hero: bool = False  # the dagger does 2 for a Catacomb hero
+    poison_card: int | None = None  # the value on the Poison card drawn for a poison shot
+    portal_roll: int | None = None  # the D12 rolled for this piece, for the Portal Trap
+    vulnerabilities: bool = False  # the optional Monster Vulnerabilities are in play
+
+
+@dataclass(frozen=True)
+class HitOutcome:
+    damage: int = 0  # health the piece loses
+    reflected: int = 0  # damage back to the attacker
+    heal_attacker: int = 0
+    gains: frozenset[str] = frozenset()  # conditions: frozen, stunned, devoured, teleported
+    petrified: bool = False
+    lines: tuple[str, ...] = ()  # what happened and why, and what the players do now
+
+    def say(self, *lines: str) -> HitOutcome:
+        return replace(self, lines=(*self.lines, *lines))
+
+
+def base_damage(shot: HeroShot) -> int:
+    """"In Catacombs 3E, this ranged shot inflicts 1 point of damage by default, 2 points when
+    performed by any Catacomb hero (including the Illusionist)." Critical: +1 on the base
+    shot."""
+    damage = BASE_DAMAGE[shot.shot]
+    if shot.shot == "dagger" and shot.catacomb_hero:
+        damage = 2
+    return damage + (1 if "critical" in shot.modifiers and damage > 0 else 0)
+
+
+def defence(shot: HeroShot, target: Piece, spec: MonsterSpec | None) -> str | None:
+    """"nullified" or "reflected" when the card's box lists the shot, else None. A frozen
+    character loses its defensive properties; with the vulnerabilities, a Wraith Knight's
+    are ignored."""
+    if spec is None or "frozen" in target.conditions:
+        return None
+    if shot.vulnerabilities and target.family == "wraith-knight":
+        return None
+    if shot.shot in spec.reflects:
+        return "reflected"
+    if shot.shot in spec.nullifies:
+        return "nullified"
+    return None
+
+
+def vulnerable_as(shot: HeroShot, target: Piece, spec: MonsterSpec | None) -> str | None:
+    """The modifier an unmodified shot counts as under Monster Vulnerabilities, or None."""
+    if not shot.vulnerabilities or shot.modifiers or target.kind != "monster":
+        return None
+    family = target.family
+    if family == "zombie" and shot.shot == "melee":
+        return "critical"
+    if family == "dungeon" and shot.shot == "missile":
+        return "critical"
+    if family == "undead" and shot.shot == "fireball":
+        return "critical"
+    if family == "mythological" and shot.shot == "melee":
+        return "regeneration"
+    if family == "vermin" and shot.shot in ("melee", "missile") and spec is not None \
+            and spec.size == "extra-small" and not _has_fear_shot(spec):
+        return "fear"
+    return None
+
+
+def _has_fear_shot(spec: MonsterSpec) -> bool:
+    return any(m.name == "fear" for seq in spec.sequences for s in seq.shots
+               for m in s.modifiers)
+
+
+def portal_trap(roll: int) -> HitOutcome:
+    """The Portal Trap's D12 table, for each character hit."""
+    if not 1 <= roll <= 12:
+        raise ValueError(f"a D12 shows 1 to 12, not {roll}")
+    if roll <= 3:
+        return HitOutcome(damage=roll, gains=frozenset({"teleported"}), lines=(
+            f"Portal Trap D12 {roll}: {roll} damage, then onto the Teleported! card "
+            f"if still alive",))
+    if roll <= 5:
+        return HitOutcome(lines=(f"Portal Trap D12 {roll}: no damage; it may perform a rush "
+                                 f"shot ({cite('portal-rush')}: the AI declines)",))
+    if roll <= 11:
+        return HitOutcome(damage=2, lines=(
+            f"Portal Trap D12 {roll}: 2 damage, then if still alive move it to a random rune "
+            f"(roll the rune die; `move ID rune N`)",))
+    return HitOutcome(lines=(
+        f"Portal Trap D12 12: no damage; it goes to an unoccupied rune ({cite('portal-twelve')}: "
+        "not the "
+        "Hidden Cave; roll the rune die until it names an unoccupied rune)",))
+
+
+def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
+            modified: bool = True) -> HitOutcome:
+    """What one hero's shot does to one AI piece it struck. `modified`: this piece takes the
+    shot's modifiers (a modified shot hitting several applies them to one only)."""
+    mods = shot.modifiers if modified else frozenset()
+    if shot.shot == "devour" and modified:  # the devour shot devours one of those it hits
+        mods = mods | {"devour"}
+    out = HitOutcome()
+    if not modified and shot.modifiers:
+        out = out.say("base damage only (the modifiers go to one piece hit, the first named)")
+        shot = replace(shot, modifiers=frozenset())
+    if target.kind == "antient":
+        return out.say("an Antient: immune to every shot and modifier")
+    if "frozen" in target.conditions:
+        return out.say("frozen: it cannot be damaged (knocked the ice off? "
+                       f"`unfreeze {target.id}` first)")
+    box = defence(shot, target, spec)
+    if box is not None:
+        verb = "reflects" if box == "reflected" else "nullifies"
+        out = out.say(f"its card {verb} {shot.shot}: no damage, modifiers ignored")
+        if box == "reflected":
+            out = replace(out, reflected=1).say("1 damage goes back to the attacker")
+        return out
+    lord = target.kind == "catacomb-lord"
+    if lord and (ignored := sorted(mods - LORD_MODIFIERS)):
+        out = out.say(f"a Catacomb Lord: immune to {', '.join(ignored)}")
+        mods = mods & LORD_MODIFIERS
+        shot = replace(shot, modifiers=mods)
+    if shot.shot == "portal-trap":
+        if shot.portal_roll is None:
+            raise ValueError("the Portal Trap needs a D12 for each piece hit")
+        trap = portal_trap(shot.portal_roll)
+        return _damaged(replace(trap, lines=out.lines + trap.lines), target)
+    if shot.shot == "ice":
+        return _iced(shot, target, out)
+    extra = vulnerable_as(shot, target, spec)
+    if extra is not None:
+        out = out.say(f"Monster Vulnerabilities ({target.family}, "
+                      f"{cite('monster-vulnerabilities')}): the unmodified {shot.shot} counts "
+                      f"as {extra}")
+        mods = mods | {extra}
+        shot = replace(shot, modifiers=mods)
+    if "petrify" in mods:
+        return replace(out, petrified=True).say("petrify: it dies at once")
+    damage = base_damage(shot)
+    critical = " (critical)" if "critical" in mods else ""
+    out = replace(out, damage=damage).say(f"{shot.shot}{critical}: {damage} damage")
+    if "poison" in mods:
+        if shot.poison_card is None:
+            raise ValueError("a poison shot needs the value of the Poison card drawn")
+        out = replace(out, damage=out.damage + shot.poison_card).say(
+            f"poison: the Poison card shows {shot.poison_card}, inflicted as damage (ruling "
+            f"49); shuffle it back into the deck")
+    if "regeneration" in mods:
+        out = replace(out, heal_attacker=1).say("regeneration: the attacker heals 1")
+    survives = target.health is None or target.health > out.damage
+    if "stun" in mods and survives:
+        out = replace(out, gains=out.gains | {"stunned"}).say(
+            "stun: a Stunned! card (it loses its next turn)")
+    if "devour" in mods and survives:
+        out = replace(out, gains=out.gains | {"devoured"}).say(
+            "devour: onto the Devoured! card")
+    if "chain" in mods and not (shot.vulnerabilities and target.family == "wraith-knight"):
+        out = out.say("chain: the same piece takes no damage twice in a row in one sequence; "
+                      "report only the hits that count")
+    out = _damaged(out, target)
+    if "fear" in mods and out.damage > 0:  # "an attacker who damages a target with it"
+        out = out.say("fear: the attacker may now flick one unmodified rush shot with it")
+    return out
+
+
+def _iced(shot: HeroShot, target: Piece, out: HitOutcome) -> HitOutcome:
+    """"Catacomb Lords and Antients are immune" to ice; an Infernal monster (vulnerabilities)
+    takes 1 damage before freezing."""
+    if target.kind == "catacomb-lord":
+        return out.say("a Catacomb Lord: it cannot be frozen")
+    damage = 1 if shot.vulnerabilities and target.family == "infernal" else 0
+    if damage:
+        out = out.say(f"Monster Vulnerabilities (infernal, {cite('monster-vulnerabilities')}): the "
+                      "ice shot does 1 "
+                      "damage first")
+    out = replace(out, damage=damage, gains=frozenset({"frozen"})).say(
+        "ice: frozen, if still alive (put the ice piece on it)")
+    return _damaged(out, target)
+
+
+def _damaged(out: HitOutcome, target: Piece) -> HitOutcome:
+    """Shadow monsters and invulnerable pieces take no damage; the rest lose health."""
+    if out.damage <= 0:
+        return out
+    if target.health is None:
+        return replace(out, damage=0).say(
+            "a shadow monster: no damage; it is destroyed only when pushed "
+            "completely off the playmat")
+    if target.invulnerable:
+        return replace(out, damage=0).say("invulnerable: no damage")
+    return out
+
+
+def health_after(target: Piece, out: HitOutcome) -> int | None:
+    """The piece's health after the hit; 0 or less: it dies."""
+    if out.petrified:
+        return 0
+    if target.health is None:
+        return None
+    return target.health - out.damage
+
+
+def disc_line(target: Piece, out: HitOutcome, spec: MonsterSpec | None) -> str | None:
+    """"2-health monsters: after 1 damage the disc is flipped in place to its orange or black
+    damaged side; the next hit kills it." A killed monster's disc goes onto the killing hero's
+    board, except in the Lord fight."""
+    after = health_after(target, out)
+    if after is None or (target.health == after and not out.petrified):
+        return None
+    if after <= 0:
+        return "it dies: its disc goes onto the hero's board (not in the Lord fight)"
+    printed = spec.health if spec is not None else target.starting_health
+    if target.kind == "monster" and printed == 2 and after == 1:
+        return "1 health left: flip its disc to the damaged side"
+    return f"{after} health left"
+
+
+def trilithon_reshot(shot: str) -> str:
+    """"When any ranged piece passes successfully through the Trilithon, then the player
+    performing that shot must immediately perform the same shot again from where the piece
+    finished up"; a character piece through it may "perform move to rune instead"."""
+    if shot in RANGED_SHOTS:
+        return (f"the {shot} piece passed through the Trilithon: flick the same {shot} again "
+                f"from where it finished, then `hit` what it strikes")
+    return (f"the hero passed through the Trilithon: perform the same {shot} again from where "
+            f"the piece finished (or move to rune instead), then `hit` what it strikes")
