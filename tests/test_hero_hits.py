@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from automa.catalog.load import Catalog
 from automa.cli.main import cli
+from automa.rules.rulings import ruling
 from automa.engine.battle import Battle
 from automa.errors import InputError
 from automa.model.pieces import Piece
@@ -131,7 +132,8 @@ def test_poison_card_is_inflicted_as_damage(catalog: Catalog) -> None:
     battle = battle_of(catalog, ai("rem", "remorhaz"))
     after, lines = hit(catalog, battle, ["rem"], "melee+poison", poison_card=2)
     assert after.piece("rem").health == 1
-    assert any("Poison card shows 2" in line for line in lines)
+    poison = next(line for line in lines if "Poison card shows 2" in line)
+    assert f"(ruling {ruling('hero-poison').number})" in poison  # the registry's number
 
 
 def test_poison_needs_the_card(catalog: Catalog) -> None:

@@ -174,8 +174,8 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
         if shot.poison_card is None:
             raise ValueError("a poison shot needs the value of the Poison card drawn")
         out = replace(out, damage=out.damage + shot.poison_card).say(
-            f"poison: the Poison card shows {shot.poison_card}, inflicted as damage (ruling "
-            f"49); shuffle it back into the deck")
+            f"poison: the Poison card shows {shot.poison_card}, inflicted as damage "
+            f"({cite('hero-poison')}); shuffle it back into the deck")
     if "regeneration" in mods:
         out = replace(out, heal_attacker=1).say("regeneration: the attacker heals 1")
     survives = target.health is None or target.health > out.damage
