@@ -13,11 +13,11 @@ from click.testing import CliRunner
 
 from automa.catalog.load import Catalog
 from automa.cli.main import cli
-from automa.rules.rulings import ruling
 from automa.engine.battle import Battle
 from automa.errors import InputError
 from automa.model.pieces import Piece
 from automa.rules.hero_hits import HeroShot, base_damage, disc_line, portal_trap, resolve
+from automa.rules.rulings import ruling
 from automa.session.events import apply_hit_event
 from automa.session.store import LOG
 from tests.conftest import OPEN_MAT, scenario_from
