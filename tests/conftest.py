@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 from automa.catalog.load import Catalog, load_catalog
 from automa.model.scenario import Scenario
@@ -31,3 +34,30 @@ def catalog() -> Catalog:
 def scenario_from(text: str, catalog: Catalog, inline_mat: bool = True) -> Scenario:
     """A scenario from TOML text; with `inline_mat` the open test mat above is appended."""
     return parse_scenario(text + (OPEN_MAT if inline_mat else ""), "test.toml", catalog)
+
+
+def new_session(tmp_path: Path, scenario_text: str, *options: str) -> Path:
+    """`automa new` on a scenario written from text; the session folder (`--dice ...` etc.)."""
+    from automa.cli.main import cli
+
+    scenario = tmp_path / "scenario.toml"
+    scenario.write_text(scenario_text)
+    folder = tmp_path / "s"
+    result = CliRunner().invoke(cli, ["new", str(scenario), "--session", str(folder), *options])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def play_lines(folder: Path, lines: list[str]) -> str:
+    """`automa play` with these lines typed; its whole output (it must end with exit 0)."""
+    from automa.cli.main import cli
+
+    result = CliRunner().invoke(cli, ["play", "--session", str(folder)],
+                                input="".join(f"{line}\n" for line in lines))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def logged_inputs(folder: Path) -> list[dict[str, Any]]:
+    """The session log's inputs, header left out."""
+    return [json.loads(line) for line in (folder / "log.jsonl").read_text().splitlines()[1:]]

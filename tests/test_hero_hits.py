@@ -19,8 +19,7 @@ from automa.model.pieces import Piece
 from automa.rules.hero_hits import HeroShot, base_damage, disc_line, portal_trap, resolve
 from automa.rules.rulings import ruling
 from automa.session.events import apply_hit_event
-from automa.session.store import LOG
-from tests.conftest import OPEN_MAT, scenario_from
+from tests.conftest import OPEN_MAT, logged_inputs, new_session, play_lines, scenario_from
 
 HEAD = 'format = 1\n[battle]\nplaymat = "inline"\n'
 ELF = '[[piece]]\nid = "elf"\nside = "heroes"\nat = [30.0, 30.0]\nhealth = 6\n' \
@@ -339,35 +338,19 @@ DUEL = HEAD + ELF + ai("rat-1", "sewer-rat", 30.0) + ai("mino", "minotaur", 50.0
 
 
 def _session(tmp_path: Path, *args: str) -> Path:
-    scenario = tmp_path / "duel.toml"
-    scenario.write_text(DUEL)
-    folder = tmp_path / "s"
-    result = CliRunner().invoke(cli, ["new", str(scenario), "--session", str(folder), *args])
-    assert result.exit_code == 0, result.output
-    return folder
-
-
-def _play(folder: Path, lines: list[str]) -> str:
-    result = CliRunner().invoke(cli, ["play", "--session", str(folder)],
-                                input="".join(f"{line}\n" for line in lines))
-    assert result.exit_code == 0, result.output
-    return result.output
-
-
-def _events(folder: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (folder / LOG).read_text().splitlines()[1:]]
+    return new_session(tmp_path, DUEL, *args)
 
 
 def test_play_hit_resolves_and_logs_one_event(tmp_path: Path) -> None:
     """`hit mino missile by elf`: the Minotaur's Reflects box (facts 1.8) sends 1 back to the
     elf; one `hit` event is logged and replays to the same state."""
     folder = _session(tmp_path)
-    out = _play(folder, ["hit mino missile by elf", "status", "quit"])
+    out = play_lines(folder, ["hit mino missile by elf", "status", "quit"])
     assert "reflects missile" in out and "elf: health 5" in out
-    events = _events(folder)
+    events = logged_inputs(folder)
     assert [e["type"] for e in events] == ["hit"]
     assert events[0] == {"type": "hit", "by": "elf", "shot": "missile", "targets": ["mino"]}
-    out = _play(folder, ["status", "quit"])  # replayed from the log
+    out = play_lines(folder, ["status", "quit"])  # replayed from the log
     assert "health 5" in out
 
 
@@ -375,9 +358,9 @@ def test_play_hit_several_with_poison_asks_the_card(tmp_path: Path) -> None:
     """`hit rat-1, mino melee+poison`: the Poison card's value is asked and logged; the
     modifier goes to the first named piece only."""
     folder = _session(tmp_path)
-    out = _play(folder, ["hit rat-1, mino melee+poison by elf", "2", "quit"])
+    out = play_lines(folder, ["hit rat-1, mino melee+poison by elf", "2", "quit"])
     assert "Poison card shows 2" in out and "base damage only" in out
-    event = _events(folder)[0]
+    event = logged_inputs(folder)[0]
     assert event["targets"] == ["rat-1", "mino"] and event["poison_card"] == 2
 
 
@@ -385,30 +368,30 @@ def test_play_portal_trap_rolls_the_sessions_d12(tmp_path: Path) -> None:
     """Virtual dice: the Portal Trap's D12 comes from the session's seeded chance and is logged
     with the hit, so a replay is identical."""
     folder = _session(tmp_path)
-    out = _play(folder, ["hit mino portal-trap", "quit"])
-    roll = _events(folder)[0]["portal"][0]
+    out = play_lines(folder, ["hit mino portal-trap", "quit"])
+    roll = logged_inputs(folder)[0]["portal"][0]
     assert f"D12 for the Portal Trap on mino: {roll}" in out
     assert f"Portal Trap D12 {roll}:" in out
 
 
 def test_play_portal_trap_physical_asks_the_die(tmp_path: Path) -> None:
     folder = _session(tmp_path, "--dice", "physical")
-    out = _play(folder, ["hit mino portal-trap", "13", "12", "quit"])
-    assert "from 1 to 12" in out and _events(folder)[0]["portal"] == [12]
+    out = play_lines(folder, ["hit mino portal-trap", "13", "12", "quit"])
+    assert "from 1 to 12" in out and logged_inputs(folder)[0]["portal"] == [12]
 
 
 def test_play_hit_bad_input_is_one_line(tmp_path: Path) -> None:
     folder = _session(tmp_path)
-    out = _play(folder, ["hit elf melee", "hit mino rush", "hit mino melee by nobody", "quit"])
+    out = play_lines(folder, ["hit elf melee", "hit mino rush", "hit mino melee by nobody", "quit"])
     assert "no AI piece 'elf'" in out and "report a rush with `damage" in out
-    assert "usage: hit" in out and _events(folder) == []
+    assert "usage: hit" in out and logged_inputs(folder) == []
 
 
 def test_damage_stays_the_raw_override(tmp_path: Path) -> None:
     """`damage` applies no rule: a missile-reflecting Minotaur still loses the health."""
     folder = _session(tmp_path)
-    _play(folder, ["damage mino 1 by elf", "quit"])
-    assert _events(folder)[0]["type"] == "damage"
+    play_lines(folder, ["damage mino 1 by elf", "quit"])
+    assert logged_inputs(folder)[0]["type"] == "damage"
 
 
 # --- the Trilithon and the battle's end -----------------------------------------------------
@@ -452,7 +435,7 @@ def test_play_kill_names_the_hero_and_clears_the_room(tmp_path: Path) -> None:
     monster's disc goes onto the killing hero's board"), the room is cleared, and the summary
     counts the damage the elf dealt."""
     folder = _session(tmp_path)
-    out = _play(folder, ["hit rat-1, mino giant-fireball+critical by elf", "quit"])
+    out = play_lines(folder, ["hit rat-1, mino giant-fireball+critical by elf", "quit"])
     assert "rat-1 (killed by elf)" in out and "mino (killed by elf)" in out
     assert "The room is cleared: no AI character is left." in out
     assert "elf: dealt 3" in out
@@ -465,7 +448,7 @@ def test_reported_poison_reaching_starting_health_kills_the_hero(tmp_path: Path)
     health, the hero dies at once." The elf starts with 6: five cards leave it, a sixth kills
     it whatever its health."""
     folder = _session(tmp_path)
-    out = _play(folder, ["poison elf +5", "status", "poison elf +1", "quit"])
+    out = play_lines(folder, ["poison elf +5", "status", "poison elf +1", "quit"])
     assert "poison 5" in out
     assert "The heroes have fallen" in out
 
@@ -475,7 +458,7 @@ def test_status_shows_the_hero_board_with_platinum_and_kills(tmp_path: Path) -> 
     goes onto the killing hero's board". `gold elf +1p` adds 5 gold; the board lists the
     kills and the Poison cards against the starting health."""
     folder = _session(tmp_path)
-    out = _play(folder, ["gold elf +1p", "gold elf +2", "poison elf +1",
+    out = play_lines(folder, ["gold elf +1p", "gold elf +2", "poison elf +1",
                          "hit rat-1 melee by elf", "status", "quit"])
     assert "elf: health 6 of 6, gold 7 (1 platinum + 2), 1 Poison card (dies at 6), " \
            "items 0, kills: rat-1" in out
@@ -504,7 +487,7 @@ def test_no_kills_on_the_board_in_the_lord_fight(catalog: Catalog) -> None:
 def test_status_json_carries_the_boards(tmp_path: Path) -> None:
     """`automa status --json` adds each hero's board beside the pieces."""
     folder = _session(tmp_path)
-    _play(folder, ["hit rat-1 melee by elf", "quit"])
+    play_lines(folder, ["hit rat-1 melee by elf", "quit"])
     result = CliRunner().invoke(cli, ["status", "--session", str(folder), "--json"])
     assert result.exit_code == 0, result.output
     board = json.loads(result.stdout)["boards"]["elf"]
@@ -517,14 +500,14 @@ def test_a_card_is_used_once_in_a_room(tmp_path: Path) -> None:
     (Spells, items) is discarded after use." A second use in the room is refused; the board
     lists the cards used."""
     folder = _session(tmp_path)
-    out = _play(folder, ["used elf elven-arrow room", "used elf fireball spell game",
+    out = play_lines(folder, ["used elf elven-arrow room", "used elf fireball spell game",
                          "used elf elven-arrow room", "used elf orb week", "used mino x room",
                          "status", "quit"])
     assert "flip the card" in out and "discard the card" in out
     assert "already used elven-arrow in this room" in out
     assert "once per room or per game, not 'week'" in out and "not one of the heroes" in out
     assert "used: elven-arrow (room), fireball spell (game)" in out
-    assert [e["type"] for e in _events(folder)] == ["used", "used"]
+    assert [e["type"] for e in logged_inputs(folder)] == ["used", "used"]
 
 
 def test_a_heros_devour_shot_devours_one(catalog: Catalog) -> None:

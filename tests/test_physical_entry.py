@@ -18,6 +18,7 @@ from automa.cli.asker import PromptAsker, plain_number, resolve
 from automa.cli.main import cli
 from automa.model.components import DamageToken
 from automa.session.store import LOG
+from tests.conftest import new_session
 from tests.test_geometry_modes import DUEL
 
 FULL_WIDTH = "\uff11\uff12"  # 12 in full-width digits: str.isdigit says yes
@@ -27,18 +28,9 @@ LINE_TEXT = st.text(st.characters(blacklist_characters="\r\n\x0b\x0c\x1c\x1d\x1e
                                   blacklist_categories=("Cs",)), max_size=12)
 
 
-def _session(tmp_path: Path, text: str, *args: str) -> Path:
-    scenario = tmp_path / "scenario.toml"
-    scenario.write_text(text)
-    folder = tmp_path / "s"
-    result = CliRunner().invoke(cli, ["new", str(scenario), "--session", str(folder), *args])
-    assert result.exit_code == 0, result.output
-    return folder
-
-
 def _boulder(tmp_path: Path) -> Path:
     text = BOULDER.read_text().replace('tokens = { 3 = ["3R"] }\n', "")
-    return _session(tmp_path, text, "--dice", "physical")
+    return new_session(tmp_path, text, "--dice", "physical")
 
 
 def test_a_token_is_typed_by_its_face_never_by_a_place_in_a_list(tmp_path: Path) -> None:
@@ -67,7 +59,7 @@ def test_the_second_draw_lists_only_what_is_left(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("typed", NOT_PLAIN)
 def test_a_die_refuses_what_is_not_plain_digits(tmp_path: Path, typed: str) -> None:
-    folder = _session(tmp_path, DUEL, "--dice", "physical")
+    folder = new_session(tmp_path, DUEL, "--dice", "physical")
     lines = ["done", "", "3", typed, "5", "quit"]
     result = CliRunner().invoke(cli, ["play", "--session", str(folder)],
                                 input="".join(f"{line}\n" for line in lines))
@@ -79,7 +71,7 @@ def test_a_die_refuses_what_is_not_plain_digits(tmp_path: Path, typed: str) -> N
 
 @pytest.mark.parametrize("typed", ["\u00b2", "\uff11\uff12", "\u0663", "1_0", "--2"])
 def test_a_reported_amount_refuses_what_is_not_plain_digits(tmp_path: Path, typed: str) -> None:
-    folder = _session(tmp_path, DUEL)
+    folder = new_session(tmp_path, DUEL)
     result = CliRunner().invoke(cli, ["play", "--session", str(folder)],
                                 input=f"damage elf {typed}\nmove elf {FULL_WIDTH},30\n"
                                       f"gold elf +2\nquit\n")
@@ -167,7 +159,7 @@ def test_play_never_crashes_on_typed_text(tmp_path_factory: pytest.TempPathFacto
                                           words: list[str], command: str) -> None:
     """Whatever follows a command at the heroes' prompt, `play` answers in one line and goes
     on: exit 0, never an internal error. (`damage elf 9` ends the battle: the summary.)"""
-    folder = _session(tmp_path_factory.mktemp("typed"), DUEL)
+    folder = new_session(tmp_path_factory.mktemp("typed"), DUEL)
     lines = [f"{command} {word}" for word in words] + [*words, "quit"]
     result = CliRunner().invoke(cli, ["play", "--session", str(folder)],
                                 input="".join(f"{line}\n" for line in lines))

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from click.testing import CliRunner
 
 from automa.catalog.load import Catalog
 from automa.cli.main import cli
 from automa.render.summary import summary_text
-from automa.session.store import LOG, Session
+from automa.session.store import Session
+from tests.conftest import logged_inputs, new_session, play_lines
 from tests.test_geometry_modes import DUEL
 
 SIGHT = "Can Sewer Rat see elf?"
@@ -22,33 +22,17 @@ TOKEN = "Draw a level 2 damage token (melee+poison damage)"
 
 
 def _session(tmp_path: Path, *args: str) -> Path:
-    scenario = tmp_path / "duel.toml"
-    scenario.write_text(DUEL)
-    folder = tmp_path / "s"
-    result = CliRunner().invoke(cli, ["new", str(scenario), "--session", str(folder), *args])
-    assert result.exit_code == 0, result.output
-    return folder
-
-
-def _play(folder: Path, lines: list[str]) -> str:
-    result = CliRunner().invoke(cli, ["play", "--session", str(folder)],
-                                input="".join(f"{line}\n" for line in lines))
-    assert result.exit_code == 0, result.output
-    return result.output
-
-
-def _events(folder: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (folder / LOG).read_text().splitlines()[1:]]
+    return new_session(tmp_path, DUEL, *args)
 
 
 def test_back_takes_back_a_yes_no_answer(tmp_path: Path) -> None:
     """Asked geometry: `back` at the token question takes back the template answer (yes) and
     asks the template question again; `n` now: no token is drawn."""
     folder = _session(tmp_path, "--dice", "physical", "--geometry", "asked")
-    out = _play(folder, ["done", "", "y", "y", "back", "n", "quit"])
+    out = play_lines(folder, ["done", "", "y", "y", "back", "n", "quit"])
     assert "taken back: y" in out
     assert out.count(TEMPLATE) == 2 and out.count(SIGHT) == 2  # the sight answer given again
-    activation = _events(folder)[-1]
+    activation = logged_inputs(folder)[-1]
     assert [(a["a"], a["source"]) for a in activation["answers"]] == [(True, "table"),
                                                                       (False, "table")]
     assert activation["outcomes"] == []
@@ -56,51 +40,51 @@ def test_back_takes_back_a_yes_no_answer(tmp_path: Path) -> None:
 
 def test_back_takes_back_a_token_and_twice_goes_further(tmp_path: Path) -> None:
     folder = _session(tmp_path, "--dice", "physical", "--geometry", "asked")
-    out = _play(folder, ["done", "", "y", "y", "3", "back", "back", "y", "2", "5", "n",
+    out = play_lines(folder, ["done", "", "y", "y", "3", "back", "back", "y", "2", "5", "n",
                          "quit"])
     assert out.count("taken back:") == 2 and out.count(TOKEN) == 3
-    activation = _events(folder)[-1]
+    activation = logged_inputs(folder)[-1]
     assert [o["value"] for o in activation["outcomes"]] == ["2:2", "5"]
 
 
 def test_back_at_the_first_question_asks_it_again(tmp_path: Path) -> None:
     folder = _session(tmp_path, "--dice", "physical", "--geometry", "asked")
-    out = _play(folder, ["done", "", "back", "n", "4", "quit"])  # no target: it retreats
+    out = play_lines(folder, ["done", "", "back", "n", "4", "quit"])  # no target: it retreats
     assert "nothing to take back yet" in out
-    assert _events(folder)[-1]["answers"][0]["a"] is False
+    assert logged_inputs(folder)[-1]["answers"][0]["a"] is False
 
 
 def test_undo_at_a_prompt_abandons_the_activation_and_undoes_the_last_input(
         tmp_path: Path) -> None:
     folder = _session(tmp_path, "--dice", "physical", "--geometry", "asked")
-    out = _play(folder, ["move elf 30,20", "done", "", "y", "undo", "status", "quit"])
+    out = play_lines(folder, ["move elf 30,20", "done", "", "y", "undo", "status", "quit"])
     assert "abandoned (nothing of it was logged)" in out
     assert "undone: end of the heroes' turn" in out or "undone:" in out
-    kinds = [e["type"] for e in _events(folder)]
+    kinds = [e["type"] for e in logged_inputs(folder)]
     assert kinds == ["move", "end-heroes-turn", "undo"]
     assert "[round 1 · heroes] > status" in out  # back in the heroes' turn
 
 
 def test_quit_at_a_prompt_saves_nothing_half_done(tmp_path: Path) -> None:
     folder = _session(tmp_path, "--dice", "physical")
-    out = _play(folder, ["done", "", "quit"])
+    out = play_lines(folder, ["done", "", "quit"])
     assert "Everything is saved" in out
-    assert [e["type"] for e in _events(folder)] == ["end-heroes-turn"]
-    ended = _play(folder, ["", "3"])  # the input ends at the D12 (as Ctrl-D): the same
+    assert [e["type"] for e in logged_inputs(folder)] == ["end-heroes-turn"]
+    ended = play_lines(folder, ["", "3"])  # the input ends at the D12 (as Ctrl-D): the same
     assert "Everything is saved" in ended
-    assert [e["type"] for e in _events(folder)] == ["end-heroes-turn"]
+    assert [e["type"] for e in logged_inputs(folder)] == ["end-heroes-turn"]
 
 
 def test_the_ai_turn_takes_a_correction_status_los_and_help(tmp_path: Path) -> None:
     folder = _session(tmp_path)
-    out = _play(folder, ["done", "help", "status", "los rat-1", "move elf 30,20", "frobnicate",
+    out = play_lines(folder, ["done", "help", "status", "los rat-1", "move elf 30,20", "frobnicate",
                          "", "quit"])
     assert "the real piece landed elsewhere" in out  # the AI turn's help
     assert "Round 1 · the AI turn" in out  # status
     assert "sees   elf" in out  # los
     assert "elf is at (30.0, 20.0)" in out
     assert "unknown command 'frobnicate' here; press Enter for the next activation" in out
-    events = _events(folder)
+    events = logged_inputs(folder)
     assert events[:2] == [{"type": "end-heroes-turn"},
                           {"type": "move", "piece": "elf", "to": [30.0, 20.0]}]
     assert events[2]["type"] == "activation"
@@ -111,7 +95,7 @@ def test_the_ai_turn_takes_a_correction_status_los_and_help(tmp_path: Path) -> N
 
 def test_the_heroes_turn_reminds_the_conditions_to_clear(tmp_path: Path) -> None:
     folder = _session(tmp_path)
-    out = _play(folder, ["stun elf", "freeze elf", "done", "", "quit"])
+    out = play_lines(folder, ["stun elf", "freeze elf", "done", "", "quit"])
     after_ai = out.split("Round 2: the heroes' turn")[1] if "Round 2: the heroes' turn" in out \
         else out.split("The AI turn is over")[1]
     assert "elf is stunned: a stunned hero cannot use items except familiars" in after_ai
@@ -123,7 +107,7 @@ def test_the_battle_ends_with_a_summary(tmp_path: Path, catalog: Catalog) -> Non
     """The rat hits the elf for 3 (physical token 3); the elf kills the rat: the summary says
     who fell, the damage each way, the rounds and what is left in each bag."""
     folder = _session(tmp_path, "--dice", "physical")
-    out = _play(folder, ["done", "", "3", "5", "damage rat-1 4 by elf", "quit"])
+    out = play_lines(folder, ["done", "", "3", "5", "damage rat-1 4 by elf", "quit"])
     summary = out.split("The room is cleared: no AI character is left.")[1]
     assert "Played: rounds 1 to 2" in summary
     assert "Fell: rat-1 (dead)" in summary
@@ -136,14 +120,14 @@ def test_the_battle_ends_with_a_summary(tmp_path: Path, catalog: Catalog) -> Non
 
 def test_damage_by_names_a_hero(tmp_path: Path) -> None:
     folder = _session(tmp_path)
-    out = _play(folder, ["damage rat-1 1 by rat-1", "quit"])
+    out = play_lines(folder, ["damage rat-1 1 by rat-1", "quit"])
     assert "usage: damage ID N [by HERO] (heroes: elf)" in out
-    assert _events(folder) == []
+    assert logged_inputs(folder) == []
 
 
 def test_the_summary_when_the_heroes_fall(tmp_path: Path) -> None:
     folder = _session(tmp_path)
-    out = _play(folder, ["damage elf 12"])
+    out = play_lines(folder, ["damage elf 12"])
     summary = out.split("The heroes have fallen: no hero is left on the mat.")[1]
     assert "Played: round 1" in summary
     assert "Fell: elf (dead)" in summary
@@ -155,7 +139,7 @@ def test_asked_status_and_los_print_no_position_nobody_measured(tmp_path: Path) 
     the real disc stopped), so `status` and `los` show no coordinates or distances from it
     until the players report it with `move`."""
     folder = _session(tmp_path, "--geometry", "asked")
-    out = _play(folder, ["done", "", "y", "y", "n", "status", "los rat-1", "move elf 30,30",
+    out = play_lines(folder, ["done", "", "y", "y", "n", "status", "los rat-1", "move elf 30,30",
                          "los elf", "move rat-1 20,50", "los rat-1", "quit"])
     after_turn = out.split("> status")[1]
     for piece in ("rat-1", "elf"):  # the rat rushed; the elf was pushed
