@@ -418,7 +418,7 @@ def rulings(number: int | None, as_json: bool) -> None:
 
 def _register() -> None:
     """Commands defined in sibling modules attach themselves to `cli` on import."""
-    from automa.cli import calibrate, data_cmds, play, session_cmds  # noqa: F401
+    from automa.cli import calibrate, campaign_cmds, data_cmds, play, session_cmds  # noqa: F401
 
 
 _register()

@@ -46,6 +46,7 @@ SIGHT = "Line of sight"
 MOVEMENT = "Movement"
 TARGETING = "Targeting and shot choice"
 SHOTS = "Shots, tokens and effects"
+CAMPAIGNS = "Campaigns"
 
 RULINGS: tuple[Ruling, ...] = (
     Ruling(1, "order-tiles", COMPONENTS, "Order tiles",
@@ -407,6 +408,22 @@ RULINGS: tuple[Ruling, ...] = (
            "draw two level 3 Damage tokens\".",
            "Return the pile as soon as the reset token is resolved, while the shot's other token "
            "is still in hand; that one is discarded afterwards and stays on the pile."),
+    Ruling(45, "campaign-open-rooms", CAMPAIGNS, "Which rooms are open next",
+           "Every room of the campaign not yet visited is open, in any order the heroes choose; "
+           "of two rooms offered as \"either ... or\" (the Crypt of Shaurath or the Alewife "
+           "Tavern), visiting one skips the other; the Catacomb Lord's Lair ends the campaign, "
+           "and the rooms not visited by then are skipped.",
+           "\"The heroes choose which path they wish to take.\" The campaign paths are drawn "
+           "as arrows on the printed diagrams, which are not in our text.",
+           "Follow the printed arrows: put the route your diagram shows in campaigns.toml in "
+           "your data folder, or play the rooms in the order the rulebook lists them."),
+    Ruling(46, "campaign-lord", CAMPAIGNS, "The campaign's Catacomb Lord",
+           "The campaign's start piece (the Monstrosity, the Pharaoh) is its Catacomb Lord: it "
+           "is the Lord whose Mercenary every room's setup uses and whose lair ends the "
+           "campaign, unless the players name another with --lord.",
+           "\"Start: use the Monstrosity.\" / \"Start: use the Pharaoh.\" The rulebook does "
+           "not say what the start piece is used as.",
+           "Roll or choose one of the Catacomb Lords and use the start piece otherwise."),
 )
 
 BY_KEY: Mapping[str, Ruling] = {r.key: r for r in RULINGS}

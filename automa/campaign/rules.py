@@ -1,0 +1,150 @@
+"""The campaign's rules: its state replayed from the log, the rooms open next, carrying the
+heroes' boards out of a room, and the Room Level Rewards."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from automa.campaign.log import CampaignError, CampaignLog
+from automa.campaign.model import LAIR, CampaignState, HeroBoard, HiddenCave, Rewards, Route
+from automa.model.pieces import Piece
+
+STARTING_GOLD = 5  # "each hero starts with 5 gold" (research notes, official rules)
+
+
+def new_heroes(heroes: Iterable[tuple[str, int]]) -> dict[str, HeroBoard]:
+    return {hero: HeroBoard(hero, health, health, STARTING_GOLD) for hero, health in heroes}
+
+
+def _board(hero: str, data: Any) -> HeroBoard:
+    try:
+        return HeroBoard(hero, int(data["starting_health"]), int(data["health"]),
+                         int(data["gold"]), int(data["poison"]), int(data["items"]),
+                         int(data["spells"]), bool(data["alive"]))
+    except (KeyError, TypeError, ValueError):
+        raise CampaignError(f"campaign log: hero {hero!r}'s board is damaged") from None
+
+
+def boards_json(heroes: Mapping[str, HeroBoard]) -> dict[str, dict[str, object]]:
+    return {hero: board.as_json() for hero, board in heroes.items()}
+
+
+def in_force(steps: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The steps an undo has not taken back (an undo takes back the latest one in force)."""
+    kept: list[dict[str, Any]] = []
+    for step in steps:
+        if step.get("type") == "undo":
+            if kept:
+                kept.pop()
+        else:
+            kept.append(step)
+    return kept
+
+
+def replay(log: CampaignLog, route: Route) -> CampaignState:
+    """The campaign as its log leaves it."""
+    header = log.header
+    try:
+        heroes = {h: _board(h, b) for h, b in dict(header["heroes"]).items()}
+        cave_data = header.get("hidden_cave")
+        cave = None if cave_data is None else HiddenCave(
+            tuple(cave_data["needed"]), tuple(cave_data["items"]),
+            {h: () for h in heroes})
+        state = CampaignState(route, str(header["lord"]), heroes, (), None, None, cave, 0)
+    except (KeyError, TypeError, ValueError):
+        raise CampaignError("campaign log: line 1 lacks the campaign's heroes or Lord") from None
+    for step in in_force(log.steps):
+        state = apply(state, step)
+    return state
+
+
+def apply(state: CampaignState, step: dict[str, Any]) -> CampaignState:
+    kind = step.get("type")
+    if kind == "enter":
+        return replace(state, current=str(step["room"]), current_session=step.get("session"),
+                       steps=state.steps + 1)
+    if kind == "end-room":
+        heroes = {h: _board(h, b) for h, b in dict(step["heroes"]).items()}
+        return replace(state, heroes=heroes, done=(*state.done, str(step["room"])),
+                       current=None, current_session=None, steps=state.steps + 1)
+    raise CampaignError(f"campaign log: unknown step {kind!r}")
+
+
+def room_states(state: CampaignState) -> dict[str, str]:
+    """Each room of the route: done, current, open or skipped.
+
+    Ruling campaign-open-rooms: every room not yet visited is open, in any order; of two rooms
+    offered as "either ... or", visiting one skips the other; the Lord's Lair ends the campaign
+    and the rooms not visited by then are skipped."""
+    found: dict[str, str] = {}
+    visited = set(state.done) | ({state.current} if state.current else set())
+    for step in state.route.steps:
+        chosen = [r.id for r in step.rooms if r.id in visited]
+        for room in step.rooms:
+            if room.id in state.done:
+                found[room.id] = "done"
+            elif room.id == state.current:
+                found[room.id] = "current"
+            elif state.over or (step.choose == "one" and chosen):
+                found[room.id] = "skipped"
+            else:
+                found[room.id] = "open"
+    return found
+
+
+def check_can_enter(state: CampaignState, room_id: str) -> None:
+    if state.over:
+        raise CampaignError("the campaign is over; see `automa campaign status`")
+    if state.current is not None:
+        raise CampaignError(f"the heroes are still in {state.current}: finish it with "
+                            f"`automa campaign end-room` first")
+    states = room_states(state)
+    if room_id not in states:
+        raise CampaignError(f"ROOM: {room_id!r} is not on the {state.route.name} route "
+                            f"(open: {', '.join(r for r, s in states.items() if s == 'open')})")
+    if states[room_id] != "open":
+        raise CampaignError(f"ROOM: {room_id} is {states[room_id]}, not open")
+
+
+def carried_back(heroes: Mapping[str, HeroBoard], pieces: Iterable[Piece],
+                 out: Mapping[str, str]) -> dict[str, HeroBoard]:
+    """The heroes' boards as the room's session leaves them; a hero who left play dead, or
+    with no health, is dead. Devoured and teleported heroes come back at the room's end."""
+    on_mat = {p.id: p for p in pieces if p.side == "heroes" and p.kind == "hero"}
+    boards = {}
+    for hero, board in heroes.items():
+        piece = on_mat.get(hero)
+        if not board.alive or piece is None:
+            boards[hero] = replace(board, alive=board.alive and out.get(hero, "dead") != "dead")
+            continue
+        health = piece.health if piece.health is not None else board.health
+        boards[hero] = replace(board, health=health, gold=piece.gold, poison=piece.poison,
+                               items=piece.items, alive=health > 0)
+    return boards
+
+
+def rewarded(heroes: Mapping[str, HeroBoard], rewards: Rewards, spell_to: str | None
+             ) -> dict[str, HeroBoard]:
+    """Room Level Rewards: every surviving hero gets the gold; one chosen hero the Spell card."""
+    if rewards.spell and spell_to is not None:
+        chosen = heroes.get(spell_to)
+        if chosen is None or not chosen.alive:
+            raise CampaignError(f"--spell-to: {spell_to!r} is not a surviving hero")
+    boards = {}
+    for hero, board in heroes.items():
+        if not board.alive:
+            boards[hero] = board
+            continue
+        spells = board.spells + (1 if rewards.spell and hero == spell_to else 0)
+        boards[hero] = replace(board, gold=board.gold + rewards.gold, spells=spells)
+    return boards
+
+
+def survivors(heroes: Mapping[str, HeroBoard]) -> list[str]:
+    return [h for h, b in heroes.items() if b.alive]
+
+
+def is_lair(room_id: str) -> bool:
+    return room_id == LAIR

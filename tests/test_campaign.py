@@ -1,0 +1,264 @@
+"""The Red Box campaigns: the route from the rulebook, a scripted evening through new, next,
+end-room and status, the Room Level Rewards, undo, and one line for every bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from automa.campaign.route import load_campaigns
+from automa.catalog.load import Catalog, check_catalog, load_catalog
+from automa.cli.main import cli
+from automa.session.store import Session
+
+# The card's list is our test's, not the real Glaaoth card (not in our sources).
+GLAAOTH = """
+[glaaoth]
+name = "Glaaoth"
+kind = "battle"
+difficulty = 1
+set = "red-box"
+suppresses = []
+playmat = "unknown"
+monsters = [{ monster = "sewer-rat", count = 2 }]
+metres = []
+mercenaries = 1
+known = true
+provenance = "house"
+"""
+
+
+def run(args: list[str], data: Path | None, stdin: str | None = None) -> Result:
+    env = {"AUTOMA_DATA_DIR": str(data) if data else None}
+    return CliRunner().invoke(cli, args, env=env, input=stdin)
+
+
+def ok(args: list[str], data: Path | None, stdin: str | None = None) -> Result:
+    result = run(args, data, stdin)
+    assert result.exit_code == 0, result.output + result.stderr
+    return result
+
+
+def refused(args: list[str], data: Path | None, words: str) -> None:
+    result = run(args, data)
+    assert result.exit_code not in (0, 70), result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and words in lines[0], result.stderr
+
+
+def status(folder: Path, data: Path | None) -> dict[str, Any]:
+    out: dict[str, Any] = json.loads(
+        ok(["campaign", "status", "--session", str(folder), "--json"], data).stdout)
+    return out
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    folder = tmp_path / "my-data"
+    folder.mkdir()
+    (folder / "rooms.toml").write_text(GLAAOTH, encoding="utf-8")
+    return folder
+
+
+MONSTROSITY = ["glaaoth", "ehanostha", "zhamanok", "amaranth-inn", "hearthshire-stables",
+               "sacthurag", "izchak-the-merchant", "thothazhon", "urnehath", "lair",
+               "althea-the-healer"]
+PHARAOH = ["dephaoth", "crypt-of-shaurath", "alewife-tavern", "yornathor", "rharhlos",
+           "abotharur", "izchak-the-merchant", "althea-the-healer", "othagoth", "ubornath",
+           "amaranth-inn", "zhamanok", "lair"]
+
+
+def test_routes_are_the_rulebooks_lists_in_order(catalog: Catalog) -> None:
+    # rule: "Each campaign's room cards are listed below with their printed Room card level"
+    routes, rewards = load_campaigns(None, catalog.rooms, catalog.lords)
+    assert [r.id for r in routes["monstrosity"].rooms] == MONSTROSITY
+    assert [r.id for r in routes["pharaoh"].rooms] == PHARAOH
+    assert (routes["monstrosity"].start, routes["pharaoh"].start) == ("monstrosity", "pharaoh")
+    levels = {r.id: r.level for r in routes["pharaoh"].rooms}
+    assert (levels["dephaoth"], levels["yornathor"], levels["lair"]) == (2, 1, None)
+    # "The heroes may visit both" / "The heroes may visit either ... or ..."
+    assert routes["monstrosity"].step_of("amaranth-inn").choose == "any"  # type: ignore[union-attr]
+    assert routes["pharaoh"].step_of("alewife-tavern").choose == "one"  # type: ignore[union-attr]
+    assert rewards == {}  # no card's icons are in our sources
+
+
+def test_a_scripted_campaign_evening(tmp_path: Path, data: Path) -> None:
+    folder = tmp_path / "evening"
+    ok(["campaign", "new", "monstrosity", "--session", str(folder), "--heroes",
+        "elf=8,dwarf=9", "--lord", "hmotha", "--seed", "3"], data)
+    first = status(folder, data)
+    assert [r["state"] for r in first["rooms"]] == ["open"] * len(MONSTROSITY)
+    assert first["heroes"]["elf"] == {"health": 8, "starting_health": 8, "gold": 5,
+                                      "poison": 0, "items": 0, "spells": 0, "alive": True}
+    entered = json.loads(ok(["campaign", "next", "glaaoth", "--session", str(folder),
+                             "--json"], data).stdout)
+    battle = Path(entered["session"])
+    assert battle.parent.parent == folder
+    # every session command works on the room's battle
+    seen = json.loads(ok(["status", "--session", str(battle), "--json"], data).stdout)
+    assert seen["round"] == 1
+    refused(["campaign", "end-room", "--session", str(folder), "--gold", "2", "--no-spell"],
+            data, "not cleared")
+    ok(["next", "--session", str(battle)], data)  # the AI can act in the room's session
+    catalog = load_catalog(data)
+    session = Session.open(battle, catalog)
+    session.report({"type": "damage", "piece": "elf", "amount": 2})
+    session.report({"type": "gold", "piece": "dwarf", "amount": 1})
+    for piece in [p.id for p in session.state.battle.pieces if p.side == "ai"]:
+        session.report({"type": "remove", "piece": piece, "why": "dead"})
+    ok(["campaign", "end-room", "--session", str(folder), "--gold", "2", "--spell",
+        "--spell-to", "dwarf"], data)
+    after = status(folder, data)
+    assert after == {
+        "campaign": "monstrosity", "lord": "hmotha",
+        "rooms": [{"id": r["id"], "name": r["name"], "level": r["level"],
+                   "state": "done" if r["id"] == "glaaoth" else "open"}
+                  for r in first["rooms"]],
+        "heroes": {
+            "elf": {"health": 6, "starting_health": 8, "gold": 7, "poison": 0, "items": 0,
+                    "spells": 0, "alive": True},
+            "dwarf": {"health": 9, "starting_health": 9, "gold": 8, "poison": 0, "items": 0,
+                      "spells": 1, "alive": True}},
+        "hidden_cave": None}
+    assert after["rooms"][0] == {"id": "glaaoth", "name": "Glaaoth", "level": 1,
+                                 "state": "done"}
+    # the answer is remembered in the user's data folder: the next campaign is not asked
+    assert check_catalog(data) == []
+    again = tmp_path / "second"
+    ok(["campaign", "new", "monstrosity", "--session", str(again), "--heroes", "elf=8",
+        "--lord", "hmotha", "--seed", "4"], data)
+    second = Path(json.loads(ok(["campaign", "next", "glaaoth", "--session", str(again),
+                                 "--json"], data).stdout)["session"])
+    session = Session.open(second, catalog)
+    for piece in [p.id for p in session.state.battle.pieces if p.side == "ai"]:
+        session.report({"type": "remove", "piece": piece, "why": "dead"})
+    ok(["campaign", "end-room", "--session", str(again), "--spell-to", "elf"], data)
+    elf = status(again, data)["heroes"]["elf"]
+    assert (elf["gold"], elf["spells"]) == (7, 1)
+
+
+def _cleared(folder: Path, data: Path | None) -> None:
+    room = status(folder, data)
+    current = next(r["id"] for r in room["rooms"] if r["state"] == "current")
+    battle = next((folder / "rooms").glob(f"*-{current}"))
+    session = Session.open(battle, load_catalog(data))
+    for piece in [p.id for p in session.state.battle.pieces if p.side == "ai"]:
+        session.report({"type": "remove", "piece": piece, "why": "dead"})
+
+
+def test_rewards_are_asked_and_the_spell_goes_to_a_chosen_hero(tmp_path: Path,
+                                                                data: Path) -> None:
+    # rule: "For a room with the Spell card icon, choose a Spell card and assign it to a hero
+    # that can use it. ... For the gold icon, each hero is given the indicated amount of gold."
+    folder = tmp_path / "c"
+    ok(["campaign", "new", "monstrosity", "--session", str(folder), "--heroes",
+        "elf=8,dwarf=9", "--lord", "hmotha", "--seed", "5"], data)
+    ok(["campaign", "next", "glaaoth", "--session", str(folder)], data)
+    _cleared(folder, data)
+    ok(["campaign", "end-room", "--session", str(folder)], data, stdin="3\ny\nelf\n")
+    heroes = status(folder, data)["heroes"]
+    assert (heroes["elf"]["gold"], heroes["elf"]["spells"]) == (8, 1)
+    assert (heroes["dwarf"]["gold"], heroes["dwarf"]["spells"]) == (8, 0)
+    remembered = (data / "campaigns.toml").read_text(encoding="utf-8")
+    assert "gold = 3" in remembered and "spell = true" in remembered
+
+
+def test_a_dead_hero_gets_no_reward(tmp_path: Path, data: Path) -> None:
+    # rule: "Room cards that provide rewards to all heroes that survive the Battle Phase."
+    folder = tmp_path / "c"
+    ok(["campaign", "new", "monstrosity", "--session", str(folder), "--heroes",
+        "elf=8,dwarf=9", "--lord", "hmotha", "--seed", "5"], data)
+    battle = Path(json.loads(ok(["campaign", "next", "glaaoth", "--session", str(folder),
+                                 "--json"], data).stdout)["session"])
+    Session.open(battle, load_catalog(data)).report(
+        {"type": "remove", "piece": "elf", "why": "dead"})
+    _cleared(folder, data)
+    ok(["campaign", "end-room", "--session", str(folder), "--gold", "2", "--no-spell"], data)
+    heroes = status(folder, data)["heroes"]
+    assert heroes["elf"]["alive"] is False and heroes["elf"]["gold"] == 5
+    assert heroes["dwarf"]["gold"] == 7
+    refused(["campaign", "next", "ehanostha", "--session", str(folder)], data, "not in our data")
+
+
+def test_either_or_skips_the_other_and_the_lair_ends_the_campaign(tmp_path: Path) -> None:
+    folder = tmp_path / "pharaoh"
+    ok(["campaign", "new", "pharaoh", "--session", str(folder), "--heroes", "elf=8",
+        "--lord", "hmotha", "--seed", "1"], None)
+    ok(["campaign", "next", "alewife-tavern", "--session", str(folder)], None)
+    states = {r["id"]: r["state"] for r in status(folder, None)["rooms"]}
+    assert (states["alewife-tavern"], states["crypt-of-shaurath"]) == ("current", "skipped")
+    refused(["campaign", "next", "yornathor", "--session", str(folder)], None,
+            "still in alewife-tavern")
+    ok(["campaign", "end-room", "--session", str(folder)], None)
+    refused(["campaign", "next", "crypt-of-shaurath", "--session", str(folder)], None,
+            "is skipped")
+    ok(["campaign", "next", "lair", "--session", str(folder)], None)
+    _cleared(folder, None)
+    ended = ok(["campaign", "end-room", "--session", str(folder)], None).stdout
+    assert "victory" in ended
+    states = {r["id"]: r["state"] for r in status(folder, None)["rooms"]}
+    assert states["lair"] == "done" and states["dephaoth"] == "skipped"
+    refused(["campaign", "next", "dephaoth", "--session", str(folder)], None, "over")
+
+
+def test_undo_takes_back_the_last_step(tmp_path: Path, data: Path) -> None:
+    folder = tmp_path / "c"
+    ok(["campaign", "new", "monstrosity", "--session", str(folder), "--heroes", "elf=8",
+        "--lord", "hmotha", "--seed", "2"], data)
+    refused(["campaign", "undo", "--session", str(folder)], data, "nothing to undo")
+    ok(["campaign", "next", "glaaoth", "--session", str(folder)], data)
+    _cleared(folder, data)
+    before = status(folder, data)
+    ok(["campaign", "end-room", "--session", str(folder), "--gold", "4", "--no-spell"], data)
+    assert status(folder, data)["heroes"]["elf"]["gold"] == 9
+    ok(["campaign", "undo", "--session", str(folder)], data)
+    assert status(folder, data) == before
+    ok(["campaign", "undo", "--session", str(folder)], data)
+    assert status(folder, data)["rooms"][0]["state"] == "open"
+    lines = (folder / "campaign.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line).get("type") for line in lines[1:]] == [
+        "enter", "end-room", "undo", "undo"]  # append-only: nothing rewritten
+
+
+def test_a_players_route_replaces_ours(tmp_path: Path, data: Path, catalog: Catalog) -> None:
+    (data / "campaigns.toml").write_text(
+        '[monstrosity]\nname = "Monstrosity"\nstart = "monstrosity"\nprovenance = "house"\n'
+        'steps = [{ rooms = ["glaaoth"], level = 1 }, { rooms = ["lair"] }]\n',
+        encoding="utf-8")
+    folder = tmp_path / "c"
+    ok(["campaign", "new", "monstrosity", "--session", str(folder), "--heroes", "elf=8",
+        "--lord", "hmotha"], data)
+    assert [r["id"] for r in status(folder, data)["rooms"]] == ["glaaoth", "lair"]
+    (data / "campaigns.toml").write_text(
+        '[monstrosity]\nname = "M"\nstart = "monstrosity"\nprovenance = "house"\n'
+        'steps = [{ rooms = ["glaoth"] }, { rooms = ["lair"] }]\n', encoding="utf-8")
+    problems = check_catalog(data)
+    assert [(p.record, p.field) for p in problems] == [("glaoth", "rooms")]
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["campaign", "new", "monstrosty", "--heroes", "elf=8"], "unknown campaign"),
+    (["campaign", "new", "pharaoh", "--heroes", "elf"], "ID=HEALTH"),
+    (["campaign", "new", "pharaoh", "--heroes", "elf=8", "--lord", "nobody"], "unknown Catacomb"),
+    (["campaign", "status"], "no campaign here"),
+    (["campaign", "end-room"], "no campaign here"),
+])
+def test_bad_input_is_one_line(tmp_path: Path, args: list[str], words: str) -> None:
+    refused([*args, "--session", str(tmp_path / "nowhere")], None, words)
+
+
+def test_bad_steps_are_one_line(tmp_path: Path) -> None:
+    folder = tmp_path / "c"
+    ok(["campaign", "new", "pharaoh", "--session", str(folder), "--heroes", "elf=8"], None)
+    assert status(folder, None)["lord"] == "pharaoh"  # ruling campaign-lord: the start piece
+    refused(["campaign", "new", "pharaoh", "--session", str(folder), "--heroes", "elf=8"],
+            None, "already holds a campaign")
+    refused(["campaign", "next", "glaaoth", "--session", str(folder)], None, "not on the")
+    refused(["campaign", "end-room", "--session", str(folder)], None, "no room is being")
+    with (folder / "campaign.jsonl").open("a", encoding="utf-8") as log:
+        log.write("not json\n")
+    refused(["campaign", "status", "--session", str(folder)], None, "line 2 is damaged")
