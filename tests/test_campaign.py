@@ -262,3 +262,33 @@ def test_bad_steps_are_one_line(tmp_path: Path) -> None:
     with (folder / "campaign.jsonl").open("a", encoding="utf-8") as log:
         log.write("not json\n")
     refused(["campaign", "status", "--session", str(folder)], None, "line 2 is damaged")
+
+
+def test_a_visit_records_what_was_bought(tmp_path: Path) -> None:
+    folder = tmp_path / "c"
+    ok(["campaign", "new", "monstrosity", "--session", str(folder), "--heroes",
+        "elf=8,dwarf=9", "--lord", "hmotha"], None)
+    visit = json.loads(ok(["campaign", "next", "izchak-the-merchant", "--session", str(folder),
+                           "--json"], None).stdout)
+    assert visit == {"room": "izchak-the-merchant", "kind": "special", "session": None}
+    refused(["campaign", "end-room", "--session", str(folder), "--change", "elf.gold=-6"],
+            None, "has only 5 gold")
+    refused(["campaign", "end-room", "--session", str(folder), "--change", "elf.mana=+1"],
+            None, "HERO.FIELD")
+    ok(["campaign", "end-room", "--session", str(folder), "--change", "elf.gold=-3",
+        "--change", "elf.items=+1"], None)
+    after = status(folder, None)
+    assert (after["heroes"]["elf"]["gold"], after["heroes"]["elf"]["items"]) == (2, 1)
+    assert after["heroes"]["dwarf"]["gold"] == 5  # no Room Level Rewards at a visit
+    assert {r["id"]: r["state"] for r in after["rooms"]}["izchak-the-merchant"] == "done"
+
+
+def test_an_orphan_room_folder_is_not_reused(tmp_path: Path, data: Path) -> None:
+    """A crash after the room's session was made but before the campaign logged it."""
+    folder = tmp_path / "c"
+    ok(["campaign", "new", "monstrosity", "--session", str(folder), "--heroes", "elf=8",
+        "--lord", "hmotha", "--seed", "2"], data)
+    (folder / "rooms" / "01-glaaoth").mkdir(parents=True)
+    entered = json.loads(ok(["campaign", "next", "glaaoth", "--session", str(folder),
+                             "--json"], data).stdout)
+    assert Path(entered["session"]).name == "02-glaaoth"

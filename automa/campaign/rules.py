@@ -148,3 +148,31 @@ def survivors(heroes: Mapping[str, HeroBoard]) -> list[str]:
 
 def is_lair(room_id: str) -> bool:
     return room_id == LAIR
+
+
+BOARD_FIELDS = ("health", "gold", "poison", "items", "spells")
+
+
+def parse_change(text: str) -> tuple[str, str, int]:
+    """`elf.gold=-3`: a change the players made on a hero's board (a visit's purchase)."""
+    target, _, amount = text.partition("=")
+    hero, _, field = target.partition(".")
+    digits = amount[1:] if amount[:1] in "+-" else amount
+    if not hero or field not in BOARD_FIELDS or not digits.isascii() or not digits.isdigit():
+        raise CampaignError(f"--change: write HERO.FIELD=+N or -N (FIELD one of "
+                            f"{', '.join(BOARD_FIELDS)}), not {text!r}")
+    return hero, field, int(amount)
+
+
+def changed(heroes: Mapping[str, HeroBoard], changes: Iterable[tuple[str, str, int]]
+            ) -> dict[str, HeroBoard]:
+    boards = dict(heroes)
+    for hero, field, amount in changes:
+        board = boards.get(hero)
+        if board is None or not board.alive:
+            raise CampaignError(f"--change: {hero!r} is not a living hero of the campaign")
+        value = getattr(board, field) + amount
+        if value < 0:
+            raise CampaignError(f"--change: {hero} has only {getattr(board, field)} {field}")
+        boards[hero] = replace(board, **{field: value})
+    return boards

@@ -84,7 +84,8 @@ def _status_text(state: Any) -> str:
         lines.append(f"Now: {state.current} (session {state.current_session}); then "
                      f"`automa campaign end-room`")
     else:
-        lines.append("Next: `automa campaign next ROOM` with one of the open rooms")
+        lines.append("Next: `automa campaign next ROOM` with one of the open rooms (any room "
+                     "not yet visited: ruling 45)")
     return "\n".join(lines)
 
 
@@ -233,6 +234,8 @@ def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
     seed = (int(contents.header.get("seed", 0)) + number) % 2**63
     result, scenario = _room_scenario(catalog, state, room, seed, dice,
                                       _last_playmat(folder, in_force(contents.steps)))
+    while (folder / f"{ROOMS_DIR}/{number:02d}-{room}").exists():  # a crash's orphan
+        number += 1
     relative = f"{ROOMS_DIR}/{number:02d}-{room}"
     battle = folder / relative
     battle.mkdir(parents=True, exist_ok=True)
@@ -280,19 +283,30 @@ def _ask_rewards(ctx: click.Context, room: Any, known: Any, gold: int | None,
 @click.option("--spell/--no-spell", default=None,
               help="Whether the room card shows the Spell card icon, when our data lacks it.")
 @click.option("--spell-to", default=None, help="The hero who takes the Spell card.")
+@click.option("--change", "changes", multiple=True, metavar="HERO.FIELD=+N",
+              help="A change made at the table, e.g. a purchase: elf.gold=-3 elf.items=+1 "
+                   "(fields: health, gold, poison, items, spells). Repeatable.")
 @json_option
 @click.pass_context
 @reports_errors
 def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell: bool | None,
-                      spell_to: str | None, as_json: bool) -> None:
+                      spell_to: str | None, changes: tuple[str, ...], as_json: bool) -> None:
     """End the current room: carry the heroes' boards back from its session and give the Room
     Level Rewards to every surviving hero."""
     from automa.campaign import log as campaign_log
     from automa.campaign.log import CampaignError
-    from automa.campaign.rules import boards_json, carried_back, rewarded, survivors
+    from automa.campaign.rules import (
+        boards_json,
+        carried_back,
+        changed,
+        parse_change,
+        rewarded,
+        survivors,
+    )
     from automa.session.store import Session
 
     catalog, known, state = _state(ctx, folder)
+    parsed = [parse_change(text) for text in changes]
     if state.current is None:
         raise CampaignError("no room is being played: choose one with `automa campaign next`")
     room = state.route.room(state.current)
@@ -314,6 +328,9 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         heroes = rewarded(heroes, rewards, chosen)
         step["rewards"] = {"gold": rewards.gold, "spell": rewards.spell, "spell_to": chosen,
                            "provenance": rewards.provenance}
+    if parsed:
+        heroes = changed(heroes, parsed)
+        step["changes"] = [{"hero": h, "field": f, "amount": n} for h, f, n in parsed]
     step["heroes"] = boards_json(heroes)
     campaign_log.append(folder, step)
     _, _, state = _state(ctx, folder)
