@@ -167,21 +167,47 @@ def test_rewards_are_asked_and_the_spell_goes_to_a_chosen_hero(tmp_path: Path,
     assert "gold = 3" in remembered and "spell = true" in remembered
 
 
-def test_a_dead_hero_gets_no_reward(tmp_path: Path, data: Path) -> None:
+@pytest.mark.parametrize(("rule", "fallen", "back"), [
+    # official: Items and Poison back to the decks, gold to the Treasury; half health back
+    ("returns", {"health": 0, "gold": 0, "poison": 0, "alive": False}, 4),
+    # advanced: "the hero stays dead unless resurrected"
+    ("stays-dead", {"health": 0, "gold": 0, "poison": 0, "alive": False}, None),
+    # FAQ revised: "keeps coins, items and spells, and loses only Poison and Stun cards"
+    ("keeps-board", {"health": 0, "gold": 5, "poison": 0, "alive": False}, 4),
+])
+def test_a_dead_hero_gets_no_reward_and_the_death_rule_decides_the_rest(
+        tmp_path: Path, data: Path, rule: str, fallen: dict[str, Any], back: int | None) -> None:
     # rule: "Room cards that provide rewards to all heroes that survive the Battle Phase."
     folder = tmp_path / "c"
     ok(["campaign", "new", "monstrosity", "--session", str(folder), "--heroes",
-        "elf=8,dwarf=9", "--lord", "hmotha", "--seed", "5"], data)
+        "elf=8,dwarf=9", "--lord", "hmotha", "--seed", "5", "--hero-death", rule], data)
     battle = Path(json.loads(ok(["campaign", "next", "glaaoth", "--session", str(folder),
                                  "--json"], data).stdout)["session"])
-    Session.open(battle, load_catalog(data)).report(
-        {"type": "remove", "piece": "elf", "why": "dead"})
+    session = Session.open(battle, load_catalog(data))
+    session.report({"type": "poison", "piece": "elf", "amount": 1})
+    session.report({"type": "remove", "piece": "elf", "why": "dead"})
     _cleared(folder, data)
     ok(["campaign", "end-room", "--session", str(folder), "--gold", "2", "--no-spell"], data)
     heroes = status(folder, data)["heroes"]
-    assert heroes["elf"]["alive"] is False and heroes["elf"]["gold"] == 5
+    assert {k: heroes["elf"][k] for k in fallen} == fallen
     assert heroes["dwarf"]["gold"] == 7
-    refused(["campaign", "next", "ehanostha", "--session", str(folder)], data, "not in our data")
+    ok(["campaign", "next", "althea-the-healer", "--session", str(folder)], data)
+    assert status(folder, data)["heroes"]["elf"]["alive"] is False  # a visit is no Setup
+    if back is None:  # Althea: "Resurrect a hero with 2 health: 10 gold"
+        ok(["campaign", "end-room", "--session", str(folder), "--resurrect", "elf",
+            "--change", "dwarf.gold=-7"], data)
+        elf = status(folder, data)["heroes"]["elf"]
+        assert (elf["alive"], elf["health"]) == (True, 2)
+        return
+    refused(["campaign", "end-room", "--session", str(folder), "--change", "elf.gold=+1"],
+            data, "not a living hero")
+    ok(["campaign", "end-room", "--session", str(folder)], data)
+    lair = json.loads(ok(["campaign", "next", "lair", "--session", str(folder), "--json"],
+                         data).stdout)
+    elf = status(folder, data)["heroes"]["elf"]
+    assert (elf["alive"], elf["health"]) == (True, back)  # "back at the next Setup"
+    on_mat = Session.open(Path(lair["session"]), load_catalog(data)).state.battle.piece("elf")
+    assert (on_mat.health, on_mat.starting_health) == (back, 8)
 
 
 def test_either_or_skips_the_other_and_the_lair_ends_the_campaign(tmp_path: Path) -> None:

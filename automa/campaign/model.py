@@ -86,6 +86,7 @@ class CampaignState:
     current_session: str | None  # its session folder, relative to the campaign folder
     hidden_cave: HiddenCave | None
     steps: int  # campaign steps in force (not undone)
+    hero_death: str = "returns"  # ruling campaign-hero-death
 
     @property
     def over(self) -> bool:

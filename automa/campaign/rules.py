@@ -52,7 +52,11 @@ def replay(log: CampaignLog, route: Route) -> CampaignState:
         cave = None if cave_data is None else HiddenCave(
             tuple(cave_data["needed"]), tuple(cave_data["items"]),
             {h: () for h in heroes})
-        state = CampaignState(route, str(header["lord"]), heroes, (), None, None, cave, 0)
+        death = header.get("hero_death", HERO_DEATH[0])
+        if death not in HERO_DEATH:
+            raise ValueError(death)
+        state = CampaignState(route, str(header["lord"]), heroes, (), None, None, cave, 0,
+                              death)
     except (KeyError, TypeError, ValueError):
         raise CampaignError("campaign log: line 1 lacks the campaign's heroes or Lord") from None
     for step in in_force(log.steps):
@@ -64,12 +68,21 @@ def apply(state: CampaignState, step: dict[str, Any]) -> CampaignState:
     kind = step.get("type")
     if kind == "enter":
         return replace(state, current=str(step["room"]), current_session=step.get("session"),
-                       steps=state.steps + 1)
+                       heroes=_at_setup(state, str(step["room"])), steps=state.steps + 1)
     if kind == "end-room":
         heroes = {h: _board(h, b) for h, b in dict(step["heroes"]).items()}
         return replace(state, heroes=heroes, done=(*state.done, str(step["room"])),
                        current=None, current_session=None, steps=state.steps + 1)
     raise CampaignError(f"campaign log: unknown step {kind!r}")
+
+
+def _at_setup(state: CampaignState, room_id: str) -> dict[str, HeroBoard]:
+    """A fallen hero comes back "at the next Setup": a battle room's or the lair's, not a
+    visit's."""
+    room = state.route.room(room_id)
+    if room is None or room.kind == "special":
+        return dict(state.heroes)
+    return returning(state.heroes, state.hero_death)
 
 
 def room_states(state: CampaignState) -> dict[str, str]:
@@ -108,21 +121,52 @@ def check_can_enter(state: CampaignState, room_id: str) -> None:
         raise CampaignError(f"ROOM: {room_id} is {states[room_id]}, not open")
 
 
+HERO_DEATH = ("returns", "stays-dead", "keeps-board")  # ruling campaign-hero-death
+
+
+def died(board: HeroBoard, rule: str) -> HeroBoard:
+    """A hero who fell in a room (ruling campaign-hero-death)."""
+    if rule == "keeps-board":
+        return replace(board, health=0, poison=0, alive=False)
+    return replace(board, health=0, gold=0, poison=0, items=0, alive=False)
+
+
+def returning(heroes: Mapping[str, HeroBoard], rule: str) -> dict[str, HeroBoard]:
+    """The heroes at the next room's setup: the fallen come back with half their starting
+    health, rounded down, unless the rule keeps them dead."""
+    if rule == "stays-dead":
+        return dict(heroes)
+    return {h: b if b.alive or b.starting_health // 2 < 1
+            else replace(b, health=b.starting_health // 2, alive=True)
+            for h, b in heroes.items()}
+
+
 def carried_back(heroes: Mapping[str, HeroBoard], pieces: Iterable[Piece],
-                 out: Mapping[str, str]) -> dict[str, HeroBoard]:
+                 out: Mapping[str, str], rule: str) -> dict[str, HeroBoard]:
     """The heroes' boards as the room's session leaves them; a hero who left play dead, or
     with no health, is dead. Devoured and teleported heroes come back at the room's end."""
     on_mat = {p.id: p for p in pieces if p.side == "heroes" and p.kind == "hero"}
     boards = {}
     for hero, board in heroes.items():
         piece = on_mat.get(hero)
-        if not board.alive or piece is None:
-            boards[hero] = replace(board, alive=board.alive and out.get(hero, "dead") != "dead")
-            continue
-        health = piece.health if piece.health is not None else board.health
-        boards[hero] = replace(board, health=health, gold=piece.gold, poison=piece.poison,
-                               items=piece.items, alive=health > 0)
+        if not board.alive:
+            boards[hero] = board
+        elif piece is None:
+            boards[hero] = died(board, rule) if out.get(hero, "dead") == "dead" else board
+        else:
+            health = piece.health if piece.health is not None else board.health
+            now = replace(board, health=health, gold=piece.gold, poison=piece.poison,
+                          items=piece.items)
+            boards[hero] = now if health > 0 else died(now, rule)
     return boards
+
+
+def resurrected(heroes: Mapping[str, HeroBoard], hero: str, health: int
+                ) -> dict[str, HeroBoard]:
+    board = heroes.get(hero)
+    if board is None or board.alive:
+        raise CampaignError(f"--resurrect: {hero!r} is not a dead hero of the campaign")
+    return {**heroes, hero: replace(board, health=health, alive=True)}
 
 
 def rewarded(heroes: Mapping[str, HeroBoard], rewards: Rewards, spell_to: str | None

@@ -15,6 +15,7 @@ folder_option = click.option("--session", "folder", required=True,
                              type=click.Path(file_okay=False, path_type=Path),
                              help="The campaign folder.")
 ROOMS_DIR = "rooms"
+RESURRECTED_HEALTH = 2  # Althea the Healer: "Resurrect a hero with 2 health" (research notes)
 
 
 @cli.group()
@@ -97,12 +98,15 @@ def _status_text(state: Any) -> str:
 @click.option("--lord", default=None,
               help="The campaign's Catacomb Lord (default: the campaign's start piece).")
 @click.option("--hidden-cave", is_flag=True, help="Play with the Hidden Cave.")
+@click.option("--hero-death", type=click.Choice(["returns", "stays-dead", "keeps-board"]),
+              default="returns", help="A fallen hero (ruling 47): the official rule (back at "
+              "the next setup with half health), the advanced rule, or the FAQ's.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None)
 @json_option
 @click.pass_context
 @reports_errors
 def campaign_new(ctx: click.Context, name: str, folder: Path, heroes: str, lord: str | None,
-                 hidden_cave: bool, seed: int | None, as_json: bool) -> None:
+                 hidden_cave: bool, hero_death: str, seed: int | None, as_json: bool) -> None:
     """Start a campaign in a folder that keeps it all.
 
     \b
@@ -143,7 +147,7 @@ def campaign_new(ctx: click.Context, name: str, folder: Path, heroes: str, lord:
         raise InputError(f"{folder}: cannot be made ({exc.strerror})") from None
     campaign_log.create(folder, {"campaign": route.id, "lord": the_lord, "seed": used_seed,
                                  "heroes": boards_json(new_heroes(chosen)),
-                                 "hidden_cave": cave})
+                                 "hidden_cave": cave, "hero_death": hero_death})
     _, _, state = _state(ctx, folder)
     if as_json:
         emit_json(status_json(state))
@@ -172,12 +176,14 @@ def _room_scenario(catalog: Any, state: Any, room_id: str, seed: int, dice: str,
 
     import numpy as np
 
+    from automa.campaign.rules import returning
     from automa.cli.asker import PromptAsker
     from automa.engine.chance import Chance
     from automa.engine.setup import SetupOptions, run_setup
     from automa.model.scenario import ChanceScript
 
-    alive = tuple((h, b.health) for h, b in state.heroes.items() if b.alive)
+    boards = returning(state.heroes, state.hero_death)
+    alive = tuple((h, b.health) for h, b in boards.items() if b.alive)
     options = SetupOptions(room=room_id, lord=state.lord, heroes=alive,
                            last_playmat=last_playmat)
     chance = Chance(ChanceScript(), np.random.default_rng(seed), catalog.components.rune_die,
@@ -186,7 +192,7 @@ def _room_scenario(catalog: Any, state: Any, room_id: str, seed: int, dice: str,
     result = run_setup(catalog, options, chance)
     pieces = []
     for piece in result.scenario.pieces:
-        board = state.heroes.get(piece.id) if piece.side == "heroes" else None
+        board = boards.get(piece.id) if piece.side == "heroes" else None
         if board is not None:
             piece = replace(piece, health=board.health, starting_health=board.starting_health,
                             gold=board.gold, poison=board.poison, items=board.items)
@@ -286,11 +292,14 @@ def _ask_rewards(ctx: click.Context, room: Any, known: Any, gold: int | None,
 @click.option("--change", "changes", multiple=True, metavar="HERO.FIELD=+N",
               help="A change made at the table, e.g. a purchase: elf.gold=-3 elf.items=+1 "
                    "(fields: health, gold, poison, items, spells). Repeatable.")
+@click.option("--resurrect", "raised", multiple=True, metavar="HERO",
+              help="A dead hero resurrected at the table (Althea: with 2 health).")
 @json_option
 @click.pass_context
 @reports_errors
 def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell: bool | None,
-                      spell_to: str | None, changes: tuple[str, ...], as_json: bool) -> None:
+                      spell_to: str | None, changes: tuple[str, ...], raised: tuple[str, ...],
+                      as_json: bool) -> None:
     """End the current room: carry the heroes' boards back from its session and give the Room
     Level Rewards to every surviving hero."""
     from automa.campaign import log as campaign_log
@@ -300,6 +309,7 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         carried_back,
         changed,
         parse_change,
+        resurrected,
         rewarded,
         survivors,
     )
@@ -314,7 +324,7 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
     step: dict[str, Any] = {"type": "end-room", "room": room.id, "rewards": None}
     if state.current_session is not None:
         battle = Session.open(folder / state.current_session, catalog).state.battle
-        heroes = carried_back(heroes, battle.pieces, battle.out)
+        heroes = carried_back(heroes, battle.pieces, battle.out, state.hero_death)
         left = [p.id for p in battle.pieces if p.side == "ai"]
         if left and survivors(heroes):
             raise CampaignError(f"the room is not cleared: {', '.join(left)} still in play "
@@ -328,6 +338,9 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         heroes = rewarded(heroes, rewards, chosen)
         step["rewards"] = {"gold": rewards.gold, "spell": rewards.spell, "spell_to": chosen,
                            "provenance": rewards.provenance}
+    for hero in raised:
+        heroes = resurrected(heroes, hero, RESURRECTED_HEALTH)
+        step.setdefault("resurrected", []).append(hero)
     if parsed:
         heroes = changed(heroes, parsed)
         step["changes"] = [{"hero": h, "field": f, "amount": n} for h, f, n in parsed]

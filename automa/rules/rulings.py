@@ -424,6 +424,21 @@ RULINGS: tuple[Ruling, ...] = (
            "\"Start: use the Monstrosity.\" / \"Start: use the Pharaoh.\" The rulebook does "
            "not say what the start piece is used as.",
            "Roll or choose one of the Catacomb Lords and use the start piece otherwise."),
+    Ruling(47, "campaign-hero-death", CAMPAIGNS, "A hero who dies in a campaign room",
+           "The official rule: the dead hero's Items and Poison cards go back to their decks, "
+           "their gold to the Treasury and their kills to the pool; they keep their Spells and "
+           "come back at the next room's setup with half their starting health, rounded down. "
+           "All heroes dead: the Overseer has won.",
+           "The sources disagree: the official rules (hero death) against the advanced rule and "
+           "the FAQ's revised rule (research notes, Hero death).",
+           options=(Option("returns", "the official rule: back at the next setup with half "
+                                      "health, without items, poison or gold"),
+                    Option("stays-dead", "the advanced rule: the same losses, and the hero "
+                                         "stays dead unless resurrected (Althea)"),
+                    Option("keeps-board", "the FAQ's revised rule: the hero keeps coins, items "
+                                          "and spells, loses only Poison cards, and comes back "
+                                          "at the next setup with half health")),
+           setting="automa campaign new --hero-death"),
 )
 
 BY_KEY: Mapping[str, Ruling] = {r.key: r for r in RULINGS}
