@@ -296,7 +296,9 @@ def test_a_visit_records_what_was_bought(tmp_path: Path) -> None:
         "elf=8,dwarf=9", "--lord", "hmotha"], None)
     visit = json.loads(ok(["campaign", "next", "izchak-the-merchant", "--session", str(folder),
                            "--json"], None).stdout)
+    offers = visit.pop("offers")
     assert visit == {"room": "izchak-the-merchant", "kind": "special", "session": None}
+    assert "map costs 2 gold" in offers["notes"].lower() or "2-gold map" in offers["notes"]
     refused(["campaign", "end-room", "--session", str(folder), "--change", "elf.gold=-6"],
             None, "has only 5 gold")
     refused(["campaign", "end-room", "--session", str(folder), "--change", "elf.mana=+1"],
@@ -318,3 +320,30 @@ def test_an_orphan_room_folder_is_not_reused(tmp_path: Path, data: Path) -> None
     entered = json.loads(ok(["campaign", "next", "glaaoth", "--session", str(folder),
                              "--json"], data).stdout)
     assert Path(entered["session"]).name == "02-glaaoth"
+
+
+TYPED_SETUP = ["2",                                    # Rune Die -> throne-room
+               "level-4", "level-3", "level-2", "level-1",
+               "purple", "black", "gray", "brown", "blue", "orange",
+               "4",                                    # elf's Hero Target tile
+               "left-to-right", "hsz-to-msz"]
+
+
+def test_physical_entry_sets_up_the_room_and_its_session(tmp_path: Path, data: Path) -> None:
+    folder = tmp_path / "c"
+    ok(["campaign", "new", "monstrosity", "--session", str(folder), "--heroes", "elf=8",
+        "--lord", "hmotha", "--seed", "1"], data)
+    cut = run(["campaign", "next", "glaaoth", "--session", str(folder), "--dice", "physical"],
+              data, stdin="2\nlevel-4\n")
+    assert cut.exit_code != 0 and len(cut.stderr.strip().splitlines()) >= 1
+    assert status(folder, data)["rooms"][0]["state"] == "open"  # nothing was logged
+    entered = json.loads(ok(["campaign", "next", "glaaoth", "--session", str(folder),
+                             "--dice", "physical", "--json"], data,
+                            stdin="\n".join(TYPED_SETUP) + "\n").stdout)
+    assert entered["playmat"] == "throne-room"
+    session = Session.open(Path(entered["session"]), load_catalog(data))
+    assert session.state.scenario.tiles.character_order == (
+        "level-4", "level-3", "level-2", "level-1", "antient")
+    header = json.loads((Path(entered["session"]) / "log.jsonl").read_text(
+        encoding="utf-8").splitlines()[0])
+    assert header["chance"] == "physical"  # the battle keeps the table's dice

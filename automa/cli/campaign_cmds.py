@@ -200,6 +200,17 @@ def _room_scenario(catalog: Any, state: Any, room_id: str, seed: int, dice: str,
     return result, replace(result.scenario, pieces=tuple(pieces))
 
 
+def _offers(ctx: click.Context, room_id: str) -> dict[str, str] | None:
+    """A special room's notes in rooms.toml (what can be bought or done), with provenance."""
+    from automa.catalog.locate import load_data_file, user_data_dir
+
+    tables, _ = load_data_file("rooms.toml", user_data_dir(ctx.obj["data_dir"]))
+    record = tables.get(room_id)
+    if not isinstance(record, dict) or not isinstance(record.get("notes"), str):
+        return None
+    return {"notes": record["notes"], "provenance": str(record.get("provenance", "unknown"))}
+
+
 def _last_playmat(folder: Path, steps: list[dict[str, Any]]) -> str | None:
     return next((s.get("playmat") for s in reversed(steps)
                  if s.get("type") == "enter" and s.get("playmat")), None)
@@ -230,12 +241,18 @@ def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
     number = len(contents.steps) + 1
     step: dict[str, Any] = {"type": "enter", "room": room, "session": None, "playmat": None}
     if entry.kind == "special":
+        offers = _offers(ctx, room)
         campaign_log.append(folder, step)
         if as_json:
-            emit_json({"room": room, "kind": "special", "session": None})
+            emit_json({"room": room, "kind": "special", "session": None, "offers": offers})
             return
         click.echo(f"{entry.name}: a visit. Do at the table what the room offers, then "
-                   f"`automa campaign end-room --session {folder}`.")
+                   f"`automa campaign end-room --session {folder}` with what changed "
+                   f"(--change elf.gold=-3, --resurrect HERO).")
+        if offers is not None:
+            click.echo(f"What it offers ({offers['provenance']} data): {offers['notes']}")
+        else:
+            click.echo("What it offers is not in our sources: read the room card.")
         return
     seed = (int(contents.header.get("seed", 0)) + number) % 2**63
     result, scenario = _room_scenario(catalog, state, room, seed, dice,
