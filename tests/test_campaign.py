@@ -347,3 +347,33 @@ def test_physical_entry_sets_up_the_room_and_its_session(tmp_path: Path, data: P
     header = json.loads((Path(entered["session"]) / "log.jsonl").read_text(
         encoding="utf-8").splitlines()[0])
     assert header["chance"] == "physical"  # the battle keeps the table's dice
+
+
+def test_hidden_cave_monsters_are_set_aside_and_collected(tmp_path: Path, data: Path) -> None:
+    # rule: "These five monster pieces are not available to the Overseer during the game." /
+    # "Each time a hero destroys one of the indicated level 1 monsters, they keep it on their
+    # player board."
+    (data / "rooms.toml").write_text(GLAAOTH.replace(
+        'monsters = [{ monster = "sewer-rat", count = 2 }]\nmetres = []',
+        "monsters = []\nmetres = [{ level = 1, count = 3 }]"), encoding="utf-8")
+    assert "count = 3" in (data / "rooms.toml").read_text(encoding="utf-8")
+    folder = tmp_path / "c"
+    ok(["campaign", "new", "monstrosity", "--session", str(folder), "--heroes", "elf=8,dwarf=9",
+        "--lord", "hmotha", "--hidden-cave", "--seed", "8"], data)
+    cave = status(folder, data)["hidden_cave"]
+    assert len(cave["needed"]) == 5 and cave["collected"] == {"elf": [], "dwarf": []}
+    assert cave["items"] == ["Champion's Helm", "Dagger of Deception", "Delilah's Potion",
+                             "Trident"]
+    battle = Path(json.loads(ok(["campaign", "next", "glaaoth", "--session", str(folder),
+                                 "--json"], data).stdout)["session"])
+    drawn = {p.monster for p in Session.open(battle, load_catalog(data)).state.battle.pieces
+             if p.side == "ai" and p.monster != "zombie"}  # the zombie: Hmotha's Mercenary
+    assert len(drawn) >= 1 and not drawn & set(cave["needed"])
+    _cleared(folder, data)
+    first = cave["needed"][0]
+    refused(["campaign", "end-room", "--session", str(folder), "--gold", "0", "--no-spell",
+             "--collect", "elf=orc-warchief"], data, "not one of the Hidden Cave's")
+    assert not (data / "campaigns.toml").exists()  # a refused step remembers nothing
+    ok(["campaign", "end-room", "--session", str(folder), "--gold", "0", "--no-spell",
+        "--collect", f"elf={first}"], data)
+    assert status(folder, data)["hidden_cave"]["collected"] == {"elf": [first], "dwarf": []}

@@ -71,8 +71,15 @@ def apply(state: CampaignState, step: dict[str, Any]) -> CampaignState:
                        heroes=_at_setup(state, str(step["room"])), steps=state.steps + 1)
     if kind == "end-room":
         heroes = {h: _board(h, b) for h, b in dict(step["heroes"]).items()}
-        return replace(state, heroes=heroes, done=(*state.done, str(step["room"])),
-                       current=None, current_session=None, steps=state.steps + 1)
+        cave = state.hidden_cave
+        if cave is not None and step.get("collected"):
+            gained = dict(cave.collected)
+            for hero, monster in step["collected"]:
+                gained[hero] = (*gained.get(hero, ()), str(monster))
+            cave = replace(cave, collected=gained)
+        return replace(state, heroes=heroes, hidden_cave=cave,
+                       done=(*state.done, str(step["room"])), current=None,
+                       current_session=None, steps=state.steps + 1)
     raise CampaignError(f"campaign log: unknown step {kind!r}")
 
 
@@ -220,3 +227,22 @@ def changed(heroes: Mapping[str, HeroBoard], changes: Iterable[tuple[str, str, i
             raise CampaignError(f"--change: {hero} has only {getattr(board, field)} {field}")
         boards[hero] = replace(board, **{field: value})
     return boards
+
+
+def collect(state: CampaignState, pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Hidden Cave monsters destroyed this room: "Each time a hero destroys one of the
+    indicated level 1 monsters, they keep it on their player board." """
+    cave = state.hidden_cave
+    if cave is None:
+        raise CampaignError("--collect: this campaign is played without the Hidden Cave")
+    kept: list[tuple[str, str]] = []
+    for hero, monster in pairs:
+        if hero not in state.heroes:
+            raise CampaignError(f"--collect: {hero!r} is not a hero of the campaign")
+        if monster not in cave.needed:
+            raise CampaignError(f"--collect: {monster!r} is not one of the Hidden Cave's "
+                                f"monsters ({', '.join(cave.needed)})")
+        if monster in cave.collected.get(hero, ()) or (hero, monster) in kept:
+            raise CampaignError(f"--collect: {hero} already keeps a {monster}")
+        kept.append((hero, monster))
+    return kept

@@ -77,8 +77,13 @@ def _status_text(state: Any) -> str:
         lines.append(f"  {hero}: health {b.health}/{b.starting_health}, gold {b.gold}, "
                      f"poison {b.poison}, items {b.items}, spells {b.spells}{fate}")
     if state.hidden_cave is not None:
-        lines.append(f"Hidden Cave: collect {', '.join(state.hidden_cave.needed)}; items "
-                     f"{', '.join(state.hidden_cave.items)}")
+        cave = state.hidden_cave
+        lines.append(f"Hidden Cave: collect {', '.join(cave.needed)}; items "
+                     f"{', '.join(cave.items)}")
+        for hero, kept in cave.collected.items():
+            ready = " (all five: may enter the Hidden Cave)" if set(cave.needed) <= set(kept) \
+                else ""
+            lines.append(f"  {hero} keeps: {', '.join(kept) or 'none yet'}{ready}")
     if state.over:
         lines.append("The campaign is over: " + ("victory!" if state.victory else "defeat."))
     elif state.current is not None:
@@ -184,8 +189,10 @@ def _room_scenario(catalog: Any, state: Any, room_id: str, seed: int, dice: str,
 
     boards = returning(state.heroes, state.hero_death)
     alive = tuple((h, b.health) for h, b in boards.items() if b.alive)
+    cave = state.hidden_cave
     options = SetupOptions(room=room_id, lord=state.lord, heroes=alive,
-                           last_playmat=last_playmat)
+                           last_playmat=last_playmat,
+                           set_aside=cave.needed if cave is not None else ())
     chance = Chance(ChanceScript(), np.random.default_rng(seed), catalog.components.rune_die,
                     catalog.components.location_die,
                     asker=PromptAsker() if dice == "physical" else None)
@@ -279,8 +286,6 @@ def _ask_rewards(ctx: click.Context, room: Any, known: Any, gold: int | None,
     """The Room card's icons: from the data, else from the options, else asked; a new answer is
     remembered in the user's data folder."""
     from automa.campaign.model import Rewards
-    from automa.campaign.route import remember_rewards
-    from automa.catalog.locate import user_data_dir
 
     if known is not None:
         return known
@@ -289,14 +294,20 @@ def _ask_rewards(ctx: click.Context, room: Any, known: Any, gold: int | None,
                             f"hero (0: no gold icon)", type=click.IntRange(0, 99), err=True)
     if spell is None:
         spell = click.confirm(f"Does the {room.name} card show the Spell card icon?", err=True)
-    rewards = Rewards(gold, spell, "asked")
+    return Rewards(gold, spell, "asked")
+
+
+def _remember(ctx: click.Context, room: Any, rewards: Any) -> None:
+    """A new answer goes to the user's data folder, once the step is sure to be logged."""
+    from automa.campaign.route import remember_rewards
+    from automa.catalog.locate import user_data_dir
+
     user_dir = user_data_dir(ctx.obj["data_dir"])
     if user_dir is not None:
         path = remember_rewards(user_dir, room.id, rewards)
         click.echo(f"Remembered {room.name}'s rewards in {path}", err=True)
     else:
         click.echo("(give --data-dir to remember these rewards for the next campaign)", err=True)
-    return rewards
 
 
 @campaign.command("end-room")
@@ -309,14 +320,17 @@ def _ask_rewards(ctx: click.Context, room: Any, known: Any, gold: int | None,
 @click.option("--change", "changes", multiple=True, metavar="HERO.FIELD=+N",
               help="A change made at the table, e.g. a purchase: elf.gold=-3 elf.items=+1 "
                    "(fields: health, gold, poison, items, spells). Repeatable.")
+@click.option("--collect", "collected", multiple=True, metavar="HERO=MONSTER",
+              help="A Hidden Cave monster the hero destroyed in this room (kept on their "
+                   "board). Repeatable.")
 @click.option("--resurrect", "raised", multiple=True, metavar="HERO",
               help="A dead hero resurrected at the table (Althea: with 2 health).")
 @json_option
 @click.pass_context
 @reports_errors
 def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell: bool | None,
-                      spell_to: str | None, changes: tuple[str, ...], raised: tuple[str, ...],
-                      as_json: bool) -> None:
+                      spell_to: str | None, changes: tuple[str, ...], collected: tuple[str, ...],
+                      raised: tuple[str, ...], as_json: bool) -> None:
     """End the current room: carry the heroes' boards back from its session and give the Room
     Level Rewards to every surviving hero."""
     from automa.campaign import log as campaign_log
@@ -325,6 +339,7 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         boards_json,
         carried_back,
         changed,
+        collect,
         parse_change,
         resurrected,
         rewarded,
@@ -355,6 +370,9 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         heroes = rewarded(heroes, rewards, chosen)
         step["rewards"] = {"gold": rewards.gold, "spell": rewards.spell, "spell_to": chosen,
                            "provenance": rewards.provenance}
+    if collected:
+        kept = collect(state, [text.partition("=")[::2] for text in collected])
+        step["collected"] = [list(pair) for pair in kept]
     for hero in raised:
         heroes = resurrected(heroes, hero, RESURRECTED_HEALTH)
         step.setdefault("resurrected", []).append(hero)
@@ -362,6 +380,8 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         heroes = changed(heroes, parsed)
         step["changes"] = [{"hero": h, "field": f, "amount": n} for h, f, n in parsed]
     step["heroes"] = boards_json(heroes)
+    if step["rewards"] is not None and room.id not in known:  # asked just now
+        _remember(ctx, room, rewards)
     campaign_log.append(folder, step)
     _, _, state = _state(ctx, folder)
     if as_json:

@@ -49,6 +49,7 @@ class SetupOptions:
     los_blocked: bool = False
     trilithon: bool = False  # the heroes chose to use the Trilithon
     hidden_cave: bool = False
+    set_aside: tuple[str, ...] = ()  # a campaign's Hidden Cave monsters, drawn at its start
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,8 @@ def run_setup(catalog: Catalog, options: SetupOptions, chance: Chance) -> SetupR
     tiles, discarded = lay_tiles(catalog, options, lair, chance)
     cave = _hidden_cave(catalog, chance, notes) if options.hidden_cave else ()
     units = (lair_units(catalog, lord, chance) if lair and lord is not None
-             else room_units(catalog, room, lord, chance, notes, set(cave)))
+             else room_units(catalog, room, lord, chance, notes,
+                             set(cave) | set(options.set_aside)))
     ordered = placement_order(units, tiles)
     limit = catalog.setup.max_monsters - (1 if lair else 0)
     if len(ordered) > limit:
