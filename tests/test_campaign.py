@@ -414,3 +414,22 @@ def test_a_whole_campaign_start_to_finish(tmp_path: Path, name: str, catalog: Ca
     assert status(folder, data) == final
     lines = (folder / "campaign.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 1 + 2 * sum(1 for s in states if s == "done")
+
+
+def test_one_writer_and_a_crash_cut_line(tmp_path: Path) -> None:
+    from automa.session.lock import ACTIVATION, session_lock
+
+    folder = tmp_path / "c"
+    ok(["campaign", "new", "pharaoh", "--session", str(folder), "--heroes", "elf=8",
+        "--lord", "hmotha"], None)
+    with session_lock(folder, ACTIVATION):  # another command is in the middle of a step
+        refused(["campaign", "next", "amaranth-inn", "--session", str(folder)], None,
+                "activation")
+    assert status(folder, None)["rooms"][10]["state"] == "open"
+    with (folder / "campaign.jsonl").open("a", encoding="utf-8") as log:
+        log.write('{"type": "enter", "room": "amar')  # a crash cut this step short
+    assert status(folder, None)["rooms"][10] == {"id": "amaranth-inn", "name": "Amaranth Inn",
+                                                  "level": None, "state": "open"}
+    ok(["campaign", "next", "amaranth-inn", "--session", str(folder)], None)
+    lines = (folder / "campaign.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[-1])["room"] == "amaranth-inn" and len(lines) == 2

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -15,6 +17,24 @@ folder_option = click.option("--session", "folder", required=True,
                              type=click.Path(file_okay=False, path_type=Path),
                              help="The campaign folder.")
 ROOMS_DIR = "rooms"
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def one_writer(command: F) -> F:
+    """A campaign step is read, decided and appended by one window at a time."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from automa.campaign.log import LOG
+        from automa.session.lock import session_lock
+
+        folder: Path = kwargs["folder"]
+        if not (folder / LOG).is_file():  # no campaign: the command says so in one line
+            return command(*args, **kwargs)
+        with session_lock(folder):
+            return command(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
 RESURRECTED_HEALTH = 2  # Althea the Healer: "Resurrect a hero with 2 health" (research notes)
 
 
@@ -231,6 +251,7 @@ def _last_playmat(folder: Path, steps: list[dict[str, Any]]) -> str | None:
 @json_option
 @click.pass_context
 @reports_errors
+@one_writer
 def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
                   as_json: bool) -> None:
     """Enter ROOM, one of the open rooms: a battle room is set up with the campaign's heroes and
@@ -328,6 +349,7 @@ def _remember(ctx: click.Context, room: Any, rewards: Any) -> None:
 @json_option
 @click.pass_context
 @reports_errors
+@one_writer
 def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell: bool | None,
                       spell_to: str | None, changes: tuple[str, ...], collected: tuple[str, ...],
                       raised: tuple[str, ...], as_json: bool) -> None:
@@ -400,6 +422,7 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
 @json_option
 @click.pass_context
 @reports_errors
+@one_writer
 def campaign_undo(ctx: click.Context, folder: Path, as_json: bool) -> None:
     """Take back the last campaign step (entering or ending a room); the log keeps it."""
     from automa.campaign import log as campaign_log
