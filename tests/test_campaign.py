@@ -409,7 +409,10 @@ def test_a_whole_campaign_start_to_finish(tmp_path: Path, name: str, catalog: Ca
     skipped = ["alewife-tavern"] if name == "pharaoh" else []
     assert states == ["skipped" if r.id in skipped else "done" for r in route.rooms]
     assert final["heroes"]["elf"]["gold"] == 5 + len(battle_rooms)
-    assert "victory" in ok(["campaign", "status", "--session", str(folder)], data).stdout
+    text = ok(["campaign", "status", "--session", str(folder)], data).stdout
+    assert "The campaign is over: victory!" in text
+    assert f"Played, in order: {route.rooms[0].name}, " in text
+    assert text.rstrip().splitlines()[-2].endswith("Catacomb Lord's Lair")  # the Lair last
     # the same log read again is the same campaign, and the log was only ever appended to
     assert status(folder, data) == final
     lines = (folder / "campaign.jsonl").read_text(encoding="utf-8").splitlines()

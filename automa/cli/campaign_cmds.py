@@ -104,8 +104,13 @@ def _status_text(state: Any) -> str:
             ready = " (all five: may enter the Hidden Cave)" if set(cave.needed) <= set(kept) \
                 else ""
             lines.append(f"  {hero} keeps: {', '.join(kept) or 'none yet'}{ready}")
+    if state.done:
+        names = [state.route.room(r).name if state.route.room(r) else r for r in state.done]
+        lines.append(f"Played, in order: {', '.join(str(n) for n in names)}")
     if state.over:
-        lines.append("The campaign is over: " + ("victory!" if state.victory else "defeat."))
+        fallen = [h for h, b in state.heroes.items() if not b.alive]
+        lines.append("The campaign is over: " + ("victory!" if state.victory else "defeat.")
+                     + (f" Fallen: {', '.join(fallen)}." if fallen else ""))
     elif state.current is not None:
         lines.append(f"Now: {state.current} (session {state.current_session}); then "
                      f"`automa campaign end-room`")
