@@ -159,7 +159,9 @@ def test_rewards_are_asked_and_the_spell_goes_to_a_chosen_hero(tmp_path: Path,
         "elf=8,dwarf=9", "--lord", "hmotha", "--seed", "5"], data)
     ok(["campaign", "next", "glaaoth", "--session", str(folder)], data)
     _cleared(folder, data)
-    ok(["campaign", "end-room", "--session", str(folder)], data, stdin="3\ny\nelf\n")
+    shown = ok(["campaign", "end-room", "--session", str(folder)], data,
+               stdin="3\ny\nelf\n").stdout
+    assert "a Spell card for elf (then reshuffle the Spell deck)" in shown
     heroes = status(folder, data)["heroes"]
     assert (heroes["elf"]["gold"], heroes["elf"]["spells"]) == (8, 1)
     assert (heroes["dwarf"]["gold"], heroes["dwarf"]["spells"]) == (8, 0)
@@ -264,6 +266,11 @@ def test_a_players_route_replaces_ours(tmp_path: Path, data: Path, catalog: Cata
         'steps = [{ rooms = ["glaoth"] }, { rooms = ["lair"] }]\n', encoding="utf-8")
     problems = check_catalog(data)
     assert [(p.record, p.field) for p in problems] == [("glaoth", "rooms")]
+    (data / "campaigns.toml").write_text('[rewards.glaaoth]\ngold = -1\nspell = false\n'
+                                         'provenance = "asked"\n', encoding="utf-8")
+    problems = check_catalog(data)
+    assert [(p.record, p.field) for p in problems] == [("rewards.glaaoth", "gold")]
+    refused(["campaign", "status", "--session", str(folder)], data, "[rewards.glaaoth] gold")
 
 
 @pytest.mark.parametrize(("args", "words"), [

@@ -417,7 +417,8 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
     click.echo(f"{room.name} is done.")
     if step["rewards"] is not None:
         r = step["rewards"]
-        spell_line = f"; a Spell card for {r['spell_to']}" if r["spell"] else ""
+        spell_line = (f"; a Spell card for {r['spell_to']} (then reshuffle the Spell deck)"
+                      if r["spell"] else "")
         click.echo(f"Room Level Rewards: {r['gold']} gold to each surviving hero{spell_line}")
     click.echo(_status_text(state))
 
