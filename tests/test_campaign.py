@@ -250,6 +250,13 @@ def test_undo_takes_back_the_last_step(tmp_path: Path, data: Path) -> None:
     lines = (folder / "campaign.jsonl").read_text(encoding="utf-8").splitlines()
     assert [json.loads(line).get("type") for line in lines[1:]] == [
         "enter", "end-room", "undo", "undo"]  # append-only: nothing rewritten
+    shown = ok(["campaign", "log", "--session", str(folder)], data).stdout.splitlines()
+    assert [line.split(". ", 1)[1] for line in shown] == [
+        "entered glaaoth (session rooms/01-glaaoth) (undone)",
+        "ended glaaoth: 4 gold each (undone)", "undo", "undo"]
+    listed = json.loads(ok(["campaign", "log", "--session", str(folder), "--json"],
+                           data).stdout)["steps"]
+    assert [s["undone"] for s in listed] == [True, True, False, False]
 
 
 def test_a_players_route_replaces_ours(tmp_path: Path, data: Path, catalog: Catalog) -> None:

@@ -449,3 +449,44 @@ def campaign_undo(ctx: click.Context, folder: Path, as_json: bool) -> None:
     kept = f" (its session stays in {last['session']})" if last.get("session") else ""
     click.echo(f"Undone: {what} {last.get('room')}{kept}")
     click.echo(_status_text(state))
+
+
+def _describe(step: dict[str, Any]) -> str:
+    kind = step.get("type")
+    if kind == "enter":
+        where = f" (session {step['session']})" if step.get("session") else " (a visit)"
+        return f"entered {step.get('room')}{where}"
+    if kind == "end-room":
+        rewards = step.get("rewards")
+        gained = "" if not rewards else (
+            f": {rewards['gold']} gold each"
+            + (f", a Spell card for {rewards['spell_to']}" if rewards["spell"] else ""))
+        return f"ended {step.get('room')}{gained}"
+    return "undo"
+
+
+@campaign.command("log")
+@folder_option
+@json_option
+@click.pass_context
+@reports_errors
+def campaign_log_cmd(ctx: click.Context, folder: Path, as_json: bool) -> None:
+    """Every campaign step in order, the undone ones marked."""
+    from automa.campaign import log as campaign_log
+
+    _state(ctx, folder)  # a readable campaign
+    steps = campaign_log.read(folder).steps
+    undone: set[int] = set()
+    kept: list[int] = []
+    for index, step in enumerate(steps):
+        if step.get("type") == "undo":
+            if kept:
+                undone.add(kept.pop())
+        else:
+            kept.append(index)
+    if as_json:
+        emit_json({"steps": [{**step, "undone": i in undone} for i, step in enumerate(steps)]})
+        return
+    for number, step in enumerate(steps, start=1):
+        mark = " (undone)" if number - 1 in undone else ""
+        click.echo(f"{number:>3}. {_describe(step)}{mark}")
