@@ -450,3 +450,20 @@ def test_one_writer_and_a_crash_cut_line(tmp_path: Path) -> None:
     ok(["campaign", "next", "amaranth-inn", "--session", str(folder)], None)
     lines = (folder / "campaign.jsonl").read_text(encoding="utf-8").splitlines()
     assert json.loads(lines[-1])["room"] == "amaranth-inn" and len(lines) == 2
+
+
+def test_remembering_never_breaks_the_players_file(tmp_path: Path) -> None:
+    from automa.campaign.model import Rewards
+    from automa.campaign.route import remember_rewards
+    from automa.errors import DataError
+
+    mine = tmp_path / "campaigns.toml"
+    mine.write_text("rewards = {}\n", encoding="utf-8")  # an inline table cannot be extended
+    with pytest.raises(DataError):
+        remember_rewards(tmp_path, "glaaoth", Rewards(2, False, "asked"))
+    assert mine.read_text(encoding="utf-8") == "rewards = {}\n"
+    mine.write_text("# my table's cards\n", encoding="utf-8")
+    remember_rewards(tmp_path, "glaaoth", Rewards(2, True, "asked"))
+    with pytest.raises(DataError, match="already holds"):
+        remember_rewards(tmp_path, "glaaoth", Rewards(3, True, "asked"))
+    assert mine.read_text(encoding="utf-8").startswith("# my table's cards\n")

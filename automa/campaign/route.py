@@ -10,6 +10,7 @@ from pathlib import Path
 
 from automa.campaign.model import CHOICES, LAIR, Rewards, Route, RouteRoom, RouteStep
 from automa.catalog.locate import load_data_file, read_toml
+from automa.catalog.reader import parse_toml
 from automa.errors import DataError
 from automa.model.rooms import RoomSpec
 from automa.storage import atomic_write_text
@@ -116,7 +117,7 @@ def remember_rewards(user_dir: Path, room_id: str, rewards: Rewards) -> Path:
              f"spell = {'true' if rewards.spell else 'false'}\n"
              f"provenance = {toml_string(rewards.provenance)}\n")
     new_text = (text.rstrip("\n") + "\n" if text else "") + block
+    parse_toml(new_text, str(path))  # what is written must read back: else nothing is written
     atomic_write_text(path, new_text)
-    read_toml(path)  # what was written must read back
     return path
 
