@@ -189,7 +189,9 @@ def test_a_dead_hero_gets_no_reward_and_the_death_rule_decides_the_rest(
     session.report({"type": "poison", "piece": "elf", "amount": 1})
     session.report({"type": "remove", "piece": "elf", "why": "dead"})
     _cleared(folder, data)
-    ok(["campaign", "end-room", "--session", str(folder), "--gold", "2", "--no-spell"], data)
+    shown = ok(["campaign", "end-room", "--session", str(folder), "--gold", "2", "--no-spell"],
+               data).stdout
+    assert "elf fell: " in shown and f"(* ruling 47, hero-death = {rule})" in shown
     heroes = status(folder, data)["heroes"]
     assert {k: heroes["elf"][k] for k in fallen} == fallen
     assert heroes["dwarf"]["gold"] == 7

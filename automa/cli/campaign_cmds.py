@@ -336,6 +336,19 @@ def _remember(ctx: click.Context, room: Any, rewards: Any) -> None:
         click.echo("(give --data-dir to remember these rewards for the next campaign)", err=True)
 
 
+def _fallen_line(hero: str, state: Any) -> str:
+    board = state.heroes[hero]
+    what = {"returns": f"their Items and Poison cards go back to the decks and their gold to the "
+                       f"Treasury; they keep their Spells and come back at the next room's setup "
+                       f"with {board.starting_health // 2} health",
+            "stays-dead": "their Items and Poison cards go back to the decks and their gold to "
+                          "the Treasury; they stay dead unless resurrected",
+            "keeps-board": f"they keep coins, items and spells, lose their Poison cards and "
+                           f"come back at the next room's setup with "
+                           f"{board.starting_health // 2} health"}[state.hero_death]
+    return f"{hero} fell: {what} (* ruling 47, hero-death = {state.hero_death})"
+
+
 @campaign.command("end-room")
 @folder_option
 @click.option("--gold", "gold", type=click.IntRange(0, 99), default=None,
@@ -375,6 +388,7 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
     from automa.session.store import Session
 
     catalog, known, state = _state(ctx, folder)
+    before = dict(state.heroes)
     parsed = [parse_change(text) for text in changes]
     if state.current is None:
         raise CampaignError("no room is being played: choose one with `automa campaign next`")
@@ -415,6 +429,8 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         emit_json(status_json(state))
         return
     click.echo(f"{room.name} is done.")
+    for hero in [h for h, b in state.heroes.items() if not b.alive and before[h].alive]:
+        click.echo(_fallen_line(hero, state))
     if step["rewards"] is not None:
         r = step["rewards"]
         spell_line = (f"; a Spell card for {r['spell_to']} (then reshuffle the Spell deck)"
