@@ -223,14 +223,14 @@ def test_antient_is_immune(catalog: Catalog) -> None:
     assert out.damage == 0 and not out.petrified
 
 
-# --- Monster Vulnerabilities (ruling 45: opt-in) --------------------------------------------
+# --- Monster Vulnerabilities (ruling monster-vulnerabilities: opt-in) ----------------------
 
 ON = {"monster-vulnerabilities": "on"}
 
 
 def test_vulnerabilities_are_off_unless_chosen(catalog: Catalog) -> None:
     """"Monster Vulnerabilities (Optional)": without the switch an Infernal ice does nothing
-    but freeze (ruling 45)."""
+    but freeze (ruling monster-vulnerabilities)."""
     battle = battle_of(catalog, ai("fw", "flame-wraith"))
     after, _ = hit(catalog, battle, ["fw"], "ice")
     assert after.piece("fw").health == 2 and "frozen" in after.piece("fw").conditions
@@ -297,7 +297,7 @@ def test_mythological_melee_regenerates_the_attacker(catalog: Catalog) -> None:
 
 def test_dagger_does_two_for_a_catacomb_hero(catalog: Catalog) -> None:
     """"In Catacombs 3E, this ranged shot inflicts 1 point of damage by default, 2 points when
-    performed by any Catacomb hero (including the Illusionist)." (ruling 48)"""
+    performed by any Catacomb hero (including the Illusionist)." (ruling dagger-hero)"""
     battle = battle_of(catalog, ai("mino", "minotaur"))
     after, lines = hit(catalog, battle, ["mino"], "dagger", by="elf")
     assert after.get("mino") is None and any("move to rune" in line for line in lines)
@@ -310,7 +310,7 @@ def test_dagger_does_two_for_a_catacomb_hero(catalog: Catalog) -> None:
 def test_portal_trap_table(roll: int, damage: int, gains: set[str]) -> None:
     """"Portal Trap (Ranged Shot): ... For each character hit by this shot, roll the D12."
     1-3: that damage and the Teleported! card; 4-5: no damage, may rush; 6-11: 2 damage and a
-    random rune; 12: no damage, an unoccupied rune (rulings 46, 47)."""
+    random rune; 12: no damage, an unoccupied rune (rulings portal-rush, portal-twelve)."""
     out = portal_trap(roll)
     assert out.damage == damage and out.gains == gains
     if roll == 12:

@@ -85,6 +85,9 @@ def check_behaviour(behaviour: Records[BehaviourRow], monsters: Records[MonsterS
                                   f"{row_id.replace('-', ' ')}s in the data"))
 
 
+SETUP_CAMPAIGN_FILE = "campaign.toml"  # `setup --campaign`'s file, not campaigns.toml
+
+
 def check_folder(user_dir: Path | None, problems: Problems) -> None:
     """Files in the user's data folder that the program would never read (a misspelt name)."""
     import difflib
@@ -93,7 +96,7 @@ def check_folder(user_dir: Path | None, problems: Problems) -> None:
         return
     for path in sorted(user_dir.iterdir()):
         name = path.name
-        if name in DATA_FILES:
+        if name in DATA_FILES or name == SETUP_CAMPAIGN_FILE:
             continue
         close = difflib.get_close_matches(name.lower(), DATA_FILES, n=1, cutoff=0.75)
         if close:  # other files (notes, a campaign file) may live there

@@ -554,6 +554,13 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
                       target_bands, tile_set, provenance, red_bag)
 
 
+def _check_campaigns(user_dir: Path | None, rooms: Mapping[str, RoomSpec],
+                     lords: Mapping[str, LordSpec]) -> None:
+    from automa.campaign.route import load_campaigns
+
+    load_campaigns(user_dir, rooms, lords)
+
+
 def build_catalog(user_dir: Path | None, problems: Problems) -> Catalog | None:
     loaded = problems.attempt(lambda: load_data_file("components.toml", user_dir))
     components = None if loaded is None else parse_components(*loaded, problems)
@@ -569,6 +576,7 @@ def build_catalog(user_dir: Path | None, problems: Problems) -> Catalog | None:
     if missing:
         problems.attempt(lambda: raise_(DataError("data/effects.toml", missing[0], "",
                                                   "every modifier needs an effect record")))
+    problems.attempt(lambda: _check_campaigns(user_dir, rooms.by_id, lords.by_id))
     setup = problems.attempt(lambda: parse_setup(*load_data_file("setup.toml", user_dir),
                                                  playmats.by_id))
     if components is None or setup is None:

@@ -19,6 +19,7 @@ DATA_FILES = (
     "rooms.toml",
     "effects.toml",
     "setup.toml",
+    "campaigns.toml",
 )
 USER_DATA_ENV = "AUTOMA_DATA_DIR"
 

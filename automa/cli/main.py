@@ -421,7 +421,14 @@ def rulings(number: int | None, as_json: bool) -> None:
 
 def _register() -> None:
     """Commands defined in sibling modules attach themselves to `cli` on import."""
-    from automa.cli import calibrate, cave_cmds, data_cmds, play, session_cmds  # noqa: F401
+    from automa.cli import (  # noqa: F401
+        calibrate,
+        campaign_cmds,
+        cave_cmds,
+        data_cmds,
+        play,
+        session_cmds,
+    )
 
 
 _register()

@@ -48,6 +48,7 @@ TARGETING = "Targeting and shot choice"
 SHOTS = "Shots, tokens and effects"
 CAVE = "The Hidden Cave"
 HERO_HITS = "The heroes' hits on the AI's pieces"
+CAMPAIGNS = "Campaigns"
 
 RULINGS: tuple[Ruling, ...] = (
     Ruling(1, "order-tiles", COMPONENTS, "Order tiles",
@@ -498,6 +499,37 @@ RULINGS: tuple[Ruling, ...] = (
            "\"Draw one (and only one) Poison card and immediately inflict the indicated poison "
            "value as damage.\"",
            "The Poison card replaces the shot's damage instead of adding to it."),
+    Ruling(55, "campaign-open-rooms", CAMPAIGNS, "Which rooms are open next",
+           "Every room of the campaign not yet visited is open, in any order the heroes choose; "
+           "of two rooms offered as \"either ... or\" (the Crypt of Shaurath or the Alewife "
+           "Tavern), visiting one skips the other; the Catacomb Lord's Lair ends the campaign, "
+           "and the rooms not visited by then are skipped.",
+           "\"The heroes choose which path they wish to take.\" The campaign paths are drawn "
+           "as arrows on the printed diagrams, which are not in our text.",
+           "Follow the printed arrows: put the route your diagram shows in campaigns.toml in "
+           "your data folder, or play the rooms in the order the rulebook lists them."),
+    Ruling(56, "campaign-lord", CAMPAIGNS, "The campaign's Catacomb Lord",
+           "The campaign's start piece (the Monstrosity, the Pharaoh) is its Catacomb Lord: it "
+           "is the Lord whose Mercenary every room's setup uses and whose lair ends the "
+           "campaign, unless the players name another with --lord.",
+           "\"Start: use the Monstrosity.\" / \"Start: use the Pharaoh.\" The rulebook does "
+           "not say what the start piece is used as.",
+           "Roll or choose one of the Catacomb Lords and use the start piece otherwise."),
+    Ruling(57, "campaign-hero-death", CAMPAIGNS, "A hero who dies in a campaign room",
+           "The official rule: the dead hero's Items and Poison cards go back to their decks, "
+           "their gold to the Treasury and their kills to the pool; they keep their Spells and "
+           "come back at the next room's setup with half their starting health, rounded down. "
+           "All heroes dead: the Overseer has won.",
+           "The sources disagree: the official rules (hero death) against the advanced rule and "
+           "the FAQ's revised rule (research notes, Hero death).",
+           options=(Option("returns", "the official rule: back at the next setup with half "
+                                      "health, without items, poison or gold"),
+                    Option("stays-dead", "the advanced rule: the same losses, and the hero "
+                                         "stays dead unless resurrected (Althea)"),
+                    Option("keeps-board", "the FAQ's revised rule: the hero keeps coins, items "
+                                          "and spells, loses only Poison cards, and comes back "
+                                          "at the next setup with half health")),
+           setting="automa campaign new --hero-death"),
 )
 
 BY_KEY: Mapping[str, Ruling] = {r.key: r for r in RULINGS}

@@ -1,0 +1,513 @@
+"""`automa campaign`: new, status, next, end-room, undo (CONTRACT.md "Campaigns")."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from automa.cli.main import _catalog, _heroes, cli, emit_json, reports_errors
+
+json_option = click.option("--json", "as_json", is_flag=True,
+                           help="Print one JSON object instead of text.")
+folder_option = click.option("--session", "folder", required=True,
+                             type=click.Path(file_okay=False, path_type=Path),
+                             help="The campaign folder.")
+ROOMS_DIR = "rooms"
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def one_writer(command: F) -> F:
+    """A campaign step is read, decided and appended by one window at a time."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from automa.campaign.log import LOG
+        from automa.session.lock import session_lock
+
+        folder: Path = kwargs["folder"]
+        if not (folder / LOG).is_file():  # no campaign: the command says so in one line
+            return command(*args, **kwargs)
+        with session_lock(folder):
+            return command(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+RESURRECTED_HEALTH = 2  # Althea the Healer: "Resurrect a hero with 2 health" (research notes)
+
+
+@cli.group()
+def campaign() -> None:
+    """Play a Red Box campaign: Monstrosity or Pharaoh, room after room."""
+
+
+def _routes(ctx: click.Context, catalog: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    from automa.campaign.route import load_campaigns
+    from automa.catalog.locate import user_data_dir
+
+    return load_campaigns(user_data_dir(ctx.obj["data_dir"]), catalog.rooms, catalog.lords)
+
+
+def _state(ctx: click.Context, folder: Path) -> tuple[Any, Any, Any]:
+    """(catalog, rewards known, campaign state) of the campaign in `folder`."""
+    from automa.campaign import log as campaign_log
+    from automa.campaign.rules import replay
+    from automa.errors import InputError
+
+    contents = campaign_log.read(folder)
+    catalog = _catalog(ctx)
+    routes, rewards = _routes(ctx, catalog)
+    route = routes.get(str(contents.header.get("campaign")))
+    if route is None:
+        raise InputError(f"{folder}: its campaign {contents.header.get('campaign')!r} is not in "
+                         f"campaigns.toml")
+    return catalog, rewards, replay(contents, route)
+
+
+def status_json(state: Any) -> dict[str, Any]:
+    from automa.campaign.rules import boards_json, room_states
+
+    states = room_states(state)
+    cave = state.hidden_cave
+    return {
+        "campaign": state.route.id, "lord": state.lord,
+        "rooms": [{"id": r.id, "name": r.name, "level": r.level, "state": states[r.id]}
+                  for r in state.route.rooms],
+        "heroes": boards_json(state.heroes),
+        "hidden_cave": None if cave is None else {
+            "needed": list(cave.needed),
+            "collected": {h: list(m) for h, m in cave.collected.items()},
+            "items": list(cave.items)},
+    }
+
+
+def _status_text(state: Any) -> str:
+    from automa.campaign.rules import room_states
+
+    states = room_states(state)
+    lines = [f"{state.route.name} campaign, Catacomb Lord: {state.lord}"]
+    for room in state.route.rooms:
+        level = f" (level {room.level})" if room.level is not None else ""
+        lines.append(f"  {states[room.id]:<8} {room.name}{level}  [{room.id}]")
+    lines.append("Heroes:")
+    for hero, b in state.heroes.items():
+        fate = "" if b.alive else "  (dead)"
+        lines.append(f"  {hero}: health {b.health}/{b.starting_health}, gold {b.gold}, "
+                     f"poison {b.poison}, items {b.items}, spells {b.spells}{fate}")
+    if state.hidden_cave is not None:
+        cave = state.hidden_cave
+        lines.append(f"Hidden Cave: collect {', '.join(cave.needed)}; items "
+                     f"{', '.join(cave.items)}")
+        for hero, kept in cave.collected.items():
+            ready = " (all five: may enter the Hidden Cave)" if set(cave.needed) <= set(kept) \
+                else ""
+            lines.append(f"  {hero} keeps: {', '.join(kept) or 'none yet'}{ready}")
+    if state.done:
+        names = [state.route.room(r).name if state.route.room(r) else r for r in state.done]
+        lines.append(f"Played, in order: {', '.join(str(n) for n in names)}")
+    if state.over:
+        fallen = [h for h, b in state.heroes.items() if not b.alive]
+        lines.append("The campaign is over: " + ("victory!" if state.victory else "defeat.")
+                     + (f" Fallen: {', '.join(fallen)}." if fallen else ""))
+    elif state.current is not None:
+        lines.append(f"Now: {state.current} (session {state.current_session}); then "
+                     f"`automa campaign end-room`")
+    else:
+        from automa.rules.rulings import cite
+
+        lines.append("Next: `automa campaign next ROOM` with one of the open rooms (any room "
+                     f"not yet visited: {cite('campaign-open-rooms')})")
+    return "\n".join(lines)
+
+
+@campaign.command("new")
+@click.argument("name")
+@folder_option
+@click.option("--heroes", required=True, metavar="ID=HEALTH,...",
+              help="The heroes and their starting health, e.g. elf=8,barbarian=12.")
+@click.option("--lord", default=None,
+              help="The campaign's Catacomb Lord (default: the campaign's start piece).")
+@click.option("--hidden-cave", is_flag=True, help="Play with the Hidden Cave.")
+@click.option("--hero-death", type=click.Choice(["returns", "stays-dead", "keeps-board"]),
+              default="returns",
+              help="A fallen hero (ruling campaign-hero-death): the official rule (back at the "
+                   "next setup with half health), the advanced rule, or the FAQ's.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None)
+@json_option
+@click.pass_context
+@reports_errors
+def campaign_new(ctx: click.Context, name: str, folder: Path, heroes: str, lord: str | None,
+                 hidden_cave: bool, hero_death: str, seed: int | None, as_json: bool) -> None:
+    """Start a campaign in a folder that keeps it all.
+
+    \b
+    Example:
+      automa campaign new monstrosity --session evening --heroes elf=8,dwarf=9 --lord hmotha
+    """
+    import numpy as np
+
+    from automa.campaign import log as campaign_log
+    from automa.campaign.rules import boards_json, new_heroes
+    from automa.engine.chance import Chance
+    from automa.engine.setup import _hidden_cave
+    from automa.errors import InputError
+    from automa.model.scenario import ChanceScript
+
+    catalog = _catalog(ctx)
+    routes, _ = _routes(ctx, catalog)
+    route = routes.get(name)
+    if route is None:
+        raise InputError(f"NAME: unknown campaign {name!r} (known: {', '.join(sorted(routes))})")
+    chosen = _heroes(heroes)
+    if not chosen:
+        raise InputError("--heroes: name at least one hero, e.g. elf=8")
+    the_lord = lord if lord is not None else route.start  # ruling campaign-lord
+    if the_lord not in catalog.lords:
+        raise InputError(f"--lord: unknown Catacomb Lord {the_lord!r} "
+                         f"(known: {', '.join(sorted(catalog.lords))})")
+    used_seed = seed if seed is not None else int(np.random.SeedSequence().generate_state(1)[0])
+    cave = None
+    if hidden_cave:
+        chance = Chance(ChanceScript(), np.random.default_rng(used_seed),
+                        catalog.components.rune_die, catalog.components.location_die)
+        needed = _hidden_cave(catalog, chance, [])
+        cave = {"needed": list(needed), "items": list(catalog.setup.hidden_cave_items)}
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{folder}: cannot be made ({exc.strerror})") from None
+    campaign_log.create(folder, {"campaign": route.id, "lord": the_lord, "seed": used_seed,
+                                 "heroes": boards_json(new_heroes(chosen)),
+                                 "hidden_cave": cave, "hero_death": hero_death})
+    _, _, state = _state(ctx, folder)
+    if as_json:
+        emit_json(status_json(state))
+        return
+    click.echo(_status_text(state))
+
+
+@campaign.command("status")
+@folder_option
+@json_option
+@click.pass_context
+@reports_errors
+def campaign_status(ctx: click.Context, folder: Path, as_json: bool) -> None:
+    """The route (done, current, open, skipped rooms), the heroes' boards, the Hidden Cave."""
+    _, _, state = _state(ctx, folder)
+    if as_json:
+        emit_json(status_json(state))
+        return
+    click.echo(_status_text(state))
+
+
+def _room_scenario(catalog: Any, state: Any, room_id: str, seed: int, dice: str,
+                   last_playmat: str | None) -> Any:
+    """The room's setup with the campaign's Lord and surviving heroes, their boards on the mat."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from automa.campaign.rules import returning
+    from automa.cli.asker import PromptAsker
+    from automa.engine.chance import Chance
+    from automa.engine.setup import SetupOptions, run_setup
+    from automa.model.scenario import ChanceScript
+
+    boards = returning(state.heroes, state.hero_death)
+    alive = tuple((h, b.health) for h, b in boards.items() if b.alive)
+    options = SetupOptions(room=room_id, lord=state.lord, heroes=alive,
+                           last_playmat=last_playmat)  # the cave's kinds stay in the draws:
+    # only its five pieces are set aside (ruling cave-pieces)
+    chance = Chance(ChanceScript(), np.random.default_rng(seed), catalog.components.rune_die,
+                    catalog.components.location_die,
+                    asker=PromptAsker() if dice == "physical" else None)
+    result = run_setup(catalog, options, chance)
+    pieces = []
+    for piece in result.scenario.pieces:
+        board = boards.get(piece.id) if piece.side == "heroes" else None
+        if board is not None:
+            piece = replace(piece, health=board.health, starting_health=board.starting_health,
+                            gold=board.gold, poison=board.poison, items=board.items)
+        pieces.append(piece)
+    return result, replace(result.scenario, pieces=tuple(pieces))
+
+
+def _offers(ctx: click.Context, room_id: str) -> dict[str, str] | None:
+    """A special room's notes in rooms.toml (what can be bought or done), with provenance."""
+    from automa.catalog.locate import load_data_file, user_data_dir
+
+    tables, _ = load_data_file("rooms.toml", user_data_dir(ctx.obj["data_dir"]))
+    record = tables.get(room_id)
+    if not isinstance(record, dict) or not isinstance(record.get("notes"), str):
+        return None
+    return {"notes": record["notes"], "provenance": str(record.get("provenance", "unknown"))}
+
+
+def _last_playmat(folder: Path, steps: list[dict[str, Any]]) -> str | None:
+    return next((s.get("playmat") for s in reversed(steps)
+                 if s.get("type") == "enter" and s.get("playmat")), None)
+
+
+@campaign.command("next")
+@click.argument("room")
+@folder_option
+@click.option("--dice", type=click.Choice(["virtual", "physical"]), default="virtual",
+              help="physical: you roll and draw at the table and type what came up.")
+@json_option
+@click.pass_context
+@reports_errors
+@one_writer
+def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
+                  as_json: bool) -> None:
+    """Enter ROOM, one of the open rooms: a battle room is set up with the campaign's heroes and
+    Lord, and its battle is a session in the campaign folder (`automa play --session ...`)."""
+    from automa.campaign import log as campaign_log
+    from automa.campaign.rules import check_can_enter, in_force
+    from automa.render.setup_out import setup_text
+    from automa.scenario.save import save_scenario
+    from automa.session.store import SCENARIO, Session
+
+    catalog, _, state = _state(ctx, folder)
+    check_can_enter(state, room)
+    entry = state.route.room(room)
+    contents = campaign_log.read(folder)
+    number = len(contents.steps) + 1
+    step: dict[str, Any] = {"type": "enter", "room": room, "session": None, "playmat": None}
+    if entry.kind == "special":
+        offers = _offers(ctx, room)
+        campaign_log.append(folder, step)
+        if as_json:
+            emit_json({"room": room, "kind": "special", "session": None, "offers": offers})
+            return
+        click.echo(f"{entry.name}: a visit. Do at the table what the room offers, then "
+                   f"`automa campaign end-room --session {folder}` with what changed "
+                   f"(--change elf.gold=-3, --resurrect HERO).")
+        if offers is not None:
+            click.echo(f"What it offers ({offers['provenance']} data): {offers['notes']}")
+        else:
+            click.echo("What it offers is not in our sources: read the room card.")
+        return
+    seed = (int(contents.header.get("seed", 0)) + number) % 2**63
+    result, scenario = _room_scenario(catalog, state, room, seed, dice,
+                                      _last_playmat(folder, in_force(contents.steps)))
+    while (folder / f"{ROOMS_DIR}/{number:02d}-{room}").exists():  # a crash's orphan
+        number += 1
+    relative = f"{ROOMS_DIR}/{number:02d}-{room}"
+    battle = folder / relative
+    battle.mkdir(parents=True, exist_ok=True)
+    save_scenario(scenario, battle / SCENARIO)
+    Session.create(battle, battle / SCENARIO, catalog, seed, dice)
+    campaign_log.append(folder, {**step, "session": relative, "playmat": result.playmat})
+    if as_json:
+        emit_json({"room": room, "kind": entry.kind, "session": str(battle),
+                   "playmat": result.playmat})
+        return
+    click.echo(setup_text(result, catalog.components.tiles), nl=False)
+    click.echo(f"The battle is the session {battle}: `automa play --session {battle}`; when the "
+               f"room is over, `automa campaign end-room --session {folder}`")
+
+
+def _ask_rewards(ctx: click.Context, room: Any, known: Any, gold: int | None,
+                 spell: bool | None) -> Any:
+    """The Room card's icons: from the data, else from the options, else asked; a new answer is
+    remembered in the user's data folder."""
+    from automa.campaign.model import Rewards
+
+    if known is not None:
+        return known
+    if gold is None:
+        gold = click.prompt(f"The gold icon on the {room.name} card: how much gold for each "
+                            f"hero (0: no gold icon)", type=click.IntRange(0, 99), err=True)
+    if spell is None:
+        spell = click.confirm(f"Does the {room.name} card show the Spell card icon?", err=True)
+    return Rewards(gold, spell, "asked")
+
+
+def _remember(ctx: click.Context, room: Any, rewards: Any) -> None:
+    """A new answer goes to the user's data folder, once the step is sure to be logged."""
+    from automa.campaign.route import remember_rewards
+    from automa.catalog.locate import user_data_dir
+
+    user_dir = user_data_dir(ctx.obj["data_dir"])
+    if user_dir is not None:
+        path = remember_rewards(user_dir, room.id, rewards)
+        click.echo(f"Remembered {room.name}'s rewards in {path}", err=True)
+    else:
+        click.echo("(give --data-dir to remember these rewards for the next campaign)", err=True)
+
+
+def _fallen_line(hero: str, state: Any) -> str:
+    board = state.heroes[hero]
+    what = {"returns": f"their Items and Poison cards go back to the decks and their gold to the "
+                       f"Treasury; they keep their Spells and come back at the next room's setup "
+                       f"with {board.starting_health // 2} health",
+            "stays-dead": "their Items and Poison cards go back to the decks and their gold to "
+                          "the Treasury; they stay dead unless resurrected",
+            "keeps-board": f"they keep coins, items and spells, lose their Poison cards and "
+                           f"come back at the next room's setup with "
+                           f"{board.starting_health // 2} health"}[state.hero_death]
+    from automa.rules.rulings import cite
+
+    return (f"{hero} fell: {what} (* {cite('campaign-hero-death')}, hero-death = "
+            f"{state.hero_death})")
+
+
+@campaign.command("end-room")
+@folder_option
+@click.option("--gold", "gold", type=click.IntRange(0, 99), default=None,
+              help="The room card's gold icon, when our data lacks it (0: none).")
+@click.option("--spell/--no-spell", default=None,
+              help="Whether the room card shows the Spell card icon, when our data lacks it.")
+@click.option("--spell-to", default=None, help="The hero who takes the Spell card.")
+@click.option("--change", "changes", multiple=True, metavar="HERO.FIELD=+N",
+              help="A change made at the table, e.g. a purchase: elf.gold=-3 elf.items=+1 "
+                   "(fields: health, gold, poison, items, spells). Repeatable.")
+@click.option("--collect", "collected", multiple=True, metavar="HERO=MONSTER",
+              help="A Hidden Cave monster the hero destroyed in this room (kept on their "
+                   "board). Repeatable.")
+@click.option("--resurrect", "raised", multiple=True, metavar="HERO",
+              help="A dead hero resurrected at the table (Althea: with 2 health).")
+@json_option
+@click.pass_context
+@reports_errors
+@one_writer
+def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell: bool | None,
+                      spell_to: str | None, changes: tuple[str, ...], collected: tuple[str, ...],
+                      raised: tuple[str, ...], as_json: bool) -> None:
+    """End the current room: carry the heroes' boards back from its session and give the Room
+    Level Rewards to every surviving hero."""
+    from automa.campaign import log as campaign_log
+    from automa.campaign.log import CampaignError
+    from automa.campaign.rules import (
+        boards_json,
+        carried_back,
+        changed,
+        collect,
+        parse_change,
+        resurrected,
+        rewarded,
+        survivors,
+    )
+    from automa.session.store import Session
+
+    catalog, known, state = _state(ctx, folder)
+    before = dict(state.heroes)
+    parsed = [parse_change(text) for text in changes]
+    if state.current is None:
+        raise CampaignError("no room is being played: choose one with `automa campaign next`")
+    room = state.route.room(state.current)
+    heroes = dict(state.heroes)
+    step: dict[str, Any] = {"type": "end-room", "room": room.id, "rewards": None}
+    if state.current_session is not None:
+        battle = Session.open(folder / state.current_session, catalog).state.battle
+        heroes = carried_back(heroes, battle.pieces, battle.out, state.hero_death)
+        left = [p.id for p in battle.pieces if p.side == "ai"]
+        if left and survivors(heroes):
+            raise CampaignError(f"the room is not cleared: {', '.join(left)} still in play "
+                                f"(finish the battle, or report them removed)")
+    if room.kind == "battle" and survivors(heroes):
+        rewards = _ask_rewards(ctx, room, known.get(room.id), gold, spell)
+        chosen = spell_to
+        if rewards.spell and chosen is None:
+            chosen = click.prompt("Which hero takes the Spell card (one who can use it)",
+                                  type=click.Choice(survivors(heroes)), err=True)
+        heroes = rewarded(heroes, rewards, chosen)
+        step["rewards"] = {"gold": rewards.gold, "spell": rewards.spell, "spell_to": chosen,
+                           "provenance": rewards.provenance}
+    if collected:
+        kept = collect(state, [text.partition("=")[::2] for text in collected])
+        step["collected"] = [list(pair) for pair in kept]
+    for hero in raised:
+        heroes = resurrected(heroes, hero, RESURRECTED_HEALTH)
+        step.setdefault("resurrected", []).append(hero)
+    if parsed:
+        heroes = changed(heroes, parsed)
+        step["changes"] = [{"hero": h, "field": f, "amount": n} for h, f, n in parsed]
+    step["heroes"] = boards_json(heroes)
+    if step["rewards"] is not None and room.id not in known:  # asked just now
+        _remember(ctx, room, rewards)
+    campaign_log.append(folder, step)
+    _, _, state = _state(ctx, folder)
+    if as_json:
+        emit_json(status_json(state))
+        return
+    click.echo(f"{room.name} is done.")
+    for hero in [h for h, b in state.heroes.items() if not b.alive and before[h].alive]:
+        click.echo(_fallen_line(hero, state))
+    if step["rewards"] is not None:
+        r = step["rewards"]
+        spell_line = (f"; a Spell card for {r['spell_to']} (then reshuffle the Spell deck)"
+                      if r["spell"] else "")
+        click.echo(f"Room Level Rewards: {r['gold']} gold to each surviving hero{spell_line}")
+    click.echo(_status_text(state))
+
+
+@campaign.command("undo")
+@folder_option
+@json_option
+@click.pass_context
+@reports_errors
+@one_writer
+def campaign_undo(ctx: click.Context, folder: Path, as_json: bool) -> None:
+    """Take back the last campaign step (entering or ending a room); the log keeps it."""
+    from automa.campaign import log as campaign_log
+    from automa.campaign.log import CampaignError
+    from automa.campaign.rules import in_force
+
+    _state(ctx, folder)  # a readable campaign before anything is written
+    steps = in_force(campaign_log.read(folder).steps)
+    if not steps:
+        raise CampaignError("nothing to undo: the campaign has just begun")
+    last = steps[-1]
+    campaign_log.append(folder, {"type": "undo"})
+    _, _, state = _state(ctx, folder)
+    if as_json:
+        emit_json({"undone": last, **status_json(state)})
+        return
+    what = "entering" if last.get("type") == "enter" else "ending"
+    kept = f" (its session stays in {last['session']})" if last.get("session") else ""
+    click.echo(f"Undone: {what} {last.get('room')}{kept}")
+    click.echo(_status_text(state))
+
+
+def _describe(step: dict[str, Any]) -> str:
+    kind = step.get("type")
+    if kind == "enter":
+        where = f" (session {step['session']})" if step.get("session") else " (a visit)"
+        return f"entered {step.get('room')}{where}"
+    if kind == "end-room":
+        rewards = step.get("rewards")
+        gained = "" if not rewards else (
+            f": {rewards['gold']} gold each"
+            + (f", a Spell card for {rewards['spell_to']}" if rewards["spell"] else ""))
+        return f"ended {step.get('room')}{gained}"
+    return "undo"
+
+
+@campaign.command("log")
+@folder_option
+@json_option
+@click.pass_context
+@reports_errors
+def campaign_log_cmd(ctx: click.Context, folder: Path, as_json: bool) -> None:
+    """Every campaign step in order, the undone ones marked."""
+    from automa.campaign import log as campaign_log
+
+    _state(ctx, folder)  # a readable campaign
+    steps = campaign_log.read(folder).steps
+    undone: set[int] = set()
+    kept: list[int] = []
+    for index, step in enumerate(steps):
+        if step.get("type") == "undo":
+            if kept:
+                undone.add(kept.pop())
+        else:
+            kept.append(index)
+    if as_json:
+        emit_json({"steps": [{**step, "undone": i in undone} for i, step in enumerate(steps)]})
+        return
+    for number, step in enumerate(steps, start=1):
+        mark = " (undone)" if number - 1 in undone else ""
+        click.echo(f"{number:>3}. {_describe(step)}{mark}")
