@@ -55,6 +55,7 @@ def play_lines(folder: Path, lines: list[str]) -> str:
     result = CliRunner().invoke(cli, ["play", "--session", str(folder)],
                                 input="".join(f"{line}\n" for line in lines))
     assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
     return result.output
 
 

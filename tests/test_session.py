@@ -16,7 +16,7 @@ from automa.geometry.table import build_table
 from automa.scenario.load import load_scenario
 from automa.session.positions import parse_position
 from automa.session.store import LOG
-from tests.conftest import AUTOMA, EXAMPLES
+from tests.conftest import AUTOMA, EXAMPLES, play_lines
 
 DEMO = EXAMPLES / "demo-battle.toml"
 # Two rounds at the table: reports, the AI turn one activation at a time, an undo and a redo.
@@ -37,14 +37,6 @@ def new_session(tmp_path: Path, name: str = "s", seed: int = 5) -> Path:
     return folder
 
 
-def play(folder: Path, lines: list[str]) -> str:
-    result = CliRunner().invoke(cli, ["play", "--session", str(folder)],
-                                input="".join(f"{line}\n" for line in lines))
-    assert result.exit_code == 0, result.output
-    assert "Traceback" not in result.output
-    return result.output
-
-
 def status(folder: Path) -> dict:  # type: ignore[type-arg]
     result = CliRunner().invoke(cli, ["status", "--session", str(folder), "--json"])
     assert result.exit_code == 0, result.output
@@ -53,7 +45,7 @@ def status(folder: Path) -> dict:  # type: ignore[type-arg]
 
 def test_a_scripted_battle_through_play(tmp_path: Path) -> None:
     folder = new_session(tmp_path)
-    transcript = play(folder, SCRIPT)
+    transcript = play_lines(folder, SCRIPT)
     final = status(folder)
     assert final["round"] == 4 and final["phase"] == "heroes"
     assert "rat-1" not in final["pieces"] and "wizard" not in final["pieces"]
@@ -68,10 +60,10 @@ def test_killed_between_inputs_and_resumed_ends_the_same(tmp_path: Path, kill_af
     """The input ends (as when the process dies) after `kill_after` lines; `play` again with the
     rest gives the same final state as an uninterrupted run."""
     whole = new_session(tmp_path, "whole")
-    play(whole, SCRIPT)
+    play_lines(whole, SCRIPT)
     broken = new_session(tmp_path, "broken")
-    play(broken, SCRIPT[:kill_after])
-    play(broken, SCRIPT[kill_after:])
+    play_lines(broken, SCRIPT[:kill_after])
+    play_lines(broken, SCRIPT[kill_after:])
     assert status(broken) == status(whole)
 
 
@@ -81,14 +73,14 @@ def test_a_write_torn_by_a_crash_is_ignored_and_entered_again(tmp_path: Path, to
     """A crash in the middle of writing an input leaves half a line: it is ignored (reported),
     the players enter that input again, and the battle ends the same."""
     whole = new_session(tmp_path, "whole")
-    play(whole, SCRIPT)
+    play_lines(whole, SCRIPT)
     torn = new_session(tmp_path, "torn")
-    play(torn, SCRIPT[:torn_at])
+    play_lines(torn, SCRIPT[:torn_at])
     with (torn / LOG).open("a", encoding="utf-8") as log:
         log.write('{"type": "move", "piece": "el')
     result = CliRunner().invoke(cli, ["status", "--session", str(torn)])
     assert "cut off by a crash" in result.stderr
-    play(torn, SCRIPT[torn_at:])
+    play_lines(torn, SCRIPT[torn_at:])
     assert status(torn) == status(whole)
 
 
@@ -128,7 +120,7 @@ def test_a_newer_log_is_refused_with_one_line(tmp_path: Path) -> None:
 
 def test_a_damaged_line_names_the_file_and_line(tmp_path: Path) -> None:
     folder = new_session(tmp_path)
-    play(folder, ["move elf 12,30"])
+    play_lines(folder, ["move elf 12,30"])
     with (folder / LOG).open("a") as log:
         log.write("not json\n")
     result = CliRunner().invoke(cli, ["status", "--session", str(folder)])
@@ -142,7 +134,7 @@ def test_a_damaged_line_names_the_file_and_line(tmp_path: Path) -> None:
 def test_bad_reports_change_nothing(tmp_path: Path) -> None:
     folder = new_session(tmp_path)
     before = status(folder)
-    out = play(folder, ["move elf 100,100", "move elf onto the moon", "damage nobody 2",
+    out = play_lines(folder, ["move elf 100,100", "move elf onto the moon", "damage nobody 2",
                         "gold elf -99", "heal elf x", "freeze", "move elf rune 9"])
     assert status(folder) == before
     assert out.count("  ") >= 7
@@ -158,7 +150,7 @@ def test_fuzzed_lines_never_crash_or_corrupt(tmp_path_factory: pytest.TempPathFa
                                              lines: list[str]) -> None:
     folder = new_session(tmp_path_factory.mktemp("fuzz"))
     words = ["move elf", "damage", "done", "gold elf", "undo", "redo", "dead", "los"]
-    play(folder, [w + " " + line for w, line in zip(words * 2, lines, strict=False)] + lines)
+    play_lines(folder, [w + " " + line for w, line in zip(words * 2, lines, strict=False)] + lines)
     status(folder)  # the session still opens and replays
 
 
@@ -206,7 +198,7 @@ def test_killed_for_real_nothing_is_corrupted(tmp_path: Path, catalog: Catalog,
     done, _ = session.effective()
     again = Session.open(folder, catalog)
     assert again.state.battle == session.state.battle
-    play(folder, (["done"] if session.state.phase == "heroes" else []) + ["", "", "quit"])
+    play_lines(folder, (["done"] if session.state.phase == "heroes" else []) + ["", "", "quit"])
     status(folder)
     assert len(Session.open(folder, catalog).effective()[0]) >= len(done)
 
@@ -253,7 +245,7 @@ def test_a_session_can_start_from_its_own_folder(tmp_path: Path) -> None:
 
 def test_heroes_come_back_from_the_cards(tmp_path: Path) -> None:
     folder = new_session(tmp_path)
-    out = play(folder, ["condition elf teleported on", "status", "back elf", "back elf",
+    out = play_lines(folder, ["condition elf teleported on", "status", "back elf", "back elf",
                         "condition elf frozen maybe"])
     assert "[teleported]" in out and "is back on the mat" in out
     assert "is not on the Teleported! or Devoured! card" in out and "usage: condition" in out
