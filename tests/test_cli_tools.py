@@ -65,3 +65,36 @@ def test_forecast_json_shape_and_determinism() -> None:
     # in the demo, the only monster that can see the wizard is a rat that prefers richer heroes
     assert first["heroes"]["barbarian"]["targeted"] == 1.0
     assert first["heroes"]["wizard"]["targeted"] < 1.0
+
+
+def test_every_command_of_a_sibling_module_is_known_for_lazy_loading() -> None:
+    """`automa` imports a command's module only when it runs: so every command a sibling
+    module defines must be listed, or it would be missing from `automa --help`."""
+    import importlib
+    import pkgutil
+
+    import automa.cli
+    from automa.cli.main import COMMAND_MODULES
+
+    for info in pkgutil.iter_modules(automa.cli.__path__):
+        importlib.import_module(f"automa.cli.{info.name}")
+    for name, command in cli.commands.items():
+        module = command.callback.__module__ if command.callback else ""
+        if module != "automa.cli.main":
+            assert COMMAND_MODULES.get(name) == module.rsplit(".", 1)[1], name
+
+
+def test_a_turn_imports_no_session_or_campaign_code() -> None:
+    """A command at the table starts at once: `turn` loads neither the session commands nor
+    the campaign's."""
+    import subprocess
+    import sys
+
+    probe = ("import sys; from automa.cli.main import cli\n"
+             f"try:\n    cli(['turn', {DEMO!r}])\nexcept SystemExit:\n    pass\n"
+             "print(sorted(m for m in sys.modules if m.startswith('automa.cli.')), "
+             "file=sys.stderr)")
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                           check=True).stderr
+    assert "automa.cli.session_cmds" not in shown and "automa.cli.campaign_cmds" not in shown
+    assert "automa.cli.main" in shown

@@ -69,7 +69,35 @@ def emit_json(data: object) -> None:
     click.echo(json_safe(json.dumps(data, indent=2, ensure_ascii=False)))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# Commands defined in sibling modules, by name: a module is imported only when one of its
+# commands runs (or help lists them), so a command at the table starts without the others.
+COMMAND_MODULES = {
+    **dict.fromkeys(("new", "next", "undo", "redo", "rollback", "status", "log", "replay",
+                     "picture", "forecast"), "session_cmds"),
+    "play": "play",
+    "data": "data_cmds",  # the group is below; its subcommands live in data_cmds
+    "calibrate": "calibrate",
+    "campaign": "campaign_cmds",
+    "hidden-cave": "cave_cmds",
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose sibling modules attach their commands when first needed."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *COMMAND_MODULES})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMAND_MODULES.get(cmd_name)
+        if module is not None:
+            import importlib
+
+            importlib.import_module(f"automa.cli.{module}")
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path),
               envvar="AUTOMA_DATA_DIR", default=None,
               help="Folder whose data files extend or replace the shipped ones "
@@ -418,17 +446,3 @@ def rulings(number: int | None, as_json: bool) -> None:
             if r.options else ""
         click.echo(f"{r.number:>2}. {r.title}{switch}")
 
-
-def _register() -> None:
-    """Commands defined in sibling modules attach themselves to `cli` on import."""
-    from automa.cli import (  # noqa: F401
-        calibrate,
-        campaign_cmds,
-        cave_cmds,
-        data_cmds,
-        play,
-        session_cmds,
-    )
-
-
-_register()
