@@ -470,3 +470,24 @@ def test_remembering_never_breaks_the_players_file(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="already holds"):
         remember_rewards(tmp_path, "glaaoth", Rewards(3, True, "asked"))
     assert mine.read_text(encoding="utf-8").startswith("# my table's cards\n")
+
+
+def test_a_hidden_cave_monster_killed_in_the_battle_is_kept_without_typing_it(
+        tmp_path: Path, data: Path, catalog: Catalog) -> None:
+    # rule: "Each time a hero destroys one of the indicated level 1 monsters, they keep it on
+    # their player board." The battle's log already says who killed what (`hit ... by elf`).
+    folder = tmp_path / "c"
+    ok(["campaign", "new", "monstrosity", "--session", str(folder), "--heroes", "elf=8,dwarf=9",
+        "--lord", "hmotha", "--hidden-cave", "--seed", "8"], data)
+    needed = status(folder, data)["hidden_cave"]["needed"]
+    kind = next(m for m in needed if catalog.monsters[m].health is not None)
+    (data / "rooms.toml").write_text(GLAAOTH.replace('"sewer-rat", count = 2', f'"{kind}", '
+                                                     f'count = 1'), encoding="utf-8")
+    battle = Path(json.loads(ok(["campaign", "next", "glaaoth", "--session", str(folder),
+                                 "--json"], data).stdout)["session"])
+    session = Session.open(battle, load_catalog(data))
+    victim = next(p.id for p in session.state.battle.pieces if p.monster == kind)
+    session.report({"type": "remove", "piece": victim, "why": "killed by dwarf"})
+    _cleared(folder, data)
+    ok(["campaign", "end-room", "--session", str(folder), "--gold", "0", "--no-spell"], data)
+    assert status(folder, data)["hidden_cave"]["collected"] == {"elf": [], "dwarf": [kind]}

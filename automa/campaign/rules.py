@@ -229,6 +229,24 @@ def changed(heroes: Mapping[str, HeroBoard], changes: Iterable[tuple[str, str, i
     return boards
 
 
+def cave_kills(state: CampaignState, kinds: Mapping[str, str | None],
+               out: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The Hidden Cave monsters the room's battle logged as killed by a hero (`hit ... by
+    HERO`): (hero, monster) pairs not kept yet. `kinds` maps the room's piece ids to their
+    monster; a piece summoned during the battle is not in it (give it with --collect)."""
+    cave = state.hidden_cave
+    if cave is None:
+        return []
+    pairs: list[tuple[str, str]] = []
+    for piece_id, why in out.items():
+        hero = why.removeprefix("killed by ") if why.startswith("killed by ") else ""
+        monster = kinds.get(piece_id)
+        if (hero in state.heroes and monster in cave.needed
+                and monster not in cave.collected.get(hero, ()) and (hero, monster) not in pairs):
+            pairs.append((hero, monster))
+    return pairs
+
+
 def collect(state: CampaignState, pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     """Hidden Cave monsters destroyed this room: "Each time a hero destroys one of the
     indicated level 1 monsters, they keep it on their player board." """

@@ -383,6 +383,7 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
     from automa.campaign.rules import (
         boards_json,
         carried_back,
+        cave_kills,
         changed,
         collect,
         parse_change,
@@ -400,9 +401,13 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
     room = state.route.room(state.current)
     heroes = dict(state.heroes)
     step: dict[str, Any] = {"type": "end-room", "room": room.id, "rewards": None}
+    killed: list[tuple[str, str]] = []
     if state.current_session is not None:
-        battle = Session.open(folder / state.current_session, catalog).state.battle
+        played = Session.open(folder / state.current_session, catalog).state
+        battle = played.battle
         heroes = carried_back(heroes, battle.pieces, battle.out, state.hero_death)
+        killed = cave_kills(state, {p.id: p.monster for p in played.scenario.pieces},
+                            battle.out)
         left = [p.id for p in battle.pieces if p.side == "ai"]
         if left and survivors(heroes):
             raise CampaignError(f"the room is not cleared: {', '.join(left)} still in play "
@@ -416,8 +421,9 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         heroes = rewarded(heroes, rewards, chosen)
         step["rewards"] = {"gold": rewards.gold, "spell": rewards.spell, "spell_to": chosen,
                            "provenance": rewards.provenance}
-    if collected:
-        kept = collect(state, [text.partition("=")[::2] for text in collected])
+    typed = [(hero, monster) for hero, _, monster in (t.partition("=") for t in collected)]
+    if killed or typed:  # kills logged in the battle, and those typed (a summoned piece)
+        kept = collect(state, [*killed, *(pair for pair in typed if pair not in killed)])
         step["collected"] = [list(pair) for pair in kept]
     for hero in raised:
         heroes = resurrected(heroes, hero, RESURRECTED_HEALTH)
