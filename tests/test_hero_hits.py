@@ -5,6 +5,7 @@ cites the sentence it checks: the Red Box chapter, or catacombs-facts.md for bas
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -521,3 +522,17 @@ def test_a_heros_devour_shot_devours_one(catalog: Catalog) -> None:
     after, lines = hit(catalog, lord(catalog), ["lord"], "devour")
     assert not after.piece("lord").conditions and after.piece("lord").health == 7
     assert "immune to devour" in lines[0]
+
+
+def test_the_overseer_wins_when_no_hero_can_act() -> None:
+    """"The Overseer wins as soon as all four heroes are dead or unable to act, for example all
+    devoured"; a teleported hero comes back "in the next round", so the battle goes on."""
+    from automa.rules.battle_end import overseer_won
+
+    elf = Piece("elf", "heroes", "hero", (10.0, 10.0), 1.25, health=5)
+    rat = Piece("rat-1", "ai", "monster", (20.0, 20.0), 1.25, health=1)
+    assert overseer_won([elf, rat]) is None
+    assert overseer_won([replace(elf, conditions=frozenset({"teleported"})), rat]) is None
+    assert "Devoured!" in str(overseer_won([replace(elf, conditions=frozenset({"devoured"})),
+                                            rat]))
+    assert overseer_won([rat]) == "no hero is left alive"

@@ -128,7 +128,7 @@ def test_damage_by_names_a_hero(tmp_path: Path) -> None:
 def test_the_summary_when_the_heroes_fall(tmp_path: Path) -> None:
     folder = _session(tmp_path)
     out = play_lines(folder, ["damage elf 12"])
-    summary = out.split("The heroes have fallen: no hero is left on the mat.")[1]
+    summary = out.split("The heroes have fallen: no hero is left alive.")[1]
     assert "Played: round 1" in summary
     assert "Fell: elf (dead)" in summary
     assert "elf: dealt 0, taken 9 (fallen)" in summary  # the elf had 9 health

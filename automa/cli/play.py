@@ -175,7 +175,7 @@ def _remind_conditions(state: Any) -> None:
 
 
 def _room_over(session: Any) -> bool:
-    from automa.rules.battle_end import devoured_return, room_cleared
+    from automa.rules.battle_end import devoured_return, overseer_won, room_cleared
 
     battle = session.state.battle
     lord_fell = any(p.kind == "catacomb-lord" and battle.get(p.id) is None
@@ -186,8 +186,9 @@ def _room_over(session: Any) -> bool:
         for line in devoured_return(battle.pieces):
             click.echo(f"  {line}")
         return True
-    if not any(p.side == "heroes" and p.kind == "hero" for p in battle.on_table()):
-        click.echo("The heroes have fallen: no hero is left on the mat.")
+    lost = overseer_won(battle.pieces)
+    if lost is not None:
+        click.echo(f"The heroes have fallen: {lost}.")
         return True
     return False
 

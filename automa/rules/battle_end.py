@@ -27,6 +27,18 @@ def room_cleared(pieces: Sequence[Piece], lord_fell: bool) -> str | None:
     return None
 
 
+def overseer_won(pieces: Sequence[Piece]) -> str | None:
+    """Why the heroes have lost, or None while one can still act. "The Overseer wins as soon as
+    all four heroes are dead or unable to act, for example all devoured"; a teleported hero
+    comes back "in the next round" (catacombs-facts.md 1.6 and "Win / loss")."""
+    heroes = [p for p in pieces if p.side == "heroes" and p.kind == "hero"]
+    if any("devoured" not in p.conditions for p in heroes):
+        return None
+    if heroes:
+        return "every hero left is on the Devoured! card: none can act"
+    return "no hero is left alive"
+
+
 def devoured_return(pieces: Sequence[Piece]) -> list[str]:
     """"Devoured characters are released when the room is cleared" (catacombs-facts.md 1.6)."""
     return [f"{p.label} comes back from the Devoured! card" for p in pieces
