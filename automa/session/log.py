@@ -90,7 +90,11 @@ def read_log(path: Path) -> LogContents:
     """The log, each line checked. A damaged line (not JSON, a value no battle can hold) becomes
     a `damaged` input naming its line: the inputs before it stay usable, `automa log` lists it
     and `automa rollback` can leave it behind."""
-    data = read_bytes(path)
+    return parse_log(path, read_bytes(path))
+
+
+def parse_log(path: Path, data: bytes) -> LogContents:
+    """`read_log` on the bytes already read from `path`."""
     lines = data.split(b"\n")
     torn = bool(lines and lines[-1].strip())  # a last line without its newline
     complete = lines[:-1]

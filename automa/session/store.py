@@ -30,6 +30,7 @@ from automa.session.log import (
     SessionError,
     append_event,
     drop_torn_tail,
+    parse_log,
     read_bytes,
     read_log,
     stamp_of,
@@ -130,10 +131,11 @@ class Session:
     def refresh(self) -> bool:
         """Read the log again if another window wrote to it; True when it had changed. The
         play loop calls this before each prompt so another window's input shows."""
-        contents = read_log(self.folder / LOG)
-        if contents.stamp == self.stamp:
-            self.torn = contents.torn
+        path = self.folder / LOG
+        data = read_bytes(path)
+        if stamp_of(data) == self.stamp:  # the same bytes: nothing to parse or replay
             return False
+        contents = parse_log(path, data)
         if contents.header != self.header:
             raise SessionError(f"{self.folder / LOG}: was replaced by another session's log "
                                f"while this window had it open; open the session again")
