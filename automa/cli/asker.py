@@ -62,12 +62,21 @@ def _read_answer(prompt: str) -> str:
         if typed and readline is not None:  # Up recalls commands, not rolls
             readline.remove_history_item(readline.get_current_history_length() - 1)
         return typed.strip()
-    click.echo(prompt, nl=False, err=True)
+    line = read_plain_line(prompt, err=True)
+    if line is None:
+        raise click.Abort
+    return line
+
+
+def read_plain_line(prompt: str, err: bool = False) -> str | None:
+    """One line without line editing (None at the end of the input). Piped lines are echoed
+    after the prompt, so a scripted transcript reads as a dialogue."""
+    click.echo(prompt, nl=False, err=err)
     line = sys.stdin.readline()
     if not line:
-        raise click.Abort
-    if not sys.stdin.isatty():  # echo scripted answers: the transcript reads as a dialogue
-        click.echo(line.rstrip("\n"), err=True)
+        return None
+    if not sys.stdin.isatty():
+        click.echo(line.rstrip("\n"), err=err)
     return line.strip()
 
 

@@ -95,12 +95,12 @@ class LineReader:
                 raise Quit from None
             self._remember(line)
             return line.strip()
-        click.echo(prompt, nl=False)
-        line = sys.stdin.readline()
-        if not line:
+        from automa.cli.asker import read_plain_line
+
+        piped = read_plain_line(prompt)
+        if piped is None:
             raise Quit
-        click.echo(line.rstrip("\n"))  # echo scripted input so the transcript reads naturally
-        return line.strip()
+        return piped
 
     def _remember(self, line: str) -> None:
         if self.history is None or not line.strip():
