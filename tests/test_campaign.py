@@ -491,3 +491,17 @@ def test_a_hidden_cave_monster_killed_in_the_battle_is_kept_without_typing_it(
     _cleared(folder, data)
     ok(["campaign", "end-room", "--session", str(folder), "--gold", "0", "--no-spell"], data)
     assert status(folder, data)["hidden_cave"]["collected"] == {"elf": [], "dwarf": [kind]}
+
+
+@pytest.mark.parametrize("line", ["[" * 100_000 + "]" * 100_000, '{"type": "end-room", "x": NaN}',
+                                  '{"type": "end-room", "x": 1e999}'])
+def test_a_hostile_campaign_log_line_is_one_line_not_a_crash(tmp_path: Path, data: Path,
+                                                             line: str) -> None:
+    """The campaign log is read with the session log's checks: deep nesting (once exit 70,
+    RecursionError), NaN and overflowing numbers are a damaged line, exit 5."""
+    folder = tmp_path / "c"
+    ok(["campaign", "new", "monstrosity", "--session", str(folder), "--heroes", "elf=8",
+        "--lord", "hmotha", "--seed", "1"], data)
+    with (folder / "campaign.jsonl").open("a", encoding="utf-8") as log:
+        log.write(line + "\n")
+    refused(["campaign", "status", "--session", str(folder)], data, "line 2 is damaged")

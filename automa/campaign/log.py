@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from automa.errors import AutomaError
-from automa.session.log import append_event, drop_torn_tail
+from automa.session.log import NOT_A_RECORD, append_event, drop_torn_tail, parse_line
 from automa.storage import atomic_write_bytes
 
 LOG = "campaign.jsonl"
@@ -59,12 +59,10 @@ def read(folder: Path) -> CampaignLog:
     complete = lines[:-1]
     records = []
     for number, raw in enumerate(complete, start=1):
-        try:
-            record = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            raise CampaignError(f"{path}: line {number} is damaged") from None
-        if not isinstance(record, dict):
-            raise CampaignError(f"{path}: line {number} is not a step")
+        record = parse_line(raw)  # the session log's checks: NaN, deep nesting, bad UTF-8
+        if isinstance(record, str):
+            what = "not a step" if record == NOT_A_RECORD else "damaged"
+            raise CampaignError(f"{path}: line {number} is {what}")
         records.append(record)
     if not records or records[0].get("format") != FORMAT or records[0].get("version") != VERSION:
         raise CampaignError(f"{path}: line 1 is not a campaign header")

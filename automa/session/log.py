@@ -101,7 +101,7 @@ def parse_log(path: Path, data: bytes) -> LogContents:
     if not complete:
         raise SessionError(f"{path}: the log is empty, not a session (start again with "
                            f"`automa new SCENARIO --session {path.parent}`)")
-    header = _parse(complete[0])
+    header = parse_line(complete[0])
     if isinstance(header, str):
         raise SessionError(f"{path}: line 1 is not a session header ({header})")
     _check_header(path, header)
@@ -110,7 +110,7 @@ def parse_log(path: Path, data: bytes) -> LogContents:
     for number, line in enumerate(complete[1:], start=2):
         if not line.strip():
             continue
-        value = _parse(line)
+        value = parse_line(line)
         problem = value if isinstance(value, str) else check_event(value)
         if problem is not None or isinstance(value, str):
             value = damaged(number, problem or "damaged")
@@ -155,8 +155,12 @@ def _finite(text: str) -> float:
     return value
 
 
-def _parse(data: bytes) -> dict[str, Any] | str:
-    """The record on one line, or what is wrong with it."""
+NOT_A_RECORD = "not an input record"
+
+
+def parse_line(data: bytes) -> dict[str, Any] | str:
+    """The record on one line, or what is wrong with it (NaN, huge numbers and deep nesting
+    included: a log line is data, never trusted)."""
     try:
         line = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -170,7 +174,7 @@ def _parse(data: bytes) -> dict[str, Any] | str:
     except RecursionError:
         return "damaged: nested too deeply"
     if not isinstance(value, dict):
-        return "not an input record"
+        return NOT_A_RECORD
     return value
 
 
