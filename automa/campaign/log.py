@@ -4,14 +4,18 @@ step never happened). Undo appends a step too: nothing is ever rewritten."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from automa.errors import AutomaError
-from automa.session.log import NOT_A_RECORD, append_event, drop_torn_tail, parse_line
-from automa.storage import atomic_write_bytes
+from automa.session.log import (
+    NOT_A_RECORD,
+    append_event,
+    drop_torn_tail,
+    parse_line,
+    write_header,
+)
 
 LOG = "campaign.jsonl"
 FORMAT = "catacombs-automa campaign"
@@ -35,8 +39,7 @@ def create(folder: Path, header: dict[str, Any]) -> None:
     if path.exists():
         raise CampaignError(f"{folder}: already holds a campaign; see "
                             f"`automa campaign status --session {folder}`")
-    line = json.dumps({"format": FORMAT, "version": VERSION, **header}) + "\n"
-    atomic_write_bytes(path, line.encode("utf-8"))
+    write_header(path, header, FORMAT, VERSION)
 
 
 def append(folder: Path, step: dict[str, Any]) -> None:

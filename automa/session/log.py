@@ -36,10 +36,11 @@ class LogContents:
     lines: tuple[int, ...] = ()  # the line number of each event
 
 
-def write_header(path: Path, header: dict[str, Any]) -> None:
+def write_header(path: Path, header: dict[str, Any], log_format: str = LOG_FORMAT,
+                 version: int = LOG_VERSION) -> None:
     """The log's first line, written whole (a temporary file renamed into place) or not at all;
-    the caller has made sure no session log is there."""
-    line = json.dumps({"format": LOG_FORMAT, "version": LOG_VERSION, **header}) + "\n"
+    the caller has made sure no log is there."""
+    line = json.dumps({"format": log_format, "version": version, **header}) + "\n"
     atomic_write_bytes(path, line.encode("utf-8"))
 
 
