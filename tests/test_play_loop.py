@@ -148,3 +148,13 @@ def test_asked_status_and_los_print_no_position_nobody_measured(tmp_path: Path) 
     assert "rat-1 stands where nobody measured" in after_turn
     assert "not measured, read at the table: rat-1" in after_turn.split("> los elf")[1]
     assert "sees   elf" in after_turn.split("> los rat-1")[-1]  # measured now: computed
+
+
+def test_a_hero_reported_dead_took_no_damage_in_the_summary(tmp_path: Path) -> None:
+    """`dead elf` says the hero left play, not that it lost its health to damage: the summary
+    counts only health that damage took."""
+    folder = _session(tmp_path)
+    out = play_lines(folder, ["damage elf 2", "dead elf"])
+    summary = out.split("The heroes have fallen: no hero is left alive.")[1]
+    assert "Fell: elf (dead)" in summary
+    assert "elf: dealt 0, taken 2 (fallen)" in summary

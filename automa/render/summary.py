@@ -12,6 +12,7 @@ from automa.session.events import Event
 from automa.session.state import SessionState, replay_states, start
 
 UNNAMED = ""  # damage the heroes reported without saying who dealt it
+DAMAGING = frozenset({"activation", "damage", "hit"})  # inputs whose health losses are damage
 
 
 @dataclass
@@ -27,13 +28,18 @@ def _health(state: SessionState) -> dict[str, int]:
 def tally(state: SessionState, events: Sequence[Event], catalog: Catalog, seed: int) -> Tally:
     """Damage per hero over the effective inputs: a hero's health lost is damage taken
     (whoever caused it); an AI piece's health lost to a heroes' `damage` report is damage
-    dealt by the hero the report names (`by`), else by the heroes unnamed."""
+    dealt by the hero the report names (`by`), else by the heroes unnamed. A piece that leaves
+    play lost its remaining health only when damage took it (an activation, `damage`, `hit`);
+    one reported dead or killed by poison cards took no damage in the summary's sense."""
     result = Tally()
     heroes = {p.id for p in start(state.scenario).battle.pieces if p.side == "heroes"}
     for event, (before, after) in zip(events, replay_states(state.scenario, events, catalog,
                                                              seed), strict=True):
         was, now = _health(before), _health(after)
+        damaging = event.get("type") in DAMAGING
         for piece_id, health in was.items():
+            if piece_id not in now and not damaging:
+                continue  # left play by a report (`dead`, poison): not damage dealt or taken
             lost = health - now.get(piece_id, 0)
             if lost <= 0:
                 continue
