@@ -26,6 +26,10 @@ HELP = """Heroes' turn: report what happened at the table, then `done`.
   damage ID N [by HERO] raw damage on any piece, no rules applied (name the hero for the summary)
   heal ID N
   used HERO CARD room|game   a card used (Ability, Item, Spell): once per room or per game
+  cave HERO SHOTS [portal]   the hero enters the Hidden Cave instead of their turn (`portal`:
+                        sent by the Portal Trap) and fights the Kraken; SHOTS: the damage
+                        shot icons on their base sequence, Ability, Item and up to 5 Spell cards
+  summon HERO ANTIENT   an Antient the hero holds, instead of their base shot sequence
   gold ID +N / -N       also items, poison; gold ID +1p: a platinum coin (5 gold)
   dead ID               the piece leaves play; freeze / unfreeze / stun / unstun ID
   condition ID NAME on|off   any condition: frozen, stunned, teleported, devoured, aloft ...
@@ -38,15 +42,16 @@ piece ids."""
 AI_HELP = """AI turn: press Enter for the next activation. Also:
   move ID POSITION      the real piece landed elsewhere: put it where it stands (logged)
   los ID                whom ID sees;  status;  log;  undo;  redo;  help;  quit
+  cave HERO SHOTS portal   the AI's Portal Trap sent the hero to the Hidden Cave: the fight
 At any question during an activation (a die, a token, a yes/no, which one):
   back                  take back the last answer and answer that question again
   undo                  abandon this activation (nothing logged) and undo the last input
   quit                  stop; the activation under way is not saved"""
 AI_COMMANDS = ("move", "los", "status", "log", "undo", "redo", "help", "quit", "exit")
 HISTORY = "history"  # in the session folder: the lines typed at `play`, for Up and Down
-COMMANDS = ("move", "damage", "hit", "used", "heal", "gold", "items", "poison", "dead", "freeze",
-            "unfreeze", "stun", "unstun", "condition", "back", "los", "status", "log", "undo",
-            "redo", "done", "quit", "exit", "help")
+COMMANDS = ("move", "damage", "hit", "used", "cave", "summon", "heal", "gold", "items", "poison",
+            "dead", "freeze", "unfreeze", "stun", "unstun", "condition", "back", "los", "status",
+            "log", "undo", "redo", "done", "quit", "exit", "help")
 
 
 Handler = Callable[[Any, list[str]], None]
@@ -333,10 +338,20 @@ def _used(session: Any, args: list[str]) -> None:
     """`used elf elven-arrow room`: a card used this room (flipped) or this game (discarded)."""
     _need(args, 3, "used HERO CARD room|game")
     card, per = " ".join(args[1:-1]), args[-1].lower()
+    from automa.cli.play_cave import check_once_per_game
+
+    check_once_per_game(session, args[0], card)  # a card discarded in an earlier room
     session.report_used({"type": "used", "piece": args[0], "card": card, "per": per})
     fate = "flip the card; it is refreshed in the next Setup Phase" if per == "room" else \
         "discard the card"
     click.echo(f"  {args[0]} used {card}: {fate}")
+
+
+def _play_cave(command: str, session: Any, args: list[str]) -> None:
+    """The Hidden Cave's `cave` and the Antients' `summon` (cli/play_cave.py)."""
+    from automa.cli import play_cave
+
+    (play_cave.cave if command == "cave" else play_cave.summon)(session, args)
 
 
 def _ask_number(prompt: str, low: int, high: int) -> int:
@@ -484,6 +499,8 @@ HANDLERS: dict[str, Handler] = {
     "damage": _amount("damage"),
     "hit": _hit,
     "used": _used,
+    "cave": lambda session, args: _play_cave("cave", session, args),
+    "summon": lambda session, args: _play_cave("summon", session, args),
     "heal": _amount("heal"),
     "gold": _amount("gold"),
     "items": _amount("items"),
@@ -507,5 +524,6 @@ HANDLERS: dict[str, Handler] = {
 }
 AI_HANDLERS: dict[str, Handler] = {
     **{name: HANDLERS[name] for name in AI_COMMANDS},
+    "cave": HANDLERS["cave"],  # sent there by the AI's Portal Trap
     "help": lambda session, args: click.echo(AI_HELP),
 }

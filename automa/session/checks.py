@@ -10,7 +10,7 @@ DAMAGED = "damaged"  # the stand-in for a line that cannot be an input
 COUNTERS = ("damage", "heal", "gold", "items", "poison")
 MARKERS = ("undo", "redo", "rollback")
 KINDS = ("activation", "end-heroes-turn", "move", "remove", "condition", "hit", "used",
-         *COUNTERS, *MARKERS)
+         "cave", "summon", *COUNTERS, *MARKERS)
 DICE = {"d12": 12, "rune_die": 99, "location_die": 99}
 MAX_AMOUNT = 99
 MAX_COORDINATE = 10_000.0  # cm: far beyond any mat, so a typo is caught, not drawn
@@ -99,6 +99,13 @@ def check_event(event: dict[str, Any]) -> str | None:
         return _hit(event)
     if kind == "used":
         return _text(event, "piece") or _text(event, "card") or _text(event, "per")
+    if kind == "summon":
+        return _text(event, "piece") or _text(event, "antient")
+    if kind == "cave":  # the rest is checked when it is applied (session/cave_events.py)
+        tokens = event.get("tokens")
+        if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+            return "tokens is not a list of token faces"
+        return _text(event, "piece") or _text(event, "item")
     problem = _text(event, "piece")
     if problem:
         return problem

@@ -16,7 +16,8 @@ from automa.model.shots import parse_shot
 from automa.rules.rulings import cite
 
 Event = dict[str, Any]
-TABLE_EVENTS = ("move", "damage", "heal", "gold", "items", "poison", "remove", "condition")
+TABLE_EVENTS = ("move", "damage", "heal", "gold", "items", "poison", "remove", "condition",
+                "cave", "summon")
 COUNTERS = ("gold", "items", "poison")
 
 
@@ -50,6 +51,10 @@ def apply_table_event(battle: Battle, event: Event, table: TableGeometry) -> Bat
     kind = event.get("type")
     piece_id = _piece_id(battle, event)
     piece = battle.piece(piece_id)
+    if kind in ("cave", "summon"):  # the Hidden Cave's events (session/cave_events.py)
+        from automa.session.cave_events import apply_cave_event, apply_summon_event
+
+        return (apply_cave_event if kind == "cave" else apply_summon_event)(battle, event)
     if kind == "move":
         to = event.get("to")
         if not (isinstance(to, list) and len(to) == 2
