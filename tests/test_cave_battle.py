@@ -258,3 +258,24 @@ def test_a_summon_is_marked_used_once(catalog: Catalog) -> None:
     assert battle.piece("elf").used == ("urthoth (summoned)",)
     with pytest.raises(InputError, match="summoned urthoth already"):
         apply_summon_event(battle, {"type": "summon", "piece": "elf", "antient": "urthoth"})
+
+
+def test_a_physical_fight_asks_the_table(tmp_path: Path, catalog: Catalog) -> None:
+    # rule: "First, roll the D12 which represents the Kraken's attack strength. The hero draws
+    # a red Damage token for every 4 Health points they currently have." With `--dice
+    # physical` the table rolls and draws, and the fight is logged as typed.
+    _, data, battle, needed = _campaign(tmp_path, catalog)
+    log = battle / "log.jsonl"  # the room's battle played with the table's dice
+    header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
+    assert header["chance"] == "virtual"
+    log.write_text(json.dumps({**header, "chance": "physical"}) + "\n", encoding="utf-8")
+    _kill_the_fifth(battle, data, needed)
+    # 8 health: 2 tokens, and 1 shot icon: 3 tokens, 1 + 1 + 2 = 4 against a D12 of 3
+    out = _play(battle, data, ["cave elf 1", "3", "1", "1", "2", "Delilah's Potion",
+                               "flame-antient", "quit"])
+    assert "elf draws 3 red Damage tokens (level 1 bag" in out
+    fight = logged_inputs(battle)[-1]
+    assert (fight["strength"], fight["tokens"]) == (3, ["1", "1", "2"])
+    assert (fight["item"], fight["antient"]) == ("Delilah's Potion", "flame-antient")
+    elf = Session.open(battle, load_catalog(data)).state.battle.piece("elf")
+    assert (elf.health, elf.items) == (8, 1)  # 8 + 2, never above the starting 8

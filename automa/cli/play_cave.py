@@ -9,15 +9,20 @@ campaign and no Hidden Cave.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from automa.errors import InputError
 from automa.rules.hidden_cave import HiddenCave
 from automa.session.events import Event
+
+if TYPE_CHECKING:
+    from automa.model.components import DamageToken
+    from automa.model.scenario import Bag
 
 ROOMS = "rooms"
 
@@ -135,7 +140,7 @@ def cave(session: Any, args: list[str]) -> None:
     sent there by the Portal Trap) and fights the Kraken at once (ruling cave-in-battle)."""
     from automa.cli.asker import PromptAsker, plain_number
     from automa.rules.hidden_cave import enter
-    from automa.rules.kraken import fight
+    from automa.rules.kraken import fight, token_count
     from automa.rules.rulings import cite, option
     from automa.session.state import new_chance
 
@@ -172,9 +177,20 @@ def cave(session: Any, args: list[str]) -> None:
     why = "sent by the Portal Trap" if portal else "instead of their turn"
     click.echo(f"  {hero_id} enters the Hidden Cave ({why}) and has left the Battle Phase; "
                f"the Kraken fight ({cite('cave-in-battle')})")
+    click.echo(f"  {hero_id} draws {token_count(hero.health or 0, shots)} red Damage tokens "
+               f"(level {level} bag, {cite('kraken-bag')}), one at a time, keeping each out of "
+               f"the bag")
+    drawn = [0]
+
+    def draw(bag: Bag, hand: Sequence[DamageToken]) -> DamageToken:
+        if session.physical and drawn[0] and not hand:  # every token was in hand
+            click.echo(f"  The bag is empty: note the {drawn[0]} tokens drawn so far and put "
+                       f"them all back into the bag ({cite('kraken-draw')})")
+        drawn[0] = len(hand) + 1
+        return chance.token(level, bag, "against the Kraken", hand)
+
     result = fight(hero.health or 0, shots, session.state.battle.bags[level],
-                   lambda: chance.d12("the Kraken's strength"),
-                   lambda bag, hand: chance.token(level, bag, "against the Kraken", hand), tie)
+                   lambda: chance.d12("the Kraken's strength"), draw, tie)
     antient = None
     if result.hero_wins:
         item = _ask_choice(f"{hero_id} evaded the Kraken: the item of their choice",
@@ -189,14 +205,14 @@ def cave(session: Any, args: list[str]) -> None:
              "strength": result.strength, "tokens": [t.label() for t in result.tokens],
              "tie": tie, "item": item, "antient": antient, "portal": portal}
     session.report(event)
-    for line in fight_lines(result, hero.health or 0, shots, item, antient):
+    for line in fight_lines(result, hero_id, hero.health or 0, shots, item, antient):
         click.echo(f"  {line}")
     after = session.state.battle.piece(hero_id)
     click.echo(f"  {hero_id}: health {after.health}, gold {after.gold}, poison {after.poison}, "
                f"items {after.items}; back on the mat where they stood")
 
 
-def fight_lines(result: Any, health: int, shots: int, item: str,
+def fight_lines(result: Any, hero: str, health: int, shots: int, item: str,
                 antient: str | None) -> list[str]:
     from automa.rules.rulings import cite
 
@@ -210,7 +226,7 @@ def fight_lines(result: Any, health: int, shots: int, item: str,
     if result.hero_wins:
         lines.append(f"the hero evades the Kraken: 1 platinum coin (5 gold), 2 health, {item} "
                      f"(their choice), the Antient {antient} (summon it instead of the base "
-                     f"shot sequence in a later turn: `summon HERO {antient}`)")
+                     f"shot sequence in a later turn: `summon {hero} {antient}`)")
     else:
         lines.append(f"the Kraken wins: one Poison card discarded (if any), and {item}, drawn "
                      f"at random")
