@@ -21,8 +21,11 @@ HELP = """Heroes' turn: report what happened at the table, then `done`.
                         | move elf touching obstacle B on its north side
   hit ID[, ID...] SHOT[+MOD...] [by HERO] [trilithon]   a hero's hit on AI pieces, resolved
                         by the rules (nullify/reflect boxes, Lords' immunities, poison, stun,
-                        fear, ice, devour, petrify, dagger, portal-trap), e.g.
-                        hit rat-1, rat-2 fireball by elf; `trilithon`: it went through it
+                        fear, ice, devour, petrify, dagger, portal-trap; chain remembers the
+                        hero's last damaged piece when `by HERO` is named), e.g.
+                        hit rat-1, rat-2 fireball by elf; `trilithon`: it went through it;
+                        hit skel-1 fire-wall: it hit or was pushed into a fire wall;
+                        a neutral piece (a wild wyvern) can be hit too
   damage ID N [by HERO] raw damage on any piece, no rules applied (name the hero for the summary)
   heal ID N
   used HERO CARD room|game   a card used (Ability, Item, Spell): once per room or per game
@@ -328,6 +331,13 @@ def _hit(session: Any, args: list[str]) -> None:
         event["poison_card"] = _ask_number("the Poison card you drew shows", 1, 9)
     if event["shot"].split("+")[0] == "portal-trap":
         event["portal"] = _portal_rolls(session, event["targets"])
+    if "chain" in (m.split("(")[0] for m in modifiers) and "by" in event:
+        from automa.session.hero_turn import last_damaged
+
+        last = last_damaged(session.state.scenario, session.effective()[0], session.catalog,
+                            session.seed, event["by"])
+        if last:  # the same piece takes no damage twice in a row in one sequence
+            event["last_damaged"] = last
     if not event["targets"]:
         raise InputError(f"usage: {usage}")
     for line in session.report_hit(event):

@@ -75,6 +75,9 @@ def _hit(event: dict[str, Any]) -> str | None:
         return f"poison_card {poison!r} is not a Poison card's value (1-9)"
     if not isinstance(portal, list) or not all(_whole(r) and 1 <= r <= 12 for r in portal):
         return f"portal {portal!r} is not a list of D12 faces"
+    last = event.get("last_damaged", [])
+    if not isinstance(last, list) or not all(isinstance(t, str) for t in last):
+        return "last_damaged is not a list of piece ids"
     if not isinstance(event.get("trilithon", False), bool):
         return "trilithon is not true or false"
     return _text(event, "shot") or _text(event, "by", optional=True)
