@@ -193,12 +193,31 @@ def _room_over(session: Any) -> bool:
         click.echo(f"The room is cleared: {cleared}.")
         for line in devoured_return(battle.pieces):
             click.echo(f"  {line}")
+        _resolution(session)
         return True
     lost = overseer_won(battle.pieces)
     if lost is not None:
         click.echo(f"The heroes have fallen: {lost}.")
         return True
     return False
+
+
+def _resolution(session: Any) -> None:
+    """The Resolution Phase's monsters: each surviving hero's gold for their kills, the discs
+    back to the Monster Pool, the Hidden Cave's kept."""
+    from automa.cli.play_cave import campaign_view
+    from automa.rules.battle_end import resolution
+
+    pieces = session.state.scenario.pieces
+    view = campaign_view(session)
+    cave = view.cave.needed if view is not None and view.cave is not None else ()
+    gold = {name: spec.gold for name, spec in session.catalog.monsters.items()}
+    lines = resolution(pieces, session.state.battle.out, gold, cave,
+                       any(p.kind == "catacomb-lord" for p in pieces))
+    if lines:
+        click.echo("Resolution Phase:")
+    for line in lines:
+        click.echo(f"  {line}")
 
 
 def _heroes_turn(session: Any, reader: LineReader) -> None:
