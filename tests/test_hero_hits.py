@@ -614,3 +614,15 @@ def test_a_neutral_wild_wyvern_can_be_hit(catalog: Catalog) -> None:
     assert after.piece("wyvern").health is None and "no health track" in lines[0]
     with pytest.raises(InputError, match="no AI or neutral piece 'elf'"):
         hit(catalog, battle, ["elf"], "melee")
+
+
+def test_dungeon_family_unmodified_missile_is_critical(catalog: Catalog) -> None:
+    """facts 1.9: "Dungeon (green): a hero's unmodified missile counts as critical." (Monster
+    Vulnerabilities, ruling 50): the troll's 2 health go at once; a modified missile or the
+    switch off does the base 1."""
+    battle = battle_of(catalog, ai("troll", "troll"))
+    on = {"monster-vulnerabilities": "on"}
+    after, lines = hit(catalog, battle, ["troll"], "missile", on)
+    assert after.get("troll") is None and "counts as critical" in lines[0]
+    assert hit(catalog, battle, ["troll"], "missile")[0].piece("troll").health == 1
+    assert hit(catalog, battle, ["troll"], "melee", on)[0].piece("troll").health == 1
