@@ -143,6 +143,12 @@ def test_one_visit_and_the_portal_trap(tmp_path: Path, catalog: Catalog) -> None
                                "cave elf 20", "quit"])
     assert "dwarf enters the Hidden Cave (sent by the Portal Trap)" in out
     assert "the Kraken wins: one Poison card discarded (if any), and" in out
+    assert "elf has been in the Hidden Cave this turn" in out
+    session = Session.open(battle, load_catalog(data))  # the AI's turn, then the heroes' again
+    session.report_turn_end()
+    while session.state.phase == "ai" and session.next() is not None:
+        pass
+    out = _play(battle, data, ["cave elf 20", "quit"])
     assert f"elf has visited the Hidden Cave already ({cite('cave-once')})" in out
     fights = [e for e in logged_inputs(battle) if e["type"] == "cave"]
     assert len(fights) == 2 and fights[1]["antient"] is None and fights[1]["tokens"] == []
@@ -279,3 +285,23 @@ def test_a_physical_fight_asks_the_table(tmp_path: Path, catalog: Catalog) -> No
     assert (fight["item"], fight["antient"]) == ("Delilah's Potion", "flame-antient")
     elf = Session.open(battle, load_catalog(data)).state.battle.piece("elf")
     assert (elf.health, elf.items) == (8, 1)  # 8 + 2, never above the starting 8
+
+
+def test_the_cave_is_entered_instead_of_a_turn_and_shown(tmp_path: Path,
+                                                        catalog: Catalog) -> None:
+    # rule: "the player controlling that hero may place their hero's piece on the Hidden Cave
+    # card instead of taking their normal turn": a hero who has shot this turn has taken it;
+    # next turn they may enter. `cave` alone shows each hero's collection.
+    folder, data, battle, needed = _campaign(tmp_path, catalog)
+    _kill_the_fifth(battle, data, needed)
+    kept = status(folder, data)["hidden_cave"]["collected"]["elf"]
+    out = _play(battle, data, ["cave", "quit"])
+    assert f"elf keeps: {', '.join([*kept, *(m for m in needed if m not in kept)])} " \
+           f"(may enter instead of their turn)" in out
+    assert "dwarf keeps: none (missing " in out
+    rat = next(p.id for p in Session.open(battle, load_catalog(data)).state.battle.pieces
+               if p.side == "ai" and p.kind == "monster")
+    out = _play(battle, data, [f"hit {rat} fire-wall by elf", "cave elf 20", "quit"])
+    assert "elf has shot this turn: the Hidden Cave is entered instead of taking their " \
+           "normal turn" in out
+    assert [e["type"] for e in logged_inputs(battle)][-1] == "hit"

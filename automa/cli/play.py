@@ -29,6 +29,7 @@ HELP = """Heroes' turn: report what happened at the table, then `done`.
   damage ID N [by HERO] raw damage on any piece, no rules applied (name the hero for the summary)
   heal ID N
   used HERO CARD room|game   a card used (Ability, Item, Spell): once per room or per game
+  cave                  the Hidden Cave: the five, each hero's collection, the items left
   cave HERO SHOTS [portal]   the hero enters the Hidden Cave instead of their turn (`portal`:
                         sent by the Portal Trap) and fights the Kraken; SHOTS: the damage
                         shot icons on their base sequence, Ability, Item and up to 5 Spell cards

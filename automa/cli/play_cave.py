@@ -146,6 +146,9 @@ def cave(session: Any, args: list[str]) -> None:
 
     usage = "cave HERO SHOTS [portal] (SHOTS: the damage-inflicting shot icons on the hero's " \
             "base sequence, Ability and Item cards, used ones too, and up to five Spell cards)"
+    if not args:
+        _show(session)
+        return
     portal = bool(args) and args[-1].lower() == "portal"
     words = args[:-1] if portal else args
     if len(words) != 2 or plain_number(words[1]) is None:
@@ -164,6 +167,13 @@ def cave(session: Any, args: list[str]) -> None:
         raise InputError(f"no hero {hero_id!r} in play")
     if hero not in session.state.battle.on_table() and not portal:
         raise InputError(f"{hero_id} is on the Teleported! or Devoured! card: not on the mat")
+    from automa.session.hero_turn import acted
+
+    done, _ = session.effective()
+    took = None if portal else acted(done, hero_id)
+    if took is not None:
+        raise InputError(f"{hero_id} {took}: the Hidden Cave is entered instead of taking "
+                         f"their normal turn")
     now = cave_now(session, view)
     enter(now, hero_id, portal_trap=portal)  # refused in one line when not allowed
     if not now.items:
@@ -171,7 +181,6 @@ def cave(session: Any, args: list[str]) -> None:
     catalog = session.catalog
     level = catalog.components.red_bag
     tie = option(session.state.scenario.settings.rulings, "kraken-tie")
-    done, _ = session.effective()
     chance = new_chance(catalog, session.seed, len(done),
                         PromptAsker() if session.physical else None)
     why = "sent by the Portal Trap" if portal else "instead of their turn"
@@ -210,6 +219,23 @@ def cave(session: Any, args: list[str]) -> None:
     after = session.state.battle.piece(hero_id)
     click.echo(f"  {hero_id}: health {after.health}, gold {after.gold}, poison {after.poison}, "
                f"items {after.items}; back on the mat where they stood")
+
+
+def _show(session: Any) -> None:
+    """`cave` alone: the Hidden Cave as this battle leaves it."""
+    view = campaign_view(session)
+    if view is None or view.cave is None:
+        raise InputError("no Hidden Cave in this game")
+    cave = cave_now(session, view)
+    click.echo(f"  the Hidden Cave: collect {', '.join(cave.needed)}; items beside the card: "
+               f"{', '.join(cave.items) or 'none'}")
+    for hero in sorted({p.id for p in session.state.scenario.pieces
+                        if p.side == "heroes" and p.kind == "hero"}):
+        missing = cave.missing(hero)
+        state = "visited" if hero in cave.visited else \
+            "may enter instead of their turn" if not missing else \
+            f"missing {', '.join(missing)}"
+        click.echo(f"  {hero} keeps: {', '.join(cave.pieces(hero)) or 'none'} ({state})")
 
 
 def fight_lines(result: Any, hero: str, health: int, shots: int, item: str,

@@ -20,8 +20,7 @@ def last_damaged(scenario: Scenario, events: Sequence[Event], catalog: Catalog, 
     in the order named; [] when the hero has not hit anything yet this turn."""
     from automa.session.state import replay_states
 
-    start = max((i + 1 for i, e in enumerate(events) if e.get("type") in TURN_MARKS),
-                default=0)
+    start = len(events) - len(this_turn(events))
     previous = max((i for i, e in enumerate(events) if i >= start and e.get("type") == "hit"
                     and e.get("by") == hero), default=None)
     if previous is None:
@@ -37,3 +36,24 @@ def last_damaged(scenario: Scenario, events: Sequence[Event], catalog: Catalog, 
                 damaged.append(str(target))
         return damaged
     return []
+
+
+def this_turn(events: Sequence[Event]) -> list[Event]:
+    """The inputs since the heroes' turn began."""
+    start = max((i + 1 for i, e in enumerate(events) if e.get("type") in TURN_MARKS),
+                default=0)
+    return list(events[start:])
+
+
+def acted(events: Sequence[Event], hero: str) -> str | None:
+    """What the hero has done this heroes' turn that takes their turn (a `hit` named `by` them,
+    an Antient summoned, a Kraken fight), or None."""
+    for event in this_turn(events):
+        kind = event.get("type")
+        if kind == "hit" and event.get("by") == hero:
+            return "has shot this turn"
+        if kind in ("summon", "cave") and event.get("piece") == hero and \
+                not event.get("portal"):
+            return "summoned an Antient this turn" if kind == "summon" else \
+                "has been in the Hidden Cave this turn"
+    return None
