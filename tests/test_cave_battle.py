@@ -111,9 +111,11 @@ def test_the_cave_is_refused_in_one_line(tmp_path: Path, catalog: Catalog) -> No
     assert "usage: cave HERO SHOTS [portal]" in out
     assert logged_inputs(battle) == []
     _kill_the_fifth(battle, data, needed)
-    out = _play(battle, data, ["done", "cave elf 3", "quit"])
+    out = _play(battle, data, ["done", "cave elf 3", "cave dwarf 0 portal", "quit"])
     assert "not the heroes' turn: elf enters the Hidden Cave instead of taking their turn" in out
-    assert [e["type"] for e in logged_inputs(battle)] == ["remove", "end-heroes-turn"]
+    # at the AI's prompt: the AI's Portal Trap (result 12) sent the dwarf there
+    assert "dwarf enters the Hidden Cave (sent by the Portal Trap)" in out
+    assert [e["type"] for e in logged_inputs(battle)] == ["remove", "end-heroes-turn", "cave"]
 
 
 def test_no_cave_outside_a_campaign_with_one(tmp_path: Path) -> None:
