@@ -384,7 +384,7 @@ def test_play_portal_trap_physical_asks_the_die(tmp_path: Path) -> None:
 def test_play_hit_bad_input_is_one_line(tmp_path: Path) -> None:
     folder = _session(tmp_path)
     out = play_lines(folder, ["hit elf melee", "hit mino rush", "hit mino melee by nobody", "quit"])
-    assert "no AI piece 'elf'" in out and "report a rush with `damage" in out
+    assert "no AI or neutral piece 'elf'" in out and "report a rush with `damage" in out
     assert "usage: hit" in out and logged_inputs(folder) == []
 
 
@@ -536,3 +536,93 @@ def test_the_overseer_wins_when_no_hero_can_act() -> None:
     assert "Devoured!" in str(overseer_won([replace(elf, conditions=frozenset({"devoured"})),
                                             rat]))
     assert overseer_won([rat]) == "no hero is left alive"
+
+
+# --- chain's last damaged piece, the fire wall, neutral pieces --------------------------------
+
+def test_chain_does_not_damage_the_last_damaged_piece_again(catalog: Catalog) -> None:
+    """facts 1.7: "Chain (yellow): the same target cannot be damaged twice in a row within one
+    sequence; the extra damage is ignored." """
+    spec = catalog.monsters["minotaur"]
+    piece = monster(catalog, "minotaur", health=2)
+    chain = HeroShot("melee", frozenset({"chain"}))
+    assert resolve(chain, piece, spec).damage == 1  # not damaged by the previous shot
+    again = resolve(replace(chain, last_damaged=True), piece, spec)
+    assert again.damage == 0 and "cannot be damaged twice in a row" in again.lines[-1]
+    # an unmodified shot is not held back: only chain forbids it
+    assert resolve(HeroShot("melee", last_damaged=True), piece, spec).damage == 1
+    # "When attacking monsters from the Wraith Knight (black) family ... also ignore the
+    # effects of the chain modifier."
+    knight = replace(piece, family="wraith-knight")
+    assert resolve(replace(chain, last_damaged=True, vulnerabilities=True), knight,
+                   spec).damage == 1
+
+
+def test_play_chain_remembers_the_hero_s_last_damaged_piece(tmp_path: Path) -> None:
+    """facts 1.7: "the same target cannot be damaged twice in a row within one sequence". The
+    elf's melee damaged the Minotaur: its chain melee on it next does nothing, logged with the
+    piece it remembered; the rat, not damaged just before, is hit; the next turn starts fresh."""
+    folder = _session(tmp_path)
+    out = play_lines(folder, ["hit mino melee by elf", "hit mino melee+chain by elf",
+                              "status", "quit"])
+    assert "is the last piece this hero damaged in this sequence" in out
+    events = logged_inputs(folder)
+    assert events[1]["last_damaged"] == ["mino"]
+    assert "last_damaged" not in events[0]
+    session_out = play_lines(folder, ["status", "quit"])  # replayed: the mino has 1 health
+    assert "mino" in session_out
+    from automa.catalog.load import load_catalog
+    from automa.session.store import Session
+
+    state = Session.open(folder, load_catalog()).state
+    assert state.battle.piece("mino").health == 1
+    # the previous hit damaged the mino, not the rat: a chain on the rat kills it
+    play_lines(folder, ["hit rat-1 melee+chain by elf", "quit"])
+    assert "last_damaged" not in logged_inputs(folder)[-1]  # the chain before damaged nothing
+    assert Session.open(folder, load_catalog()).state.battle.get("rat-1") is None
+
+
+@pytest.mark.parametrize(("piece_id", "spec_id", "vulnerabilities", "damage"), [
+    ("sk", "skeleton-warrior", "on", 1),  # Undead, vulnerabilities on: 1 damage
+    ("sk", "skeleton-warrior", "off", 0),  # off: a fire wall hurts only heroes
+    ("mino", "minotaur", "on", 0),  # not Undead
+])
+def test_fire_wall_on_undead(catalog: Catalog, piece_id: str, spec_id: str,
+                             vulnerabilities: str, damage: int) -> None:
+    """facts 1.9: "Undead (gray): ... they take 1 damage when they hit, or are pushed into,
+    fire walls or fire obstacles." (Monster Vulnerabilities, ruling 50); facts 1.6: "Any hero
+    touching it, directly or indirectly, takes 1 damage." """
+    battle = battle_of(catalog, ai(piece_id, spec_id))
+    after, lines = hit(catalog, battle, [piece_id], "fire-wall",
+                       {"monster-vulnerabilities": vulnerabilities})
+    health = catalog.monsters[spec_id].health or 0
+    left = after.get(piece_id)
+    assert (health - (left.health or 0) if left else health) == damage, lines
+    assert ("fire wall does 1 damage" in lines[0]) == bool(damage)
+
+
+def test_a_neutral_wild_wyvern_can_be_hit(catalog: Catalog) -> None:
+    """A piece under neither side's control (the rulebook's "wild wyvern", "available to ride")
+    is on the mat and can be struck by a hero's shot like any other."""
+    wyvern = ('[[piece]]\nid = "wyvern"\nside = "neutral"\nkind = "wild-wyvern"\n'
+              'name = "Wild Wyvern"\nat = [45.0, 70.0]\nradius = 2.0\nhealth = 3\n')
+    battle = battle_of(catalog, wyvern)
+    after, lines = hit(catalog, battle, ["wyvern"], "melee+critical", by="elf")
+    assert after.piece("wyvern").health == 1, lines
+    untracked = battle_of(catalog, wyvern.replace("health = 3\n", ""))
+    after, lines = hit(catalog, untracked, ["wyvern"], "melee")
+    assert after.piece("wyvern").health is None and "no health track" in lines[0]
+    with pytest.raises(InputError, match="no AI or neutral piece 'elf'"):
+        hit(catalog, battle, ["elf"], "melee")
+
+
+def test_dungeon_family_unmodified_missile_is_critical(catalog: Catalog) -> None:
+    """facts 1.9: "Dungeon (green): a hero's unmodified missile counts as critical." (Monster
+    Vulnerabilities, ruling 50): the troll's 2 health go at once; a modified missile or the
+    switch off does the base 1."""
+    battle = battle_of(catalog, ai("troll", "troll"))
+    on = {"monster-vulnerabilities": "on"}
+    after, lines = hit(catalog, battle, ["troll"], "missile", on)
+    assert after.get("troll") is None and "counts as critical" in lines[0]
+    assert hit(catalog, battle, ["troll"], "missile")[0].piece("troll").health == 1
+    assert hit(catalog, battle, ["troll"], "melee", on)[0].piece("troll").health == 1

@@ -21,11 +21,19 @@ HELP = """Heroes' turn: report what happened at the table, then `done`.
                         | move elf touching obstacle B on its north side
   hit ID[, ID...] SHOT[+MOD...] [by HERO] [trilithon]   a hero's hit on AI pieces, resolved
                         by the rules (nullify/reflect boxes, Lords' immunities, poison, stun,
-                        fear, ice, devour, petrify, dagger, portal-trap), e.g.
-                        hit rat-1, rat-2 fireball by elf; `trilithon`: it went through it
+                        fear, ice, devour, petrify, dagger, portal-trap; chain remembers the
+                        hero's last damaged piece when `by HERO` is named), e.g.
+                        hit rat-1, rat-2 fireball by elf; `trilithon`: it went through it;
+                        hit skel-1 fire-wall: it hit or was pushed into a fire wall;
+                        a neutral piece (a wild wyvern) can be hit too
   damage ID N [by HERO] raw damage on any piece, no rules applied (name the hero for the summary)
   heal ID N
   used HERO CARD room|game   a card used (Ability, Item, Spell): once per room or per game
+  cave                  the Hidden Cave: the five, each hero's collection, the items left
+  cave HERO SHOTS [portal]   the hero enters the Hidden Cave instead of their turn (`portal`:
+                        sent by the Portal Trap) and fights the Kraken; SHOTS: the damage
+                        shot icons on their base sequence, Ability, Item and up to 5 Spell cards
+  summon HERO ANTIENT   an Antient the hero holds, instead of their base shot sequence
   gold ID +N / -N       also items, poison; gold ID +1p: a platinum coin (5 gold)
   dead ID               the piece leaves play; freeze / unfreeze / stun / unstun ID
   condition ID NAME on|off   any condition: frozen, stunned, teleported, devoured, aloft ...
@@ -38,15 +46,16 @@ piece ids."""
 AI_HELP = """AI turn: press Enter for the next activation. Also:
   move ID POSITION      the real piece landed elsewhere: put it where it stands (logged)
   los ID                whom ID sees;  status;  log;  undo;  redo;  help;  quit
+  cave HERO SHOTS portal   the AI's Portal Trap sent the hero to the Hidden Cave: the fight
 At any question during an activation (a die, a token, a yes/no, which one):
   back                  take back the last answer and answer that question again
   undo                  abandon this activation (nothing logged) and undo the last input
   quit                  stop; the activation under way is not saved"""
 AI_COMMANDS = ("move", "los", "status", "log", "undo", "redo", "help", "quit", "exit")
 HISTORY = "history"  # in the session folder: the lines typed at `play`, for Up and Down
-COMMANDS = ("move", "damage", "hit", "used", "heal", "gold", "items", "poison", "dead", "freeze",
-            "unfreeze", "stun", "unstun", "condition", "back", "los", "status", "log", "undo",
-            "redo", "done", "quit", "exit", "help")
+COMMANDS = ("move", "damage", "hit", "used", "cave", "summon", "heal", "gold", "items", "poison",
+            "dead", "freeze", "unfreeze", "stun", "unstun", "condition", "back", "los", "status",
+            "log", "undo", "redo", "done", "quit", "exit", "help")
 
 
 Handler = Callable[[Any, list[str]], None]
@@ -185,12 +194,31 @@ def _room_over(session: Any) -> bool:
         click.echo(f"The room is cleared: {cleared}.")
         for line in devoured_return(battle.pieces):
             click.echo(f"  {line}")
+        _resolution(session)
         return True
     lost = overseer_won(battle.pieces)
     if lost is not None:
         click.echo(f"The heroes have fallen: {lost}.")
         return True
     return False
+
+
+def _resolution(session: Any) -> None:
+    """The Resolution Phase's monsters: each surviving hero's gold for their kills, the discs
+    back to the Monster Pool, the Hidden Cave's kept."""
+    from automa.cli.play_cave import campaign_view
+    from automa.rules.battle_end import resolution
+
+    pieces = session.state.scenario.pieces
+    view = campaign_view(session)
+    cave = view.cave.needed if view is not None and view.cave is not None else ()
+    gold = {name: spec.gold for name, spec in session.catalog.monsters.items()}
+    lines = resolution(pieces, session.state.battle.out, gold, cave,
+                       any(p.kind == "catacomb-lord" for p in pieces))
+    if lines:
+        click.echo("Resolution Phase:")
+    for line in lines:
+        click.echo(f"  {line}")
 
 
 def _heroes_turn(session: Any, reader: LineReader) -> None:
@@ -323,6 +351,13 @@ def _hit(session: Any, args: list[str]) -> None:
         event["poison_card"] = _ask_number("the Poison card you drew shows", 1, 9)
     if event["shot"].split("+")[0] == "portal-trap":
         event["portal"] = _portal_rolls(session, event["targets"])
+    if "chain" in (m.split("(")[0] for m in modifiers) and "by" in event:
+        from automa.session.hero_turn import last_damaged
+
+        last = last_damaged(session.state.scenario, session.effective()[0], session.catalog,
+                            session.seed, event["by"])
+        if last:  # the same piece takes no damage twice in a row in one sequence
+            event["last_damaged"] = last
     if not event["targets"]:
         raise InputError(f"usage: {usage}")
     for line in session.report_hit(event):
@@ -333,10 +368,20 @@ def _used(session: Any, args: list[str]) -> None:
     """`used elf elven-arrow room`: a card used this room (flipped) or this game (discarded)."""
     _need(args, 3, "used HERO CARD room|game")
     card, per = " ".join(args[1:-1]), args[-1].lower()
+    from automa.cli.play_cave import check_once_per_game
+
+    check_once_per_game(session, args[0], card)  # a card discarded in an earlier room
     session.report_used({"type": "used", "piece": args[0], "card": card, "per": per})
     fate = "flip the card; it is refreshed in the next Setup Phase" if per == "room" else \
         "discard the card"
     click.echo(f"  {args[0]} used {card}: {fate}")
+
+
+def _play_cave(command: str, session: Any, args: list[str]) -> None:
+    """The Hidden Cave's `cave` and the Antients' `summon` (cli/play_cave.py)."""
+    from automa.cli import play_cave
+
+    (play_cave.cave if command == "cave" else play_cave.summon)(session, args)
 
 
 def _ask_number(prompt: str, low: int, high: int) -> int:
@@ -484,6 +529,8 @@ HANDLERS: dict[str, Handler] = {
     "damage": _amount("damage"),
     "hit": _hit,
     "used": _used,
+    "cave": lambda session, args: _play_cave("cave", session, args),
+    "summon": lambda session, args: _play_cave("summon", session, args),
     "heal": _amount("heal"),
     "gold": _amount("gold"),
     "items": _amount("items"),
@@ -507,5 +554,6 @@ HANDLERS: dict[str, Handler] = {
 }
 AI_HANDLERS: dict[str, Handler] = {
     **{name: HANDLERS[name] for name in AI_COMMANDS},
+    "cave": HANDLERS["cave"],  # sent there by the AI's Portal Trap
     "help": lambda session, args: click.echo(AI_HELP),
 }

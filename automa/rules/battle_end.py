@@ -3,7 +3,7 @@ from the Devoured! card."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from automa.model.pieces import Piece
 
@@ -43,3 +43,42 @@ def devoured_return(pieces: Sequence[Piece]) -> list[str]:
     """"Devoured characters are released when the room is cleared" (catacombs-facts.md 1.6)."""
     return [f"{p.label} comes back from the Devoured! card" for p in pieces
             if p.side == "heroes" and "devoured" in p.conditions]
+
+
+def resolution(pieces: Sequence[Piece], out: Mapping[str, str],
+               gold: Mapping[str, int | None], cave: Sequence[str] = (),
+               lord_fight: bool = False) -> list[str]:
+    """The Resolution Phase for the monsters killed: "Each surviving hero collects gold equal
+    to the printed rewards of the monsters *they* destroyed ... All monsters return to the
+    pool." (catacombs-facts.md, Resolution), except the Hidden Cave's: "The collected monsters
+    are not returned to the Monster Pool during the Resolution Phase and are considered to be
+    out of the game." `pieces` are the battle's starting pieces, `gold` each monster's printed
+    reward, `cave` the Hidden Cave's five kinds. In the Lord fight no disc goes onto a hero's
+    board."""
+    kind = {p.id: p for p in pieces}
+    lines: list[str] = []
+    back: list[str] = []
+    by_hero: dict[str, list[str]] = {}
+    for piece_id, why in out.items():
+        piece = kind.get(piece_id)
+        if piece is None or piece.side != "ai" or piece.kind != "monster":
+            continue
+        hero = why.removeprefix("killed by ") if why.startswith("killed by ") else None
+        if hero is not None and not lord_fight:
+            by_hero.setdefault(hero, []).append(piece_id)
+        if hero is not None and piece.monster in cave:
+            lines.append(f"{piece.id}: kept on {hero}'s board for the Hidden Cave, out of "
+                         f"the game")
+        else:
+            back.append(piece.id)
+    for hero, killed in by_hero.items():
+        alive = any(p.id == hero for p in pieces) and out.get(hero) is None
+        if not alive:
+            continue
+        earned = sum(gold.get(kind[k].monster or "", None) or 0 for k in killed)
+        named = ", ".join(killed)
+        lines.insert(0, f"{hero} collects {earned} gold for the monsters they destroyed "
+                        f"({named})")
+    if back:
+        lines.append(f"back to the Monster Pool: {', '.join(back)}")
+    return lines

@@ -20,7 +20,7 @@ from automa.rules.rulings import cite
 BASE_DAMAGE = {
     "melee": 1, "bite": 1, "roll": 1, "sword": 1, "devour": 1, "missile": 1, "fireball": 1,
     "giant-fireball": 2, "target": 1, "boomerang": 1, "scorched-earth": 2, "dagger": 1,
-    "ice": 0, "portal-trap": 0,
+    "ice": 0, "portal-trap": 0, "fire-wall": 0,
 }
 HIT_SHOTS = tuple(BASE_DAMAGE)
 LORD_MODIFIERS = frozenset({"chain", "critical", "regeneration"})  # all a Lord feels
@@ -38,6 +38,7 @@ class HeroShot:
     poison_card: int | None = None  # the value on the Poison card drawn for a poison shot
     portal_roll: int | None = None  # the D12 rolled for this piece, for the Portal Trap
     vulnerabilities: bool = False  # the optional Monster Vulnerabilities are in play
+    last_damaged: bool = False  # the hero's previous shot in this sequence damaged this piece
 
 
 @dataclass(frozen=True)
@@ -158,6 +159,8 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
         return _damaged(replace(trap, lines=out.lines + trap.lines), target)
     if shot.shot == "ice":
         return _iced(shot, target, out)
+    if shot.shot == "fire-wall":
+        return _fire_wall(shot, target, out)
     extra = vulnerable_as(shot, target, spec)
     if extra is not None:
         out = out.say(f"Monster Vulnerabilities ({target.family}, "
@@ -168,6 +171,10 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
     if "petrify" in mods:
         return replace(out, petrified=True).say("petrify: it dies at once")
     damage = base_damage(shot)
+    if "chain" in mods and shot.last_damaged and not (
+            shot.vulnerabilities and target.family == "wraith-knight"):
+        return out.say(f"chain: {target.label} is the last piece this hero damaged in this "
+                       f"sequence; the same target cannot be damaged twice in a row: no damage")
     critical = " (critical)" if "critical" in mods else ""
     out = replace(out, damage=damage).say(f"{shot.shot}{critical}: {damage} damage")
     if "poison" in mods:
@@ -186,8 +193,8 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
         out = replace(out, gains=out.gains | {"devoured"}).say(
             "devour: onto the Devoured! card")
     if "chain" in mods and not (shot.vulnerabilities and target.family == "wraith-knight"):
-        out = out.say("chain: the same piece takes no damage twice in a row in one sequence; "
-                      "report only the hits that count")
+        out = out.say("chain: the same piece takes no damage twice in a row in one sequence "
+                      "(with `by HERO`, the hero's next chain hit on it this turn does none)")
     out = _damaged(out, target)
     if "fear" in mods and out.damage > 0:  # "an attacker who damages a target with it"
         out = out.say("fear: the attacker may now flick one unmodified rush shot with it")
@@ -209,10 +216,30 @@ def _iced(shot: HeroShot, target: Piece, out: HitOutcome) -> HitOutcome:
     return _damaged(out, target)
 
 
+def _fire_wall(shot: HeroShot, target: Piece, out: HitOutcome) -> HitOutcome:
+    """The piece hit, or was pushed into, a fire wall or fire obstacle. A fire wall hurts the
+    heroes ("Any hero touching it, directly or indirectly, takes 1 damage"); with Monster
+    Vulnerabilities an Undead monster "take[s] 1 damage when they hit, or are pushed into,
+    fire walls or fire obstacles" (catacombs-facts.md 1.6, 1.9). Not a shot: no card's box
+    applies."""
+    if target.kind == "monster" and target.family == "undead" and shot.vulnerabilities:
+        out = replace(out, damage=1).say(
+            f"Monster Vulnerabilities (undead, {cite('monster-vulnerabilities')}): the fire wall "
+            f"does 1 damage")
+        return _damaged(out, target)
+    why = "not an Undead monster" if shot.vulnerabilities else \
+        f"Monster Vulnerabilities are off ({cite('monster-vulnerabilities')}); with them an " \
+        f"Undead monster takes 1"
+    return out.say(f"fire wall: no damage (it hurts the heroes; {why})")
+
+
 def _damaged(out: HitOutcome, target: Piece) -> HitOutcome:
     """Shadow monsters and invulnerable pieces take no damage; the rest lose health."""
     if out.damage <= 0:
         return out
+    if target.health is None and target.side == "neutral":
+        return replace(out, damage=0).say("no health track in the scenario: no damage counted "
+                                          "(give the piece its health to track it)")
     if target.health is None:
         return replace(out, damage=0).say(
             "a shadow monster: no damage; it is destroyed only when pushed "

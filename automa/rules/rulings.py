@@ -530,6 +530,28 @@ RULINGS: tuple[Ruling, ...] = (
                                           "and spells, loses only Poison cards, and comes back "
                                           "at the next setup with half health")),
            setting="automa campaign new --hero-death"),
+    Ruling(58, "cave-in-battle", CAVE, "The Kraken fight inside a battle is fought at once",
+           "A hero who enters the Hidden Cave during a room's battle (instead of their turn, or "
+           "sent by the Portal Trap) fights the Kraken at once, with their health as it is then "
+           "and the battle's own red bag; the outcome lands on their board (the 2 health never "
+           "take them above their starting health, as any healing), and their piece is back "
+           "on the mat where it stood: the visit was their turn. The five monsters count from "
+           "the campaign's earlier rooms and this battle's kills logged `by` the hero.",
+           "\"the player controlling that hero may place their hero's piece on the Hidden Cave "
+           "card instead of taking their normal turn. ... A hero that has been placed on the "
+           "Hidden Cave card is considered to have temporarily left the Battle Phase.\" The "
+           "text does not say when the hero comes back.",
+           "The hero stays on the Hidden Cave card, safe from the AI, until the heroes' next "
+           "turn, and the 2 health may pass the starting health."),
+    Ruling(59, "antient-summon-once", CAVE, "The cave's Antient is summoned once",
+           "The Antient won in the Hidden Cave is summoned once in the game, instead of the "
+           "hero's base shot sequence in one of their turns; it is then marked used on the "
+           "hero's board and a second `summon` is refused. A hero's Antient card in the battle "
+           "is marked the same way for the room.",
+           "\"1 unused Antient piece of their choice. This Antient may be summoned instead of "
+           "performing their hero's base shot sequence in a subsequent turn of the Battle "
+           "Phase.\" The text does not say how often.",
+           "The Antient may be summoned once in every room, as a once-per-room card."),
 )
 
 BY_KEY: Mapping[str, Ruling] = {r.key: r for r in RULINGS}

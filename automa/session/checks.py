@@ -10,7 +10,7 @@ DAMAGED = "damaged"  # the stand-in for a line that cannot be an input
 COUNTERS = ("damage", "heal", "gold", "items", "poison")
 MARKERS = ("undo", "redo", "rollback")
 KINDS = ("activation", "end-heroes-turn", "move", "remove", "condition", "hit", "used",
-         *COUNTERS, *MARKERS)
+         "cave", "summon", *COUNTERS, *MARKERS)
 DICE = {"d12": 12, "rune_die": 99, "location_die": 99}
 MAX_AMOUNT = 99
 MAX_COORDINATE = 10_000.0  # cm: far beyond any mat, so a typo is caught, not drawn
@@ -75,6 +75,9 @@ def _hit(event: dict[str, Any]) -> str | None:
         return f"poison_card {poison!r} is not a Poison card's value (1-9)"
     if not isinstance(portal, list) or not all(_whole(r) and 1 <= r <= 12 for r in portal):
         return f"portal {portal!r} is not a list of D12 faces"
+    last = event.get("last_damaged", [])
+    if not isinstance(last, list) or not all(isinstance(t, str) for t in last):
+        return "last_damaged is not a list of piece ids"
     if not isinstance(event.get("trilithon", False), bool):
         return "trilithon is not true or false"
     return _text(event, "shot") or _text(event, "by", optional=True)
@@ -99,6 +102,13 @@ def check_event(event: dict[str, Any]) -> str | None:
         return _hit(event)
     if kind == "used":
         return _text(event, "piece") or _text(event, "card") or _text(event, "per")
+    if kind == "summon":
+        return _text(event, "piece") or _text(event, "antient")
+    if kind == "cave":  # the rest is checked when it is applied (session/cave_events.py)
+        tokens = event.get("tokens")
+        if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+            return "tokens is not a list of token faces"
+        return _text(event, "piece") or _text(event, "item")
     problem = _text(event, "piece")
     if problem:
         return problem

@@ -12,11 +12,12 @@ from automa.geometry.moves import overlap_with
 from automa.geometry.table import PLACEMENT_TOLERANCE, TableGeometry
 from automa.model.monsters import MonsterSpec
 from automa.model.pieces import CONDITIONS, Piece
-from automa.model.shots import parse_shot
+from automa.model.shots import Shot, parse_shot
 from automa.rules.rulings import cite
 
 Event = dict[str, Any]
-TABLE_EVENTS = ("move", "damage", "heal", "gold", "items", "poison", "remove", "condition")
+TABLE_EVENTS = ("move", "damage", "heal", "gold", "items", "poison", "remove", "condition",
+                "cave", "summon")
 COUNTERS = ("gold", "items", "poison")
 
 
@@ -50,6 +51,10 @@ def apply_table_event(battle: Battle, event: Event, table: TableGeometry) -> Bat
     kind = event.get("type")
     piece_id = _piece_id(battle, event)
     piece = battle.piece(piece_id)
+    if kind in ("cave", "summon"):  # the Hidden Cave's events (session/cave_events.py)
+        from automa.session.cave_events import apply_cave_event, apply_summon_event
+
+        return (apply_cave_event if kind == "cave" else apply_summon_event)(battle, event)
     if kind == "move":
         to = event.get("to")
         if not (isinstance(to, list) and len(to) == 2
@@ -119,8 +124,8 @@ def apply_hit_event(battle: Battle, event: Event, monsters: Mapping[str, Monster
         raise InputError("a hit names the pieces it struck, as in `hit rat-1, rat-2 fireball`")
     if len(set(targets)) != len(targets):
         raise InputError("a hit names each piece it struck once")
-    try:
-        parsed = parse_shot(str(text))
+    try:  # a fire wall is no shot: the piece hit or was pushed into one
+        parsed = Shot("fire-wall") if text == "fire-wall" else parse_shot(str(text))
     except ValueError as error:
         raise InputError(str(error)) from None
     if parsed.name not in HIT_SHOTS:
@@ -145,6 +150,9 @@ def apply_hit_event(battle: Battle, event: Event, monsters: Mapping[str, Monster
                        for r in rolls)):
         raise InputError(f"the Portal Trap needs one D12 (1-12) per piece hit, not {rolls!r}")
     vulnerabilities = option("monster-vulnerabilities") == "on"
+    last = event.get("last_damaged", [])  # chain: what the hero's previous shot damaged
+    if not isinstance(last, list) or not all(isinstance(t, str) for t in last):
+        raise InputError(f"last_damaged is a list of piece ids, not {last!r}")
     lines: list[str] = []
     if parsed.name == "dagger":
         thrower = "2 damage, thrown by a Catacomb hero" if _catacomb(attacker) else \
@@ -157,7 +165,7 @@ def apply_hit_event(battle: Battle, event: Event, monsters: Mapping[str, Monster
         shot = HeroShot(parsed.name, modifiers, _catacomb(attacker),
                         poison if isinstance(poison, int) else None,
                         rolls[index] if parsed.name == "portal-trap" else None,
-                        vulnerabilities)
+                        vulnerabilities, target_id in last)
         out = resolve(shot, target, spec, modified=index == 0)
         after = health_after(target, out)
         said = disc_line(target, out, spec)
@@ -184,9 +192,9 @@ def _catacomb(attacker: Piece | None) -> bool:
 
 def _target(battle: Battle, target_id: str) -> Piece:
     target = battle.get(target_id)
-    if target is None or target.side != "ai":
-        ids = ", ".join(p.id for p in battle.on_table() if p.side == "ai")
-        raise InputError(f"no AI piece {target_id!r} in play (AI pieces: {ids})")
+    if target is None or target.side not in ("ai", "neutral"):  # a wild wyvern can be hit
+        ids = ", ".join(p.id for p in battle.on_table() if p.side in ("ai", "neutral"))
+        raise InputError(f"no AI or neutral piece {target_id!r} in play (those pieces: {ids})")
     if target not in battle.on_table():
         raise InputError(f"{target_id} is on the Teleported! or Devoured! card: it cannot be "
                          f"hit")

@@ -1,0 +1,57 @@
+"""The Resolution Phase for the monsters of a cleared room: the gold each surviving hero
+collects for their kills, the discs back to the Monster Pool, the Hidden Cave's kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from automa.catalog.load import Catalog
+from automa.model.pieces import Piece
+from automa.rules.battle_end import resolution
+from tests.conftest import play_lines
+from tests.test_hero_hits import _session
+
+
+def _pieces() -> list[Piece]:
+    def ai(piece_id: str, kind: str, monster: str | None) -> Piece:
+        return Piece(piece_id, "ai", kind, (0.0, 0.0), 1.0, health=1, monster=monster)
+
+    return [Piece("elf", "heroes", "hero", (0.0, 0.0), 1.0, health=6),
+            Piece("dwarf", "heroes", "hero", (0.0, 0.0), 1.0, health=6),
+            ai("rat-1", "monster", "sewer-rat"), ai("mino", "monster", "minotaur"),
+            ai("sk", "monster", "skeleton-warrior"), ai("lord", "catacomb-lord", None)]
+
+
+def test_kill_gold_and_the_monster_pool(catalog: Catalog) -> None:
+    # rule: "Each surviving hero collects gold equal to the printed rewards of the monsters
+    # *they* destroyed ... All monsters return to the pool." (catacombs-facts.md, Resolution)
+    gold = {m: s.gold for m, s in catalog.monsters.items()}
+    out = {"rat-1": "killed by elf", "mino": "killed by elf", "sk": "dead"}
+    lines = resolution(_pieces(), out, gold)
+    assert lines[0] == "elf collects 3 gold for the monsters they destroyed (rat-1, mino)"
+    assert lines[-1] == "back to the Monster Pool: rat-1, mino, sk"
+    # a hero who fell collects nothing
+    lines = resolution(_pieces(), {**out, "sk": "killed by dwarf", "dwarf": "dead"}, gold)
+    assert not any(line.startswith("dwarf collects") for line in lines)
+    # the Lord fight: no disc goes onto a hero's board, so no kill gold
+    assert not any("collects" in line for line in resolution(_pieces(), out, gold,
+                                                             lord_fight=True))
+
+
+def test_the_hidden_cave_monsters_stay_out_of_the_pool(catalog: Catalog) -> None:
+    # rule: "The collected monsters are not returned to the Monster Pool during the Resolution
+    # Phase and are considered to be out of the game."
+    gold = {m: s.gold for m, s in catalog.monsters.items()}
+    out = {"rat-1": "killed by elf", "sk": "dead"}
+    lines = resolution(_pieces(), out, gold, cave=("sewer-rat", "skeleton-warrior"))
+    assert "rat-1: kept on elf's board for the Hidden Cave, out of the game" in lines
+    assert lines[-1] == "back to the Monster Pool: sk"  # not killed by a hero: not collected
+
+
+def test_play_prints_the_resolution_when_the_room_is_cleared(tmp_path: Path) -> None:
+    # rule: "All monsters return to the pool." (catacombs-facts.md, Resolution)
+    folder = _session(tmp_path)
+    out = play_lines(folder, ["hit rat-1, mino giant-fireball+critical by elf", "quit"])
+    resolved = out.split("The room is cleared: no AI character is left.")[1]
+    assert "Resolution Phase:\n  elf collects 3 gold for the monsters they destroyed " \
+           "(rat-1, mino)\n  back to the Monster Pool: rat-1, mino" in resolved
