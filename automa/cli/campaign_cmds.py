@@ -255,16 +255,29 @@ def _last_playmat(folder: Path, steps: list[dict[str, Any]]) -> str | None:
 @folder_option
 @click.option("--dice", type=click.Choice(["virtual", "physical"]), default="virtual",
               help="physical: you roll and draw at the table and type what came up.")
+@click.option("--monsters", default=None, metavar="KIND=N,...",
+              help="The Room card's monsters when our data lacks them, e.g. "
+                   "'sewer-rat=2,metre-1=1,mercenary=2' (remembered in your data folder).")
+@click.option("--lord-card", "lord_card_values", multiple=True, metavar="FIELD=VALUE",
+              help="The Lord's card when our data lacks it (the Monstrosity, the Pharaoh): "
+                   "health=, sequence= (repeat for each Or), minions=, mercenary=, size=.")
+@click.option("--ask", is_flag=True,
+              help="Ask what our data lacks even when stdin is not a terminal (piped answers).")
 @json_option
 @click.pass_context
 @reports_errors
 @one_writer
 def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
+                  monsters: str | None, lord_card_values: tuple[str, ...], ask: bool,
                   as_json: bool) -> None:
     """Enter ROOM, one of the open rooms: a battle room is set up with the campaign's heroes and
-    Lord, and its battle is a session in the campaign folder (`automa play --session ...`)."""
+    Lord, and its battle is a session in the campaign folder (`automa play --session ...`).
+
+    A Room card's monsters or a Lord's card our data lacks is asked once (or given with
+    --monsters / --lord-card) and remembered in your data folder."""
     from automa.campaign import log as campaign_log
     from automa.campaign.rules import check_can_enter, in_force
+    from automa.cli.campaign_ask import lord_card, lord_options, remember_icons, room_icons
     from automa.render.setup_out import setup_text
     from automa.scenario.save import save_scenario
     from automa.session.store import SCENARIO, Session
@@ -289,6 +302,15 @@ def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
         else:
             click.echo("What it offers is not in our sources: read the room card.")
         return
+    icons = room_icons(ctx, catalog, room, monsters, ask) if entry.kind == "battle" else None
+    mercenaries = (icons.mercenaries if icons is not None else 0 if entry.kind == "lair"
+                   else catalog.rooms[room].mercenaries or 0)
+    card = lord_options(catalog.lords[state.lord], entry.kind == "lair", mercenaries,
+                        lord_card_values, ask)  # refused before anything is remembered
+    if icons is not None:
+        catalog = remember_icons(ctx, room, icons)
+    if card is not None:
+        catalog = lord_card(ctx, state.lord, card)
     seed = (int(contents.header.get("seed", 0)) + number) % 2**63
     result, scenario = _room_scenario(catalog, state, room, seed, dice,
                                       _last_playmat(folder, in_force(contents.steps)))
