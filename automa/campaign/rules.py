@@ -22,7 +22,7 @@ def _board(hero: str, data: Any) -> HeroBoard:
     try:
         return HeroBoard(hero, int(data["starting_health"]), int(data["health"]),
                          int(data["gold"]), int(data["poison"]), int(data["items"]),
-                         int(data["spells"]), bool(data["alive"]))
+                         int(data["spells"]), bool(data["alive"]), int(data.get("allies", 0)))
     except (KeyError, TypeError, ValueError):
         raise CampaignError(f"campaign log: hero {hero!r}'s board is damaged") from None
 
@@ -55,8 +55,11 @@ def replay(log: CampaignLog, route: Route) -> CampaignState:
         death = header.get("hero_death", HERO_DEATH[0])
         if death not in HERO_DEATH:
             raise ValueError(death)
+        settings = {**SETTINGS, **dict(header.get("settings", {}))}
+        if any(settings[k] not in v for k, v in SETTING_OPTIONS.items()):
+            raise ValueError(settings)
         state = CampaignState(route, str(header["lord"]), heroes, (), None, None, cave, 0,
-                              death)
+                              death, settings)
     except (KeyError, TypeError, ValueError):
         raise CampaignError("campaign log: line 1 lacks the campaign's heroes or Lord") from None
     for step in in_force(log.steps):
@@ -68,7 +71,12 @@ def apply(state: CampaignState, step: dict[str, Any]) -> CampaignState:
     kind = step.get("type")
     if kind == "enter":
         return replace(state, current=str(step["room"]), current_session=step.get("session"),
-                       heroes=_at_setup(state, str(step["room"])), steps=state.steps + 1)
+                       heroes=_at_setup(state, str(step["room"])), steps=state.steps + 1,
+                       bought=())
+    if kind == "visit":
+        heroes = {h: _board(h, b) for h, b in dict(step["heroes"]).items()}
+        return replace(state, heroes=heroes, bought=(*state.bought, str(step["offer"])),
+                       steps=state.steps + 1)
     if kind == "end-room":
         heroes = {h: _board(h, b) for h, b in dict(step["heroes"]).items()}
         cave = state.hidden_cave
@@ -79,7 +87,7 @@ def apply(state: CampaignState, step: dict[str, Any]) -> CampaignState:
             cave = replace(cave, collected=gained)
         return replace(state, heroes=heroes, hidden_cave=cave,
                        done=(*state.done, str(step["room"])), current=None,
-                       current_session=None, steps=state.steps + 1)
+                       current_session=None, steps=state.steps + 1, bought=())
     raise CampaignError(f"campaign log: unknown step {kind!r}")
 
 
@@ -129,6 +137,8 @@ def check_can_enter(state: CampaignState, room_id: str) -> None:
 
 
 HERO_DEATH = ("returns", "stays-dead", "keeps-board")  # ruling campaign-hero-death
+SETTING_OPTIONS = {"althea-cure": ("official", "fan")}  # the campaign's switches, default first
+SETTINGS = {key: options[0] for key, options in SETTING_OPTIONS.items()}
 
 
 def died(board: HeroBoard, rule: str) -> HeroBoard:
@@ -201,7 +211,7 @@ def is_lair(room_id: str) -> bool:
     return room_id == LAIR
 
 
-BOARD_FIELDS = ("health", "gold", "poison", "items", "spells")
+BOARD_FIELDS = ("health", "gold", "poison", "items", "spells", "allies")
 
 
 def parse_change(text: str) -> tuple[str, str, int]:

@@ -134,12 +134,16 @@ def _status_text(state: Any) -> str:
               default="returns",
               help="A fallen hero (ruling campaign-hero-death): the official rule (back at the "
                    "next setup with half health), the advanced rule, or the FAQ's.")
+@click.option("--althea-cure", type=click.Choice(["official", "fan"]), default="official",
+              help="Althea the Healer's price to cure a Poison card (ruling althea-cure): "
+                   "20 gold (official) or 2 (fan).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None)
 @json_option
 @click.pass_context
 @reports_errors
 def campaign_new(ctx: click.Context, name: str, folder: Path, heroes: str, lord: str | None,
-                 hidden_cave: bool, hero_death: str, seed: int | None, as_json: bool) -> None:
+                 hidden_cave: bool, hero_death: str, althea_cure: str, seed: int | None,
+                 as_json: bool) -> None:
     """Start a campaign in a folder that keeps it all.
 
     \b
@@ -180,7 +184,8 @@ def campaign_new(ctx: click.Context, name: str, folder: Path, heroes: str, lord:
         raise InputError(f"{folder}: cannot be made ({exc.strerror})") from None
     campaign_log.create(folder, {"campaign": route.id, "lord": the_lord, "seed": used_seed,
                                  "heroes": boards_json(new_heroes(chosen)),
-                                 "hidden_cave": cave, "hero_death": hero_death})
+                                 "hidden_cave": cave, "hero_death": hero_death,
+                                 "settings": {"althea-cure": althea_cure}})
     _, _, state = _state(ctx, folder)
     if as_json:
         emit_json(status_json(state))
@@ -234,17 +239,6 @@ def _room_scenario(catalog: Any, state: Any, room_id: str, seed: int, dice: str,
     return result, replace(result.scenario, pieces=tuple(pieces))
 
 
-def _offers(ctx: click.Context, room_id: str) -> dict[str, str] | None:
-    """A special room's notes in rooms.toml (what can be bought or done), with provenance."""
-    from automa.catalog.locate import load_data_file, user_data_dir
-
-    tables, _ = load_data_file("rooms.toml", user_data_dir(ctx.obj["data_dir"]))
-    record = tables.get(room_id)
-    if not isinstance(record, dict) or not isinstance(record.get("notes"), str):
-        return None
-    return {"notes": record["notes"], "provenance": str(record.get("provenance", "unknown"))}
-
-
 def _last_playmat(folder: Path, steps: list[dict[str, Any]]) -> str | None:
     return next((s.get("playmat") for s in reversed(steps)
                  if s.get("type") == "enter" and s.get("playmat")), None)
@@ -261,6 +255,9 @@ def _last_playmat(folder: Path, steps: list[dict[str, Any]]) -> str | None:
 @click.option("--lord-card", "lord_card_values", multiple=True, metavar="FIELD=VALUE",
               help="The Lord's card when our data lacks it (the Monstrosity, the Pharaoh): "
                    "health=, sequence= (repeat for each Or), minions=, mercenary=, size=.")
+@click.option("--offers", default=None, metavar="ID=PRICE:EFFECT;...",
+              help="A special room's offers when our sources lack them (the Hearthshire "
+                   "Stables, the Crypt of Shaurath), e.g. 'rest=2:health+1' (remembered).")
 @click.option("--ask", is_flag=True,
               help="Ask what our data lacks even when stdin is not a terminal (piped answers).")
 @json_option
@@ -268,8 +265,8 @@ def _last_playmat(folder: Path, steps: list[dict[str, Any]]) -> str | None:
 @reports_errors
 @one_writer
 def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
-                  monsters: str | None, lord_card_values: tuple[str, ...], ask: bool,
-                  as_json: bool) -> None:
+                  monsters: str | None, lord_card_values: tuple[str, ...],
+                  offers: str | None, ask: bool, as_json: bool) -> None:
     """Enter ROOM, one of the open rooms: a battle room is set up with the campaign's heroes and
     Lord, and its battle is a session in the campaign folder (`automa play --session ...`).
 
@@ -278,6 +275,7 @@ def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
     from automa.campaign import log as campaign_log
     from automa.campaign.rules import check_can_enter, in_force
     from automa.cli.campaign_ask import lord_card, lord_options, remember_icons, room_icons
+    from automa.errors import InputError
     from automa.render.setup_out import setup_text
     from automa.scenario.save import save_scenario
     from automa.session.store import SCENARIO, Session
@@ -289,19 +287,21 @@ def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
     number = len(contents.steps) + 1
     step: dict[str, Any] = {"type": "enter", "room": room, "session": None, "playmat": None}
     if entry.kind == "special":
-        offers = _offers(ctx, room)
+        from automa.cli.campaign_visit import _visits, ask_offers, menu_json, menu_text
+
+        visit = ask_offers(ctx, catalog, catalog.rooms[room], _visits(ctx, catalog).get(room),
+                           offers, ask)
         campaign_log.append(folder, step)
+        _, _, state = _state(ctx, folder)
         if as_json:
-            emit_json({"room": room, "kind": "special", "session": None, "offers": offers})
+            emit_json({"room": room, "kind": "special", "session": None,
+                       "menu": menu_json(visit, state)})
             return
-        click.echo(f"{entry.name}: a visit. Do at the table what the room offers, then "
-                   f"`automa campaign end-room --session {folder}` with what changed "
-                   f"(--change elf.gold=-3, --resurrect HERO).")
-        if offers is not None:
-            click.echo(f"What it offers ({offers['provenance']} data): {offers['notes']}")
-        else:
-            click.echo("What it offers is not in our sources: read the room card.")
+        click.echo(f"{entry.name}: a visit (no battle).")
+        click.echo(menu_text(visit, state, folder))
         return
+    if offers is not None:
+        raise InputError(f"--offers: {entry.name} is not a special room")
     icons = room_icons(ctx, catalog, room, monsters, ask) if entry.kind == "battle" else None
     mercenaries = (icons.mercenaries if icons is not None else 0 if entry.kind == "lair"
                    else catalog.rooms[room].mercenaries or 0)
@@ -494,7 +494,8 @@ def campaign_undo(ctx: click.Context, folder: Path, as_json: bool) -> None:
     if as_json:
         emit_json({"undone": last, **status_json(state)})
         return
-    what = "entering" if last.get("type") == "enter" else "ending"
+    what = {"enter": "entering", "visit": f"buying {last.get('offer')} at"}.get(
+        str(last.get("type")), "ending")
     kept = f" (its session stays in {last['session']})" if last.get("session") else ""
     click.echo(f"Undone: {what} {last.get('room')}{kept}")
     click.echo(_status_text(state))
@@ -511,6 +512,13 @@ def _describe(step: dict[str, Any]) -> str:
             f": {rewards['gold']} gold each"
             + (f", a Spell card for {rewards['spell_to']}" if rewards["spell"] else ""))
         return f"ended {step.get('room')}{gained}"
+    if kind == "visit":
+        payers = ", ".join(f"{h} {n}" for h, n in dict(step.get("payers", {})).items())
+        drawn = (f", drew {', '.join(step['drawn'])} -> {step.get('reward') or 'nothing'}"
+                 if step.get("drawn") else "")
+        return (f"bought {step.get('offer')} at {step.get('room')} for {step.get('price')} gold"
+                + (f" ({payers})" if payers else "")
+                + (f" for {step['for']}" if step.get("for") else "") + drawn)
     return "undo"
 
 
@@ -539,3 +547,6 @@ def campaign_log_cmd(ctx: click.Context, folder: Path, as_json: bool) -> None:
     for number, step in enumerate(steps, start=1):
         mark = " (undone)" if number - 1 in undone else ""
         click.echo(f"{number:>3}. {_describe(step)}{mark}")
+
+
+from automa.cli import campaign_visit as _visit_commands  # noqa: E402,F401  (campaign visit)
