@@ -95,7 +95,7 @@ def test_a_scripted_campaign_evening(tmp_path: Path, data: Path) -> None:
     assert [r["state"] for r in first["rooms"]] == ["open"] * len(MONSTROSITY)
     assert first["heroes"]["elf"] == {"health": 8, "starting_health": 8, "gold": 5,
                                       "poison": 0, "items": 0, "spells": 0, "alive": True,
-                                      "allies": 0}
+                                      "allies": 0, "used": []}
     entered = json.loads(ok(["campaign", "next", "glaaoth", "--session", str(folder),
                              "--json"], data).stdout)
     battle = Path(entered["session"])
@@ -122,9 +122,9 @@ def test_a_scripted_campaign_evening(tmp_path: Path, data: Path) -> None:
                   for r in first["rooms"]],
         "heroes": {
             "elf": {"health": 6, "starting_health": 8, "gold": 7, "poison": 0, "items": 0,
-                    "spells": 0, "alive": True, "allies": 0},
+                    "spells": 0, "alive": True, "allies": 0, "used": []},
             "dwarf": {"health": 9, "starting_health": 9, "gold": 8, "poison": 0, "items": 0,
-                      "spells": 1, "alive": True, "allies": 0}},
+                      "spells": 1, "alive": True, "allies": 0, "used": []}},
         "hidden_cave": None}
     assert after["rooms"][0] == {"id": "glaaoth", "name": "Glaaoth", "level": 1,
                                  "state": "done"}

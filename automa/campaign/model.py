@@ -63,11 +63,13 @@ class HeroBoard:
     spells: int = 0
     alive: bool = True
     allies: int = 0  # allies recruited (the Amaranth Inn)
+    used: tuple[str, ...] = ()  # cards used once per game: they stay used in later rooms
 
     def as_json(self) -> dict[str, object]:
         return {"health": self.health, "starting_health": self.starting_health,
                 "gold": self.gold, "poison": self.poison, "items": self.items,
-                "spells": self.spells, "alive": self.alive, "allies": self.allies}
+                "spells": self.spells, "alive": self.alive, "allies": self.allies,
+                "used": list(self.used)}
 
 
 @dataclass(frozen=True)

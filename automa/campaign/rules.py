@@ -22,7 +22,8 @@ def _board(hero: str, data: Any) -> HeroBoard:
     try:
         return HeroBoard(hero, int(data["starting_health"]), int(data["health"]),
                          int(data["gold"]), int(data["poison"]), int(data["items"]),
-                         int(data["spells"]), bool(data["alive"]), int(data.get("allies", 0)))
+                         int(data["spells"]), bool(data["alive"]), int(data.get("allies", 0)),
+                         tuple(str(card) for card in data.get("used", ())))
     except (KeyError, TypeError, ValueError):
         raise CampaignError(f"campaign log: hero {hero!r}'s board is damaged") from None
 
@@ -173,9 +174,40 @@ def carried_back(heroes: Mapping[str, HeroBoard], pieces: Iterable[Piece],
         else:
             health = piece.health if piece.health is not None else board.health
             now = replace(board, health=health, gold=piece.gold, poison=piece.poison,
-                          items=piece.items)
+                          items=piece.items, used=used_this_game(board.used, piece.used))
             boards[hero] = now if health > 0 else died(now, rule)
     return boards
+
+
+PER_GAME = " (game)"
+
+
+def used_this_game(before: Iterable[str], in_room: Iterable[str]) -> tuple[str, ...]:
+    """The cards used once per game so far: those of earlier rooms and the room's `used HERO
+    CARD game` (a once-per-room card is refreshed at the next setup)."""
+    cards = list(before)
+    for entry in in_room:
+        card = entry.removesuffix(PER_GAME)
+        if entry.endswith(PER_GAME) and card not in cards:
+            cards.append(card)
+    return tuple(cards)
+
+
+def kill_gold(heroes: Mapping[str, HeroBoard], out: Mapping[str, str],
+              kinds: Mapping[str, str | None], gold_of: Mapping[str, int | None]
+              ) -> dict[str, int]:
+    """The Resolution Phase: "Each surviving hero collects gold equal to the printed rewards of
+    the monsters they destroyed" (research notes, Resolution). A monster whose card's gold our
+    data lacks counts 0 (the players add it with --change)."""
+    gained: dict[str, int] = {}
+    for piece_id, why in out.items():
+        hero = why.removeprefix("killed by ") if why.startswith("killed by ") else ""
+        board = heroes.get(hero)
+        monster = kinds.get(piece_id)
+        if board is None or not board.alive or monster is None:
+            continue
+        gained[hero] = gained.get(hero, 0) + (gold_of.get(monster) or 0)
+    return gained
 
 
 def resurrected(heroes: Mapping[str, HeroBoard], hero: str, health: int

@@ -94,8 +94,10 @@ def _status_text(state: Any) -> str:
     lines.append("Heroes:")
     for hero, b in state.heroes.items():
         fate = "" if b.alive else "  (dead)"
+        extra = (f", allies {b.allies}" if b.allies else "") + (
+            f", used this game: {', '.join(b.used)}" if b.used else "")
         lines.append(f"  {hero}: health {b.health}/{b.starting_health}, gold {b.gold}, "
-                     f"poison {b.poison}, items {b.items}, spells {b.spells}{fate}")
+                     f"poison {b.poison}, items {b.items}, spells {b.spells}{extra}{fate}")
     if state.hidden_cave is not None:
         cave = state.hidden_cave
         lines.append(f"Hidden Cave: collect {', '.join(cave.needed)}; items "
@@ -273,7 +275,7 @@ def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
     A Room card's monsters or a Lord's card our data lacks is asked once (or given with
     --monsters / --lord-card) and remembered in your data folder."""
     from automa.campaign import log as campaign_log
-    from automa.campaign.rules import check_can_enter, in_force
+    from automa.campaign.rules import check_can_enter, in_force, returning
     from automa.cli.campaign_ask import lord_card, lord_options, remember_icons, room_icons
     from automa.errors import InputError
     from automa.render.setup_out import setup_text
@@ -320,13 +322,21 @@ def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
     battle = folder / relative
     battle.mkdir(parents=True, exist_ok=True)
     save_scenario(scenario, battle / SCENARIO)
-    Session.create(battle, battle / SCENARIO, catalog, seed, dice)
+    session = Session.create(battle, battle / SCENARIO, catalog, seed, dice)
+    for hero, board in returning(state.heroes, state.hero_death).items():
+        if board.alive:  # this game's cards stay used: logged first in the room's battle
+            for spent in board.used:
+                session.report_used({"type": "used", "piece": hero, "card": spent,
+                                     "per": "game"})
     campaign_log.append(folder, {**step, "session": relative, "playmat": result.playmat})
     if as_json:
         emit_json({"room": room, "kind": entry.kind, "session": str(battle),
                    "playmat": result.playmat})
         return
     click.echo(setup_text(result, catalog.components.tiles), nl=False)
+    if state.hidden_cave is not None:
+        click.echo(f"Hidden Cave: its pieces ({', '.join(state.hidden_cave.needed)}) stay "
+                   f"aside, out of the Overseer's reach.")
     click.echo(f"The battle is the session {battle}: `automa play --session {battle}`; when the "
                f"room is over, `automa campaign end-room --session {folder}`")
 
@@ -358,6 +368,17 @@ def _remember(ctx: click.Context, room: Any, rewards: Any) -> None:
         click.echo(f"Remembered {room.name}'s rewards in {path}", err=True)
     else:
         click.echo("(give --data-dir to remember these rewards for the next campaign)", err=True)
+
+
+def _resolution_line(gained: dict[str, int], state: Any) -> str:
+    """The Resolution Phase: kill gold, and every monster back to the Monster Pool but the
+    Hidden Cave's five pieces, which stay aside the whole game."""
+    gold = "; ".join(f"{hero} +{n} gold" for hero, n in gained.items()) or "no hero's kills"
+    cave = state.hidden_cave
+    aside = (f" (the Hidden Cave's pieces stay aside: {', '.join(cave.needed)}; those the "
+             f"heroes destroyed stay on their boards)" if cave is not None else "")
+    return (f"Resolution: the printed gold of the monsters each hero destroyed: {gold}. Every "
+            f"monster goes back to the Monster Pool{aside}.")
 
 
 def _fallen_line(hero: str, state: Any) -> str:
@@ -400,6 +421,8 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
                       raised: tuple[str, ...], as_json: bool) -> None:
     """End the current room: carry the heroes' boards back from its session and give the Room
     Level Rewards to every surviving hero."""
+    from dataclasses import replace
+
     from automa.campaign import log as campaign_log
     from automa.campaign.log import CampaignError
     from automa.campaign.rules import (
@@ -408,6 +431,7 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         cave_kills,
         changed,
         collect,
+        kill_gold,
         parse_change,
         resurrected,
         rewarded,
@@ -434,6 +458,12 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         if left and survivors(heroes):
             raise CampaignError(f"the room is not cleared: {', '.join(left)} still in play "
                                 f"(finish the battle, or report them removed)")
+        if room.kind == "battle":  # the Lord fight puts no disc on a hero's board
+            kinds = {p.id: p.monster for p in played.scenario.pieces}
+            gained = kill_gold(heroes, battle.out, kinds,
+                               {m: s.gold for m, s in catalog.monsters.items()})
+            heroes = {h: replace(b, gold=b.gold + gained.get(h, 0)) for h, b in heroes.items()}
+            step["kill_gold"] = gained
     if room.kind == "battle" and survivors(heroes):
         rewards = _ask_rewards(ctx, room, known.get(room.id), gold, spell)
         chosen = spell_to
@@ -462,6 +492,8 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         emit_json(status_json(state))
         return
     click.echo(f"{room.name} is done.")
+    if step.get("kill_gold") is not None:
+        click.echo(_resolution_line(step["kill_gold"], state))
     for hero in [h for h, b in state.heroes.items() if not b.alive and before[h].alive]:
         click.echo(_fallen_line(hero, state))
     if step["rewards"] is not None:
