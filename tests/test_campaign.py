@@ -397,46 +397,7 @@ def test_hidden_cave_monsters_are_set_aside_and_collected(tmp_path: Path, data: 
     assert status(folder, data)["hidden_cave"]["collected"] == {"elf": [first], "dwarf": []}
 
 
-@pytest.mark.parametrize("name", ["monstrosity", "pharaoh"])
-def test_a_whole_campaign_start_to_finish(tmp_path: Path, name: str, catalog: Catalog) -> None:
-    """Every room of the route in the rulebook's order (our test's monster lists: the cards'
-    are not in our sources), the Lair last; the log replays to the same campaign."""
-    routes, _ = load_campaigns(None, catalog.rooms, catalog.lords)
-    route = routes[name]
-    data = tmp_path / "data"
-    data.mkdir()
-    battle_rooms = [r for r in route.rooms if r.kind == "battle"]
-    (data / "rooms.toml").write_text("".join(
-        GLAAOTH.replace("[glaaoth]", f"[{r.id}]").replace('"Glaaoth"', f'"{r.name}"')
-        for r in battle_rooms), encoding="utf-8")
-    folder = tmp_path / name
-    ok(["campaign", "new", name, "--session", str(folder), "--heroes", "elf=8,dwarf=9",
-        "--lord", "hmotha", "--seed", "11"], data)
-    last = [r for r in route.rooms if r.id == "lair"]
-    for room in [r for r in route.rooms if r.id != "lair"] + last:
-        if status(folder, data)["rooms"][[r.id for r in route.rooms].index(room.id)][
-                "state"] == "skipped":
-            continue
-        asked = (["--offers", "rest=1:health+1"] if room.id in ("hearthshire-stables",
-                                                               "crypt-of-shaurath") else [])
-        ok(["campaign", "next", room.id, "--session", str(folder), *asked], data)
-        if room.kind != "special":
-            _cleared(folder, data)
-        ok(["campaign", "end-room", "--session", str(folder), "--gold", "1", "--no-spell"],
-           data)
-    final = status(folder, data)
-    states = [r["state"] for r in final["rooms"]]
-    skipped = ["alewife-tavern"] if name == "pharaoh" else []
-    assert states == ["skipped" if r.id in skipped else "done" for r in route.rooms]
-    assert final["heroes"]["elf"]["gold"] == 5 + len(battle_rooms)
-    text = ok(["campaign", "status", "--session", str(folder)], data).stdout
-    assert "The campaign is over: victory!" in text
-    assert f"Played, in order: {route.rooms[0].name}, " in text
-    assert text.rstrip().splitlines()[-2].endswith("Catacomb Lord's Lair")  # the Lair last
-    # the same log read again is the same campaign, and the log was only ever appended to
-    assert status(folder, data) == final
-    lines = (folder / "campaign.jsonl").read_text(encoding="utf-8").splitlines()
-    assert len(lines) == 1 + 2 * sum(1 for s in states if s == "done")
+# Both campaigns start to finish on the shipped data: tests/test_campaign_shipped.py
 
 
 def test_one_writer_and_a_crash_cut_line(tmp_path: Path) -> None:
