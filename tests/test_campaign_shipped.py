@@ -149,3 +149,37 @@ def test_a_whole_campaign_on_shipped_data(tmp_path: Path, catalog: Catalog, name
         header = json.loads((next((folder / "rooms").iterdir()) / "log.jsonl").read_text(
             encoding="utf-8").splitlines()[0])
         assert header["chance"] == "physical"
+
+
+def test_the_campaign_evening_in_docs_runs_as_written(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/cli.md "A campaign evening", line by line on the shipped data (the battle that
+    `automa play` would be is cleared through the session instead)."""
+    import shlex
+
+    from click.testing import CliRunner
+
+    from automa.cli.main import cli
+
+    text = (Path(__file__).parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = text.split("## A campaign evening", 1)[1].split("```", 2)[1]
+    lines = section.replace("\\\n", " ").strip().splitlines()
+    assert lines[0].startswith("mkdir my-data && export AUTOMA_DATA_DIR=my-data")
+    monkeypatch.chdir(tmp_path)
+    Path("my-data").mkdir()
+    played = []
+    for line in lines[1:]:
+        args = shlex.split(line, comments=True)
+        assert args[0] == "automa", line
+        if args[1] == "play":
+            session = Session.open(Path(args[3]), load_catalog(Path("my-data")))
+            for piece in [p.id for p in session.state.battle.pieces if p.side == "ai"]:
+                session.report({"type": "remove", "piece": piece, "why": "dead"})
+            continue
+        result = CliRunner().invoke(cli, args[1:], env={"AUTOMA_DATA_DIR": "my-data"})
+        assert result.exit_code == 0, (line, result.output, result.stderr)
+        played.append(args[1:3])
+    assert ["campaign", "visit"] in played and ["campaign", "undo"] in played
+    log = CliRunner().invoke(cli, ["campaign", "log", "--session", "evening"],
+                             env={"AUTOMA_DATA_DIR": "my-data"}).stdout
+    assert "bought map at izchak-the-merchant for 2 gold (elf 1, dwarf 1)" in log
