@@ -161,7 +161,11 @@ def test_rewards_are_asked_and_the_spell_goes_to_a_chosen_hero(tmp_path: Path,
         "elf=8,dwarf=9", "--lord", "hmotha", "--seed", "5"], data)
     ok(["campaign", "next", "glaaoth", "--session", str(folder)], data)
     _cleared(folder, data)
-    shown = ok(["campaign", "end-room", "--session", str(folder)], data,
+    refused(["campaign", "end-room", "--session", str(folder)], data,
+            "pass --gold N and --spell/--no-spell")  # a pipe with nothing given
+    refused(["campaign", "end-room", "--session", str(folder), "--gold", "3", "--spell"], data,
+            "--spell-to")
+    shown = ok(["campaign", "end-room", "--session", str(folder), "--ask"], data,
                stdin="3\ny\nelf\n").stdout
     assert "a Spell card for elf (then reshuffle the Spell deck)" in shown
     heroes = status(folder, data)["heroes"]

@@ -41,6 +41,8 @@ def test_a_piped_next_with_nothing_given_names_the_option(tmp_path: Path, data: 
              "sewer-rat=11"], data, "from 1 to 10")
     refused(["campaign", "next", "glaaoth", "--session", str(folder), "--monsters",
              "metre-5=1"], data, "metre-1 to metre-4")
+    refused(["campaign", "next", "amaranth-inn", "--session", str(folder), "--monsters",
+             "sewer-rat=2"], data, "not a battle room")
     assert list(data.iterdir()) == []  # nothing remembered from a refused answer
     assert status(folder, data)["rooms"][0]["state"] == "open"
 

@@ -9,6 +9,13 @@ from typing import Any, TypeVar
 
 import click
 
+from automa.cli.campaign_show import (
+    describe_step,
+    fallen_line,
+    resolution_line,
+    status_json,
+    status_text,
+)
 from automa.cli.main import _catalog, _heroes, cli, emit_json, reports_errors
 
 json_option = click.option("--json", "as_json", is_flag=True,
@@ -64,64 +71,6 @@ def _state(ctx: click.Context, folder: Path) -> tuple[Any, Any, Any]:
         raise InputError(f"{folder}: its campaign {contents.header.get('campaign')!r} is not in "
                          f"campaigns.toml")
     return catalog, rewards, replay(contents, route)
-
-
-def status_json(state: Any) -> dict[str, Any]:
-    from automa.campaign.rules import boards_json, room_states
-
-    states = room_states(state)
-    cave = state.hidden_cave
-    return {
-        "campaign": state.route.id, "lord": state.lord,
-        "rooms": [{"id": r.id, "name": r.name, "level": r.level, "state": states[r.id]}
-                  for r in state.route.rooms],
-        "heroes": boards_json(state.heroes),
-        "hidden_cave": None if cave is None else {
-            "needed": list(cave.needed),
-            "collected": {h: list(m) for h, m in cave.collected.items()},
-            "items": list(cave.items)},
-    }
-
-
-def _status_text(state: Any) -> str:
-    from automa.campaign.rules import room_states
-
-    states = room_states(state)
-    lines = [f"{state.route.name} campaign, Catacomb Lord: {state.lord}"]
-    for room in state.route.rooms:
-        level = f" (level {room.level})" if room.level is not None else ""
-        lines.append(f"  {states[room.id]:<8} {room.name}{level}  [{room.id}]")
-    lines.append("Heroes:")
-    for hero, b in state.heroes.items():
-        fate = "" if b.alive else "  (dead)"
-        extra = (f", allies {b.allies}" if b.allies else "") + (
-            f", used this game: {', '.join(b.used)}" if b.used else "")
-        lines.append(f"  {hero}: health {b.health}/{b.starting_health}, gold {b.gold}, "
-                     f"poison {b.poison}, items {b.items}, spells {b.spells}{extra}{fate}")
-    if state.hidden_cave is not None:
-        cave = state.hidden_cave
-        lines.append(f"Hidden Cave: collect {', '.join(cave.needed)}; items "
-                     f"{', '.join(cave.items)}")
-        for hero, kept in cave.collected.items():
-            ready = " (all five: may enter the Hidden Cave)" if set(cave.needed) <= set(kept) \
-                else ""
-            lines.append(f"  {hero} keeps: {', '.join(kept) or 'none yet'}{ready}")
-    if state.done:
-        names = [state.route.room(r).name if state.route.room(r) else r for r in state.done]
-        lines.append(f"Played, in order: {', '.join(str(n) for n in names)}")
-    if state.over:
-        fallen = [h for h, b in state.heroes.items() if not b.alive]
-        lines.append("The campaign is over: " + ("victory!" if state.victory else "defeat.")
-                     + (f" Fallen: {', '.join(fallen)}." if fallen else ""))
-    elif state.current is not None:
-        lines.append(f"Now: {state.current} (session {state.current_session}); then "
-                     f"`automa campaign end-room`")
-    else:
-        from automa.rules.rulings import cite
-
-        lines.append("Next: `automa campaign next ROOM` with one of the open rooms (any room "
-                     f"not yet visited: {cite('campaign-open-rooms')})")
-    return "\n".join(lines)
 
 
 @campaign.command("new")
@@ -192,7 +141,7 @@ def campaign_new(ctx: click.Context, name: str, folder: Path, heroes: str, lord:
     if as_json:
         emit_json(status_json(state))
         return
-    click.echo(_status_text(state))
+    click.echo(status_text(state))
 
 
 @campaign.command("status")
@@ -206,7 +155,7 @@ def campaign_status(ctx: click.Context, folder: Path, as_json: bool) -> None:
     if as_json:
         emit_json(status_json(state))
         return
-    click.echo(_status_text(state))
+    click.echo(status_text(state))
 
 
 def _room_scenario(catalog: Any, state: Any, room_id: str, seed: int, dice: str,
@@ -288,6 +237,8 @@ def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
     contents = campaign_log.read(folder)
     number = len(contents.steps) + 1
     step: dict[str, Any] = {"type": "enter", "room": room, "session": None, "playmat": None}
+    if monsters is not None and entry.kind != "battle":
+        raise InputError(f"--monsters: {entry.name} is not a battle room")
     if entry.kind == "special":
         from automa.cli.campaign_visit import _visits, ask_offers, menu_json, menu_text
 
@@ -342,13 +293,20 @@ def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
 
 
 def _ask_rewards(ctx: click.Context, room: Any, known: Any, gold: int | None,
-                 spell: bool | None) -> Any:
+                 spell: bool | None, ask: bool) -> Any:
     """The Room card's icons: from the data, else from the options, else asked; a new answer is
     remembered in the user's data folder."""
+    import sys
+
     from automa.campaign.model import Rewards
+    from automa.errors import InputError
 
     if known is not None:
         return known
+    if (gold is None or spell is None) and not (ask or sys.stdin.isatty()):
+        raise InputError(f"{room.name}'s Room Level Rewards are not in our data: pass --gold N "
+                         f"and --spell/--no-spell as the card shows, or --ask to answer on "
+                         f"stdin")
     if gold is None:
         gold = click.prompt(f"The gold icon on the {room.name} card: how much gold for each "
                             f"hero (0: no gold icon)", type=click.IntRange(0, 99), err=True)
@@ -370,33 +328,6 @@ def _remember(ctx: click.Context, room: Any, rewards: Any) -> None:
         click.echo("(give --data-dir to remember these rewards for the next campaign)", err=True)
 
 
-def _resolution_line(gained: dict[str, int], state: Any) -> str:
-    """The Resolution Phase: kill gold, and every monster back to the Monster Pool but the
-    Hidden Cave's five pieces, which stay aside the whole game."""
-    gold = "; ".join(f"{hero} +{n} gold" for hero, n in gained.items()) or "no hero's kills"
-    cave = state.hidden_cave
-    aside = (f" (the Hidden Cave's pieces stay aside: {', '.join(cave.needed)}; those the "
-             f"heroes destroyed stay on their boards)" if cave is not None else "")
-    return (f"Resolution: the printed gold of the monsters each hero destroyed: {gold}. Every "
-            f"monster goes back to the Monster Pool{aside}.")
-
-
-def _fallen_line(hero: str, state: Any) -> str:
-    board = state.heroes[hero]
-    what = {"returns": f"their Items and Poison cards go back to the decks and their gold to the "
-                       f"Treasury; they keep their Spells and come back at the next room's setup "
-                       f"with {board.starting_health // 2} health",
-            "stays-dead": "their Items and Poison cards go back to the decks and their gold to "
-                          "the Treasury; they stay dead unless resurrected",
-            "keeps-board": f"they keep coins, items and spells, lose their Poison cards and "
-                           f"come back at the next room's setup with "
-                           f"{board.starting_health // 2} health"}[state.hero_death]
-    from automa.rules.rulings import cite
-
-    return (f"{hero} fell: {what} (* {cite('campaign-hero-death')}, hero-death = "
-            f"{state.hero_death})")
-
-
 @campaign.command("end-room")
 @folder_option
 @click.option("--gold", "gold", type=click.IntRange(0, 99), default=None,
@@ -412,13 +343,15 @@ def _fallen_line(hero: str, state: Any) -> str:
                    "board). Repeatable.")
 @click.option("--resurrect", "raised", multiple=True, metavar="HERO",
               help="A dead hero resurrected at the table (Althea: with 2 health).")
+@click.option("--ask", is_flag=True,
+              help="Ask the card's rewards even when stdin is not a terminal (piped answers).")
 @json_option
 @click.pass_context
 @reports_errors
 @one_writer
 def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell: bool | None,
                       spell_to: str | None, changes: tuple[str, ...], collected: tuple[str, ...],
-                      raised: tuple[str, ...], as_json: bool) -> None:
+                      raised: tuple[str, ...], ask: bool, as_json: bool) -> None:
     """End the current room: carry the heroes' boards back from its session and give the Room
     Level Rewards to every surviving hero."""
     from dataclasses import replace
@@ -465,9 +398,18 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
             heroes = {h: replace(b, gold=b.gold + gained.get(h, 0)) for h, b in heroes.items()}
             step["kill_gold"] = gained
     if room.kind == "battle" and survivors(heroes):
-        rewards = _ask_rewards(ctx, room, known.get(room.id), gold, spell)
+        rewards = _ask_rewards(ctx, room, known.get(room.id), gold, spell, ask)
         chosen = spell_to
+        if rewards.spell and chosen is None and len(survivors(heroes)) == 1:
+            chosen = survivors(heroes)[0]
         if rewards.spell and chosen is None:
+            import sys
+
+            from automa.errors import InputError
+
+            if not (ask or sys.stdin.isatty()):
+                raise InputError("--spell-to: name the hero who takes the Spell card (or --ask "
+                                 "to answer on stdin)")
             chosen = click.prompt("Which hero takes the Spell card (one who can use it)",
                                   type=click.Choice(survivors(heroes)), err=True)
         heroes = rewarded(heroes, rewards, chosen)
@@ -493,15 +435,15 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         return
     click.echo(f"{room.name} is done.")
     if step.get("kill_gold") is not None:
-        click.echo(_resolution_line(step["kill_gold"], state))
+        click.echo(resolution_line(step["kill_gold"], state))
     for hero in [h for h, b in state.heroes.items() if not b.alive and before[h].alive]:
-        click.echo(_fallen_line(hero, state))
+        click.echo(fallen_line(hero, state))
     if step["rewards"] is not None:
         r = step["rewards"]
         spell_line = (f"; a Spell card for {r['spell_to']} (then reshuffle the Spell deck)"
                       if r["spell"] else "")
         click.echo(f"Room Level Rewards: {r['gold']} gold to each surviving hero{spell_line}")
-    click.echo(_status_text(state))
+    click.echo(status_text(state))
 
 
 @campaign.command("undo")
@@ -530,28 +472,7 @@ def campaign_undo(ctx: click.Context, folder: Path, as_json: bool) -> None:
         str(last.get("type")), "ending")
     kept = f" (its session stays in {last['session']})" if last.get("session") else ""
     click.echo(f"Undone: {what} {last.get('room')}{kept}")
-    click.echo(_status_text(state))
-
-
-def _describe(step: dict[str, Any]) -> str:
-    kind = step.get("type")
-    if kind == "enter":
-        where = f" (session {step['session']})" if step.get("session") else " (a visit)"
-        return f"entered {step.get('room')}{where}"
-    if kind == "end-room":
-        rewards = step.get("rewards")
-        gained = "" if not rewards else (
-            f": {rewards['gold']} gold each"
-            + (f", a Spell card for {rewards['spell_to']}" if rewards["spell"] else ""))
-        return f"ended {step.get('room')}{gained}"
-    if kind == "visit":
-        payers = ", ".join(f"{h} {n}" for h, n in dict(step.get("payers", {})).items())
-        drawn = (f", drew {', '.join(step['drawn'])} -> {step.get('reward') or 'nothing'}"
-                 if step.get("drawn") else "")
-        return (f"bought {step.get('offer')} at {step.get('room')} for {step.get('price')} gold"
-                + (f" ({payers})" if payers else "")
-                + (f" for {step['for']}" if step.get("for") else "") + drawn)
-    return "undo"
+    click.echo(status_text(state))
 
 
 @campaign.command("log")
@@ -578,7 +499,7 @@ def campaign_log_cmd(ctx: click.Context, folder: Path, as_json: bool) -> None:
         return
     for number, step in enumerate(steps, start=1):
         mark = " (undone)" if number - 1 in undone else ""
-        click.echo(f"{number:>3}. {_describe(step)}{mark}")
+        click.echo(f"{number:>3}. {describe_step(step)}{mark}")
 
 
 from automa.cli import campaign_visit as _visit_commands  # noqa: E402,F401  (campaign visit)

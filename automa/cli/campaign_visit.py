@@ -312,7 +312,7 @@ def campaign_visit(ctx: click.Context, offer: str | None, folder: Path, target: 
     campaign_log.append(folder, step)
     _, _, state = _state(ctx, folder)
     if as_json:
-        from automa.cli.campaign_cmds import status_json
+        from automa.cli.campaign_show import status_json
 
         emit_json({"visit": {k: v for k, v in step.items() if k not in ("type", "heroes")},
                    **status_json(state)})
