@@ -215,3 +215,24 @@ def test_a_room_our_sources_lack_is_asked_once(tmp_path: Path, data: Path) -> No
     assert [o["id"] for o in menu["offers"]] == ["groom", "horse"]
     refused(["campaign", "visit", "map", "--session", str(tmp_path / "none")], data,
             "no campaign here")
+
+
+def test_a_bad_visit_record_is_one_data_check_problem(tmp_path: Path, data: Path) -> None:
+    from automa.catalog.load import check_catalog
+
+    (data / "visits.toml").write_text(
+        '[amaranth-inn]\nprovenance = "house"\noffers = [{ id = "sleep", text = "sleep", '
+        'price = 8, effect = "each:mana+1" }]\n', encoding="utf-8")
+    problems = check_catalog(data)
+    assert [(p.record, p.field) for p in problems] == [("amaranth-inn", "offers[0].effect")]
+    (data / "visits.toml").write_text('[glaaoth]\nprovenance = "house"\noffers = []\n',
+                                      encoding="utf-8")
+    assert [p.record for p in check_catalog(data)] == ["glaaoth"]  # not a special room
+
+
+def test_status_says_a_visit_is_under_way(tmp_path: Path) -> None:
+    folder = tmp_path / "c"
+    _at("izchak-the-merchant", folder, None)
+    _buy(folder, None, "map", "--pay", "elf")
+    text = ok(["campaign", "status", "--session", str(folder)], None).stdout
+    assert "Now: visiting izchak-the-merchant (bought so far: map)" in text

@@ -53,6 +53,10 @@ def status_text(state: Any) -> str:
         fallen = [h for h, b in state.heroes.items() if not b.alive]
         lines.append("The campaign is over: " + ("victory!" if state.victory else "defeat.")
                      + (f" Fallen: {', '.join(fallen)}." if fallen else ""))
+    elif state.current is not None and state.current_session is None:
+        bought = f" (bought so far: {', '.join(state.bought)})" if state.bought else ""
+        lines.append(f"Now: visiting {state.current}{bought}: `automa campaign visit` shows what "
+                     f"can be bought; then `automa campaign end-room`")
     elif state.current is not None:
         lines.append(f"Now: {state.current} (session {state.current_session}); then "
                      f"`automa campaign end-room`")
