@@ -453,7 +453,8 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
 @reports_errors
 @one_writer
 def campaign_undo(ctx: click.Context, folder: Path, as_json: bool) -> None:
-    """Take back the last campaign step (entering or ending a room); the log keeps it."""
+    """Take back the last campaign step (entering a room, a purchase, ending a room); the log
+    keeps it."""
     from automa.campaign import log as campaign_log
     from automa.campaign.log import CampaignError
     from automa.campaign.rules import in_force
