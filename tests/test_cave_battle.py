@@ -200,9 +200,9 @@ def test_a_card_used_once_per_game_in_an_earlier_room(tmp_path: Path, catalog: C
                                        "--json"], data).stdout)["session"])
     out = _play(room2_folder, data, ["used elf fire ball room", "used elf elven arrow room",
                                      "quit"])
-    assert "elf used fire ball in an earlier room of this campaign: once per game, the card " \
-           "is discarded" in out
-    assert [e["card"] for e in logged_inputs(room2_folder)] == ["elven arrow"]
+    assert "elf already used fire ball this game: the card is discarded" in out
+    # the campaign logged the spent card first in the room's battle; the second use is refused
+    assert [e["card"] for e in logged_inputs(room2_folder)] == ["fire ball", "elven arrow"]
 
 
 def _hero(health: int = 8, poison: int = 0) -> Battle:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 LAIR = "lair"  # the route's name for the Catacomb Lord's Lair
 CHOICES = ("one", "any")  # alternatives: either ... or / the heroes may visit both
@@ -62,11 +62,14 @@ class HeroBoard:
     items: int = 0
     spells: int = 0
     alive: bool = True
+    allies: int = 0  # allies recruited (the Amaranth Inn)
+    used: tuple[str, ...] = ()  # cards used once per game: they stay used in later rooms
 
     def as_json(self) -> dict[str, object]:
         return {"health": self.health, "starting_health": self.starting_health,
                 "gold": self.gold, "poison": self.poison, "items": self.items,
-                "spells": self.spells, "alive": self.alive}
+                "spells": self.spells, "alive": self.alive, "allies": self.allies,
+                "used": list(self.used)}
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,8 @@ class CampaignState:
     hidden_cave: HiddenCave | None
     steps: int  # campaign steps in force (not undone)
     hero_death: str = "returns"  # ruling campaign-hero-death
+    settings: Mapping[str, str] = field(default_factory=dict)  # switches: ruling -> option
+    bought: tuple[str, ...] = ()  # the offers bought at the current visit, in order
 
     @property
     def over(self) -> bool:

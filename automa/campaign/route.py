@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from automa.campaign.model import CHOICES, LAIR, Rewards, Route, RouteRoom, RouteStep
+from automa.campaign.visits import load_visits
 from automa.catalog.locate import load_data_file, read_toml
 from automa.catalog.reader import parse_toml
 from automa.errors import DataError
@@ -102,6 +103,7 @@ def load_campaigns(user_dir: Path | None, rooms: Mapping[str, RoomSpec],
     routes = {key: parse_route(key, value, origins[key], rooms, lords)
               for key, value in tables.items() if key != REWARDS}
     rewards = parse_rewards(tables.get(REWARDS, {}), origins.get(REWARDS, f"data/{FILE}"))
+    load_visits(user_dir, rooms)  # the special rooms' offers are checked with the routes
     return routes, rewards
 
 

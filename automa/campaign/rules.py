@@ -22,7 +22,8 @@ def _board(hero: str, data: Any) -> HeroBoard:
     try:
         return HeroBoard(hero, int(data["starting_health"]), int(data["health"]),
                          int(data["gold"]), int(data["poison"]), int(data["items"]),
-                         int(data["spells"]), bool(data["alive"]))
+                         int(data["spells"]), bool(data["alive"]), int(data.get("allies", 0)),
+                         tuple(str(card) for card in data.get("used", ())))
     except (KeyError, TypeError, ValueError):
         raise CampaignError(f"campaign log: hero {hero!r}'s board is damaged") from None
 
@@ -55,8 +56,11 @@ def replay(log: CampaignLog, route: Route) -> CampaignState:
         death = header.get("hero_death", HERO_DEATH[0])
         if death not in HERO_DEATH:
             raise ValueError(death)
+        settings = {**SETTINGS, **dict(header.get("settings", {}))}
+        if any(settings[k] not in v for k, v in SETTING_OPTIONS.items()):
+            raise ValueError(settings)
         state = CampaignState(route, str(header["lord"]), heroes, (), None, None, cave, 0,
-                              death)
+                              death, settings)
     except (KeyError, TypeError, ValueError):
         raise CampaignError("campaign log: line 1 lacks the campaign's heroes or Lord") from None
     for step in in_force(log.steps):
@@ -68,7 +72,12 @@ def apply(state: CampaignState, step: dict[str, Any]) -> CampaignState:
     kind = step.get("type")
     if kind == "enter":
         return replace(state, current=str(step["room"]), current_session=step.get("session"),
-                       heroes=_at_setup(state, str(step["room"])), steps=state.steps + 1)
+                       heroes=_at_setup(state, str(step["room"])), steps=state.steps + 1,
+                       bought=())
+    if kind == "visit":
+        heroes = {h: _board(h, b) for h, b in dict(step["heroes"]).items()}
+        return replace(state, heroes=heroes, bought=(*state.bought, str(step["offer"])),
+                       steps=state.steps + 1)
     if kind == "end-room":
         heroes = {h: _board(h, b) for h, b in dict(step["heroes"]).items()}
         cave = state.hidden_cave
@@ -79,7 +88,7 @@ def apply(state: CampaignState, step: dict[str, Any]) -> CampaignState:
             cave = replace(cave, collected=gained)
         return replace(state, heroes=heroes, hidden_cave=cave,
                        done=(*state.done, str(step["room"])), current=None,
-                       current_session=None, steps=state.steps + 1)
+                       current_session=None, steps=state.steps + 1, bought=())
     raise CampaignError(f"campaign log: unknown step {kind!r}")
 
 
@@ -129,6 +138,8 @@ def check_can_enter(state: CampaignState, room_id: str) -> None:
 
 
 HERO_DEATH = ("returns", "stays-dead", "keeps-board")  # ruling campaign-hero-death
+SETTING_OPTIONS = {"althea-cure": ("official", "fan")}  # the campaign's switches, default first
+SETTINGS = {key: options[0] for key, options in SETTING_OPTIONS.items()}
 
 
 def died(board: HeroBoard, rule: str) -> HeroBoard:
@@ -163,9 +174,40 @@ def carried_back(heroes: Mapping[str, HeroBoard], pieces: Iterable[Piece],
         else:
             health = piece.health if piece.health is not None else board.health
             now = replace(board, health=health, gold=piece.gold, poison=piece.poison,
-                          items=piece.items)
+                          items=piece.items, used=used_this_game(board.used, piece.used))
             boards[hero] = now if health > 0 else died(now, rule)
     return boards
+
+
+PER_GAME = " (game)"
+
+
+def used_this_game(before: Iterable[str], in_room: Iterable[str]) -> tuple[str, ...]:
+    """The cards used once per game so far: those of earlier rooms and the room's `used HERO
+    CARD game` (a once-per-room card is refreshed at the next setup)."""
+    cards = list(before)
+    for entry in in_room:
+        card = entry.removesuffix(PER_GAME)
+        if entry.endswith(PER_GAME) and card not in cards:
+            cards.append(card)
+    return tuple(cards)
+
+
+def kill_gold(heroes: Mapping[str, HeroBoard], out: Mapping[str, str],
+              kinds: Mapping[str, str | None], gold_of: Mapping[str, int | None]
+              ) -> dict[str, int]:
+    """The Resolution Phase: "Each surviving hero collects gold equal to the printed rewards of
+    the monsters they destroyed" (research notes, Resolution). A monster whose card's gold our
+    data lacks counts 0 (the players add it with --change)."""
+    gained: dict[str, int] = {}
+    for piece_id, why in out.items():
+        hero = why.removeprefix("killed by ") if why.startswith("killed by ") else ""
+        board = heroes.get(hero)
+        monster = kinds.get(piece_id)
+        if board is None or not board.alive or monster is None:
+            continue
+        gained[hero] = gained.get(hero, 0) + (gold_of.get(monster) or 0)
+    return gained
 
 
 def resurrected(heroes: Mapping[str, HeroBoard], hero: str, health: int
@@ -201,7 +243,7 @@ def is_lair(room_id: str) -> bool:
     return room_id == LAIR
 
 
-BOARD_FIELDS = ("health", "gold", "poison", "items", "spells")
+BOARD_FIELDS = ("health", "gold", "poison", "items", "spells", "allies")
 
 
 def parse_change(text: str) -> tuple[str, str, int]:

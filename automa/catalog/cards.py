@@ -25,7 +25,8 @@ from automa.toml_text import toml_key, toml_string
 
 ENTRY_PROVENANCES = ("house", "fan")
 FILE_OF_KIND = {"monster": "monsters.toml", "antient": "monsters.toml",
-                "catacomb-lord": "lords.toml"}
+                "catacomb-lord": "lords.toml", "room": "rooms.toml",
+                "visit": "visits.toml"}
 NOTE_MARK = "Typed from the card"
 USER_FILE_HEADER = ("# Your own records (automa data card): each replaces the shipped record of "
                     "the same id.\n")

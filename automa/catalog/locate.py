@@ -20,6 +20,7 @@ DATA_FILES = (
     "effects.toml",
     "setup.toml",
     "campaigns.toml",
+    "visits.toml",
 )
 USER_DATA_ENV = "AUTOMA_DATA_DIR"
 

@@ -20,7 +20,7 @@ from automa.safe_text import unsafe_character
 
 T = TypeVar("T")
 UNKNOWN = "unknown"
-PROVENANCES = ("rulebook", "official", "fan", "house")
+PROVENANCES = ("rulebook", "official", "fan", "house", "asked")
 MAX_FILE_BYTES = 4_000_000  # the shipped monsters.toml is about 60 kB
 MAX_DEPTH = 12  # tables and lists inside one another; the deepest real file needs 5
 

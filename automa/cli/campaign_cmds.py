@@ -9,6 +9,13 @@ from typing import Any, TypeVar
 
 import click
 
+from automa.cli.campaign_show import (
+    describe_step,
+    fallen_line,
+    resolution_line,
+    status_json,
+    status_text,
+)
 from automa.cli.main import _catalog, _heroes, cli, emit_json, reports_errors
 
 json_option = click.option("--json", "as_json", is_flag=True,
@@ -66,62 +73,6 @@ def _state(ctx: click.Context, folder: Path) -> tuple[Any, Any, Any]:
     return catalog, rewards, replay(contents, route)
 
 
-def status_json(state: Any) -> dict[str, Any]:
-    from automa.campaign.rules import boards_json, room_states
-
-    states = room_states(state)
-    cave = state.hidden_cave
-    return {
-        "campaign": state.route.id, "lord": state.lord,
-        "rooms": [{"id": r.id, "name": r.name, "level": r.level, "state": states[r.id]}
-                  for r in state.route.rooms],
-        "heroes": boards_json(state.heroes),
-        "hidden_cave": None if cave is None else {
-            "needed": list(cave.needed),
-            "collected": {h: list(m) for h, m in cave.collected.items()},
-            "items": list(cave.items)},
-    }
-
-
-def _status_text(state: Any) -> str:
-    from automa.campaign.rules import room_states
-
-    states = room_states(state)
-    lines = [f"{state.route.name} campaign, Catacomb Lord: {state.lord}"]
-    for room in state.route.rooms:
-        level = f" (level {room.level})" if room.level is not None else ""
-        lines.append(f"  {states[room.id]:<8} {room.name}{level}  [{room.id}]")
-    lines.append("Heroes:")
-    for hero, b in state.heroes.items():
-        fate = "" if b.alive else "  (dead)"
-        lines.append(f"  {hero}: health {b.health}/{b.starting_health}, gold {b.gold}, "
-                     f"poison {b.poison}, items {b.items}, spells {b.spells}{fate}")
-    if state.hidden_cave is not None:
-        cave = state.hidden_cave
-        lines.append(f"Hidden Cave: collect {', '.join(cave.needed)}; items "
-                     f"{', '.join(cave.items)}")
-        for hero, kept in cave.collected.items():
-            ready = " (all five: may enter the Hidden Cave)" if set(cave.needed) <= set(kept) \
-                else ""
-            lines.append(f"  {hero} keeps: {', '.join(kept) or 'none yet'}{ready}")
-    if state.done:
-        names = [state.route.room(r).name if state.route.room(r) else r for r in state.done]
-        lines.append(f"Played, in order: {', '.join(str(n) for n in names)}")
-    if state.over:
-        fallen = [h for h, b in state.heroes.items() if not b.alive]
-        lines.append("The campaign is over: " + ("victory!" if state.victory else "defeat.")
-                     + (f" Fallen: {', '.join(fallen)}." if fallen else ""))
-    elif state.current is not None:
-        lines.append(f"Now: {state.current} (session {state.current_session}); then "
-                     f"`automa campaign end-room`")
-    else:
-        from automa.rules.rulings import cite
-
-        lines.append("Next: `automa campaign next ROOM` with one of the open rooms (any room "
-                     f"not yet visited: {cite('campaign-open-rooms')})")
-    return "\n".join(lines)
-
-
 @campaign.command("new")
 @click.argument("name")
 @folder_option
@@ -134,12 +85,16 @@ def _status_text(state: Any) -> str:
               default="returns",
               help="A fallen hero (ruling campaign-hero-death): the official rule (back at the "
                    "next setup with half health), the advanced rule, or the FAQ's.")
+@click.option("--althea-cure", type=click.Choice(["official", "fan"]), default="official",
+              help="Althea the Healer's price to cure a Poison card (ruling althea-cure): "
+                   "20 gold (official) or 2 (fan).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None)
 @json_option
 @click.pass_context
 @reports_errors
 def campaign_new(ctx: click.Context, name: str, folder: Path, heroes: str, lord: str | None,
-                 hidden_cave: bool, hero_death: str, seed: int | None, as_json: bool) -> None:
+                 hidden_cave: bool, hero_death: str, althea_cure: str, seed: int | None,
+                 as_json: bool) -> None:
     """Start a campaign in a folder that keeps it all.
 
     \b
@@ -180,12 +135,13 @@ def campaign_new(ctx: click.Context, name: str, folder: Path, heroes: str, lord:
         raise InputError(f"{folder}: cannot be made ({exc.strerror})") from None
     campaign_log.create(folder, {"campaign": route.id, "lord": the_lord, "seed": used_seed,
                                  "heroes": boards_json(new_heroes(chosen)),
-                                 "hidden_cave": cave, "hero_death": hero_death})
+                                 "hidden_cave": cave, "hero_death": hero_death,
+                                 "settings": {"althea-cure": althea_cure}})
     _, _, state = _state(ctx, folder)
     if as_json:
         emit_json(status_json(state))
         return
-    click.echo(_status_text(state))
+    click.echo(status_text(state))
 
 
 @campaign.command("status")
@@ -199,7 +155,7 @@ def campaign_status(ctx: click.Context, folder: Path, as_json: bool) -> None:
     if as_json:
         emit_json(status_json(state))
         return
-    click.echo(_status_text(state))
+    click.echo(status_text(state))
 
 
 def _room_scenario(catalog: Any, state: Any, room_id: str, seed: int, dice: str,
@@ -234,17 +190,6 @@ def _room_scenario(catalog: Any, state: Any, room_id: str, seed: int, dice: str,
     return result, replace(result.scenario, pieces=tuple(pieces))
 
 
-def _offers(ctx: click.Context, room_id: str) -> dict[str, str] | None:
-    """A special room's notes in rooms.toml (what can be bought or done), with provenance."""
-    from automa.catalog.locate import load_data_file, user_data_dir
-
-    tables, _ = load_data_file("rooms.toml", user_data_dir(ctx.obj["data_dir"]))
-    record = tables.get(room_id)
-    if not isinstance(record, dict) or not isinstance(record.get("notes"), str):
-        return None
-    return {"notes": record["notes"], "provenance": str(record.get("provenance", "unknown"))}
-
-
 def _last_playmat(folder: Path, steps: list[dict[str, Any]]) -> str | None:
     return next((s.get("playmat") for s in reversed(steps)
                  if s.get("type") == "enter" and s.get("playmat")), None)
@@ -255,16 +200,33 @@ def _last_playmat(folder: Path, steps: list[dict[str, Any]]) -> str | None:
 @folder_option
 @click.option("--dice", type=click.Choice(["virtual", "physical"]), default="virtual",
               help="physical: you roll and draw at the table and type what came up.")
+@click.option("--monsters", default=None, metavar="KIND=N,...",
+              help="The Room card's monsters when our data lacks them, e.g. "
+                   "'sewer-rat=2,metre-1=1,mercenary=2' (remembered in your data folder).")
+@click.option("--lord-card", "lord_card_values", multiple=True, metavar="FIELD=VALUE",
+              help="The Lord's card when our data lacks it (the Monstrosity, the Pharaoh): "
+                   "health=, sequence= (repeat for each Or), minions=, mercenary=, size=.")
+@click.option("--offers", default=None, metavar="ID=PRICE:EFFECT;...",
+              help="A special room's offers when our sources lack them (the Hearthshire "
+                   "Stables, the Crypt of Shaurath), e.g. 'rest=2:health+1' (remembered).")
+@click.option("--ask", is_flag=True,
+              help="Ask what our data lacks even when stdin is not a terminal (piped answers).")
 @json_option
 @click.pass_context
 @reports_errors
 @one_writer
 def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
-                  as_json: bool) -> None:
+                  monsters: str | None, lord_card_values: tuple[str, ...],
+                  offers: str | None, ask: bool, as_json: bool) -> None:
     """Enter ROOM, one of the open rooms: a battle room is set up with the campaign's heroes and
-    Lord, and its battle is a session in the campaign folder (`automa play --session ...`)."""
+    Lord, and its battle is a session in the campaign folder (`automa play --session ...`).
+
+    A Room card's monsters or a Lord's card our data lacks is asked once (or given with
+    --monsters / --lord-card) and remembered in your data folder."""
     from automa.campaign import log as campaign_log
-    from automa.campaign.rules import check_can_enter, in_force
+    from automa.campaign.rules import check_can_enter, in_force, returning
+    from automa.cli.campaign_ask import lord_card, lord_options, remember_icons, room_icons
+    from automa.errors import InputError
     from automa.render.setup_out import setup_text
     from automa.scenario.save import save_scenario
     from automa.session.store import SCENARIO, Session
@@ -275,20 +237,33 @@ def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
     contents = campaign_log.read(folder)
     number = len(contents.steps) + 1
     step: dict[str, Any] = {"type": "enter", "room": room, "session": None, "playmat": None}
+    if monsters is not None and entry.kind != "battle":
+        raise InputError(f"--monsters: {entry.name} is not a battle room")
     if entry.kind == "special":
-        offers = _offers(ctx, room)
+        from automa.cli.campaign_visit import _visits, ask_offers, menu_json, menu_text
+
+        visit = ask_offers(ctx, catalog, catalog.rooms[room], _visits(ctx, catalog).get(room),
+                           offers, ask)
         campaign_log.append(folder, step)
+        _, _, state = _state(ctx, folder)
         if as_json:
-            emit_json({"room": room, "kind": "special", "session": None, "offers": offers})
+            emit_json({"room": room, "kind": "special", "session": None,
+                       "menu": menu_json(visit, state)})
             return
-        click.echo(f"{entry.name}: a visit. Do at the table what the room offers, then "
-                   f"`automa campaign end-room --session {folder}` with what changed "
-                   f"(--change elf.gold=-3, --resurrect HERO).")
-        if offers is not None:
-            click.echo(f"What it offers ({offers['provenance']} data): {offers['notes']}")
-        else:
-            click.echo("What it offers is not in our sources: read the room card.")
+        click.echo(f"{entry.name}: a visit (no battle).")
+        click.echo(menu_text(visit, state, folder))
         return
+    if offers is not None:
+        raise InputError(f"--offers: {entry.name} is not a special room")
+    icons = room_icons(ctx, catalog, room, monsters, ask) if entry.kind == "battle" else None
+    mercenaries = (icons.mercenaries if icons is not None else 0 if entry.kind == "lair"
+                   else catalog.rooms[room].mercenaries or 0)
+    card = lord_options(catalog.lords[state.lord], entry.kind == "lair", mercenaries,
+                        lord_card_values, ask)  # refused before anything is remembered
+    if icons is not None:
+        catalog = remember_icons(ctx, room, icons)
+    if card is not None:
+        catalog = lord_card(ctx, state.lord, card)
     seed = (int(contents.header.get("seed", 0)) + number) % 2**63
     result, scenario = _room_scenario(catalog, state, room, seed, dice,
                                       _last_playmat(folder, in_force(contents.steps)))
@@ -298,25 +273,40 @@ def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
     battle = folder / relative
     battle.mkdir(parents=True, exist_ok=True)
     save_scenario(scenario, battle / SCENARIO)
-    Session.create(battle, battle / SCENARIO, catalog, seed, dice)
+    session = Session.create(battle, battle / SCENARIO, catalog, seed, dice)
+    for hero, board in returning(state.heroes, state.hero_death).items():
+        if board.alive:  # this game's cards stay used: logged first in the room's battle
+            for spent in board.used:
+                session.report_used({"type": "used", "piece": hero, "card": spent,
+                                     "per": "game"})
     campaign_log.append(folder, {**step, "session": relative, "playmat": result.playmat})
     if as_json:
         emit_json({"room": room, "kind": entry.kind, "session": str(battle),
                    "playmat": result.playmat})
         return
     click.echo(setup_text(result, catalog.components.tiles), nl=False)
+    if state.hidden_cave is not None:
+        click.echo(f"Hidden Cave: its pieces ({', '.join(state.hidden_cave.needed)}) stay "
+                   f"aside, out of the Overseer's reach.")
     click.echo(f"The battle is the session {battle}: `automa play --session {battle}`; when the "
                f"room is over, `automa campaign end-room --session {folder}`")
 
 
 def _ask_rewards(ctx: click.Context, room: Any, known: Any, gold: int | None,
-                 spell: bool | None) -> Any:
+                 spell: bool | None, ask: bool) -> Any:
     """The Room card's icons: from the data, else from the options, else asked; a new answer is
     remembered in the user's data folder."""
+    import sys
+
     from automa.campaign.model import Rewards
+    from automa.errors import InputError
 
     if known is not None:
         return known
+    if (gold is None or spell is None) and not (ask or sys.stdin.isatty()):
+        raise InputError(f"{room.name}'s Room Level Rewards are not in our data: pass --gold N "
+                         f"and --spell/--no-spell as the card shows, or --ask to answer on "
+                         f"stdin")
     if gold is None:
         gold = click.prompt(f"The gold icon on the {room.name} card: how much gold for each "
                             f"hero (0: no gold icon)", type=click.IntRange(0, 99), err=True)
@@ -338,22 +328,6 @@ def _remember(ctx: click.Context, room: Any, rewards: Any) -> None:
         click.echo("(give --data-dir to remember these rewards for the next campaign)", err=True)
 
 
-def _fallen_line(hero: str, state: Any) -> str:
-    board = state.heroes[hero]
-    what = {"returns": f"their Items and Poison cards go back to the decks and their gold to the "
-                       f"Treasury; they keep their Spells and come back at the next room's setup "
-                       f"with {board.starting_health // 2} health",
-            "stays-dead": "their Items and Poison cards go back to the decks and their gold to "
-                          "the Treasury; they stay dead unless resurrected",
-            "keeps-board": f"they keep coins, items and spells, lose their Poison cards and "
-                           f"come back at the next room's setup with "
-                           f"{board.starting_health // 2} health"}[state.hero_death]
-    from automa.rules.rulings import cite
-
-    return (f"{hero} fell: {what} (* {cite('campaign-hero-death')}, hero-death = "
-            f"{state.hero_death})")
-
-
 @campaign.command("end-room")
 @folder_option
 @click.option("--gold", "gold", type=click.IntRange(0, 99), default=None,
@@ -369,15 +343,19 @@ def _fallen_line(hero: str, state: Any) -> str:
                    "board). Repeatable.")
 @click.option("--resurrect", "raised", multiple=True, metavar="HERO",
               help="A dead hero resurrected at the table (Althea: with 2 health).")
+@click.option("--ask", is_flag=True,
+              help="Ask the card's rewards even when stdin is not a terminal (piped answers).")
 @json_option
 @click.pass_context
 @reports_errors
 @one_writer
 def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell: bool | None,
                       spell_to: str | None, changes: tuple[str, ...], collected: tuple[str, ...],
-                      raised: tuple[str, ...], as_json: bool) -> None:
+                      raised: tuple[str, ...], ask: bool, as_json: bool) -> None:
     """End the current room: carry the heroes' boards back from its session and give the Room
     Level Rewards to every surviving hero."""
+    from dataclasses import replace
+
     from automa.campaign import log as campaign_log
     from automa.campaign.log import CampaignError
     from automa.campaign.rules import (
@@ -386,6 +364,7 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         cave_kills,
         changed,
         collect,
+        kill_gold,
         parse_change,
         resurrected,
         rewarded,
@@ -412,10 +391,25 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         if left and survivors(heroes):
             raise CampaignError(f"the room is not cleared: {', '.join(left)} still in play "
                                 f"(finish the battle, or report them removed)")
+        if room.kind == "battle":  # the Lord fight puts no disc on a hero's board
+            kinds = {p.id: p.monster for p in played.scenario.pieces}
+            gained = kill_gold(heroes, battle.out, kinds,
+                               {m: s.gold for m, s in catalog.monsters.items()})
+            heroes = {h: replace(b, gold=b.gold + gained.get(h, 0)) for h, b in heroes.items()}
+            step["kill_gold"] = gained
     if room.kind == "battle" and survivors(heroes):
-        rewards = _ask_rewards(ctx, room, known.get(room.id), gold, spell)
+        rewards = _ask_rewards(ctx, room, known.get(room.id), gold, spell, ask)
         chosen = spell_to
+        if rewards.spell and chosen is None and len(survivors(heroes)) == 1:
+            chosen = survivors(heroes)[0]
         if rewards.spell and chosen is None:
+            import sys
+
+            from automa.errors import InputError
+
+            if not (ask or sys.stdin.isatty()):
+                raise InputError("--spell-to: name the hero who takes the Spell card (or --ask "
+                                 "to answer on stdin)")
             chosen = click.prompt("Which hero takes the Spell card (one who can use it)",
                                   type=click.Choice(survivors(heroes)), err=True)
         heroes = rewarded(heroes, rewards, chosen)
@@ -440,14 +434,16 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         emit_json(status_json(state))
         return
     click.echo(f"{room.name} is done.")
+    if step.get("kill_gold") is not None:
+        click.echo(resolution_line(step["kill_gold"], state))
     for hero in [h for h, b in state.heroes.items() if not b.alive and before[h].alive]:
-        click.echo(_fallen_line(hero, state))
+        click.echo(fallen_line(hero, state))
     if step["rewards"] is not None:
         r = step["rewards"]
         spell_line = (f"; a Spell card for {r['spell_to']} (then reshuffle the Spell deck)"
                       if r["spell"] else "")
         click.echo(f"Room Level Rewards: {r['gold']} gold to each surviving hero{spell_line}")
-    click.echo(_status_text(state))
+    click.echo(status_text(state))
 
 
 @campaign.command("undo")
@@ -457,7 +453,8 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
 @reports_errors
 @one_writer
 def campaign_undo(ctx: click.Context, folder: Path, as_json: bool) -> None:
-    """Take back the last campaign step (entering or ending a room); the log keeps it."""
+    """Take back the last campaign step (entering a room, a purchase, ending a room); the log
+    keeps it."""
     from automa.campaign import log as campaign_log
     from automa.campaign.log import CampaignError
     from automa.campaign.rules import in_force
@@ -472,24 +469,11 @@ def campaign_undo(ctx: click.Context, folder: Path, as_json: bool) -> None:
     if as_json:
         emit_json({"undone": last, **status_json(state)})
         return
-    what = "entering" if last.get("type") == "enter" else "ending"
+    what = {"enter": "entering", "visit": f"buying {last.get('offer')} at"}.get(
+        str(last.get("type")), "ending")
     kept = f" (its session stays in {last['session']})" if last.get("session") else ""
     click.echo(f"Undone: {what} {last.get('room')}{kept}")
-    click.echo(_status_text(state))
-
-
-def _describe(step: dict[str, Any]) -> str:
-    kind = step.get("type")
-    if kind == "enter":
-        where = f" (session {step['session']})" if step.get("session") else " (a visit)"
-        return f"entered {step.get('room')}{where}"
-    if kind == "end-room":
-        rewards = step.get("rewards")
-        gained = "" if not rewards else (
-            f": {rewards['gold']} gold each"
-            + (f", a Spell card for {rewards['spell_to']}" if rewards["spell"] else ""))
-        return f"ended {step.get('room')}{gained}"
-    return "undo"
+    click.echo(status_text(state))
 
 
 @campaign.command("log")
@@ -516,4 +500,7 @@ def campaign_log_cmd(ctx: click.Context, folder: Path, as_json: bool) -> None:
         return
     for number, step in enumerate(steps, start=1):
         mark = " (undone)" if number - 1 in undone else ""
-        click.echo(f"{number:>3}. {_describe(step)}{mark}")
+        click.echo(f"{number:>3}. {describe_step(step)}{mark}")
+
+
+from automa.cli import campaign_visit as _visit_commands  # noqa: E402,F401  (campaign visit)

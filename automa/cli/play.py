@@ -368,9 +368,6 @@ def _used(session: Any, args: list[str]) -> None:
     """`used elf elven-arrow room`: a card used this room (flipped) or this game (discarded)."""
     _need(args, 3, "used HERO CARD room|game")
     card, per = " ".join(args[1:-1]), args[-1].lower()
-    from automa.cli.play_cave import check_once_per_game
-
-    check_once_per_game(session, args[0], card)  # a card discarded in an earlier room
     session.report_used({"type": "used", "piece": args[0], "card": card, "per": per})
     fate = "flip the card; it is refreshed in the next Setup Phase" if per == "room" else \
         "discard the card"

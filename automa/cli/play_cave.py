@@ -1,7 +1,6 @@
 """`automa play`'s Hidden Cave and Antient commands, and what a room's battle knows of the rest
 of its campaign (read only): the Hidden Cave's five monsters and items, each hero's collection,
-and what earlier rooms' sessions logged (cave visits, Antients won and summoned, cards used once
-per game).
+and what earlier rooms' sessions logged (cave visits, Antients won and summoned).
 
 A session inside a campaign folder is `CAMPAIGN/rooms/NN-room/`; anywhere else there is no
 campaign and no Hidden Cave.
@@ -99,25 +98,16 @@ def antients_won(events: tuple[Event, ...], hero: str | None = None) -> list[str
             and (hero is None or e.get("piece") == hero)]
 
 
-def used_in_other_rooms(view: CampaignView | None, hero: str) -> list[str]:
-    """The hero's cards used once per game, and Antients summoned, in the campaign's other
-    rooms: gone for the rest of the game."""
+def summoned_in_other_rooms(view: CampaignView | None, hero: str) -> list[str]:
+    """The Antients the hero summoned in the campaign's other rooms: used for the rest of the
+    game. (Cards used once per game need no such look: the campaign logs them at the start of
+    each room's battle.)"""
     from automa.session.cave_events import summoned_mark
 
     if view is None:
         return []
-    gone = [str(e.get("card")) for e in view.events
-            if e.get("type") == "used" and e.get("piece") == hero and e.get("per") == "game"]
-    return gone + [summoned_mark(str(e.get("antient"))) for e in view.events
-                   if e.get("type") == "summon" and e.get("piece") == hero]
-
-
-def check_once_per_game(session: Any, hero: str, card: str) -> None:
-    """"A once-per-game box (Spells, items) is discarded after use." (catacombs-facts.md 1.8):
-    a card used in an earlier room of the campaign is refused."""
-    if card in used_in_other_rooms(campaign_view(session), hero):
-        raise InputError(f"{hero} used {card} in an earlier room of this campaign: once per "
-                         f"game, the card is discarded")
+    return [summoned_mark(str(e.get("antient"))) for e in view.events
+            if e.get("type") == "summon" and e.get("piece") == hero]
 
 
 def _ask_choice(prompt: str, choices: list[str]) -> str:
@@ -280,7 +270,7 @@ def summon(session: Any, args: list[str]) -> None:
         held = ", ".join([*won, *cards]) or "none"
         raise InputError(f"{hero_id} holds no Antient {antient!r} (held: {held}; won in the "
                          f"Hidden Cave or a hero's Antient card in this battle)")
-    if summoned_mark(antient) in used_in_other_rooms(view, hero_id):
+    if summoned_mark(antient) in summoned_in_other_rooms(view, hero_id):
         raise InputError(f"{hero_id} summoned {antient} in an earlier room: it is used")
     session.report({"type": "summon", "piece": hero_id, "antient": antient})
     click.echo(f"  {hero_id} summons {antient} instead of performing their base shot sequence "

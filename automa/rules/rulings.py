@@ -552,6 +552,30 @@ RULINGS: tuple[Ruling, ...] = (
            "performing their hero's base shot sequence in a subsequent turn of the Battle "
            "Phase.\" The text does not say how often.",
            "The Antient may be summoned once in every room, as a once-per-room card."),
+    Ruling(60, "althea-cure", CAMPAIGNS, "Althea the Healer's price to cure a Poison card",
+           "The official price: 20 gold a Poison card (after the one free cure).",
+           "The sources disagree: the official rules say 20 gold, the fan transcription 2 gold "
+           "(research notes, Special rooms: \"check the card\").",
+           options=(Option("official", "20 gold, the official rules"),
+                    Option("fan", "2 gold, the fan transcription")),
+           setting="automa campaign new --althea-cure"),
+    Ruling(61, "visit-pool", CAMPAIGNS, "Who pays at a special room",
+           "The heroes pool their gold for a purchase only where the source says so (Izchak "
+           "the Merchant: \"Gold can be pooled\"); elsewhere one hero pays for what they buy, "
+           "even what helps every hero (the Amaranth Inn's sleep).",
+           "\"Gold can be pooled.\" is said of the Merchant only; the other rooms' texts say "
+           "nothing about who pays.",
+           "The heroes may pool their gold at every special room: set pool = true on the room "
+           "in visits.toml in your data folder."),
+    Ruling(62, "tavern-bet", CAMPAIGNS, "The Alewife Tavern's draw",
+           "The heroes drawn decide first (one, two or three hero pieces); otherwise three "
+           "pieces of one kind are three of a kind, and an Orc, a Fire Spirit and a Centaur "
+           "are three different colours; any other draw wins nothing. The 2 gold bet is "
+           "spent whatever is drawn; the three pieces are drawn without putting one back.",
+           "\"Bet 2 gold and draw 3 pieces\" with the rewards for 3 heroes, 3 of a kind, 2 "
+           "heroes, 3 different colours, 1 hero; \"pieces go back in the bag after each "
+           "bet\".",
+           "A winning bet gives the 2 gold back with the reward."),
 )
 
 BY_KEY: Mapping[str, Ruling] = {r.key: r for r in RULINGS}

@@ -246,7 +246,8 @@ def apply_used_event(battle: Battle, event: Event) -> Battle:
     NAME, "per": "room"|"game"}`). "A once-per-room box (Ability cards, items) is used at the
     player's choice, then the card is flipped and refreshed in the next Setup Phase. A
     once-per-game box (Spells, items) is discarded after use." (catacombs-facts.md 1.8): a card
-    is used once in a room."""
+    is used once in a room; a once-per-game card once in the game (the campaign logs the cards
+    spent in earlier rooms at the start of each room's battle)."""
     piece_id = _piece_id(battle, event)
     piece = battle.piece(piece_id)
     card, per = event.get("card"), event.get("per")
@@ -256,7 +257,10 @@ def apply_used_event(battle: Battle, event: Event) -> Battle:
         raise InputError(f"a used card needs its name, not {card!r}")
     if per not in USE_PERIODS:
         raise InputError(f"a card is used once per room or per game, not {per!r}")
-    if any(entry.split(" (")[0] == card for entry in piece.used):
-        raise InputError(f"{piece_id} already used {card} in this room: the card is flipped "
-                         f"(once per room) or discarded (once per game)")
+    spent = next((entry for entry in piece.used if entry.split(" (")[0] == card), None)
+    if spent is not None:
+        raise InputError(f"{piece_id} already used {card} this game: the card is discarded"
+                         if spent.endswith(" (game)") else
+                         f"{piece_id} already used {card} in this room: the card is flipped "
+                         f"until the next Setup Phase")
     return battle.with_piece(replace(piece, used=(*piece.used, f"{card} ({per})")))
