@@ -20,9 +20,11 @@ from automa.errors import RulesError
 from automa.geometry.table import (
     CIRCLE_SEGMENTS,
     EPSILON,
+    SLACK,
     TableGeometry,
     centre_distance,
     obstacle_distances,
+    obstacles_within,
     off_mat_by,
 )
 from automa.model.pieces import Piece
@@ -58,9 +60,11 @@ def overlap_with(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     """
     if off_mat_by(table, centre, mover.radius) > tolerance:
         return "the mat edge"
-    distances = obstacle_distances(table, centre)
-    for i in np.flatnonzero(distances < mover.radius - tolerance):
-        return f"obstacle {table.obstacles[int(i)].id}"
+    near = obstacles_within(table, centre, mover.radius - tolerance)
+    if len(near):
+        distances = shapely.distance(Point(centre), table.obstacle_array[near])
+        for i in np.flatnonzero(distances < mover.radius - tolerance):
+            return f"obstacle {table.obstacles[int(near[i])].id}"
     for other in pieces:
         if other.id != mover.id and centre_distance(centre, other.at) < (
             mover.radius + other.radius - tolerance
@@ -84,9 +88,15 @@ def legal_mask(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
         gaps = np.hypot(x[:, None] - at[None, :, 0], y[:, None] - at[None, :, 1])
         ok &= (gaps >= reach[None, :]).all(axis=1)
     if table.obstacles and ok.any():
-        points = shapely.points(centres[ok])
-        distances = shapely.distance(points[:, None], table.obstacle_array[None, :])
-        ok[np.flatnonzero(ok)] = (distances >= r - EPSILON).all(axis=1)
+        # only (spot, obstacle) pairs whose bounding circle comes within r are measured exactly
+        rows = np.flatnonzero(ok)
+        lower = np.hypot(centres[rows, 0, None] - table.hub[None, :, 0],
+                         centres[rows, 1, None] - table.hub[None, :, 1]) - table.hub_radius
+        spot, obstacle = np.nonzero(lower < r - EPSILON + SLACK)
+        if len(spot):
+            distances = shapely.distance(shapely.points(centres[rows[spot]]),
+                                         table.obstacle_array[obstacle])
+            ok[rows[spot[distances < r - EPSILON]]] = False
     return ok
 
 

@@ -15,6 +15,7 @@ from automa.model.playmat import Playmat
 
 CIRCLE_SEGMENTS = 32  # quarter-circle segments: a 3 cm disc is off by under 0.01 mm
 EPSILON = 1e-6  # cm: "touching" tolerance for exact tests
+SLACK = 1e-7  # cm: a bound this close to a threshold is settled by the exact (shapely) test
 PLACEMENT_TOLERANCE = 0.01  # cm: overlaps this small in a typed or saved position are touching
 
 
@@ -31,10 +32,11 @@ class TableGeometry:
     obstacles: tuple[ObstacleShape, ...]
     edges: NDArray[np.float64]  # every obstacle edge, (m, 2, 2), for one vectorised sweep
     edge_owner: NDArray[np.intp]  # index of the obstacle each edge belongs to
-
-    @property
-    def obstacle_array(self) -> NDArray[np.object_]:
-        return np.array([o.polygon for o in self.obstacles], dtype=object)
+    # each obstacle's bounding circle (centre, radius): a cheap numpy bound on the distance to
+    # it, so the exact shapely test runs only where the bound cannot settle the answer
+    hub: NDArray[np.float64]  # (k, 2)
+    hub_radius: NDArray[np.float64]  # (k,)
+    obstacle_array: NDArray[np.object_]  # the polygons, for vectorised shapely calls
 
     def obstacle(self, obstacle_id: str) -> ObstacleShape:
         return next(o for o in self.obstacles if o.id == obstacle_id)
@@ -56,7 +58,15 @@ def build_table(playmat: Playmat) -> TableGeometry:
     edges = np.concatenate([s.edges for s in shapes]) if shapes else np.zeros((0, 2, 2))
     owner = np.concatenate([np.full(len(s.edges), i) for i, s in enumerate(shapes)]) if shapes \
         else np.zeros(0, dtype=np.intp)
-    return TableGeometry(playmat, tuple(shapes), edges, owner.astype(np.intp))
+    hubs, reach = [], []
+    for shape in shapes:
+        corners = shape.edges[:, 0, :]
+        hub = (corners.min(axis=0) + corners.max(axis=0)) / 2
+        hubs.append(hub)
+        reach.append(float(np.hypot(*(corners - hub).T).max()) * (1 + 1e-9) + SLACK)
+    return TableGeometry(playmat, tuple(shapes), edges, owner.astype(np.intp),
+                         np.array(hubs, dtype=float).reshape(-1, 2), np.array(reach, dtype=float),
+                         np.array([s.polygon for s in shapes], dtype=object))
 
 
 def centre_distance(a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -73,6 +83,14 @@ def obstacle_distances(table: TableGeometry, centre: tuple[float, float]) -> NDA
     if not table.obstacles:
         return np.zeros(0)
     return np.asarray(shapely.distance(Point(centre), table.obstacle_array), dtype=float)
+
+
+def obstacles_within(table: TableGeometry, centre: tuple[float, float], reach: float
+                     ) -> NDArray[np.intp]:
+    """Indices, in order, of the obstacles that may lie closer than `reach` to a point (a
+    superset: the bounding circles decide, with slack)."""
+    lower = np.hypot(table.hub[:, 0] - centre[0], table.hub[:, 1] - centre[1]) - table.hub_radius
+    return np.flatnonzero(lower < reach + SLACK)
 
 
 def off_mat_by(table: TableGeometry, centre: tuple[float, float], radius: float) -> float:
