@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
+from numpy.typing import NDArray
 from shapely.geometry import LineString
 
-from automa.geometry.table import TableGeometry, edge_distance
+from automa.geometry.table import SLACK, TableGeometry, edge_distance
 from automa.model.pieces import Piece
 
 INTERIORS_MEET = "T********"  # DE-9IM: the line's interior meets the obstacle's interior
@@ -117,12 +118,41 @@ def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
     return sorted(sightings, key=lambda s: (s.distance, s.target))
 
 
+def _segment_hub_distances(table: TableGeometry, start: tuple[float, float],
+                           ends: NDArray[np.float64]) -> NDArray[np.float64]:
+    """(lines, obstacles): distance from each segment start-end to each obstacle's hub."""
+    a = np.asarray(start, dtype=float)
+    d = ends - a  # (n, 2)
+    w = table.hub[None, :, :] - a  # (1, k, 2)
+    length2 = np.maximum(np.einsum("ij,ij->i", d, d), 1e-300)[:, None]
+    t = np.clip((w[..., 0] * d[:, None, 0] + w[..., 1] * d[:, None, 1]) / length2, 0.0, 1.0)
+    gap: NDArray[np.float64] = np.hypot(w[..., 0] - t * d[:, None, 0],
+                                        w[..., 1] - t * d[:, None, 1])
+    return gap
+
+
 def _centre_lines_at_once(table: TableGeometry, viewer: Piece,
                           targets: list[Piece]) -> list[Sighting]:
-    lines = shapely.linestrings([[viewer.at, t.at] for t in targets])
+    """Exact shapely answers, asked only where the obstacles' bounding circles cannot settle
+    them: a line that passes clear of a bounding circle cannot meet that obstacle, and the
+    clearance of a line is the least distance among obstacles whose bound could be least."""
+    ends = np.array([t.at for t in targets], dtype=float)
+    lines = shapely.linestrings(np.stack([np.broadcast_to(np.asarray(viewer.at, dtype=float),
+                                                          ends.shape), ends], axis=1))
     obstacles = table.obstacle_array
-    blocked = shapely.relate_pattern(lines[:, None], obstacles[None, :], INTERIORS_MEET)
-    clearance = shapely.distance(lines[:, None], obstacles[None, :]).min(axis=1)
+    hub_gap = _segment_hub_distances(table, viewer.at, ends)
+    lower = hub_gap - table.hub_radius
+    blocked = np.zeros(lower.shape, dtype=bool)
+    line, obstacle = np.nonzero(lower < SLACK)
+    if len(line):
+        blocked[line, obstacle] = shapely.relate_pattern(lines[line], obstacles[obstacle],
+                                                         INTERIORS_MEET)
+    upper = (hub_gap + table.hub_radius).min(axis=1)
+    clear = ~np.any(blocked, axis=1)
+    line, obstacle = np.nonzero(clear[:, None] & (lower <= upper[:, None] + SLACK))
+    clearance = np.full(len(targets), np.inf)
+    if len(line):
+        np.minimum.at(clearance, line, shapely.distance(lines[line], obstacles[obstacle]))
     sightings = []
     for i, target in enumerate(targets):
         blockers = [int(j) for j in np.flatnonzero(blocked[i])]
