@@ -7,6 +7,10 @@ they are.
 A fingerprint is the SHA-256 of everything a turn prints, at full precision: the `automa turn
 --json` object, the text printout with the --explain trace, and every float the engine produced
 (each sighting's distance and margin, each step's fields, each piece's final place) in repr form.
+
+To see what a meant change moved: `--dump old.json` before it, `--dump new.json` after it, then
+`--compare old.json new.json` prints every place that changed other than by a number, and every
+number that changed by more than 0.011 (a printed figure's last digit), and the largest change.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -74,15 +79,19 @@ def tables(catalog: Catalog) -> Iterator[tuple[str, Scenario]]:
         yield spec.name, parse_scenario(table_text(spec), f"{spec.name}.toml", catalog)
 
 
-def fingerprint(scenario: Scenario, catalog: Catalog) -> str:
-    digest = hashlib.sha256()
+def records(scenario: Scenario, catalog: Catalog) -> Iterator[dict[str, Any]]:
     for seed in SEEDS:
         current = scenario
         for _ in range(CHAINED):
             result = run_turn(current, catalog, seed)
-            record = turn_record(result, current.settings.los_blocked)
-            digest.update(json.dumps(record, sort_keys=True, ensure_ascii=False).encode())
+            yield turn_record(result, current.settings.los_blocked)
             current = result.after
+
+
+def fingerprint(scenario: Scenario, catalog: Catalog) -> str:
+    digest = hashlib.sha256()
+    for record in records(scenario, catalog):
+        digest.update(json.dumps(record, sort_keys=True, ensure_ascii=False).encode())
     return digest.hexdigest()
 
 
@@ -91,9 +100,66 @@ def fingerprints() -> dict[str, str]:
     return {name: fingerprint(scenario, catalog) for name, scenario in tables(catalog)}
 
 
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?")
+
+
+def differences(old: Any, new: Any, where: str = "") -> Iterator[tuple[str, float | None]]:
+    """Where two dumps differ: (place, largest numeric change) or (place, None) when the
+    difference is not in a number (a different word, choice or count)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        if sorted(old) != sorted(new):
+            yield where + " keys", None
+            return
+        for key in old:
+            yield from differences(old[key], new[key], f"{where}/{key}")
+    elif isinstance(old, list) and isinstance(new, list):
+        if len(old) != len(new):
+            yield where + " length", None
+            return
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
+            yield from differences(a, b, f"{where}[{i}]")
+    elif isinstance(old, str) and isinstance(new, str):
+        if old == new:
+            return
+        if NUMBER.split(old) != NUMBER.split(new):
+            yield where, None
+            return
+        change = max(abs(float(a) - float(b)) for a, b in
+                     zip(NUMBER.findall(old), NUMBER.findall(new), strict=True))
+        yield where, change
+    elif isinstance(old, (int, float)) and isinstance(new, (int, float)) \
+            and not isinstance(old, bool) and not isinstance(new, bool):
+        if old != new:
+            yield where, abs(float(old) - float(new))
+    elif old != new:
+        yield where, None
+
+
+def dump(path: Path) -> None:
+    catalog = load_catalog()
+    path.write_text(json.dumps({name: list(records(scenario, catalog))
+                                for name, scenario in tables(catalog)}))
+
+
+def compare(old_path: Path, new_path: Path) -> None:
+    """Print how the output moved between two dumps: numbers by how much, anything else."""
+    old, new = json.loads(old_path.read_text()), json.loads(new_path.read_text())
+    worst = 0.0
+    for place, change in differences(old, new):
+        if change is None or change > 0.011:
+            print(f"{place}: {'not a number' if change is None else change}")
+        worst = max(worst, change or 0.0)
+    print(f"largest numeric change: {worst:.3g}")
+
+
 def main() -> None:
-    STORE.write_text(json.dumps(fingerprints(), indent=2) + "\n")
-    print(f"wrote {STORE}")
+    if len(sys.argv) == 3 and sys.argv[1] == "--dump":
+        dump(Path(sys.argv[2]))
+    elif len(sys.argv) == 4 and sys.argv[1] == "--compare":
+        compare(Path(sys.argv[2]), Path(sys.argv[3]))
+    else:
+        STORE.write_text(json.dumps(fingerprints(), indent=2) + "\n")
+        print(f"wrote {STORE}")
 
 
 if __name__ == "__main__":
