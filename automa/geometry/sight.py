@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 from numpy.typing import NDArray
-from shapely.geometry import LineString
 
 from automa.geometry.table import SLACK, TableGeometry, edge_distance
 from automa.model.pieces import Piece
@@ -36,18 +35,52 @@ class Sighting:
     via: str | None = None  # the piece measured, when it is a part of the target (Ulom's claw)
 
 
-def _segment_blockers(table: TableGeometry, line: LineString, grow: float) -> list[int]:
-    if not table.obstacles:
-        return []
-    shape = line if grow == 0 else line.buffer(grow, cap_style="flat")
-    hits = shapely.relate_pattern(shape, table.obstacle_array, INTERIORS_MEET)
-    return [int(i) for i in np.flatnonzero(hits)]
+def sight_lines(table: TableGeometry, coords: NDArray[np.float64], grow: float = 0.0
+                ) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
+    """For sight lines (n, 2, 2): which obstacles each one's band (the line grown by `grow`
+    each side, flat ends) enters, (n, k); and each unblocked line's clearance, the least distance
+    from the line itself to an obstacle (inf for a blocked line).
+
+    A circle obstacle is measured from its centre. A polygon is asked of shapely only where its
+    bounding circle cannot settle it: a band clear of the bounding circle cannot enter the
+    polygon, and the clearance is the least among polygons whose bound could be least.
+    """
+    n, k = len(coords), len(table.obstacles)
+    a, b = coords[:, 0, :], coords[:, 1, :]
+    d = b - a
+    length = np.hypot(d[:, 0], d[:, 1])
+    unit = d / np.where(length > 0, length, 1.0)[:, None]
+    w = table.hub[None, :, :] - a[:, None, :]  # (n, k, 2)
+    u = w[..., 0] * unit[:, None, 0] + w[..., 1] * unit[:, None, 1]
+    v = w[..., 1] * unit[:, None, 0] - w[..., 0] * unit[:, None, 1]
+    beyond = np.maximum(np.maximum(-u, u - length[:, None]), 0.0)
+    hub_gap = np.hypot(beyond, np.abs(v))  # hub to the line
+    band_gap = np.hypot(beyond, np.maximum(np.abs(v) - grow, 0.0))  # hub to the band
+    circle = table.is_circle[None, :]
+    blocked = circle & (band_gap < table.circle_radius[None, :])
+    line, obstacle = np.nonzero(~circle & (band_gap - table.hub_radius[None, :] < SLACK))
+    if len(line):
+        lines = shapely.linestrings(coords[line])
+        shapes = lines if grow == 0 else shapely.buffer(lines, grow, cap_style="flat")
+        blocked[line, obstacle] = shapely.relate_pattern(shapes, table.obstacle_array[obstacle],
+                                                         INTERIORS_MEET)
+    clearance = np.full(n, np.inf)
+    clear = ~np.any(blocked, axis=1)
+    if k and clear.any():
+        gap = np.where(circle, np.maximum(hub_gap - table.circle_radius[None, :], 0.0), np.inf)
+        upper = np.minimum(gap, hub_gap + table.hub_radius[None, :]).min(axis=1)
+        line, obstacle = np.nonzero(clear[:, None] & ~circle
+                                    & (hub_gap - table.hub_radius[None, :]
+                                       <= upper[:, None] + SLACK))
+        if len(line):
+            gap[line, obstacle] = shapely.distance(shapely.linestrings(coords[line]),
+                                                   table.obstacle_array[obstacle])
+        clearance[clear] = gap[clear].min(axis=1)
+    return blocked, clearance
 
 
-def _clear_margin(table: TableGeometry, line: LineString, grow: float) -> float:
-    if not table.obstacles:
-        return math.inf
-    return float(np.min(shapely.distance(line, table.obstacle_array))) - grow
+def _segment(a: Piece, b: Piece) -> NDArray[np.float64]:
+    return np.array([[a.at, b.at]], dtype=float)
 
 
 def _blocked_margin(table: TableGeometry, a: Piece, b: Piece, blockers: list[int],
@@ -58,9 +91,15 @@ def _blocked_margin(table: TableGeometry, a: Piece, b: Piece, blockers: list[int
     normal = np.array([-direction[1], direction[0]]) / max(np.hypot(*direction), 1e-12)
     left = right = 0.0
     for i in blockers:
-        offsets = (table.obstacles[i].edges[:, 0, :] - start) @ normal
-        left = max(left, float(offsets.max()) + grow)
-        right = max(right, float(-offsets.min()) + grow)
+        circle = table.obstacles[i].circle
+        if circle is not None:
+            offset = float((np.asarray(circle[:2]) - start) @ normal)
+            high, low = offset + circle[2], offset - circle[2]
+        else:
+            offsets = (table.obstacles[i].edges[:, 0, :] - start) @ normal
+            high, low = float(offsets.max()), float(offsets.min())
+        left = max(left, high + grow)
+        right = max(right, -low + grow)
     return min(left, right)
 
 
@@ -72,16 +111,12 @@ def _any_line_visible(table: TableGeometry, a: Piece, b: Piece) -> tuple[bool, f
     from_points = start + np.outer(spread * a.radius, normal)
     to_points = end + np.outer(spread * b.radius, normal)
     pairs = np.stack(np.broadcast_arrays(from_points[:, None, :], to_points[None, :, :]), axis=2)
-    lines = shapely.linestrings(pairs.reshape(-1, 2, 2))
-    blocked = shapely.relate_pattern(lines[:, None], table.obstacle_array[None, :],
-                                     INTERIORS_MEET).any(axis=1)
-    if blocked.all():
-        centre = LineString([a.at, b.at])
-        return False, _blocked_margin(table, a, b, _segment_blockers(table, centre, 0.0), 0.0)
-    clear = lines[~blocked]
-    margin = float(np.max(np.min(shapely.distance(clear[:, None], table.obstacle_array[None, :]),
-                                 axis=1)))
-    return True, margin
+    blocked, clearance = sight_lines(table, pairs.reshape(-1, 2, 2))
+    if blocked.any(axis=1).all():
+        centre, _ = sight_lines(table, _segment(a, b))
+        blockers = [int(i) for i in np.flatnonzero(centre[0])]
+        return False, _blocked_margin(table, a, b, blockers, 0.0)
+    return True, float(np.max(clearance[np.isfinite(clearance)]))
 
 
 def line_of_sight(table: TableGeometry, a: Piece, b: Piece, blocked_by_obstacles: bool,
@@ -94,13 +129,13 @@ def line_of_sight(table: TableGeometry, a: Piece, b: Piece, blocked_by_obstacles
         visible, margin = _any_line_visible(table, a, b)
         return Sighting(a.id, b.id, visible, distance, margin)
     grow = CORRIDOR_WIDTH / 2 if test == "corridor" else 0.0
-    line = LineString([a.at, b.at])
-    blockers = _segment_blockers(table, line, grow)
+    blocked, clearance = sight_lines(table, _segment(a, b), grow)
+    blockers = [int(i) for i in np.flatnonzero(blocked[0])]
     if blockers:
         margin = _blocked_margin(table, a, b, blockers, grow)
         ids = tuple(table.obstacles[i].id for i in blockers)
         return Sighting(a.id, b.id, False, distance, margin, ids)
-    return Sighting(a.id, b.id, True, distance, _clear_margin(table, line, grow))
+    return Sighting(a.id, b.id, True, distance, float(clearance[0]) - grow)
 
 
 def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
@@ -118,41 +153,11 @@ def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
     return sorted(sightings, key=lambda s: (s.distance, s.target))
 
 
-def _segment_hub_distances(table: TableGeometry, start: tuple[float, float],
-                           ends: NDArray[np.float64]) -> NDArray[np.float64]:
-    """(lines, obstacles): distance from each segment start-end to each obstacle's hub."""
-    a = np.asarray(start, dtype=float)
-    d = ends - a  # (n, 2)
-    w = table.hub[None, :, :] - a  # (1, k, 2)
-    length2 = np.maximum(np.einsum("ij,ij->i", d, d), 1e-300)[:, None]
-    t = np.clip((w[..., 0] * d[:, None, 0] + w[..., 1] * d[:, None, 1]) / length2, 0.0, 1.0)
-    gap: NDArray[np.float64] = np.hypot(w[..., 0] - t * d[:, None, 0],
-                                        w[..., 1] - t * d[:, None, 1])
-    return gap
-
-
 def _centre_lines_at_once(table: TableGeometry, viewer: Piece,
                           targets: list[Piece]) -> list[Sighting]:
-    """Exact shapely answers, asked only where the obstacles' bounding circles cannot settle
-    them: a line that passes clear of a bounding circle cannot meet that obstacle, and the
-    clearance of a line is the least distance among obstacles whose bound could be least."""
     ends = np.array([t.at for t in targets], dtype=float)
-    lines = shapely.linestrings(np.stack([np.broadcast_to(np.asarray(viewer.at, dtype=float),
-                                                          ends.shape), ends], axis=1))
-    obstacles = table.obstacle_array
-    hub_gap = _segment_hub_distances(table, viewer.at, ends)
-    lower = hub_gap - table.hub_radius
-    blocked = np.zeros(lower.shape, dtype=bool)
-    line, obstacle = np.nonzero(lower < SLACK)
-    if len(line):
-        blocked[line, obstacle] = shapely.relate_pattern(lines[line], obstacles[obstacle],
-                                                         INTERIORS_MEET)
-    upper = (hub_gap + table.hub_radius).min(axis=1)
-    clear = ~np.any(blocked, axis=1)
-    line, obstacle = np.nonzero(clear[:, None] & (lower <= upper[:, None] + SLACK))
-    clearance = np.full(len(targets), np.inf)
-    if len(line):
-        np.minimum.at(clearance, line, shapely.distance(lines[line], obstacles[obstacle]))
+    start = np.broadcast_to(np.asarray(viewer.at, dtype=float), ends.shape)
+    blocked, clearance = sight_lines(table, np.stack([start, ends], axis=1))
     sightings = []
     for i, target in enumerate(targets):
         blockers = [int(j) for j in np.flatnonzero(blocked[i])]
