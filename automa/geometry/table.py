@@ -51,7 +51,25 @@ class TableGeometry:
         return next(o for o in self.obstacles if o.id == obstacle_id)
 
 
+_BUILT: dict[int, tuple[Playmat, TableGeometry]] = {}  # id -> (the playmat, its geometry)
+BUILT_KEPT = 8
+
+
 def build_table(playmat: Playmat) -> TableGeometry:
+    """The geometry of a playmat. It never changes, so the last few are kept: loading a
+    scenario builds it to check the pieces' places, and its turns (or many turns, in process)
+    reuse it. The entry holds the playmat itself, so its id cannot be reused while kept."""
+    kept = _BUILT.get(id(playmat))
+    if kept is not None and kept[0] is playmat:
+        return kept[1]
+    geometry = _build_table(playmat)
+    if len(_BUILT) >= BUILT_KEPT:
+        del _BUILT[next(iter(_BUILT))]
+    _BUILT[id(playmat)] = (playmat, geometry)
+    return geometry
+
+
+def _build_table(playmat: Playmat) -> TableGeometry:
     shapes = []
     for obstacle in playmat.obstacles:
         if obstacle.circle is not None:
