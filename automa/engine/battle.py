@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from automa.catalog.load import Catalog
 from automa.engine.chance import Chance
@@ -21,8 +22,13 @@ class Battle:
     bags: Mapping[int, Bag]
     out: Mapping[str, str]
 
+    @cached_property
+    def _by_id(self) -> dict[str, Piece]:
+        """The pieces by id (the first, should two share one), built once per battle state."""
+        return {p.id: p for p in reversed(self.pieces)}
+
     def get(self, piece_id: str) -> Piece | None:
-        return next((p for p in self.pieces if p.id == piece_id), None)
+        return self._by_id.get(piece_id)
 
     def piece(self, piece_id: str) -> Piece:
         found = self.get(piece_id)
@@ -31,7 +37,8 @@ class Battle:
         return found
 
     def with_piece(self, piece: Piece) -> Battle:
-        return replace(self, pieces=tuple(piece if p.id == piece.id else p for p in self.pieces))
+        return Battle(tuple(piece if p.id == piece.id else p for p in self.pieces), self.bags,
+                      self.out)
 
     def without(self, piece_id: str, why: str) -> Battle:
         """The piece leaves play, and every part of it (Ulom's claw goes with Ulom)."""
@@ -44,8 +51,11 @@ class Battle:
 
     def on_table(self) -> tuple[Piece, ...]:
         """Pieces physically on the mat (not on the Teleported! or Devoured! card)."""
-        return tuple(p for p in self.pieces
-                     if not p.conditions & {"teleported", "devoured"})
+        return self._on_table
+
+    @cached_property
+    def _on_table(self) -> tuple[Piece, ...]:
+        return tuple(p for p in self.pieces if not p.conditions & {"teleported", "devoured"})
 
     def enemies_of_ai(self) -> list[Piece]:
         """The Heroic Forces the AI may target; Antients not under its control are ignored.
