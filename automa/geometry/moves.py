@@ -213,15 +213,17 @@ def sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, direction
         if len(circles):  # a circle obstacle is a disc the mover cannot enter
             per_obstacle[circles] = _first_contact_with_discs(
                 start, u, r, table.hub[circles], table.circle_radius[circles])
-        limits += [(float(t), f"obstacle {o.id}")
-                   for t, o in zip(per_obstacle, table.obstacles, strict=True)]
+        # an obstacle never met adds nothing: the ruler's length is always a finite limit
+        limits += [(float(per_obstacle[i]), f"obstacle {table.obstacles[i].id}")
+                   for i in np.flatnonzero(np.isfinite(per_obstacle))]
     others = [p for p in pieces if p.id != mover.id]
     if others:
         centres = np.array([p.at for p in others], dtype=float)
         radii = np.array([p.radius for p in others], dtype=float)
         for piece, t in zip(others, _first_contact_with_discs(start, u, r, centres, radii),
                             strict=True):
-            limits.append((float(t), piece.id))
+            if t != math.inf:
+                limits.append((float(t), piece.id))
     limits.sort(key=lambda item: item[0])
     travel, stopped_by = limits[0]
     travel = max(0.0, travel - 1e-7)

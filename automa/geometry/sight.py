@@ -46,19 +46,20 @@ def sight_lines(table: TableGeometry, coords: NDArray[np.float64], grow: float =
     polygon, and the clearance is the least among polygons whose bound could be least.
     """
     n, k = len(coords), len(table.obstacles)
-    a, b = coords[:, 0, :], coords[:, 1, :]
-    d = b - a
-    length = np.hypot(d[:, 0], d[:, 1])
-    unit = d / np.where(length > 0, length, 1.0)[:, None]
-    w = table.hub[None, :, :] - a[:, None, :]  # (n, k, 2)
-    u = w[..., 0] * unit[:, None, 0] + w[..., 1] * unit[:, None, 1]
-    v = w[..., 1] * unit[:, None, 0] - w[..., 0] * unit[:, None, 1]
-    beyond = np.maximum(np.maximum(-u, u - length[:, None]), 0.0)
-    hub_gap = np.hypot(beyond, np.abs(v))  # hub to the line
-    band_gap = np.hypot(beyond, np.maximum(np.abs(v) - grow, 0.0))  # hub to the band
-    circle = table.is_circle[None, :]
-    blocked = circle & (band_gap < table.circle_radius[None, :])
-    line, obstacle = np.nonzero(~circle & (band_gap - table.hub_radius[None, :] < SLACK))
+    ax, ay = coords[:, 0, 0, None], coords[:, 0, 1, None]  # (n, 1)
+    dx, dy = coords[:, 1, 0, None] - ax, coords[:, 1, 1, None] - ay
+    length = np.hypot(dx, dy)
+    safe = np.where(length > 0, length, 1.0)
+    dx, dy = dx / safe, dy / safe
+    wx, wy = table.hub[:, 0] - ax, table.hub[:, 1] - ay  # (n, k)
+    u = wx * dx + wy * dy
+    v = np.abs(wy * dx - wx * dy)
+    beyond = np.maximum(np.maximum(-u, u - length), 0.0)
+    hub_gap = np.hypot(beyond, v)  # hub to the line
+    band_gap = hub_gap if grow == 0 else np.hypot(beyond, np.maximum(v - grow, 0.0))
+    circle = table.is_circle
+    blocked = circle & (band_gap < table.circle_radius)
+    line, obstacle = np.nonzero(~circle & (band_gap - table.hub_radius < SLACK))
     if len(line):
         lines = shapely.linestrings(coords[line])
         shapes = lines if grow == 0 else shapely.buffer(lines, grow, cap_style="flat")
@@ -67,11 +68,10 @@ def sight_lines(table: TableGeometry, coords: NDArray[np.float64], grow: float =
     clearance = np.full(n, np.inf)
     clear = ~np.any(blocked, axis=1)
     if k and clear.any():
-        gap = np.where(circle, np.maximum(hub_gap - table.circle_radius[None, :], 0.0), np.inf)
-        upper = np.minimum(gap, hub_gap + table.hub_radius[None, :]).min(axis=1)
+        gap = np.where(circle, np.maximum(hub_gap - table.circle_radius, 0.0), np.inf)
+        upper = np.minimum(gap, hub_gap + table.hub_radius).min(axis=1)
         line, obstacle = np.nonzero(clear[:, None] & ~circle
-                                    & (hub_gap - table.hub_radius[None, :]
-                                       <= upper[:, None] + SLACK))
+                                    & (hub_gap - table.hub_radius <= upper[:, None] + SLACK))
         if len(line):
             gap[line, obstacle] = shapely.distance(shapely.linestrings(coords[line]),
                                                    table.obstacle_array[obstacle])
