@@ -23,6 +23,7 @@ from automa.geometry.table import TableGeometry
 from automa.model.pieces import Piece
 
 Vec = tuple[float, float]
+CHECKED_AT_ONCE = 32  # candidates checked for legality per vectorised call, nearest first
 ON_BOUNDARY = 1e-9  # cm: a candidate this far into a keep-out set lies on its boundary
 CLEAR = 1e-9  # cm: every curve is drawn this much outside its keep-out set, so the spot found
 # touches with a gap of a hundred-millionth of a millimetre, never an overlap of a rounding error
@@ -34,24 +35,26 @@ def _curves(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     """Every boundary curve: circles (c, 3) as x, y, radius; lines (l, 4) as a point and a unit
     direction."""
     r = mover.radius + CLEAR
-    circles = [[p.at[0], p.at[1], p.radius + r] for p in pieces if p.id != mover.id]
-    circles += [[*o.circle[:2], o.circle[2] + r] for o in table.obstacles if o.circle is not None]
-    if len(table.edges):
-        corners = table.edges[:, 0, :]
-        circles += np.column_stack([corners, np.full(len(corners), r)]).tolist()
+    others = [p for p in pieces if p.id != mover.id]
+    circles = [np.array([[p.at[0], p.at[1], p.radius + r] for p in others]).reshape(-1, 3)]
+    round_ones = np.flatnonzero(table.is_circle)
+    circles.append(np.column_stack([table.hub[round_ones],
+                                    table.circle_radius[round_ones] + r]))
+    corners = table.edges[:, 0, :]
+    circles.append(np.column_stack([corners, np.full(len(corners), r)]))
     if within is not None:
-        circles.append([within[0][0], within[0][1], within[1] - CLEAR])
+        circles.append(np.array([[within[0][0], within[0][1], within[1] - CLEAR]]))
     mat = table.playmat
-    lines = [[r, 0.0, 0.0, 1.0], [mat.width - r, 0.0, 0.0, 1.0], [0.0, r, 1.0, 0.0],
-             [0.0, mat.length - r, 1.0, 0.0]]
+    lines = [np.array([[r, 0.0, 0.0, 1.0], [mat.width - r, 0.0, 0.0, 1.0], [0.0, r, 1.0, 0.0],
+                       [0.0, mat.length - r, 1.0, 0.0]])]
     if len(table.edges):
         p, q = table.edges[:, 0, :], table.edges[:, 1, :]
         along = q - p
         unit = along / np.hypot(along[:, 0], along[:, 1])[:, None]
         normal = np.column_stack([-unit[:, 1], unit[:, 0]])
         for side in (1.0, -1.0):
-            lines += np.column_stack([p + side * r * normal, unit]).tolist()
-    return np.array(circles, dtype=float).reshape(-1, 3), np.array(lines, dtype=float)
+            lines.append(np.column_stack([p + side * r * normal, unit]))
+    return np.concatenate(circles), np.concatenate(lines)
 
 
 def _feet(p: NDArray[np.float64], circles: NDArray[np.float64], lines: NDArray[np.float64]
@@ -116,20 +119,29 @@ def _legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     return ok
 
 
+def _first_legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
+                 spots: NDArray[np.float64], p: NDArray[np.float64],
+                 within: tuple[Vec, float] | None) -> tuple[NDArray[np.float64] | None, float]:
+    """The legal spot nearest p (the first of equals) and its distance; legality is checked
+    nearest first, a few at a time, so far candidates are rarely checked at all."""
+    gaps = np.hypot(spots[:, 0] - p[0], spots[:, 1] - p[1])
+    order = np.argsort(gaps, kind="stable")
+    for start in range(0, len(order), CHECKED_AT_ONCE):
+        chunk = order[start:start + CHECKED_AT_ONCE]
+        legal = _legal(table, pieces, mover, spots[chunk], within)
+        if legal.any():
+            i = int(chunk[int(np.argmax(legal))])
+            return spots[i], float(gaps[i])
+    return None, math.inf
+
+
 def _nearest(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, desired: Vec,
              within: tuple[Vec, float] | None) -> Vec | None:
     p = np.asarray(desired, dtype=float)
     circles, lines = _curves(table, pieces, mover, within)
     feet = _feet(p, circles, lines)
     feet = feet[np.isfinite(feet).all(axis=1)]
-    legal = _legal(table, pieces, mover, feet, within)
-    reach = math.inf
-    best: NDArray[np.float64] | None = None
-    if legal.any():
-        spots = feet[legal]
-        gaps = np.hypot(spots[:, 0] - p[0], spots[:, 1] - p[1])
-        i = int(np.argmin(gaps))
-        best, reach = spots[i], float(gaps[i])
+    best, reach = _first_legal(table, pieces, mover, feet, p, within)
     # only curves passing within `reach` of p can cross nearer than the best foot
     near_circles = circles[np.abs(np.hypot(circles[:, 0] - p[0], circles[:, 1] - p[1])
                                   - circles[:, 2]) <= reach + 1e-9]
@@ -140,10 +152,9 @@ def _nearest(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, desire
     crossings = crossings[np.hypot(crossings[:, 0] - p[0], crossings[:, 1] - p[1])
                           < reach - 1e-12]
     if len(crossings):
-        crossings = crossings[_legal(table, pieces, mover, crossings, within)]
-    if len(crossings):
-        gaps = np.hypot(crossings[:, 0] - p[0], crossings[:, 1] - p[1])
-        best = crossings[int(np.argmin(gaps))]
+        crossing, _ = _first_legal(table, pieces, mover, crossings, p, within)
+        if crossing is not None:
+            best = crossing
     if best is None:
         return None
     return (float(best[0]), float(best[1]))
