@@ -57,6 +57,15 @@ class Battle:
     def _on_table(self) -> tuple[Piece, ...]:
         return tuple(p for p in self.pieces if not p.conditions & {"teleported", "devoured"})
 
+    @cached_property
+    def _on_table_ids(self) -> dict[str, Piece]:
+        return {p.id: p for p in reversed(self._on_table)}
+
+    def placed(self, piece: Piece) -> bool:
+        """`piece in self.on_table()`, by identity first (comparing pieces field by field is
+        slow): a piece taken from this battle is found at once."""
+        return self._on_table_ids.get(piece.id) is piece or piece in self._on_table
+
     def enemies_of_ai(self) -> list[Piece]:
         """The Heroic Forces the AI may target; Antients not under its control are ignored.
 
