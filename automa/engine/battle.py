@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 
 from automa.catalog.load import Catalog
 from automa.engine.chance import Chance
@@ -22,10 +21,14 @@ class Battle:
     bags: Mapping[int, Bag]
     out: Mapping[str, str]
 
-    @cached_property
+    @property
     def _by_id(self) -> dict[str, Piece]:
-        """The pieces by id (the first, should two share one), built once per battle state."""
-        return {p.id: p for p in reversed(self.pieces)}
+        """The pieces by id (the first, should two share one), built once per battle state
+        (kept in the instance's dict: functools.cached_property takes a lock on every read)."""
+        kept: dict[str, Piece] | None = self.__dict__.get("_by_id_kept")
+        if kept is None:
+            kept = self.__dict__["_by_id_kept"] = {p.id: p for p in reversed(self.pieces)}
+        return kept
 
     def get(self, piece_id: str) -> Piece | None:
         return self._by_id.get(piece_id)
@@ -53,13 +56,20 @@ class Battle:
         """Pieces physically on the mat (not on the Teleported! or Devoured! card)."""
         return self._on_table
 
-    @cached_property
+    @property
     def _on_table(self) -> tuple[Piece, ...]:
-        return tuple(p for p in self.pieces if not p.conditions & {"teleported", "devoured"})
+        kept: tuple[Piece, ...] | None = self.__dict__.get("_on_table_kept")
+        if kept is None:
+            kept = self.__dict__["_on_table_kept"] = tuple(
+                p for p in self.pieces if not p.conditions & {"teleported", "devoured"})
+        return kept
 
-    @cached_property
+    @property
     def _on_table_ids(self) -> dict[str, Piece]:
-        return {p.id: p for p in reversed(self._on_table)}
+        kept: dict[str, Piece] | None = self.__dict__.get("_on_table_ids_kept")
+        if kept is None:
+            kept = self.__dict__["_on_table_ids_kept"] = {p.id: p for p in reversed(self._on_table)}
+        return kept
 
     def placed(self, piece: Piece) -> bool:
         """`piece in self.on_table()`, by identity first (comparing pieces field by field is
