@@ -35,8 +35,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent.parent
 # main (86f697d) on the reference machine under load from six other jobs, CPU time, medians of
-# 5 worker runs, 2026-11-30 06:15 UTC (the paired run against /work/main is the figure to trust)
-BASELINE = {"demo": 1040.0, "12m-blocked": 460.0, "40p-40o_ms": 247.0}
+# 5 worker runs, 2026-11-30 06:26 UTC (the paired run against /work/main is the figure to trust)
+BASELINE = {"demo": 1026.0, "12m-blocked": 462.0, "40p-40o_ms": 241.0}
 BUDGET = 2.0  # CPU seconds of turns per table and worker
 CHUNK = 10  # seeded turns per timed chunk
 
