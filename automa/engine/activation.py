@@ -81,14 +81,18 @@ class LiveLog(StepLog):
 
     actor: str = ""
     order: str = ""
-    names: dict[str, str] = field(default_factory=dict)
+    named: tuple[Piece, ...] = ()  # whose names a briefing may need (built only if asked)
     shown: int = 0
     opened: bool = False
     unasked: list[str] = field(default_factory=list)
 
+    @property
+    def names(self) -> dict[str, str]:
+        return {p.id: p.label for p in self.named}
+
     def briefing(self, coordinates: bool) -> Briefing:
         told = Briefing(self.actor, self.order, tuple(self.steps), self.shown, self.opened,
-                        dict(self.names), coordinates)
+                        self.names, coordinates)
         self.shown, self.opened = len(self.steps), True
         return told
 
@@ -123,7 +127,7 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
     actor = battle.piece(actor_id)
     row = table.catalog.behaviour_for(actor)
     log = LiveLog(actor=actor.label, order=order_reason,
-                  names={p.id: p.label for p in (*table.scenario.pieces, *battle.pieces)})
+                  named=(*table.scenario.pieces, *battle.pieces))
     table.judge.narrator = log
     table.chance.prelude = table.judge.instruct  # a roll asked of the players comes after them
     for key in order_rulings:

@@ -21,8 +21,17 @@ class Battle:
     bags: Mapping[int, Bag]
     out: Mapping[str, str]
 
+    @property
+    def _by_id(self) -> dict[str, Piece]:
+        """The pieces by id (the first, should two share one), built once per battle state
+        (kept in the instance's dict: functools.cached_property takes a lock on every read)."""
+        kept: dict[str, Piece] | None = self.__dict__.get("_by_id_kept")
+        if kept is None:
+            kept = self.__dict__["_by_id_kept"] = {p.id: p for p in reversed(self.pieces)}
+        return kept
+
     def get(self, piece_id: str) -> Piece | None:
-        return next((p for p in self.pieces if p.id == piece_id), None)
+        return self._by_id.get(piece_id)
 
     def piece(self, piece_id: str) -> Piece:
         found = self.get(piece_id)
@@ -31,7 +40,8 @@ class Battle:
         return found
 
     def with_piece(self, piece: Piece) -> Battle:
-        return replace(self, pieces=tuple(piece if p.id == piece.id else p for p in self.pieces))
+        return Battle(tuple(piece if p.id == piece.id else p for p in self.pieces), self.bags,
+                      self.out)
 
     def without(self, piece_id: str, why: str) -> Battle:
         """The piece leaves play, and every part of it (Ulom's claw goes with Ulom)."""
@@ -44,8 +54,27 @@ class Battle:
 
     def on_table(self) -> tuple[Piece, ...]:
         """Pieces physically on the mat (not on the Teleported! or Devoured! card)."""
-        return tuple(p for p in self.pieces
-                     if not p.conditions & {"teleported", "devoured"})
+        return self._on_table
+
+    @property
+    def _on_table(self) -> tuple[Piece, ...]:
+        kept: tuple[Piece, ...] | None = self.__dict__.get("_on_table_kept")
+        if kept is None:
+            kept = self.__dict__["_on_table_kept"] = tuple(
+                p for p in self.pieces if not p.conditions & {"teleported", "devoured"})
+        return kept
+
+    @property
+    def _on_table_ids(self) -> dict[str, Piece]:
+        kept: dict[str, Piece] | None = self.__dict__.get("_on_table_ids_kept")
+        if kept is None:
+            kept = self.__dict__["_on_table_ids_kept"] = {p.id: p for p in reversed(self._on_table)}
+        return kept
+
+    def placed(self, piece: Piece) -> bool:
+        """`piece in self.on_table()`, by identity first (comparing pieces field by field is
+        slow): a piece taken from this battle is found at once."""
+        return self._on_table_ids.get(piece.id) is piece or piece in self._on_table
 
     def enemies_of_ai(self) -> list[Piece]:
         """The Heroic Forces the AI may target; Antients not under its control are ignored.

@@ -75,7 +75,7 @@ def rush_toward(table: Table, battle: Battle, log: StepLog, actor_id: str, targe
                 why: str = "rush") -> Battle:
     """Lay the actor's ruler toward the target and slide it; it stops touching the target."""
     actor, target = battle.piece(actor_id), battle.get(target_id)
-    if target is None or target not in battle.on_table():
+    if target is None or not battle.placed(target):
         log.add(NoteStep(f"{target_id} is out of play: nothing to rush toward"))
         return battle
     ruler = moving_ruler(table, actor)
@@ -89,7 +89,7 @@ def rush_toward(table: Table, battle: Battle, log: StepLog, actor_id: str, targe
 def push(table: Table, battle: Battle, log: StepLog, piece_id: str, why: str = "push") -> Battle:
     """Clock template on the piece, D12 for the face, its ruler for the distance (a sweep)."""
     piece = battle.get(piece_id)
-    if piece is None or piece not in battle.on_table():
+    if piece is None or not battle.placed(piece):
         return battle
     if "aloft" in piece.conditions:
         log.ruling("stun-and-aloft", "a piece on top of an obstacle is not moved by the Clock "
@@ -246,7 +246,7 @@ def _rune_choice(table: Table, runes: dict[int, Rune], faces: list[int], battle:
                                    f"{actor.label} not already on it)?", True, float("inf")):
                 return rune, passed
             passed.append(f"rune {face} is taken")
-        elif rune_occupant([actor], rune.at, rune_radius) and actor in battle.on_table():
+        elif rune_occupant([actor], rune.at, rune_radius) and battle.placed(actor):
             passed.append(f"already on rune {face}")
         elif (occupant := rune_occupant(others, rune.at, rune_radius)) is not None:
             passed.append(f"rune {face} is occupied by {battle.piece(occupant).label}")

@@ -56,7 +56,7 @@ def aim_piece(table: Table, battle: Battle, actor_id: str, target_id: str,
     `by_sight`, the nearer piece whatever is seen (a range, not a sighting)."""
     target, actor = battle.get(target_id), battle.get(actor_id)
     parts = parts_of(battle, target_id)
-    if not parts or target is None or actor is None or target not in battle.on_table():
+    if not parts or target is None or actor is None or not battle.placed(target):
         return target_id
     if not by_sight:
         return min((target, *parts),
@@ -95,7 +95,7 @@ def keep_together(table: Table, before: Battle, battle: Battle, log: StepLog,
     on the side where it now lies."""
     owner_id = character_of(battle, moved_id)
     owner = battle.get(owner_id)
-    if owner is None or owner not in battle.on_table():
+    if owner is None or not battle.placed(owner):
         return battle
     for part in parts_of(battle, owner_id):
         was_owner, was_part = before.get(owner_id), before.get(part.id)

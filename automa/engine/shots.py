@@ -281,7 +281,7 @@ def _damage_and_push(table: Table, battle: Battle, log: StepLog, ctx: ShotContex
         battle = _devour_shot(table, battle, log, ctx, character, amount)
     if character != target_id:
         owner = battle.get(character)
-        if owner is None or owner not in battle.on_table():
+        if owner is None or not battle.placed(owner):
             return battle  # dead (the part left play with it) or on the Devoured! card
         log.ruling("part-push", "a hit on a part of a character (Ulom's claw) pushes that piece, "
                                 "the one struck; the character takes the damage and the effects")
@@ -560,7 +560,7 @@ def reach_friend(battle: Battle, log: StepLog, ctx: ShotContext) -> Battle:
 
 def _target_on_table(battle: Battle, log: StepLog, ctx: ShotContext) -> bool:
     target = battle.get(ctx.target) if ctx.target else None
-    if target is None or target not in battle.on_table():
+    if target is None or not battle.placed(target):
         who = ctx.target or "nobody"
         log.add(NoteStep(f"the Active Target ({who}) is out of play: the shot has no target"))
         return False

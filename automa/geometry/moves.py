@@ -11,25 +11,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import shapely
 from numpy.typing import NDArray
-from shapely.geometry import Point, Polygon, box
-from shapely.ops import nearest_points, unary_union
+from shapely.geometry import Point
+from shapely.ops import nearest_points
 
 from automa.errors import RulesError
+from automa.geometry.spots import nearest_free_spot
 from automa.geometry.table import (
-    CIRCLE_SEGMENTS,
     EPSILON,
     TableGeometry,
     centre_distance,
     obstacle_distances,
     off_mat_by,
+    point_gaps,
 )
 from automa.model.pieces import Piece
 
 Vec = tuple[float, float]
 RING_SAMPLES = 720  # candidate spots around a target when the direct touching spot is taken
-GROW = 1 / math.cos(math.pi / (4 * CIRCLE_SEGMENTS))  # circumscribe buffered arcs
 
 
 @dataclass(frozen=True)
@@ -58,9 +57,10 @@ def overlap_with(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     """
     if off_mat_by(table, centre, mover.radius) > tolerance:
         return "the mat edge"
-    distances = obstacle_distances(table, centre)
-    for i in np.flatnonzero(distances < mover.radius - tolerance):
-        return f"obstacle {table.obstacles[int(i)].id}"
+    _, obstacle, gaps = point_gaps(table, np.array([centre], dtype=float),
+                                   mover.radius - tolerance)
+    for i in np.flatnonzero(gaps < mover.radius - tolerance):
+        return f"obstacle {table.obstacles[int(obstacle[i])].id}"
     for other in pieces:
         if other.id != mover.id and centre_distance(centre, other.at) < (
             mover.radius + other.radius - tolerance
@@ -70,37 +70,25 @@ def overlap_with(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
 
 
 def legal_mask(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
-               centres: NDArray[np.float64]) -> NDArray[np.bool_]:
-    """Which of many candidate centres (n, 2) are legal for the mover, in one vectorised pass."""
+               centres: NDArray[np.float64], tolerance: float = EPSILON) -> NDArray[np.bool_]:
+    """Which of many candidate centres (n, 2) are legal for the mover, in one vectorised pass
+    (overlaps under `tolerance` count as touching)."""
     r = mover.radius
     mat = table.playmat
     x, y = centres[:, 0], centres[:, 1]
-    ok = (x >= r - EPSILON) & (x <= mat.width - r + EPSILON)
-    ok &= (y >= r - EPSILON) & (y <= mat.length - r + EPSILON)
+    ok = (x >= r - tolerance) & (x <= mat.width - r + tolerance)
+    ok &= (y >= r - tolerance) & (y <= mat.length - r + tolerance)
     others = [p for p in pieces if p.id != mover.id]
     if others:
         at = np.array([p.at for p in others], dtype=float)
-        reach = np.array([p.radius for p in others], dtype=float) + r - EPSILON
+        reach = np.array([p.radius for p in others], dtype=float) + r - tolerance
         gaps = np.hypot(x[:, None] - at[None, :, 0], y[:, None] - at[None, :, 1])
         ok &= (gaps >= reach[None, :]).all(axis=1)
     if table.obstacles and ok.any():
-        points = shapely.points(centres[ok])
-        distances = shapely.distance(points[:, None], table.obstacle_array[None, :])
-        ok[np.flatnonzero(ok)] = (distances >= r - EPSILON).all(axis=1)
+        rows = np.flatnonzero(ok)
+        spot, _, distances = point_gaps(table, centres[rows], r - tolerance)
+        ok[rows[spot[distances < r - tolerance]]] = False
     return ok
-
-
-def free_region(table: TableGeometry, pieces: Sequence[Piece], mover: Piece) -> Polygon:
-    """Every legal centre for the mover: the mat less its radius, minus grown obstacles, pieces."""
-    r = mover.radius
-    mat = table.playmat
-    region = box(r, r, mat.width - r, mat.length - r)
-    grown = [o.polygon.buffer(r * GROW, quad_segs=CIRCLE_SEGMENTS) for o in table.obstacles]
-    grown += [
-        Point(p.at).buffer((r + p.radius) * GROW, quad_segs=CIRCLE_SEGMENTS)
-        for p in pieces if p.id != mover.id
-    ]
-    return region.difference(unary_union(grown)) if grown else region
 
 
 def nearest_legal_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
@@ -109,15 +97,10 @@ def nearest_legal_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Pie
     if any legal spot lies there (a ruler move never ends beyond its ruler)."""
     if overlap_with(table, pieces, mover, desired) is None:
         return desired
-    region = free_region(table, pieces, mover)
-    if region.is_empty:
+    spot = nearest_free_spot(table, pieces, mover, desired, within)
+    if spot is None:
         raise RulesError(f"there is no room left on the mat for {mover.id}")
-    if within is not None:
-        reachable = region.intersection(Point(within[0]).buffer(within[1], quad_segs=32))
-        if not reachable.is_empty:
-            region = reachable
-    spot = nearest_points(region, Point(desired))[0]
-    return (float(spot.x), float(spot.y))
+    return spot
 
 
 def _ring_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, target: Piece,
@@ -221,19 +204,26 @@ def sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, direction
             limits.append(((size - r - start[axis]) / u[axis], "the mat edge"))
         elif u[axis] < -1e-12:
             limits.append(((start[axis] - r) / -u[axis], "the mat edge"))
-    if len(table.edges):
+    if table.obstacles:
         per_obstacle = np.full(len(table.obstacles), np.inf)
-        np.minimum.at(per_obstacle, table.edge_owner,
-                      _first_contact_with_edges(start, u, r, table.edges))
-        limits += [(float(t), f"obstacle {o.id}")
-                   for t, o in zip(per_obstacle, table.obstacles, strict=True)]
+        if len(table.edges):
+            np.minimum.at(per_obstacle, table.edge_owner,
+                          _first_contact_with_edges(start, u, r, table.edges))
+        circles = np.flatnonzero(table.is_circle)
+        if len(circles):  # a circle obstacle is a disc the mover cannot enter
+            per_obstacle[circles] = _first_contact_with_discs(
+                start, u, r, table.hub[circles], table.circle_radius[circles])
+        # an obstacle never met adds nothing: the ruler's length is always a finite limit
+        limits += [(float(per_obstacle[i]), f"obstacle {table.obstacles[i].id}")
+                   for i in np.flatnonzero(np.isfinite(per_obstacle))]
     others = [p for p in pieces if p.id != mover.id]
     if others:
         centres = np.array([p.at for p in others], dtype=float)
         radii = np.array([p.radius for p in others], dtype=float)
         for piece, t in zip(others, _first_contact_with_discs(start, u, r, centres, radii),
                             strict=True):
-            limits.append((float(t), piece.id))
+            if t != math.inf:
+                limits.append((float(t), piece.id))
     limits.sort(key=lambda item: item[0])
     travel, stopped_by = limits[0]
     travel = max(0.0, travel - 1e-7)
@@ -251,6 +241,12 @@ def closest_obstacle(table: TableGeometry, centre: Vec) -> tuple[str, Vec, float
         return None
     distances = obstacle_distances(table, centre)
     i = int(np.argmin(distances))
+    circle = table.obstacles[i].circle
+    if circle is not None:  # the point of the circle toward the centre
+        away = math.hypot(centre[0] - circle[0], centre[1] - circle[1]) or 1.0
+        return table.obstacles[i].id, (circle[0] + circle[2] * (centre[0] - circle[0]) / away,
+                                       circle[1] + circle[2] * (centre[1] - circle[1]) / away), \
+            float(distances[i])
     point = nearest_points(table.obstacles[i].polygon.exterior, Point(centre))[0]
     return table.obstacles[i].id, (float(point.x), float(point.y)), float(distances[i])
 

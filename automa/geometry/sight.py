@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString
+from numpy.typing import NDArray
 
-from automa.geometry.table import TableGeometry, edge_distance
+from automa.geometry.table import SLACK, TableGeometry, edge_distance
 from automa.model.pieces import Piece
 
 INTERIORS_MEET = "T********"  # DE-9IM: the line's interior meets the obstacle's interior
@@ -35,18 +35,52 @@ class Sighting:
     via: str | None = None  # the piece measured, when it is a part of the target (Ulom's claw)
 
 
-def _segment_blockers(table: TableGeometry, line: LineString, grow: float) -> list[int]:
-    if not table.obstacles:
-        return []
-    shape = line if grow == 0 else line.buffer(grow, cap_style="flat")
-    hits = shapely.relate_pattern(shape, table.obstacle_array, INTERIORS_MEET)
-    return [int(i) for i in np.flatnonzero(hits)]
+def sight_lines(table: TableGeometry, coords: NDArray[np.float64], grow: float = 0.0
+                ) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
+    """For sight lines (n, 2, 2): which obstacles each one's band (the line grown by `grow`
+    each side, flat ends) enters, (n, k); and each unblocked line's clearance, the least distance
+    from the line itself to an obstacle (inf for a blocked line).
+
+    A circle obstacle is measured from its centre. A polygon is asked of shapely only where its
+    bounding circle cannot settle it: a band clear of the bounding circle cannot enter the
+    polygon, and the clearance is the least among polygons whose bound could be least.
+    """
+    n, k = len(coords), len(table.obstacles)
+    ax, ay = coords[:, 0, 0, None], coords[:, 0, 1, None]  # (n, 1)
+    dx, dy = coords[:, 1, 0, None] - ax, coords[:, 1, 1, None] - ay
+    length = np.hypot(dx, dy)
+    safe = np.where(length > 0, length, 1.0)
+    dx, dy = dx / safe, dy / safe
+    wx, wy = table.hub[:, 0] - ax, table.hub[:, 1] - ay  # (n, k)
+    u = wx * dx + wy * dy
+    v = np.abs(wy * dx - wx * dy)
+    beyond = np.maximum(np.maximum(-u, u - length), 0.0)
+    hub_gap = np.hypot(beyond, v)  # hub to the line
+    band_gap = hub_gap if grow == 0 else np.hypot(beyond, np.maximum(v - grow, 0.0))
+    circle = table.is_circle
+    blocked = circle & (band_gap < table.circle_radius)
+    line, obstacle = np.nonzero(~circle & (band_gap - table.hub_radius < SLACK))
+    if len(line):
+        lines = shapely.linestrings(coords[line])
+        shapes = lines if grow == 0 else shapely.buffer(lines, grow, cap_style="flat")
+        blocked[line, obstacle] = shapely.relate_pattern(shapes, table.obstacle_array[obstacle],
+                                                         INTERIORS_MEET)
+    clearance = np.full(n, np.inf)
+    clear = ~np.any(blocked, axis=1)
+    if k and clear.any():
+        gap = np.where(circle, np.maximum(hub_gap - table.circle_radius, 0.0), np.inf)
+        upper = np.minimum(gap, hub_gap + table.hub_radius).min(axis=1)
+        line, obstacle = np.nonzero(clear[:, None] & ~circle
+                                    & (hub_gap - table.hub_radius <= upper[:, None] + SLACK))
+        if len(line):
+            gap[line, obstacle] = shapely.distance(shapely.linestrings(coords[line]),
+                                                   table.obstacle_array[obstacle])
+        clearance[clear] = gap[clear].min(axis=1)
+    return blocked, clearance
 
 
-def _clear_margin(table: TableGeometry, line: LineString, grow: float) -> float:
-    if not table.obstacles:
-        return math.inf
-    return float(np.min(shapely.distance(line, table.obstacle_array))) - grow
+def _segment(a: Piece, b: Piece) -> NDArray[np.float64]:
+    return np.array([[a.at, b.at]], dtype=float)
 
 
 def _blocked_margin(table: TableGeometry, a: Piece, b: Piece, blockers: list[int],
@@ -57,9 +91,15 @@ def _blocked_margin(table: TableGeometry, a: Piece, b: Piece, blockers: list[int
     normal = np.array([-direction[1], direction[0]]) / max(np.hypot(*direction), 1e-12)
     left = right = 0.0
     for i in blockers:
-        offsets = (table.obstacles[i].edges[:, 0, :] - start) @ normal
-        left = max(left, float(offsets.max()) + grow)
-        right = max(right, float(-offsets.min()) + grow)
+        circle = table.obstacles[i].circle
+        if circle is not None:
+            offset = float((np.asarray(circle[:2]) - start) @ normal)
+            high, low = offset + circle[2], offset - circle[2]
+        else:
+            offsets = (table.obstacles[i].edges[:, 0, :] - start) @ normal
+            high, low = float(offsets.max()), float(offsets.min())
+        left = max(left, high + grow)
+        right = max(right, -low + grow)
     return min(left, right)
 
 
@@ -71,16 +111,12 @@ def _any_line_visible(table: TableGeometry, a: Piece, b: Piece) -> tuple[bool, f
     from_points = start + np.outer(spread * a.radius, normal)
     to_points = end + np.outer(spread * b.radius, normal)
     pairs = np.stack(np.broadcast_arrays(from_points[:, None, :], to_points[None, :, :]), axis=2)
-    lines = shapely.linestrings(pairs.reshape(-1, 2, 2))
-    blocked = shapely.relate_pattern(lines[:, None], table.obstacle_array[None, :],
-                                     INTERIORS_MEET).any(axis=1)
-    if blocked.all():
-        centre = LineString([a.at, b.at])
-        return False, _blocked_margin(table, a, b, _segment_blockers(table, centre, 0.0), 0.0)
-    clear = lines[~blocked]
-    margin = float(np.max(np.min(shapely.distance(clear[:, None], table.obstacle_array[None, :]),
-                                 axis=1)))
-    return True, margin
+    blocked, clearance = sight_lines(table, pairs.reshape(-1, 2, 2))
+    if blocked.any(axis=1).all():
+        centre, _ = sight_lines(table, _segment(a, b))
+        blockers = [int(i) for i in np.flatnonzero(centre[0])]
+        return False, _blocked_margin(table, a, b, blockers, 0.0)
+    return True, float(np.max(clearance[np.isfinite(clearance)]))
 
 
 def line_of_sight(table: TableGeometry, a: Piece, b: Piece, blocked_by_obstacles: bool,
@@ -93,13 +129,13 @@ def line_of_sight(table: TableGeometry, a: Piece, b: Piece, blocked_by_obstacles
         visible, margin = _any_line_visible(table, a, b)
         return Sighting(a.id, b.id, visible, distance, margin)
     grow = CORRIDOR_WIDTH / 2 if test == "corridor" else 0.0
-    line = LineString([a.at, b.at])
-    blockers = _segment_blockers(table, line, grow)
+    blocked, clearance = sight_lines(table, _segment(a, b), grow)
+    blockers = [int(i) for i in np.flatnonzero(blocked[0])]
     if blockers:
         margin = _blocked_margin(table, a, b, blockers, grow)
         ids = tuple(table.obstacles[i].id for i in blockers)
         return Sighting(a.id, b.id, False, distance, margin, ids)
-    return Sighting(a.id, b.id, True, distance, _clear_margin(table, line, grow))
+    return Sighting(a.id, b.id, True, distance, float(clearance[0]) - grow)
 
 
 def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
@@ -119,10 +155,9 @@ def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
 
 def _centre_lines_at_once(table: TableGeometry, viewer: Piece,
                           targets: list[Piece]) -> list[Sighting]:
-    lines = shapely.linestrings([[viewer.at, t.at] for t in targets])
-    obstacles = table.obstacle_array
-    blocked = shapely.relate_pattern(lines[:, None], obstacles[None, :], INTERIORS_MEET)
-    clearance = shapely.distance(lines[:, None], obstacles[None, :]).min(axis=1)
+    ends = np.array([t.at for t in targets], dtype=float)
+    start = np.broadcast_to(np.asarray(viewer.at, dtype=float), ends.shape)
+    blocked, clearance = sight_lines(table, np.stack([start, ends], axis=1))
     sightings = []
     for i, target in enumerate(targets):
         blockers = [int(j) for j in np.flatnonzero(blocked[i])]

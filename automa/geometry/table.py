@@ -1,4 +1,9 @@
-"""The playmat as geometry: the mat rectangle and its obstacles as shapely polygons and arrays."""
+"""The playmat as geometry: the mat rectangle and its obstacles as shapely polygons and arrays.
+
+A circle obstacle is a true circle wherever a piece meets it (sight, sweeps, where a piece may
+stand): its distance is measured from its centre. Its polygon (a 128-gon inscribed in it) serves
+only drawing and the few slow queries that need a shape (zones, setup).
+"""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from automa.model.playmat import Playmat
 
 CIRCLE_SEGMENTS = 32  # quarter-circle segments: a 3 cm disc is off by under 0.01 mm
 EPSILON = 1e-6  # cm: "touching" tolerance for exact tests
+SLACK = 1e-7  # cm: a bound this close to a threshold is settled by the exact (shapely) test
 PLACEMENT_TOLERANCE = 0.01  # cm: overlaps this small in a typed or saved position are touching
 
 
@@ -23,24 +29,47 @@ class ObstacleShape:
     id: str
     polygon: Polygon
     edges: NDArray[np.float64]  # (n, 2, 2) segment end points, for swept-disc tests
+    circle: tuple[float, float, float] | None = None  # x, y, radius of a circle obstacle
 
 
 @dataclass(frozen=True)
 class TableGeometry:
     playmat: Playmat
     obstacles: tuple[ObstacleShape, ...]
-    edges: NDArray[np.float64]  # every obstacle edge, (m, 2, 2), for one vectorised sweep
+    edges: NDArray[np.float64]  # every polygon obstacle's edge, (m, 2, 2), for one sweep
     edge_owner: NDArray[np.intp]  # index of the obstacle each edge belongs to
-
-    @property
-    def obstacle_array(self) -> NDArray[np.object_]:
-        return np.array([o.polygon for o in self.obstacles], dtype=object)
+    # each obstacle's bounding circle (centre, radius): a cheap numpy bound on the distance to
+    # it, so the exact shapely test runs only where the bound cannot settle the answer; for a
+    # circle obstacle the hub is its centre and `circle_radius` its radius (0 for a polygon)
+    hub: NDArray[np.float64]  # (k, 2)
+    hub_radius: NDArray[np.float64]  # (k,)
+    obstacle_array: NDArray[np.object_]  # the polygons, for vectorised shapely calls
+    is_circle: NDArray[np.bool_]  # (k,)
+    circle_radius: NDArray[np.float64]  # (k,)
 
     def obstacle(self, obstacle_id: str) -> ObstacleShape:
         return next(o for o in self.obstacles if o.id == obstacle_id)
 
 
+_BUILT: dict[int, tuple[Playmat, TableGeometry]] = {}  # id -> (the playmat, its geometry)
+BUILT_KEPT = 8
+
+
 def build_table(playmat: Playmat) -> TableGeometry:
+    """The geometry of a playmat. It never changes, so the last few are kept: loading a
+    scenario builds it to check the pieces' places, and its turns (or many turns, in process)
+    reuse it. The entry holds the playmat itself, so its id cannot be reused while kept."""
+    kept = _BUILT.get(id(playmat))
+    if kept is not None and kept[0] is playmat:
+        return kept[1]
+    geometry = _build_table(playmat)
+    if len(_BUILT) >= BUILT_KEPT:
+        del _BUILT[next(iter(_BUILT))]
+    _BUILT[id(playmat)] = (playmat, geometry)
+    return geometry
+
+
+def _build_table(playmat: Playmat) -> TableGeometry:
     shapes = []
     for obstacle in playmat.obstacles:
         if obstacle.circle is not None:
@@ -51,12 +80,28 @@ def build_table(playmat: Playmat) -> TableGeometry:
             polygon = shapely.normalize(polygon)
         coords = np.asarray(polygon.exterior.coords, dtype=float)
         edges = np.stack([coords[:-1], coords[1:]], axis=1)
-        shapes.append(ObstacleShape(obstacle.id, polygon, edges))
+        shapes.append(ObstacleShape(obstacle.id, polygon, edges, obstacle.circle))
     shapely.prepare(np.array([s.polygon for s in shapes], dtype=object))
-    edges = np.concatenate([s.edges for s in shapes]) if shapes else np.zeros((0, 2, 2))
-    owner = np.concatenate([np.full(len(s.edges), i) for i, s in enumerate(shapes)]) if shapes \
+    sided = [(i, s) for i, s in enumerate(shapes) if s.circle is None]
+    edges = np.concatenate([s.edges for _, s in sided]) if sided else np.zeros((0, 2, 2))
+    owner = np.concatenate([np.full(len(s.edges), i) for i, s in sided]) if sided \
         else np.zeros(0, dtype=np.intp)
-    return TableGeometry(playmat, tuple(shapes), edges, owner.astype(np.intp))
+    hubs, reach, radii = [], [], []
+    for shape in shapes:
+        if shape.circle is not None:
+            hub, radius = np.array(shape.circle[:2], dtype=float), shape.circle[2]
+        else:
+            corners = shape.edges[:, 0, :]
+            hub = (corners.min(axis=0) + corners.max(axis=0)) / 2
+            radius = float(np.hypot(*(corners - hub).T).max())
+        hubs.append(hub)
+        reach.append(radius * (1 + 1e-9) + SLACK)
+        radii.append(radius if shape.circle is not None else 0.0)
+    return TableGeometry(playmat, tuple(shapes), edges, owner.astype(np.intp),
+                         np.array(hubs, dtype=float).reshape(-1, 2), np.array(reach, dtype=float),
+                         np.array([s.polygon for s in shapes], dtype=object),
+                         np.array([s.circle is not None for s in shapes], dtype=bool),
+                         np.array(radii, dtype=float))
 
 
 def centre_distance(a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -72,7 +117,28 @@ def obstacle_distances(table: TableGeometry, centre: tuple[float, float]) -> NDA
     """Distance from a point to each obstacle (0 inside)."""
     if not table.obstacles:
         return np.zeros(0)
-    return np.asarray(shapely.distance(Point(centre), table.obstacle_array), dtype=float)
+    _, obstacle, gaps = point_gaps(table, np.array([centre], dtype=float), math.inf)
+    distances = np.zeros(len(table.obstacles))
+    distances[obstacle] = gaps
+    return distances
+
+
+def point_gaps(table: TableGeometry, points: NDArray[np.float64], reach: float
+               ) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.float64]]:
+    """The distance (0 inside) from points (n, 2) to obstacles, for every (point, obstacle) pair
+    that may be closer than `reach`: (point index, obstacle index, distance), in row order.
+    Circles are measured from their centres; polygons by shapely, only where the bounding
+    circle cannot settle it."""
+    dx = points[:, 0, None] - table.hub[None, :, 0]
+    dy = points[:, 1, None] - table.hub[None, :, 1]
+    centre_gap = np.hypot(dx, dy)
+    row, obstacle = np.nonzero(centre_gap - table.hub_radius < reach + SLACK)
+    gaps = np.maximum(centre_gap[row, obstacle] - table.circle_radius[obstacle], 0.0)
+    sided = ~table.is_circle[obstacle]
+    if sided.any():
+        gaps[sided] = shapely.distance(shapely.points(points[row[sided]]),
+                                       table.obstacle_array[obstacle[sided]])
+    return row, obstacle, gaps
 
 
 def off_mat_by(table: TableGeometry, centre: tuple[float, float], radius: float) -> float:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from automa.model.shots import Sequence
 
@@ -44,4 +44,9 @@ class Piece:
         return self.name or self.id
 
     def moved(self, to: Point) -> Piece:
-        return replace(self, at=to)
+        """The same piece at another place (a plain copy: `replace` re-runs the whole
+        constructor, a tenth of a millisecond for a piece's twenty fields)."""
+        copy = object.__new__(Piece)
+        copy.__dict__.update(self.__dict__)
+        copy.__dict__["at"] = to
+        return copy

@@ -1,0 +1,171 @@
+"""The legal spot nearest a point, found exactly instead of on a polygon of the free region.
+
+A centre is illegal inside an open "keep-out" set: a disc of radius r + r_i round every other
+piece, r + R round a circle obstacle, the points nearer than r to a polygon obstacle, and the
+band within r of the mat edge. The legal region is what is left (a closed set). Its point nearest
+a given point p is either the foot of p on one boundary curve (the near point of a circle, the
+perpendicular foot on a line) or a corner where two boundary curves cross. So the candidates are
+those feet and crossings (the curves: every keep-out circle, a circle of radius r round every
+polygon corner, the two lines at distance r along every polygon edge, the four mat lines, and the
+circle a ruler can reach); the answer is the nearest candidate that is legal. Crossings are only
+needed between curves passing closer to p than the best legal foot, which keeps them few.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from automa.geometry.table import TableGeometry
+from automa.model.pieces import Piece
+
+Vec = tuple[float, float]
+CHECKED_AT_ONCE = 32  # candidates checked for legality per vectorised call, nearest first
+ON_BOUNDARY = 1e-9  # cm: a candidate this far into a keep-out set lies on its boundary
+CLEAR = 1e-9  # cm: every curve is drawn this much outside its keep-out set, so the spot found
+# touches with a gap of a hundred-millionth of a millimetre, never an overlap of a rounding error
+
+
+def _curves(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
+            within: tuple[Vec, float] | None
+            ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Every boundary curve: circles (c, 3) as x, y, radius; lines (l, 4) as a point and a unit
+    direction."""
+    r = mover.radius + CLEAR
+    others = [p for p in pieces if p.id != mover.id]
+    circles = [np.array([[p.at[0], p.at[1], p.radius + r] for p in others]).reshape(-1, 3)]
+    round_ones = np.flatnonzero(table.is_circle)
+    circles.append(np.column_stack([table.hub[round_ones],
+                                    table.circle_radius[round_ones] + r]))
+    corners = table.edges[:, 0, :]
+    circles.append(np.column_stack([corners, np.full(len(corners), r)]))
+    if within is not None:
+        circles.append(np.array([[within[0][0], within[0][1], within[1] - CLEAR]]))
+    mat = table.playmat
+    lines = [np.array([[r, 0.0, 0.0, 1.0], [mat.width - r, 0.0, 0.0, 1.0], [0.0, r, 1.0, 0.0],
+                       [0.0, mat.length - r, 1.0, 0.0]])]
+    if len(table.edges):
+        p, q = table.edges[:, 0, :], table.edges[:, 1, :]
+        along = q - p
+        unit = along / np.hypot(along[:, 0], along[:, 1])[:, None]
+        normal = np.column_stack([-unit[:, 1], unit[:, 0]])
+        for side in (1.0, -1.0):
+            lines.append(np.column_stack([p + side * r * normal, unit]))
+    return np.concatenate(circles), np.concatenate(lines)
+
+
+def _feet(p: NDArray[np.float64], circles: NDArray[np.float64], lines: NDArray[np.float64]
+          ) -> NDArray[np.float64]:
+    away = p - circles[:, :2]
+    length = np.hypot(away[:, 0], away[:, 1])
+    safe = np.where(length > 0, length, 1.0)
+    direction = np.where(length[:, None] > 0, away / safe[:, None], np.array([1.0, 0.0]))
+    on_circles = circles[:, :2] + circles[:, 2:3] * direction
+    base, unit = lines[:, :2], lines[:, 2:]
+    on_lines = base + np.sum((p - base) * unit, axis=1)[:, None] * unit
+    feet: NDArray[np.float64] = np.concatenate([on_circles, on_lines])
+    return feet
+
+
+def _crossings(circles: NDArray[np.float64], lines: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Every point where two of the curves cross (circle-circle, circle-line, line-line)."""
+    out = [np.zeros((0, 2))]
+    if len(circles) > 1:
+        i, j = np.triu_indices(len(circles), 1)
+        a, b = circles[i], circles[j]
+        d = b[:, :2] - a[:, :2]
+        dist = np.hypot(d[:, 0], d[:, 1])
+        ok = (dist > 0) & (dist <= a[:, 2] + b[:, 2]) & (dist >= np.abs(a[:, 2] - b[:, 2]))
+        a, b, d, dist = a[ok], b[ok], d[ok], dist[ok]
+        along = (a[:, 2] ** 2 - b[:, 2] ** 2 + dist**2) / (2 * dist)
+        h = np.sqrt(np.maximum(a[:, 2] ** 2 - along**2, 0.0))
+        unit = d / dist[:, None]
+        mid = a[:, :2] + along[:, None] * unit
+        side = np.column_stack([-unit[:, 1], unit[:, 0]]) * h[:, None]
+        out += [mid + side, mid - side]
+    if len(circles) and len(lines):
+        c, ln = np.repeat(circles, len(lines), axis=0), np.tile(lines, (len(circles), 1))
+        base, unit = ln[:, :2], ln[:, 2:]
+        t = np.sum((c[:, :2] - base) * unit, axis=1)
+        foot = base + t[:, None] * unit
+        off = np.hypot(*(c[:, :2] - foot).T)
+        ok = off <= c[:, 2]
+        h = np.sqrt(np.maximum(c[ok, 2] ** 2 - off[ok] ** 2, 0.0))[:, None]
+        out += [foot[ok] + h * unit[ok], foot[ok] - h * unit[ok]]
+    if len(lines) > 1:
+        i, j = np.triu_indices(len(lines), 1)
+        a, b = lines[i], lines[j]
+        cross = a[:, 2] * b[:, 3] - a[:, 3] * b[:, 2]
+        ok = np.abs(cross) > 1e-12
+        a, b, cross = a[ok], b[ok], cross[ok]
+        w = b[:, :2] - a[:, :2]
+        t = (w[:, 0] * b[:, 3] - w[:, 1] * b[:, 2]) / cross
+        out.append(a[:, :2] + t[:, None] * a[:, 2:])
+    crossings: NDArray[np.float64] = np.concatenate(out)
+    return crossings
+
+
+def _legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
+           spots: NDArray[np.float64], within: tuple[Vec, float] | None) -> NDArray[np.bool_]:
+    from automa.geometry.moves import legal_mask
+
+    ok = legal_mask(table, pieces, mover, spots, ON_BOUNDARY)
+    if within is not None:
+        (x, y), reach = within
+        ok &= np.hypot(spots[:, 0] - x, spots[:, 1] - y) <= reach + ON_BOUNDARY
+    return ok
+
+
+def _first_legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
+                 spots: NDArray[np.float64], p: NDArray[np.float64],
+                 within: tuple[Vec, float] | None) -> tuple[NDArray[np.float64] | None, float]:
+    """The legal spot nearest p (the first of equals) and its distance; legality is checked
+    nearest first, a few at a time, so far candidates are rarely checked at all."""
+    gaps = np.hypot(spots[:, 0] - p[0], spots[:, 1] - p[1])
+    order = np.argsort(gaps, kind="stable")
+    for start in range(0, len(order), CHECKED_AT_ONCE):
+        chunk = order[start:start + CHECKED_AT_ONCE]
+        legal = _legal(table, pieces, mover, spots[chunk], within)
+        if legal.any():
+            i = int(chunk[int(np.argmax(legal))])
+            return spots[i], float(gaps[i])
+    return None, math.inf
+
+
+def _nearest(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, desired: Vec,
+             within: tuple[Vec, float] | None) -> Vec | None:
+    p = np.asarray(desired, dtype=float)
+    circles, lines = _curves(table, pieces, mover, within)
+    feet = _feet(p, circles, lines)
+    feet = feet[np.isfinite(feet).all(axis=1)]
+    best, reach = _first_legal(table, pieces, mover, feet, p, within)
+    # only curves passing within `reach` of p can cross nearer than the best foot
+    near_circles = circles[np.abs(np.hypot(circles[:, 0] - p[0], circles[:, 1] - p[1])
+                                  - circles[:, 2]) <= reach + 1e-9]
+    base, unit = lines[:, :2], lines[:, 2:]
+    side = np.abs((p[0] - base[:, 0]) * unit[:, 1] - (p[1] - base[:, 1]) * unit[:, 0])
+    near_lines = lines[side <= reach + 1e-9]
+    crossings = _crossings(near_circles, near_lines)
+    crossings = crossings[np.hypot(crossings[:, 0] - p[0], crossings[:, 1] - p[1])
+                          < reach - 1e-12]
+    if len(crossings):
+        crossing, _ = _first_legal(table, pieces, mover, crossings, p, within)
+        if crossing is not None:
+            best = crossing
+    if best is None:
+        return None
+    return (float(best[0]), float(best[1]))
+
+
+def nearest_free_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
+                      desired: Vec, within: tuple[Vec, float] | None = None) -> Vec | None:
+    """The legal centre nearest `desired` (None: no room on the mat); with `within` = (centre,
+    reach), inside that circle if any legal spot lies there."""
+    if within is not None:
+        spot = _nearest(table, pieces, mover, desired, within)
+        if spot is not None:
+            return spot
+    return _nearest(table, pieces, mover, desired, None)

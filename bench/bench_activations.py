@@ -1,0 +1,147 @@
+"""Benchmark: AI activations per second, and one AI turn on a crowded mat, old code beside new.
+
+Run: python bench/bench_activations.py [--rounds 5] [--baseline /work/main]
+
+Each figure is measured in a fresh worker process per code tree; the workers for this tree and
+for the baseline tree (a `git worktree` of main, read-only) alternate, round after round, and
+the ratio printed is the median of the per-round ratios (paired, so load from other work on the
+machine falls on both sides alike). Without a baseline tree, the ratio is taken against the
+figures of main recorded in BASELINE below (measured the same way at the start of the work).
+
+Tables (tests/fingerprint_tables.py draws the generated ones; the same text on both sides):
+- demo: examples/demo-battle.toml (8 pieces, Mausoleum, blocked sight);
+- 12m-blocked: 12 monsters, 4 heroes, 10 obstacles, blocked sight;
+- 40p-40o: 8 heroes, 32 monsters, 40 obstacles, blocked sight: milliseconds for one AI turn.
+Every turn is a full `run_turn` from the parsed scenario (the scenario parsed once, as a
+forecast or a long session does). Times are CPU time of the worker process (`process_time`):
+six other jobs share this machine's two cores, and wall time swung 2x between identical runs.
+Activations per second: the fastest chunk of the same ten seeded turns within the budget (the
+least disturbed); one big turn: each of five seeds' faster of two runs, the median of those.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+HERE = Path(__file__).resolve().parent.parent
+# main (86f697d) on the reference machine under load from six other jobs, CPU time, medians of
+# 5 worker runs, 2026-11-30 06:26 UTC (the paired run against /work/main is the figure to trust)
+BASELINE = {"demo": 1026.0, "12m-blocked": 462.0, "40p-40o_ms": 241.0}
+BUDGET = 2.0  # CPU seconds of turns per table and worker
+CHUNK = 10  # seeded turns per timed chunk
+
+
+def _tables_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "fingerprint_tables", HERE / "tests" / "fingerprint_tables.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["fingerprint_tables"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def worker(code: Path) -> dict[str, float]:
+    """Measure in this process the code tree `code` (already first on sys.path)."""
+    import automa
+    from automa.catalog.load import load_catalog
+    from automa.engine.turn import run_turn
+    from automa.scenario.load import load_scenario, parse_scenario
+
+    assert Path(automa.__file__).resolve().is_relative_to(code.resolve()), automa.__file__
+    gen = _tables_module()
+    catalog = load_catalog()
+    tables = {
+        "demo": load_scenario(code / "examples" / "demo-battle.toml", catalog),
+        "12m-blocked": parse_scenario(gen.table_text(gen.DEMO_BLOCKED), "12m.toml", catalog),
+    }
+    results: dict[str, float] = {}
+    for name, scenario in tables.items():
+        run_turn(scenario, catalog, 0)
+        best, spent = 0.0, 0.0
+        while spent < BUDGET:  # chunks of the same ten seeded turns; the fastest chunk counts
+            start = time.process_time()
+            activations = sum(len(run_turn(scenario, catalog, seed).activations)
+                              for seed in range(CHUNK))
+            took = time.process_time() - start
+            best, spent = max(best, activations / took), spent + took
+        results[name] = best
+    big = parse_scenario(gen.table_text(gen.BIG), "big.toml", catalog)
+    run_turn(big, catalog, 0)
+    costs = []
+    for seed in range(5):  # each seed's faster of two runs; the median over the seeds
+        runs = []
+        for _ in range(2):
+            start = time.process_time()
+            run_turn(big, catalog, seed)
+            runs.append(time.process_time() - start)
+        costs.append(min(runs))
+    results["40p-40o_ms"] = statistics.median(costs) * 1000
+    return results
+
+
+def run_worker(code: Path) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    out = subprocess.run([sys.executable, __file__, "--worker", str(code)], env=env, cwd=code,
+                         capture_output=True, text=True, check=True)
+    result: dict[str, float] = json.loads(out.stdout)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--baseline", type=Path, default=Path("/work/main"))
+    parser.add_argument("--worker", type=Path, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker is not None:
+        print(json.dumps(worker(args.worker)))
+        return
+    paired = args.baseline.is_dir() and (args.baseline / "automa").is_dir()
+    new: list[dict[str, float]] = []
+    old: list[dict[str, float]] = []
+    for i in range(args.rounds):
+        if paired:
+            old.append(run_worker(args.baseline))
+        new.append(run_worker(HERE))
+        print(f"round {i + 1}/{args.rounds} done", file=sys.stderr)
+    report(new, old, paired)
+
+
+def report(new: list[dict[str, float]], old: list[dict[str, float]], paired: bool) -> None:
+    print(f"{'figure':<34}{'baseline':>12}{'this tree':>12}{'ratio':>8}")
+    rows: list[tuple[str, str, bool]] = [
+        ("demo", "activations/s, demo table", True),
+        ("12m-blocked", "activations/s, 12m 4h 10o blocked", True),
+        ("40p-40o_ms", "ms per AI turn, 40 pieces 40 obst.", False)]
+    summary: dict[str, Any] = {}
+    for key, label, higher_better in rows:
+        mine = statistics.median(r[key] for r in new)
+        if paired:
+            theirs = statistics.median(r[key] for r in old)
+            ratios = [(n[key] / o[key]) if higher_better else (o[key] / n[key])
+                      for n, o in zip(new, old, strict=True)]
+            ratio = statistics.median(ratios)
+        else:
+            theirs = BASELINE[key]
+            ratio = (mine / theirs if higher_better else theirs / mine) if theirs else 0.0
+        summary[key] = {"baseline": theirs, "new": mine, "speed-up": ratio}
+        print(f"{label:<34}{theirs:>12.1f}{mine:>12.1f}{ratio:>7.2f}x")
+    print("(ratio: how many times faster; " +
+          ("paired worker runs against the baseline tree)" if paired else
+           "against the BASELINE figures recorded in this file)"))
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()
