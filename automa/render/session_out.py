@@ -86,7 +86,40 @@ def describe_event(event: Event) -> str:
         return f"{event['piece']} {'is' if event['on'] else 'is no longer'} {event['condition']}"
     if kind == "rollback":
         return f"rollback to {event['to']} inputs"
-    return str(kind)
+    if kind == "cave":
+        return describe_cave(event)
+    if kind == "summon":
+        return clean(f"{event['piece']} summoned Antient {event['antient']} (instead of the "
+                     f"base shot sequence)")
+    if kind in MARKER_WORDS:
+        return MARKER_WORDS[kind]
+    return clean(str(kind))
+
+
+MARKER_WORDS = {"end-heroes-turn": "end of the heroes' turn",
+                "undo": "undo of the last input", "redo": "redo of the last input undone"}
+
+
+def describe_cave(event: Event) -> str:
+    """A `cave` input as the log line: the hero's Kraken fight and what it gave them."""
+    from automa.model.components import DamageToken
+    from automa.rules.kraken import hero_wins
+
+    labels = [str(t) for t in event.get("tokens") or ()]
+    total = sum(DamageToken.parse(t).value for t in labels)
+    strength = int(event["strength"])
+    tie = str(event.get("tie", "kraken"))
+    won = hero_wins(strength, total, tie)
+    sent = " (sent by the Portal Trap)" if event.get("portal") else ""
+    fight = (f"{event['piece']} fought the Kraken{sent}: strength {strength}, tokens "
+             f"{', '.join(labels) or 'none'} = {total}")
+    if total == strength:
+        fight += f", a tie ({tie} wins)"
+    item = event.get("item")
+    outcome = (f"the hero wins; 1 platinum, 2 health, item {item}, Antient "
+               f"{event.get('antient')}" if won else
+               f"the Kraken wins; a Poison card discarded (if any), item {item}")
+    return clean(f"{fight}: {outcome}")
 
 
 def clean(text: str) -> str:
