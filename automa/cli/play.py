@@ -490,10 +490,12 @@ def _los(session: Any, args: list[str]) -> None:
 
 
 def _status(session: Any, args: list[str]) -> None:
+    from automa.cli.play_cave import antients_held
     from automa.render.measured import unmeasured_now
     from automa.render.session_out import status_text
 
-    click.echo(status_text(session.state, frozenset(unmeasured_now(session))), nl=False)
+    click.echo(status_text(session.state, frozenset(unmeasured_now(session)),
+                           antients_held(session)), nl=False)
 
 
 def _log(session: Any, args: list[str]) -> None:

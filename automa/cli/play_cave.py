@@ -99,6 +99,23 @@ def antients_won(events: tuple[Event, ...], hero: str | None = None) -> list[str
             and (hero is None or e.get("piece") == hero)]
 
 
+def antients_held(session: Any) -> dict[str, tuple[tuple[str, bool], ...]]:
+    """Each hero's Antients won in the Hidden Cave (this campaign's rooms and this battle), in
+    the order won, each with whether it has been summoned (here or in an earlier room)."""
+    from automa.session.cave_events import summoned_mark
+
+    view = campaign_view(session)
+    events = (*(view.events if view else ()), *session.effective()[0])
+    held: dict[str, tuple[tuple[str, bool], ...]] = {}
+    for hero in session.state.battle.pieces:
+        if hero.side != "heroes" or hero.kind != "hero":
+            continue
+        gone = {*hero.used, *used_in_other_rooms(view, hero.id)}
+        held[hero.id] = tuple((name, summoned_mark(name) in gone)
+                              for name in antients_won(events, hero.id))
+    return held
+
+
 def used_in_other_rooms(view: CampaignView | None, hero: str) -> list[str]:
     """The hero's cards used once per game, and Antients summoned, in the campaign's other
     rooms: gone for the rest of the game."""
