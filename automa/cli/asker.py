@@ -147,15 +147,21 @@ class PromptAsker:
     def _accept(self, answer: str) -> None:
         self.given.append(answer)
 
-    def number(self, prompt: str, allowed: Sequence[int]) -> int:
-        span = f"{min(allowed)}-{max(allowed)}"
+    def number(self, prompt: str, allowed: Sequence[int], what: str | None = None) -> int:
+        """A number among `allowed`: a face of the die rolled, or (`what`, like "a Poison
+        card's value") any other number the players read at the table."""
+        low, high = min(allowed), max(allowed)
+        span = f"{low}-{high}"
         while True:
             answer = self._ask(f"{prompt} [{span}]")
             value = plain_number(answer)
             if value is not None and value in allowed:
                 self._accept(answer)
                 return value
-            _complain(f"{answer!r} is not a face of this die ({span}; plain digits)")
+            _complain(f"{answer!r} is not a face of this die ({span}; plain digits)"
+                      if what is None else
+                      f"{answer!r} is not {what}: a whole number from {low} to {high} in "
+                      f"plain digits")
 
     def order(self, prompt: str, items: Sequence[str]) -> list[str]:
         """The items one draw at a time, each from those left (the last one is not asked)."""

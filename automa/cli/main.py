@@ -199,6 +199,7 @@ def los(ctx: click.Context, scenario: Path, piece: str, as_json: bool,
     from automa.geometry.sight import look_around
     from automa.geometry.table import build_table
     from automa.render.json_out import sight_json
+    from automa.render.sight_out import sight_line
 
     loaded = _scenario(ctx, scenario, close_call)
     viewer = next((p for p in loaded.pieces if p.id == piece), None)
@@ -216,12 +217,7 @@ def los(ctx: click.Context, scenario: Path, piece: str, as_json: bool,
             else "not blocked by obstacles")
     click.echo(f"{viewer.label}: line of sight {mode}")
     for s in sightings:
-        seen = "sees  " if s.visible else "hidden"
-        behind = f" behind obstacle {', '.join(s.blockers)}" if s.blockers else ""
-        margin = "" if s.margin == float("inf") else f" (margin {s.margin:.1f} cm)"
-        if s.margin < settings.close_call:
-            margin += " close call: check with a ruler edge"
-        click.echo(f"  {seen} {s.target:<16} {s.distance:6.1f} cm{behind}{margin}")
+        click.echo(sight_line(s, settings.close_call))
 
 
 @cli.command()

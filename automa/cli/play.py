@@ -348,7 +348,8 @@ def _hit(session: Any, args: list[str]) -> None:
     event["targets"] = [t for t in " ".join(words[:-1]).replace(",", " ").split() if t]
     modifiers = event["shot"].split("+")[1:]
     if any(m.split("(")[0] == "poison" for m in modifiers):
-        event["poison_card"] = _ask_number("the Poison card you drew shows", 1, 9)
+        event["poison_card"] = _ask_number("the Poison card you drew shows", 1, 9,
+                                           "a Poison card's value")
     if event["shot"].split("+")[0] == "portal-trap":
         event["portal"] = _portal_rolls(session, event["targets"])
     if "chain" in (m.split("(")[0] for m in modifiers) and "by" in event:
@@ -381,21 +382,16 @@ def _play_cave(command: str, session: Any, args: list[str]) -> None:
     (play_cave.cave if command == "cave" else play_cave.summon)(session, args)
 
 
-def _ask_number(prompt: str, low: int, high: int) -> int:
-    from automa.cli.asker import plain_number
+def _ask_number(prompt: str, low: int, high: int, what: str = "the number asked") -> int:
+    """A number the players read at the table (`PromptAsker.number`); the end of the input
+    stops `play`, with nothing of the command logged."""
+    from automa.cli.asker import PromptAsker
+    from automa.errors import InputError
 
-    while True:
-        try:
-            answer = click.prompt(f"  {prompt} ({low}-{high})", prompt_suffix=": ",
-                                  default="", show_default=False)
-        except click.exceptions.Abort:
-            raise Quit from None
-        if not sys.stdin.isatty():
-            click.echo(answer)  # echo scripted input so the transcript reads naturally
-        number = plain_number(answer.strip())
-        if number is not None and low <= number <= high:
-            return number
-        click.echo(f"  a whole number from {low} to {high}, please")
+    try:
+        return PromptAsker().number(f"  {prompt}", range(low, high + 1), what)
+    except InputError:  # the input ended at the question
+        raise Quit from None
 
 
 def _portal_rolls(session: Any, targets: list[str]) -> list[int]:
@@ -404,7 +400,8 @@ def _portal_rolls(session: Any, targets: list[str]) -> list[int]:
     from automa.session.state import new_chance
 
     if session.physical:
-        return [_ask_number(f"D12 rolled for the Portal Trap on {t}", 1, 12) for t in targets]
+        return [_ask_number(f"D12 rolled for the Portal Trap on {t}", 1, 12, "a face of the D12")
+                for t in targets]
     done, _ = session.effective()
     chance = new_chance(session.catalog, session.seed, len(done), None)
     rolls = [chance.d12(f"Portal Trap on {target}") for target in targets]
@@ -465,6 +462,7 @@ def _los(session: Any, args: list[str]) -> None:
     from automa.errors import InputError
     from automa.geometry.sight import look_around
     from automa.render.measured import unmeasured_now
+    from automa.render.sight_out import sight_line
 
     _need(args, 1, "los ID")
     viewer = session.state.battle.get(args[0])
@@ -480,17 +478,19 @@ def _los(session: Any, args: list[str]) -> None:
               if p.side != viewer.side and p.id not in unknown]
     for s in look_around(session.geometry, viewer, others, settings.los_blocked,
                          settings.los_test):
-        click.echo(f"  {'sees  ' if s.visible else 'hidden'} {s.target} {s.distance:.1f} cm")
+        click.echo(sight_line(s))
     if unmeasured := sorted(p.id for p in session.state.battle.on_table()
                             if p.side != viewer.side and p.id in unknown):
         click.echo(f"  not measured, read at the table: {', '.join(unmeasured)}")
 
 
 def _status(session: Any, args: list[str]) -> None:
+    from automa.cli.play_cave import antients_held
     from automa.render.measured import unmeasured_now
     from automa.render.session_out import status_text
 
-    click.echo(status_text(session.state, frozenset(unmeasured_now(session))), nl=False)
+    click.echo(status_text(session.state, frozenset(unmeasured_now(session)),
+                           antients_held(session)), nl=False)
 
 
 def _log(session: Any, args: list[str]) -> None:

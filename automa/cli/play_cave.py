@@ -98,6 +98,23 @@ def antients_won(events: tuple[Event, ...], hero: str | None = None) -> list[str
             and (hero is None or e.get("piece") == hero)]
 
 
+def antients_held(session: Any) -> dict[str, tuple[tuple[str, bool], ...]]:
+    """Each hero's Antients won in the Hidden Cave (this campaign's rooms and this battle), in
+    the order won, each with whether it has been summoned (here or in an earlier room)."""
+    from automa.session.cave_events import summoned_mark
+
+    view = campaign_view(session)
+    events = (*(view.events if view else ()), *session.effective()[0])
+    held: dict[str, tuple[tuple[str, bool], ...]] = {}
+    for hero in session.state.battle.pieces:
+        if hero.side != "heroes" or hero.kind != "hero":
+            continue
+        gone = {*hero.used, *summoned_in_other_rooms(view, hero.id)}
+        held[hero.id] = tuple((name, summoned_mark(name) in gone)
+                              for name in antients_won(events, hero.id))
+    return held
+
+
 def summoned_in_other_rooms(view: CampaignView | None, hero: str) -> list[str]:
     """The Antients the hero summoned in the campaign's other rooms: used for the rest of the
     game. (Cards used once per game need no such look: the campaign logs them at the start of

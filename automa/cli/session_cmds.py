@@ -160,14 +160,16 @@ def rollback(ctx: click.Context, folder: Path, keep: int, as_json: bool) -> None
 @reports_errors
 def status(ctx: click.Context, folder: Path, as_json: bool) -> None:
     """Where the battle stands."""
+    from automa.cli.play_cave import antients_held
     from automa.render.measured import unmeasured_now
     from automa.render.session_out import status_json, status_text
 
     session = open_session(ctx, folder)
     if as_json:
-        emit_json(status_json(session.state))
+        emit_json(status_json(session.state, antients_held(session)))
     else:
-        click.echo(status_text(session.state, frozenset(unmeasured_now(session))), nl=False)
+        click.echo(status_text(session.state, frozenset(unmeasured_now(session)),
+                               antients_held(session)), nl=False)
 
 
 @cli.command("log")

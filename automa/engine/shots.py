@@ -373,7 +373,9 @@ def _portal_trap(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, s
         return keep_together(table, battle, moved, log, target_id)
     if result == "hidden-cave":
         log.add(NoteStep(f"{target.label}'s players put it on the Hidden Cave card or a free "
-                         f"rune of their choice (then correct its position)"))
+                         f"rune of their choice (then correct its position); on the Hidden Cave "
+                         f"card a hero fights the Kraken from the AI's prompt in `automa play`: "
+                         f"`cave {target.id} SHOTS portal`"))
     else:
         log.add(NoteStep(f"{target.label}'s players may make a rush shot with it now"))
     return battle

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from automa.model.board import HeroBoard, board_of
@@ -10,14 +10,30 @@ from automa.render.json_out import pieces_json
 from automa.session.events import Event
 from automa.session.state import SessionState
 
+Antients = Mapping[str, Sequence[tuple[str, bool]]]  # hero -> (Antient, summoned) in order won
 
-def status_json(state: SessionState) -> dict[str, Any]:
+
+def status_json(state: SessionState, antients: Antients | None = None) -> dict[str, Any]:
+    """The battle as JSON; with `antients` (cli/play_cave.py `antients_held`) each board also
+    lists the Antients the hero holds: `[{"name": ..., "summoned": bool}]`."""
+    boards: dict[str, dict[str, Any]] = {
+        b.hero: {"health": b.health, "starting_health": b.starting_health, "gold": b.gold,
+                 "poison": b.poison, "items": b.items, "kills": list(b.kills),
+                 "used": list(b.used)} for b in hero_boards(state)}
+    if antients is not None:
+        for hero, board in boards.items():
+            board["antients"] = [{"name": name, "summoned": summoned}
+                                 for name, summoned in antients.get(hero, ())]
     return {"round": state.round, "phase": state.phase, "pieces": pieces_json(state.battle),
-            "out": dict(state.battle.out),
-            "boards": {b.hero: {"health": b.health, "starting_health": b.starting_health,
-                                "gold": b.gold, "poison": b.poison, "items": b.items,
-                                "kills": list(b.kills), "used": list(b.used)}
-                       for b in hero_boards(state)}}
+            "out": dict(state.battle.out), "boards": boards}
+
+
+def antients_text(held: Sequence[tuple[str, bool]]) -> str:
+    """`; Antients: urthoth (summoned), dargoth (not summoned yet)`, or nothing."""
+    if not held:
+        return ""
+    return "; Antients: " + ", ".join(
+        f"{name} ({'summoned' if summoned else 'not summoned yet'})" for name, summoned in held)
 
 
 def hero_boards(state: SessionState) -> list[HeroBoard]:
@@ -27,9 +43,11 @@ def hero_boards(state: SessionState) -> list[HeroBoard]:
             if p.side == "heroes" and p.kind == "hero"]
 
 
-def status_text(state: SessionState, unmeasured: Collection[str] = frozenset()) -> str:
+def status_text(state: SessionState, unmeasured: Collection[str] = frozenset(),
+                antients: Antients | None = None) -> str:
     """Where the battle stands; a piece in `unmeasured` (asked geometry: moved by the AI and
-    not yet reported) shows no coordinates, since nobody measured them."""
+    not yet reported) shows no coordinates, since nobody measured them. `antients`: the
+    Antients each hero holds, shown on their board."""
     phase = "the heroes' turn" if state.phase == "heroes" else "the AI turn"
     lines = [f"Round {state.round} · {phase}"]
     for side, title in (("heroes", "Heroic Forces"), ("ai", "AI"), ("neutral", "Neutral")):
@@ -48,7 +66,8 @@ def status_text(state: SessionState, unmeasured: Collection[str] = frozenset()) 
     boards = hero_boards(state)
     if boards:
         lines.append("  Hero boards:")
-        lines += [f"    {board.text()}" for board in boards]
+        lines += [f"    {board.text()}{antients_text((antients or {}).get(board.hero, ()))}"
+                  for board in boards]
     if state.battle.out:
         lines.append("  Out of play: " + ", ".join(f"{k} ({v})"
                                                    for k, v in state.battle.out.items()))
@@ -86,7 +105,40 @@ def describe_event(event: Event) -> str:
         return f"{event['piece']} {'is' if event['on'] else 'is no longer'} {event['condition']}"
     if kind == "rollback":
         return f"rollback to {event['to']} inputs"
-    return str(kind)
+    if kind == "cave":
+        return describe_cave(event)
+    if kind == "summon":
+        return clean(f"{event['piece']} summoned Antient {event['antient']} (instead of the "
+                     f"base shot sequence)")
+    if kind in MARKER_WORDS:
+        return MARKER_WORDS[kind]
+    return clean(str(kind))
+
+
+MARKER_WORDS = {"end-heroes-turn": "end of the heroes' turn",
+                "undo": "undo of the last input", "redo": "redo of the last input undone"}
+
+
+def describe_cave(event: Event) -> str:
+    """A `cave` input as the log line: the hero's Kraken fight and what it gave them."""
+    from automa.model.components import DamageToken
+    from automa.rules.kraken import hero_wins
+
+    labels = [str(t) for t in event.get("tokens") or ()]
+    total = sum(DamageToken.parse(t).value for t in labels)
+    strength = int(event["strength"])
+    tie = str(event.get("tie", "kraken"))
+    won = hero_wins(strength, total, tie)
+    sent = " (sent by the Portal Trap)" if event.get("portal") else ""
+    fight = (f"{event['piece']} fought the Kraken{sent}: strength {strength}, tokens "
+             f"{', '.join(labels) or 'none'} = {total}")
+    if total == strength:
+        fight += f", a tie ({tie} wins)"
+    item = event.get("item")
+    outcome = (f"the hero wins; 1 platinum, 2 health, item {item}, Antient "
+               f"{event.get('antient')}" if won else
+               f"the Kraken wins; a Poison card discarded (if any), item {item}")
+    return clean(f"{fight}: {outcome}")
 
 
 def clean(text: str) -> str:
