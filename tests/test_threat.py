@@ -1,0 +1,188 @@
+"""The threat map against a slow reference: the hero placed on one spot at a time in a copy of
+the battle, and the engine's own activation asked whom each AI piece targets there."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from automa.catalog.load import Catalog
+from automa.engine.activation import activate
+from automa.engine.battle import Battle, Table
+from automa.engine.chance import Chance
+from automa.engine.threat import ThreatMap, grid_spots, placed, threat_map
+from automa.errors import InputError
+from automa.geometry.moves import overlap_with
+from automa.geometry.table import build_table
+from automa.model.scenario import Scenario
+from automa.scenario.load import load_scenario
+from tests.conftest import scenario_from
+from tests.test_engine import HEAD, piece
+from tests.test_fuzz import random_battle
+
+DEMO = Path(__file__).parent.parent / "automa" / "_examples" / "demo-battle.toml"
+
+
+def reference(scenario: Scenario, catalog: Catalog, hero: str, spots: np.ndarray,
+              actors: tuple[str, ...]) -> list[set[str]]:
+    """Per spot, the AI pieces whose activation (the engine's, in full) targets the hero."""
+    geometry = build_table(scenario.playmat)
+    battle = Battle(scenario.pieces, scenario.bags, scenario.out)
+    components = catalog.components
+    chosen = []
+    for x, y in spots.tolist():
+        here = placed(battle, hero, (x, y))
+        by = set()
+        for actor in actors:
+            chance = Chance(scenario.chance, np.random.default_rng(0), components.rune_die,
+                            components.location_die)
+            table = Table(scenario, catalog, geometry, chance)
+            _, activation = activate(table, here, actor, "the threat map's reference")
+            if activation.target == hero:
+                by.add(actor)
+        chosen.append(by)
+    return chosen
+
+
+def free_spots(scenario: Scenario, hero: str, step: float) -> set[tuple[float, float]]:
+    """Every grid spot where the hero's disc overlaps nothing (geometry/moves.py's test)."""
+    geometry = build_table(scenario.playmat)
+    battle = Battle(scenario.pieces, scenario.bags, scenario.out)
+    mover = battle.piece(hero)
+    mat = scenario.playmat
+    return {(x, y) for x, y in grid_spots(mat.width, mat.length, step).tolist()
+            if overlap_with(geometry, battle.on_table(), mover, (x, y)) is None}
+
+
+def assert_matches(scenario: Scenario, catalog: Catalog, hero: str, step: float) -> ThreatMap:
+    threat = threat_map(scenario, catalog, hero, step)
+    assert {(x, y) for x, y in threat.spots.tolist()} == free_spots(scenario, hero, step)
+    expected = reference(scenario, catalog, hero, threat.spots, threat.actors)
+    for cell, want in zip(threat.cells(), expected, strict=True):
+        assert set(cell.targeted_by) == want, cell.at
+        p_want = 1.0 if want else 0.0  # every mapped choice is certain: no die decides it
+        assert abs(cell.p_targeted - p_want) <= 1e-9, cell.at
+    return threat
+
+
+def demo(catalog: Catalog, **battle: object) -> Scenario:
+    scenario = load_scenario(DEMO, catalog)
+    return replace(scenario, settings=replace(scenario.settings, **battle))
+
+
+@pytest.mark.parametrize("hero", ["elf", "wizard"])
+@pytest.mark.parametrize("sight", [
+    {"los_blocked": True, "los_test": "centre-line"},
+    {"los_blocked": True, "los_test": "any-line"},
+    {"los_blocked": True, "los_test": "corridor"},
+    {"los_blocked": False},
+])
+def test_the_demo_map_matches_the_engine_spot_by_spot(catalog: Catalog, hero: str,
+                                                      sight: dict[str, object]) -> None:
+    """Circles and polygons (the Mausoleum), blocked and open sight, each sight test."""
+    threat = assert_matches(demo(catalog, **sight), catalog, hero, 6.0)
+    p = threat.p_targeted
+    assert 0 < np.count_nonzero(p) < len(p) or not sight["los_blocked"]
+
+
+def test_blocked_sight_leaves_a_shadow_behind_an_obstacle(catalog: Catalog) -> None:
+    """Line of sight: an obstacle between the rat and the hero hides the hero behind it."""
+    text = HEAD.replace("[battle]\n", "[battle]\nlos_blocked = true\n") \
+        + piece("elf", "heroes", (10, 20), health=5, gold=1) \
+        + piece("rat", "ai", (30, 60), monster="sewer-rat")
+    scenario = scenario_from(text, catalog)
+    threat = assert_matches(scenario, catalog, "elf", 2.0)
+    hidden = {(x, y) for c in threat.cells() if not c.targeted_by for x, y in [c.at]}
+    assert (31.0, 31.0) in hidden and (31.0, 51.0) not in hidden  # behind A, in front of A
+
+
+def test_ties_are_broken_by_the_direction_tiles(catalog: Catalog) -> None:
+    """Target selection: heroes tied on every column (same gold and poison for the Brown row's
+    rat) are told apart by the green Direction tile, then the blue one where the green ties."""
+    text = HEAD + piece("elf", "heroes", (10, 20), health=5, gold=3, poison=1) \
+        + piece("dwarf", "heroes", (30.5, 20.5), health=5, gold=3, poison=1) \
+        + piece("rat", "ai", (30, 60), monster="sewer-rat") \
+        + '[tiles]\ndirection = ["left-to-right", "msz-to-hsz"]\n'
+    scenario = scenario_from(text, catalog)
+    threat = assert_matches(scenario, catalog, "elf", 1.0)
+    by = {c.at: c.targeted_by for c in threat.cells()}
+    # "left to right" seen from the Monster Start Zone: the larger x is first
+    assert by[(40.5, 10.5)] == ("rat",) and by[(20.5, 10.5)] == ()
+    # level with the dwarf on the green tile: the blue one (nearer the Monster Start Zone)
+    assert by[(30.5, 50.5)] == ("rat",) and by[(30.5, 10.5)] == ()
+
+
+def test_closest_and_health_columns_with_a_claw_and_an_ally(catalog: Catalog) -> None:
+    """The Blue row (closest, then least health) over a hero with a part (Ulom's claw, seen and
+    measured as Ulom) and an ally, with blocked sight."""
+    text = HEAD.replace("[battle]\n", "[battle]\nlos_blocked = true\n") \
+        + piece("ulom", "heroes", (10, 20), health=6) \
+        + piece("claw", "heroes", (20, 50), part_of="ulom") \
+        + piece("wolf", "heroes", (45, 30), kind="ally", health=2) \
+        + piece("centaur", "ai", (30, 70), monster="centaur") \
+        + piece("rat", "ai", (50, 65), monster="sewer-rat")
+    scenario = scenario_from(text, catalog)
+    threat = assert_matches(scenario, catalog, "ulom", 4.0)
+    assert threat.actors == ("centaur", "rat")
+
+
+def test_frozen_stunned_and_advanced_targets_never_choose_the_hero(catalog: Catalog) -> None:
+    """A frozen or stunned piece does not act; Advanced Target Selection rescues a frozen
+    teammate in sight before any enemy is chosen."""
+    text = HEAD.replace("[battle]\n", "[battle]\nadvanced_targeting = true\n") \
+        + piece("elf", "heroes", (10, 20), health=5) \
+        + piece("frozen", "ai", (30, 70), monster="sewer-rat", conditions=["frozen"]) \
+        + piece("stunned", "ai", (50, 70), monster="sewer-rat", conditions=["stunned"]) \
+        + piece("rescuer", "ai", (10, 70), monster="centaur")
+    scenario = scenario_from(text, catalog)
+    threat = assert_matches(scenario, catalog, "elf", 5.0)
+    assert not threat.p.any()
+
+
+def test_pieces_that_move_before_they_look_are_named_not_mapped(catalog: Catalog) -> None:
+    text = HEAD + piece("elf", "heroes", (10, 20), health=5) \
+        + piece("rat", "ai", (30, 70), monster="sewer-rat", conditions=["teleported"]) \
+        + piece("orc", "ai", (50, 70), monster="orc")
+    threat = threat_map(scenario_from(text, catalog), catalog, "elf", 5.0)
+    assert threat.actors == ("orc",)
+    assert threat.unmapped[0][0] == "rat" and "Teleported" in threat.unmapped[0][1]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_small_tables_match_the_reference(catalog: Catalog, seed: int) -> None:
+    """Generated tables (the fuzz battles: any mat, sight setting, tiles, advanced targeting,
+    lords, allies and familiars) agree with the engine on every spot of a coarse grid."""
+    text = random_battle(catalog, np.random.default_rng(seed))
+    scenario = scenario_from(text, catalog, inline_mat=False)
+    hero = next(p.id for p in scenario.pieces if p.kind == "hero")
+    assert_matches(scenario, catalog, hero, 7.5)
+
+
+def test_the_json_has_the_contract_fields(catalog: Catalog) -> None:
+    threat = threat_map(load_scenario(DEMO, catalog), catalog, "elf", 5.0)
+    shown = threat.json()
+    assert shown["hero"] == "elf" and shown["step"] == 5.0
+    assert len(shown["cells"]) == len(threat.spots) > 0
+    for cell in shown["cells"]:
+        assert len(cell["at"]) == 2 and isinstance(cell["targeted_by"], list)
+        assert 0.0 <= cell["p_targeted"] <= 1.0
+
+
+@pytest.mark.parametrize(("hero", "step", "message"), [
+    ("gandalf", 1.0, "gandalf: no piece; the heroes are barbarian, elf, wizard"),
+    ("rat-1", 1.0, "rat-1: a monster, not a hero"),
+    ("elf", 0.0, "--step 0: give a grid step from 0.25 to 50 cm"),
+    ("elf", -2.0, "--step -2"),
+    ("elf", 1e9, "--step 1e+09"),
+    ("elf", float("nan"), "--step nan"),
+])
+def test_bad_input_is_one_line(catalog: Catalog, hero: str, step: float, message: str) -> None:
+    with pytest.raises(InputError, match=None) as raised:
+        threat_map(load_scenario(DEMO, catalog), catalog, hero, step)
+    assert message in str(raised.value) and "\n" not in str(raised.value)
