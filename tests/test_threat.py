@@ -3,15 +3,19 @@ the battle, and the engine's own activation asked whom each AI piece targets the
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from automa.catalog.load import Catalog
+from automa.cli.main import cli
 from automa.engine.activation import activate
 from automa.engine.battle import Battle, Table
 from automa.engine.chance import Chance
@@ -20,6 +24,7 @@ from automa.errors import InputError
 from automa.geometry.moves import overlap_with
 from automa.geometry.table import build_table
 from automa.model.scenario import Scenario
+from automa.render.threat_svg import levels
 from automa.scenario.load import load_scenario
 from tests.conftest import scenario_from
 from tests.test_engine import HEAD, piece
@@ -186,3 +191,43 @@ def test_bad_input_is_one_line(catalog: Catalog, hero: str, step: float, message
     with pytest.raises(InputError, match=None) as raised:
         threat_map(load_scenario(DEMO, catalog), catalog, hero, step)
     assert message in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_the_command_prints_json_text_and_a_picture(tmp_path: Path) -> None:
+    """`automa threat`: --json as CONTRACT.md, a short summary, and -o drawing the map."""
+    runner = CliRunner()
+    shown = json.loads(runner.invoke(cli, ["threat", str(DEMO), "elf", "--step", "3",
+                                           "--json"]).stdout)
+    assert shown["hero"] == "elf" and shown["step"] == 3.0 and shown["cells"]
+    assert {tuple(c) for c in (cell["at"] for cell in shown["cells"])} >= {(10.5, 37.5)}
+    picture = tmp_path / "elf.svg"
+    result = runner.invoke(cli, ["threat", str(DEMO), "elf", "--step", "3", "-o",
+                                 str(picture)])
+    assert result.exit_code == 0, result.output
+    assert "Elf now at (10, 36): chosen by rat-2, skeleton-1, wraith-1." in result.stdout
+    assert "Sewer Rat #1 (rat-1)" in result.stdout and "never chooses Elf" in result.stdout
+    svg = picture.read_text()
+    spots = sum(int(n) for n in re.findall(r'class="threat"[^>]*data-spots="(\d+)"', svg))
+    assert spots == len(shown["cells"])
+    assert 'class="hero-now" data-x="10.000" data-y="36.000"' in svg
+    assert svg.count('class="threat-key"') >= 4 and 'data-piece="rat-1"' in svg
+
+
+def test_the_picture_shades_more_pieces_darker(catalog: Catalog) -> None:
+    """A sequential scale: each band's colour is darker than the one before."""
+    threat = threat_map(load_scenario(DEMO, catalog), catalog, "elf", 3.0)
+    _, colours = levels(threat)
+    lightness = [sum(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in colours]
+    assert len(colours) >= 3 and lightness == sorted(lightness, reverse=True)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["elf", "-o", "map.png"], "-o map.png: write a .svg file"),
+    (["gandalf"], "the heroes are barbarian, elf, wizard"),
+    (["elf", "--step", "0"], "--step 0: give a grid step"),
+])
+def test_the_command_refuses_bad_input_in_one_line(tmp_path: Path, args: list[str],
+                                                    message: str) -> None:
+    result = CliRunner().invoke(cli, ["threat", str(DEMO), *args])
+    assert result.exit_code != 0 and message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

@@ -100,6 +100,23 @@ class ThreatMap:
         column = self.p[:, self.actors.index(actor)]
         return float(np.count_nonzero(column > 0) / max(len(column), 1))
 
+    @property
+    def expected(self) -> FloatArray:
+        """Per spot, how many AI pieces are expected to choose the hero."""
+        return np.asarray(self.p.sum(axis=1), dtype=float)
+
+    def nearest_clear_of(self, actor: str) -> tuple[tuple[float, float], float] | None:
+        """The spot nearest the hero's current one where `actor` never chooses the hero, and
+        how far it is (cm); None when there is none."""
+        clear = np.flatnonzero(self.p[:, self.actors.index(actor)] == 0)
+        if not len(clear):
+            return None
+        gaps = np.hypot(self.spots[clear, 0] - self.hero_at[0],
+                        self.spots[clear, 1] - self.hero_at[1])
+        best = int(np.argmin(gaps))
+        x, y = self.spots[clear[best]]
+        return (float(x), float(y)), float(gaps[best])
+
     def safest_near(self) -> tuple[tuple[float, float], float, float] | None:
         """The spot with the lowest chance of drawing an attack, nearest the hero's current
         spot: (spot, its chance, its distance in cm)."""
@@ -196,15 +213,24 @@ def threat_map(source: Scenario | tuple[Scenario, Battle], catalog: Catalog, her
                step: float = 1.0, geometry: TableGeometry | None = None) -> ThreatMap:
     """The threat map of `hero` over a scenario (or a scenario's settings with a battle as it
     stands now, as a session or the live board holds it). Pure: no dice are rolled."""
-    scenario, battle = source if isinstance(source, tuple) else \
-        (source, Battle(source.pieces, source.bags, source.out))
+    scenario, battle = _split(source)
     mat = scenario.playmat
     spots = grid_spots(mat.width, mat.length, step)
     piece = hero_of(battle, hero)
     geometry = geometry or build_table(mat)
     free = legal_mask(geometry, list(battle.on_table()), piece, spots) if len(spots) else \
         np.zeros(0, dtype=bool)
-    spots = spots[free]
+    return threat_at((scenario, battle), catalog, hero, spots[free], float(step), geometry)
+
+
+def threat_at(source: Scenario | tuple[Scenario, Battle], catalog: Catalog, hero: str,
+              spots: FloatArray, step: float = 0.0, geometry: TableGeometry | None = None
+              ) -> ThreatMap:
+    """The same over any spots (n, 2), legal or not: e.g. the hero's own spot."""
+    scenario, battle = _split(source)
+    piece = hero_of(battle, hero)
+    geometry = geometry or build_table(scenario.playmat)
+    spots = np.asarray(spots, dtype=float).reshape(-1, 2)
     ctx = _Context(scenario, catalog, geometry, battle, piece, spots)
     actors: list[str] = []
     unmapped: list[tuple[str, str]] = []
@@ -217,7 +243,13 @@ def threat_map(source: Scenario | tuple[Scenario, Battle], catalog: Catalog, her
         actors.append(actor.id)
         columns.append(_chosen(ctx, actor).astype(float))
     p = np.column_stack(columns) if columns else np.zeros((len(spots), 0))
-    return ThreatMap(hero, float(step), piece.at, spots, tuple(actors), p, tuple(unmapped))
+    return ThreatMap(hero, step, piece.at, spots, tuple(actors), p, tuple(unmapped))
+
+
+def _split(source: Scenario | tuple[Scenario, Battle]) -> tuple[Scenario, Battle]:
+    if isinstance(source, tuple):
+        return source
+    return source, Battle(source.pieces, source.bags, source.out)
 
 
 def _chosen(ctx: _Context, actor: Piece) -> BoolArray:
