@@ -158,7 +158,7 @@ def test_pieces_that_move_before_they_look_are_named_not_mapped(catalog: Catalog
     assert threat.unmapped[0][0] == "rat" and "Teleported" in threat.unmapped[0][1]
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_small_tables_match_the_reference(catalog: Catalog, seed: int) -> None:
     """Generated tables (the fuzz battles: any mat, sight setting, tiles, advanced targeting,
@@ -166,7 +166,7 @@ def test_random_small_tables_match_the_reference(catalog: Catalog, seed: int) ->
     text = random_battle(catalog, np.random.default_rng(seed))
     scenario = scenario_from(text, catalog, inline_mat=False)
     hero = next(p.id for p in scenario.pieces if p.kind == "hero")
-    assert_matches(scenario, catalog, hero, 7.5)
+    assert_matches(scenario, catalog, hero, 9.0)
 
 
 def test_the_json_has_the_contract_fields(catalog: Catalog) -> None:
@@ -231,3 +231,36 @@ def test_the_command_refuses_bad_input_in_one_line(tmp_path: Path, args: list[st
     result = CliRunner().invoke(cli, ["threat", str(DEMO), *args])
     assert result.exit_code != 0 and message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+SMALL_MAT = """[playmat]
+size = [30.0, 40.0]
+hero_zone = 6.0
+monster_zone = 34.0
+obstacles = [
+  {{ id = "L", polygon = [[6.0, 16.0], [14.0, 16.0], [14.0, 18.0], [8.0, 18.0], [8.0, 24.0],
+                         [6.0, 24.0]] }},
+  {{ id = "O", circle = [{cx}, {cy}, 2.0] }},
+  {{ id = "Q", polygon = [[18.0, 12.0], [22.0, 12.0], [22.0, 15.0], [18.0, 15.0]] }},
+]
+"""
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cx=st.floats(4.0, 26.0), cy=st.floats(20.0, 27.0),
+       test=st.sampled_from(["any-line", "centre-line", "corridor"]),
+       hx=st.floats(3.0, 27.0), mx=st.floats(3.0, 27.0))
+def test_small_mats_with_a_hollow_obstacle_match_the_reference(
+        catalog: Catalog, cx: float, cy: float, test: str, hx: float, mx: float) -> None:
+    """A non-convex (L-shaped) obstacle, a circle and a square anywhere among them, under each
+    sight test: the lenient test's shortcut (a convex obstacle across both outermost lines)
+    must never hide a spot the 81 lines would show."""
+    text = (f'format = 1\n[battle]\nplaymat = "inline"\nlos_blocked = true\n'
+            f'los_test = "{test}"\n'
+            + piece("elf", "heroes", (hx, 3.0), health=5, gold=2)
+            + piece("dwarf", "heroes", (15.0, 8.0), health=4, gold=2)
+            + piece("rat", "ai", (mx, 37.0), monster="sewer-rat")
+            + piece("centaur", "ai", (15.0, 31.0), monster="centaur")
+            + SMALL_MAT.format(cx=cx, cy=cy))
+    scenario = scenario_from(text, catalog, inline_mat=False)
+    assert_matches(scenario, catalog, "elf", 2.0)
