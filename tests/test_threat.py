@@ -264,3 +264,19 @@ def test_small_mats_with_a_hollow_obstacle_match_the_reference(
             + SMALL_MAT.format(cx=cx, cy=cy))
     scenario = scenario_from(text, catalog, inline_mat=False)
     assert_matches(scenario, catalog, "elf", 2.0)
+
+
+def test_by_maps_one_ai_piece_alone(catalog: Catalog) -> None:
+    """"Where can my Elf end her flick without drawing the skeleton?": --by keeps one piece."""
+    whole = threat_map(load_scenario(DEMO, catalog), catalog, "elf", 4.0)
+    alone = whole.only(("skeleton-1",))
+    column = whole.p[:, whole.actors.index("skeleton-1")]
+    assert alone.actors == ("skeleton-1",)
+    assert np.array_equal(alone.p_targeted, column)
+    assert 0 < alone.share("skeleton-1") < 1
+    with pytest.raises(InputError, match="--by gandalf: no AI piece; the AI pieces mapped are"):
+        whole.only(("gandalf",))
+    result = CliRunner().invoke(cli, ["threat", str(DEMO), "elf", "--by", "skeleton-1",
+                                      "--step", "4", "--json"])
+    shown = json.loads(result.stdout)
+    assert {n for c in shown["cells"] for n in c["targeted_by"]} == {"skeleton-1"}

@@ -21,12 +21,14 @@ if TYPE_CHECKING:
 @click.option("--step", type=float, default=1.0, show_default=True, metavar="CM",
               help="The grid's step in cm (0.25 to 50).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (CONTRACT.md).")
+@click.option("--by", "by", multiple=True, metavar="PIECE",
+              help="Only these AI pieces (repeat for several): where does PIECE choose HERO?")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also draw the map over the mat as an .svg file.")
 @click.pass_context
 @reports_errors
-def threat(ctx: click.Context, scenario: Path, hero: str, step: float, as_json: bool,
-           output: Path | None) -> None:
+def threat(ctx: click.Context, scenario: Path, hero: str, step: float, by: tuple[str, ...],
+           as_json: bool, output: Path | None) -> None:
     """Which AI pieces would choose HERO as their Active Target at the start of the coming AI
     turn, for every free spot of a grid over the mat (sight, the behaviour rows' columns and
     the Direction tiles; no piece is moved first).
@@ -35,6 +37,7 @@ def threat(ctx: click.Context, scenario: Path, hero: str, step: float, as_json: 
     Examples:
       automa threat battle.toml elf                 where the Elf draws whom, in short
       automa threat battle.toml elf -o elf.svg      the map over the mat
+      automa threat battle.toml elf --by minotaur -o elf.svg   the Minotaur alone
       automa threat battle.toml elf --step 2 --json
     """
     import numpy as np
@@ -48,16 +51,21 @@ def threat(ctx: click.Context, scenario: Path, hero: str, step: float, as_json: 
     table = _scenario(ctx, scenario)
     catalog = _catalog(ctx)
     found = threat_map(table, catalog, hero, step)
+    if by:
+        found = found.only(tuple(dict.fromkeys(by)))
     if output is not None:
         from automa.render.threat_svg import threat_picture
         from automa.storage import atomic_write_text
 
-        title = f"Threat map: {_label(table, hero)}"
+        title = f"Threat map: {_label(table, hero)}" + (
+            f" (by {', '.join(_label(table, a) for a in found.actors)})" if by else "")
         atomic_write_text(output, threat_picture(table, list(_on_mat(table)), found, title))
     if as_json:
         emit_json(found.json())
         return
     now = threat_at(table, catalog, hero, np.array([found.hero_at]))
+    if by:
+        now = now.only(found.actors)
     click.echo(summary(table, found, now))
     if output is not None:
         click.echo(f"Wrote {output}")

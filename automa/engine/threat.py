@@ -100,6 +100,18 @@ class ThreatMap:
         column = self.p[:, self.actors.index(actor)]
         return float(np.count_nonzero(column > 0) / max(len(column), 1))
 
+    def only(self, actors: tuple[str, ...]) -> ThreatMap:
+        """The map of these AI pieces alone ("without drawing the Minotaur")."""
+        for actor in actors:
+            if actor not in self.actors:
+                why = dict(self.unmapped).get(actor)
+                raise InputError(f"--by {actor}: " + (f"not mapped: it {why}" if why else
+                                 f"no AI piece; the AI pieces mapped are "
+                                 f"{', '.join(self.actors) or '(none)'}"))
+        keep = [self.actors.index(a) for a in actors]
+        return replace(self, actors=tuple(actors), p=self.p[:, keep],
+                       unmapped=tuple(u for u in self.unmapped if u[0] in actors))
+
     @property
     def expected(self) -> FloatArray:
         """Per spot, how many AI pieces are expected to choose the hero."""
