@@ -113,8 +113,10 @@ def summary(scenario: Scenario, found: ThreatMap, now: ThreatMap) -> str:
         (x, y), p, gap = safest
         if p == 0:
             untouched = 100 * float((found.p_targeted == 0).mean())
-            lines.append(f"No AI piece would choose {hero} on {untouched:.1f} % of the spots; "
-                         f"the nearest: ({x:g}, {y:g}), {gap:.1f} cm away.")
+            nearest = f", where {hero} stands now among them" if not drawn else \
+                f"; the nearest: ({x:g}, {y:g}), {gap:.1f} cm away"
+            lines.append(f"No AI piece would choose {hero} on {untouched:.1f} % of the "
+                         f"spots{nearest}.")
         else:
             lines.append(f"Every spot draws someone; the least exposed near {hero}: "
                          f"({x:g}, {y:g}), {gap:.1f} cm away, chance {p:.2f}.")
