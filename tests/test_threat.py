@@ -280,3 +280,19 @@ def test_by_maps_one_ai_piece_alone(catalog: Catalog) -> None:
                                       "--step", "4", "--json"])
     shown = json.loads(result.stdout)
     assert {n for c in shown["cells"] for n in c["targeted_by"]} == {"skeleton-1"}
+
+
+def test_chances_combine_as_independent_pieces() -> None:
+    """A piece whose choice rests on a die counts with its chance: the spot's chance is that
+    at least one piece chooses the hero, and every piece with any chance is listed."""
+    spots = np.array([[1.5, 1.5], [2.5, 1.5], [3.5, 1.5]])
+    p = np.array([[0.5, 0.5], [1.0, 0.0], [0.0, 0.0]])
+    threat = ThreatMap("elf", 1.0, (2.5, 1.5), spots, ("rat", "orc"), p, ())
+    cells = threat.cells()
+    assert cells[0].targeted_by == ("orc", "rat") and cells[0].p_targeted == pytest.approx(0.75)
+    assert cells[1].targeted_by == ("rat",) and cells[1].p_targeted == 1.0
+    assert cells[2].targeted_by == () and cells[2].p_targeted == 0.0
+    assert threat.safest_near() == ((3.5, 1.5), 0.0, 1.0)
+    assert threat.nearest_clear_of("rat") == ((3.5, 1.5), 1.0)
+    bands, colours = levels(threat)
+    assert bands[0] == (0.0, 0.0) and len(bands) == len(colours) == 2
