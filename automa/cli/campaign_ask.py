@@ -121,6 +121,6 @@ def lord_card(ctx: click.Context, lord_id: str, options: dict[str, Any]) -> Any:
 
     folder = _folder(ctx, "the Lord's card is")
     with contextlib.redirect_stdout(sys.stderr):  # stdout keeps the room's setup (or --json)
-        ctx.invoke(data_card, record_id=lord_id, local_dir=folder, provenance="house",
+        ctx.invoke(data_card, record_id=lord_id, local_dir=folder, provenance="asked",
                    every=False, ask=True, **options)
     return load_catalog(folder)
