@@ -99,24 +99,31 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=7, help="cold turns for the median")
     parser.add_argument("--rss-runs", type=int, default=100_000, help="0: skip")
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--rss-table", choices=("eight", "demo"), default="eight",
+                        help="the table of the memory run (demo: three times quicker turns)")
+    parser.add_argument("--skip-ratio", action="store_true", help="only the memory run")
     args = parser.parse_args()
     workers = [] if args.workers is None else ["--workers", str(args.workers)]
     with tempfile.TemporaryDirectory() as scratch:
         table = str(eight_monster_table(Path(scratch)))
-        run([*automa(), "turn", table, "--seed", "1"])  # bytecode and data caches written
-        turns = [run([*automa(), "turn", table, "--seed", str(i)])[0] for i in range(args.turns)]
-        cold = statistics.median(turns)
-        spent, peak = run([*automa(), "forecast", table, "--n", str(args.n), *workers])
-        print(f"8 monsters, blocked sight, {os.cpu_count()} cores")
-        print(f"  cold automa turn (median of {args.turns}): {cold * 1000:.0f} ms")
-        print(f"  automa forecast --n {args.n}: {spent:.1f} s = {spent / cold:.1f} cold turns "
-              f"(target <= 15), {spent / args.n * 1000:.2f} ms a turn, "
-              f"peak {peak / 1024:.0f} MB")
+        if not args.skip_ratio:
+            run([*automa(), "turn", table, "--seed", "1"])  # bytecode and data caches written
+            turns = [run([*automa(), "turn", table, "--seed", str(i)])[0]
+                     for i in range(args.turns)]
+            cold = statistics.median(turns)
+            spent, peak = run([*automa(), "forecast", table, "--n", str(args.n), *workers])
+            print(f"8 monsters, blocked sight, {os.cpu_count()} cores")
+            print(f"  cold automa turn (median of {args.turns}): {cold * 1000:.0f} ms")
+            print(f"  automa forecast --n {args.n}: {spent:.1f} s = {spent / cold:.1f} cold "
+                  f"turns (target <= 15), {spent / args.n * 1000:.2f} ms a turn, "
+                  f"peak {peak / 1024:.0f} MB")
         if args.rss_runs:
-            spent, peak = run([*automa(), "forecast", table, "--n", str(args.rss_runs),
+            chosen = table if args.rss_table == "eight" else str(ROOT / "examples" /
+                                                                 "demo-battle.toml")
+            spent, peak = run([*automa(), "forecast", chosen, "--n", str(args.rss_runs),
                                *workers])
-            print(f"  automa forecast --n {args.rss_runs}: {spent:.1f} s, peak resident set "
-                  f"{peak / 1024:.0f} MB (target < 300 MB)")
+            print(f"  automa forecast --n {args.rss_runs} ({args.rss_table} table): "
+                  f"{spent:.1f} s, peak resident set {peak / 1024:.0f} MB (target < 300 MB)")
 
 
 if __name__ == "__main__":
