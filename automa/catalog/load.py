@@ -642,6 +642,8 @@ class LazyCatalog(Catalog):
 
     def __getattr__(self, name: str) -> Any:  # only called for a field not read yet
         part = PARTS.get(name)
+        if part is None and name in Catalog.__dataclass_fields__:
+            part = _whole  # a field no part knows (a new one): read everything, as eagerly
         if part is None:
             raise AttributeError(name)
         for key, value in part(self, object.__getattribute__(self, "_user_dir")).items():
@@ -661,6 +663,12 @@ def _rooms_part(catalog: LazyCatalog, user_dir: Path | None) -> dict[str, Any]:
 
 def _setup_part(catalog: LazyCatalog, user_dir: Path | None) -> dict[str, Any]:
     return {"setup": parse_setup(*load_data_file("setup.toml", user_dir), catalog.playmats)}
+
+
+def _whole(catalog: LazyCatalog, user_dir: Path | None) -> dict[str, Any]:
+    whole = build_catalog(user_dir, Problems(collect=False))
+    assert whole is not None  # without collecting, the first problem raised
+    return {name: getattr(whole, name) for name in Catalog.__dataclass_fields__}
 
 
 PARTS: dict[str, Callable[[LazyCatalog, Path | None], dict[str, Any]]] = {
