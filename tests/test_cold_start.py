@@ -145,3 +145,13 @@ def test_an_empty_cache_setting_checks_whole_every_time(monkeypatch: pytest.Monk
         assert type(load_catalog()) is not LazyCatalog
     finally:
         _load.cache_clear()
+
+
+def test_no_home_means_no_cache_rather_than_one_in_the_current_folder(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(validated.CACHE_ENV, raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(os.path, "expanduser", lambda path: path)  # as with no HOME at all
+    assert validated.cache_dir() is None
+    monkeypatch.setenv("XDG_CACHE_HOME", "/somewhere")
+    assert validated.cache_dir() == Path("/somewhere/automa")

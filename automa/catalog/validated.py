@@ -32,6 +32,8 @@ def cache_dir() -> Path | None:
     if chosen is not None:
         return Path(chosen).expanduser() if chosen.strip() else None
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(base):  # no home to be found: no cache, never one in the current folder
+        return None
     return Path(base) / "automa"
 
 
