@@ -10,6 +10,12 @@ times. Two modes:
   install, is used on both sides).
 
     python bench/bench_cold.py [--pairs 15] [--scenario examples/demo-battle.toml]
+
+`--before DIR` compares with older code: DIR holds an older tree's `automa` package (e.g.
+`git archive OLD automa data examples | tar -x -C DIR`, with `automa/_data` and
+`automa/_examples` made links to `../data` and `../examples`); each round then runs the floor,
+`python -m automa turn` with DIR first on PYTHONPATH, and today's, in rotating order (cached
+bytecode only).
 """
 
 from __future__ import annotations
@@ -70,12 +76,38 @@ def measure(pairs: int, turn: list[str], cached: bool) -> tuple[float, float, fl
     return statistics.median(ratios), statistics.median(turns), statistics.median(floors)
 
 
+def compare(rounds: int, scenario: str, before: Path) -> None:
+    """Median ratios of the older tree's turn and today's to the floor, in rotating triplets."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    turn = [sys.executable, "-m", "automa", "turn", scenario, "--seed", "7"]
+    commands = {"floor": (FLOOR, env), "before": (turn, {**env, "PYTHONPATH": str(before)}),
+                "now": (turn, env)}
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for command, where in [*commands.values(), *commands.values()]:  # warm up, write bytecode
+        timed(command, where)
+    names = list(commands)
+    for i in range(rounds):
+        for name in names[i % 3:] + names[:i % 3]:
+            command, where = commands[name]
+            times[name].append(timed(command, where))
+    for name in ("before", "now"):
+        ratio = statistics.median(t / f for t, f in zip(times[name], times["floor"], strict=True))
+        print(f"  {name:<6} turn {statistics.median(times[name]) * 1000:6.1f} ms  floor "
+              f"{statistics.median(times['floor']) * 1000:6.1f} ms  ratio {ratio:.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=15)
     parser.add_argument("--scenario", default=str(ROOT / "examples" / "demo-battle.toml"))
     parser.add_argument("--mode", choices=("both", "cached", "uncached"), default="both")
+    parser.add_argument("--before", type=Path, default=None, metavar="DIR")
     args = parser.parse_args()
+    if args.before is not None:
+        scenario, before = str(Path(args.scenario).resolve()), args.before.resolve()
+        os.chdir(before.parent)  # `python -m` puts the current folder first on the path
+        compare(args.pairs, scenario, before)
+        return
     turn = automa_command(args.scenario)
     modes = ("cached", "uncached") if args.mode == "both" else (args.mode,)
     print(f"automa turn {Path(args.scenario).name} vs import numpy, shapely, click; "
