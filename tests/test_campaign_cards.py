@@ -112,7 +112,7 @@ def test_the_lair_asks_the_lords_card_on_a_pipe_with_ask(tmp_path: Path, data: P
     pieces = Session.open(Path(json.loads(result.stdout)["session"]),
                           load_catalog(data)).state.battle.pieces
     assert next(p for p in pieces if p.id == "pharaoh").health == 40
-    assert "house" in (data / "lords.toml").read_text(encoding="utf-8")
+    assert "provenance = \"asked\"" in (data / "lords.toml").read_text(encoding="utf-8")
 
 
 def test_without_a_data_folder_nothing_can_be_remembered(tmp_path: Path) -> None:

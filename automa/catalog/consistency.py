@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from automa.catalog.locate import DATA_FILES
 from automa.catalog.problems import Problems, Records, raise_
@@ -12,30 +13,55 @@ from automa.errors import DataError
 from automa.model.components import FAMILIES
 from automa.model.monsters import BehaviourRow, LordSpec, MonsterSpec
 from automa.model.playmat import Playmat
-from automa.model.rooms import RoomSpec
+
+if TYPE_CHECKING:  # a turn never reads the rooms: their model is imported when they are
+    from automa.model.rooms import RoomSpec
 
 
 def cross_check(monsters: Records[MonsterSpec], lords: Records[LordSpec],
                  playmats: Records[Playmat], rooms: Records[RoomSpec],
                  problems: Problems) -> None:
     """Every id one record names must exist: monsters in rooms, lords and summons; playmats."""
+    cross_check_rooms(monsters, playmats, rooms, problems)
+    cross_check_pieces(monsters, lords, playmats, problems)
+
+
+def _need(problems: Problems, file: str, record: str, field: str, wanted: str,
+          known: Mapping[str, object], what: str = "monster") -> None:
+    if known and wanted not in known:  # none known: their file is broken, said already
+        problems.attempt(lambda: raise_(DataError(file, record, field,
+                                                   f"unknown {what} {wanted!r}")))
+
+
+def _units(monsters: Records[MonsterSpec]) -> dict[str, MonsterSpec]:
+    # setup places the monsters a room, a Lord's minions and its mercenary name: monster cards
+    # only (not a Lord, not an Antient)
+    return {k: m for k, m in monsters.by_id.items() if m.kind == "monster"}
+
+
+def cross_check_rooms(monsters: Records[MonsterSpec], playmats: Records[Playmat],
+                      rooms: Records[RoomSpec], problems: Problems) -> None:
+    """Every monster and playmat a room names exists."""
+    units = _units(monsters)
+    for room in rooms.by_id.values():
+        for i, (monster_id, _) in enumerate(room.monsters):
+            _need(problems, rooms.file_of(room.id), room.id, f"monsters[{i}].monster",
+                  monster_id, units)
+        if room.playmat is not None:
+            _need(problems, rooms.file_of(room.id), room.id, "playmat", room.playmat,
+                  playmats.by_id, "playmat")
+
+
+def cross_check_pieces(monsters: Records[MonsterSpec], lords: Records[LordSpec],
+                       playmats: Records[Playmat], problems: Problems) -> None:
+    """Every monster, Lord and playmat a Lord or a shot sequence names exists."""
     def need(file: str, record: str, field: str, wanted: str, known: Mapping[str, object],
              what: str = "monster") -> None:
-        if known and wanted not in known:  # none known: their file is broken, said already
-            problems.attempt(lambda: raise_(DataError(file, record, field,
-                                                       f"unknown {what} {wanted!r}")))
+        _need(problems, file, record, field, wanted, known, what)
 
     # no monster at all: monsters.toml is broken, said already; do not flood every reference
     pieces = {**monsters.by_id, **lords.by_id} if monsters.by_id else {}
-    # setup places the monsters a room, a Lord's minions and its mercenary name: monster cards
-    # only (not a Lord, not an Antient)
-    units = {k: m for k, m in monsters.by_id.items() if m.kind == "monster"}
-    for room in rooms.by_id.values():
-        for i, (monster_id, _) in enumerate(room.monsters):
-            need(rooms.file_of(room.id), room.id, f"monsters[{i}].monster", monster_id, units)
-        if room.playmat is not None:
-            need(rooms.file_of(room.id), room.id, "playmat", room.playmat, playmats.by_id,
-                 "playmat")
+    units = _units(monsters)
     for lord in lords.by_id.values():
         file = lords.file_of(lord.id)
         for i, slot in enumerate(lord.minions):

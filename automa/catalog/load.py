@@ -6,9 +6,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from automa.catalog.consistency import check_behaviour, check_folder, cross_check
+from automa.catalog.consistency import (
+    check_behaviour,
+    check_folder,
+    cross_check,
+    cross_check_pieces,
+    cross_check_rooms,
+)
 from automa.catalog.locate import DATA_FILES, load_data_file, user_data_dir
 from automa.catalog.problems import Problems, Records, raise_
 from automa.catalog.reader import (
@@ -34,8 +40,10 @@ from automa.model.components import (
 from automa.model.monsters import BehaviourRow, EffectSpec, LordSpec, MinionSlot, MonsterSpec
 from automa.model.pieces import HERO_KINDS, Piece
 from automa.model.playmat import Obstacle, Playmat
-from automa.model.rooms import RoomSpec, SetupData
 from automa.model.shots import MODIFIERS, SHOT_NAMES, Sequence, parse_sequence
+
+if TYPE_CHECKING:  # a turn never reads the rooms: their model is imported when they are
+    from automa.model.rooms import RoomSpec, SetupData
 
 T = TypeVar("T")
 BAG_SIZES = {1: 13, 2: 12, 3: 13}  # the rulebook's component list
@@ -207,6 +215,8 @@ def _reject(sub: Record, parent: Record, where: str) -> None:
 
 
 def parse_room(rec: Record) -> RoomSpec:
+    from automa.model.rooms import RoomSpec
+
     monsters, metres = [], []
     for i, entry in enumerate(rec.list_of("monsters")):
         sub = Record(rec.file, rec.name, entry)
@@ -346,6 +356,8 @@ def parse_playmat(rec: Record, playmat_id: str | None = None) -> Playmat:
 
 def parse_setup(tables: Mapping[str, Any], origins: Mapping[str, str],
                 playmats: Mapping[str, Playmat]) -> SetupData:
+    from automa.model.rooms import SetupData
+
     def record(name: str) -> Record:
         rec = Record(origins.get(name, "data/setup.toml"), name, tables.get(name))
         rec.provenance()
@@ -585,10 +597,102 @@ def build_catalog(user_dir: Path | None, problems: Problems) -> Catalog | None:
                    rooms.by_id, effects.by_id, setup, {**lords.origins, **monsters.origins})
 
 
+def _components_part(catalog: LazyCatalog, user_dir: Path | None) -> dict[str, Any]:
+    return {"components": parse_components(*load_data_file("components.toml", user_dir),
+                                           Problems(collect=False))}
+
+
+def _pieces_part(catalog: LazyCatalog, user_dir: Path | None) -> dict[str, Any]:
+    """The behaviour rows, monsters, Lords and playmats, checked against one another."""
+    problems = Problems(collect=False)
+    behaviour = _records("behaviour.toml", user_dir, problems, parse_behaviour)
+    monsters = _records("monsters.toml", user_dir, problems, parse_monster)
+    lords = _records("lords.toml", user_dir, problems, parse_lord)
+    playmats = _records("playmats.toml", user_dir, problems, parse_playmat)
+    cross_check_pieces(monsters, lords, playmats, problems)
+    check_behaviour(behaviour, monsters, lords, problems)
+    return {"behaviour": behaviour.by_id, "monsters": monsters.by_id, "lords": lords.by_id,
+            "playmats": playmats.by_id, "files": {**lords.origins, **monsters.origins},
+            "_monster_records": monsters, "_playmat_records": playmats}
+
+
+def _effects_part(catalog: LazyCatalog, user_dir: Path | None) -> dict[str, Any]:
+    problems = Problems(collect=False)
+    effects = _records("effects.toml", user_dir, problems, parse_effect)
+    missing = sorted(MODIFIERS - set(effects.by_id))
+    if missing:
+        raise DataError("data/effects.toml", missing[0], "",
+                        "every modifier needs an effect record")
+    return {"effects": effects.by_id}
+
+
+class LazyCatalog(Catalog):
+    """`load_catalog`'s Catalog: each part is read, parsed and checked when first asked for.
+
+    A turn never reads the rooms, the setup tables or the campaigns, so it does not pay for them
+    (nor fails on a problem in them: `automa data check` and `setup` still see it). Attributes,
+    equality and `dataclasses.replace` behave as on the eager Catalog."""
+
+    @classmethod
+    def reading(cls, user_dir: Path | None) -> LazyCatalog:
+        """No field filled in yet: each is on first use (`replace` builds a whole one)."""
+        catalog = cls.__new__(cls)
+        object.__setattr__(catalog, "_user_dir", user_dir)
+        return catalog
+
+    def __getattr__(self, name: str) -> Any:  # only called for a field not read yet
+        part = PARTS.get(name)
+        if part is None and name in Catalog.__dataclass_fields__:
+            part = _whole  # a field no part knows (a new one): read everything, as eagerly
+        if part is None:
+            raise AttributeError(name)
+        for key, value in part(self, object.__getattribute__(self, "_user_dir")).items():
+            object.__setattr__(self, key, value)
+        return object.__getattribute__(self, name)
+
+
+def _rooms_part(catalog: LazyCatalog, user_dir: Path | None) -> dict[str, Any]:
+    """The rooms, checked against the monsters and playmats, then the campaigns against them."""
+    problems = Problems(collect=False)
+    monsters, playmats = catalog._monster_records, catalog._playmat_records
+    rooms = _records("rooms.toml", user_dir, problems, parse_room)
+    cross_check_rooms(monsters, playmats, rooms, problems)
+    _check_campaigns(user_dir, rooms.by_id, catalog.lords)
+    return {"rooms": rooms.by_id}
+
+
+def _setup_part(catalog: LazyCatalog, user_dir: Path | None) -> dict[str, Any]:
+    return {"setup": parse_setup(*load_data_file("setup.toml", user_dir), catalog.playmats)}
+
+
+def _whole(catalog: LazyCatalog, user_dir: Path | None) -> dict[str, Any]:
+    whole = build_catalog(user_dir, Problems(collect=False))
+    assert whole is not None  # without collecting, the first problem raised
+    return {name: getattr(whole, name) for name in Catalog.__dataclass_fields__}
+
+
+PARTS: dict[str, Callable[[LazyCatalog, Path | None], dict[str, Any]]] = {
+    "components": _components_part,
+    **dict.fromkeys(("behaviour", "monsters", "lords", "playmats", "files", "_monster_records",
+                     "_playmat_records"), _pieces_part),
+    "effects": _effects_part,
+    "rooms": _rooms_part,
+    "setup": _setup_part,
+}
+
+
 @cache
 def _load(user_dir: Path | None, stamp: tuple[tuple[str, int, int], ...]) -> Catalog:
+    """Data checked whole before (the same bytes): parse each part when read; else check it
+    whole now, raising the first problem, and note that these bytes are clean."""
+    from automa.catalog.validated import data_digest, is_validated, mark_validated
+
+    digest = data_digest(user_dir)
+    if is_validated(digest):
+        return LazyCatalog.reading(user_dir)
     catalog = build_catalog(user_dir, Problems(collect=False))
     assert catalog is not None  # without collecting, the first problem raised
+    mark_validated(digest)
     return catalog
 
 

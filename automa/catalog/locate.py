@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,15 @@ USER_DATA_ENV = "AUTOMA_DATA_DIR"
 
 
 def shipped_data_dir() -> Path:
-    """The data/ folder: inside the wheel as automa/_data, a symlink to data/ in a checkout."""
+    """The data/ folder: inside the wheel as automa/_data, a symlink to data/ in a checkout.
+
+    Found beside this package's files when it lies on disk (the usual case: no need to import
+    importlib.resources, which costs a command's start some milliseconds); else through it."""
+    beside = Path(__file__).parent.parent / "_data"
+    if beside.is_dir():
+        return beside
+    from importlib import resources
+
     return Path(str(resources.files("automa") / "_data"))
 
 
@@ -44,6 +51,20 @@ def user_data_dir(explicit: str | Path | None = None) -> Path | None:
 def read_toml(path: Path) -> dict[str, Any]:
     """A data file: a regular file of bounded size, valid TOML, not nested absurdly deep."""
     return parse_toml(read_file_text(path), str(path))
+
+
+def read_data_toml(path: Path) -> dict[str, Any]:
+    """A shipped data file as `read_toml` reads it, its parse kept in the user's cache by its
+    bytes (the user's own files are read each time: they are few and small, and a cache entry
+    per folder would pile up)."""
+    from automa.catalog.tables_cache import cached_tables, store_tables
+
+    text = read_file_text(path)
+    tables = cached_tables(path, text)
+    if tables is None:
+        tables = parse_toml(text, str(path))
+        store_tables(path, text, tables)
+    return tables
 
 
 def is_record(table: object) -> bool:
@@ -68,11 +89,11 @@ def merge_records(shipped: dict[str, Any], override: dict[str, Any]) -> dict[str
 def load_data_file(name: str, user_dir: Path | None) -> tuple[dict[str, Any], dict[str, str]]:
     """The merged tables of one data file, and for each top-level key the file it came from."""
     shipped_path = shipped_data_dir() / name
-    tables = read_toml(shipped_path)
+    tables = read_data_toml(shipped_path)
     origins = dict.fromkeys(tables, f"data/{name}")
     if user_dir is not None and (user_dir / name).exists():  # a pipe or a folder: refused
         user_path = user_dir / name
-        override = read_toml(user_path)
+        override = read_toml(user_path)  # the user's files change: not kept (see below)
         tables = merge_records(tables, override)
         origins.update(dict.fromkeys(override, str(user_path)))
     return tables, origins

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import errno
 import functools
-import json
 import os
 import sys
-import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -52,6 +50,8 @@ def reports_errors(command: F) -> F:
                 click.echo(f"automa: cannot write the output ({error.strerror})", err=True)
                 sys.exit(EXIT_WRITE)
             if os.environ.get("AUTOMA_DEBUG"):
+                import traceback
+
                 traceback.print_exc()
             click.echo(f"automa: internal error ({type(error).__name__}: "
                        f"{one_line(str(error))}); please "
@@ -64,6 +64,8 @@ def reports_errors(command: F) -> F:
 
 def emit_json(data: object) -> None:
     """One JSON object on stdout: readable Unicode, but nothing a terminal would obey."""
+    import json
+
     from automa.safe_text import json_safe
 
     click.echo(json_safe(json.dumps(data, indent=2, ensure_ascii=False)))
@@ -146,16 +148,19 @@ close_call_option = click.option(
 def _run_turn(ctx: click.Context, scenario: Any, seed: int | None, as_json: bool,
               save: Path | None, explain: bool = False) -> None:
     from automa.engine.turn import run_turn
-    from automa.render.json_out import turn_json
-    from automa.render.text import turn_text
-    from automa.scenario.save import save_scenario
 
     result = run_turn(scenario, _catalog(ctx), seed)
     if save is not None:
+        from automa.scenario.save import save_scenario
+
         save_scenario(result.after, save)
     if as_json:
+        from automa.render.json_out import turn_json
+
         emit_json(turn_json(result))
     else:
+        from automa.render.text import turn_text
+
         click.echo(turn_text(result, scenario.settings.los_blocked, explain), nl=False)
         if save is not None:
             click.echo(f"Saved the table after this turn to {save}")
@@ -267,9 +272,11 @@ def triangle(ctx: click.Context, scenario: Path, corners: tuple[str, str, str],
 @reports_errors
 def demo(ctx: click.Context, seed: int | None, as_json: bool, explain: bool) -> None:
     """One AI turn of the shipped example battle, printed step by step."""
-    from importlib import resources
+    path = Path(__file__).parent.parent / "_examples" / "demo-battle.toml"
+    if not path.is_file():
+        from importlib import resources
 
-    path = Path(str(resources.files("automa") / "_examples" / "demo-battle.toml"))
+        path = Path(str(resources.files("automa") / "_examples" / "demo-battle.toml"))
     scenario = _scenario(ctx, path)
     if not as_json:
         click.echo(f"Demo battle: {path.name} (copy it to start your own)\n")

@@ -312,12 +312,17 @@ def picture(ctx: click.Context, source: Path, output: Path, step: int | None) ->
 @click.option("--n", "runs", type=click.IntRange(1, 100_000), default=200, show_default=True,
               help="How many simulated turns.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option("--workers", type=click.IntRange(1, 256), default=None,
+              help="Processes to run the turns on (default: every core; the result is the "
+                   "same for any number).")
 @json_option
 @click.pass_context
 @reports_errors
-def forecast(ctx: click.Context, source: Path, runs: int, seed: int, as_json: bool) -> None:
+def forecast(ctx: click.Context, source: Path, runs: int, seed: int, workers: int | None,
+             as_json: bool) -> None:
     """Monte Carlo over the coming AI turn: for each hero, how often it is targeted, the
-    damage it can expect and the chance it dies. SOURCE is a scenario or a session folder.
+    damage it can expect and the chance it dies, each with its 95 % interval. SOURCE is a
+    scenario or a session folder.
 
     \b
     Example:
@@ -331,13 +336,22 @@ def forecast(ctx: click.Context, source: Path, runs: int, seed: int, as_json: bo
         from automa.session.replay import open_recorded
 
         scenario = open_recorded(str(source), _catalog(ctx)).state.as_scenario()
-    result = simulate(scenario, _catalog(ctx), runs, seed)
+    result = simulate(scenario, _catalog(ctx), runs, seed, workers)
     if as_json:
+        def interval(pair: tuple[float, float]) -> list[float]:
+            return [round(pair[0], 4), round(pair[1], 4)]
+
         emit_json({"n": runs, "heroes": {
             hero: {"targeted": round(f.targeted, 4), "expected_damage": round(f.expected_damage, 4),
-                   "death": round(f.death, 4)} for hero, f in result.items()}})
+                   "death": round(f.death, 4), "targeted_ci95": interval(f.targeted_ci95),
+                   "expected_damage_ci95": interval(f.expected_damage_ci95),
+                   "death_ci95": interval(f.death_ci95)} for hero, f in result.items()}})
         return
-    click.echo(f"The coming AI turn, {runs} simulated turns:")
-    click.echo(f"  {'hero':<16} {'targeted':>9} {'damage':>8} {'death':>7}")
+    click.echo(f"The coming AI turn, {runs} simulated turns (95 % intervals in brackets):")
+    click.echo(f"  {'hero':<16} {'targeted':>19} {'damage':>18} {'death':>22}")
     for hero, f in result.items():
-        click.echo(f"  {hero:<16} {f.targeted:>8.0%} {f.expected_damage:>8.2f} {f.death:>7.1%}")
+        (t_lo, t_hi), (d_lo, d_hi) = f.targeted_ci95, f.expected_damage_ci95
+        k_lo, k_hi = f.death_ci95
+        click.echo(f"  {hero:<16} {f.targeted:>5.0%} [{t_lo:>4.0%}-{t_hi:>4.0%}] "
+                   f"{f.expected_damage:>5.2f} [{d_lo:>4.2f}-{d_hi:>5.2f}] "
+                   f"{f.death:>6.1%} [{k_lo:>5.1%}-{k_hi:>5.1%}]")

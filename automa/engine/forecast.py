@@ -1,45 +1,166 @@
 """Monte Carlo over the coming AI turn: how often each hero is targeted, the damage it can
-expect, and the chance it dies. Each run is a full turn with its own stream of the seed."""
+expect, and the chance it dies, each with its 95 % interval.
+
+Run i is a full turn seeded with word i of `SeedSequence(seed).generate_state(runs)`: its own
+stream, whatever else runs. The runs are cut into chunks, run on every core, and each chunk
+returns only its sums (counts, damage and damage squared per hero), added up in chunk order: the
+result is the same for any number of workers, and the memory does not grow with the runs.
+"""
 
 from __future__ import annotations
 
+import math
+import os
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
 from automa.catalog.load import Catalog
 from automa.engine.turn import run_turn
-from automa.geometry.table import build_table
+from automa.geometry.table import TableGeometry, build_table
+from automa.model.pieces import Piece
 from automa.model.scenario import ChanceScript, Scenario
+
+Z95 = 1.959963984540054  # the normal quantile of 97.5 %
+MIN_CHUNK = 50  # runs per task: enough that sending a task costs little beside running it
+CHUNKS_PER_WORKER = 4  # a few tasks per worker even out uneven chunks
+SERIAL_BELOW = 200  # fewer runs than this: starting workers costs more than it saves
 
 
 @dataclass(frozen=True)
 class HeroForecast:
+    """One hero's figures over all runs, each share with its 95 % (Wilson) interval."""
+
     targeted: float  # share of turns in which some activation targets it
     expected_damage: float  # mean health lost (a death loses all it had)
     death: float  # share of turns it ends dead
+    targeted_ci95: tuple[float, float] = (0.0, 1.0)
+    expected_damage_ci95: tuple[float, float] = (0.0, 0.0)
+    death_ci95: tuple[float, float] = (0.0, 1.0)
 
 
-def forecast(scenario: Scenario, catalog: Catalog, runs: int, seed: int
-             ) -> dict[str, HeroForecast]:
-    unscripted = replace(scenario, chance=ChanceScript())  # every outcome drawn, none fixed
-    geometry = build_table(scenario.playmat)
-    heroes = [p for p in scenario.pieces if p.side == "heroes" and p.kind != "antient"]
-    targeted = np.zeros(len(heroes))
-    damage = np.zeros(len(heroes))
-    deaths = np.zeros(len(heroes))
-    streams = np.random.SeedSequence(seed).generate_state(runs)
-    for stream in streams:
-        result = run_turn(unscripted, catalog, int(stream), geometry)
+def wilson(successes: int, runs: int) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a share: sound at 0 and 1, unlike p ± 1.96·se."""
+    if runs == 0:
+        return (0.0, 1.0)
+    p = successes / runs
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * runs)) / (1 + z2 / runs)
+    half = Z95 * math.sqrt(p * (1 - p) / runs + z2 / (4 * runs * runs)) / (1 + z2 / runs)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)  # exact ends, no 3e-18
+    high = 1.0 if successes == runs else min(1.0, centre + half)
+    return (low, high)
+
+
+def mean_interval(total: int, squares: int, runs: int) -> tuple[float, float]:
+    """The 95 % normal interval of a mean from its sum and sum of squares (never below 0)."""
+    mean = total / runs
+    if runs < 2:
+        return (mean, mean)
+    variance = max(0.0, (squares - total * total / runs) / (runs - 1))
+    half = Z95 * math.sqrt(variance / runs)
+    return (max(0.0, mean - half), mean + half)
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What every run shares: built once, handed to each worker once."""
+
+    scenario: Scenario
+    catalog: Catalog
+    geometry: TableGeometry
+    heroes: tuple[Piece, ...]
+
+
+_JOB: _Job | None = None  # a worker's copy, set by `_start_worker`
+
+
+def _start_worker(job: _Job) -> None:
+    global _JOB
+    _JOB = job
+
+
+def _run_chunk(job: _Job, seeds: Sequence[int]) -> list[list[int]]:
+    """Per hero: [turns targeted, deaths, health lost, health lost squared], over `seeds`."""
+    sums = [[0, 0, 0, 0] for _ in job.heroes]
+    for stream in seeds:
+        result = run_turn(job.scenario, job.catalog, int(stream), job.geometry)
         aimed = {a.target for a in result.activations}
         after = {p.id: p for p in result.battle.pieces}
-        for i, hero in enumerate(heroes):
-            targeted[i] += hero.id in aimed
+        for hero, row in zip(job.heroes, sums, strict=True):
+            row[0] += hero.id in aimed
             end = after.get(hero.id)
+            lost = 0
             if end is None and result.battle.out.get(hero.id) == "dead":
-                deaths[i] += 1
-                damage[i] += hero.health or 0
+                row[1] += 1
+                lost = hero.health or 0
             elif end is not None and end.health is not None and hero.health is not None:
-                damage[i] += hero.health - end.health
-    return {hero.id: HeroForecast(float(targeted[i] / runs), float(damage[i] / runs),
-                                  float(deaths[i] / runs)) for i, hero in enumerate(heroes)}
+                lost = hero.health - end.health
+            row[2] += lost
+            row[3] += lost * lost
+    return sums
+
+
+def _worker_chunk(seeds: Sequence[int]) -> list[list[int]]:
+    assert _JOB is not None, "the worker was started without its job"
+    return _run_chunk(_JOB, seeds)
+
+
+def default_workers() -> int:
+    """Every core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _chunks(streams: np.ndarray[Any, Any], size: int) -> Iterator[list[int]]:
+    for start in range(0, len(streams), size):
+        yield [int(s) for s in streams[start:start + size]]
+
+
+def forecast(scenario: Scenario, catalog: Catalog, runs: int, seed: int,
+             workers: int | None = None) -> dict[str, HeroForecast]:
+    """`runs` turns from `scenario`, on `workers` processes (default: every core, or one for
+    fewer than SERIAL_BELOW runs)."""
+    unscripted = replace(scenario, chance=ChanceScript())  # every outcome drawn, none fixed
+    heroes = tuple(p for p in scenario.pieces if p.side == "heroes" and p.kind != "antient")
+    job = _Job(unscripted, catalog, build_table(scenario.playmat), heroes)
+    streams = np.random.SeedSequence(seed).generate_state(runs)
+    if workers is None:  # every core, unless starting them costs more than it saves
+        wanted = 1 if runs < SERIAL_BELOW else default_workers()
+    else:
+        wanted = max(1, workers)
+    wanted = min(wanted, math.ceil(runs / MIN_CHUNK))
+    totals = [[0, 0, 0, 0] for _ in heroes]
+    size = max(MIN_CHUNK, math.ceil(runs / (wanted * CHUNKS_PER_WORKER)))
+    if wanted == 1:
+        parts: Iterator[list[list[int]]] = (_run_chunk(job, c) for c in _chunks(streams, size))
+        _add_up(totals, parts)
+    else:
+        with ProcessPoolExecutor(max_workers=wanted, mp_context=_context(),
+                                 initializer=_start_worker, initargs=(job,)) as pool:
+            _add_up(totals, pool.map(_worker_chunk, _chunks(streams, size)))
+    return {hero.id: HeroForecast(
+        targeted / runs, damage / runs, deaths / runs, wilson(targeted, runs),
+        mean_interval(damage, squares, runs), wilson(deaths, runs))
+        for hero, (targeted, deaths, damage, squares) in zip(heroes, totals, strict=True)}
+
+
+def _add_up(totals: list[list[int]], parts: Iterator[list[list[int]]]) -> None:
+    """Chunk sums into the totals, in chunk order (integers: the order could not matter)."""
+    for part in parts:
+        for row, more in zip(totals, part, strict=True):
+            for k, value in enumerate(more):
+                row[k] += value
+
+
+def _context() -> Any:
+    """fork where the system has it (the workers start with everything imported), else spawn."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")

@@ -1,0 +1,157 @@
+"""Cold start: a turn imports and parses only what it needs, and the note that the data was
+checked whole is trusted only for exactly the same bytes, in a safe folder, when intact."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import fields, replace
+from pathlib import Path
+
+import pytest
+
+from automa.catalog import validated
+from automa.catalog.load import LazyCatalog, _load, build_catalog, load_catalog
+from automa.catalog.problems import Problems
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = str(ROOT / "examples" / "demo-battle.toml")
+NOT_FOR_A_TURN = ("automa.session", "automa.campaign", "automa.cli.session_cmds",
+                  "automa.cli.play", "automa.cli.campaign_cmds", "automa.render.html",
+                  "automa.render.svg", "automa.model.rooms", "automa.engine.setup",
+                  "automa.engine.forecast", "automa.scenario.save", "importlib.resources",
+                  "tempfile")
+
+
+def modules_after(args: list[str], cache: Path) -> set[str]:
+    script = ("import sys\nfrom automa.cli.main import cli\n"
+              "try:\n    cli(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+              "print('\\n'.join(sys.modules), file=sys.stderr)\n")
+    env = {**os.environ, validated.CACHE_ENV: str(cache)}
+    done = subprocess.run([sys.executable, "-c", script, *args], env=env, capture_output=True,
+                          text=True, check=True)
+    assert "AI turn" in done.stdout
+    return set(done.stderr.split())
+
+
+def test_a_turn_imports_no_session_campaign_web_or_setup_code(tmp_path: Path) -> None:
+    first = modules_after(["turn", DEMO, "--seed", "7"], tmp_path / "cache")
+    assert "automa.model.rooms" in first  # no marker yet: the data is checked whole
+    loaded = modules_after(["turn", DEMO, "--seed", "7"], tmp_path / "cache")
+    assert not sorted(m for m in loaded if m.startswith(NOT_FOR_A_TURN))
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(validated.CACHE_ENV, str(folder))
+    _load.cache_clear()
+    yield folder
+    _load.cache_clear()
+
+
+def test_the_lazy_catalog_equals_the_whole_one_field_by_field(cache: Path) -> None:
+    whole = load_catalog()
+    assert type(whole) is not LazyCatalog  # no marker yet: checked whole
+    assert (cache / "validated").is_file()
+    _load.cache_clear()
+    lazy = load_catalog()
+    assert type(lazy) is LazyCatalog
+    eager = build_catalog(None, Problems(collect=False))
+    assert eager is not None
+    for field in fields(eager):
+        assert getattr(lazy, field.name) == getattr(eager, field.name), field.name
+    moved = replace(lazy, playmats={})  # as tests and tools do with the eager one
+    assert moved.playmats == {} and moved.monsters == eager.monsters
+
+
+def test_every_catalog_field_has_its_lazy_part() -> None:
+    """A field added to Catalog needs its part in PARTS (else the lazy one reads all)."""
+    from automa.catalog.load import PARTS, Catalog
+
+    assert set(Catalog.__dataclass_fields__) <= set(PARTS)
+
+
+def test_a_damaged_or_foreign_marker_is_ignored(cache: Path) -> None:
+    load_catalog()
+    marker = cache / "validated"
+    marker.write_bytes(b"garbage\n" + b"0" * 63 + b"\n")
+    _load.cache_clear()
+    assert type(load_catalog()) is not LazyCatalog  # checked whole again, marker rewritten
+    assert marker.read_text(encoding="ascii") == validated.data_digest(None) + "\n"
+    _load.cache_clear()
+    assert type(load_catalog()) is LazyCatalog
+
+
+def test_damaged_or_stale_parsed_tables_are_never_used(cache: Path) -> None:
+    from automa.catalog.locate import read_data_toml, read_toml, shipped_data_dir
+    from automa.catalog.tables_cache import _entry, cached_tables
+
+    path = shipped_data_dir() / "monsters.toml"
+    truth = read_toml(path)
+    assert read_data_toml(path) == truth  # parsed, then kept
+    entry = _entry(path)
+    assert entry is not None and entry.is_file()
+    text = path.read_text(encoding="utf-8")
+    assert cached_tables(path, text) == truth
+    assert cached_tables(path, text + "# an edit\n") is None  # other bytes: not this entry
+    blob = entry.read_bytes()
+    entry.write_bytes(blob[:-40] + bytes(40))  # damaged payload: its digest fails
+    assert cached_tables(path, text) is None
+    entry.write_bytes(blob[: len(blob) // 2])  # truncated
+    assert cached_tables(path, text) is None
+    assert read_data_toml(path) == truth and cached_tables(path, text) == truth  # rewritten
+
+
+def test_any_change_of_a_user_data_file_means_a_whole_check(cache: Path, tmp_path: Path) -> None:
+    user = tmp_path / "mine"
+    user.mkdir()
+    (user / "rooms.toml").write_text("", encoding="utf-8")
+    before = validated.data_digest(user)
+    (user / "rooms.toml").write_text("# a note\n", encoding="utf-8")
+    assert validated.data_digest(user) != before
+    assert validated.data_digest(None) not in (before, validated.data_digest(user))
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX permissions")
+def test_a_folder_others_may_write_is_not_used(cache: Path) -> None:
+    cache.mkdir(mode=0o700)
+    load_catalog()
+    assert validated.is_validated(validated.data_digest(None))
+    cache.chmod(0o777)
+    assert not validated.is_validated(validated.data_digest(None))
+
+
+def test_an_unwritable_cache_place_still_loads(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    monkeypatch.setenv(validated.CACHE_ENV, str(blocker / "cache"))  # cannot be a folder
+    _load.cache_clear()
+    try:
+        assert load_catalog().monsters
+    finally:
+        _load.cache_clear()
+
+
+def test_an_empty_cache_setting_checks_whole_every_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(validated.CACHE_ENV, "")
+    _load.cache_clear()
+    try:
+        assert type(load_catalog()) is not LazyCatalog
+        _load.cache_clear()
+        assert type(load_catalog()) is not LazyCatalog
+    finally:
+        _load.cache_clear()
+
+
+def test_no_home_means_no_cache_rather_than_one_in_the_current_folder(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(validated.CACHE_ENV, raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(os.path, "expanduser", lambda path: path)  # as with no HOME at all
+    assert validated.cache_dir() is None
+    monkeypatch.setenv("XDG_CACHE_HOME", "/somewhere")
+    assert validated.cache_dir() == Path("/somewhere/automa")
