@@ -79,6 +79,7 @@ COMMAND_MODULES = {
     "calibrate": "calibrate",
     "campaign": "campaign_cmds",
     "hidden-cave": "cave_cmds",
+    "serve": "serve_cmds",
 }
 
 
