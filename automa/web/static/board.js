@@ -144,6 +144,8 @@ function drawHeader(view) {
   $("modes").textContent = `${view.dice} dice · ${view.geometry} geometry`;
   $("next").disabled = view.phase !== "ai";
   $("done").disabled = view.phase !== "heroes";
+  $("undo").disabled = view.log.length === 0;
+  $("redo").disabled = view.redo === 0; // the view says how many undone inputs wait
 }
 
 function matSvg() { return $("mat").querySelector("svg"); }
@@ -507,6 +509,7 @@ function drawOverlays(layer, act, count) {
         "stroke-dasharray": visible ? "none" : "6,4" }));
     }
   }
+  const moved = new Map(); // piece -> where it stands after the steps shown so far
   act.steps.slice(0, count).forEach((step, i) => {
     const last = i === count - 1;
     if (step.kind === "move") {
@@ -523,6 +526,7 @@ function drawOverlays(layer, act, count) {
       if (step.close_call) layer.appendChild(svgEl("circle", { class: "close", cx: x2, cy: y2,
         r: 2 * m.scale, fill: "none" }));
       spots.set(step.piece, step.to);
+      moved.set(step.piece, step.to);
     } else if (step.kind === "attack") {
       const at = spots.get(step.piece);
       if (!at) return;
@@ -535,6 +539,26 @@ function drawOverlays(layer, act, count) {
         r: templates.attack_radius * m.scale + 4, fill: "none" }));
     }
   });
+  placePieces(act, count, moved);
+}
+
+// While the steps still appear, a piece the activation moves stands where the steps shown so
+// far put it (the mat draws where it ends); once all are shown, every piece is where the model
+// says.
+function placePieces(act, count, moved) {
+  const all = count >= act.steps.length;
+  const first = new Map();
+  for (const step of act.steps) {
+    if (step.kind === "move" && !first.has(step.piece)) first.set(step.piece, step.from);
+  }
+  for (const g of matSvg().querySelectorAll("g.piece")) {
+    if (board.drag && board.drag.g === g) continue;
+    const spot = all ? null : (moved.get(g.dataset.piece) || first.get(g.dataset.piece));
+    if (!spot) { g.removeAttribute("transform"); continue; }
+    const [x1, y1] = toSvg(Number(g.dataset.x), Number(g.dataset.y));
+    const [x2, y2] = toSvg(...spot);
+    g.setAttribute("transform", `translate(${(x2 - x1).toFixed(2)} ${(y2 - y1).toFixed(2)})`);
+  }
 }
 
 // The Clock template on the piece as laid: faces numbered clockwise, face 12 toward the Hero
