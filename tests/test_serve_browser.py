@@ -81,15 +81,17 @@ def api(url: str, path: str = "api/view") -> Any:
         return json.load(answer)
 
 
-FAILURES: dict[int, list[str]] = {}  # the script errors and console errors of each page
+FAILURES: dict[int, list[str]] = {}  # each page's script and console errors, foreign loads
 
 
 def open_page(browser: Browser, url: str) -> Page:
     """A fresh browser context (its own cache and storage: a second device) on the board."""
     page = browser.new_context(viewport=VIEWPORT).new_page()
-    failures = FAILURES.setdefault(id(page), [])
+    failures = FAILURES[id(page)] = []
     page.on("pageerror", lambda error: failures.append(str(error)))
     page.on("console", lambda m: failures.append(m.text) if m.type == "error" else None)
+    page.on("request", lambda r: None if r.url.startswith((url, "data:")) else
+            failures.append(f"loaded from elsewhere: {r.url}"))
     page.goto(url)
     page.wait_for_selector("#mat svg g.piece")
     return page
@@ -162,6 +164,28 @@ def piece(view: dict[str, Any], pid: str) -> dict[str, Any]:
     return next(p for p in view["pieces"] if p["id"] == pid)
 
 
+OVERLAYS = """() => {
+  const layer = document.querySelector('#overlays');
+  const count = (css) => layer.querySelectorAll(css).length;
+  return {sight: count('line.sight'), moves: count('line.move, line.push'),
+          clocks: [...layer.querySelectorAll('g.clock')].map(
+            (g) => [+g.dataset.face, g.querySelectorAll('.clock-face').length]),
+          attacks: count('.attack-template')};
+}"""
+
+
+def check_overlays(page: Page, activation: dict[str, Any]) -> None:
+    """With all its steps shown, the mat carries every sight line, ruler move or push, Clock
+    template (twelve numbered faces, the rolled one marked) and Attack template it had."""
+    steps = activation["steps"]
+    moves = [s for s in steps if s["kind"] == "move"]
+    assert page.evaluate(OVERLAYS) == {
+        "sight": len(activation["visible"]) + len(activation["hidden"]),
+        "moves": len(moves),
+        "clocks": [[s["clock"], 12] for s in moves if "clock" in s],
+        "attacks": sum(s["kind"] == "attack" for s in steps)}
+
+
 def press_next(page: Page) -> dict[str, Any]:
     with page.expect_response("**/api/next") as answer:
         page.keyboard.press("n")
@@ -224,6 +248,7 @@ def test_a_whole_battle_through_the_page(browser: Browser, tmp_path: Path) -> No
         page.click("#done")
         page.wait_for_function("() => document.body.dataset.phase === 'ai'")
         first = True
+        drawn: set[str] = set()
         for _ in range(30):
             if api(url)["phase"] != "ai":
                 break
@@ -231,14 +256,16 @@ def test_a_whole_battle_through_the_page(browser: Browser, tmp_path: Path) -> No
             view = settled(page, url)
             steps = page.locator("#steps li")
             assert steps.count() == len(activation["steps"]) + 1
+            check_overlays(page, activation)
+            drawn.update(s["kind"] for s in activation["steps"])
+            drawn.update("clock" for s in activation["steps"] if "clock" in s)
             if first:
                 not_blank(page.screenshot())
-                overlays = page.locator("#overlays > *").count()
-                assert overlays >= len(activation["visible"]) + len(activation["hidden"])
                 first = False
             check_centres(page, view)
         view = api(url)
         assert view["phase"] in ("heroes", "over") and not first
+        assert {"move", "attack", "clock"} <= drawn  # the turn showed each kind of overlay
 
         # Undo on the page takes back the last activation; a CLI redo shows on the page
         inputs = len(view["log"])

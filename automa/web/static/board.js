@@ -478,10 +478,12 @@ function drawActivation() {
 }
 
 // Where each piece stood as the activation began: the start of its first move, else where the
-// view has it now.
-function startSpots(act) {
+// view has it now. In asked geometry only spots the table measured count (a piece the
+// activation moved stands where the real ruler stopped, which nobody measured), and nothing is
+// drawn from any other spot, as `automa picture` does.
+function startSpots(act, asked) {
   const spots = new Map(board.view.pieces.filter((p) => p.measured).map((p) => [p.id, [p.x, p.y]]));
-  const radius = new Map(board.view.pieces.map((p) => [p.id, p.radius]));
+  if (asked) return spots;
   const seen = new Set();
   for (const step of act.steps) {
     if (step.kind === "move" && !seen.has(step.piece)) {
@@ -489,13 +491,26 @@ function startSpots(act) {
       spots.set(step.piece, step.from);
     }
   }
-  return { spots, radius };
+  return spots;
+}
+
+// The templates in force: the view's (a calibrated data folder), else the shipped sizes
+function templatesInForce() {
+  const given = board.view.templates || {};
+  return {
+    attack_radius: Number(given.attack_radius) || TEMPLATES.attack_radius,
+    clock_radius: Number(given.clock_radius) || TEMPLATES.clock_radius,
+    attack_polygon: Array.isArray(given.attack_polygon) && given.attack_polygon.length >= 3 ?
+      given.attack_polygon : null,
+    clock: given.clock || null,
+  };
 }
 
 function drawOverlays(layer, act, count) {
   const m = geometry();
-  const templates = Object.assign({}, TEMPLATES, board.view.templates || {});
-  const { spots } = startSpots(act);
+  const asked = board.view.geometry === "asked";
+  const templates = templatesInForce();
+  const spots = startSpots(act, asked);
   const actor = spots.get(act.character);
   if (actor) {
     const lines = [...act.visible.map((t) => [t, true]), ...act.hidden.map((t) => [t, false])];
@@ -513,7 +528,10 @@ function drawOverlays(layer, act, count) {
   act.steps.slice(0, count).forEach((step, i) => {
     const last = i === count - 1;
     if (step.kind === "move") {
-      if (step.clock) clockTemplate(layer, step, templates.clock_radius * m.scale);
+      const from = spots.get(step.piece);
+      const known = from && Math.hypot(from[0] - step.from[0], from[1] - step.from[1]) < 1e-6;
+      if (step.clock && known) clockTemplate(layer, step, templates);
+      if (asked) { spots.delete(step.piece); return; } // where the real ruler stopped: unmeasured
       const [x1, y1] = toSvg(...step.from), [x2, y2] = toSvg(...step.to);
       const push = !!step.clock && step.why !== "summoned";
       if (!push) {
@@ -521,7 +539,8 @@ function drawOverlays(layer, act, count) {
           "stroke-width": 1.2 * m.scale }));
       }
       layer.appendChild(svgEl("line", { class: push ? "push" : "move", "data-piece": step.piece,
-        x1, y1, x2, y2, stroke: push ? COLOURS.push : COLOURS.path, "stroke-width": 2.5,
+        "data-why": step.why, x1, y1, x2, y2, stroke: push ? COLOURS.push : COLOURS.path,
+        "stroke-width": 2.5, "stroke-dasharray": step.why === "summoned" ? "2,3" : "none",
         "marker-end": `url(#arrow-${push ? "push" : "path"})` }));
       if (step.close_call) layer.appendChild(svgEl("circle", { class: "close", cx: x2, cy: y2,
         r: 2 * m.scale, fill: "none" }));
@@ -531,15 +550,23 @@ function drawOverlays(layer, act, count) {
       const at = spots.get(step.piece);
       if (!at) return;
       const [cx, cy] = toSvg(...at);
-      layer.appendChild(svgEl("circle", { class: "attack-template", "data-piece": step.piece,
-        "data-covers": String(step.covers), cx, cy, r: templates.attack_radius * m.scale,
-        fill: COLOURS.template, "fill-opacity": last ? 0.25 : 0.12, stroke: COLOURS.template,
-        "stroke-width": 2, "stroke-dasharray": step.covers ? "none" : "5,3" }));
+      const look = { class: "attack-template", "data-piece": step.piece,
+        "data-covers": String(step.covers), fill: COLOURS.template,
+        "fill-opacity": last ? 0.25 : 0.12, stroke: COLOURS.template, "stroke-width": 2,
+        "stroke-dasharray": step.covers ? "none" : "5,3" };
+      if (templates.attack_polygon) {
+        look.points = templates.attack_polygon.map(([px, py]) =>
+          toSvg(at[0] + px, at[1] + py).map((v) => v.toFixed(1)).join(",")).join(" ");
+        layer.appendChild(svgEl("polygon", look));
+      } else {
+        layer.appendChild(svgEl("circle", Object.assign(look,
+          { cx, cy, r: templates.attack_radius * m.scale })));
+      }
       if (step.close_call) layer.appendChild(svgEl("circle", { class: "close", cx, cy,
         r: templates.attack_radius * m.scale + 4, fill: "none" }));
     }
   });
-  placePieces(act, count, moved);
+  if (!asked) placePieces(act, count, moved);
 }
 
 // While the steps still appear, a piece the activation moves stands where the steps shown so
@@ -564,28 +591,39 @@ function placePieces(act, count, moved) {
 // The Clock template on the piece as laid: faces numbered clockwise, face 12 toward the Hero
 // Start Zone (the mat's centre on the reverse side), the half template over the half circle
 // toward the Monster Start Zone; the rolled face ringed.
-function clockTemplate(layer, step, radius) {
+function clockTemplate(layer, step, templates) {
+  const radius = templates.clock_radius * geometry().scale;
   const half = step.tool.startsWith("half Clock");
+  const reverse = step.tool.includes("(reverse)");
+  const side = half ? "half" : (reverse ? "reverse" : "front");
   let base = [0, -1];
   let angles = Array.from({ length: 12 }, (_, i) => 30 * (i + 1));
   if (half) {
     base = [0, 1];
     angles = Array.from({ length: 12 }, (_, i) => -82.5 + 15 * i);
-  } else if (step.tool.includes("(reverse)")) {
+  } else if (reverse) {
     const m = geometry();
     const dx = m.width / 2 - step.from[0], dy = m.length / 2 - step.from[1];
     const n = Math.hypot(dx, dy);
     if (n > 1e-9) base = [dx / n, dy / n];
   }
+  const given = templates.clock && templates.clock[side];
+  if (Array.isArray(given) && given.length === 12) angles = given.map(Number);
   const turn = (v, deg) => {
     const t = deg * Math.PI / 180;
     return [v[0] * Math.cos(t) + v[1] * Math.sin(t), -v[0] * Math.sin(t) + v[1] * Math.cos(t)];
   };
   const [cx, cy] = toSvg(...step.from);
-  const g = svgEl("g", { class: "clock", "data-face": step.clock,
-    "data-side": half ? "half" : (step.tool.includes("(reverse)") ? "reverse" : "front") });
-  g.appendChild(svgEl("circle", { cx, cy, r: radius, fill: COLOURS.push, "fill-opacity": 0.08,
-    stroke: COLOURS.push, "stroke-width": 1.5 }));
+  const g = svgEl("g", { class: "clock", "data-face": step.clock, "data-side": side });
+  const look = { fill: COLOURS.push, "fill-opacity": 0.08, stroke: COLOURS.push,
+    "stroke-width": 1.5 };
+  if (half) { // the half circle toward the Monster Start Zone
+    const [ax, ay] = turn(base, -90), [bx, by] = turn(base, 90);
+    g.appendChild(svgEl("path", Object.assign(look, { d: `M${cx + radius * ax} ${cy - radius * ay}` +
+      ` A${radius} ${radius} 0 0 1 ${cx + radius * bx} ${cy - radius * by}Z` })));
+  } else {
+    g.appendChild(svgEl("circle", Object.assign(look, { cx, cy, r: radius })));
+  }
   for (let face = 1; face <= 12; face += 1) {
     const [ux, uy] = turn(base, angles[face - 1]);
     const sx = ux, sy = -uy;
@@ -651,7 +689,8 @@ function askQuestion(question, answers) {
   $("elsewhere").textContent = elsewhere.length ?
     "not in the bag: " + elsewhere.map(([t, where]) => `${t} (${where})`).join(", ") : "";
   $("back").disabled = false;
-  box.querySelector("button")?.focus();
+  $("question").scrollIntoView({ block: "nearest" });
+  box.querySelector("button")?.focus({ preventScroll: true });
 }
 
 function closeQuestion() {
