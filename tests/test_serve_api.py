@@ -194,6 +194,26 @@ def test_view_after_an_ai_activation_names_the_turn_order_log_and_printout(
     assert view["printout"].startswith("2. ") and "Target" in view["printout"]
 
 
+def test_the_last_activation_is_drawn_step_by_step_as_picture_draws_it(
+        tmp_path: Path, demo: Path, board: Client) -> None:
+    assert board.ok("GET", "/api/view")["last_overlay"] == ""
+    board.ok("POST", "/api/done")
+    board.ok("POST", "/api/next")
+    view = board.ok("GET", "/api/view")
+    overlay = view["last_overlay"]
+    groups = re.findall(r'<g class="overlay-step" data-step="([^"]+)">', overlay)
+    assert groups == ["sight", *map(str, range(len(view["last"]["steps"])))]
+    drawn = re.findall(r"<(?:line|circle|polygon|path) class=[^>]*/>", overlay)
+    assert any('class="sight"' in d for d in drawn) and any('class="move"' in d for d in drawn)
+    picture = tmp_path / "now.svg"
+    assert CliRunner().invoke(cli, ["picture", str(demo), "-o", str(picture)]).exit_code == 0
+    whole = picture.read_text()
+    assert all(d in whole for d in drawn)  # the very elements `automa picture` draws
+    moved = [n for n, s in enumerate(view["last"]["steps"]) if s["kind"] == "move"]
+    step = re.search(rf'data-step="{moved[0]}">(.*?)</g>', overlay)
+    assert step is not None and 'class="move"' in step[1]
+
+
 # --- next: as `automa next --json`, and the questions of physical dice and asked geometry ---
 
 def test_next_is_exactly_automa_next_json(tmp_path: Path, demo: Path, board: Client) -> None:
