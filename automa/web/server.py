@@ -57,6 +57,7 @@ class BoardHandler(BaseHTTPRequestHandler):
     server_version = "automa-board"
     sys_version = ""
     error_content_type = "application/json; charset=utf-8"
+    timeout = 60  # seconds a client may take to send its request (a stalled one frees its thread)
 
     # -- answering ------------------------------------------------------------------------------
 

@@ -3,10 +3,12 @@ it stands: the same status, mat picture, printout and log the commands print."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from automa.model.pieces import Piece
+from automa.session.replay import ReplayStep
 from automa.session.state import SessionState
 from automa.session.store import Session
 
@@ -93,6 +95,36 @@ def mat_svg(session: Session, unmeasured: dict[str, Any]) -> str:
     return f"{head}{OVERLAYS}\n</svg>{tail}"
 
 
+def last_overlay(session: Session, steps: Sequence[ReplayStep]) -> str:
+    """The last activation drawn as `automa picture` draws it over the mat (sight lines, ruler
+    moves, the Attack template, the Clock template with its faces, pushes), one group a step:
+    `<g class="overlay-step" data-step="sight">` first, then `data-step="N"` for `last.steps[N]`
+    (empty where a step draws nothing), so the page can show them one by one."""
+    from dataclasses import replace
+
+    from automa.render.measured import unmeasured_steps
+    from automa.render.overlays import activation_overlay
+    from automa.render.svg import Canvas
+
+    found = next((s for s in reversed(steps) if s.activation is not None), None)
+    if found is None or found.activation is None:
+        return ""
+    asked = session.geometry_mode == "asked"
+    unmeasured = unmeasured_steps(steps)[found.number - 1].before if asked else {}
+    before = {p.id: p for p in found.before.battle.pieces}
+    activation, scenario = found.activation, session.state.scenario
+    groups, drawn = [], 0
+    for count in range(len(activation.steps) + 1):  # each step adds what it draws, in order
+        canvas = Canvas(scenario.playmat)
+        activation_overlay(canvas, scenario, replace(activation, steps=activation.steps[:count]),
+                           before, session.catalog.components, unmeasured, asked)
+        step = "sight" if count == 0 else str(count - 1)
+        groups.append(f'<g class="overlay-step" data-step="{step}">'
+                      f'{"".join(canvas.parts[drawn:])}</g>')
+        drawn = len(canvas.parts)
+    return "".join(groups)
+
+
 def log_view(session: Session) -> list[dict[str, Any]]:
     """The inputs in force, numbered and named as `automa log` names them."""
     from automa.render.session_out import clean, describe_event
@@ -142,12 +174,16 @@ def campaign_view(folder: Path, data_dir: Path | None) -> dict[str, Any] | None:
 def build_view(session: Session, data_dir: Path | None = None) -> dict[str, Any]:
     """The `/api/view` object (docs/serve.md)."""
     from automa.render.json_out import activation_json
-    from automa.render.measured import unmeasured_now
+    from automa.render.measured import unmeasured_steps
     from automa.render.session_out import latest_activation_text, status_json
     from automa.render.svg import MARGIN, SCALE
+    from automa.session.replay import replay_steps
 
     state = session.state
-    unmeasured = dict(unmeasured_now(session))
+    steps = list(replay_steps(session)) if state.activations else []
+    unmeasured: dict[str, Any] = {}
+    if session.geometry_mode == "asked" and steps:  # as render/measured.py unmeasured_now
+        unmeasured = dict(unmeasured_steps(steps)[-1].after)
     status = status_json(state)
     done, undone = session.effective()
     last_input = max((n for n, e in enumerate(done, start=1) if e.get("type") == "activation"),
@@ -166,6 +202,7 @@ def build_view(session: Session, data_dir: Path | None = None) -> dict[str, Any]
         "turn": turn_order(state),
         "last": activation_json(state.activations[-1][1]) if state.activations else None,
         "last_input": last_input,
+        "last_overlay": last_overlay(session, steps),
         "printout": latest_activation_text(state, session.geometry_mode != "asked")
         if state.activations else "",
         "bags": bags_view(state),
