@@ -167,7 +167,8 @@ def piece(view: dict[str, Any], pid: str) -> dict[str, Any]:
 OVERLAYS = """() => {
   const layer = document.querySelector('#overlays');
   const count = (css) => layer.querySelectorAll(css).length;
-  return {sight: count('line.sight'), moves: count('line.move, line.push'),
+  return {steps: count('g.overlay-step'), hidden: count('g.overlay-step[display=none]'),
+          sight: count('line.sight'), moves: count('line.move'),
           clocks: [...layer.querySelectorAll('g.clock')].map(
             (g) => [+g.dataset.face, g.querySelectorAll('.clock-face').length]),
           attacks: count('.attack-template')};
@@ -176,14 +177,21 @@ OVERLAYS = """() => {
 
 def check_overlays(page: Page, activation: dict[str, Any]) -> None:
     """With all its steps shown, the mat carries every sight line, ruler move or push, Clock
-    template (twelve numbered faces, the rolled one marked) and Attack template it had."""
+    template (twelve numbered faces, the rolled one marked) and Attack template (one a spot)
+    the activation had, one group a step, none hidden."""
     steps = activation["steps"]
     moves = [s for s in steps if s["kind"] == "move"]
+    spots = set()  # an Attack template is laid once on each spot a piece attacks from
+    for i, step in enumerate(steps):
+        if step["kind"] == "attack":
+            moved = sum(s["kind"] == "move" and s["piece"] == step["piece"] for s in steps[:i])
+            spots.add((step["piece"], moved))
     assert page.evaluate(OVERLAYS) == {
+        "steps": len(steps) + 1, "hidden": 0,
         "sight": len(activation["visible"]) + len(activation["hidden"]),
         "moves": len(moves),
         "clocks": [[s["clock"], 12] for s in moves if "clock" in s],
-        "attacks": sum(s["kind"] == "attack" for s in steps)}
+        "attacks": len(spots)}
 
 
 def press_next(page: Page) -> dict[str, Any]:
@@ -253,6 +261,11 @@ def test_a_whole_battle_through_the_page(browser: Browser, tmp_path: Path) -> No
             if api(url)["phase"] != "ai":
                 break
             activation = press_next(page)
+            if first:  # the steps appear one by one: some are still hidden at first
+                assert len(activation["steps"]) >= 3
+                page.wait_for_function("""() => document.querySelector('#steps').dataset
+                  .complete === 'false' && document.querySelectorAll(
+                  '#overlays g.overlay-step[display=none]').length > 0""", timeout=1000)
             view = settled(page, url)
             steps = page.locator("#steps li")
             assert steps.count() == len(activation["steps"]) + 1

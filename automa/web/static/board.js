@@ -10,10 +10,6 @@ const STEP_MS = 600; // one activation step appears after another
 const SNAP_CM = 0.5; // dropped this close to a piece or obstacle: it touches it
 const GAP_CM = 0.01; // "touching" leaves a tenth of a millimetre, so rounding never overlaps
 const CONDITIONS = ["frozen", "stunned", "teleported", "devoured", "aloft"];
-// The Attack and Clock templates' radii, when the view does not give them (data/components.toml)
-const TEMPLATES = { attack_radius: 4.0, clock_radius: 6.0 };
-const COLOURS = { seen: "#009E73", blocked: "#777777", path: "#000000", template: "#E69F00",
-  push: "#CC79A7" };
 
 const board = {
   view: null,        // the latest /api/view
@@ -474,110 +470,40 @@ function drawActivation() {
     for (const call of act.close_calls) $("calls").appendChild(el("li", `close call: ${call}`));
     for (const rule of act.house_rules) $("calls").appendChild(el("li", rule, "ruling"));
   }
-  if (overlays) drawOverlays(overlays, act, count);
-}
-
-// Where each piece stood as the activation began: the start of its first move, else where the
-// view has it now. In asked geometry only spots the table measured count (a piece the
-// activation moved stands where the real ruler stopped, which nobody measured), and nothing is
-// drawn from any other spot, as `automa picture` does.
-function startSpots(act, asked) {
-  const spots = new Map(board.view.pieces.filter((p) => p.measured).map((p) => [p.id, [p.x, p.y]]));
-  if (asked) return spots;
-  const seen = new Set();
-  for (const step of act.steps) {
-    if (step.kind === "move" && !seen.has(step.piece)) {
-      seen.add(step.piece);
-      spots.set(step.piece, step.from);
-    }
+  if (!overlays) return;
+  const last = board.view.last;
+  const groups = last && board.view.last_overlay &&
+    JSON.stringify(last.steps) === JSON.stringify(act.steps) ? serverOverlay() : null;
+  for (const g of groups || []) { // drawn once the view of this activation has come
+    const step = g.getAttribute("data-step");
+    if (step !== "sight" && Number(step) >= count) g.setAttribute("display", "none");
+    overlays.appendChild(g);
   }
-  return spots;
+  if (board.view.geometry !== "asked") placePieces(act, count);
 }
 
-// The templates in force: the view's (a calibrated data folder), else the shipped sizes
-function templatesInForce() {
-  const given = board.view.templates || {};
-  return {
-    attack_radius: Number(given.attack_radius) || TEMPLATES.attack_radius,
-    clock_radius: Number(given.clock_radius) || TEMPLATES.clock_radius,
-    attack_polygon: Array.isArray(given.attack_polygon) && given.attack_polygon.length >= 3 ?
-      given.attack_polygon : null,
-    clock: given.clock || null,
-  };
-}
-
-function drawOverlays(layer, act, count) {
-  const m = geometry();
-  const asked = board.view.geometry === "asked";
-  const templates = templatesInForce();
-  const spots = startSpots(act, asked);
-  const actor = spots.get(act.character);
-  if (actor) {
-    const lines = [...act.visible.map((t) => [t, true]), ...act.hidden.map((t) => [t, false])];
-    for (const [target, visible] of lines) {
-      const other = spots.get((act.measured_to && act.measured_to[target]) || target);
-      if (!other) continue;
-      const [x1, y1] = toSvg(...actor), [x2, y2] = toSvg(...other);
-      layer.appendChild(svgEl("line", { class: "sight", "data-target": target,
-        "data-visible": String(visible), x1, y1, x2, y2,
-        stroke: visible ? COLOURS.seen : COLOURS.blocked, "stroke-width": visible ? 2 : 1.5,
-        "stroke-dasharray": visible ? "none" : "6,4" }));
-    }
-  }
-  const moved = new Map(); // piece -> where it stands after the steps shown so far
-  act.steps.slice(0, count).forEach((step, i) => {
-    const last = i === count - 1;
-    if (step.kind === "move") {
-      const from = spots.get(step.piece);
-      const known = from && Math.hypot(from[0] - step.from[0], from[1] - step.from[1]) < 1e-6;
-      if (step.clock && known) clockTemplate(layer, step, templates);
-      if (asked) { spots.delete(step.piece); return; } // where the real ruler stopped: unmeasured
-      const [x1, y1] = toSvg(...step.from), [x2, y2] = toSvg(...step.to);
-      const push = !!step.clock && step.why !== "summoned";
-      if (!push) {
-        layer.appendChild(svgEl("line", { class: "ruler", "data-piece": step.piece, x1, y1, x2, y2,
-          "stroke-width": 1.2 * m.scale }));
-      }
-      layer.appendChild(svgEl("line", { class: push ? "push" : "move", "data-piece": step.piece,
-        "data-why": step.why, x1, y1, x2, y2, stroke: push ? COLOURS.push : COLOURS.path,
-        "stroke-width": 2.5, "stroke-dasharray": step.why === "summoned" ? "2,3" : "none",
-        "marker-end": `url(#arrow-${push ? "push" : "path"})` }));
-      if (step.close_call) layer.appendChild(svgEl("circle", { class: "close", cx: x2, cy: y2,
-        r: 2 * m.scale, fill: "none" }));
-      spots.set(step.piece, step.to);
-      moved.set(step.piece, step.to);
-    } else if (step.kind === "attack") {
-      const at = spots.get(step.piece);
-      if (!at) return;
-      const [cx, cy] = toSvg(...at);
-      const look = { class: "attack-template", "data-piece": step.piece,
-        "data-covers": String(step.covers), fill: COLOURS.template,
-        "fill-opacity": last ? 0.25 : 0.12, stroke: COLOURS.template, "stroke-width": 2,
-        "stroke-dasharray": step.covers ? "none" : "5,3" };
-      if (templates.attack_polygon) {
-        look.points = templates.attack_polygon.map(([px, py]) =>
-          toSvg(at[0] + px, at[1] + py).map((v) => v.toFixed(1)).join(",")).join(" ");
-        layer.appendChild(svgEl("polygon", look));
-      } else {
-        layer.appendChild(svgEl("circle", Object.assign(look,
-          { cx, cy, r: templates.attack_radius * m.scale })));
-      }
-      if (step.close_call) layer.appendChild(svgEl("circle", { class: "close", cx, cy,
-        r: templates.attack_radius * m.scale + 4, fill: "none" }));
-    }
-  });
-  if (!asked) placePieces(act, count, moved);
+// The last activation as the server's picture renderer draws it (the real Clock faces and
+// Attack template, nothing from an unmeasured spot): one group a step, parsed as XML, which
+// runs no script.
+function serverOverlay() {
+  const doc = new DOMParser().parseFromString(
+    `<svg xmlns="${SVG}">${board.view.last_overlay}</svg>`, "image/svg+xml");
+  if (doc.getElementsByTagName("parsererror").length) return null;
+  return [...doc.documentElement.children].filter((g) => g.classList.contains("overlay-step"))
+    .map((g) => document.importNode(g, true));
 }
 
 // While the steps still appear, a piece the activation moves stands where the steps shown so
 // far put it (the mat draws where it ends); once all are shown, every piece is where the model
 // says.
-function placePieces(act, count, moved) {
+function placePieces(act, count) {
   const all = count >= act.steps.length;
-  const first = new Map();
-  for (const step of act.steps) {
-    if (step.kind === "move" && !first.has(step.piece)) first.set(step.piece, step.from);
-  }
+  const first = new Map(), moved = new Map();
+  act.steps.forEach((step, i) => {
+    if (step.kind !== "move") return;
+    if (!first.has(step.piece)) first.set(step.piece, step.from);
+    if (i < count) moved.set(step.piece, step.to);
+  });
   for (const g of matSvg().querySelectorAll("g.piece")) {
     if (board.drag && board.drag.g === g) continue;
     const spot = all ? null : (moved.get(g.dataset.piece) || first.get(g.dataset.piece));
@@ -586,61 +512,6 @@ function placePieces(act, count, moved) {
     const [x2, y2] = toSvg(...spot);
     g.setAttribute("transform", `translate(${(x2 - x1).toFixed(2)} ${(y2 - y1).toFixed(2)})`);
   }
-}
-
-// The Clock template on the piece as laid: faces numbered clockwise, face 12 toward the Hero
-// Start Zone (the mat's centre on the reverse side), the half template over the half circle
-// toward the Monster Start Zone; the rolled face ringed.
-function clockTemplate(layer, step, templates) {
-  const radius = templates.clock_radius * geometry().scale;
-  const half = step.tool.startsWith("half Clock");
-  const reverse = step.tool.includes("(reverse)");
-  const side = half ? "half" : (reverse ? "reverse" : "front");
-  let base = [0, -1];
-  let angles = Array.from({ length: 12 }, (_, i) => 30 * (i + 1));
-  if (half) {
-    base = [0, 1];
-    angles = Array.from({ length: 12 }, (_, i) => -82.5 + 15 * i);
-  } else if (reverse) {
-    const m = geometry();
-    const dx = m.width / 2 - step.from[0], dy = m.length / 2 - step.from[1];
-    const n = Math.hypot(dx, dy);
-    if (n > 1e-9) base = [dx / n, dy / n];
-  }
-  const given = templates.clock && templates.clock[side];
-  if (Array.isArray(given) && given.length === 12) angles = given.map(Number);
-  const turn = (v, deg) => {
-    const t = deg * Math.PI / 180;
-    return [v[0] * Math.cos(t) + v[1] * Math.sin(t), -v[0] * Math.sin(t) + v[1] * Math.cos(t)];
-  };
-  const [cx, cy] = toSvg(...step.from);
-  const g = svgEl("g", { class: "clock", "data-face": step.clock, "data-side": side });
-  const look = { fill: COLOURS.push, "fill-opacity": 0.08, stroke: COLOURS.push,
-    "stroke-width": 1.5 };
-  if (half) { // the half circle toward the Monster Start Zone
-    const [ax, ay] = turn(base, -90), [bx, by] = turn(base, 90);
-    g.appendChild(svgEl("path", Object.assign(look, { d: `M${cx + radius * ax} ${cy - radius * ay}` +
-      ` A${radius} ${radius} 0 0 1 ${cx + radius * bx} ${cy - radius * by}Z` })));
-  } else {
-    g.appendChild(svgEl("circle", Object.assign(look, { cx, cy, r: radius })));
-  }
-  for (let face = 1; face <= 12; face += 1) {
-    const [ux, uy] = turn(base, angles[face - 1]);
-    const sx = ux, sy = -uy;
-    g.appendChild(svgEl("line", { x1: cx + sx * radius * 0.86, y1: cy + sy * radius * 0.86,
-      x2: cx + sx * radius, y2: cy + sy * radius, stroke: COLOURS.push, "stroke-width": 1 }));
-    const nx = cx + sx * radius * 0.7, ny = cy + sy * radius * 0.7;
-    if (face === step.clock) {
-      g.appendChild(svgEl("circle", { cx: nx, cy: ny, r: 7.5, fill: "#fff", stroke: COLOURS.push,
-        "stroke-width": 1.5 }));
-    }
-    const t = svgEl("text", { x: nx, y: ny + 3.5, "font-size": 9, fill: "#7d2e5d",
-      "text-anchor": "middle", class: "clock-face", "data-face": face,
-      "font-weight": face === step.clock ? "bold" : "normal" });
-    t.textContent = String(face);
-    g.appendChild(t);
-  }
-  layer.appendChild(g);
 }
 
 // ---- Next and the questions -----------------------------------------------------------------
