@@ -31,7 +31,7 @@ from automa.session.store import LOG, Session
 from automa.web import api
 from automa.web.api import Board
 from automa.web.server import MAX_BODY, make_server
-from tests.conftest import AUTOMA, EXAMPLES, new_session, play_lines
+from tests.conftest import AUTOMA, EXAMPLES, new_session
 from tests.test_geometry_modes import DUEL
 
 DEMO = (EXAMPLES / "demo-battle.toml").read_text()
@@ -645,7 +645,9 @@ def test_an_internal_error_is_one_line_500(board: Client, monkeypatch: pytest.Mo
 def test_a_cli_write_and_another_client_show_at_once(demo: Path, board: Client) -> None:
     other = Client(board.port)
     first = other.ok("GET", "/api/version")["version"]
-    play_lines(demo, ["damage elf 2", "quit"])  # the terminal, at the same time
+    typed = subprocess.run([*AUTOMA, "play", "--session", str(demo)], input="damage elf 2\nquit\n",
+                           capture_output=True, text=True, timeout=60)  # the terminal, meanwhile
+    assert typed.returncode == 0, typed.stderr
     assert other.ok("GET", "/api/version")["version"] != first
     view = board.ok("GET", "/api/view")
     assert view["state"]["pieces"]["elf"]["health"] == 4
@@ -653,6 +655,26 @@ def test_a_cli_write_and_another_client_show_at_once(demo: Path, board: Client) 
     board.ok("POST", "/api/heal", {"piece": "elf", "amount": 1})
     assert other.ok("GET", "/api/view")["state"]["pieces"]["elf"]["health"] == 5
     assert cli_json("status", "--session", str(demo), "--json")["pieces"]["elf"]["health"] == 5
+
+
+def test_clients_writing_at_once_each_get_their_input_logged(demo: Path, board: Client) -> None:
+    """Requests are served in threads; each input is taken whole, one at a time."""
+    replies: list[int] = []
+
+    def client() -> None:
+        for _ in range(5):
+            replies.append(board.post("/api/command", {"line": "gold elf +1"}).status)
+            replies.append(board.get("/api/view").status)
+
+    threads = [threading.Thread(target=client) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert replies == [200] * 40
+    state = cli_json("status", "--session", str(demo), "--json")
+    assert state["pieces"]["elf"]["gold"] == 7 + 20
+    assert len(board.ok("GET", "/api/view")["log"]) == 20
 
 
 def test_a_session_busy_in_another_window_is_a_conflict(tmp_path: Path) -> None:
