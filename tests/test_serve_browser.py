@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
 import shutil
 import subprocess
 import sys
@@ -35,10 +36,10 @@ PIXELS = 1.5  # a drawn centre may sit this far from where the model says
 VIEWPORT = {"width": 1400, "height": 900}
 
 
-def automa(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def automa(*args: str, cwd: Path, data: Path | None = None) -> subprocess.CompletedProcess[str]:
     """The CLI as a player runs it: another process, outside the repository."""
     done = subprocess.run([sys.executable, "-m", "automa", *args], capture_output=True,
-                          text=True, timeout=120, cwd=cwd)
+                          text=True, timeout=120, cwd=cwd, env=environment(data))
     assert done.returncode == 0, done.stderr
     return done
 
@@ -50,13 +51,18 @@ def new_session(tmp_path: Path, name: str, *options: str) -> Path:
     return folder
 
 
+def environment(data: Path | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "AUTOMA_DATA_DIR"}
+    return env if data is None else {**env, "AUTOMA_DATA_DIR": str(data)}
+
+
 @contextmanager
-def serving(folder: Path, tmp_path: Path) -> Iterator[str]:
+def serving(folder: Path, tmp_path: Path, data: Path | None = None) -> Iterator[str]:
     """`automa serve --port 0` on the session; yields the address its first line prints."""
     errors = (tmp_path / f"{folder.name}-serve.err").open("w")
     server = subprocess.Popen([sys.executable, "-m", "automa", "serve", "--session",
                                str(folder), "--port", "0"], stdout=subprocess.PIPE,
-                              stderr=errors, text=True, cwd=tmp_path)
+                              stderr=errors, text=True, cwd=tmp_path, env=environment(data))
     try:
         assert server.stdout is not None
         url = server.stdout.readline().strip()
@@ -148,6 +154,18 @@ def check_centres(page: Page, view: dict[str, Any]) -> Any:
     return drawn
 
 
+RUNE = """n => { const c = document.querySelector(`circle.rune[data-rune="${n}"]`);
+  const s = document.querySelector('#mat svg'); const k = +s.dataset.scale;
+  const m = +s.dataset.margin, l = +s.dataset.length;
+  return [(+c.getAttribute('cx') - m) / k, l - (+c.getAttribute('cy') - m) / k]; }"""
+
+
+def rune_spot(page: Page, number: str) -> list[float]:
+    """A printed rune's centre (cm) as the mat draws it."""
+    spot: list[float] = page.evaluate(RUNE, number)
+    return spot
+
+
 def drag(page: Page, view: dict[str, Any], pid: str, to: tuple[float, float]) -> None:
     drawn = page.evaluate(MEASURE)
     start = drawn["pieces"][pid][:2]
@@ -226,10 +244,7 @@ def test_a_whole_battle_through_the_page(browser: Browser, tmp_path: Path) -> No
         assert math.hypot(elf["x"] - barbarian["x"], elf["y"] - barbarian["y"]) == \
             pytest.approx(reach, abs=0.03)
         # dropped a little off a rune: on the rune
-        rune = page.evaluate("""() => { const c = document.querySelector('circle.rune');
-          const s = document.querySelector('#mat svg'); const k = +s.dataset.scale;
-          const m = +s.dataset.margin, l = +s.dataset.length;
-          return [(+c.getAttribute('cx') - m) / k, l - (+c.getAttribute('cy') - m) / k]; }""")
+        rune = rune_spot(page, "1")
         drag(page, view, "wizard", (rune[0] + 0.4, rune[1] - 0.3))
         view = settled(page, url)
         wizard = piece(view, "wizard")
@@ -409,3 +424,87 @@ def test_a_finger_drags_a_hero(browser: Browser, tmp_path: Path) -> None:
         assert math.hypot(elf["x"] - 8.0, elf["y"] - 20.0) < 0.3
         check_centres(page, view)
         context.close()
+
+
+def test_the_campaign_panel(browser: Browser, tmp_path: Path) -> None:
+    """A room's session inside a campaign folder shows the campaign's status; others do not."""
+    from tests.test_campaign import GLAAOTH
+
+    data = tmp_path / "my-data"
+    data.mkdir()
+    (data / "rooms.toml").write_text(GLAAOTH, encoding="utf-8")
+    campaign = tmp_path / "evening"
+    automa("campaign", "new", "monstrosity", "--session", str(campaign), "--heroes",
+           "elf=8,dwarf=9", "--lord", "hmotha", "--seed", "3", cwd=tmp_path, data=data)
+    entered = automa("campaign", "next", "glaaoth", "--session", str(campaign), "--json",
+                     cwd=tmp_path, data=data)
+    room = Path(json.loads(entered.stdout)["session"])
+    with serving(room, tmp_path, data) as url:
+        page = open_page(browser, url)
+        view = settled(page, url)
+        assert view["campaign"] is not None
+        assert page.locator("#campaign").is_visible()
+        shown = page.inner_text("#campaign-body")
+        assert "current: Glaaoth (level 1)" in shown and "hmotha" in shown
+        assert page.locator("#campaign li.room").count() == len(view["campaign"]["rooms"])
+        assert FAILURES[id(page)] == []
+    folder = new_session(tmp_path, "alone")
+    with serving(folder, tmp_path) as url:
+        page = open_page(browser, url)
+        settled(page, url)
+        assert page.locator("#campaign").is_hidden()
+
+
+def test_reports_by_the_panels(browser: Browser, tmp_path: Path) -> None:
+    """A condition, a position in table words, a hero's hit, a command line and a rollback,
+    each through the page's own controls."""
+    folder = new_session(tmp_path, "panels")
+    with serving(folder, tmp_path) as url:
+        page = open_page(browser, url)
+        view = settled(page, url)
+        start = len(view["log"])
+        page.click("#piece-table tr[data-piece=skeleton-1]")
+        page.click("#conditions button[data-condition=stunned]")
+        page.wait_for_selector("#mat g.piece[data-piece=skeleton-1] g.badge"
+                               "[data-condition=stunned]", state="attached")
+        assert piece(api(url), "skeleton-1")["conditions"] == ["stunned"]
+
+        page.click("#mat g.piece[data-piece=wizard]")
+        page.fill("#words", "rune 3")
+        with page.expect_response("**/api/move"):
+            page.click("#words-form button[type=submit]")
+        view = settled(page, url)
+        rune = rune_spot(page, "3")
+        wizard = piece(view, "wizard")
+        assert (wizard["x"], wizard["y"]) == (pytest.approx(rune[0], abs=0.01),
+                                              pytest.approx(rune[1], abs=0.01))
+        check_centres(page, view)
+
+        page.check("#targets input[value=rat-1]")
+        page.fill("#shot", "melee")
+        page.select_option("#hit-by", "barbarian")
+        with page.expect_response("**/api/hit") as answer:
+            page.click("#hit-form button[type=submit]")
+        assert answer.value.ok, answer.value.text()
+        view = settled(page, url)
+        assert "rat-1" not in {p["id"] for p in view["pieces"]}  # 1 health: killed
+        assert page.locator("#mat g.piece[data-piece=rat-1]").count() == 0
+        assert view["boards"]["barbarian"]["kills"]
+
+        page.fill("#command", "gold elf +3")
+        with page.expect_response("**/api/command"):
+            page.press("#command", "Enter")
+        view = settled(page, url)
+        assert view["boards"]["elf"]["gold"] == 10
+        assert page.locator("#board-list [data-hero=elf]").inner_text().count("gold 10") == 1
+
+        assert len(view["log"]) == start + 4
+        page.click(f"#log li[data-n='{start + 1}']")  # keep up to the condition
+        with page.expect_response("**/api/rollback"):
+            page.click("#rollback")
+        view = settled(page, url)
+        assert len(view["log"]) == start + 1
+        assert "rat-1" in {p["id"] for p in view["pieces"]}
+        assert piece(view, "skeleton-1")["conditions"] == ["stunned"]
+        check_centres(page, view)
+        assert FAILURES[id(page)] == []

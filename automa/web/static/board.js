@@ -378,11 +378,47 @@ function describe(value) {
   return dl;
 }
 
+// The campaign's status (`automa campaign status --json`): the route room by room, the heroes'
+// boards carried between rooms, and anything else it holds as keys and values
 function drawCampaign(view) {
-  $("campaign").hidden = view.campaign === null || view.campaign === undefined;
+  const campaign = view.campaign;
+  $("campaign").hidden = campaign === null || campaign === undefined;
   const box = $("campaign-body");
   clear(box);
-  if (!$("campaign").hidden) box.appendChild(describe(view.campaign));
+  if ($("campaign").hidden) return;
+  const rest = Object.assign({}, campaign);
+  if (campaign.campaign) {
+    box.appendChild(el("p", `${campaign.campaign} campaign` +
+      (campaign.lord ? ` · Catacomb Lord: ${campaign.lord}` : "")));
+    delete rest.campaign;
+    delete rest.lord;
+  }
+  if (Array.isArray(campaign.rooms)) {
+    const list = el("ul", null, "rooms");
+    for (const room of campaign.rooms) {
+      const li = el("li", `${room.state}: ${room.name}` +
+        (room.level === null || room.level === undefined ? "" : ` (level ${room.level})`),
+        `room ${room.state}`);
+      li.dataset.room = room.id;
+      list.appendChild(li);
+    }
+    box.appendChild(list);
+    delete rest.rooms;
+  }
+  if (campaign.heroes && typeof campaign.heroes === "object") {
+    for (const [id, hero] of Object.entries(campaign.heroes)) {
+      const div = el("div", null, "board");
+      div.appendChild(el("b", id));
+      div.appendChild(document.createTextNode(" " + Object.entries(hero)
+        .filter(([k]) => k !== "starting_health")
+        .map(([k, v]) => k === "health" && hero.starting_health ?
+          `health ${v}/${hero.starting_health}` : `${k} ${v}`).join(" · ")));
+      box.appendChild(div);
+    }
+    delete rest.heroes;
+  }
+  for (const key of Object.keys(rest)) if (rest[key] === null) delete rest[key];
+  if (Object.keys(rest).length) box.appendChild(describe(rest));
 }
 
 function drawLog(view) {
