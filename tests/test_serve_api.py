@@ -225,6 +225,28 @@ def test_next_is_exactly_automa_next_json(tmp_path: Path, demo: Path, board: Cli
     assert log_bytes(demo) == log_bytes(twin)
 
 
+def test_a_post_naming_an_old_version_is_refused_so_a_double_tap_does_nothing_twice(
+        tmp_path: Path) -> None:
+    folder = new_session(tmp_path, DUEL, "--dice", "physical")
+    with serving(folder) as board:
+        seen = board.ok("GET", "/api/version")["version"]
+        answers: list[str] = []
+        while "question" in (reply := board.ok("POST", "/api/next", {"answers": answers,
+                                                                      "version": seen})):
+            answers.append(_answer(reply["question"]))
+        assert reply["character"] == "rat-1"
+        after = log_bytes(folder)
+        again = board.post("/api/next", {"answers": answers, "version": seen})
+        assert again.status == 409 and "nothing was done" in again.error
+        twice = board.post("/api/damage", {"piece": "elf", "amount": 1, "version": seen})
+        assert twice.status == 409
+        assert log_bytes(folder) == after
+        now = board.ok("GET", "/api/version")["version"]
+        board.ok("POST", "/api/damage", {"piece": "elf", "amount": 1, "version": now})
+        assert board.post("/api/damage", {"piece": "elf", "amount": 1,
+                                          "version": 3}).status == 400
+
+
 def test_answers_to_a_session_that_asks_nothing_are_refused(demo: Path, board: Client) -> None:
     before = log_bytes(demo)
     reply = board.post("/api/next", {"answers": ["7"]})
