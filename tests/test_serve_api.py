@@ -155,6 +155,16 @@ def test_view_holds_everything_the_page_draws(demo: Path, board: Client) -> None
     assert view["turn"] == {"done": [], "next": None, "pending": []}
     assert view["last"] is None and view["printout"] == "" and view["log"] == []
     assert view["mat_size"] == [60.0, 90.0] and view["campaign"] is None
+    playmat = view["playmat"]
+    assert (playmat["id"], playmat["width"], playmat["length"]) == ("mausoleum", 60.0, 90.0)
+    for obstacle in playmat["obstacles"]:  # the shapes the mat draws, in cm
+        assert f'data-obstacle="{obstacle["id"]}"' in view["mat"]
+    for number, (x, y) in playmat["runes"].items():
+        cx = view["mat_frame"]["margin"] + x * view["mat_frame"]["scale"]
+        cy = view["mat_frame"]["margin"] + (90.0 - y) * view["mat_frame"]["scale"]
+        drawn_at = re.search(rf'data-rune="{number}" cx="([\d.]+)" cy="([\d.]+)"', view["mat"])
+        assert drawn_at is not None
+        assert (float(drawn_at[1]), float(drawn_at[2])) == pytest.approx((cx, cy))
     # the mat as `automa picture` draws it: one element per piece, and a layer for overlays
     mat = view["mat"]
     assert mat.startswith("<svg") and '<g id="overlays"></g>' in mat
