@@ -155,6 +155,16 @@ def test_view_holds_everything_the_page_draws(demo: Path, board: Client) -> None
     assert view["turn"] == {"done": [], "next": None, "pending": []}
     assert view["last"] is None and view["printout"] == "" and view["log"] == []
     assert view["mat_size"] == [60.0, 90.0] and view["campaign"] is None
+    playmat = view["playmat"]
+    assert (playmat["id"], playmat["width"], playmat["length"]) == ("mausoleum", 60.0, 90.0)
+    for obstacle in playmat["obstacles"]:  # the shapes the mat draws, in cm
+        assert f'data-obstacle="{obstacle["id"]}"' in view["mat"]
+    for number, (x, y) in playmat["runes"].items():
+        cx = view["mat_frame"]["margin"] + x * view["mat_frame"]["scale"]
+        cy = view["mat_frame"]["margin"] + (90.0 - y) * view["mat_frame"]["scale"]
+        drawn_at = re.search(rf'data-rune="{number}" cx="([\d.]+)" cy="([\d.]+)"', view["mat"])
+        assert drawn_at is not None
+        assert (float(drawn_at[1]), float(drawn_at[2])) == pytest.approx((cx, cy))
     # the mat as `automa picture` draws it: one element per piece, and a layer for overlays
     mat = view["mat"]
     assert mat.startswith("<svg") and '<g id="overlays"></g>' in mat
@@ -223,6 +233,28 @@ def test_next_is_exactly_automa_next_json(tmp_path: Path, demo: Path, board: Cli
         by_board = board.ok("POST", "/api/next")
         assert by_board == cli_json("next", "--session", str(twin), "--json")
     assert log_bytes(demo) == log_bytes(twin)
+
+
+def test_a_post_naming_an_old_version_is_refused_so_a_double_tap_does_nothing_twice(
+        tmp_path: Path) -> None:
+    folder = new_session(tmp_path, DUEL, "--dice", "physical")
+    with serving(folder) as board:
+        seen = board.ok("GET", "/api/version")["version"]
+        answers: list[str] = []
+        while "question" in (reply := board.ok("POST", "/api/next", {"answers": answers,
+                                                                      "version": seen})):
+            answers.append(_answer(reply["question"]))
+        assert reply["character"] == "rat-1"
+        after = log_bytes(folder)
+        again = board.post("/api/next", {"answers": answers, "version": seen})
+        assert again.status == 409 and "nothing was done" in again.error
+        twice = board.post("/api/damage", {"piece": "elf", "amount": 1, "version": seen})
+        assert twice.status == 409
+        assert log_bytes(folder) == after
+        now = board.ok("GET", "/api/version")["version"]
+        board.ok("POST", "/api/damage", {"piece": "elf", "amount": 1, "version": now})
+        assert board.post("/api/damage", {"piece": "elf", "amount": 1,
+                                          "version": 3}).status == 400
 
 
 def test_answers_to_a_session_that_asks_nothing_are_refused(demo: Path, board: Client) -> None:

@@ -395,11 +395,23 @@ ENDPOINTS: dict[str, tuple[str, Callable[[Board, Any], Result]]] = {
 def call(board: Board, path: str, body: Any) -> Result:
     """One request to an API path (its method checked by the caller), the session read again
     first so another window's input shows."""
-    _, endpoint = ENDPOINTS[path]
+    from automa.web.view import version
+
+    method, endpoint = ENDPOINTS[path]
+    expected = None
+    if method == "POST" and isinstance(body, dict) and "version" in body:
+        body = dict(body)
+        expected = body.pop("version")
+        if not isinstance(expected, str):
+            raise ApiError(400, f"version: expected the string /api/version gave, got "
+                                f"{_shown(expected)}")
     with board.lock:
-        if path != "/api/rollback":  # a rollback must work on a log that no longer replays
-            try:
+        if path != "/api/rollback" or expected is not None:  # a rollback must work on a log
+            try:                                              # that no longer replays
                 board.session.refresh()
             except SessionError as error:
                 raise ApiError(409, str(error)) from None
+        if expected is not None and expected != version(board.session):
+            raise ApiError(409, "the battle changed since the page last read it (another "
+                                "window, or the same request twice); nothing was done")
         return endpoint(board, body)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from automa.model.pieces import Piece
+from automa.model.playmat import Playmat
 from automa.session.replay import ReplayStep
 from automa.session.state import SessionState
 from automa.session.store import Session
@@ -125,6 +126,20 @@ def last_overlay(session: Session, steps: Sequence[ReplayStep]) -> str:
     return "".join(groups)
 
 
+def playmat_view(mat: Playmat) -> dict[str, Any]:
+    """The mat's shapes in cm (mat frame), for the page to snap a dropped piece to touching an
+    obstacle or onto a rune."""
+    return {
+        "id": mat.id, "name": mat.name, "width": mat.width, "length": mat.length,
+        "hero_zone": mat.hero_zone, "monster_zone": mat.monster_zone,
+        "obstacles": [{"id": o.id, **({"circle": list(o.circle)} if o.circle is not None else
+                                      {"polygon": [list(p) for p in o.polygon]})}
+                      for o in mat.obstacles],
+        "runes": {str(n): list(at) for n, at in sorted(mat.runes.items())},
+        "rune_radius": mat.rune_radius,
+    }
+
+
 def log_view(session: Session) -> list[dict[str, Any]]:
     """The inputs in force, numbered and named as `automa log` names them."""
     from automa.render.session_out import clean, describe_event
@@ -196,6 +211,7 @@ def build_view(session: Session, data_dir: Path | None = None) -> dict[str, Any]
         "mat": mat_svg(session, unmeasured),
         "mat_size": [mat.width, mat.length],
         "mat_frame": {"scale": SCALE, "margin": MARGIN, "length": mat.length},
+        "playmat": playmat_view(mat),
         "pieces": pieces_view(session, unmeasured),
         "phase": phase(state),
         "round": state.round,
