@@ -508,3 +508,29 @@ def test_reports_by_the_panels(browser: Browser, tmp_path: Path) -> None:
         assert piece(view, "skeleton-1")["conditions"] == ["stunned"]
         check_centres(page, view)
         assert FAILURES[id(page)] == []
+
+
+def test_an_answer_after_another_windows_write_is_refused(browser: Browser,
+                                                           tmp_path: Path) -> None:
+    """A question is open on the page when the terminal undoes the end of the heroes' turn:
+    the answer is refused in one line and nothing is logged; the page shows the heroes' turn."""
+    folder = new_session(tmp_path, "stale", "--dice", "physical")
+    with serving(folder, tmp_path) as url:
+        page = open_page(browser, url)
+        settled(page, url)
+        page.click("#done")
+        page.wait_for_function("() => document.body.dataset.phase === 'ai'")
+        with page.expect_response("**/api/next"):
+            page.click("#next")
+        page.wait_for_selector("#question:not([hidden])")
+        inputs = len(api(url)["log"])
+        automa("undo", "--session", str(folder), cwd=tmp_path)
+        with page.expect_response("**/api/next") as answer:
+            page.locator("#options button").first.click()
+        assert answer.value.status == 409
+        page.wait_for_selector("#message:not([hidden])")
+        assert page.inner_text("#message").strip()
+        assert len(api(url)["log"]) == inputs - 1
+        page.wait_for_function("() => document.body.dataset.phase === 'heroes'", timeout=2000)
+        FAILURES[id(page)] = [f for f in FAILURES[id(page)] if "409" not in f]
+        assert FAILURES[id(page)] == []

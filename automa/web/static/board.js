@@ -138,7 +138,7 @@ function drawHeader(view) {
   const phase = { heroes: "the heroes' turn", ai: "the AI turn", over: "the battle is over" };
   $("where").textContent = `Round ${view.round} · ${phase[view.phase] || view.phase}`;
   $("modes").textContent = `${view.dice} dice · ${view.geometry} geometry`;
-  $("next").disabled = view.phase !== "ai";
+  $("next").disabled = view.phase === "over"; // in the heroes' turn it ends it, as `next` does
   $("done").disabled = view.phase !== "heroes";
   $("undo").disabled = view.log.length === 0;
   $("redo").disabled = view.redo === 0; // the view says how many undone inputs wait
@@ -557,7 +557,11 @@ async function next(answers) {
   if (board.timer) { finishSteps(); return; } // N while steps still appear: show them all
   board.busy = true;
   try {
-    const data = await post("/api/next", answers && answers.length ? { answers } : {});
+    // the version the page shows: a double tap, or a write by another window meanwhile, is
+    // refused (409) rather than run on a log the players have not seen
+    const body = { version: board.version };
+    if (answers && answers.length) body.answers = answers;
+    const data = await post("/api/next", body);
     if (data.question) {
       askQuestion(data.question, data.answers || []);
       return;
@@ -566,10 +570,10 @@ async function next(answers) {
     say("");
     const key = JSON.stringify(data);
     showActivation(data, 0, key);
-    board.busy = false;
-    await refresh();
+    await refresh(); // still busy: a second N waits for the view of this activation
   } catch (err) {
     say(err.message);
+    await refresh();
   } finally {
     board.busy = false;
   }
