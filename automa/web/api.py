@@ -42,15 +42,17 @@ class Board:
     session: Session
     data_dir: Path | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
-    _view: tuple[str, dict[str, Any]] | None = None  # the last view built, by log version
+    _view: tuple[str, dict[str, Any]] | None = field(default=None, init=False, repr=False)
 
     def view(self) -> dict[str, Any]:
-        from automa.web.view import build_view, version
+        """The view, built again only when the log has changed (the campaign's status, kept in
+        another log, is read each time)."""
+        from automa.web.view import build_view, campaign_view, version
 
         now = version(self.session)
         if self._view is None or self._view[0] != now:
-            self._view = (now, build_view(self.session, self.data_dir))
-        return self._view[1]
+            self._view = (now, build_view(self.session))
+        return {**self._view[1], "campaign": campaign_view(self.session.folder, self.data_dir)}
 
 
 # ---------------------------------------------------------------------------------------------
