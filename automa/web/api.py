@@ -24,6 +24,7 @@ from automa.session.store import Session
 Payload = Any
 Result = tuple[int, Payload]
 MAX_TEXT = 400  # characters in one string field (a command line, a position in words)
+STATE_COMMANDS = ("done", "undo", "redo")  # refused for the battle's state, not their wording
 
 
 class ApiError(Exception):
@@ -338,13 +339,14 @@ def post_command(board: Board, body: Any) -> Result:
         raise ApiError(400, "line: unbalanced quotes") from None
     if not words:
         raise ApiError(400, "line: empty")
-    return _acted(board, words)
+    refused_for_the_state = 409 if words[0].lower() in STATE_COMMANDS else 400
+    return _acted(board, words, refused_for_the_state)
 
 
 def _plain(command: str) -> Callable[[Board, Any], Result]:
     def endpoint(board: Board, body: Any) -> Result:
         _fields(body, ())
-        return _acted(board, [command], state_status=409)
+        return _acted(board, [command], state_status=409 if command in STATE_COMMANDS else 400)
     return endpoint
 
 
