@@ -538,6 +538,8 @@ def test_command_runs_any_line_of_play(demo: Path, board: Client) -> None:
         assert reply.status == status and words in reply.error, (line, reply.data)
     reply = board.post("/api/command", {"line": 42})
     assert reply.status == 400
+    nothing = board.post("/api/command", {"line": "redo"})  # as /api/redo: the state refuses
+    assert nothing.status == 409 and "nothing to redo" in nothing.error
 
 
 def test_done_then_the_ai_turn_refuses_heroes_actions(demo: Path, board: Client) -> None:

@@ -24,6 +24,7 @@ from automa.session.store import Session
 Payload = Any
 Result = tuple[int, Payload]
 MAX_TEXT = 400  # characters in one string field (a command line, a position in words)
+STATE_COMMANDS = ("done", "undo", "redo")  # refused for the battle's state, not their wording
 
 
 class ApiError(Exception):
@@ -42,15 +43,17 @@ class Board:
     session: Session
     data_dir: Path | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
-    _view: tuple[str, dict[str, Any]] | None = None  # the last view built, by log version
+    _view: tuple[str, dict[str, Any]] | None = field(default=None, init=False, repr=False)
 
     def view(self) -> dict[str, Any]:
-        from automa.web.view import build_view, version
+        """The view, built again only when the log has changed (the campaign's status, kept in
+        another log, is read each time)."""
+        from automa.web.view import build_view, campaign_view, version
 
         now = version(self.session)
         if self._view is None or self._view[0] != now:
-            self._view = (now, build_view(self.session, self.data_dir))
-        return self._view[1]
+            self._view = (now, build_view(self.session))
+        return {**self._view[1], "campaign": campaign_view(self.session.folder, self.data_dir)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -336,13 +339,14 @@ def post_command(board: Board, body: Any) -> Result:
         raise ApiError(400, "line: unbalanced quotes") from None
     if not words:
         raise ApiError(400, "line: empty")
-    return _acted(board, words)
+    refused_for_the_state = 409 if words[0].lower() in STATE_COMMANDS else 400
+    return _acted(board, words, refused_for_the_state)
 
 
 def _plain(command: str) -> Callable[[Board, Any], Result]:
     def endpoint(board: Board, body: Any) -> Result:
         _fields(body, ())
-        return _acted(board, [command], state_status=409)
+        return _acted(board, [command], state_status=409 if command in STATE_COMMANDS else 400)
     return endpoint
 
 

@@ -186,8 +186,9 @@ def campaign_view(folder: Path, data_dir: Path | None) -> dict[str, Any] | None:
     return campaign_cmds.status_json(state)
 
 
-def build_view(session: Session, data_dir: Path | None = None) -> dict[str, Any]:
-    """The `/api/view` object (docs/serve.md)."""
+def build_view(session: Session, data_dir: Path | None = None,
+               with_campaign: bool = False) -> dict[str, Any]:
+    """The `/api/view` object (docs/serve.md); `campaign` is None unless `with_campaign`."""
     from automa.render.json_out import activation_json
     from automa.render.measured import unmeasured_steps
     from automa.render.session_out import latest_activation_text, status_json
@@ -228,5 +229,5 @@ def build_view(session: Session, data_dir: Path | None = None) -> dict[str, Any]
         "dice": "physical" if session.physical else "virtual",
         "geometry": GEOMETRY_NAMES[session.geometry_mode],
         "asks": session.physical or session.geometry_mode != "tracked",
-        "campaign": campaign_view(session.folder, data_dir),
+        "campaign": campaign_view(session.folder, data_dir) if with_campaign else None,
     }
