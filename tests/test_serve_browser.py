@@ -525,12 +525,15 @@ def test_an_answer_after_another_windows_write_is_refused(browser: Browser,
         page.wait_for_selector("#question:not([hidden])")
         inputs = len(api(url)["log"])
         automa("undo", "--session", str(folder), cwd=tmp_path)
-        with page.expect_response("**/api/next") as answer:
+        version = api(url, "api/version")["version"]
+        page.wait_for_function("v => document.body.dataset.version === v", arg=version)
+        with page.expect_response("**/api/next") as answer:  # the page has seen the write
             page.locator("#options button").first.click()
         assert answer.value.status == 409
         page.wait_for_selector("#message:not([hidden])")
         assert page.inner_text("#message").strip()
         assert len(api(url)["log"]) == inputs - 1
+        assert page.locator("#question").is_hidden()
         page.wait_for_function("() => document.body.dataset.phase === 'heroes'", timeout=2000)
         FAILURES[id(page)] = [f for f in FAILURES[id(page)] if "409" not in f]
         assert FAILURES[id(page)] == []

@@ -18,6 +18,7 @@ const board = {
   shown: null,       // {act, count, key}: the activation on screen and how many steps show
   timer: null,
   answers: null,     // the answers given to the open question, or null
+  pinned: null,      // the log version the open question's activation started from
   drag: null,
   busy: false,
 };
@@ -187,7 +188,7 @@ function pieceWords(piece) {
   return `${piece.id} (${piece.side})${health}${cond}`;
 }
 
-// A small lettered square per condition on the piece: F frozen, S stunned, ...
+// A small lettered square per condition beside the piece: F frozen, S stunned, ...
 function badges(g, piece) {
   const m = geometry();
   if (!m) return;
@@ -196,7 +197,7 @@ function badges(g, piece) {
     const [x, y] = toSvg(piece.x, piece.y);
     const r = piece.radius * m.scale;
     const badge = svgEl("g", { class: "badge", "data-condition": condition });
-    const bx = x + r * 0.55 + i * 11, by = y - r - 4;
+    const bx = x + r + 1 + i * 11, by = y - 5.5; // right of the disc, clear of its label
     badge.appendChild(svgEl("rect", { x: bx, y: by, width: 10, height: 11, rx: 2 }));
     const t = svgEl("text", { x: bx + 5, y: by + 9, "text-anchor": "middle" });
     t.textContent = condition.charAt(0).toUpperCase();
@@ -557,9 +558,11 @@ async function next(answers) {
   if (board.timer) { finishSteps(); return; } // N while steps still appear: show them all
   board.busy = true;
   try {
-    // the version the page shows: a double tap, or a write by another window meanwhile, is
-    // refused (409) rather than run on a log the players have not seen
-    const body = { version: board.version };
+    // The version the page showed when Next was pressed, kept for every answer of this
+    // activation: a double tap, or a write by another window meanwhile, is refused (409)
+    // rather than run on a log the players have not seen.
+    if (board.answers === null || !board.pinned) board.pinned = board.version;
+    const body = { version: board.pinned };
     if (answers && answers.length) body.answers = answers;
     const data = await post("/api/next", body);
     if (data.question) {
@@ -573,6 +576,7 @@ async function next(answers) {
     await refresh(); // still busy: a second N waits for the view of this activation
   } catch (err) {
     say(err.message);
+    closeQuestion(); // the questions start again from Next, on the log as it now is
     await refresh();
   } finally {
     board.busy = false;
@@ -606,6 +610,7 @@ function askQuestion(question, answers) {
 
 function closeQuestion() {
   board.answers = null;
+  board.pinned = null;
   $("question").hidden = true;
 }
 
