@@ -34,6 +34,7 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PIXELS = 1.5  # a drawn centre may sit this far from where the model says
 VIEWPORT = {"width": 1400, "height": 900}
+PHONE = {"width": 390, "height": 844}
 
 
 def automa(*args: str, cwd: Path, data: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -90,9 +91,12 @@ def api(url: str, path: str = "api/view") -> Any:
 FAILURES: dict[int, list[str]] = {}  # each page's script and console errors, foreign loads
 
 
-def open_page(browser: Browser, url: str) -> Page:
+def open_page(browser: Browser, url: str, phone: bool = False) -> Page:
     """A fresh browser context (its own cache and storage: a second device) on the board."""
-    page = browser.new_context(viewport=VIEWPORT).new_page()
+    if phone:
+        page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    else:
+        page = browser.new_context(viewport=VIEWPORT).new_page()
     failures = FAILURES[id(page)] = []
     page.on("pageerror", lambda error: failures.append(str(error)))
     page.on("console", lambda m: failures.append(m.text) if m.type == "error" else None)
@@ -142,7 +146,7 @@ def check_centres(page: Page, view: dict[str, Any]) -> Any:
     drawn = page.evaluate(MEASURE)
     size = view["mat_size"]
     width, height = drawn["mat"][2], drawn["mat"][3]
-    assert width > 300, "the mat is drawn too small to play on"
+    assert width > 250, "the mat is drawn too small to play on"
     assert width / height == pytest.approx(size[0] / size[1], rel=0.005)
     expected = {p["id"]: p for p in view["pieces"]}
     assert set(drawn["pieces"]) == set(expected)
@@ -251,9 +255,10 @@ def test_a_whole_battle_through_the_page(browser: Browser, tmp_path: Path) -> No
         assert (wizard["x"], wizard["y"]) == (pytest.approx(rune[0], abs=0.01),
                                               pytest.approx(rune[1], abs=0.01))
 
-        # a second browser sees a damage report within a second
-        other = open_page(browser, url)
-        settled(other, url)
+        # a second browser, a phone, sees a damage report within a second
+        other = open_page(browser, url, phone=True)
+        check_centres(other, settled(other, url))
+        not_blank(other.screenshot())
         page.click("#mat g.piece[data-piece=barbarian]")
         page.fill("#amount", "2")
         with page.expect_response("**/api/damage") as answer:

@@ -158,6 +158,7 @@ function drawMat(view) {
   svg.removeAttribute("width");  // the viewBox keeps the proportions; CSS fits it to the window
   svg.removeAttribute("height");
   svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  fitToScreen(svg, view);
   svg.setAttribute("role", "img");
   if (!svg.querySelector("#overlays")) svg.appendChild(svgEl("g", { id: "overlays" }));
   const byId = new Map(view.pieces.map((p) => [p.id, p]));
@@ -179,6 +180,21 @@ function drawMat(view) {
   const box = $("mat");
   clear(box);
   box.appendChild(svg);
+}
+
+// On a narrow screen (a phone) the legend panel right of the mat is left out of the view box,
+// so the mat itself gets the width; the picture's scale and proportions are unchanged.
+const NARROW = window.matchMedia("(max-width: 800px)");
+
+function fitToScreen(svg, view) {
+  const box = (svg.getAttribute("viewBox") || "").split(/\s+/).map(Number);
+  const scale = Number(svg.getAttribute("data-scale")) || 10;
+  const margin = Number(svg.getAttribute("data-margin")) || 60;
+  if (box.length !== 4 || !NARROW.matches) return;
+  const width = view.mat_size[0] * scale + 2 * margin;
+  if (width >= box[2]) return;
+  svg.setAttribute("viewBox", `0 0 ${width} ${box[3]}`);
+  for (const legend of svg.querySelectorAll("g.legend")) legend.setAttribute("display", "none");
 }
 
 function pieceWords(piece) {
@@ -833,6 +849,7 @@ function start() {
       back();
     }
   });
+  NARROW.addEventListener("change", () => { if (board.view) setView(board.view); });
   refresh();
   setInterval(poll, POLL_MS);
 }
