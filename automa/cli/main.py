@@ -82,6 +82,7 @@ COMMAND_MODULES = {
     "campaign": "campaign_cmds",
     "hidden-cave": "cave_cmds",
     "threat": "threat_cmds",
+    "serve": "serve_cmds",
 }
 
 

@@ -297,3 +297,11 @@ def summon(session: Any, args: list[str]) -> None:
     click.echo(f"  Place it within 2.5 cm of {hero_id}; it acts for the heroes first, then its "
                f"card passes to the Overseer and back until the Battle Phase ends "
                f"({cite('antient-control')}).")
+
+
+def session_status_json(session: Any) -> dict[str, Any]:
+    """`automa status --json` of a live session: the battle, and each board's Antients (the
+    one object `status`, `undo`/`redo`/`rollback --json` and the board's `/api/state` print)."""
+    from automa.render.session_out import status_json
+
+    return status_json(session.state, antients_held(session))

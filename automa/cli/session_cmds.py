@@ -94,10 +94,11 @@ def next_(ctx: click.Context, folder: Path, as_json: bool) -> None:
 
 
 def _changed(session: Any, verb: str, event: dict[str, Any], as_json: bool) -> None:
-    from automa.render.session_out import describe_event, status_json
+    from automa.cli.play_cave import session_status_json
+    from automa.render.session_out import describe_event
 
     if as_json:
-        emit_json({verb: event, **status_json(session.state)})
+        emit_json({verb: event, **session_status_json(session)})
     else:
         click.echo(f"{verb.capitalize()}: {describe_event(event)} (round {session.state.round}, "
                    f"{session.state.phase}'s turn)")
@@ -136,7 +137,7 @@ def rollback(ctx: click.Context, folder: Path, keep: int, as_json: bool) -> None
 
     It works on a log that no longer replays: the marker is written first, then the inputs
     kept are replayed."""
-    from automa.render.session_out import status_json
+    from automa.cli.play_cave import session_status_json
     from automa.session.log import SessionError
     from automa.session.store import rollback_log
 
@@ -147,7 +148,7 @@ def rollback(ctx: click.Context, folder: Path, keep: int, as_json: bool) -> None
         raise SessionError(f"rolled back to input {keep}, but the inputs kept do not replay "
                            f"either: {error}") from None
     if as_json:
-        emit_json({"kept": keep, **status_json(session.state)})
+        emit_json({"kept": keep, **session_status_json(session)})
         return
     click.echo(f"Rolled back to input {keep}: round {session.state.round}, "
                f"{session.state.phase}'s turn")
@@ -160,13 +161,13 @@ def rollback(ctx: click.Context, folder: Path, keep: int, as_json: bool) -> None
 @reports_errors
 def status(ctx: click.Context, folder: Path, as_json: bool) -> None:
     """Where the battle stands."""
-    from automa.cli.play_cave import antients_held
+    from automa.cli.play_cave import antients_held, session_status_json
     from automa.render.measured import unmeasured_now
-    from automa.render.session_out import status_json, status_text
+    from automa.render.session_out import status_text
 
     session = open_session(ctx, folder)
     if as_json:
-        emit_json(status_json(session.state, antients_held(session)))
+        emit_json(session_status_json(session))
     else:
         click.echo(status_text(session.state, frozenset(unmeasured_now(session)),
                                antients_held(session)), nl=False)

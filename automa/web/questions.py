@@ -1,0 +1,101 @@
+"""The board's players answer from a list: `POST /api/next` carries the answers given so far to
+the activation's questions, in order. The activation is run again from its start with them;
+when they run out, the next question goes back to the page (`NeedsAnswer`) and nothing is
+logged. Each answer is checked as `automa play` checks a typed one (cli/asker.py): a die face
+in plain digits, a token face still in the bag, a choice by name, yes or no."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from automa.cli.asker import plain_number, resolve
+from automa.engine.judge import Briefing
+
+MAX_ANSWERS = 500
+MAX_ANSWER_LENGTH = 200
+
+
+class NeedsAnswer(Exception):
+    """The answers ran out: `question` is the next one, as the page shows it."""
+
+    def __init__(self, question: dict[str, Any]) -> None:
+        super().__init__(question.get("prompt", ""))
+        self.question = question
+
+
+class BadAnswer(Exception):
+    """An answer the table could not have given (not a face, not a choice): one line."""
+
+
+class ScriptedAsker:
+    """The engine's Asker (engine/chance.py) over a list of answers."""
+
+    def __init__(self, answers: Sequence[str]) -> None:
+        self.answers = list(answers)
+        self.used = 0
+        self.briefing: list[str] = []  # steps shown since the last question
+        self.briefed: list[str] = []  # every step shown in this activation so far
+
+    def _next(self, question: dict[str, Any]) -> str:
+        if self.used >= len(self.answers):
+            raise NeedsAnswer({**question, "briefing": list(self.briefing),
+                               "briefed": list(self.briefed)})
+        answer = self.answers[self.used]
+        self.used += 1
+        self.briefing = []
+        return answer
+
+    def _refuse(self, answer: str, why: str) -> BadAnswer:
+        return BadAnswer(f"answer {self.used} {answer!r}: {why}")
+
+    def number(self, prompt: str, allowed: Sequence[int]) -> int:
+        span = f"{min(allowed)}-{max(allowed)}"
+        answer = self._next({"kind": "number", "prompt": f"{prompt} [{span}]",
+                             "options": [str(v) for v in allowed]})
+        value = plain_number(answer)
+        if value is None or value not in allowed:
+            raise self._refuse(answer, f"not a face of this die ({span}; plain digits)")
+        return value
+
+    def order(self, prompt: str, items: Sequence[str]) -> list[str]:
+        left, drawn = list(items), list[str]()
+        while len(left) > 1:
+            drawn.append(self._choose("order", f"{prompt}: draw {len(drawn) + 1} of "
+                                               f"{len(items)}", left))
+            left.remove(drawn[-1])
+        return drawn + left
+
+    def choice(self, prompt: str, options: Sequence[str]) -> str:
+        return self._choose("choice", prompt, options)
+
+    def _choose(self, kind: str, prompt: str, options: Sequence[str]) -> str:
+        answer = self._next({"kind": kind, "prompt": prompt, "options": list(options)})
+        chosen = resolve(answer, options)
+        if chosen is None:
+            raise self._refuse(answer, f"not one of: {', '.join(options)}")
+        return chosen
+
+    def token(self, prompt: str, faces: Sequence[str], elsewhere: Mapping[str, str]) -> str:
+        answer = self._next({"kind": "token", "prompt": prompt, "options": list(faces),
+                             "elsewhere": dict(elsewhere)})
+        face = answer.strip().upper()
+        if face in faces:
+            return face
+        if face in elsewhere:
+            raise self._refuse(answer, f"no {face} is in the bag now (every {face} is "
+                                       f"{elsewhere[face]}; the bag holds {', '.join(faces)})")
+        raise self._refuse(answer, f"not a token face in this bag ({', '.join(faces)})")
+
+    def yes_no(self, prompt: str) -> bool:
+        answer = self._next({"kind": "yes_no", "prompt": prompt, "options": ["yes", "no"]})
+        if answer.strip().lower() not in ("y", "yes", "n", "no"):
+            raise self._refuse(answer, "answer yes or no")
+        return answer.strip().lower().startswith("y")
+
+    def instruct(self, briefing: Briefing) -> None:
+        from automa.render.text import briefing_lines
+
+        lines = briefing_lines(briefing)
+        self.briefing += lines
+        self.briefed += lines

@@ -1,0 +1,234 @@
+"""Everything the board draws, in one JSON object (`GET /api/view`), built from the session as
+it stands: the same status, mat picture, printout and log the commands print."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from automa.model.pieces import Piece
+from automa.model.playmat import Playmat
+from automa.session.replay import ReplayStep
+from automa.session.state import SessionState
+from automa.session.store import Session
+
+OVERLAYS = '<g id="overlays"></g>'
+GEOMETRY_NAMES = {"tracked": "computed", "asked": "asked", "hybrid": "hybrid"}
+
+
+def version(session: Session) -> str:
+    """The SHA-256 of the log's bytes the session was last read from."""
+    return session.stamp[1]
+
+
+def phase(state: SessionState) -> str:
+    """heroes, ai, or over (the room is cleared or the heroes have fallen, as `play` ends)."""
+    from automa.rules.battle_end import overseer_won, room_cleared
+
+    pieces = state.battle.pieces
+    lord_fell = any(p.kind == "catacomb-lord" and state.battle.get(p.id) is None
+                    for p in state.scenario.pieces)
+    if room_cleared(pieces, lord_fell) is not None or overseer_won(pieces) is not None:
+        return "over"
+    return state.phase
+
+
+def turn_order(state: SessionState) -> dict[str, Any]:
+    """The AI turn by the tiles: who acted, who acts next, and who is still to act, as far as
+    the positions now tell (a push may change a tie the Direction tiles break)."""
+    from automa.engine.turn import next_actor
+    from automa.rules.tiles import next_to_act
+
+    progress = state.progress
+    if progress is None:
+        return {"done": [], "next": None, "pending": []}
+    done = [a.character for r, a in state.activations if r == state.round][-progress.count:] \
+        if progress.count else []
+    chosen = next_actor(progress, state.scenario.tiles)
+    if chosen is None:
+        return {"done": done, "next": None, "pending": []}
+    pending, after = chosen
+    queued = [p.actor for p in after.queue]
+    waiting = [p for p in after.waiting() if p.id != pending.actor and p.id not in queued]
+    rest: list[str] = []
+    while waiting:
+        first = next_to_act(waiting, state.scenario.tiles).piece
+        rest.append(first.id)
+        waiting = [p for p in waiting if p.id != first.id]
+    return {"done": done, "next": pending.actor, "pending": [*queued, *rest]}
+
+
+def _max_health(piece: Piece, start: dict[str, Piece]) -> int | None:
+    if piece.starting_health is not None:
+        return piece.starting_health
+    first = start.get(piece.id)
+    if first is not None and first.health is not None:
+        return max(first.health, piece.health or 0)
+    return piece.health
+
+
+def pieces_view(session: Session, unmeasured: dict[str, Any]) -> list[dict[str, Any]]:
+    start = {p.id: p for p in session.state.scenario.pieces}
+    result = []
+    for piece in session.state.battle.pieces:
+        at = unmeasured.get(piece.id) or piece.at
+        result.append({
+            "id": piece.id, "name": piece.label, "side": piece.side, "kind": piece.kind,
+            "x": round(at[0], 3), "y": round(at[1], 3), "radius": piece.radius,
+            "health": piece.health, "max_health": _max_health(piece, start),
+            "conditions": sorted(piece.conditions), "measured": piece.id not in unmeasured})
+    return result
+
+
+def mat_svg(session: Session, unmeasured: dict[str, Any]) -> str:
+    """The mat as `automa picture` draws the session now (no activation drawn over it: the page
+    draws the steps itself), with an empty `<g id="overlays">` for them."""
+    from automa.render.measured import Unmeasured
+    from automa.render.svg import picture
+
+    state = session.state
+    asked = session.geometry_mode == "asked"
+    svg = picture(state.scenario, state.battle.pieces, f"{session.folder.name}: round "
+                  f"{state.round}", components=session.catalog.components,
+                  unmeasured=Unmeasured({}, unmeasured) if asked else None)
+    head, tail = svg.rsplit("</svg>", 1)
+    return f"{head}{OVERLAYS}\n</svg>{tail}"
+
+
+def last_overlay(session: Session, steps: Sequence[ReplayStep]) -> str:
+    """The last activation drawn as `automa picture` draws it over the mat (sight lines, ruler
+    moves, the Attack template, the Clock template with its faces, pushes), one group a step:
+    `<g class="overlay-step" data-step="sight">` first, then `data-step="N"` for `last.steps[N]`
+    (empty where a step draws nothing), so the page can show them one by one."""
+    from dataclasses import replace
+
+    from automa.render.measured import unmeasured_steps
+    from automa.render.overlays import activation_overlay
+    from automa.render.svg import Canvas
+
+    found = next((s for s in reversed(steps) if s.activation is not None), None)
+    if found is None or found.activation is None:
+        return ""
+    asked = session.geometry_mode == "asked"
+    unmeasured = unmeasured_steps(steps)[found.number - 1].before if asked else {}
+    before = {p.id: p for p in found.before.battle.pieces}
+    activation, scenario = found.activation, session.state.scenario
+    groups, drawn = [], 0
+    for count in range(len(activation.steps) + 1):  # each step adds what it draws, in order
+        canvas = Canvas(scenario.playmat)
+        activation_overlay(canvas, scenario, replace(activation, steps=activation.steps[:count]),
+                           before, session.catalog.components, unmeasured, asked)
+        step = "sight" if count == 0 else str(count - 1)
+        groups.append(f'<g class="overlay-step" data-step="{step}">'
+                      f'{"".join(canvas.parts[drawn:])}</g>')
+        drawn = len(canvas.parts)
+    return "".join(groups)
+
+
+def playmat_view(mat: Playmat) -> dict[str, Any]:
+    """The mat's shapes in cm (mat frame), for the page to snap a dropped piece to touching an
+    obstacle or onto a rune."""
+    return {
+        "id": mat.id, "name": mat.name, "width": mat.width, "length": mat.length,
+        "hero_zone": mat.hero_zone, "monster_zone": mat.monster_zone,
+        "obstacles": [{"id": o.id, **({"circle": list(o.circle)} if o.circle is not None else
+                                      {"polygon": [list(p) for p in o.polygon]})}
+                      for o in mat.obstacles],
+        "runes": {str(n): list(at) for n, at in sorted(mat.runes.items())},
+        "rune_radius": mat.rune_radius,
+    }
+
+
+def log_view(session: Session) -> list[dict[str, Any]]:
+    """The inputs in force, numbered and named as `automa log` names them."""
+    from automa.render.session_out import clean, describe_event
+
+    named = []
+    for number, event in enumerate(session.effective()[0], start=1):
+        try:
+            text = describe_event(event)
+        except (KeyError, TypeError, ValueError):
+            text = clean(f"(damaged input: {event})")
+        named.append({"n": number, "text": text, "type": str(event.get("type"))})
+    return named
+
+
+def bags_view(state: SessionState) -> dict[str, Any]:
+    return {str(level): {"left": sorted(t.label() for t in bag.tokens),
+                         "discard": sorted(t.label() for t in bag.discard)}
+            for level, bag in sorted(state.battle.bags.items())}
+
+
+def campaign_folder(folder: Path) -> Path | None:
+    """The campaign folder holding this session (CAMPAIGN/rooms/NN-room), if any."""
+    from automa.campaign.log import LOG
+    from automa.cli.campaign_cmds import ROOMS_DIR
+
+    parent = folder.resolve().parent
+    if parent.name == ROOMS_DIR and (parent.parent / LOG).is_file():
+        return parent.parent
+    return None
+
+
+def campaign_view(folder: Path, data_dir: Path | None) -> dict[str, Any] | None:
+    """`automa campaign status --json` of the campaign holding the session, or None."""
+    import click
+
+    from automa.cli import campaign_cmds, campaign_show
+    from automa.cli.main import cli
+
+    campaign = campaign_folder(folder)
+    if campaign is None:
+        return None
+    ctx = click.Context(cli, obj={"data_dir": data_dir})
+    _, _, state = campaign_cmds._state(ctx, campaign)
+    return campaign_show.status_json(state)
+
+
+def build_view(session: Session, data_dir: Path | None = None,
+               with_campaign: bool = False) -> dict[str, Any]:
+    """The `/api/view` object (docs/serve.md); `campaign` is None unless `with_campaign`."""
+    from automa.cli.play_cave import session_status_json
+    from automa.render.json_out import activation_json
+    from automa.render.measured import unmeasured_steps
+    from automa.render.session_out import latest_activation_text
+    from automa.render.svg import MARGIN, SCALE
+    from automa.session.replay import replay_steps
+
+    state = session.state
+    steps = list(replay_steps(session)) if state.activations else []
+    unmeasured: dict[str, Any] = {}
+    if session.geometry_mode == "asked" and steps:  # as render/measured.py unmeasured_now
+        unmeasured = dict(unmeasured_steps(steps)[-1].after)
+    status = session_status_json(session)
+    done, undone = session.effective()
+    last_input = max((n for n, e in enumerate(done, start=1) if e.get("type") == "activation"),
+                     default=None)
+    mat = state.scenario.playmat
+    return {
+        "version": version(session),
+        "session": session.folder.name,
+        "state": status,
+        "mat": mat_svg(session, unmeasured),
+        "mat_size": [mat.width, mat.length],
+        "mat_frame": {"scale": SCALE, "margin": MARGIN, "length": mat.length},
+        "playmat": playmat_view(mat),
+        "pieces": pieces_view(session, unmeasured),
+        "phase": phase(state),
+        "round": state.round,
+        "turn": turn_order(state),
+        "last": activation_json(state.activations[-1][1]) if state.activations else None,
+        "last_input": last_input,
+        "last_overlay": last_overlay(session, steps),
+        "printout": latest_activation_text(state, session.geometry_mode != "asked")
+        if state.activations else "",
+        "bags": bags_view(state),
+        "boards": status["boards"],
+        "log": log_view(session),
+        "redo": len(undone),
+        "dice": "physical" if session.physical else "virtual",
+        "geometry": GEOMETRY_NAMES[session.geometry_mode],
+        "asks": session.physical or session.geometry_mode != "tracked",
+        "campaign": campaign_view(session.folder, data_dir) if with_campaign else None,
+    }

@@ -1,0 +1,551 @@
+"""The live board in a real browser (issue 13): Debian's headless Chromium driven by Playwright
+runs whole battles through the page of `automa serve` — drag a hero, report damage, Next
+through an AI turn, undo, physical dice and asked geometry by buttons — and checks that pieces
+are drawn where the model says, that a second browser and a CLI write show within a second,
+and that a hostile piece id stays text."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from tests.conftest import EXAMPLES
+
+CHROMIUM = shutil.which("chromium")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium): "
+                             "the live board's browser test drives it through Playwright")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PIXELS = 1.5  # a drawn centre may sit this far from where the model says
+VIEWPORT = {"width": 1400, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def automa(*args: str, cwd: Path, data: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The CLI as a player runs it: another process, outside the repository."""
+    done = subprocess.run([sys.executable, "-m", "automa", *args], capture_output=True,
+                          text=True, timeout=120, cwd=cwd, env=environment(data))
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def new_session(tmp_path: Path, name: str, *options: str) -> Path:
+    folder = tmp_path / name
+    automa("new", str(EXAMPLES / "demo-battle.toml"), "--session", str(folder), *options,
+           cwd=tmp_path)
+    return folder
+
+
+def environment(data: Path | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "AUTOMA_DATA_DIR"}
+    return env if data is None else {**env, "AUTOMA_DATA_DIR": str(data)}
+
+
+@contextmanager
+def serving(folder: Path, tmp_path: Path, data: Path | None = None) -> Iterator[str]:
+    """`automa serve --port 0` on the session; yields the address its first line prints."""
+    errors = (tmp_path / f"{folder.name}-serve.err").open("w")
+    server = subprocess.Popen([sys.executable, "-m", "automa", "serve", "--session",
+                               str(folder), "--port", "0"], stdout=subprocess.PIPE,
+                              stderr=errors, text=True, cwd=tmp_path, env=environment(data))
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:"), errors.name
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+        errors.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield chromium
+        chromium.close()
+
+
+def api(url: str, path: str = "api/view") -> Any:
+    with urllib.request.urlopen(url + path, timeout=10) as answer:
+        return json.load(answer)
+
+
+FAILURES: dict[int, list[str]] = {}  # each page's script and console errors, foreign loads
+
+
+def open_page(browser: Browser, url: str, phone: bool = False) -> Page:
+    """A fresh browser context (its own cache and storage: a second device) on the board."""
+    if phone:
+        page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    else:
+        page = browser.new_context(viewport=VIEWPORT).new_page()
+    failures = FAILURES[id(page)] = []
+    page.on("pageerror", lambda error: failures.append(str(error)))
+    page.on("console", lambda m: failures.append(m.text) if m.type == "error" else None)
+    page.on("request", lambda r: None if r.url.startswith((url, "data:")) else
+            failures.append(f"loaded from elsewhere: {r.url}"))
+    page.goto(url)
+    page.wait_for_selector("#mat svg g.piece")
+    return page
+
+
+def settled(page: Page, url: str) -> dict[str, Any]:
+    """Wait until the page shows the session's current version with its steps all shown."""
+    view = api(url)
+    page.wait_for_function("v => document.body.dataset.version === v", arg=view["version"],
+                           timeout=5000)
+    page.wait_for_selector("#steps[data-complete=true]", state="attached", timeout=15000)
+    return view
+
+
+def not_blank(png: bytes) -> None:
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    colours = image.getcolors(maxcolors=1 << 20) or []
+    assert len(colours) > 50, "the screenshot is nearly one colour"
+    assert max(count for count, _ in colours) < 0.9 * image.width * image.height
+
+
+MEASURE = """() => {
+  const svg = document.querySelector('#mat svg');
+  const mat = svg.querySelector('rect.mat').getBoundingClientRect();
+  const pieces = {};
+  for (const g of svg.querySelectorAll('g.piece')) {
+    const b = g.querySelector('circle').getBoundingClientRect();
+    pieces[g.dataset.piece] = [b.left + b.width / 2, b.top + b.height / 2, b.width];
+  }
+  return {mat: [mat.left, mat.top, mat.width, mat.height], pieces};
+}"""
+
+
+def screen_spot(mat: list[float], size: list[float], x: float, y: float) -> tuple[float, float]:
+    """Where the mat point (x, y) cm is on the screen, from the mat's drawn rectangle."""
+    left, top, width, height = mat
+    return left + x / size[0] * width, top + (size[1] - y) / size[1] * height
+
+
+def check_centres(page: Page, view: dict[str, Any]) -> Any:
+    """Every piece's drawn centre is where /api/view says, the mat at true proportions."""
+    drawn = page.evaluate(MEASURE)
+    size = view["mat_size"]
+    width, height = drawn["mat"][2], drawn["mat"][3]
+    assert width > 250, "the mat is drawn too small to play on"
+    assert width / height == pytest.approx(size[0] / size[1], rel=0.005)
+    expected = {p["id"]: p for p in view["pieces"]}
+    assert set(drawn["pieces"]) == set(expected)
+    for pid, (sx, sy, diameter) in drawn["pieces"].items():
+        piece = expected[pid]
+        ex, ey = screen_spot(drawn["mat"], size, piece["x"], piece["y"])
+        assert math.hypot(sx - ex, sy - ey) < PIXELS, (pid, (sx, sy), (ex, ey))
+        assert diameter == pytest.approx(2 * piece["radius"] / size[0] * width, abs=PIXELS * 2)
+    return drawn
+
+
+RUNE = """n => { const c = document.querySelector(`circle.rune[data-rune="${n}"]`);
+  const s = document.querySelector('#mat svg'); const k = +s.dataset.scale;
+  const m = +s.dataset.margin, l = +s.dataset.length;
+  return [(+c.getAttribute('cx') - m) / k, l - (+c.getAttribute('cy') - m) / k]; }"""
+
+
+def rune_spot(page: Page, number: str) -> list[float]:
+    """A printed rune's centre (cm) as the mat draws it."""
+    spot: list[float] = page.evaluate(RUNE, number)
+    return spot
+
+
+def drag(page: Page, view: dict[str, Any], pid: str, to: tuple[float, float]) -> None:
+    drawn = page.evaluate(MEASURE)
+    start = drawn["pieces"][pid][:2]
+    end = screen_spot(drawn["mat"], view["mat_size"], *to)
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*end, steps=8)
+    with page.expect_response("**/api/move") as answer:
+        page.mouse.up()
+    assert answer.value.ok, answer.value.text()
+
+
+def piece(view: dict[str, Any], pid: str) -> dict[str, Any]:
+    return next(p for p in view["pieces"] if p["id"] == pid)
+
+
+OVERLAYS = """() => {
+  const layer = document.querySelector('#overlays');
+  const count = (css) => layer.querySelectorAll(css).length;
+  return {steps: count('g.overlay-step'), hidden: count('g.overlay-step[display=none]'),
+          sight: count('line.sight'), moves: count('line.move'),
+          clocks: [...layer.querySelectorAll('g.clock')].map(
+            (g) => [+g.dataset.face, g.querySelectorAll('.clock-face').length]),
+          attacks: count('.attack-template')};
+}"""
+
+
+def check_overlays(page: Page, activation: dict[str, Any]) -> None:
+    """With all its steps shown, the mat carries every sight line, ruler move or push, Clock
+    template (twelve numbered faces, the rolled one marked) and Attack template (one a spot)
+    the activation had, one group a step, none hidden."""
+    steps = activation["steps"]
+    moves = [s for s in steps if s["kind"] == "move"]
+    spots = set()  # an Attack template is laid once on each spot a piece attacks from
+    for i, step in enumerate(steps):
+        if step["kind"] == "attack":
+            moved = sum(s["kind"] == "move" and s["piece"] == step["piece"] for s in steps[:i])
+            spots.add((step["piece"], moved))
+    assert page.evaluate(OVERLAYS) == {
+        "steps": len(steps) + 1, "hidden": 0,
+        "sight": len(activation["visible"]) + len(activation["hidden"]),
+        "moves": len(moves),
+        "clocks": [[s["clock"], 12] for s in moves if "clock" in s],
+        "attacks": len(spots)}
+
+
+def press_next(page: Page) -> dict[str, Any]:
+    with page.expect_response("**/api/next") as answer:
+        page.keyboard.press("n")
+    assert answer.value.ok, answer.value.text()
+    reply: dict[str, Any] = answer.value.json()
+    return reply
+
+
+def test_a_whole_battle_through_the_page(browser: Browser, tmp_path: Path) -> None:
+    folder = new_session(tmp_path, "battle")
+    with serving(folder, tmp_path) as url:
+        page = open_page(browser, url)
+        view = settled(page, url)
+        assert view["phase"] == "heroes"
+        not_blank(page.screenshot())
+        check_centres(page, view)
+
+        # a hero dragged into open floor lands where it was dropped
+        drag(page, view, "elf", (8.0, 20.0))
+        view = settled(page, url)
+        elf = piece(view, "elf")
+        assert math.hypot(elf["x"] - 8.0, elf["y"] - 20.0) < 0.3
+        check_centres(page, view)
+        # dropped 3 mm short of the Barbarian: it touches it
+        barbarian = piece(view, "barbarian")
+        reach = barbarian["radius"] + elf["radius"]
+        drag(page, view, "elf", (barbarian["x"] - reach - 0.3, barbarian["y"]))
+        view = settled(page, url)
+        elf = piece(view, "elf")
+        assert math.hypot(elf["x"] - barbarian["x"], elf["y"] - barbarian["y"]) == \
+            pytest.approx(reach, abs=0.03)
+        # dropped a little off a rune: on the rune
+        rune = rune_spot(page, "1")
+        drag(page, view, "wizard", (rune[0] + 0.4, rune[1] - 0.3))
+        view = settled(page, url)
+        wizard = piece(view, "wizard")
+        assert (wizard["x"], wizard["y"]) == (pytest.approx(rune[0], abs=0.01),
+                                              pytest.approx(rune[1], abs=0.01))
+
+        # a second browser, a phone, sees a damage report within a second
+        other = open_page(browser, url, phone=True)
+        check_centres(other, settled(other, url))
+        not_blank(other.screenshot())
+        page.click("#mat g.piece[data-piece=barbarian]")
+        page.fill("#amount", "2")
+        with page.expect_response("**/api/damage") as answer:
+            page.click("#damage")
+        assert answer.value.ok, answer.value.text()
+        shown = time.monotonic()
+        assert piece(api(url), "barbarian")["health"] == barbarian["health"] - 2
+        other.wait_for_function(
+            "h => document.querySelector('#piece-table tr[data-piece=barbarian]')"
+            ".children[2].textContent.startsWith(h + ' ')", arg=barbarian["health"] - 2,
+            timeout=1000)
+        assert time.monotonic() - shown < 1.0
+
+        # in the heroes' turn Next is off: a stray N or tap must not end the heroes' turn
+        assert page.is_disabled("#next")
+        logged = len(api(url)["log"])
+        page.keyboard.press("n")
+        time.sleep(0.3)
+        assert api(url)["phase"] == "heroes" and len(api(url)["log"]) == logged
+
+        # the heroes are done; Next (the N key) through the whole AI turn
+        page.click("#done")
+        page.wait_for_function("() => document.body.dataset.phase === 'ai'")
+        first = True
+        drawn: set[str] = set()
+        for _ in range(30):
+            if api(url)["phase"] != "ai":
+                break
+            activation = press_next(page)
+            if first:  # the steps appear one by one: some are still hidden at first
+                assert len(activation["steps"]) >= 3
+                page.wait_for_function("""() => document.querySelector('#steps').dataset
+                  .complete === 'false' && document.querySelectorAll(
+                  '#overlays g.overlay-step[display=none]').length > 0""", timeout=1000)
+            view = settled(page, url)
+            steps = page.locator("#steps li")
+            assert steps.count() == len(activation["steps"]) + 1
+            check_overlays(page, activation)
+            drawn.update(s["kind"] for s in activation["steps"])
+            drawn.update("clock" for s in activation["steps"] if "clock" in s)
+            if first:
+                not_blank(page.screenshot())
+                first = False
+            check_centres(page, view)
+        view = api(url)
+        assert view["phase"] in ("heroes", "over") and not first
+        assert {"move", "attack", "clock"} <= drawn  # the turn showed each kind of overlay
+
+        # Undo on the page takes back the last activation; a CLI redo shows on the page
+        inputs = len(view["log"])
+        page.click("#undo")
+        view = settled(page, url)
+        assert len(view["log"]) == inputs - 1
+        assert page.locator("#log li").count() == inputs - 1
+        automa("redo", "--session", str(folder), cwd=tmp_path)
+        page.wait_for_function("n => document.querySelectorAll('#log li').length === n",
+                               arg=inputs, timeout=1500)
+        check_centres(page, settled(page, url))
+        not_blank(page.screenshot())
+        assert FAILURES[id(page)] == [] and FAILURES[id(other)] == []
+
+
+def answer_questions(page: Page, url: str, choose: dict[str, str]) -> list[dict[str, Any]]:
+    """Press Next and answer every question by its buttons until the activation is logged:
+    the first question once, then Back, then through. Returns the questions asked."""
+    before = len(api(url)["log"])
+    with page.expect_response("**/api/next") as answer:
+        page.click("#next")
+    reply = answer.value.json()
+    asked = []
+    backed = False
+    for _ in range(60):
+        if "question" not in reply:
+            break
+        question = reply["question"]
+        asked.append(question)
+        page.wait_for_selector("#question:not([hidden])")
+        assert page.inner_text("#prompt") == question["prompt"]
+        buttons = page.locator("#options button")
+        assert [buttons.nth(i).get_attribute("data-answer") for i in range(buttons.count())] \
+            == question["options"]
+        pick = choose.get(question["kind"], question["options"][0])
+        if pick not in question["options"]:
+            pick = question["options"][0]
+        with page.expect_response("**/api/next") as answer:
+            page.click(f"#options button[data-answer='{pick}']")
+        reply = answer.value.json()
+        if not backed and "question" in reply:  # Back: the same question again
+            backed = True
+            with page.expect_response("**/api/next") as answer:
+                page.click("#back")
+            reply = answer.value.json()
+            assert reply["question"]["prompt"] == question["prompt"]
+            assert reply["answers"] == reply["answers"][:len(asked) - 1]
+            asked.pop()
+    assert "question" not in reply, "the activation asked more than 60 questions"
+    assert backed, "the activation asked fewer than two questions: Back was not tried"
+    view = settled(page, url)
+    assert len(view["log"]) == before + 1
+    assert page.locator("#question").is_hidden()
+    assert page.locator("#steps li").count() == len(reply["steps"]) + 1
+    return asked
+
+
+def test_physical_dice_by_buttons(browser: Browser, tmp_path: Path) -> None:
+    folder = new_session(tmp_path, "physical", "--dice", "physical")
+    with serving(folder, tmp_path) as url:
+        page = open_page(browser, url)
+        settled(page, url)
+        page.click("#done")
+        page.wait_for_function("() => document.body.dataset.phase === 'ai'")
+        asked = answer_questions(page, url, {"token": "2", "number": "7"})
+        assert [q["kind"] for q in asked][:2] == ["token", "number"]
+        steps = api(url)["last"]["steps"]  # the faces pressed are the faces the AI used
+        assert next(s["value"] for s in steps if s["kind"] == "token") == 2
+        assert next(s["value"] for s in steps if s["kind"] == "roll") == 7
+        not_blank(page.screenshot())
+        assert FAILURES[id(page)] == []
+
+
+def test_asked_geometry_answered_by_buttons(browser: Browser, tmp_path: Path) -> None:
+    folder = new_session(tmp_path, "asked", "--geometry", "asked")
+    with serving(folder, tmp_path) as url:
+        page = open_page(browser, url)
+        settled(page, url)
+        page.click("#done")
+        page.wait_for_function("() => document.body.dataset.phase === 'ai'")
+        asked = answer_questions(page, url, {"yes_no": "yes"})
+        assert {q["kind"] for q in asked} & {"yes_no", "choice", "order"}
+        check_centres(page, api(url))
+        assert FAILURES[id(page)] == []
+
+
+def test_a_hostile_piece_id_stays_text(browser: Browser, tmp_path: Path) -> None:
+    from tests.test_picture_safety import ELF, hostile_scenario
+
+    folder = tmp_path / "hostile"
+    automa("new", str(hostile_scenario(tmp_path)), "--session", str(folder), cwd=tmp_path)
+    with serving(folder, tmp_path) as url:
+        page = open_page(browser, url)
+        settled(page, url)
+        page.click(f"#piece-table tr[data-piece={json.dumps(ELF)}]")
+        assert page.inner_text("#piece-id") == ELF
+        page.wait_for_timeout(600)
+        assert page.evaluate("() => document.body.hasAttribute('data-pwned')") is False
+        assert page.locator("img").count() == 0
+        assert FAILURES[id(page)] == []
+
+
+def test_a_finger_drags_a_hero(browser: Browser, tmp_path: Path) -> None:
+    """On a tablet: touch events (as Chromium gets them from a touch screen) move a piece."""
+    folder = new_session(tmp_path, "touch")
+    with serving(folder, tmp_path) as url:
+        context = browser.new_context(viewport=VIEWPORT, has_touch=True, is_mobile=False)
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_selector("#mat svg g.piece")
+        view = settled(page, url)
+        drawn = page.evaluate(MEASURE)
+        start = drawn["pieces"]["elf"][:2]
+        end = screen_spot(drawn["mat"], view["mat_size"], 8.0, 20.0)
+        touch = context.new_cdp_session(page)
+        with page.expect_response("**/api/move") as answer:
+            touch.send("Input.dispatchTouchEvent", {
+                "type": "touchStart", "touchPoints": [{"x": start[0], "y": start[1]}]})
+            for i in range(1, 9):
+                x = start[0] + (end[0] - start[0]) * i / 8
+                y = start[1] + (end[1] - start[1]) * i / 8
+                touch.send("Input.dispatchTouchEvent", {
+                    "type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+            touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        assert answer.value.ok, answer.value.text()
+        view = settled(page, url)
+        elf = piece(view, "elf")
+        assert math.hypot(elf["x"] - 8.0, elf["y"] - 20.0) < 0.3
+        check_centres(page, view)
+        context.close()
+
+
+def test_the_campaign_panel(browser: Browser, tmp_path: Path) -> None:
+    """A room's session inside a campaign folder shows the campaign's status; others do not."""
+    from tests.test_campaign import GLAAOTH
+
+    data = tmp_path / "my-data"
+    data.mkdir()
+    (data / "rooms.toml").write_text(GLAAOTH, encoding="utf-8")
+    campaign = tmp_path / "evening"
+    automa("campaign", "new", "monstrosity", "--session", str(campaign), "--heroes",
+           "elf=8,dwarf=9", "--lord", "hmotha", "--seed", "3", cwd=tmp_path, data=data)
+    entered = automa("campaign", "next", "glaaoth", "--session", str(campaign), "--json",
+                     cwd=tmp_path, data=data)
+    room = Path(json.loads(entered.stdout)["session"])
+    with serving(room, tmp_path, data) as url:
+        page = open_page(browser, url)
+        view = settled(page, url)
+        assert view["campaign"] is not None
+        assert page.locator("#campaign").is_visible()
+        shown = page.inner_text("#campaign-body")
+        assert "current: Glaaoth (level 1)" in shown and "hmotha" in shown
+        assert page.locator("#campaign li.room").count() == len(view["campaign"]["rooms"])
+        assert FAILURES[id(page)] == []
+    folder = new_session(tmp_path, "alone")
+    with serving(folder, tmp_path) as url:
+        page = open_page(browser, url)
+        settled(page, url)
+        assert page.locator("#campaign").is_hidden()
+
+
+def test_reports_by_the_panels(browser: Browser, tmp_path: Path) -> None:
+    """A condition, a position in table words, a hero's hit, a command line and a rollback,
+    each through the page's own controls."""
+    folder = new_session(tmp_path, "panels")
+    with serving(folder, tmp_path) as url:
+        page = open_page(browser, url)
+        view = settled(page, url)
+        start = len(view["log"])
+        page.click("#piece-table tr[data-piece=skeleton-1]")
+        page.click("#conditions button[data-condition=stunned]")
+        page.wait_for_selector("#mat g.piece[data-piece=skeleton-1] g.badge"
+                               "[data-condition=stunned]", state="attached")
+        assert piece(api(url), "skeleton-1")["conditions"] == ["stunned"]
+
+        page.click("#mat g.piece[data-piece=wizard]")
+        page.fill("#words", "rune 3")
+        with page.expect_response("**/api/move"):
+            page.click("#words-form button[type=submit]")
+        view = settled(page, url)
+        rune = rune_spot(page, "3")
+        wizard = piece(view, "wizard")
+        assert (wizard["x"], wizard["y"]) == (pytest.approx(rune[0], abs=0.01),
+                                              pytest.approx(rune[1], abs=0.01))
+        check_centres(page, view)
+
+        page.check("#targets input[value=rat-1]")
+        page.fill("#shot", "melee")
+        page.select_option("#hit-by", "barbarian")
+        with page.expect_response("**/api/hit") as answer:
+            page.click("#hit-form button[type=submit]")
+        assert answer.value.ok, answer.value.text()
+        view = settled(page, url)
+        assert "rat-1" not in {p["id"] for p in view["pieces"]}  # 1 health: killed
+        assert page.locator("#mat g.piece[data-piece=rat-1]").count() == 0
+        assert view["boards"]["barbarian"]["kills"]
+
+        page.fill("#command", "gold elf +3")
+        with page.expect_response("**/api/command"):
+            page.press("#command", "Enter")
+        view = settled(page, url)
+        assert view["boards"]["elf"]["gold"] == 10
+        assert page.locator("#board-list [data-hero=elf]").inner_text().count("gold 10") == 1
+
+        assert len(view["log"]) == start + 4
+        page.click(f"#log li[data-n='{start + 1}']")  # keep up to the condition
+        with page.expect_response("**/api/rollback"):
+            page.click("#rollback")
+        view = settled(page, url)
+        assert len(view["log"]) == start + 1
+        assert "rat-1" in {p["id"] for p in view["pieces"]}
+        assert piece(view, "skeleton-1")["conditions"] == ["stunned"]
+        check_centres(page, view)
+        assert FAILURES[id(page)] == []
+
+
+def test_an_answer_after_another_windows_write_is_refused(browser: Browser,
+                                                           tmp_path: Path) -> None:
+    """A question is open on the page when the terminal undoes the end of the heroes' turn:
+    the answer is refused in one line and nothing is logged; the page shows the heroes' turn."""
+    folder = new_session(tmp_path, "stale", "--dice", "physical")
+    with serving(folder, tmp_path) as url:
+        page = open_page(browser, url)
+        settled(page, url)
+        page.click("#done")
+        page.wait_for_function("() => document.body.dataset.phase === 'ai'")
+        with page.expect_response("**/api/next"):
+            page.click("#next")
+        page.wait_for_selector("#question:not([hidden])")
+        inputs = len(api(url)["log"])
+        automa("undo", "--session", str(folder), cwd=tmp_path)
+        version = api(url, "api/version")["version"]
+        page.wait_for_function("v => document.body.dataset.version === v", arg=version)
+        with page.expect_response("**/api/next") as answer:  # the page has seen the write
+            page.locator("#options button").first.click()
+        assert answer.value.status == 409
+        page.wait_for_selector("#message:not([hidden])")
+        assert page.inner_text("#message").strip()
+        assert len(api(url)["log"]) == inputs - 1
+        assert page.locator("#question").is_hidden()
+        page.wait_for_function("() => document.body.dataset.phase === 'heroes'", timeout=2000)
+        FAILURES[id(page)] = [f for f in FAILURES[id(page)] if "409" not in f]
+        assert FAILURES[id(page)] == []
