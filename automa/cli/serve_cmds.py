@@ -16,12 +16,15 @@ DEFAULT_PORT = 8765
 @session_option
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on. Only this machine can reach 127.0.0.1; "
-                   "0.0.0.0 lets a phone or tablet on the network drive the battle.")
+                   "0.0.0.0 lets a phone or tablet on the network watch the battle.")
 @click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True,
               help="The port (0: any free port; the first line printed says which).")
+@click.option("--remote-control", is_flag=True,
+              help="Let other machines on the network drive the battle too; without it they "
+                   "only watch (this machine always drives).")
 @click.pass_context
 @reports_errors
-def serve(ctx: click.Context, folder: Path, host: str, port: int) -> None:
+def serve(ctx: click.Context, folder: Path, host: str, port: int, remote_control: bool) -> None:
     """The live board: the session as a web page beside the table, driven by touch or mouse,
     while the terminal commands work on the same session. Ctrl-C stops it; everything is
     already in the session's log.
@@ -37,15 +40,16 @@ def serve(ctx: click.Context, folder: Path, host: str, port: int) -> None:
     session = open_session(ctx, folder)
     board = Board(session, ctx.obj["data_dir"])
     try:
-        server = make_server(board, host, port)
+        server = make_server(board, host, port, remote_control)
     except OSError as error:
         raise InputError(f"--host {host} --port {port}: cannot listen there "
                          f"({error.strerror or error})") from None
     url = url_of(server, host)
     click.echo(url)
     if not is_loopback(host):
+        reach = "see and drive" if remote_control else "see (not change)"
         click.echo(f"automa: warning: listening on {host}: anyone on the network who can reach "
-                   f"this machine at port {server.server_address[1]} can see and drive the "
+                   f"this machine at port {server.server_address[1]} can {reach} the "
                    f"battle", err=True)
     click.echo(f"The board of {folder}: open {url} in a browser; Ctrl-C stops it.", err=True)
     try:

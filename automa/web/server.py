@@ -25,6 +25,9 @@ from automa.safe_text import one_line
 from automa.web.api import ENDPOINTS, ApiError, Board, call
 
 STATIC = Path(__file__).parent / "static"
+ACCESS_PATH = "/api/access"  # {"write": bool}: may this client change the battle?
+READ_ONLY = ("this board is read-only from another machine; start `automa serve` with "
+             "--remote-control to let other devices on the network drive the battle")
 MAX_BODY = 64 * 1024
 DRAIN_LIMIT = 1024 * 1024  # a body over the limit is read and dropped up to this, then cut off
 STATIC_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9]+)+")
@@ -54,6 +57,7 @@ class BoardHandler(BaseHTTPRequestHandler):
 
     board: Board
     names: frozenset[str] = frozenset({"localhost"})
+    remote_control: bool = False  # may another machine write (`automa serve --remote-control`)?
     server_version = "automa-board"
     sys_version = ""
     error_content_type = "application/json; charset=utf-8"
@@ -135,6 +139,9 @@ class BoardHandler(BaseHTTPRequestHandler):
             self._static("index.html" if path in ("/", "/index.html")
                          else path[len("/static/"):])
             return
+        if path == ACCESS_PATH and method in ("GET", "HEAD"):
+            self._json(200, {"write": self._may_write()})
+            return
         route = ENDPOINTS.get(path)
         if route is None:
             raise ApiError(404, f"no such page or endpoint: {path[:100]}")
@@ -142,9 +149,14 @@ class BoardHandler(BaseHTTPRequestHandler):
         if method != wanted and not (method == "HEAD" and wanted == "GET"):
             self._error(405, f"{path} takes {wanted}, not {method}", {"Allow": wanted})
             return
+        if wanted == "POST" and not self._may_write():
+            raise ApiError(403, READ_ONLY)
         body = self._body() if wanted == "POST" else None
         status, payload = call(self.board, path, body)
         self._json(status, payload)
+
+    def _may_write(self) -> bool:
+        return may_write(str(self.client_address[0]), self.remote_control)
 
     def _host_allowed(self) -> bool:
         host = (self.headers.get("Host") or "").strip().lower()
@@ -230,11 +242,19 @@ class BoardServer6(BoardServer):
     address_family = socket.AF_INET6
 
 
-def make_server(board: Board, host: str = "127.0.0.1", port: int = 0) -> BoardServer:
+def may_write(client: str, remote_control: bool) -> bool:
+    """Only this machine drives the battle, unless the board was started with
+    --remote-control: a phone on the network watches."""
+    return remote_control or is_loopback(client.removeprefix("::ffff:"))
+
+
+def make_server(board: Board, host: str = "127.0.0.1", port: int = 0,
+                remote_control: bool = False) -> BoardServer:
     """A server for the board, bound (port 0: any free port) but not yet serving."""
     names = {"localhost", socket.gethostname().lower(), f"{socket.gethostname().lower()}.local",
              host.lower()}
-    handler = type("Handler", (BoardHandler,), {"board": board, "names": frozenset(names)})
+    handler = type("Handler", (BoardHandler,), {"board": board, "names": frozenset(names),
+                                                "remote_control": remote_control})
     server_class = BoardServer6 if ":" in host else BoardServer
     return server_class((host, port), handler)
 

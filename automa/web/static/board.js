@@ -19,6 +19,7 @@ const board = {
   timer: null,
   answers: null,     // the answers given to the open question, or null
   pinned: null,      // the log version the open question's activation started from
+  readOnly: false,   // watching only: another machine (no --remote-control) or ?watch
   drag: null,
   busy: false,
 };
@@ -70,7 +71,7 @@ async function post(path, body) {
 
 // One action at a time; the answer of an action (the new view) is drawn at once.
 async function act(path, body, okText) {
-  if (board.busy) return null;
+  if (board.busy || board.readOnly) return null;
   board.busy = true;
   try {
     const data = await post(path, body);
@@ -100,7 +101,7 @@ async function poll() {
   try {
     const { version } = await getJSON("/api/version");
     $("live").classList.remove("stale");
-    $("live").textContent = "live";
+    $("live").textContent = board.readOnly ? "watching" : "live";
     if (version !== board.version && !board.drag) await refresh();
   } catch (err) {
     $("live").classList.add("stale");
@@ -571,7 +572,7 @@ function placePieces(act, count) {
 // ---- Next and the questions -----------------------------------------------------------------
 
 async function next(answers) {
-  if (board.busy) return;
+  if (board.busy || board.readOnly) return;
   if (board.timer) { finishSteps(); return; } // N while steps still appear: show them all
   board.busy = true;
   try {
@@ -657,7 +658,7 @@ function pieceGroup(target) {
 
 function onPointerDown(event) {
   const g = pieceGroup(event.target);
-  if (!g || !board.view || event.button > 0) return;
+  if (!g || !board.view || event.button > 0 || board.readOnly) return;
   const piece = board.view.pieces.find((p) => p.id === g.dataset.piece);
   if (!piece) return;
   event.preventDefault();
@@ -796,7 +797,22 @@ function amount() {
   return Number.isInteger(n) && n > 0 ? n : 1;
 }
 
+// Watching: a device that may not write (the server says so), or any page opened with ?watch
+// (a screen beside the table). The controls are hidden; the mat, the turn and the log follow.
+async function watchOnly() {
+  let write = true;
+  try { write = (await getJSON("/api/access")).write; } catch (e) { /* the board decides */ }
+  board.readOnly = !write || new URLSearchParams(location.search).has("watch");
+  if (board.readOnly) {
+    document.body.dataset.readonly = "true";
+    $("live").textContent = "watching";
+    $("live").title = write ? "Opened with ?watch: the controls are hidden"
+      : "Another machine: this page shows the battle; the table's own screen drives it";
+  }
+}
+
 function start() {
+  watchOnly();
   $("next").addEventListener("click", () => next([]));
   $("done").addEventListener("click", () => act("/api/done", {}, "the heroes' turn is done"));
   $("undo").addEventListener("click", () => act("/api/undo", {}, "undone"));
