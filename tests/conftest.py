@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
 import shlex
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from automa.catalog.load import Catalog, load_catalog
+from automa.catalog.validated import CACHE_ENV
 from automa.model.scenario import Scenario
 from automa.scenario.load import parse_scenario
 
@@ -24,6 +29,12 @@ AUTOMA = [sys.executable, "-m", "automa"]
 AUTOMA_SHELL = " ".join(shlex.quote(part) for part in AUTOMA)
 
 OPEN_MAT = (Path(__file__).parent / "data_inline_mat.toml").read_text()
+
+# The suite never touches the user's own cache (~/.cache/automa: the validation marker and
+# the parsed data tables, automa/catalog/validated.py): one fresh folder for the whole run,
+# inherited by every command the tests start. tests/test_cold_start.py sets its own.
+os.environ[CACHE_ENV] = tempfile.mkdtemp(prefix="automa-test-cache-")
+atexit.register(shutil.rmtree, os.environ[CACHE_ENV], True)
 
 
 @pytest.fixture(scope="session")
