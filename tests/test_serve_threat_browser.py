@@ -18,6 +18,7 @@ from tests.test_serve_browser import (
     environment,
     new_session,
     open_page,
+    press_next,
     serving,
     settled,
 )
@@ -99,4 +100,39 @@ def test_the_threat_toggle_draws_redraws_and_hides_the_map(browser: Browser,
         page.wait_for_function("() => !document.querySelector('#mat svg #threat')")
         assert page.locator("#threat-panel").is_hidden()
         assert page.get_attribute("#piece-table button[data-hero=elf]", "aria-pressed") == "false"
+        assert FAILURES[id(page)] == []
+
+
+def test_the_map_steps_aside_while_an_activations_steps_appear(browser: Browser,
+                                                              tmp_path: Path) -> None:
+    """The map is of the battle after the activation; while its steps still appear the pieces
+    stand where the steps put them, so the map is hidden until the last step shows."""
+    folder = new_session(tmp_path, "threat-next")
+    with serving(folder, tmp_path) as url:
+        page = open_page(browser, url)
+        settled(page, url)
+        page.click("#piece-table button.threat-toggle[data-hero=wizard]")
+        with page.expect_response("**/api/done"):
+            page.click("#done")
+        view = settled(page, url)
+        drawn_for(page, view["version"])
+        page.evaluate("""() => {  // every change of the mat while steps appear
+            window.shownDuringSteps = [];
+            window.seenDuringSteps = 0;
+            new MutationObserver(() => {
+                const g = document.querySelector('#mat svg #threat');
+                const revealing = document.querySelector('#steps').dataset.complete === 'false';
+                if (g && revealing) window.seenDuringSteps += 1;
+                if (g && revealing && g.getAttribute('display') !== 'none')
+                    window.shownDuringSteps.push(g.dataset.version);
+            }).observe(document.body, {subtree: true, childList: true, attributes: true});
+        }""")
+        activation = press_next(page)
+        assert len(activation["steps"]) >= 2, activation
+        after = settled(page, url)
+        found = drawn_for(page, after["version"])
+        assert found["display"] == "inline" and found["hero"] == "wizard"
+        assert found["count"] == len(api(url, "api/threat?hero=wizard")["cells"])
+        assert page.evaluate("window.shownDuringSteps") == []
+        assert page.evaluate("window.seenDuringSteps") > 0  # the map came while steps appeared
         assert FAILURES[id(page)] == []
