@@ -491,8 +491,9 @@ async function drawThreat() {
   try {
     const data = await getJSON(`/api/threat?hero=${encodeURIComponent(t.hero)}`);
     if (board.threat !== t) return;
-    t.data = data;
-    paintThreat(data);
+    if (!t.data || t.data.version !== board.version) t.data = data;
+    // drawn only over the battle it is of: an answer overtaken by a newer log waits for its view
+    if (data.version === board.version) paintThreat(data);
   } catch (err) {
     if (board.threat === t) {
       board.threat = null;
