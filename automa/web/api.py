@@ -44,6 +44,8 @@ class Board:
     data_dir: Path | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
     _view: tuple[str, dict[str, Any]] | None = field(default=None, init=False, repr=False)
+    _threats: dict[tuple[str, str, float, tuple[str, ...]], dict[str, Any]] = field(
+        default_factory=dict, init=False, repr=False)
 
     def view(self) -> dict[str, Any]:
         """The view, built again only when the log has changed (the campaign's status, kept in
@@ -54,6 +56,20 @@ class Board:
         if self._view is None or self._view[0] != now:
             self._view = (now, build_view(self.session))
         return {**self._view[1], "campaign": campaign_view(self.session.folder, self.data_dir)}
+
+    def threat(self, hero: str, step: float, by: tuple[str, ...]) -> dict[str, Any]:
+        """A hero's threat map over the battle now, kept until the log changes (only the
+        current version's maps are kept)."""
+        from automa.web.threat import threat_json
+        from automa.web.view import version
+
+        now = version(self.session)
+        key = (now, hero, step, by)
+        if key not in self._threats:
+            found = threat_json(self.session, hero, step, by)
+            self._threats = {k: v for k, v in self._threats.items() if k[0] == now}
+            self._threats[key] = {**found, "version": now}
+        return self._threats[key]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -205,6 +221,18 @@ def get_version(board: Board, body: Any) -> Result:
 
 def get_view(board: Board, body: Any) -> Result:
     return 200, board.view()
+
+
+def get_threat(board: Board, body: Any) -> Result:
+    """A hero's threat map (`?hero=ID&step=CM&by=PIECE`), as `automa threat --json` with the
+    log's version and the colour bands the page shades the squares with."""
+    from automa.web.threat import QueryError, threat_key
+
+    try:
+        hero, step, by = threat_key(body if isinstance(body, dict) else {})
+        return 200, board.threat(hero, step, by)
+    except QueryError as error:
+        raise ApiError(400, str(error)) from None
 
 
 def post_next(board: Board, body: Any) -> Result:
@@ -382,6 +410,7 @@ ENDPOINTS: dict[str, tuple[str, Callable[[Board, Any], Result]]] = {
     "/api/state": (GET, get_state),
     "/api/version": (GET, get_version),
     "/api/view": (GET, get_view),
+    "/api/threat": (GET, get_threat),
     "/api/next": (POST, post_next),
     "/api/move": (POST, post_move),
     "/api/damage": (POST, post_damage),

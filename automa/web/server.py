@@ -19,7 +19,7 @@ import traceback
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from automa.safe_text import one_line
 from automa.web.api import ENDPOINTS, ApiError, Board, call
@@ -29,6 +29,7 @@ ACCESS_PATH = "/api/access"  # {"write": bool}: may this client change the battl
 READ_ONLY = ("this board is read-only from another machine; start `automa serve` with "
              "--remote-control to let other devices on the network drive the battle")
 MAX_BODY = 64 * 1024
+MAX_FIELDS = 60  # fields in a GET's query string
 DRAIN_LIMIT = 1024 * 1024  # a body over the limit is read and dropped up to this, then cut off
 STATIC_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9]+)+")
 CONTENT_TYPES = {
@@ -151,7 +152,7 @@ class BoardHandler(BaseHTTPRequestHandler):
             return
         if wanted == "POST" and not self._may_write():
             raise ApiError(403, READ_ONLY)
-        body = self._body() if wanted == "POST" else None
+        body = self._body() if wanted == "POST" else _query(self.path)
         status, payload = call(self.board, path, body)
         self._json(status, payload)
 
@@ -227,6 +228,14 @@ class BoardHandler(BaseHTTPRequestHandler):
             return True
         host = (self.headers.get("Host") or "").strip().lower()
         return urlsplit(origin).netloc.lower() == host
+
+
+def _query(target: str) -> dict[str, list[str]]:
+    """A GET's query string, each field's values in order (`by=a&by=b`)."""
+    try:
+        return parse_qs(urlsplit(target).query, keep_blank_values=True, max_num_fields=MAX_FIELDS)
+    except ValueError:
+        raise ApiError(400, f"more than {MAX_FIELDS} fields in the query") from None
 
 
 def _no_constant(name: str) -> Any:

@@ -22,6 +22,7 @@ const board = {
   readOnly: false,   // watching only: another machine (no --remote-control) or ?watch
   drag: null,
   busy: false,
+  threat: null,      // {hero, data, asked}: the hero whose threat map is on, its latest map
 };
 
 function $(id) { return document.getElementById(id); }
@@ -117,6 +118,7 @@ function setView(view) {
   document.body.dataset.version = view.version;
   document.body.dataset.phase = view.phase;
   drawMat(view);
+  drawThreat();
   drawHeader(view);
   drawTurn(view);
   drawPieces(view);
@@ -290,6 +292,19 @@ function drawPieces(view) {
     tr.appendChild(el("td", piece.health === null ? "—" :
       `${piece.health}${piece.max_health ? " / " + piece.max_health : ""}`));
     tr.appendChild(el("td", piece.conditions.join(", ") + (piece.measured ? "" : " (not measured)")));
+    const cell = el("td");
+    if (piece.side === "heroes") {
+      const on = !!board.threat && board.threat.hero === piece.id;
+      const toggle = el("button", "Threat", "threat-toggle");
+      toggle.type = "button";
+      toggle.dataset.hero = piece.id;
+      toggle.setAttribute("aria-pressed", String(on));
+      toggle.title = on ? `Hide ${piece.id}'s threat map` :
+        `Shade the mat by how many AI pieces would choose ${piece.id} there`;
+      toggle.addEventListener("click", (event) => { event.stopPropagation(); toggleThreat(piece.id); });
+      cell.appendChild(toggle);
+    }
+    tr.appendChild(cell);
     tr.addEventListener("click", () => choose(piece.id));
     body.appendChild(tr);
   }
@@ -455,6 +470,91 @@ function drawLog(view) {
   list.scrollTop = list.scrollHeight;
 }
 
+// ---- the threat map: one hero's squares shaded under the pieces ------------------------------
+// Fetched again whenever the log's version moves while it is on; hidden while an activation's
+// steps still appear (the pieces then stand where the steps put them, not where the map has
+// them), shown again with the last step.
+
+function toggleThreat(id) {
+  board.threat = board.threat && board.threat.hero === id ? null : { hero: id, data: null, asked: null };
+  drawPieces(board.view);
+  drawThreat();
+}
+
+async function drawThreat() {
+  const t = board.threat;
+  $("threat-panel").hidden = !t;
+  if (!t) { paintThreat(null); return; }
+  if (t.data && t.data.version === board.version) { paintThreat(t.data); return; }
+  paintThreat(null); // never an old map over pieces that have moved
+  if (t.asked === board.version) return; // asked already; drawn when it comes
+  t.asked = board.version;
+  try {
+    const data = await getJSON(`/api/threat?hero=${encodeURIComponent(t.hero)}`);
+    if (board.threat !== t) return;
+    if (!t.data || t.data.version !== board.version) t.data = data;
+    // drawn only over the battle it is of: an answer overtaken by a newer log waits for its view
+    if (data.version === board.version) paintThreat(data);
+  } catch (err) {
+    if (board.threat === t) {
+      board.threat = null;
+      $("threat-panel").hidden = true;
+      drawPieces(board.view);
+    }
+    say(err.message);
+  }
+}
+
+function paintThreat(data) {
+  const svg = matSvg();
+  if (!svg) return;
+  const old = svg.querySelector("#threat");
+  if (old) old.remove();
+  if (!data) return;
+  const m = geometry();
+  const g = svgEl("g", { id: "threat", "data-hero": data.hero, "data-version": data.version,
+    "fill-opacity": data.opacity });
+  const half = data.step / 2, side = data.step * m.scale;
+  for (const cell of data.cells) {
+    const [x, y] = toSvg(cell.at[0] - half, cell.at[1] + half);
+    g.appendChild(svgEl("rect", { class: "threat-square", x: x.toFixed(2), y: y.toFixed(2),
+      width: side.toFixed(2), height: side.toFixed(2), fill: data.legend[cell.band].colour,
+      "data-band": cell.band }));
+  }
+  const first = svg.querySelector("g.piece");
+  if (first) first.parentNode.insertBefore(g, first);
+  else svg.insertBefore(g, svg.querySelector("#overlays"));
+  revealThreat();
+  drawThreatLegend(data);
+}
+
+function revealThreat() {
+  const g = matSvg() && matSvg().querySelector("#threat");
+  const shown = board.shown;
+  const revealing = !!(shown && shown.act && shown.count < shown.act.steps.length);
+  if (g) g.setAttribute("display", revealing ? "none" : "inline");
+}
+
+function drawThreatLegend(data) {
+  $("threat-hero").textContent = `· ${data.hero}`;
+  const unmapped = data.unmapped.map((u) => `${u.id} (${u.why})`);
+  $("threat-words").textContent = `Each ${data.step} cm square: how many AI pieces would choose ` +
+    `${data.hero} as their target with ${data.hero} there, at the start of the coming AI turn` +
+    (data.by.length ? `, counting only ${data.by.join(", ")}` : "") + ". Unshaded: no room." +
+    (unmapped.length ? ` Not mapped: ${unmapped.join("; ")}.` : "");
+  const legend = $("threat-legend");
+  clear(legend);
+  data.legend.forEach((band, i) => {
+    const y = 2 + i * 20;
+    legend.appendChild(svgEl("rect", { x: 2, y, width: 26, height: 16, fill: band.colour,
+      "fill-opacity": data.opacity, stroke: "#666" }));
+    const t = svgEl("text", { x: 36, y: y + 12, "font-size": 12 });
+    t.textContent = band.text === "none" ? "none of them" : `${band.text} AI piece${band.text === "1" ? "" : "s"}`;
+    legend.appendChild(t);
+  });
+  legend.setAttribute("height", String(4 + data.legend.length * 20));
+}
+
 // ---- the activation, step by step, with its overlays ----------------------------------------
 
 function showActivation(act, count, key) {
@@ -507,6 +607,7 @@ function drawActivation() {
   clear($("calls"));
   const overlays = matSvg() && matSvg().querySelector("#overlays");
   if (overlays) clear(overlays);
+  revealThreat();
   $("actor").textContent = shown && shown.act ? `· ${shown.act.character}` : "";
   if (!shown || !shown.act) { list.dataset.complete = "true"; return; }
   const { act, count } = shown;

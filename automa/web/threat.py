@@ -1,0 +1,94 @@
+"""`GET /api/threat`: a hero's threat map (engine/threat.py) over the battle as it stands in the
+session, for the page to draw under the pieces. The query is checked as `automa threat` checks
+its options (the same engine checks and one-line refusals); the squares carry the colour band
+of render/threat_svg.py's scale, so the page and the `.svg` shade alike."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from automa.errors import AutomaError
+from automa.session.store import Session
+
+QUERY_FIELDS = ("hero", "step", "by")
+MAX_BY = 50  # AI pieces named in one request
+DEFAULT_STEP = 1.0  # cm, as `automa threat`
+
+
+class QueryError(Exception):
+    """A query the endpoint refuses (one line); api.py answers it with a 400."""
+
+
+def threat_key(query: dict[str, list[str]]) -> tuple[str, float, tuple[str, ...]]:
+    """The hero, the grid step and the AI pieces (`by`, in the order first named) the query
+    asks for; a field missing, repeated, unknown or not a number refused by name."""
+    unknown = sorted(set(query) - set(QUERY_FIELDS))
+    if unknown:
+        raise QueryError(f"unknown query field {unknown[0]!r} (fields: {', '.join(QUERY_FIELDS)})")
+    for name in ("hero", "step"):
+        if len(query.get(name, [])) > 1:
+            raise QueryError(f"{name}: given more than once")
+    hero = query.get("hero", [""])[0].strip()
+    if not hero:
+        raise QueryError("missing query field 'hero' (the id of a hero on the mat)")
+    step_text = query.get("step", [str(DEFAULT_STEP)])[0].strip()
+    try:
+        step = float(step_text)
+    except ValueError:
+        raise QueryError(f"step: expected a number of cm, got {step_text[:40]!r}") from None
+    by = [name.strip() for value in query.get("by", []) for name in value.split(",")]
+    if any(not name for name in by):
+        raise QueryError("by: an empty piece id")
+    if len(by) > MAX_BY:
+        raise QueryError(f"by: more than {MAX_BY} pieces")
+    return hero, step, tuple(dict.fromkeys(by))
+
+
+def threat_json(session: Session, hero: str, step: float, by: tuple[str, ...]) -> dict[str, Any]:
+    """The map as `automa threat --json` gives it, for the session's battle now, with each
+    square's expected number of AI pieces, its band on the legend's scale and the legend.
+    An engine refusal (no such hero, a bad step, `by` not an AI piece) is a QueryError."""
+    from automa.engine.threat import threat_map
+    from automa.render.threat_svg import OPACITY, levels
+
+    state = session.state
+    try:
+        found = threat_map((state.scenario, state.battle), session.catalog, hero, step,
+                           session.geometry)
+        if by:
+            found = found.only(by)
+    except AutomaError as error:
+        raise QueryError(str(error).removeprefix("--")) from None  # `--step 0.1: ...`
+    payload = found.json()
+    bands, colours = levels(found)
+    band = _bands(found.expected.tolist(), bands)
+    for cell, expected, index in zip(payload["cells"], found.expected.tolist(), band,
+                                     strict=True):
+        cell["expected"] = round(float(expected), 12)
+        cell["band"] = index
+    payload["by"] = list(by)
+    payload["opacity"] = OPACITY
+    payload["legend"] = [{"low": low, "high": high, "colour": colour, "text": _band_text(low, high)}
+                         for (low, high), colour in zip(bands, colours, strict=True)]
+    return payload
+
+
+def _bands(expected: list[float], bands: list[tuple[float, float]]) -> list[int]:
+    """Each square's band, as threat_svg shades it: exactly none, else (low, high], the last
+    band open above."""
+    found = []
+    for value in expected:
+        index = 0
+        if value > 1e-9:
+            index = next((i for i, (low, high) in enumerate(bands) if high > 0 and
+                          value > low + 1e-9 and value <= high + 1e-9), len(bands) - 1)
+        found.append(index)
+    return found
+
+
+def _band_text(low: float, high: float) -> str:
+    if high == 0:
+        return "none"
+    if high - low == 1 and float(low).is_integer():
+        return f"{high:g}"
+    return f"over {low:.2g} to {high:.2g}"
