@@ -41,12 +41,16 @@ class QuitAtPrompt(Exception):
     """`quit` (or Ctrl-C, or the end of the input): stop; nothing half-done is saved."""
 
 
+ASCII_SPACE = " \t\n\r\f\v"
+
+
 def plain_number(text: str, signed: bool = False) -> int | None:
     """`text` as a whole number when it is plain ASCII digits (a sign if `signed`), else None:
     a superscript two, full-width or Arabic-Indic digits are not numbers here (str.isdigit
     would say they are)."""
     pattern = SIGNED_NUMBER if signed else PLAIN_NUMBER
-    return int(text) if pattern.fullmatch(text.strip()) else None
+    bare = text.strip(ASCII_SPACE)  # str.strip would also take \x1c-\x1f, which int refuses
+    return int(bare) if pattern.fullmatch(bare) else None
 
 
 def _read_answer(prompt: str) -> str:
