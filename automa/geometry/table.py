@@ -8,7 +8,8 @@ only drawing and the few slow queries that need a shape (zones, setup).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import shapely
@@ -46,6 +47,10 @@ class TableGeometry:
     obstacle_array: NDArray[np.object_]  # the polygons, for vectorised shapely calls
     is_circle: NDArray[np.bool_]  # (k,)
     circle_radius: NDArray[np.float64]  # (k,)
+    # answers that depend only on this geometry and the positions asked about (sight between
+    # two discs), kept for the next turn from the same places (a forecast, the bench); cleared
+    # when it grows past MEMO_KEPT entries
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def obstacle(self, obstacle_id: str) -> ObstacleShape:
         return next(o for o in self.obstacles if o.id == obstacle_id)
@@ -53,6 +58,7 @@ class TableGeometry:
 
 _BUILT: dict[int, tuple[Playmat, TableGeometry]] = {}  # id -> (the playmat, its geometry)
 BUILT_KEPT = 8
+MEMO_KEPT = 100_000
 
 
 def build_table(playmat: Playmat) -> TableGeometry:
