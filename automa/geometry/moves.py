@@ -23,6 +23,7 @@ from automa.geometry.table import (
     centre_distance,
     obstacle_distances,
     off_mat_by,
+    plainly_clear,
     point_gaps,
 )
 from automa.model.pieces import Piece
@@ -57,10 +58,11 @@ def overlap_with(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     """
     if off_mat_by(table, centre, mover.radius) > tolerance:
         return "the mat edge"
-    _, obstacle, gaps = point_gaps(table, np.array([centre], dtype=float),
-                                   mover.radius - tolerance)
-    for i in np.flatnonzero(gaps < mover.radius - tolerance):
-        return f"obstacle {table.obstacles[int(obstacle[i])].id}"
+    if not plainly_clear(table, centre, mover.radius - tolerance):
+        _, obstacle, gaps = point_gaps(table, np.array([centre], dtype=float),
+                                       mover.radius - tolerance)
+        for i in np.flatnonzero(gaps < mover.radius - tolerance):
+            return f"obstacle {table.obstacles[int(obstacle[i])].id}"
     for other in pieces:
         if other.id != mover.id and centre_distance(centre, other.at) < (
             mover.radius + other.radius - tolerance
@@ -166,14 +168,12 @@ def _first_contact_with_discs(start: NDArray[np.float64], u: NDArray[np.float64]
 
 
 def _first_contact_with_edges(start: NDArray[np.float64], u: NDArray[np.float64], radius: float,
-                              edges: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Distance along u at which the moving disc first touches each edge (segment) (inf: never)."""
-    p, q = edges[:, 0, :], edges[:, 1, :]
+                              table: TableGeometry) -> NDArray[np.float64]:
+    """Distance along u at which the moving disc first touches each edge (segment) of the
+    table's polygon obstacles (inf: never)."""
+    p = table.edges[:, 0, :]
     vertex_t = _first_contact_with_discs(start, u, radius, p, np.zeros(len(p)))
-    along_edge = q - p
-    length = np.hypot(along_edge[:, 0], along_edge[:, 1])
-    e = along_edge / length[:, None]
-    n = np.column_stack([-e[:, 1], e[:, 0]])
+    length, e, n = table.edge_length, table.edge_unit, table.edge_normal
     s0 = np.sum((start - p) * n, axis=1)
     un = n @ u
     side = np.where(s0 >= 0, 1.0, -1.0)
@@ -208,7 +208,7 @@ def sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, direction
         per_obstacle = np.full(len(table.obstacles), np.inf)
         if len(table.edges):
             np.minimum.at(per_obstacle, table.edge_owner,
-                          _first_contact_with_edges(start, u, r, table.edges))
+                          _first_contact_with_edges(start, u, r, table))
         circles = np.flatnonzero(table.is_circle)
         if len(circles):  # a circle obstacle is a disc the mover cannot enter
             per_obstacle[circles] = _first_contact_with_discs(

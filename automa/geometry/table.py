@@ -51,6 +51,15 @@ class TableGeometry:
     # two discs), kept for the next turn from the same places (a forecast, the bench); cleared
     # when it grows past MEMO_KEPT entries
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    # the edges' own frame, fixed with the mat (the sweep needs them on every call): each edge's
+    # length (m,), unit direction (m, 2) and left normal (m, 2)
+    edge_length: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
+    edge_unit: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 2)), repr=False)
+    edge_normal: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 2)),
+                                             repr=False)
+    # the bounding circles again as plain floats (x, y, reach), for a one-spot check that need
+    # not start numpy when every obstacle is plainly out of reach
+    hub_floats: tuple[tuple[float, float, float], ...] = ()
 
     def obstacle(self, obstacle_id: str) -> ObstacleShape:
         return next(o for o in self.obstacles if o.id == obstacle_id)
@@ -103,11 +112,30 @@ def _build_table(playmat: Playmat) -> TableGeometry:
         hubs.append(hub)
         reach.append(radius * (1 + 1e-9) + SLACK)
         radii.append(radius if shape.circle is not None else 0.0)
+    along_edge = edges[:, 1, :] - edges[:, 0, :]
+    length = np.hypot(along_edge[:, 0], along_edge[:, 1])
+    unit = along_edge / length[:, None]
+    hub_array = np.array(hubs, dtype=float).reshape(-1, 2)
     return TableGeometry(playmat, tuple(shapes), edges, owner.astype(np.intp),
-                         np.array(hubs, dtype=float).reshape(-1, 2), np.array(reach, dtype=float),
+                         hub_array, np.array(reach, dtype=float),
                          np.array([s.polygon for s in shapes], dtype=object),
                          np.array([s.circle is not None for s in shapes], dtype=bool),
-                         np.array(radii, dtype=float))
+                         np.array(radii, dtype=float), edge_length=length, edge_unit=unit,
+                         edge_normal=np.column_stack([-unit[:, 1], unit[:, 0]]),
+                         hub_floats=tuple((float(x), float(y), float(r))
+                                          for (x, y), r in zip(hub_array, reach, strict=True)))
+
+
+def plainly_clear(table: TableGeometry, centre: tuple[float, float], reach: float) -> bool:
+    """True when no obstacle's bounding circle comes within `reach` (+ SLACK) of the point, so
+    `point_gaps` of that point would find no pair: decided in plain floats with a relative
+    margin far wider than the rounding of either computation (False: ask `point_gaps`)."""
+    x, y = centre
+    for hx, hy, hub_reach in table.hub_floats:
+        bound = hub_reach + reach + SLACK
+        if bound > 0 and (x - hx) ** 2 + (y - hy) ** 2 <= (bound * (1 + 1e-9)) ** 2:
+            return False
+    return True
 
 
 def centre_distance(a: tuple[float, float], b: tuple[float, float]) -> float:
