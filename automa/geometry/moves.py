@@ -30,6 +30,7 @@ from automa.model.pieces import Piece
 
 Vec = tuple[float, float]
 RING_SAMPLES = 720  # candidate spots around a target when the direct touching spot is taken
+RING_CHECKED_AT_ONCE = 32  # ring spots checked for legality per vectorised call, nearest first
 
 
 @dataclass(frozen=True)
@@ -107,18 +108,23 @@ def nearest_legal_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Pie
 
 def _ring_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, target: Piece,
                desired: Vec, length: float) -> Vec | None:
-    """The legal spot touching `target`, within `length` of the mover, closest to `desired`."""
+    """The legal spot touching `target`, within `length` of the mover, closest to `desired`
+    (the first of equals). Legality is checked nearest first, a few at a time."""
     reach = (mover.radius + target.radius) * (1 + 1e-9) + 1e-7
     angles = np.linspace(0.0, 2 * np.pi, RING_SAMPLES, endpoint=False)
     spots = np.column_stack([target.at[0] + reach * np.cos(angles),
                              target.at[1] + reach * np.sin(angles)])
-    legal = legal_mask(table, pieces, mover, spots)
-    legal &= np.hypot(spots[:, 0] - mover.at[0], spots[:, 1] - mover.at[1]) <= length
-    if not legal.any():
-        return None
-    candidates = spots[legal]
-    best = int(np.argmin(np.hypot(candidates[:, 0] - desired[0], candidates[:, 1] - desired[1])))
-    return (float(candidates[best, 0]), float(candidates[best, 1]))
+    near = np.hypot(spots[:, 0] - mover.at[0], spots[:, 1] - mover.at[1]) <= length
+    gaps = np.hypot(spots[:, 0] - desired[0], spots[:, 1] - desired[1])
+    order = np.argsort(gaps, kind="stable")
+    order = order[near[order]]
+    for start in range(0, len(order), RING_CHECKED_AT_ONCE):
+        chunk = order[start:start + RING_CHECKED_AT_ONCE]
+        legal = legal_mask(table, pieces, mover, spots[chunk])
+        if legal.any():
+            best = int(chunk[int(np.argmax(legal))])
+            return (float(spots[best, 0]), float(spots[best, 1]))
+    return None
 
 
 def ruler_toward(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, goal: Vec,
