@@ -19,6 +19,7 @@ from automa.errors import RulesError
 from automa.geometry.spots import nearest_free_spot
 from automa.geometry.table import (
     EPSILON,
+    MEMO_KEPT,
     TableGeometry,
     centre_distance,
     obstacle_distances,
@@ -127,6 +128,19 @@ def _ring_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, targ
     return None
 
 
+def _placed(pieces: Sequence[Piece]) -> tuple[tuple[str, Vec, float], ...]:
+    """All a move reads of the pieces on the mat, in their order: a key for the table's memo."""
+    return tuple((p.id, p.at, p.radius) for p in pieces)
+
+
+def _remembered(table: TableGeometry, key: tuple[object, ...]) -> Move | None:
+    memo = table.memo
+    if len(memo) > MEMO_KEPT:
+        memo.clear()
+    found: Move | None = memo.get(key)
+    return found
+
+
 def ruler_toward(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, goal: Vec,
                  goal_radius: float, length: float, goal_piece: Piece | None = None,
                  goal_name: str = "") -> Move:
@@ -134,7 +148,21 @@ def ruler_toward(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, go
 
     If the ruler would carry it past the goal it stops touching it (a disc of `goal_radius`).
     An illegal end spot becomes the nearest legal one, keeping contact with a goal piece if it can.
+    The move is kept in the table's memo, keyed by everything it reads (the same move from the
+    same places, as in a forecast's turns, is not worked out again).
     """
+    key = ("ruler", _placed(pieces), mover.id, mover.at, mover.radius, goal, goal_radius, length,
+           None if goal_piece is None else (goal_piece.at, goal_piece.radius), goal_name)
+    move = _remembered(table, key)
+    if move is None:
+        move = table.memo[key] = _ruler_toward(table, pieces, mover, goal, goal_radius, length,
+                                               goal_piece, goal_name)
+    return move
+
+
+def _ruler_toward(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, goal: Vec,
+                  goal_radius: float, length: float, goal_piece: Piece | None,
+                  goal_name: str) -> Move:
     start = mover.at
     gap = centre_distance(start, goal) - mover.radius - goal_radius
     if gap <= EPSILON:
@@ -198,7 +226,17 @@ def sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, direction
           length: float) -> Move:
     """Slide the mover's disc along `direction` for up to `length` cm; it stops touching the first
     obstacle or piece ahead, or at the mat edge. A piece it touches and moves away from is no bar.
+    Kept in the table's memo like `ruler_toward`.
     """
+    key = ("sweep", _placed(pieces), mover.id, mover.at, mover.radius, direction, length)
+    move = _remembered(table, key)
+    if move is None:
+        move = table.memo[key] = _sweep(table, pieces, mover, direction, length)
+    return move
+
+
+def _sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, direction: Vec,
+           length: float) -> Move:
     start = np.asarray(mover.at, dtype=float)
     u = np.asarray(direction, dtype=float)
     u = u / np.hypot(*u)
