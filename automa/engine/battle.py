@@ -31,13 +31,12 @@ class Battle:
         return kept
 
     def get(self, piece_id: str) -> Piece | None:
-        return self._by_id.get(piece_id)
+        kept: dict[str, Piece] | None = self.__dict__.get("_by_id_kept")  # the index, if built
+        return (self._by_id if kept is None else kept).get(piece_id)
 
     def piece(self, piece_id: str) -> Piece:
-        found = self.get(piece_id)
-        if found is None:
-            raise KeyError(piece_id)
-        return found
+        kept: dict[str, Piece] | None = self.__dict__.get("_by_id_kept")
+        return (self._by_id if kept is None else kept)[piece_id]  # KeyError when absent
 
     def with_piece(self, piece: Piece) -> Battle:
         return Battle(tuple(piece if p.id == piece.id else p for p in self.pieces), self.bags,
