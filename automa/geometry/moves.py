@@ -251,8 +251,8 @@ def _sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, directio
     if table.obstacles:
         per_obstacle = np.full(len(table.obstacles), np.inf)
         if len(table.edges):
-            np.minimum.at(per_obstacle, table.edge_owner,
-                          _first_contact_with_edges(start, u, r, table))
+            per_obstacle[table.sided] = np.minimum.reduceat(
+                _first_contact_with_edges(start, u, r, table), table.edge_runs)
         circles = np.flatnonzero(table.is_circle)
         if len(circles):  # a circle obstacle is a disc the mover cannot enter
             per_obstacle[circles] = _first_contact_with_discs(

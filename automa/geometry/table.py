@@ -60,6 +60,12 @@ class TableGeometry:
     # the bounding circles again as plain floats (x, y, reach), for a one-spot check that need
     # not start numpy when every obstacle is plainly out of reach
     hub_floats: tuple[tuple[float, float, float], ...] = ()
+    # the polygon obstacles (indices) and where each one's run of edges starts in `edges` (the
+    # edges are kept obstacle by obstacle), for a per-obstacle least over every edge at once
+    sided: NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp),
+                                    repr=False)
+    edge_runs: NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp),
+                                        repr=False)
 
     def obstacle(self, obstacle_id: str) -> ObstacleShape:
         return next(o for o in self.obstacles if o.id == obstacle_id)
@@ -123,7 +129,10 @@ def _build_table(playmat: Playmat) -> TableGeometry:
                          np.array(radii, dtype=float), edge_length=length, edge_unit=unit,
                          edge_normal=np.column_stack([-unit[:, 1], unit[:, 0]]),
                          hub_floats=tuple((float(x), float(y), float(r))
-                                          for (x, y), r in zip(hub_array, reach, strict=True)))
+                                          for (x, y), r in zip(hub_array, reach, strict=True)),
+                         sided=np.array([i for i, _ in sided], dtype=np.intp),
+                         edge_runs=np.cumsum([0, *[len(s.edges) for _, s in sided][:-1]],
+                                             dtype=np.intp))
 
 
 def plainly_clear(table: TableGeometry, centre: tuple[float, float], reach: float) -> bool:
