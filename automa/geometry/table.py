@@ -73,7 +73,7 @@ class TableGeometry:
 
 _BUILT: dict[int, tuple[Playmat, TableGeometry]] = {}  # id -> (the playmat, its geometry)
 BUILT_KEPT = 8
-MEMO_KEPT = 100_000
+MEMO_KEPT = 20_000  # entries; a move with 40 pieces keys ~3 kB, so at most ~60 MB
 
 
 def build_table(playmat: Playmat) -> TableGeometry:
