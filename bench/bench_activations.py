@@ -16,7 +16,11 @@ Every turn is a full `run_turn` from the parsed scenario (the scenario parsed on
 forecast or a long session does). Times are CPU time of the worker process (`process_time`):
 six other jobs share this machine's two cores, and wall time swung 2x between identical runs.
 Activations per second: the fastest chunk of the same ten seeded turns within the budget (the
-least disturbed); one big turn: each of five seeds' faster of two runs, the median of those.
+least disturbed), twice: with the mat's memo of sight and moves kept from turn to turn (as a
+forecast plays its turns from one start), and emptied before every turn (each turn on its own);
+one big turn: each of five seeds' faster of two runs, the memo emptied before each run, the
+median of those. Against the original main (86f697d, no memo), run
+`git archive 86f697d | tar -x -C /tmp/orig` and pass `--baseline /tmp/orig`.
 """
 
 from __future__ import annotations
@@ -65,23 +69,37 @@ def worker(code: Path) -> dict[str, float]:
         "demo": load_scenario(code / "examples" / "demo-battle.toml", catalog),
         "12m-blocked": parse_scenario(gen.table_text(gen.DEMO_BLOCKED), "12m.toml", catalog),
     }
+    from automa.geometry.table import build_table
+
+    def forget(scenario: Any) -> None:
+        """Empty the mat's memo of sight and moves (a tree without one: nothing to do)."""
+        memo = getattr(build_table(scenario.playmat), "memo", None)
+        if memo is not None:
+            memo.clear()
+
     results: dict[str, float] = {}
     for name, scenario in tables.items():
-        run_turn(scenario, catalog, 0)
-        best, spent = 0.0, 0.0
-        while spent < BUDGET:  # chunks of the same ten seeded turns; the fastest chunk counts
-            start = time.process_time()
-            activations = sum(len(run_turn(scenario, catalog, seed).activations)
-                              for seed in range(CHUNK))
-            took = time.process_time() - start
-            best, spent = max(best, activations / took), spent + took
-        results[name] = best
+        for fresh in (False, True):
+            forget(scenario)
+            run_turn(scenario, catalog, 0)
+            best, spent = 0.0, 0.0
+            while spent < BUDGET / 2:  # chunks of the same ten seeded turns; the fastest counts
+                activations, took = 0, 0.0
+                for seed in range(CHUNK):
+                    if fresh:
+                        forget(scenario)
+                    start = time.process_time()
+                    activations += len(run_turn(scenario, catalog, seed).activations)
+                    took += time.process_time() - start
+                best, spent = max(best, activations / took), spent + took
+            results[name + ("-fresh" if fresh else "")] = best
     big = parse_scenario(gen.table_text(gen.BIG), "big.toml", catalog)
     run_turn(big, catalog, 0)
     costs = []
     for seed in range(5):  # each seed's faster of two runs; the median over the seeds
         runs = []
         for _ in range(2):
+            forget(big)  # one turn as a cold `automa turn` plays it: nothing remembered
             start = time.process_time()
             run_turn(big, catalog, seed)
             runs.append(time.process_time() - start)
@@ -123,6 +141,8 @@ def report(new: list[dict[str, float]], old: list[dict[str, float]], paired: boo
     rows: list[tuple[str, str, bool]] = [
         ("demo", "activations/s, demo table", True),
         ("12m-blocked", "activations/s, 12m 4h 10o blocked", True),
+        ("demo-fresh", "  the same, memo emptied every turn", True),
+        ("12m-blocked-fresh", "  the same, memo emptied every turn", True),
         ("40p-40o_ms", "ms per AI turn, 40 pieces 40 obst.", False)]
     summary: dict[str, Any] = {}
     for key, label, higher_better in rows:
@@ -133,7 +153,7 @@ def report(new: list[dict[str, float]], old: list[dict[str, float]], paired: boo
                       for n, o in zip(new, old, strict=True)]
             ratio = statistics.median(ratios)
         else:
-            theirs = BASELINE[key]
+            theirs = BASELINE[key.removesuffix("-fresh")]
             ratio = (mine / theirs if higher_better else theirs / mine) if theirs else 0.0
         summary[key] = {"baseline": theirs, "new": mine, "speed-up": ratio}
         print(f"{label:<34}{theirs:>12.1f}{mine:>12.1f}{ratio:>7.2f}x")

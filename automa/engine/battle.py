@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from automa.catalog.load import Catalog
 from automa.engine.chance import Chance
@@ -31,13 +31,12 @@ class Battle:
         return kept
 
     def get(self, piece_id: str) -> Piece | None:
-        return self._by_id.get(piece_id)
+        kept: dict[str, Piece] | None = self.__dict__.get("_by_id_kept")  # the index, if built
+        return (self._by_id if kept is None else kept).get(piece_id)
 
     def piece(self, piece_id: str) -> Piece:
-        found = self.get(piece_id)
-        if found is None:
-            raise KeyError(piece_id)
-        return found
+        kept: dict[str, Piece] | None = self.__dict__.get("_by_id_kept")
+        return (self._by_id if kept is None else kept)[piece_id]  # KeyError when absent
 
     def with_piece(self, piece: Piece) -> Battle:
         return Battle(tuple(piece if p.id == piece.id else p for p in self.pieces), self.bags,
@@ -46,11 +45,11 @@ class Battle:
     def without(self, piece_id: str, why: str) -> Battle:
         """The piece leaves play, and every part of it (Ulom's claw goes with Ulom)."""
         gone = (piece_id, *(p.id for p in self.pieces if p.part_of == piece_id))
-        return replace(self, pieces=tuple(p for p in self.pieces if p.id not in gone),
-                       out={**self.out, **dict.fromkeys(gone, why)})
+        return Battle(tuple(p for p in self.pieces if p.id not in gone), self.bags,
+                      {**self.out, **dict.fromkeys(gone, why)})
 
     def with_bag(self, level: int, bag: Bag) -> Battle:
-        return replace(self, bags={**self.bags, level: bag})
+        return Battle(self.pieces, {**self.bags, level: bag}, self.out)
 
     def on_table(self) -> tuple[Piece, ...]:
         """Pieces physically on the mat (not on the Teleported! or Devoured! card)."""

@@ -19,16 +19,19 @@ from automa.errors import RulesError
 from automa.geometry.spots import nearest_free_spot
 from automa.geometry.table import (
     EPSILON,
+    MEMO_KEPT,
     TableGeometry,
     centre_distance,
     obstacle_distances,
     off_mat_by,
+    plainly_clear,
     point_gaps,
 )
 from automa.model.pieces import Piece
 
 Vec = tuple[float, float]
 RING_SAMPLES = 720  # candidate spots around a target when the direct touching spot is taken
+RING_CHECKED_AT_ONCE = 32  # ring spots checked for legality per vectorised call, nearest first
 
 
 @dataclass(frozen=True)
@@ -57,10 +60,11 @@ def overlap_with(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     """
     if off_mat_by(table, centre, mover.radius) > tolerance:
         return "the mat edge"
-    _, obstacle, gaps = point_gaps(table, np.array([centre], dtype=float),
-                                   mover.radius - tolerance)
-    for i in np.flatnonzero(gaps < mover.radius - tolerance):
-        return f"obstacle {table.obstacles[int(obstacle[i])].id}"
+    if not plainly_clear(table, centre, mover.radius - tolerance):
+        _, obstacle, gaps = point_gaps(table, np.array([centre], dtype=float),
+                                       mover.radius - tolerance)
+        for i in np.flatnonzero(gaps < mover.radius - tolerance):
+            return f"obstacle {table.obstacles[int(obstacle[i])].id}"
     for other in pieces:
         if other.id != mover.id and centre_distance(centre, other.at) < (
             mover.radius + other.radius - tolerance
@@ -105,18 +109,36 @@ def nearest_legal_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Pie
 
 def _ring_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, target: Piece,
                desired: Vec, length: float) -> Vec | None:
-    """The legal spot touching `target`, within `length` of the mover, closest to `desired`."""
+    """The legal spot touching `target`, within `length` of the mover, closest to `desired`
+    (the first of equals). Legality is checked nearest first, a few at a time."""
     reach = (mover.radius + target.radius) * (1 + 1e-9) + 1e-7
     angles = np.linspace(0.0, 2 * np.pi, RING_SAMPLES, endpoint=False)
     spots = np.column_stack([target.at[0] + reach * np.cos(angles),
                              target.at[1] + reach * np.sin(angles)])
-    legal = legal_mask(table, pieces, mover, spots)
-    legal &= np.hypot(spots[:, 0] - mover.at[0], spots[:, 1] - mover.at[1]) <= length
-    if not legal.any():
-        return None
-    candidates = spots[legal]
-    best = int(np.argmin(np.hypot(candidates[:, 0] - desired[0], candidates[:, 1] - desired[1])))
-    return (float(candidates[best, 0]), float(candidates[best, 1]))
+    near = np.hypot(spots[:, 0] - mover.at[0], spots[:, 1] - mover.at[1]) <= length
+    gaps = np.hypot(spots[:, 0] - desired[0], spots[:, 1] - desired[1])
+    order = np.argsort(gaps, kind="stable")
+    order = order[near[order]]
+    for start in range(0, len(order), RING_CHECKED_AT_ONCE):
+        chunk = order[start:start + RING_CHECKED_AT_ONCE]
+        legal = legal_mask(table, pieces, mover, spots[chunk])
+        if legal.any():
+            best = int(chunk[int(np.argmax(legal))])
+            return (float(spots[best, 0]), float(spots[best, 1]))
+    return None
+
+
+def _placed(pieces: Sequence[Piece]) -> tuple[tuple[str, Vec, float], ...]:
+    """All a move reads of the pieces on the mat, in their order: a key for the table's memo."""
+    return tuple((p.id, p.at, p.radius) for p in pieces)
+
+
+def _remembered(table: TableGeometry, key: tuple[object, ...]) -> Move | None:
+    memo = table.memo
+    if len(memo) > MEMO_KEPT:
+        memo.clear()
+    found: Move | None = memo.get(key)
+    return found
 
 
 def ruler_toward(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, goal: Vec,
@@ -126,7 +148,21 @@ def ruler_toward(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, go
 
     If the ruler would carry it past the goal it stops touching it (a disc of `goal_radius`).
     An illegal end spot becomes the nearest legal one, keeping contact with a goal piece if it can.
+    The move is kept in the table's memo, keyed by everything it reads (the same move from the
+    same places, as in a forecast's turns, is not worked out again).
     """
+    key = ("ruler", _placed(pieces), mover.id, mover.at, mover.radius, goal, goal_radius, length,
+           None if goal_piece is None else (goal_piece.at, goal_piece.radius), goal_name)
+    move = _remembered(table, key)
+    if move is None:
+        move = table.memo[key] = _ruler_toward(table, pieces, mover, goal, goal_radius, length,
+                                               goal_piece, goal_name)
+    return move
+
+
+def _ruler_toward(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, goal: Vec,
+                  goal_radius: float, length: float, goal_piece: Piece | None,
+                  goal_name: str) -> Move:
     start = mover.at
     gap = centre_distance(start, goal) - mover.radius - goal_radius
     if gap <= EPSILON:
@@ -166,14 +202,12 @@ def _first_contact_with_discs(start: NDArray[np.float64], u: NDArray[np.float64]
 
 
 def _first_contact_with_edges(start: NDArray[np.float64], u: NDArray[np.float64], radius: float,
-                              edges: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Distance along u at which the moving disc first touches each edge (segment) (inf: never)."""
-    p, q = edges[:, 0, :], edges[:, 1, :]
+                              table: TableGeometry) -> NDArray[np.float64]:
+    """Distance along u at which the moving disc first touches each edge (segment) of the
+    table's polygon obstacles (inf: never)."""
+    p = table.edges[:, 0, :]
     vertex_t = _first_contact_with_discs(start, u, radius, p, np.zeros(len(p)))
-    along_edge = q - p
-    length = np.hypot(along_edge[:, 0], along_edge[:, 1])
-    e = along_edge / length[:, None]
-    n = np.column_stack([-e[:, 1], e[:, 0]])
+    length, e, n = table.edge_length, table.edge_unit, table.edge_normal
     s0 = np.sum((start - p) * n, axis=1)
     un = n @ u
     side = np.where(s0 >= 0, 1.0, -1.0)
@@ -192,7 +226,17 @@ def sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, direction
           length: float) -> Move:
     """Slide the mover's disc along `direction` for up to `length` cm; it stops touching the first
     obstacle or piece ahead, or at the mat edge. A piece it touches and moves away from is no bar.
+    Kept in the table's memo like `ruler_toward`.
     """
+    key = ("sweep", _placed(pieces), mover.id, mover.at, mover.radius, direction, length)
+    move = _remembered(table, key)
+    if move is None:
+        move = table.memo[key] = _sweep(table, pieces, mover, direction, length)
+    return move
+
+
+def _sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, direction: Vec,
+           length: float) -> Move:
     start = np.asarray(mover.at, dtype=float)
     u = np.asarray(direction, dtype=float)
     u = u / np.hypot(*u)
@@ -207,8 +251,8 @@ def sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, direction
     if table.obstacles:
         per_obstacle = np.full(len(table.obstacles), np.inf)
         if len(table.edges):
-            np.minimum.at(per_obstacle, table.edge_owner,
-                          _first_contact_with_edges(start, u, r, table.edges))
+            per_obstacle[table.sided] = np.minimum.reduceat(
+                _first_contact_with_edges(start, u, r, table), table.edge_runs)
         circles = np.flatnonzero(table.is_circle)
         if len(circles):  # a circle obstacle is a disc the mover cannot enter
             per_obstacle[circles] = _first_contact_with_discs(

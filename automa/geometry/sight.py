@@ -16,7 +16,7 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
-from automa.geometry.table import SLACK, TableGeometry, edge_distance
+from automa.geometry.table import MEMO_KEPT, SLACK, TableGeometry, edge_distance
 from automa.model.pieces import Piece
 
 INTERIORS_MEET = "T********"  # DE-9IM: the line's interior meets the obstacle's interior
@@ -143,13 +143,29 @@ def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
     """The 360-degree check: a sighting of every other piece, closest first.
 
     The centre-line test runs as one vectorised shapely call over every (line, obstacle) pair.
+    Each answer is kept in the table's memo, keyed by the test and both discs' centres and
+    radii (all it depends on), for the next look from the same places.
     """
     targets = [other for other in others if other.id != viewer.id]
-    if blocked_by_obstacles and test == "centre-line" and table.obstacles and targets:
-        sightings = _centre_lines_at_once(table, viewer, targets)
-    else:
+    if not blocked_by_obstacles or not table.obstacles:
         sightings = [line_of_sight(table, viewer, other, blocked_by_obstacles, test)
                      for other in targets]
+        return sorted(sightings, key=lambda s: (s.distance, s.target))
+    memo = table.memo
+    if len(memo) > MEMO_KEPT:
+        memo.clear()
+    keys = [(test, viewer.at, viewer.radius, other.at, other.radius) for other in targets]
+    missing = [i for i, key in enumerate(keys) if key not in memo]
+    if missing:
+        fresh = [targets[i] for i in missing]
+        if test == "centre-line":
+            found = _centre_lines_at_once(table, viewer, fresh)
+        else:
+            found = [line_of_sight(table, viewer, other, True, test) for other in fresh]
+        for i, s in zip(missing, found, strict=True):
+            memo[keys[i]] = (s.visible, s.distance, s.margin, s.blockers)
+    sightings = [Sighting(viewer.id, other.id, *memo[key])
+                 for other, key in zip(targets, keys, strict=True)]
     return sorted(sightings, key=lambda s: (s.distance, s.target))
 
 

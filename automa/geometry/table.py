@@ -8,7 +8,8 @@ only drawing and the few slow queries that need a shape (zones, setup).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import shapely
@@ -46,6 +47,25 @@ class TableGeometry:
     obstacle_array: NDArray[np.object_]  # the polygons, for vectorised shapely calls
     is_circle: NDArray[np.bool_]  # (k,)
     circle_radius: NDArray[np.float64]  # (k,)
+    # answers that depend only on this geometry and the positions asked about (sight between
+    # two discs), kept for the next turn from the same places (a forecast, the bench); cleared
+    # when it grows past MEMO_KEPT entries
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    # the edges' own frame, fixed with the mat (the sweep needs them on every call): each edge's
+    # length (m,), unit direction (m, 2) and left normal (m, 2)
+    edge_length: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
+    edge_unit: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 2)), repr=False)
+    edge_normal: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 2)),
+                                             repr=False)
+    # the bounding circles again as plain floats (x, y, reach), for a one-spot check that need
+    # not start numpy when every obstacle is plainly out of reach
+    hub_floats: tuple[tuple[float, float, float], ...] = ()
+    # the polygon obstacles (indices) and where each one's run of edges starts in `edges` (the
+    # edges are kept obstacle by obstacle), for a per-obstacle least over every edge at once
+    sided: NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp),
+                                    repr=False)
+    edge_runs: NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp),
+                                        repr=False)
 
     def obstacle(self, obstacle_id: str) -> ObstacleShape:
         return next(o for o in self.obstacles if o.id == obstacle_id)
@@ -53,6 +73,7 @@ class TableGeometry:
 
 _BUILT: dict[int, tuple[Playmat, TableGeometry]] = {}  # id -> (the playmat, its geometry)
 BUILT_KEPT = 8
+MEMO_KEPT = 20_000  # entries; a move with 40 pieces keys ~3 kB, so at most ~60 MB
 
 
 def build_table(playmat: Playmat) -> TableGeometry:
@@ -97,11 +118,33 @@ def _build_table(playmat: Playmat) -> TableGeometry:
         hubs.append(hub)
         reach.append(radius * (1 + 1e-9) + SLACK)
         radii.append(radius if shape.circle is not None else 0.0)
+    along_edge = edges[:, 1, :] - edges[:, 0, :]
+    length = np.hypot(along_edge[:, 0], along_edge[:, 1])
+    unit = along_edge / length[:, None]
+    hub_array = np.array(hubs, dtype=float).reshape(-1, 2)
     return TableGeometry(playmat, tuple(shapes), edges, owner.astype(np.intp),
-                         np.array(hubs, dtype=float).reshape(-1, 2), np.array(reach, dtype=float),
+                         hub_array, np.array(reach, dtype=float),
                          np.array([s.polygon for s in shapes], dtype=object),
                          np.array([s.circle is not None for s in shapes], dtype=bool),
-                         np.array(radii, dtype=float))
+                         np.array(radii, dtype=float), edge_length=length, edge_unit=unit,
+                         edge_normal=np.column_stack([-unit[:, 1], unit[:, 0]]),
+                         hub_floats=tuple((float(x), float(y), float(r))
+                                          for (x, y), r in zip(hub_array, reach, strict=True)),
+                         sided=np.array([i for i, _ in sided], dtype=np.intp),
+                         edge_runs=np.cumsum([0, *[len(s.edges) for _, s in sided][:-1]],
+                                             dtype=np.intp))
+
+
+def plainly_clear(table: TableGeometry, centre: tuple[float, float], reach: float) -> bool:
+    """True when no obstacle's bounding circle comes within `reach` (+ SLACK) of the point, so
+    `point_gaps` of that point would find no pair: decided in plain floats with a relative
+    margin far wider than the rounding of either computation (False: ask `point_gaps`)."""
+    x, y = centre
+    for hx, hy, hub_reach in table.hub_floats:
+        bound = hub_reach + reach + SLACK
+        if bound > 0 and (x - hx) ** 2 + (y - hy) ** 2 <= (bound * (1 + 1e-9)) ** 2:
+            return False
+    return True
 
 
 def centre_distance(a: tuple[float, float], b: tuple[float, float]) -> float:

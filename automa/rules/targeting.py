@@ -46,7 +46,18 @@ WEALTH_COLUMNS = frozenset({"most-gold", "least-gold", "no-items"})
 NON_HERO_WEALTH = ("behind-heroes", "count-zero")  # ruling 40's options
 
 
+_MEASURES: dict[tuple[str, str], Callable[[Candidate], float]] = {}
+
+
 def _measure(criterion: str, non_hero_wealth: str) -> Callable[[Candidate], float]:
+    """Smaller is preferred (built once per column and reading, then kept)."""
+    kept = _MEASURES.get((criterion, non_hero_wealth))
+    if kept is None:
+        kept = _MEASURES[criterion, non_hero_wealth] = _build_measure(criterion, non_hero_wealth)
+    return kept
+
+
+def _build_measure(criterion: str, non_hero_wealth: str) -> Callable[[Candidate], float]:
     """Smaller is preferred. Pieces other than heroes hold no gold of their own: under the
     `behind-heroes` reading (ruling 40) they rank after every hero on the gold columns."""
     behind = non_hero_wealth == "behind-heroes"
@@ -130,8 +141,10 @@ def select_target(candidates: list[Candidate], row: BehaviourRow, tiles: Tiles,
         if criterion == "closest" and closest is not None:
             remaining = sorted(closest(remaining), key=lambda c: c.piece.id)
         measure = _measure(criterion, non_hero_wealth)
-        best = min(measure(c) for c in remaining)
-        keep = [c for c in remaining if measure(c) == best or measure(c) - best <= 1e-9]
+        measured = [measure(c) for c in remaining]
+        best = min(measured)
+        keep = [c for c, m in zip(remaining, measured, strict=True)
+                if m == best or m - best <= 1e-9]
         values = ", ".join(f"{c.piece.label} {_shown(criterion, c)}" for c in remaining)
         trace.append(f"{column} ({CRITERION_WORDS[criterion]}): {values} -> "
                      + ", ".join(c.piece.label for c in keep))

@@ -99,19 +99,21 @@ class NextActor:
 def next_to_act(waiting: list[Piece], tiles: Tiles) -> NextActor:
     """The Active Character among those still to act: Character tile, then Monster tile, then
     the Direction tiles among the pieces still tied."""
-    ranked = sorted(waiting, key=lambda p: (_tile_ranks(p, tiles), p.id))
+    keyed = sorted((((_tile_ranks(p, tiles), p.id), p) for p in waiting),  # ranks once each
+                   key=lambda kp: kp[0])
+    ranked = [p for _, p in keyed]
     first = ranked[0]
     if len(ranked) == 1:
         return NextActor(first, "the last to act", False)
-    ranks = _tile_ranks(first, tiles)
+    ranks = keyed[0][0][0]
     char_rank, family_rank = ranks[0] + 1, ranks[1] + 1
-    if ranks[0] != _tile_ranks(ranked[1], tiles)[0]:
+    if ranks[0] != keyed[1][0][0][0]:
         return NextActor(first, f"Character tile {_ordinal(char_rank)} "
                                 f"({character_tile(first)})", False)
-    if ranks[1] != _tile_ranks(ranked[1], tiles)[1]:
+    if ranks[1] != keyed[1][0][0][1]:
         return NextActor(first, f"Character tile {_ordinal(char_rank)}, Monster tile "
                                 f"{_ordinal(family_rank)} ({first.family})", False)
-    tied = [p for p in ranked if _tile_ranks(p, tiles) == ranks]
+    tied = [p for (piece_ranks, _), p in keyed if piece_ranks == ranks]
     broken = by_tiles(tied, tiles.direction, lambda p: p.at, lambda p: p.label)
     ids = tuple(p.id for p in tied)
     if broken.tile is None:

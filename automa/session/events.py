@@ -195,7 +195,7 @@ def _target(battle: Battle, target_id: str) -> Piece:
     if target is None or target.side not in ("ai", "neutral"):  # a wild wyvern can be hit
         ids = ", ".join(p.id for p in battle.on_table() if p.side in ("ai", "neutral"))
         raise InputError(f"no AI or neutral piece {target_id!r} in play (those pieces: {ids})")
-    if target not in battle.on_table():
+    if not battle.placed(target):  # `in battle.on_table()`, by identity first
         raise InputError(f"{target_id} is on the Teleported! or Devoured! card: it cannot be "
                          f"hit")
     return target
