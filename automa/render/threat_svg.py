@@ -112,7 +112,7 @@ def _legend(canvas: Canvas, threat: ThreatMap, hero: Piece, title: str) -> None:
     canvas.add(f'<text x="0" y="{y:.1f}" font-size="12" font-weight="bold" fill="#111">'
                f'AI pieces choosing {esc(hero.label)}</text>')
     y += 8
-    rows = [(_band_text(low, high), colour, OPACITY, "none of them" if high == 0 else "")
+    rows = [(band_text(low, high), colour, OPACITY, "none of them" if high == 0 else "")
             for (low, high), colour in zip(bands, colours, strict=True)]
     rows.append(("", "#F7F3EA", 1.0, "unshaded: no room for the disc"))
     for text, colour, opacity, meaning in rows:
@@ -130,9 +130,10 @@ def _legend(canvas: Canvas, threat: ThreatMap, hero: Piece, title: str) -> None:
     canvas.add("</g>")
 
 
-def _band_text(low: float, high: float) -> str:
+def band_text(low: float, high: float, zero: str = "0") -> str:
+    """A colour band's label: `zero` for no piece, `2` for exactly two, else the range."""
     if high == 0:
-        return "0"
+        return zero
     if high - low == 1 and float(low).is_integer():
         return f"{high:g}"
     return f"over {low:.2g} to {high:.2g}"

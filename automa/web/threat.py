@@ -49,7 +49,7 @@ def threat_json(session: Session, hero: str, step: float, by: tuple[str, ...]) -
     square's expected number of AI pieces, its band on the legend's scale and the legend.
     An engine refusal (no such hero, a bad step, `by` not an AI piece) is a QueryError."""
     from automa.engine.threat import threat_map
-    from automa.render.threat_svg import OPACITY, levels
+    from automa.render.threat_svg import OPACITY, band_text, levels
 
     state = session.state
     try:
@@ -68,7 +68,8 @@ def threat_json(session: Session, hero: str, step: float, by: tuple[str, ...]) -
         cell["band"] = index
     payload["by"] = list(by)
     payload["opacity"] = OPACITY
-    payload["legend"] = [{"low": low, "high": high, "colour": colour, "text": _band_text(low, high)}
+    payload["legend"] = [{"low": low, "high": high, "colour": colour,
+                          "text": band_text(low, high, "none")}
                          for (low, high), colour in zip(bands, colours, strict=True)]
     return payload
 
@@ -84,11 +85,3 @@ def _bands(expected: list[float], bands: list[tuple[float, float]]) -> list[int]
                           value > low + 1e-9 and value <= high + 1e-9), len(bands) - 1)
         found.append(index)
     return found
-
-
-def _band_text(low: float, high: float) -> str:
-    if high == 0:
-        return "none"
-    if high - low == 1 and float(low).is_integer():
-        return f"{high:g}"
-    return f"over {low:.2g} to {high:.2g}"
