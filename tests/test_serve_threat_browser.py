@@ -136,3 +136,18 @@ def test_the_map_steps_aside_while_an_activations_steps_appear(browser: Browser,
         assert page.evaluate("window.shownDuringSteps") == []
         assert page.evaluate("window.seenDuringSteps") > 0  # the map came while steps appeared
         assert FAILURES[id(page)] == []
+
+
+def test_a_phone_gets_the_map_in_two_centimetre_squares(browser: Browser,
+                                                         tmp_path: Path) -> None:
+    """On a narrow screen the map asks 2 cm squares: a quarter of the cells over wifi."""
+    folder = new_session(tmp_path, "phone-threat")
+    with serving(folder, tmp_path) as url:
+        page = open_page(browser, url, phone=True)
+        view = settled(page, url)
+        page.click("#piece-table button.threat-toggle[data-hero=elf]")
+        found = drawn_for(page, view["version"])
+        coarse = api(url, "api/threat?hero=elf&step=2")
+        assert found["count"] == len(coarse["cells"]) > 0
+        assert len(coarse["cells"]) < len(api(url, "api/threat?hero=elf")["cells"]) / 3
+        assert FAILURES[id(page)] == []
