@@ -128,18 +128,15 @@ def summoned_in_other_rooms(view: CampaignView | None, hero: str) -> list[str]:
 
 
 def _ask_choice(prompt: str, choices: list[str]) -> str:
-    import sys
-
+    """One of `choices`, as the players say (`PromptAsker.choice`); the end of the input stops
+    `play`, with nothing of the fight logged."""
+    from automa.cli.asker import PromptAsker
     from automa.cli.play import Quit
 
     try:
-        answer: str = click.prompt(f"  {prompt}", type=click.Choice(choices),
-                                   prompt_suffix=": ")
-    except click.exceptions.Abort:
-        raise Quit from None  # nothing of the fight is logged
-    if not sys.stdin.isatty():
-        click.echo(answer)  # echo scripted input so the transcript reads naturally
-    return answer
+        return PromptAsker().choice(f"  {prompt}", choices)
+    except InputError:  # the input ended at the question
+        raise Quit from None
 
 
 def cave(session: Any, args: list[str]) -> None:
