@@ -9,6 +9,7 @@ from typing import Any
 
 from automa.model.pieces import Piece
 from automa.model.playmat import Playmat
+from automa.render.measured import Unmeasured
 from automa.session.replay import ReplayStep
 from automa.session.state import SessionState
 from automa.session.store import Session
@@ -84,7 +85,6 @@ def pieces_view(session: Session, unmeasured: dict[str, Any]) -> list[dict[str, 
 def mat_svg(session: Session, unmeasured: dict[str, Any]) -> str:
     """The mat as `automa picture` draws the session now (no activation drawn over it: the page
     draws the steps itself), with an empty `<g id="overlays">` for them."""
-    from automa.render.measured import Unmeasured
     from automa.render.svg import picture
 
     state = session.state
@@ -96,14 +96,16 @@ def mat_svg(session: Session, unmeasured: dict[str, Any]) -> str:
     return f"{head}{OVERLAYS}\n</svg>{tail}"
 
 
-def last_overlay(session: Session, steps: Sequence[ReplayStep]) -> str:
+def last_overlay(session: Session, steps: Sequence[ReplayStep],
+                 unmeasured_by_step: Sequence[Unmeasured]) -> str:
     """The last activation drawn as `automa picture` draws it over the mat (sight lines, ruler
     moves, the Attack template, the Clock template with its faces, pushes), one group a step:
     `<g class="overlay-step" data-step="sight">` first, then `data-step="N"` for `last.steps[N]`
-    (empty where a step draws nothing), so the page can show them one by one."""
+    (empty where a step draws nothing), so the page can show them one by one.
+    `unmeasured_by_step`: render/measured.py's `unmeasured_steps` of an asked session (else
+    empty)."""
     from dataclasses import replace
 
-    from automa.render.measured import unmeasured_steps
     from automa.render.overlays import activation_overlay
     from automa.render.svg import Canvas
 
@@ -111,7 +113,7 @@ def last_overlay(session: Session, steps: Sequence[ReplayStep]) -> str:
     if found is None or found.activation is None:
         return ""
     asked = session.geometry_mode == "asked"
-    unmeasured = unmeasured_steps(steps)[found.number - 1].before if asked else {}
+    unmeasured = unmeasured_by_step[found.number - 1].before if asked else {}
     before = {p.id: p for p in found.before.battle.pieces}
     activation, scenario = found.activation, session.state.scenario
     groups, drawn = [], 0
@@ -198,9 +200,9 @@ def build_view(session: Session, data_dir: Path | None = None,
 
     state = session.state
     steps = list(replay_steps(session)) if state.activations else []
-    unmeasured: dict[str, Any] = {}
-    if session.geometry_mode == "asked" and steps:  # as render/measured.py unmeasured_now
-        unmeasured = dict(unmeasured_steps(steps)[-1].after)
+    # asked geometry: what each step left unmeasured, worked out once for the mat and overlay
+    by_step = unmeasured_steps(steps) if session.geometry_mode == "asked" else []
+    unmeasured: dict[str, Any] = dict(by_step[-1].after) if by_step else {}
     status = session_status_json(session)
     done, undone = session.effective()
     last_input = max((n for n, e in enumerate(done, start=1) if e.get("type") == "activation"),
@@ -220,7 +222,7 @@ def build_view(session: Session, data_dir: Path | None = None,
         "turn": turn_order(state),
         "last": activation_json(state.activations[-1][1]) if state.activations else None,
         "last_input": last_input,
-        "last_overlay": last_overlay(session, steps),
+        "last_overlay": last_overlay(session, steps, by_step),
         "printout": latest_activation_text(state, session.geometry_mode != "asked")
         if state.activations else "",
         "bags": bags_view(state),
