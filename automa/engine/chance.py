@@ -81,9 +81,17 @@ class Chance:
                    "location_die": "the Location Die"}[kind]
             value, source = self.asker.number(f"Roll {die} ({why})", faces), "table"
         else:
-            value, source = int(faces[int(self.rng.integers(len(faces)))]), "rng"
+            value, source = int(faces[self._index(faces)]), "rng"
         self.record.append(Outcome(kind, str(value), source, why))
         return value
+
+    def _index(self, options: Sequence[object]) -> int:
+        """Which of `options` the Generator draws, each as likely (every random pick is this)."""
+        return int(self.rng.integers(len(options)))
+
+    def _permutation(self, items: Sequence[object]) -> list[int]:
+        """The order the Generator shuffles `items` into, as their indices."""
+        return [int(i) for i in self.rng.permutation(len(items))]
 
     def shuffle(self, items: Sequence[str], why: str) -> list[str]:
         """A shuffled deck of tiles or cards, in the order they are laid or drawn."""
@@ -91,7 +99,7 @@ class Chance:
             order, source = self.asker.order(f"Draw {why} one at a time, face down", items), \
                 "table"
         else:
-            order, source = [items[int(i)] for i in self.rng.permutation(len(items))], "rng"
+            order, source = [items[i] for i in self._permutation(items)], "rng"
         self.record.append(Outcome("shuffle", ",".join(order), source, why))
         return order
 
@@ -100,7 +108,7 @@ class Chance:
         if self.asker is not None:
             picked, source = self.asker.choice(f"Draw {why}", options), "table"
         else:
-            picked, source = options[int(self.rng.integers(len(options)))], "rng"
+            picked, source = options[self._index(options)], "rng"
         self.record.append(Outcome("draw", picked, source, why))
         return picked
 
@@ -131,7 +139,7 @@ class Chance:
             self._before_asking()
             token, source = self._typed_token(level, bag, hand, why), "table"
         else:
-            token, source = bag.tokens[int(self.rng.integers(len(bag.tokens)))], "rng"
+            token, source = bag.tokens[self._index(bag.tokens)], "rng"
         self.record.append(Outcome("token", f"{level}:{token.label()}", source, why))
         return token
 

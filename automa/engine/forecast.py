@@ -4,7 +4,9 @@ expect, and the chance it dies, each with its 95 % interval.
 Run i is a full turn seeded with word i of `SeedSequence(seed).generate_state(runs)`: its own
 stream, whatever else runs. The runs are cut into chunks, run on every core, and each chunk
 returns only its sums (counts, damage and damage squared per hero), added up in chunk order: the
-result is the same for any number of workers, and the memory does not grow with the runs.
+result is the same for any number of workers. Each process plays its runs through one
+`OutcomeTree`, so an activation that an earlier run already played from the same place with the
+same draws is not played again; the tree is bounded, so memory does not grow past it.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from automa.catalog.load import Catalog
-from automa.engine.turn import run_turn
+from automa.engine.outcome_tree import OutcomeTree
 from automa.geometry.table import TableGeometry, build_table
 from automa.model.pieces import Piece
 from automa.model.scenario import ChanceScript, Scenario
@@ -75,20 +77,24 @@ class _Job:
     heroes: tuple[Piece, ...]
 
 
-_JOB: _Job | None = None  # a worker's copy, set by `_start_worker`
+    def tree(self) -> OutcomeTree:
+        return OutcomeTree(self.scenario, self.catalog, self.geometry)
+
+
+_WORKER: tuple[_Job, OutcomeTree] | None = None  # a worker's job and tree, set at its start
 
 
 def _start_worker(job: _Job) -> None:
-    global _JOB
-    _JOB = job
+    global _WORKER
+    _WORKER = (job, job.tree())
 
 
-def _run_chunk(job: _Job, seeds: Sequence[int]) -> list[list[int]]:
+def _run_chunk(job: _Job, tree: OutcomeTree, seeds: Sequence[int]) -> list[list[int]]:
     """Per hero: [turns targeted, deaths, health lost, health lost squared], over `seeds`."""
     sums = [[0, 0, 0, 0] for _ in job.heroes]
     for stream in seeds:
-        result = run_turn(job.scenario, job.catalog, int(stream), job.geometry)
-        aimed = {a.target for a in result.activations}
+        result = tree.play(int(stream))
+        aimed = result.aimed
         after = {p.id: p for p in result.battle.pieces}
         for hero, row in zip(job.heroes, sums, strict=True):
             row[0] += hero.id in aimed
@@ -105,8 +111,8 @@ def _run_chunk(job: _Job, seeds: Sequence[int]) -> list[list[int]]:
 
 
 def _worker_chunk(seeds: Sequence[int]) -> list[list[int]]:
-    assert _JOB is not None, "the worker was started without its job"
-    return _run_chunk(_JOB, seeds)
+    assert _WORKER is not None, "the worker was started without its job"
+    return _run_chunk(*_WORKER, seeds)
 
 
 def default_workers() -> int:
@@ -138,7 +144,9 @@ def forecast(scenario: Scenario, catalog: Catalog, runs: int, seed: int,
     totals = [[0, 0, 0, 0] for _ in heroes]
     size = max(MIN_CHUNK, math.ceil(runs / (wanted * CHUNKS_PER_WORKER)))
     if wanted == 1:
-        parts: Iterator[list[list[int]]] = (_run_chunk(job, c) for c in _chunks(streams, size))
+        tree = job.tree()
+        parts: Iterator[list[list[int]]] = (_run_chunk(job, tree, c)
+                                            for c in _chunks(streams, size))
         _add_up(totals, parts)
     else:
         with ProcessPoolExecutor(max_workers=wanted, mp_context=_context(),
