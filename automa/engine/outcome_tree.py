@@ -29,7 +29,7 @@ from automa.errors import RulesError
 from automa.geometry.table import TableGeometry
 from automa.model.scenario import Scenario
 
-KEPT_NODES = 200_000  # about 0.5 kB a node, with the piece states they hold: ~100 MB at most
+KEPT_NODES = 60_000  # ~1.4 kB a node with the battles it holds (tracemalloc): ~85 MB at most
 
 Raw = int | tuple[int, ...]  # what the Generator gave: an index, or a shuffle's order
 
