@@ -6,10 +6,9 @@ A field the sources do not give is written "unknown" in data/ and loads into the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from automa.catalog.load import Catalog
 from automa.model.monsters import LordSpec, MonsterSpec
+from automa.model.records import dataclass
 
 LORD = "catacomb-lord"
 # without these a battle refuses the piece (unless the scenario gives the field itself)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -40,6 +40,7 @@ from automa.model.components import (
 from automa.model.monsters import BehaviourRow, EffectSpec, LordSpec, MinionSlot, MonsterSpec
 from automa.model.pieces import HERO_KINDS, Piece
 from automa.model.playmat import Obstacle, Playmat
+from automa.model.records import dataclass
 from automa.model.shots import MODIFIERS, SHOT_NAMES, Sequence, parse_sequence
 
 if TYPE_CHECKING:  # a turn never reads the rooms: their model is imported when they are
