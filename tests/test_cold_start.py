@@ -67,6 +67,26 @@ def test_the_lazy_catalog_equals_the_whole_one_field_by_field(cache: Path) -> No
     assert moved.playmats == {} and moved.monsters == eager.monsters
 
 
+def test_a_turn_parses_only_the_records_it_reads(cache: Path) -> None:
+    from automa.catalog.load import ParsedOnRead
+    from automa.engine.turn import run_turn
+    from automa.scenario.load import load_scenario
+
+    load_catalog()  # checked whole, noted
+    _load.cache_clear()
+    lazy = load_catalog()
+    run_turn(load_scenario(Path(DEMO), lazy), lazy, 7)
+    for name in ("behaviour", "monsters", "lords", "playmats"):
+        records = getattr(lazy, name)
+        assert isinstance(records, ParsedOnRead), name
+    parsed = lazy.monsters._parsed  # type: ignore[attr-defined]
+    assert 0 < len(parsed) < len(lazy.monsters) // 4
+    assert list(lazy.playmats._parsed) == ["mausoleum"]  # type: ignore[attr-defined]
+    whole = build_catalog(None, Problems(collect=False))
+    assert whole is not None and lazy.monsters == whole.monsters
+    assert len(lazy.monsters._parsed) == len(lazy.monsters)  # type: ignore[attr-defined]
+
+
 def test_every_catalog_field_has_its_lazy_part() -> None:
     """A field added to Catalog needs its part in PARTS (else the lazy one reads all)."""
     from automa.catalog.load import PARTS, Catalog

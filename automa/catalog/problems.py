@@ -39,7 +39,7 @@ class Problems:
 class Records(Generic[T]):
     """The parsed records of one data file, and the file each record came from."""
 
-    by_id: dict[str, T]
+    by_id: Mapping[str, T]
     origins: Mapping[str, str]
 
     def file_of(self, record_id: str) -> str:
