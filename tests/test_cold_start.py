@@ -175,3 +175,29 @@ def test_no_home_means_no_cache_rather_than_one_in_the_current_folder(
     assert validated.cache_dir() is None
     monkeypatch.setenv("XDG_CACHE_HOME", "/somewhere")
     assert validated.cache_dir() == Path("/somewhere/automa")
+
+
+def test_a_one_shot_command_pauses_the_collector_and_restores_it() -> None:
+    import gc
+
+    from automa.cli.main import one_shot
+
+    seen: list[bool] = []
+
+    @one_shot
+    def command(fail: bool) -> None:
+        seen.append(gc.isenabled())
+        if fail:
+            raise ValueError("bad")
+
+    assert gc.isenabled()
+    command(False)
+    with pytest.raises(ValueError):
+        command(True)
+    assert seen == [False, False] and gc.isenabled()
+    gc.disable()
+    try:
+        command(False)
+        assert not gc.isenabled()  # paused before: left paused
+    finally:
+        gc.enable()
