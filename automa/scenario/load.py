@@ -3,7 +3,6 @@ the record and the field (`battle.toml: [piece rat-1] at: ...`)."""
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -116,6 +115,8 @@ def _playmat(top: Record, battle: Record, ref: str, catalog: Catalog) -> Playmat
 
 
 def _suggest(word: str, known: Any) -> str:
+    import difflib  # a mistake's hint only
+
     close = difflib.get_close_matches(word, list(known), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
