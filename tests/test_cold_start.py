@@ -11,6 +11,8 @@ from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from automa.catalog import validated
 from automa.catalog.load import LazyCatalog, _load, build_catalog, load_catalog
@@ -22,7 +24,8 @@ NOT_FOR_A_TURN = ("automa.session", "automa.campaign", "automa.cli.session_cmds"
                   "automa.cli.play", "automa.cli.campaign_cmds", "automa.render.html",
                   "automa.render.svg", "automa.model.rooms", "automa.engine.setup",
                   "automa.engine.forecast", "automa.scenario.save", "importlib.resources",
-                  "tempfile")
+                  "tempfile", "automa.catalog.consistency", "difflib", "pathlib", "urllib",
+                  "ipaddress", "fnmatch")
 
 
 def modules_after(args: list[str], cache: Path) -> set[str]:
@@ -112,8 +115,10 @@ def test_damaged_or_stale_parsed_tables_are_never_used(cache: Path) -> None:
     path = shipped_data_dir() / "monsters.toml"
     truth = read_toml(path)
     assert read_data_toml(path) == truth  # parsed, then kept
-    entry = _entry(path)
-    assert entry is not None and entry.is_file()
+    name = _entry(path)
+    assert name is not None
+    entry = Path(name)
+    assert entry.is_file()
     text = path.read_text(encoding="utf-8")
     assert cached_tables(path, text) == truth
     assert cached_tables(path, text + "# an edit\n") is None  # other bytes: not this entry
@@ -201,3 +206,10 @@ def test_a_one_shot_command_pauses_the_collector_and_restores_it() -> None:
         assert not gc.isenabled()  # paused before: left paused
     finally:
         gc.enable()
+
+
+@given(st.text(alphabet="/.a~ ", max_size=12))
+def test_a_path_reads_as_pathlib_writes_it(text: str) -> None:
+    from automa.cli.main import PathText, path_text
+
+    assert path_text(text) == str(Path(text)) == PathText(text)

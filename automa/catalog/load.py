@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import field
 from functools import cache, partial
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from automa.catalog.locate import DATA_FILES, load_data_file, user_data_dir
@@ -36,7 +35,9 @@ from automa.model.playmat import Obstacle, Playmat
 from automa.model.records import dataclass
 from automa.model.shots import MODIFIERS, SHOT_NAMES, Sequence, parse_sequence
 
-if TYPE_CHECKING:  # a turn never reads the rooms: their model is imported when they are
+if TYPE_CHECKING:  # a turn imports neither: paths are text, the rooms' model comes with them
+    from pathlib import Path
+
     from automa.model.rooms import RoomSpec, SetupData
 
 T = TypeVar("T")

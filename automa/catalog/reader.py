@@ -10,12 +10,14 @@ import os
 import stat
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path
 from types import EllipsisType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from automa.errors import DataError
 from automa.safe_text import unsafe_character
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 T = TypeVar("T")
 UNKNOWN = "unknown"

@@ -10,10 +10,12 @@ import functools
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+
+if TYPE_CHECKING:  # imported when a path is made: it costs a command's start ~5 ms
+    from pathlib import Path
 
 F = TypeVar("F", bound=Callable[..., Any])
 EXIT_INTERRUPTED = 130
@@ -60,6 +62,35 @@ def reports_errors(command: F) -> F:
             sys.exit(EXIT_INTERNAL)
 
     return wrapper  # type: ignore[return-value]
+
+
+def path_text(value: str) -> str:
+    """`str(pathlib.Path(value))` without importing pathlib: the path as it writes it, without
+    "." parts or doubled and trailing slashes (two leading slashes kept, as POSIX asks)."""
+    if os.name != "posix":
+        from pathlib import Path
+
+        return str(Path(value))
+    stripped = value.lstrip("/")
+    slashes = len(value) - len(stripped)
+    root = "//" if slashes == 2 else "/" if slashes else ""
+    return root + "/".join(p for p in stripped.split("/") if p and p != ".") or "."
+
+
+class PathText:
+    """click's `path_type` for a path a command only reads: text, as `path_text` writes it."""
+
+    def __new__(cls, value: str) -> str:  # type: ignore[misc]
+        return path_text(value)
+
+
+class PathValue:
+    """click's `path_type` for a pathlib.Path, imported only when such a path is given."""
+
+    def __new__(cls, value: str) -> Path:  # type: ignore[misc]
+        from pathlib import Path
+
+        return Path(value)
 
 
 def one_shot(command: F) -> F:
@@ -123,7 +154,7 @@ class LazyGroup(click.Group):
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=PathValue),
               envvar="AUTOMA_DATA_DIR", default=None,
               help="Folder whose data files extend or replace the shipped ones "
                    "(or set AUTOMA_DATA_DIR).")
@@ -149,7 +180,7 @@ def _catalog(ctx: click.Context) -> Any:
     return load_catalog(ctx.obj["data_dir"])
 
 
-def _scenario(ctx: click.Context, path: Path, close_call: float | None = None) -> Any:
+def _scenario(ctx: click.Context, path: str | Path, close_call: float | None = None) -> Any:
     """Load a scenario; `close_call` (cm) overrides its close-call tolerance."""
     from dataclasses import replace
 
@@ -189,12 +220,12 @@ def _run_turn(ctx: click.Context, scenario: Any, seed: int | None, as_json: bool
 
 
 @cli.command()
-@click.argument("scenario", type=click.Path(path_type=Path))
+@click.argument("scenario", type=click.Path(path_type=PathText))
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
               help="Seed for every draw the scenario does not script (default: [chance] seed, "
                    "else a fresh one, printed).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (CONTRACT.md).")
-@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--save", type=click.Path(dir_okay=False, path_type=PathValue), default=None,
               help="Write the table after the turn as a scenario for the next turn.")
 @close_call_option
 @click.option("--explain", is_flag=True,
@@ -203,7 +234,7 @@ def _run_turn(ctx: click.Context, scenario: Any, seed: int | None, as_json: bool
 @click.pass_context
 @reports_errors
 @one_shot
-def turn(ctx: click.Context, scenario: Path, seed: int | None, as_json: bool,
+def turn(ctx: click.Context, scenario: str, seed: int | None, as_json: bool,
          save: Path | None, close_call: float | None, explain: bool) -> None:
     """Resolve one full AI turn: every AI character acts once, in activation order.
 
@@ -215,14 +246,14 @@ def turn(ctx: click.Context, scenario: Path, seed: int | None, as_json: bool,
 
 
 @cli.command()
-@click.argument("scenario", type=click.Path(path_type=Path))
+@click.argument("scenario", type=click.Path(path_type=PathText))
 @click.argument("piece")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (CONTRACT.md).")
 @close_call_option
 @click.pass_context
 @reports_errors
 @one_shot
-def los(ctx: click.Context, scenario: Path, piece: str, as_json: bool,
+def los(ctx: click.Context, scenario: str, piece: str, as_json: bool,
         close_call: float | None) -> None:
     """Whom PIECE sees under the scenario's line-of-sight setting, closest first."""
     from automa.errors import ScenarioError
@@ -251,13 +282,13 @@ def los(ctx: click.Context, scenario: Path, piece: str, as_json: bool,
 
 
 @cli.command()
-@click.argument("scenario", type=click.Path(path_type=Path))
+@click.argument("scenario", type=click.Path(path_type=PathText))
 @click.argument("corners", nargs=3, metavar="X1,Y1 X2,Y2 X3,Y3")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 @reports_errors
 @one_shot
-def triangle(ctx: click.Context, scenario: Path, corners: tuple[str, str, str],
+def triangle(ctx: click.Context, scenario: str, corners: tuple[str, str, str],
              as_json: bool) -> None:
     """Scorched Earth: which pieces lie completely within the triangle of the three pieces.
 
@@ -298,6 +329,8 @@ def triangle(ctx: click.Context, scenario: Path, corners: tuple[str, str, str],
 @one_shot
 def demo(ctx: click.Context, seed: int | None, as_json: bool, explain: bool) -> None:
     """One AI turn of the shipped example battle, printed step by step."""
+    from pathlib import Path
+
     path = Path(__file__).parent.parent / "_examples" / "demo-battle.toml"
     if not path.is_file():
         from importlib import resources
@@ -354,7 +387,7 @@ def _campaign_last(path: Path | None) -> str | None:
 @click.option("--expansions", default="", metavar="MAT,...",
               help="Expansion playmats you own (then the D12 chart is used).")
 @click.option("--last-playmat", default=None, help="The mat just played (rolled again).")
-@click.option("--campaign", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--campaign", type=click.Path(dir_okay=False, path_type=PathValue), default=None,
               help="A small file remembering the last playmat across setups.")
 @click.option("--los-blocked", is_flag=True, help="Line of sight blocked by obstacles.")
 @click.option("--trilithon", is_flag=True, help="The heroes chose to use the Trilithon.")
@@ -363,7 +396,7 @@ def _campaign_last(path: Path | None) -> str | None:
               help="physical: you roll, shuffle and draw at the table and type the results.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (CONTRACT.md).")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--out", type=click.Path(dir_okay=False, path_type=PathValue), default=None,
               help="Write the scenario for `automa turn`.")
 @click.pass_context
 @reports_errors
@@ -423,7 +456,7 @@ def data() -> None:
 
 
 @data.command("check")
-@click.argument("directory", required=False, type=click.Path(path_type=Path))
+@click.argument("directory", required=False, type=click.Path(path_type=PathValue))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 @reports_errors

@@ -4,8 +4,7 @@ the record and the field (`battle.toml: [piece rat-1] at: ...`)."""
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from automa.catalog.fields import card_hint, kind_of, missing_for_battle
 from automa.catalog.load import Catalog, parse_playmat
@@ -29,6 +28,9 @@ from automa.model.scenario import (
 )
 from automa.model.shots import Sequence, parse_sequence
 from automa.rules.rulings import check_choice
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 FORMAT = 1
 MAX_PIECES = 200  # every piece is checked against every other: keep loading quick
