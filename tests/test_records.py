@@ -101,6 +101,8 @@ def kinds(decorate: Decorator) -> dict[str, type]:
     @decorate(frozen=True, order=True)
     class Ordered:
         a: int
+        b: str = dataclasses.field(default="", compare=False)
+        c: tuple[int, ...] = ()
 
     return {cls.__name__: cls for cls in (Plain, Bare, One, Empty, Options, Keywords, OwnHash,
                                           OwnEq, OwnRepr, Mutable, MutableChild, FrozenChild,
@@ -113,7 +115,7 @@ ARGS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "Empty": ((), {}), "Options": ((1, 2, 3, 4, 5), {}), "Keywords": ((), {"a": 1}),
     "OwnHash": ((1,), {}), "OwnEq": ((1,), {}), "OwnRepr": ((1,), {}),
     "Mutable": ((1,), {}), "MutableChild": ((1,), {"b": 2}), "FrozenChild": ((1, "x"), {}),
-    "Quiet": ((1,), {}), "Ordered": ((1,), {}),
+    "Quiet": ((1,), {}), "Ordered": ((1, "x", (2,)), {}),
 }
 
 
@@ -149,7 +151,9 @@ def behaviour(cls: Any) -> list[object]:
         cls.__hash__ is None, [getattr(cls, n).__qualname__ for n in
                                ("__init__", "__repr__", "__eq__") if n in cls.__dict__],
         first_field is not None and getattr(one, first_field.name),
-        getattr(one, "rest", None), outcome(lambda: one < two),
+        getattr(one, "rest", None), outcome(lambda: one < two), outcome(lambda: one <= two),
+        outcome(lambda: one > two), outcome(lambda: one >= two),
+        outcome(lambda: sorted([cls(*args, **kwargs), one]) == [one, one] if asked.order else 0),
     ]
 
 
@@ -172,6 +176,25 @@ def test_a_record_that_holds_itself_prints_dots() -> None:
         holder = kinds(decorate)["Mutable"](1)
         holder.rest["me"] = holder
         assert repr(holder) == "kinds.<locals>.Mutable(a=1, rest={'seen': 1, 'me': ...})"
+
+
+def test_ordered_records_sort_by_their_compared_fields() -> None:
+    for decorate in DECORATORS.values():
+        ordered = kinds(decorate)["Ordered"]
+        made = [ordered(2, "a"), ordered(1, "z", (3,)), ordered(1, "b", (1, 2))]
+        assert [(o.a, o.c) for o in sorted(made)] == [(1, (1, 2)), (1, (3,)), (2, ())]
+        assert ordered(1, "q") <= ordered(1, "r") and not ordered(1) < ordered(1)
+        with pytest.raises(TypeError):
+            assert ordered(1) < RECORDS["One"](1.0)
+
+    class Defines:
+        a: int
+
+        def __lt__(self, other: object) -> bool:
+            return True
+
+    with pytest.raises(TypeError, match="Cannot overwrite attribute __lt__"):
+        records.dataclass(frozen=True, order=True)(Defines)
 
 
 def test_the_standard_helper_is_back_after_each_record() -> None:

@@ -7,9 +7,10 @@ the standard decorator (so it is as quick to call as ever); `__eq__`, `__hash__`
 frozen record's `__setattr__` and `__delattr__` are closures over the field names, which cost
 next to nothing to make and behave the same: equality and hash over the same tuples of the same
 fields, the same repr text (with the same guard against a record that holds itself), the same
-errors. The docstring of a record without one (its name and signature) is worked out when read.
-Only the plain cases take this path (no `order`, `unsafe_hash`, `slots`, or `init=False`); any
-other options go to the standard decorator whole. `tests/test_records.py` holds the two side by
+errors; `order` adds `__lt__`, `__le__`, `__gt__` and `__ge__` the same way. The docstring of a
+record without one (its name and signature) is worked out when read. Only the plain cases take
+this path (no `unsafe_hash`, `slots`, or `init=False`); any other options go to the standard
+decorator whole. `tests/test_records.py` holds the two side by
 side.
 
     from automa.model.records import dataclass  # in place of `from dataclasses import dataclass`
@@ -75,6 +76,32 @@ def _eq_method(names: list[str]) -> Callable[[Any, Any], Any]:
         return NotImplemented
 
     return __eq__
+
+
+def _order_methods(names: list[str]) -> dict[str, Callable[[Any, Any], Any]]:
+    values = _values(names)
+
+    def __lt__(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return values(self) < values(other)
+        return NotImplemented
+
+    def __le__(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return values(self) <= values(other)
+        return NotImplemented
+
+    def __gt__(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return values(self) > values(other)
+        return NotImplemented
+
+    def __ge__(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return values(self) >= values(other)
+        return NotImplemented
+
+    return {"__lt__": __lt__, "__le__": __le__, "__gt__": __gt__, "__ge__": __ge__}
 
 
 def _hash_method(names: list[str]) -> Callable[[Any], int]:
@@ -149,7 +176,7 @@ class _SignatureDoc:
         return doc
 
 
-def _process(cls: type, repr_: bool, eq: bool, frozen: bool, match_args: bool,
+def _process(cls: type, repr_: bool, eq: bool, order: bool, frozen: bool, match_args: bool,
              kw_only: bool) -> type:
     body_hash = cls.__dict__.get("__hash__", dataclasses.MISSING)
     explicit_hash = not (body_hash is dataclasses.MISSING
@@ -163,6 +190,8 @@ def _process(cls: type, repr_: bool, eq: bool, frozen: bool, match_args: bool,
     fields = dataclasses.fields(cls)
     if repr_:
         _set_method(cls, "__repr__", _repr_method([f.name for f in fields if f.repr]))
+    if order and not eq:
+        raise ValueError("eq must be true if order is true")
     if eq:
         _set_method(cls, "__eq__", _eq_method([f.name for f in fields if f.compare]))
         if not explicit_hash:  # the standard decorator's rule, for eq without unsafe_hash
@@ -172,8 +201,14 @@ def _process(cls: type, repr_: bool, eq: bool, frozen: bool, match_args: bool,
                 record.__hash__ = _hash_method([f.name for f in fields
                                                 if (f.compare if f.hash is None else f.hash)])
                 record.__hash__.__qualname__ = f"{cls.__qualname__}.__hash__"
+    if order:
+        for name, method in _order_methods([f.name for f in fields if f.compare]).items():
+            if name in cls.__dict__:
+                raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}. "
+                                "Consider using functools.total_ordering")
+            _set_method(cls, name, method)
     params = cls.__dataclass_params__  # type: ignore[attr-defined]
-    params.repr, params.eq = repr_, eq  # as asked, though made here
+    params.repr, params.eq, params.order = repr_, eq, order  # as asked, though made here
     return cls
 
 
@@ -182,12 +217,12 @@ def _dataclass(cls: type | None = None, /, *, init: bool = True, repr: bool = Tr
                frozen: bool = False, match_args: bool = True, kw_only: bool = False,
                slots: bool = False, weakref_slot: bool = False) -> Any:
     def wrap(cls: type) -> type:
-        if not init or order or unsafe_hash or slots or weakref_slot:
+        if not init or unsafe_hash or slots or weakref_slot:
             return dataclasses.dataclass(
                 cls, init=init, repr=repr, eq=eq, order=order, unsafe_hash=unsafe_hash,
                 frozen=frozen, match_args=match_args, kw_only=kw_only, slots=slots,
                 weakref_slot=weakref_slot)
-        return _process(cls, repr, eq, frozen, match_args, kw_only)
+        return _process(cls, repr, eq, order, frozen, match_args, kw_only)
 
     return wrap if cls is None else wrap(cls)
 
