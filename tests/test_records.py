@@ -197,6 +197,17 @@ def test_ordered_records_sort_by_their_compared_fields() -> None:
         records.dataclass(frozen=True, order=True)(Defines)
 
 
+def test_comparisons_and_hash_are_the_standard_text_once_first_called() -> None:
+    plain = kinds(records.dataclass)["Plain"]
+    stub = plain.__dict__["__eq__"]
+    assert plain(1) == plain(1) and plain(1) != plain(2)
+    compiled = plain.__dict__["__eq__"]
+    assert compiled is not stub and compiled.__code__.co_filename == "<string>"
+    assert compiled.__qualname__ == STANDARD["Plain"].__eq__.__qualname__
+    assert hash(plain(1, "x")) == hash((1, "x", ())) == hash(plain(1, "x"))
+    assert plain.__dict__["__hash__"].__code__.co_filename == "<string>"
+
+
 def test_the_standard_helper_is_back_after_each_record() -> None:
     helper = getattr(dataclasses, "_frozen_get_del_attr", None)
     records.dataclass(frozen=True)(type("Made", (), {"__annotations__": {"a": "int"}}))

@@ -1,17 +1,17 @@
-"""`dataclass`, as the standard one, with most of the methods it adds made as closures.
+"""`dataclass`, as the standard one, with the methods it adds made when they are first needed.
 
 The standard decorator (on Python 3.11 and 3.12) writes each method it adds as source text and
 compiles it: about 0.8 ms a class, and a turn imports some 65 of them, half its start-up over the
-bare imports of numpy, shapely and click. Here only `__init__` is still written and compiled by
-the standard decorator (so it is as quick to call as ever); `__eq__`, `__hash__`, `__repr__` and a
-frozen record's `__setattr__` and `__delattr__` are closures over the field names, which cost
-next to nothing to make and behave the same: equality and hash over the same tuples of the same
-fields, the same repr text (with the same guard against a record that holds itself), the same
-errors; `order` adds `__lt__`, `__le__`, `__gt__` and `__ge__` the same way. The docstring of a
-record without one (its name and signature) is worked out when read. Only the plain cases take
-this path (no `unsafe_hash`, `slots`, or `init=False`); any other options go to the standard
-decorator whole. `tests/test_records.py` holds the two side by
-side.
+bare imports of numpy, shapely and click. Here `__init__` still comes from the standard decorator
+(every record is made); `__eq__`, `__hash__` and, with `order`, `__lt__`, `__le__`, `__gt__` and
+`__ge__` are the standard decorator's own text, compiled when first called (a turn compares or
+hashes few of its classes), so they are as quick to call as ever; `__repr__` and a frozen
+record's `__setattr__` and `__delattr__` are closures over the field names, which cost next to
+nothing to make and behave the same (the same repr text, with the same guard against a record
+that holds itself; the same errors). The docstring of a record without one (its name and
+signature) is worked out when read. Only the plain cases take this path (no `unsafe_hash`,
+`slots`, or `init=False`); any other options go to the standard decorator whole.
+`tests/test_records.py` holds the two side by side.
 
     from automa.model.records import dataclass  # in place of `from dataclasses import dataclass`
 
@@ -25,20 +25,9 @@ import sys
 import threading
 from _thread import get_ident
 from collections.abc import Callable, Iterable
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 __all__ = ["dataclass"]
-
-
-def _values(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
-    """The tuple of these attributes of a record, as the standard methods build it."""
-    if len(names) == 1:
-        name = names[0]
-        return lambda record: (getattr(record, name),)
-    if not names:
-        return lambda record: ()
-    return attrgetter(*names)  # a tuple for two or more names
 
 
 def _set_method(cls: type, name: str, method: Callable[..., Any]) -> None:
@@ -67,50 +56,37 @@ def _repr_method(names: list[str]) -> Callable[[Any], str]:
     return __repr__
 
 
-def _eq_method(names: list[str]) -> Callable[[Any, Any], Any]:
-    values = _values(names)
+def _on_first_call(cls: type, name: str, args: str, body: str) -> Callable[..., Any]:
+    """A method that, when first called, compiles the standard decorator's own text for it
+    (quickest to call: the attribute reads are in line), puts that on the class instead, and
+    hands the call over. A class whose records are never compared or hashed never pays."""
 
-    def __eq__(self: Any, other: Any) -> Any:
-        if other.__class__ is self.__class__:
-            return values(self) == values(other)
-        return NotImplemented
+    def first(*call: Any) -> Any:
+        module = sys.modules.get(cls.__module__)
+        made: dict[str, Any] = {}
+        exec(f"def {name}({args}):\n{body}", module.__dict__ if module else {}, made)
+        method = made[name]
+        method.__qualname__ = f"{cls.__qualname__}.{name}"
+        setattr(cls, name, method)
+        return method(*call)
 
-    return __eq__
-
-
-def _order_methods(names: list[str]) -> dict[str, Callable[[Any, Any], Any]]:
-    values = _values(names)
-
-    def __lt__(self: Any, other: Any) -> Any:
-        if other.__class__ is self.__class__:
-            return values(self) < values(other)
-        return NotImplemented
-
-    def __le__(self: Any, other: Any) -> Any:
-        if other.__class__ is self.__class__:
-            return values(self) <= values(other)
-        return NotImplemented
-
-    def __gt__(self: Any, other: Any) -> Any:
-        if other.__class__ is self.__class__:
-            return values(self) > values(other)
-        return NotImplemented
-
-    def __ge__(self: Any, other: Any) -> Any:
-        if other.__class__ is self.__class__:
-            return values(self) >= values(other)
-        return NotImplemented
-
-    return {"__lt__": __lt__, "__le__": __le__, "__gt__": __gt__, "__ge__": __ge__}
+    first.__name__ = name
+    return first
 
 
-def _hash_method(names: list[str]) -> Callable[[Any], int]:
-    values = _values(names)
+def _tuple(record: str, names: list[str]) -> str:
+    """`(self.a,self.b,)`: the tuple the standard methods compare and hash."""
+    return "(" + ",".join(f"{record}.{name}" for name in names) + ",)" if names else "()"
 
-    def __hash__(self: Any) -> int:
-        return hash(values(self))
 
-    return __hash__
+def _compare_method(cls: type, name: str, operator: str, names: list[str]) -> Callable[..., Any]:
+    return _on_first_call(cls, name, "self, other",
+                          " if other.__class__ is self.__class__:\n"
+                          f"  return {_tuple('self', names)}{operator}{_tuple('other', names)}\n"
+                          " return NotImplemented")
+
+
+ORDER = {"__lt__": "<", "__le__": "<=", "__gt__": ">", "__ge__": ">="}
 
 
 def _frozen_methods(cls: type, fields: Iterable[dataclasses.Field[Any]],
@@ -193,20 +169,23 @@ def _process(cls: type, repr_: bool, eq: bool, order: bool, frozen: bool, match_
     if order and not eq:
         raise ValueError("eq must be true if order is true")
     if eq:
-        _set_method(cls, "__eq__", _eq_method([f.name for f in fields if f.compare]))
+        _set_method(cls, "__eq__", _compare_method(cls, "__eq__", "==",
+                                                   [f.name for f in fields if f.compare]))
         if not explicit_hash:  # the standard decorator's rule, for eq without unsafe_hash
             record: Any = cls
             record.__hash__ = None
             if frozen:
-                record.__hash__ = _hash_method([f.name for f in fields
-                                                if (f.compare if f.hash is None else f.hash)])
+                hashed = [f.name for f in fields if (f.compare if f.hash is None else f.hash)]
+                record.__hash__ = _on_first_call(cls, "__hash__", "self",
+                                                 f" return hash({_tuple('self', hashed)})")
                 record.__hash__.__qualname__ = f"{cls.__qualname__}.__hash__"
     if order:
-        for name, method in _order_methods([f.name for f in fields if f.compare]).items():
+        for name, operator in ORDER.items():
             if name in cls.__dict__:
                 raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}. "
                                 "Consider using functools.total_ordering")
-            _set_method(cls, name, method)
+            _set_method(cls, name, _compare_method(cls, name, operator,
+                                                   [f.name for f in fields if f.compare]))
     params = cls.__dataclass_params__  # type: ignore[attr-defined]
     params.repr, params.eq, params.order = repr_, eq, order  # as asked, though made here
     return cls
