@@ -25,7 +25,7 @@ NOT_FOR_A_TURN = ("automa.session", "automa.campaign", "automa.cli.session_cmds"
                   "automa.render.svg", "automa.model.rooms", "automa.engine.setup",
                   "automa.engine.forecast", "automa.scenario.save", "importlib.resources",
                   "tempfile", "automa.catalog.consistency", "difflib", "pathlib", "urllib",
-                  "ipaddress", "fnmatch")
+                  "ipaddress", "fnmatch", "automa.cli.setup_cmds", "automa.catalog.todo")
 
 
 def modules_after(args: list[str], cache: Path) -> set[str]:
