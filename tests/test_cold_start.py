@@ -200,6 +200,7 @@ def test_a_one_shot_command_pauses_the_collector_and_restores_it() -> None:
     with pytest.raises(ValueError):
         command(True)
     assert seen == [False, False] and gc.isenabled()
+    assert gc.get_freeze_count() == 0  # nothing left out of collections for good
     gc.disable()
     try:
         command(False)
