@@ -11,6 +11,8 @@ from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from automa.catalog import validated
 from automa.catalog.load import LazyCatalog, _load, build_catalog, load_catalog
@@ -22,7 +24,8 @@ NOT_FOR_A_TURN = ("automa.session", "automa.campaign", "automa.cli.session_cmds"
                   "automa.cli.play", "automa.cli.campaign_cmds", "automa.render.html",
                   "automa.render.svg", "automa.model.rooms", "automa.engine.setup",
                   "automa.engine.forecast", "automa.scenario.save", "importlib.resources",
-                  "tempfile")
+                  "tempfile", "automa.catalog.consistency", "difflib", "pathlib", "urllib",
+                  "ipaddress", "fnmatch", "automa.cli.setup_cmds", "automa.catalog.todo")
 
 
 def modules_after(args: list[str], cache: Path) -> set[str]:
@@ -67,6 +70,26 @@ def test_the_lazy_catalog_equals_the_whole_one_field_by_field(cache: Path) -> No
     assert moved.playmats == {} and moved.monsters == eager.monsters
 
 
+def test_a_turn_parses_only_the_records_it_reads(cache: Path) -> None:
+    from automa.catalog.load import ParsedOnRead
+    from automa.engine.turn import run_turn
+    from automa.scenario.load import load_scenario
+
+    load_catalog()  # checked whole, noted
+    _load.cache_clear()
+    lazy = load_catalog()
+    run_turn(load_scenario(Path(DEMO), lazy), lazy, 7)
+    for name in ("behaviour", "monsters", "lords", "playmats"):
+        records = getattr(lazy, name)
+        assert isinstance(records, ParsedOnRead), name
+    parsed = lazy.monsters._parsed  # type: ignore[attr-defined]
+    assert 0 < len(parsed) < len(lazy.monsters) // 4
+    assert list(lazy.playmats._parsed) == ["mausoleum"]  # type: ignore[attr-defined]
+    whole = build_catalog(None, Problems(collect=False))
+    assert whole is not None and lazy.monsters == whole.monsters
+    assert len(lazy.monsters._parsed) == len(lazy.monsters)  # type: ignore[attr-defined]
+
+
 def test_every_catalog_field_has_its_lazy_part() -> None:
     """A field added to Catalog needs its part in PARTS (else the lazy one reads all)."""
     from automa.catalog.load import PARTS, Catalog
@@ -92,8 +115,10 @@ def test_damaged_or_stale_parsed_tables_are_never_used(cache: Path) -> None:
     path = shipped_data_dir() / "monsters.toml"
     truth = read_toml(path)
     assert read_data_toml(path) == truth  # parsed, then kept
-    entry = _entry(path)
-    assert entry is not None and entry.is_file()
+    name = _entry(path)
+    assert name is not None
+    entry = Path(name)
+    assert entry.is_file()
     text = path.read_text(encoding="utf-8")
     assert cached_tables(path, text) == truth
     assert cached_tables(path, text + "# an edit\n") is None  # other bytes: not this entry
@@ -155,3 +180,37 @@ def test_no_home_means_no_cache_rather_than_one_in_the_current_folder(
     assert validated.cache_dir() is None
     monkeypatch.setenv("XDG_CACHE_HOME", "/somewhere")
     assert validated.cache_dir() == Path("/somewhere/automa")
+
+
+def test_a_one_shot_command_pauses_the_collector_and_restores_it() -> None:
+    import gc
+
+    from automa.cli.main import one_shot
+
+    seen: list[bool] = []
+
+    @one_shot
+    def command(fail: bool) -> None:
+        seen.append(gc.isenabled())
+        if fail:
+            raise ValueError("bad")
+
+    assert gc.isenabled()
+    command(False)
+    with pytest.raises(ValueError):
+        command(True)
+    assert seen == [False, False] and gc.isenabled()
+    assert gc.get_freeze_count() == 0  # nothing left out of collections for good
+    gc.disable()
+    try:
+        command(False)
+        assert not gc.isenabled()  # paused before: left paused
+    finally:
+        gc.enable()
+
+
+@given(st.text(alphabet="/.a~ ", max_size=12))
+def test_a_path_reads_as_pathlib_writes_it(text: str) -> None:
+    from automa.cli.main import PathText, path_text
+
+    assert path_text(text) == str(Path(text)) == PathText(text)

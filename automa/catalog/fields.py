@@ -1,14 +1,12 @@
 """Which fields of a piece's card a battle needs, and which fields a player can type from a card.
 
 A field the sources do not give is written "unknown" in data/ and loads into the record's
-`unknown` set. `automa data todo` lists the ones below; `automa data card` asks for them.
+`unknown` set. `automa data todo` lists the ones below (catalog/todo.py); `automa data card`
+asks for them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from automa.catalog.load import Catalog
 from automa.model.monsters import LordSpec, MonsterSpec
 
 LORD = "catacomb-lord"
@@ -49,35 +47,3 @@ def missing_for_battle(spec: MonsterSpec | LordSpec) -> tuple[str, ...]:
 
 def card_hint(record_id: str) -> str:
     return f"enter the card once with `automa data card {record_id}`"
-
-
-@dataclass(frozen=True)
-class Todo:
-    """One record's card fields our data lacks."""
-
-    id: str
-    name: str
-    kind: str
-    file: str
-    provenance: str
-    fields: tuple[str, ...]
-
-    def role(self, field: str) -> str:
-        """What the field is for: "battle", "stand-in" (a default is used) or "setup"."""
-        if field in REQUIRED[self.kind]:
-            return "battle"
-        if field in DEFAULTED[self.kind]:
-            return "stand-in"
-        return "setup" if field in SETUP[self.kind] else "card"
-
-
-def todo(catalog: Catalog, every: bool = False) -> list[Todo]:
-    """Every record with unknown fields a battle or setup needs (`every`: any card field)."""
-    found = []
-    specs: list[MonsterSpec | LordSpec] = [*catalog.monsters.values(), *catalog.lords.values()]
-    for spec in specs:
-        fields = needed(spec, every)
-        if fields:
-            found.append(Todo(spec.id, spec.name, kind_of(spec),
-                              catalog.files.get(spec.id, "data"), spec.provenance, fields))
-    return found

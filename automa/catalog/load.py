@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import field
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from automa.catalog.consistency import (
-    check_behaviour,
-    check_folder,
-    cross_check,
-    cross_check_pieces,
-    cross_check_rooms,
-)
 from automa.catalog.locate import DATA_FILES, load_data_file, user_data_dir
 from automa.catalog.problems import Problems, Records, raise_
 from automa.catalog.reader import (
@@ -40,9 +32,12 @@ from automa.model.components import (
 from automa.model.monsters import BehaviourRow, EffectSpec, LordSpec, MinionSlot, MonsterSpec
 from automa.model.pieces import HERO_KINDS, Piece
 from automa.model.playmat import Obstacle, Playmat
+from automa.model.records import dataclass
 from automa.model.shots import MODIFIERS, SHOT_NAMES, Sequence, parse_sequence
 
-if TYPE_CHECKING:  # a turn never reads the rooms: their model is imported when they are
+if TYPE_CHECKING:  # a turn imports neither: paths are text, the rooms' model comes with them
+    from pathlib import Path
+
     from automa.model.rooms import RoomSpec, SetupData
 
 T = TypeVar("T")
@@ -90,6 +85,14 @@ class Catalog:
         return self.behaviour[row_id]
 
 
+def _parse_record(origin: str, key: str, table: Any, parse: Callable[[Record], T]) -> T:
+    record = Record(origin, key, table)
+    record.plain("", key)  # an id is printed: no terminal control characters
+    value = parse(record)
+    record.reject_unknown_keys()
+    return value
+
+
 def _records(name: str, user_dir: Path | None, problems: Problems,
              parse: Callable[[Record], T]) -> Records[T]:
     loaded = problems.attempt(lambda: load_data_file(name, user_dir))
@@ -98,16 +101,48 @@ def _records(name: str, user_dir: Path | None, problems: Problems,
     tables, origins = loaded
     parsed: dict[str, T] = {}
     for key, table in tables.items():
-        def one(key: str = key, table: Any = table) -> T:
-            record = Record(origins[key], key, table)
-            record.plain("", key)  # an id is printed: no terminal control characters
-            value = parse(record)
-            record.reject_unknown_keys()
-            return value
-        value = problems.attempt(one)
+        value = problems.attempt(partial(_parse_record, origins[key], key, table, parse))
         if value is not None:
             parsed[key] = value
     return Records(parsed, origins)
+
+
+class ParsedOnRead(Mapping[str, T]):
+    """One data file's records, each parsed when first read: for data checked whole before
+    (the same bytes), where parsing all of them gives the same records, and no problem.
+
+    Keys, their order and `==` are those of the dict `_records` builds."""
+
+    def __init__(self, tables: Mapping[str, Any], origins: Mapping[str, str],
+                 parse: Callable[[Record], T]) -> None:
+        self._tables, self._origins, self._parse = tables, origins, parse
+        self._parsed: dict[str, T] = {}
+
+    def __getitem__(self, key: str) -> T:
+        try:
+            return self._parsed[key]
+        except KeyError:
+            table = self._tables[key]  # KeyError: no such record
+        value = self._parsed[key] = _parse_record(self._origins[key], key, table, self._parse)
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._tables
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tables)
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+def _records_on_read(name: str, user_dir: Path | None,
+                     parse: Callable[[Record], T]) -> Records[T]:
+    tables, origins = load_data_file(name, user_dir)
+    return Records(ParsedOnRead(tables, origins, parse), origins)
 
 
 def _sequences(rec: Record, key: str = "sequences") -> tuple[Sequence, ...]:
@@ -574,6 +609,8 @@ def _check_campaigns(user_dir: Path | None, rooms: Mapping[str, RoomSpec],
 
 
 def build_catalog(user_dir: Path | None, problems: Problems) -> Catalog | None:
+    from automa.catalog.consistency import check_behaviour, cross_check
+
     loaded = problems.attempt(lambda: load_data_file("components.toml", user_dir))
     components = None if loaded is None else parse_components(*loaded, problems)
     behaviour = _records("behaviour.toml", user_dir, problems, parse_behaviour)
@@ -603,14 +640,12 @@ def _components_part(catalog: LazyCatalog, user_dir: Path | None) -> dict[str, A
 
 
 def _pieces_part(catalog: LazyCatalog, user_dir: Path | None) -> dict[str, Any]:
-    """The behaviour rows, monsters, Lords and playmats, checked against one another."""
-    problems = Problems(collect=False)
-    behaviour = _records("behaviour.toml", user_dir, problems, parse_behaviour)
-    monsters = _records("monsters.toml", user_dir, problems, parse_monster)
-    lords = _records("lords.toml", user_dir, problems, parse_lord)
-    playmats = _records("playmats.toml", user_dir, problems, parse_playmat)
-    cross_check_pieces(monsters, lords, playmats, problems)
-    check_behaviour(behaviour, monsters, lords, problems)
+    """The behaviour rows, monsters, Lords and playmats, each parsed when first read (a turn
+    reads a few): checked against one another when the data was checked whole."""
+    behaviour = _records_on_read("behaviour.toml", user_dir, parse_behaviour)
+    monsters = _records_on_read("monsters.toml", user_dir, parse_monster)
+    lords = _records_on_read("lords.toml", user_dir, parse_lord)
+    playmats = _records_on_read("playmats.toml", user_dir, parse_playmat)
     return {"behaviour": behaviour.by_id, "monsters": monsters.by_id, "lords": lords.by_id,
             "playmats": playmats.by_id, "files": {**lords.origins, **monsters.origins},
             "_monster_records": monsters, "_playmat_records": playmats}
@@ -653,6 +688,8 @@ class LazyCatalog(Catalog):
 
 def _rooms_part(catalog: LazyCatalog, user_dir: Path | None) -> dict[str, Any]:
     """The rooms, checked against the monsters and playmats, then the campaigns against them."""
+    from automa.catalog.consistency import cross_check_rooms
+
     problems = Problems(collect=False)
     monsters, playmats = catalog._monster_records, catalog._playmat_records
     rooms = _records("rooms.toml", user_dir, problems, parse_room)
@@ -713,6 +750,8 @@ def load_catalog(data_dir: str | Path | None = None) -> Catalog:
 
 def check_catalog(data_dir: str | Path | None = None) -> list[DataError]:
     """Every problem of the shipped data merged with `data_dir` (empty list: all good)."""
+    from automa.catalog.consistency import check_folder
+
     problems = Problems(collect=True)
     try:
         user_dir = user_data_dir(data_dir)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from automa.catalog.reader import parse_toml, read_file_text
 from automa.errors import DataError
+
+if TYPE_CHECKING:  # a turn reads these paths as text: pathlib costs its start ~5 ms
+    from pathlib import Path
 
 DATA_FILES = (
     "components.toml",
@@ -24,17 +26,24 @@ DATA_FILES = (
 USER_DATA_ENV = "AUTOMA_DATA_DIR"
 
 
-def shipped_data_dir() -> Path:
+def shipped_data_folder() -> str:
     """The data/ folder: inside the wheel as automa/_data, a symlink to data/ in a checkout.
 
     Found beside this package's files when it lies on disk (the usual case: no need to import
     importlib.resources, which costs a command's start some milliseconds); else through it."""
-    beside = Path(__file__).parent.parent / "_data"
-    if beside.is_dir():
+    beside = os.path.join(os.path.dirname(os.path.dirname(__file__)), "_data")
+    if os.path.isdir(beside):
         return beside
     from importlib import resources
 
-    return Path(str(resources.files("automa") / "_data"))
+    return str(resources.files("automa") / "_data")
+
+
+def shipped_data_dir() -> Path:
+    """`shipped_data_folder` as a Path."""
+    from pathlib import Path
+
+    return Path(shipped_data_folder())
 
 
 def user_data_dir(explicit: str | Path | None = None) -> Path | None:
@@ -42,18 +51,20 @@ def user_data_dir(explicit: str | Path | None = None) -> Path | None:
     chosen = explicit or os.environ.get(USER_DATA_ENV)
     if not chosen:
         return None
+    from pathlib import Path
+
     path = Path(chosen).expanduser()
     if not path.is_dir():
         raise DataError(str(path), "", "", "the data folder does not exist")
     return path
 
 
-def read_toml(path: Path) -> dict[str, Any]:
+def read_toml(path: str | Path) -> dict[str, Any]:
     """A data file: a regular file of bounded size, valid TOML, not nested absurdly deep."""
     return parse_toml(read_file_text(path), str(path))
 
 
-def read_data_toml(path: Path) -> dict[str, Any]:
+def read_data_toml(path: str | Path) -> dict[str, Any]:
     """A shipped data file as `read_toml` reads it, its parse kept in the user's cache by its
     bytes (the user's own files are read each time: they are few and small, and a cache entry
     per folder would pile up)."""
@@ -88,7 +99,7 @@ def merge_records(shipped: dict[str, Any], override: dict[str, Any]) -> dict[str
 
 def load_data_file(name: str, user_dir: Path | None) -> tuple[dict[str, Any], dict[str, str]]:
     """The merged tables of one data file, and for each top-level key the file it came from."""
-    shipped_path = shipped_data_dir() / name
+    shipped_path = os.path.join(shipped_data_folder(), name)
     tables = read_data_toml(shipped_path)
     origins = dict.fromkeys(tables, f"data/{name}")
     if user_dir is not None and (user_dir / name).exists():  # a pipe or a folder: refused

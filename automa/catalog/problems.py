@@ -4,10 +4,10 @@ raised for normal loading; and the parsed records of one file with where each ca
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from automa.errors import DataError
+from automa.model.records import dataclass
 
 T = TypeVar("T")
 
@@ -39,7 +39,7 @@ class Problems:
 class Records(Generic[T]):
     """The parsed records of one data file, and the file each record came from."""
 
-    by_id: dict[str, T]
+    by_id: Mapping[str, T]
     origins: Mapping[str, str]
 
     def file_of(self, record_id: str) -> str:

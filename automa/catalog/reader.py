@@ -6,17 +6,18 @@ one-line message: `scenario.toml: [piece rat-1] at: expected two numbers [x, y],
 
 from __future__ import annotations
 
-import difflib
 import os
 import stat
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path
 from types import EllipsisType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from automa.errors import DataError
 from automa.safe_text import unsafe_character
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 T = TypeVar("T")
 UNKNOWN = "unknown"
@@ -139,6 +140,8 @@ class Record:
 
     def _typo_of(self, key: str) -> str:
         """Name an unknown key that looks like a misspelling of `key`."""
+        import difflib  # a mistake's hint only
+
         close = difflib.get_close_matches(key, [k for k in self.table if k != key], n=1)
         return f"; unknown key {close[0]!r} looks like a typo of it" if close else ""
 

@@ -16,25 +16,27 @@ import hashlib
 import marshal
 import os
 import sys
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from automa.catalog.validated import cache_dir, is_safe
+from automa.catalog.validated import cache_dir, cache_folder, is_safe
+
+if TYPE_CHECKING:  # a turn reads these paths as text: pathlib costs its start ~5 ms
+    from pathlib import Path
 
 HEADER = b"automa-tables-1\n"
 MAX_ENTRY_BYTES = 20_000_000
 
 
-def _entry(path: Path) -> Path | None:
-    folder = cache_dir()
+def _entry(path: str | Path) -> str | None:
+    folder = cache_folder()
     if folder is None or not is_safe(folder):
         return None
     name = hashlib.sha256(os.fsencode(os.path.abspath(path))).hexdigest()[:32]
-    return folder / f"tables-{name}"
+    return os.path.join(folder, f"tables-{name}")
 
 
 def _text_digest(text: str) -> bytes:
-    reader = Path(__file__).with_name("reader.py").stat()
+    reader = os.stat(os.path.join(os.path.dirname(__file__), "reader.py"))
     digest = hashlib.sha256(HEADER)
     digest.update(f"{sys.version}\0{marshal.version}\0{reader.st_size}\0{reader.st_mtime_ns}\0"
                   .encode())
@@ -42,7 +44,7 @@ def _text_digest(text: str) -> bytes:
     return digest.hexdigest().encode()
 
 
-def cached_tables(path: Path, text: str) -> dict[str, Any] | None:
+def cached_tables(path: str | Path, text: str) -> dict[str, Any] | None:
     """The tables parsed from exactly this text before, else None."""
     entry = _entry(path)
     if entry is None:
@@ -66,7 +68,7 @@ def cached_tables(path: Path, text: str) -> dict[str, Any] | None:
     return tables if isinstance(tables, dict) else None
 
 
-def store_tables(path: Path, text: str, tables: dict[str, Any]) -> None:
+def store_tables(path: str | Path, text: str, tables: dict[str, Any]) -> None:
     """Keep the tables for next time; any failure (no folder, a full disk, a value marshal
     cannot write) leaves nothing."""
     try:
@@ -82,7 +84,7 @@ def store_tables(path: Path, text: str, tables: dict[str, Any]) -> None:
             return
         blob = (HEADER + _text_digest(text) + b"\n" + hashlib.sha256(payload).hexdigest().encode()
                 + b"\n" + payload)
-        temp = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
+        temp = folder / f".{os.path.basename(entry)}.{os.getpid()}.tmp"
         temp.write_bytes(blob)
         os.replace(temp, entry)
     except (OSError, ValueError):

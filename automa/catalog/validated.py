@@ -17,27 +17,40 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from automa.catalog.locate import DATA_FILES, shipped_data_dir
+from automa.catalog.locate import DATA_FILES, shipped_data_folder
+
+if TYPE_CHECKING:  # a turn reads these paths as text: pathlib costs its start ~5 ms
+    from pathlib import Path
 
 CACHE_ENV = "AUTOMA_CACHE_DIR"
 FORMAT = b"automa-validated-1"
 CHECKING_CODE = ("catalog", "model", "campaign", "rules")  # the folders whose code checks data
 
 
-def cache_dir() -> Path | None:
+def cache_folder() -> str | None:
     """$AUTOMA_CACHE_DIR (empty: none), else $XDG_CACHE_HOME/automa, else ~/.cache/automa."""
     chosen = os.environ.get(CACHE_ENV)
     if chosen is not None:
-        return Path(chosen).expanduser() if chosen.strip() else None
+        return os.path.expanduser(chosen) if chosen.strip() else None
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     if not os.path.isabs(base):  # no home to be found: no cache, never one in the current folder
         return None
-    return Path(base) / "automa"
+    return os.path.join(base, "automa")
 
 
-def is_safe(folder: Path) -> bool:
+def cache_dir() -> Path | None:
+    """`cache_folder` as a Path."""
+    folder = cache_folder()
+    if folder is None:
+        return None
+    from pathlib import Path
+
+    return Path(folder)
+
+
+def is_safe(folder: str | Path) -> bool:
     """The user's own folder, a real one (no symlink), that no one else may write to."""
     try:
         info = os.lstat(folder)
@@ -53,21 +66,21 @@ def data_digest(user_dir: Path | None) -> str:
     import hashlib
 
     digest = hashlib.sha256(FORMAT)
-    folders = [("shipped", shipped_data_dir())]
+    folders: list[tuple[str, str | Path]] = [("shipped", shipped_data_folder())]
     if user_dir is not None:
         folders.append(("user", user_dir))
     for label, folder in folders:
         for name in DATA_FILES:
-            path = folder / name
+            path = os.path.join(folder, name)
             try:
-                content = path.read_bytes() if path.is_file() else b"<none>"
+                content = _read_bytes(path) if os.path.isfile(path) else b"<none>"
             except OSError:
                 content = b"<unreadable>"
             digest.update(f"\0{label}\0{name}\0{len(content)}\0".encode())
             digest.update(content)
-    package = Path(__file__).parent.parent
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     for sub in CHECKING_CODE:
-        for entry in sorted(os.scandir(package / sub), key=lambda e: e.name):
+        for entry in sorted(os.scandir(os.path.join(package, sub)), key=lambda e: e.name):
             if entry.name.endswith(".py"):
                 info = entry.stat()
                 digest.update(f"\0{sub}/{entry.name}\0{info.st_size}\0{info.st_mtime_ns}"
@@ -75,17 +88,22 @@ def data_digest(user_dir: Path | None) -> str:
     return digest.hexdigest()
 
 
+def _read_bytes(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
 KEPT = 16  # digests remembered: a few data folders in use, each with its latest content
 
 
-def _marker() -> Path | None:
-    folder = cache_dir()
+def _marker() -> str | None:
+    folder = cache_folder()
     if folder is None or not is_safe(folder):
         return None
-    return folder / "validated"
+    return os.path.join(folder, "validated")
 
 
-def _remembered(marker: Path) -> list[str]:
+def _remembered(marker: str) -> list[str]:
     """The digests in the marker file; anything else in it (damage) is ignored."""
     try:
         with open(marker, "rb") as handle:
@@ -114,7 +132,7 @@ def mark_validated(digest: str) -> None:
         if marker is None:
             return
         kept = [digest, *(d for d in _remembered(marker) if d != digest)][:KEPT]
-        temp = marker.with_name(f".{marker.name}.{os.getpid()}.tmp")
+        temp = folder / f".validated.{os.getpid()}.tmp"
         temp.write_text("".join(f"{d}\n" for d in kept), encoding="ascii")
         os.replace(temp, marker)
     except OSError:

@@ -16,7 +16,8 @@ from automa.cli.campaign_show import (
     status_json,
     status_text,
 )
-from automa.cli.main import _catalog, _heroes, cli, emit_json, reports_errors
+from automa.cli.main import _catalog, cli, emit_json, reports_errors
+from automa.cli.setup_cmds import _heroes
 
 json_option = click.option("--json", "as_json", is_flag=True,
                            help="Print one JSON object instead of text.")

@@ -37,8 +37,8 @@ def data_todo(ctx: click.Context, local_dir: Path | None, every: bool, as_json: 
     Example:
       automa data todo --data-dir my-data
     """
-    from automa.catalog.fields import todo
     from automa.catalog.load import load_catalog
+    from automa.catalog.todo import todo
 
     entries = todo(load_catalog(_folder(ctx, local_dir)), every)
     if as_json:

@@ -10,10 +10,12 @@ import functools
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+
+if TYPE_CHECKING:  # imported when a path is made: it costs a command's start ~5 ms
+    from pathlib import Path
 
 F = TypeVar("F", bound=Callable[..., Any])
 EXIT_INTERRUPTED = 130
@@ -62,6 +64,60 @@ def reports_errors(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def path_text(value: str) -> str:
+    """`str(pathlib.Path(value))` without importing pathlib: the path as it writes it, without
+    "." parts or doubled and trailing slashes (two leading slashes kept, as POSIX asks)."""
+    if os.name != "posix":
+        from pathlib import Path
+
+        return str(Path(value))
+    stripped = value.lstrip("/")
+    slashes = len(value) - len(stripped)
+    root = "//" if slashes == 2 else "/" if slashes else ""
+    return root + "/".join(p for p in stripped.split("/") if p and p != ".") or "."
+
+
+class PathText:
+    """click's `path_type` for a path a command only reads: text, as `path_text` writes it."""
+
+    def __new__(cls, value: str) -> str:  # type: ignore[misc]
+        return path_text(value)
+
+
+class PathValue:
+    """click's `path_type` for a pathlib.Path, imported only when such a path is given."""
+
+    def __new__(cls, value: str) -> Path:  # type: ignore[misc]
+        from pathlib import Path
+
+        return Path(value)
+
+
+def one_shot(command: F) -> F:
+    """A command that reads its input, prints and ends runs with the cyclic garbage collector
+    paused. Its start makes tens of thousands of objects that live until the end (modules,
+    classes, functions, records); the collector walked them some 20 times, ~5 ms of the ~60 a
+    turn adds to the bare imports. After it, what it made joins the oldest generation without a
+    collection (which, just before exit, would walk them all once more for ~2 ms): the next full
+    collection of a longer-lived process (tests) still frees its cyclic garbage."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        import gc
+
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            return command(*args, **kwargs)
+        finally:
+            if paused:
+                gc.freeze()  # what the command made joins the oldest generation uncollected:
+                gc.unfreeze()  # the next full collection looks at it (one now would be wasted)
+                gc.enable()
+
+    return wrapper  # type: ignore[return-value]
+
+
 def emit_json(data: object) -> None:
     """One JSON object on stdout: readable Unicode, but nothing a terminal would obey."""
     import json
@@ -83,6 +139,7 @@ COMMAND_MODULES = {
     "hidden-cave": "cave_cmds",
     "threat": "threat_cmds",
     "serve": "serve_cmds",
+    "setup": "setup_cmds",
 }
 
 
@@ -102,7 +159,7 @@ class LazyGroup(click.Group):
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=PathValue),
               envvar="AUTOMA_DATA_DIR", default=None,
               help="Folder whose data files extend or replace the shipped ones "
                    "(or set AUTOMA_DATA_DIR).")
@@ -128,7 +185,7 @@ def _catalog(ctx: click.Context) -> Any:
     return load_catalog(ctx.obj["data_dir"])
 
 
-def _scenario(ctx: click.Context, path: Path, close_call: float | None = None) -> Any:
+def _scenario(ctx: click.Context, path: str | Path, close_call: float | None = None) -> Any:
     """Load a scenario; `close_call` (cm) overrides its close-call tolerance."""
     from dataclasses import replace
 
@@ -168,12 +225,12 @@ def _run_turn(ctx: click.Context, scenario: Any, seed: int | None, as_json: bool
 
 
 @cli.command()
-@click.argument("scenario", type=click.Path(path_type=Path))
+@click.argument("scenario", type=click.Path(path_type=PathText))
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
               help="Seed for every draw the scenario does not script (default: [chance] seed, "
                    "else a fresh one, printed).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (CONTRACT.md).")
-@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--save", type=click.Path(dir_okay=False, path_type=PathValue), default=None,
               help="Write the table after the turn as a scenario for the next turn.")
 @close_call_option
 @click.option("--explain", is_flag=True,
@@ -181,7 +238,8 @@ def _run_turn(ctx: click.Context, scenario: Any, seed: int | None, as_json: bool
                    "deciding column and loser.")
 @click.pass_context
 @reports_errors
-def turn(ctx: click.Context, scenario: Path, seed: int | None, as_json: bool,
+@one_shot
+def turn(ctx: click.Context, scenario: str, seed: int | None, as_json: bool,
          save: Path | None, close_call: float | None, explain: bool) -> None:
     """Resolve one full AI turn: every AI character acts once, in activation order.
 
@@ -193,13 +251,14 @@ def turn(ctx: click.Context, scenario: Path, seed: int | None, as_json: bool,
 
 
 @cli.command()
-@click.argument("scenario", type=click.Path(path_type=Path))
+@click.argument("scenario", type=click.Path(path_type=PathText))
 @click.argument("piece")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (CONTRACT.md).")
 @close_call_option
 @click.pass_context
 @reports_errors
-def los(ctx: click.Context, scenario: Path, piece: str, as_json: bool,
+@one_shot
+def los(ctx: click.Context, scenario: str, piece: str, as_json: bool,
         close_call: float | None) -> None:
     """Whom PIECE sees under the scenario's line-of-sight setting, closest first."""
     from automa.errors import ScenarioError
@@ -228,12 +287,13 @@ def los(ctx: click.Context, scenario: Path, piece: str, as_json: bool,
 
 
 @cli.command()
-@click.argument("scenario", type=click.Path(path_type=Path))
+@click.argument("scenario", type=click.Path(path_type=PathText))
 @click.argument("corners", nargs=3, metavar="X1,Y1 X2,Y2 X3,Y3")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 @reports_errors
-def triangle(ctx: click.Context, scenario: Path, corners: tuple[str, str, str],
+@one_shot
+def triangle(ctx: click.Context, scenario: str, corners: tuple[str, str, str],
              as_json: bool) -> None:
     """Scorched Earth: which pieces lie completely within the triangle of the three pieces.
 
@@ -271,8 +331,11 @@ def triangle(ctx: click.Context, scenario: Path, corners: tuple[str, str, str],
 @click.option("--explain", is_flag=True, help="Show the full trace of each decision.")
 @click.pass_context
 @reports_errors
+@one_shot
 def demo(ctx: click.Context, seed: int | None, as_json: bool, explain: bool) -> None:
     """One AI turn of the shipped example battle, printed step by step."""
+    from pathlib import Path
+
     path = Path(__file__).parent.parent / "_examples" / "demo-battle.toml"
     if not path.is_file():
         from importlib import resources
@@ -284,121 +347,13 @@ def demo(ctx: click.Context, seed: int | None, as_json: bool, explain: bool) -> 
     _run_turn(ctx, scenario, seed, as_json, None, explain)
 
 
-def _heroes(text: str | None) -> tuple[tuple[str, int], ...]:
-    from automa.cli.asker import plain_number
-    from automa.errors import InputError
-
-    heroes = []
-    for part in (text or "").split(","):
-        if not part.strip():
-            continue
-        name, _, health = part.partition("=")
-        value = plain_number(health)
-        if not name.strip() or value is None or value < 1:
-            raise InputError(f"--heroes: write each hero as ID=HEALTH (elf=8, plain digits), "
-                             f"not {part!r}")
-        heroes.append((name.strip(), value))
-    if len({h for h, _ in heroes}) != len(heroes):
-        raise InputError("--heroes: a hero is named twice")
-    return tuple(heroes)
-
-
-def _campaign_last(path: Path | None) -> str | None:
-    import tomllib
-
-    from automa.errors import InputError
-
-    if path is None or not path.exists():
-        return None
-    try:
-        value = tomllib.loads(path.read_text(encoding="utf-8")).get("last_playmat")
-    except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: not a campaign file ({exc})") from None
-    if value is not None and not isinstance(value, str):
-        raise InputError(f"{path}: last_playmat: expected a playmat id")
-    return value
-
-
-@cli.command()
-@click.argument("room")
-@click.option("--lord", default=None, help="The campaign's Catacomb Lord (needed for a lair "
-              "and for Mercenary icons).")
-@click.option("--playmat", default=None, help="Use this playmat instead of rolling.")
-@click.option("--heroes", default=None, metavar="ID=HEALTH,...",
-              help="The heroes and their health, e.g. elf=8,barbarian=12.")
-@click.option("--expansions", default="", metavar="MAT,...",
-              help="Expansion playmats you own (then the D12 chart is used).")
-@click.option("--last-playmat", default=None, help="The mat just played (rolled again).")
-@click.option("--campaign", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="A small file remembering the last playmat across setups.")
-@click.option("--los-blocked", is_flag=True, help="Line of sight blocked by obstacles.")
-@click.option("--trilithon", is_flag=True, help="The heroes chose to use the Trilithon.")
-@click.option("--hidden-cave", is_flag=True, help="Set up the Hidden Cave too.")
-@click.option("--dice", type=click.Choice(["virtual", "physical"]), default="virtual",
-              help="physical: you roll, shuffle and draw at the table and type the results.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (CONTRACT.md).")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write the scenario for `automa turn`.")
-@click.pass_context
-@reports_errors
-def setup(ctx: click.Context, room: str, lord: str | None, playmat: str | None,
-          heroes: str | None, expansions: str, last_playmat: str | None,
-          campaign: Path | None, los_blocked: bool, trilithon: bool, hidden_cave: bool,
-          dice: str, seed: int | None, as_json: bool, out: Path | None) -> None:
-    """Set up a Battle Room (or ROOM 'lair' with --lord) by the Red Box rules.
-
-    \b
-    Examples:
-      automa setup chagnars-lair --heroes elf=8,barbarian=12 --out battle.toml
-      automa setup lair --lord hmotha --heroes elf=8 --seed 3 --json
-      automa setup moghath --lord vasesak --dice physical
-    """
-    import numpy as np
-
-    from automa.cli.asker import PromptAsker
-    from automa.engine.chance import Chance
-    from automa.engine.setup import SetupOptions, run_setup
-    from automa.model.scenario import ChanceScript
-    from automa.render.setup_out import setup_json, setup_text
-    from automa.scenario.save import save_scenario
-    from automa.storage import atomic_write_text
-
-    catalog = _catalog(ctx)
-    options = SetupOptions(
-        room=room, lord=lord, playmat=playmat, heroes=_heroes(heroes),
-        expansion_mats=tuple(m.strip() for m in expansions.split(",") if m.strip()),
-        last_playmat=last_playmat or _campaign_last(campaign), los_blocked=los_blocked,
-        trilithon=trilithon, hidden_cave=hidden_cave)
-    used_seed = seed if seed is not None else int(np.random.SeedSequence().generate_state(1)[0])
-    chance = Chance(ChanceScript(), np.random.default_rng(used_seed),
-                    catalog.components.rune_die, catalog.components.location_die,
-                    asker=PromptAsker() if dice == "physical" else None)
-    result = run_setup(catalog, options, chance)
-    if out is not None:
-        save_scenario(result.scenario, out)
-    if campaign is not None:
-        atomic_write_text(campaign, f'last_playmat = "{result.playmat}"\n')
-    if as_json:
-        emit_json({**setup_json(result), "seed": used_seed if dice == "virtual" else None})
-        return
-    click.echo(setup_text(result, catalog.components.tiles), nl=False)
-    if out is not None and dice == "physical":  # a session keeps the table's dice and tokens
-        click.echo(f"Saved the scenario to {out}. Play it with your own dice and tokens: "
-                   f"`automa new {out} --session BATTLE --dice physical`, then "
-                   f"`automa play --session BATTLE`")
-    elif out is not None:
-        click.echo(f"Saved the scenario to {out}: run `automa turn {out}` for the AI's turn, "
-                   f"or `automa new {out} --session BATTLE` for a whole battle")
-
-
 @cli.group()
 def data() -> None:
     """Inspect and check the rules data."""
 
 
 @data.command("check")
-@click.argument("directory", required=False, type=click.Path(path_type=Path))
+@click.argument("directory", required=False, type=click.Path(path_type=PathValue))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 @reports_errors

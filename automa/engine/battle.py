@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from automa.catalog.load import Catalog
 from automa.engine.chance import Chance
@@ -11,6 +11,7 @@ from automa.engine.judge import Judge
 from automa.engine.steps import Step
 from automa.geometry.table import TableGeometry
 from automa.model.pieces import Piece
+from automa.model.records import dataclass
 from automa.model.scenario import Bag, Scenario
 from automa.rules.rulings import option, ruling
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from shapely.geometry import LineString, Point
 
@@ -33,6 +33,7 @@ from automa.geometry.table import edge_distance
 from automa.geometry.templates import attack_cover
 from automa.model.components import DamageToken
 from automa.model.pieces import Piece
+from automa.model.records import dataclass
 from automa.model.shots import Shot
 from automa.rules.tokens import discard, draw, pour_back, refill_if_empty, token_levels
 

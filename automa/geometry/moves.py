@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -28,6 +27,7 @@ from automa.geometry.table import (
     point_gaps,
 )
 from automa.model.pieces import Piece
+from automa.model.records import dataclass
 
 Vec = tuple[float, float]
 RING_SAMPLES = 720  # candidate spots around a target when the direct touching spot is taken

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 import numpy as np
 import shapely
@@ -18,6 +17,7 @@ from numpy.typing import NDArray
 
 from automa.geometry.table import MEMO_KEPT, SLACK, TableGeometry, edge_distance
 from automa.model.pieces import Piece
+from automa.model.records import dataclass
 
 INTERIORS_MEET = "T********"  # DE-9IM: the line's interior meets the obstacle's interior
 CORRIDOR_WIDTH = 3.0  # cm, the ruler's width (house: unmeasured)

@@ -8,7 +8,7 @@ only drawing and the few slow queries that need a shape (zones, setup).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import numpy as np
@@ -18,6 +18,7 @@ from shapely.geometry import Point, Polygon
 
 from automa.model.pieces import Piece
 from automa.model.playmat import Playmat
+from automa.model.records import dataclass
 
 CIRCLE_SEGMENTS = 32  # quarter-circle segments: a 3 cm disc is off by under 0.01 mm
 EPSILON = 1e-6  # cm: "touching" tolerance for exact tests

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from shapely.affinity import translate
 from shapely.geometry import Point, Polygon
@@ -11,6 +10,7 @@ from shapely.geometry import Point, Polygon
 from automa.geometry.table import TableGeometry, centre_distance
 from automa.model.components import AttackTemplate, ClockTemplate
 from automa.model.pieces import Piece
+from automa.model.records import dataclass
 
 Vec = tuple[float, float]
 TOWARD_HERO_ZONE: Vec = (0.0, -1.0)

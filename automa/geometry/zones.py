@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from shapely.geometry import LineString, Point, Polygon
 
 from automa.geometry.moves import rune_occupant
 from automa.geometry.table import TableGeometry
 from automa.model.pieces import Piece
 from automa.model.playmat import Playmat
+from automa.model.records import dataclass
 from automa.rules.tiles import by_tiles
 
 Vec = tuple[float, float]

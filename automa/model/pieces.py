@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from automa.model.records import dataclass
 from automa.model.shots import Sequence
 
 HERO_KINDS = ("hero", "ally", "familiar", "mount", "assistant")

@@ -7,7 +7,8 @@ toward the Monster Start Zone.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from automa.model.records import dataclass
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ a shot is a name with optional "+modifier" terms; a modifier may carry a card co
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from automa.model.records import dataclass
 
 CHARACTER_DAMAGE_SHOTS = frozenset({"melee", "bite", "roll", "sword", "devour"})
 RANGED_SHOTS = frozenset(

@@ -11,7 +11,8 @@ switch only through `option`; docs/rulings.md is generated from this registry
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from automa.model.records import dataclass
 
 
 @dataclass(frozen=True)

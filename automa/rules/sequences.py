@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from automa.model.records import dataclass
 from automa.model.shots import Sequence
 
 PREFERENCE_WORDS = {

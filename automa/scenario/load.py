@@ -3,10 +3,8 @@ the record and the field (`battle.toml: [piece rat-1] at: ...`)."""
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from automa.catalog.fields import card_hint, kind_of, missing_for_battle
 from automa.catalog.load import Catalog, parse_playmat
@@ -30,6 +28,9 @@ from automa.model.scenario import (
 )
 from automa.model.shots import Sequence, parse_sequence
 from automa.rules.rulings import check_choice
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 FORMAT = 1
 MAX_PIECES = 200  # every piece is checked against every other: keep loading quick
@@ -116,6 +117,8 @@ def _playmat(top: Record, battle: Record, ref: str, catalog: Catalog) -> Playmat
 
 
 def _suggest(word: str, known: Any) -> str:
+    import difflib  # a mistake's hint only
+
     close = difflib.get_close_matches(word, list(known), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 

@@ -1,0 +1,120 @@
+"""`automa setup`: a Battle Room (or a Lord's lair) set up by the Red Box rules."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from automa.cli.main import PathValue, _catalog, cli, emit_json, reports_errors
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def _heroes(text: str | None) -> tuple[tuple[str, int], ...]:
+    from automa.cli.asker import plain_number
+    from automa.errors import InputError
+
+    heroes = []
+    for part in (text or "").split(","):
+        if not part.strip():
+            continue
+        name, _, health = part.partition("=")
+        value = plain_number(health)
+        if not name.strip() or value is None or value < 1:
+            raise InputError(f"--heroes: write each hero as ID=HEALTH (elf=8, plain digits), "
+                             f"not {part!r}")
+        heroes.append((name.strip(), value))
+    if len({h for h, _ in heroes}) != len(heroes):
+        raise InputError("--heroes: a hero is named twice")
+    return tuple(heroes)
+
+
+def _campaign_last(path: Path | None) -> str | None:
+    import tomllib
+
+    from automa.errors import InputError
+
+    if path is None or not path.exists():
+        return None
+    try:
+        value = tomllib.loads(path.read_text(encoding="utf-8")).get("last_playmat")
+    except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: not a campaign file ({exc})") from None
+    if value is not None and not isinstance(value, str):
+        raise InputError(f"{path}: last_playmat: expected a playmat id")
+    return value
+
+
+@cli.command()
+@click.argument("room")
+@click.option("--lord", default=None, help="The campaign's Catacomb Lord (needed for a lair "
+              "and for Mercenary icons).")
+@click.option("--playmat", default=None, help="Use this playmat instead of rolling.")
+@click.option("--heroes", default=None, metavar="ID=HEALTH,...",
+              help="The heroes and their health, e.g. elf=8,barbarian=12.")
+@click.option("--expansions", default="", metavar="MAT,...",
+              help="Expansion playmats you own (then the D12 chart is used).")
+@click.option("--last-playmat", default=None, help="The mat just played (rolled again).")
+@click.option("--campaign", type=click.Path(dir_okay=False, path_type=PathValue), default=None,
+              help="A small file remembering the last playmat across setups.")
+@click.option("--los-blocked", is_flag=True, help="Line of sight blocked by obstacles.")
+@click.option("--trilithon", is_flag=True, help="The heroes chose to use the Trilithon.")
+@click.option("--hidden-cave", is_flag=True, help="Set up the Hidden Cave too.")
+@click.option("--dice", type=click.Choice(["virtual", "physical"]), default="virtual",
+              help="physical: you roll, shuffle and draw at the table and type the results.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (CONTRACT.md).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=PathValue), default=None,
+              help="Write the scenario for `automa turn`.")
+@click.pass_context
+@reports_errors
+def setup(ctx: click.Context, room: str, lord: str | None, playmat: str | None,
+          heroes: str | None, expansions: str, last_playmat: str | None,
+          campaign: Path | None, los_blocked: bool, trilithon: bool, hidden_cave: bool,
+          dice: str, seed: int | None, as_json: bool, out: Path | None) -> None:
+    """Set up a Battle Room (or ROOM 'lair' with --lord) by the Red Box rules.
+
+    \b
+    Examples:
+      automa setup chagnars-lair --heroes elf=8,barbarian=12 --out battle.toml
+      automa setup lair --lord hmotha --heroes elf=8 --seed 3 --json
+      automa setup moghath --lord vasesak --dice physical
+    """
+    import numpy as np
+
+    from automa.cli.asker import PromptAsker
+    from automa.engine.chance import Chance
+    from automa.engine.setup import SetupOptions, run_setup
+    from automa.model.scenario import ChanceScript
+    from automa.render.setup_out import setup_json, setup_text
+    from automa.scenario.save import save_scenario
+    from automa.storage import atomic_write_text
+
+    catalog = _catalog(ctx)
+    options = SetupOptions(
+        room=room, lord=lord, playmat=playmat, heroes=_heroes(heroes),
+        expansion_mats=tuple(m.strip() for m in expansions.split(",") if m.strip()),
+        last_playmat=last_playmat or _campaign_last(campaign), los_blocked=los_blocked,
+        trilithon=trilithon, hidden_cave=hidden_cave)
+    used_seed = seed if seed is not None else int(np.random.SeedSequence().generate_state(1)[0])
+    chance = Chance(ChanceScript(), np.random.default_rng(used_seed),
+                    catalog.components.rune_die, catalog.components.location_die,
+                    asker=PromptAsker() if dice == "physical" else None)
+    result = run_setup(catalog, options, chance)
+    if out is not None:
+        save_scenario(result.scenario, out)
+    if campaign is not None:
+        atomic_write_text(campaign, f'last_playmat = "{result.playmat}"\n')
+    if as_json:
+        emit_json({**setup_json(result), "seed": used_seed if dice == "virtual" else None})
+        return
+    click.echo(setup_text(result, catalog.components.tiles), nl=False)
+    if out is not None and dice == "physical":  # a session keeps the table's dice and tokens
+        click.echo(f"Saved the scenario to {out}. Play it with your own dice and tokens: "
+                   f"`automa new {out} --session BATTLE --dice physical`, then "
+                   f"`automa play --session BATTLE`")
+    elif out is not None:
+        click.echo(f"Saved the scenario to {out}: run `automa turn {out}` for the AI's turn, "
+                   f"or `automa new {out} --session BATTLE` for a whole battle")

@@ -1,0 +1,212 @@
+"""`dataclass`, as the standard one, with the methods it adds made when they are first needed.
+
+The standard decorator (on Python 3.11 and 3.12) writes each method it adds as source text and
+compiles it: about 0.8 ms a class, and a turn imports some 65 of them, half its start-up over the
+bare imports of numpy, shapely and click. Here `__init__` still comes from the standard decorator
+(every record is made); `__eq__`, `__hash__` and, with `order`, `__lt__`, `__le__`, `__gt__` and
+`__ge__` are the standard decorator's own text, compiled when first called (a turn compares or
+hashes few of its classes), so they are as quick to call as ever; `__repr__` and a frozen
+record's `__setattr__` and `__delattr__` are closures over the field names, which cost next to
+nothing to make and behave the same (the same repr text, with the same guard against a record
+that holds itself; the same errors). The docstring of a record without one (its name and
+signature) is worked out when read. Only the plain cases take this path (no `unsafe_hash`,
+`slots`, or `init=False`); any other options go to the standard decorator whole.
+`tests/test_records.py` holds the two side by side.
+
+    from automa.model.records import dataclass  # in place of `from dataclasses import dataclass`
+
+Type checkers see the standard decorator itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import threading
+from _thread import get_ident
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+__all__ = ["dataclass"]
+
+
+def _set_method(cls: type, name: str, method: Callable[..., Any]) -> None:
+    """Add a method unless the class body defines one (as the standard decorator does)."""
+    if name in cls.__dict__:
+        return
+    method.__qualname__ = f"{cls.__qualname__}.{name}"
+    setattr(cls, name, method)
+
+
+def _repr_method(names: list[str]) -> Callable[[Any], str]:
+    running: set[tuple[int, int]] = set()
+
+    def __repr__(self: Any) -> str:
+        key = id(self), get_ident()
+        if key in running:  # a record that holds itself
+            return "..."
+        running.add(key)
+        try:
+            qualname: str = self.__class__.__qualname__
+            return qualname + "(" + ", ".join([f"{name}={getattr(self, name)!r}"
+                                               for name in names]) + ")"
+        finally:
+            running.discard(key)
+
+    return __repr__
+
+
+def _on_first_call(cls: type, name: str, args: str, body: str) -> Callable[..., Any]:
+    """A method that, when first called, compiles the standard decorator's own text for it
+    (quickest to call: the attribute reads are in line), puts that on the class instead, and
+    hands the call over. A class whose records are never compared or hashed never pays."""
+
+    def first(*call: Any) -> Any:
+        module = sys.modules.get(cls.__module__)
+        made: dict[str, Any] = {}
+        exec(f"def {name}({args}):\n{body}", module.__dict__ if module else {}, made)
+        method = made[name]
+        method.__qualname__ = f"{cls.__qualname__}.{name}"
+        setattr(cls, name, method)
+        return method(*call)
+
+    first.__name__ = name
+    return first
+
+
+def _tuple(record: str, names: list[str]) -> str:
+    """`(self.a,self.b,)`: the tuple the standard methods compare and hash."""
+    return "(" + ",".join(f"{record}.{name}" for name in names) + ",)" if names else "()"
+
+
+def _compare_method(cls: type, name: str, operator: str, names: list[str]) -> Callable[..., Any]:
+    return _on_first_call(cls, name, "self, other",
+                          " if other.__class__ is self.__class__:\n"
+                          f"  return {_tuple('self', names)}{operator}{_tuple('other', names)}\n"
+                          " return NotImplemented")
+
+
+ORDER = {"__lt__": "<", "__le__": "<=", "__gt__": ">", "__ge__": ">="}
+
+
+def _frozen_methods(cls: type, fields: Iterable[dataclasses.Field[Any]],
+                    _globals: object) -> tuple[Callable[..., None], Callable[..., None]]:
+    """The standard `__setattr__` and `__delattr__` of a frozen record, as closures."""
+    names = tuple(f.name for f in fields)
+    owner: Any = cls
+    frozen_error = dataclasses.FrozenInstanceError
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is cls or name in names:
+            raise frozen_error(f"cannot assign to field {name!r}")
+        super(owner, self).__setattr__(name, value)
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is cls or name in names:
+            raise frozen_error(f"cannot delete field {name!r}")
+        super(owner, self).__delattr__(name)
+
+    return __setattr__, __delattr__
+
+
+# The standard decorator makes a frozen record's two methods in one private helper, the same on
+# the Pythons that write methods one by one (3.11, 3.12; later ones compile them all at once).
+# Where it is there and called as expected, it is swapped for the closures while the standard
+# decorator runs, under a lock; elsewhere the standard helper runs.
+_HELPER = "_frozen_get_del_attr"
+_SWAP = (sys.version_info[:2] in ((3, 11), (3, 12))
+         and getattr(getattr(dataclasses, _HELPER, None), "__code__", None) is not None
+         and getattr(dataclasses, _HELPER).__code__.co_varnames[:3]
+         == ("cls", "fields", "globals"))
+_SWAPPING = threading.Lock()
+
+
+def _standard(cls: type, frozen: bool, match_args: bool, kw_only: bool) -> type:
+    """The standard decorator for `__init__` (and a frozen record's attribute guards)."""
+    if not (frozen and _SWAP):
+        return dataclasses.dataclass(cls, repr=False, eq=False, frozen=frozen,
+                                     match_args=match_args, kw_only=kw_only)
+    with _SWAPPING:
+        standard = getattr(dataclasses, _HELPER)
+        setattr(dataclasses, _HELPER, _frozen_methods)
+        try:
+            return dataclasses.dataclass(cls, repr=False, eq=False, frozen=True,
+                                         match_args=match_args, kw_only=kw_only)
+        finally:
+            setattr(dataclasses, _HELPER, standard)
+
+
+class _SignatureDoc:
+    """The docstring the standard decorator gives a record without one (its name and
+    signature), worked out when first read rather than when the class is made."""
+
+    def __get__(self, record: object, cls: type) -> str:
+        import inspect
+
+        try:
+            text = str(inspect.signature(cls)).replace(" -> None", "")
+        except (TypeError, ValueError):
+            text = ""
+        doc = cls.__name__ + text
+        cls.__doc__ = doc
+        return doc
+
+
+def _process(cls: type, repr_: bool, eq: bool, order: bool, frozen: bool, match_args: bool,
+             kw_only: bool) -> type:
+    body_hash = cls.__dict__.get("__hash__", dataclasses.MISSING)
+    explicit_hash = not (body_hash is dataclasses.MISSING
+                         or (body_hash is None and "__eq__" in cls.__dict__))
+    undocumented = not cls.__doc__
+    if undocumented:
+        cls.__doc__ = "-"  # not worked out now: see _SignatureDoc
+    cls = _standard(cls, frozen, match_args, kw_only)
+    if undocumented:
+        cls.__doc__ = _SignatureDoc()  # type: ignore[assignment]
+    fields = dataclasses.fields(cls)
+    if repr_:
+        _set_method(cls, "__repr__", _repr_method([f.name for f in fields if f.repr]))
+    if order and not eq:
+        raise ValueError("eq must be true if order is true")
+    if eq:
+        _set_method(cls, "__eq__", _compare_method(cls, "__eq__", "==",
+                                                   [f.name for f in fields if f.compare]))
+        if not explicit_hash:  # the standard decorator's rule, for eq without unsafe_hash
+            record: Any = cls
+            record.__hash__ = None
+            if frozen:
+                hashed = [f.name for f in fields if (f.compare if f.hash is None else f.hash)]
+                record.__hash__ = _on_first_call(cls, "__hash__", "self",
+                                                 f" return hash({_tuple('self', hashed)})")
+                record.__hash__.__qualname__ = f"{cls.__qualname__}.__hash__"
+    if order:
+        for name, operator in ORDER.items():
+            if name in cls.__dict__:
+                raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}. "
+                                "Consider using functools.total_ordering")
+            _set_method(cls, name, _compare_method(cls, name, operator,
+                                                   [f.name for f in fields if f.compare]))
+    params = cls.__dataclass_params__  # type: ignore[attr-defined]
+    params.repr, params.eq, params.order = repr_, eq, order  # as asked, though made here
+    return cls
+
+
+def _dataclass(cls: type | None = None, /, *, init: bool = True, repr: bool = True,
+               eq: bool = True, order: bool = False, unsafe_hash: bool = False,
+               frozen: bool = False, match_args: bool = True, kw_only: bool = False,
+               slots: bool = False, weakref_slot: bool = False) -> Any:
+    def wrap(cls: type) -> type:
+        if not init or unsafe_hash or slots or weakref_slot:
+            return dataclasses.dataclass(
+                cls, init=init, repr=repr, eq=eq, order=order, unsafe_hash=unsafe_hash,
+                frozen=frozen, match_args=match_args, kw_only=kw_only, slots=slots,
+                weakref_slot=weakref_slot)
+        return _process(cls, repr, eq, order, frozen, match_args, kw_only)
+
+    return wrap if cls is None else wrap(cls)
+
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass as dataclass
+else:
+    dataclass = _dataclass
