@@ -182,6 +182,14 @@ def test_no_home_means_no_cache_rather_than_one_in_the_current_folder(
     assert validated.cache_dir() == Path("/somewhere/automa")
 
 
+def test_a_cache_folder_under_an_unknown_user_is_none_not_a_folder_named_tilde(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(validated.CACHE_ENV, "~no-such-user-here/cache")
+    assert validated.cache_folder() is None
+    monkeypatch.setenv(validated.CACHE_ENV, "/tmp/some-cache")
+    assert validated.cache_folder() == "/tmp/some-cache"
+
+
 def test_a_one_shot_command_pauses_the_collector_and_restores_it() -> None:
     import gc
 

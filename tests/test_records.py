@@ -212,3 +212,45 @@ def test_the_standard_helper_is_back_after_each_record() -> None:
     helper = getattr(dataclasses, "_frozen_get_del_attr", None)
     records.dataclass(frozen=True)(type("Made", (), {"__annotations__": {"a": "int"}}))
     assert getattr(dataclasses, "_frozen_get_del_attr", None) is helper
+
+
+def test_methods_made_here_are_named_as_the_class_own() -> None:
+    """pickle and inspect find a method by its module and qualified name."""
+
+    @records.dataclass(frozen=True, order=True)
+    class Kept:
+        a: int
+
+    for name in ("__repr__", "__eq__", "__hash__", "__lt__", "__setattr__", "__delattr__"):
+        method = getattr(Kept, name)
+        assert method.__module__ == Kept.__module__, name
+        assert method.__qualname__.endswith(f"Kept.{name}"), name
+
+
+def test_a_record_made_while_another_is_made_does_not_wait_for_itself() -> None:
+    """The swap's lock is re-entrant: a frozen record made while another is being made (here by
+    a field default's descriptor, which the decorator reads) finishes."""
+
+    class MakesARecord:
+        def __get__(self, record: object, owner: type) -> int:
+            @records.dataclass(frozen=True)
+            class Inner:
+                b: int
+
+            return Inner(1).b
+
+    made: list[int] = []
+
+    def make() -> None:
+        @records.dataclass(frozen=True)
+        class Outer:
+            a: int = MakesARecord()  # type: ignore[assignment]
+
+        made.append(Outer().a)
+
+    import threading
+
+    maker = threading.Thread(target=make, daemon=True)  # a wait for itself fails, not hangs
+    maker.start()
+    maker.join(timeout=10)
+    assert made == [1]

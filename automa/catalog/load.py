@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import field
 from functools import cache, partial
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from automa.catalog.locate import DATA_FILES, load_data_file, user_data_dir
 from automa.catalog.problems import Problems, Records, raise_
@@ -107,9 +107,13 @@ def _records(name: str, user_dir: Path | None, problems: Problems,
     return Records(parsed, origins)
 
 
+_UNREAD = object()  # a record not parsed yet
+
+
 class ParsedOnRead(Mapping[str, T]):
-    """One data file's records, each parsed when first read: for data checked whole before
-    (the same bytes), where parsing all of them gives the same records, and no problem.
+    """One data file's records, each parsed when first read. Only for data already checked
+    whole with the same bytes, so parsing every record would give the same records and no
+    problem.
 
     Keys, their order and `==` are those of the dict `_records` builds."""
 
@@ -119,12 +123,12 @@ class ParsedOnRead(Mapping[str, T]):
         self._parsed: dict[str, T] = {}
 
     def __getitem__(self, key: str) -> T:
-        try:
-            return self._parsed[key]
-        except KeyError:
+        value = self._parsed.get(key, _UNREAD)
+        if value is _UNREAD:
             table = self._tables[key]  # KeyError: no such record
-        value = self._parsed[key] = _parse_record(self._origins[key], key, table, self._parse)
-        return value
+            value = self._parsed[key] = _parse_record(self._origins[key], key, table,
+                                                      self._parse)
+        return cast(T, value)
 
     def __contains__(self, key: object) -> bool:
         return key in self._tables

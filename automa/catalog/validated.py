@@ -33,7 +33,10 @@ def cache_folder() -> str | None:
     """$AUTOMA_CACHE_DIR (empty: none), else $XDG_CACHE_HOME/automa, else ~/.cache/automa."""
     chosen = os.environ.get(CACHE_ENV)
     if chosen is not None:
-        return os.path.expanduser(chosen) if chosen.strip() else None
+        if not chosen.strip():
+            return None
+        folder = os.path.expanduser(chosen)
+        return None if folder.startswith("~") else folder  # ~someone unknown: no cache
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     if not os.path.isabs(base):  # no home to be found: no cache, never one in the current folder
         return None

@@ -17,7 +17,7 @@ from automa.cli.campaign_show import (
     status_text,
 )
 from automa.cli.main import _catalog, cli, emit_json, reports_errors
-from automa.cli.setup_cmds import _heroes
+from automa.cli.setup_cmds import parse_heroes
 
 json_option = click.option("--json", "as_json", is_flag=True,
                            help="Print one JSON object instead of text.")
@@ -116,7 +116,7 @@ def campaign_new(ctx: click.Context, name: str, folder: Path, heroes: str, lord:
     route = routes.get(name)
     if route is None:
         raise InputError(f"NAME: unknown campaign {name!r} (known: {', '.join(sorted(routes))})")
-    chosen = _heroes(heroes)
+    chosen = parse_heroes(heroes)
     if not chosen:
         raise InputError("--heroes: name at least one hero, e.g. elf=8")
     the_lord = lord if lord is not None else route.start  # ruling campaign-lord

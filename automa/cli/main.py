@@ -105,14 +105,15 @@ def one_shot(command: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         import gc
 
-        paused = gc.isenabled()
+        was_enabled = gc.isenabled()
         gc.disable()
         try:
             return command(*args, **kwargs)
         finally:
-            if paused:
-                gc.freeze()  # what the command made joins the oldest generation uncollected:
-                gc.unfreeze()  # the next full collection looks at it (one now would be wasted)
+            if was_enabled:
+                if gc.get_freeze_count() == 0:  # (never thaw what someone else froze)
+                    gc.freeze()  # what the command made joins the oldest generation: the next
+                    gc.unfreeze()  # full collection looks at it (one now would be wasted)
                 gc.enable()
 
     return wrapper  # type: ignore[return-value]

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
-def _heroes(text: str | None) -> tuple[tuple[str, int], ...]:
+def parse_heroes(text: str | None) -> tuple[tuple[str, int], ...]:
     from automa.cli.asker import plain_number
     from automa.errors import InputError
 
@@ -94,7 +94,7 @@ def setup(ctx: click.Context, room: str, lord: str | None, playmat: str | None,
 
     catalog = _catalog(ctx)
     options = SetupOptions(
-        room=room, lord=lord, playmat=playmat, heroes=_heroes(heroes),
+        room=room, lord=lord, playmat=playmat, heroes=parse_heroes(heroes),
         expansion_mats=tuple(m.strip() for m in expansions.split(",") if m.strip()),
         last_playmat=last_playmat or _campaign_last(campaign), los_blocked=los_blocked,
         trilithon=trilithon, hidden_cave=hidden_cave)

@@ -10,7 +10,9 @@ record's `__setattr__` and `__delattr__` are closures over the field names, whic
 nothing to make and behave the same (the same repr text, with the same guard against a record
 that holds itself; the same errors). The docstring of a record without one (its name and
 signature) is worked out when read. Only the plain cases take this path (no `unsafe_hash`,
-`slots`, or `init=False`); any other options go to the standard decorator whole.
+`slots`, or `init=False`), and only on the Pythons whose standard text this copies (3.11 and
+3.12: later ones compile a class's methods at once, and compare field by field); anything else
+goes to the standard decorator whole.
 `tests/test_records.py` holds the two side by side.
 
     from automa.model.records import dataclass  # in place of `from dataclasses import dataclass`
@@ -20,7 +22,9 @@ Type checkers see the standard decorator itself.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
+import os
 import sys
 import threading
 from _thread import get_ident
@@ -34,8 +38,14 @@ def _set_method(cls: type, name: str, method: Callable[..., Any]) -> None:
     """Add a method unless the class body defines one (as the standard decorator does)."""
     if name in cls.__dict__:
         return
-    method.__qualname__ = f"{cls.__qualname__}.{name}"
+    _belongs(cls, name, method)
     setattr(cls, name, method)
+
+
+def _belongs(cls: type, name: str, method: Callable[..., Any]) -> None:
+    """Name a method made here as the class's own (pickle and inspect look it up by these)."""
+    method.__qualname__ = f"{cls.__qualname__}.{name}"
+    method.__module__ = cls.__module__
 
 
 def _repr_method(names: list[str]) -> Callable[[Any], str]:
@@ -66,7 +76,7 @@ def _on_first_call(cls: type, name: str, args: str, body: str) -> Callable[..., 
         made: dict[str, Any] = {}
         exec(f"def {name}({args}):\n{body}", module.__dict__ if module else {}, made)
         method = made[name]
-        method.__qualname__ = f"{cls.__qualname__}.{name}"
+        _belongs(cls, name, method)
         setattr(cls, name, method)
         return method(*call)
 
@@ -106,24 +116,37 @@ def _frozen_methods(cls: type, fields: Iterable[dataclasses.Field[Any]],
             raise frozen_error(f"cannot delete field {name!r}")
         super(owner, self).__delattr__(name)
 
+    _belongs(cls, "__setattr__", __setattr__)
+    _belongs(cls, "__delattr__", __delattr__)
     return __setattr__, __delattr__
 
 
 # The standard decorator makes a frozen record's two methods in one private helper, the same on
 # the Pythons that write methods one by one (3.11, 3.12; later ones compile them all at once).
 # Where it is there and called as expected, it is swapped for the closures while the standard
-# decorator runs, under a lock; elsewhere the standard helper runs.
+# decorator runs, under a lock (re-entrant: a record made while another is being made); a
+# standard dataclass made in another thread at that moment gets the same closures, which behave
+# the same. Elsewhere every record goes to the standard decorator whole.
 _HELPER = "_frozen_get_del_attr"
-_SWAP = (sys.version_info[:2] in ((3, 11), (3, 12))
-         and getattr(getattr(dataclasses, _HELPER, None), "__code__", None) is not None
-         and getattr(dataclasses, _HELPER).__code__.co_varnames[:3]
-         == ("cls", "fields", "globals"))
-_SWAPPING = threading.Lock()
+_COPIED = (sys.version_info[:2] in ((3, 11), (3, 12))
+           and getattr(getattr(dataclasses, _HELPER, None), "__code__", None) is not None
+           and getattr(dataclasses, _HELPER).__code__.co_varnames[:3]
+           == ("cls", "fields", "globals"))
+_SWAPPING = threading.RLock()
+
+
+def _fresh_lock() -> None:
+    """A forked child starts with the lock free, whatever another thread held at the fork."""
+    global _SWAPPING
+    _SWAPPING = threading.RLock()
+
+
+os.register_at_fork(after_in_child=_fresh_lock)
 
 
 def _standard(cls: type, frozen: bool, match_args: bool, kw_only: bool) -> type:
     """The standard decorator for `__init__` (and a frozen record's attribute guards)."""
-    if not (frozen and _SWAP):
+    if not frozen:
         return dataclasses.dataclass(cls, repr=False, eq=False, frozen=frozen,
                                      match_args=match_args, kw_only=kw_only)
     with _SWAPPING:
@@ -178,7 +201,7 @@ def _process(cls: type, repr_: bool, eq: bool, order: bool, frozen: bool, match_
                 hashed = [f.name for f in fields if (f.compare if f.hash is None else f.hash)]
                 record.__hash__ = _on_first_call(cls, "__hash__", "self",
                                                  f" return hash({_tuple('self', hashed)})")
-                record.__hash__.__qualname__ = f"{cls.__qualname__}.__hash__"
+                _belongs(cls, "__hash__", record.__hash__)
     if order:
         for name, operator in ORDER.items():
             if name in cls.__dict__:
@@ -188,6 +211,7 @@ def _process(cls: type, repr_: bool, eq: bool, order: bool, frozen: bool, match_
                                                    [f.name for f in fields if f.compare]))
     params = cls.__dataclass_params__  # type: ignore[attr-defined]
     params.repr, params.eq, params.order = repr_, eq, order  # as asked, though made here
+    abc.update_abstractmethods(cls)  # as the standard decorator does, after the methods added
     return cls
 
 
@@ -196,7 +220,7 @@ def _dataclass(cls: type | None = None, /, *, init: bool = True, repr: bool = Tr
                frozen: bool = False, match_args: bool = True, kw_only: bool = False,
                slots: bool = False, weakref_slot: bool = False) -> Any:
     def wrap(cls: type) -> type:
-        if not init or unsafe_hash or slots or weakref_slot:
+        if not _COPIED or not init or unsafe_hash or slots or weakref_slot:
             return dataclasses.dataclass(
                 cls, init=init, repr=repr, eq=eq, order=order, unsafe_hash=unsafe_hash,
                 frozen=frozen, match_args=match_args, kw_only=kw_only, slots=slots,
