@@ -78,14 +78,16 @@ def path_text(value: str) -> str:
 
 
 class PathText:
-    """click's `path_type` for a path a command only reads: text, as `path_text` writes it."""
+    """click's `path_type` for a path a command only reads: text, as `path_text` writes it.
+    (A class only because click calls `path_type(value)`; there is never an instance.)"""
 
     def __new__(cls, value: str) -> str:  # type: ignore[misc]
         return path_text(value)
 
 
 class PathValue:
-    """click's `path_type` for a pathlib.Path, imported only when such a path is given."""
+    """click's `path_type` for a pathlib.Path, imported only when such a path is given (as
+    PathText, a class for click's call; there is never an instance)."""
 
     def __new__(cls, value: str) -> Path:  # type: ignore[misc]
         from pathlib import Path
