@@ -49,7 +49,7 @@ def sight_lines(table: TableGeometry, coords: NDArray[np.float64], grow: float =
     ax, ay = coords[:, 0, 0, None], coords[:, 0, 1, None]  # (n, 1)
     dx, dy = coords[:, 1, 0, None] - ax, coords[:, 1, 1, None] - ay
     length = np.hypot(dx, dy)
-    safe = np.where(length > 0, length, 1.0)
+    safe = length + (length == 0)  # a point-long line keeps a unit divisor (x + 0.0 is x)
     dx, dy = dx / safe, dy / safe
     wx, wy = table.hub[:, 0] - ax, table.hub[:, 1] - ay  # (n, k)
     u = wx * dx + wy * dy
@@ -59,23 +59,25 @@ def sight_lines(table: TableGeometry, coords: NDArray[np.float64], grow: float =
     band_gap = hub_gap if grow == 0 else np.hypot(beyond, np.maximum(v - grow, 0.0))
     circle = table.is_circle
     blocked = circle & (band_gap < table.circle_radius)
-    line, obstacle = np.nonzero(~circle & (band_gap - table.hub_radius < SLACK))
+    line, obstacle = (table.is_sided & (band_gap - table.hub_radius < SLACK)).nonzero()
+    lines = None
     if len(line):
-        lines = shapely.linestrings(coords[line])
-        shapes = lines if grow == 0 else shapely.buffer(lines, grow, cap_style="flat")
+        lines = shapely.linestrings(coords)
+        shapes = lines[line] if grow == 0 else shapely.buffer(lines[line], grow, cap_style="flat")
         blocked[line, obstacle] = shapely.relate_pattern(shapes, table.obstacle_array[obstacle],
                                                          INTERIORS_MEET)
-    clearance = np.full(n, np.inf)
-    clear = ~np.any(blocked, axis=1)
-    if k and clear.any():
-        gap = np.where(circle, np.maximum(hub_gap - table.circle_radius, 0.0), np.inf)
-        upper = np.minimum(gap, hub_gap + table.hub_radius).min(axis=1)
-        line, obstacle = np.nonzero(clear[:, None] & ~circle
-                                    & (hub_gap - table.hub_radius <= upper[:, None] + SLACK))
-        if len(line):
-            gap[line, obstacle] = shapely.distance(shapely.linestrings(coords[line]),
-                                                   table.obstacle_array[obstacle])
-        clearance[clear] = gap[clear].min(axis=1)
+    clear = ~blocked.any(axis=1)
+    if not k or not clear.any():
+        return blocked, np.full(n, np.inf)
+    gap = np.where(circle, np.maximum(hub_gap - table.circle_radius, 0.0), np.inf)
+    upper = np.minimum(gap, hub_gap + table.hub_radius).min(axis=1)
+    line, obstacle = (clear[:, None] & table.is_sided
+                      & (hub_gap - table.hub_radius <= upper[:, None] + SLACK)).nonzero()
+    if len(line):
+        if lines is None:
+            lines = shapely.linestrings(coords)
+        gap[line, obstacle] = shapely.distance(lines[line], table.obstacle_array[obstacle])
+    clearance = np.where(clear, gap.min(axis=1), np.inf)
     return blocked, clearance
 
 
@@ -171,18 +173,16 @@ def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
 
 def _centre_lines_at_once(table: TableGeometry, viewer: Piece,
                           targets: list[Piece]) -> list[Sighting]:
-    ends = np.array([t.at for t in targets], dtype=float)
-    start = np.broadcast_to(np.asarray(viewer.at, dtype=float), ends.shape)
-    blocked, clearance = sight_lines(table, np.stack([start, ends], axis=1))
+    coords = np.array([(viewer.at, t.at) for t in targets], dtype=float)
+    blocked, clearance = sight_lines(table, coords)
     sightings = []
-    for i, target in enumerate(targets):
-        blockers = [int(j) for j in np.flatnonzero(blocked[i])]
+    for target, row, clear_by in zip(targets, blocked.tolist(), clearance.tolist(), strict=True):
+        blockers = [j for j, blocks in enumerate(row) if blocks]
         distance = edge_distance(viewer, target)
         if blockers:
             margin = _blocked_margin(table, viewer, target, blockers, 0.0)
             ids = tuple(table.obstacles[j].id for j in blockers)
             sightings.append(Sighting(viewer.id, target.id, False, distance, margin, ids))
         else:
-            sightings.append(Sighting(viewer.id, target.id, True, distance,
-                                      float(clearance[i])))
+            sightings.append(Sighting(viewer.id, target.id, True, distance, clear_by))
     return sightings

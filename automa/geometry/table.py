@@ -66,6 +66,8 @@ class TableGeometry:
                                     repr=False)
     edge_runs: NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp),
                                         repr=False)
+    is_sided: NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool),
+                                        repr=False)  # ~is_circle, kept: a polygon obstacle
 
     def obstacle(self, obstacle_id: str) -> ObstacleShape:
         return next(o for o in self.obstacles if o.id == obstacle_id)
@@ -131,6 +133,7 @@ def _build_table(playmat: Playmat) -> TableGeometry:
                          hub_floats=tuple((float(x), float(y), float(r))
                                           for (x, y), r in zip(hub_array, reach, strict=True)),
                          sided=np.array([i for i, _ in sided], dtype=np.intp),
+                         is_sided=np.array([s.circle is None for s in shapes], dtype=bool),
                          edge_runs=np.cumsum([0, *[len(s.edges) for _, s in sided][:-1]],
                                              dtype=np.intp))
 
