@@ -87,22 +87,35 @@ def _segment(a: Piece, b: Piece) -> NDArray[np.float64]:
 
 def _blocked_margin(table: TableGeometry, a: Piece, b: Piece, blockers: list[int],
                     grow: float) -> float:
-    """The sideways shift of the sight line that would clear every blocking obstacle."""
-    start, end = np.asarray(a.at), np.asarray(b.at)
-    direction = end - start
+    """The sideways shift of the sight line that would clear every blocking obstacle: each
+    one's extent across the line (a circle's from its centre, a polygon's from its corners,
+    every polygon of the mat in one product when one blocks)."""
+    start = np.asarray(a.at)
+    direction = np.asarray(b.at) - start
     normal = np.array([-direction[1], direction[0]]) / max(np.hypot(*direction), 1e-12)
     left = right = 0.0
+    extents: tuple[list[float], list[float]] | None = None  # each polygon's (highs, lows)
     for i in blockers:
         circle = table.obstacles[i].circle
         if circle is not None:
-            offset = float((np.asarray(circle[:2]) - start) @ normal)
+            offset = float((table.hub[i] - start) @ normal)
             high, low = offset + circle[2], offset - circle[2]
         else:
-            offsets = (table.obstacles[i].edges[:, 0, :] - start) @ normal
-            high, low = float(offsets.max()), float(offsets.min())
+            if extents is None:
+                extents = _polygon_extents(table, start, normal)
+            rank = table.sided_rank[i]
+            high, low = extents[0][rank], extents[1][rank]
         left = max(left, high + grow)
         right = max(right, -low + grow)
     return min(left, right)
+
+
+def _polygon_extents(table: TableGeometry, start: NDArray[np.float64],
+                     normal: NDArray[np.float64]) -> tuple[list[float], list[float]]:
+    """The highest and lowest offset along `normal` from `start` of each polygon's corners."""
+    offsets = (table.corners - start) @ normal
+    return (np.maximum.reduceat(offsets, table.edge_runs).tolist(),
+            np.minimum.reduceat(offsets, table.edge_runs).tolist())
 
 
 def _any_line_visible(table: TableGeometry, a: Piece, b: Piece) -> tuple[bool, float]:

@@ -68,6 +68,10 @@ class TableGeometry:
                                         repr=False)
     is_sided: NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool),
                                         repr=False)  # ~is_circle, kept: a polygon obstacle
+    # every polygon's corners in `edges` order (m, 2), and each obstacle's place among the
+    # polygons (-1 for a circle), to measure all polygons across a line in one product
+    corners: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 2)), repr=False)
+    sided_rank: tuple[int, ...] = ()
 
     def obstacle(self, obstacle_id: str) -> ObstacleShape:
         return next(o for o in self.obstacles if o.id == obstacle_id)
@@ -134,8 +138,18 @@ def _build_table(playmat: Playmat) -> TableGeometry:
                                           for (x, y), r in zip(hub_array, reach, strict=True)),
                          sided=np.array([i for i, _ in sided], dtype=np.intp),
                          is_sided=np.array([s.circle is None for s in shapes], dtype=bool),
+                         corners=np.ascontiguousarray(edges[:, 0, :]),
+                         sided_rank=_sided_rank(shapes),
                          edge_runs=np.cumsum([0, *[len(s.edges) for _, s in sided][:-1]],
                                              dtype=np.intp))
+
+
+def _sided_rank(shapes: list[ObstacleShape]) -> tuple[int, ...]:
+    ranks, count = [], 0
+    for shape in shapes:
+        ranks.append(-1 if shape.circle is not None else count)
+        count += shape.circle is None
+    return tuple(ranks)
 
 
 def plainly_clear(table: TableGeometry, centre: tuple[float, float], reach: float) -> bool:
