@@ -72,6 +72,9 @@ class TableGeometry:
     # polygons (-1 for a circle), to measure all polygons across a line in one product
     corners: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 2)), repr=False)
     sided_rank: tuple[int, ...] = ()
+    circles: NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp),
+                                      repr=False)  # the circle obstacles (indices)
+    no_radii: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
 
     def obstacle(self, obstacle_id: str) -> ObstacleShape:
         return next(o for o in self.obstacles if o.id == obstacle_id)
@@ -140,6 +143,9 @@ def _build_table(playmat: Playmat) -> TableGeometry:
                          is_sided=np.array([s.circle is None for s in shapes], dtype=bool),
                          corners=np.ascontiguousarray(edges[:, 0, :]),
                          sided_rank=_sided_rank(shapes),
+                         circles=np.array([i for i, s in enumerate(shapes) if s.circle is not None],
+                                          dtype=np.intp),
+                         no_radii=np.zeros(len(edges)),
                          edge_runs=np.cumsum([0, *[len(s.edges) for _, s in sided][:-1]],
                                              dtype=np.intp))
 
