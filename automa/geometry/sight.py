@@ -42,8 +42,9 @@ def sight_lines(table: TableGeometry, coords: NDArray[np.float64], grow: float =
     from the line itself to an obstacle (inf for a blocked line).
 
     A circle obstacle is measured from its centre. A polygon is asked of shapely only where its
-    bounding circle cannot settle it: a band clear of the bounding circle cannot enter the
-    polygon, and the clearance is the least among polygons whose bound could be least.
+    bounding circles cannot settle it: a band clear of the outer one cannot enter the polygon,
+    one entering the inner one (round the hub, inside the polygon) surely does, and the
+    clearance is the least among polygons whose bound could be least.
     """
     n, k = len(coords), len(table.obstacles)
     ax, ay = coords[:, 0, 0, None], coords[:, 0, 1, None]  # (n, 1)
@@ -58,8 +59,12 @@ def sight_lines(table: TableGeometry, coords: NDArray[np.float64], grow: float =
     hub_gap = np.hypot(beyond, v)  # hub to the line
     band_gap = hub_gap if grow == 0 else np.hypot(beyond, np.maximum(v - grow, 0.0))
     circle = table.is_circle
-    blocked = circle & (band_gap < table.circle_radius)
-    line, obstacle = (table.is_sided & (band_gap - table.hub_radius < SLACK)).nonzero()
+    # a circle blocks when the band comes within its radius; a polygon surely blocks when the
+    # band passes within its inner reach of the hub (a line of some length), and otherwise
+    # is asked of shapely where its bounding circle cannot settle it
+    deep = (band_gap < table.hub_inner) & (length > 0)
+    blocked = circle & (band_gap < table.circle_radius) | deep
+    line, obstacle = (table.is_sided & ~deep & (band_gap - table.hub_radius < SLACK)).nonzero()
     lines = None
     if len(line):
         lines = shapely.linestrings(coords)

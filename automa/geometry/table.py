@@ -72,6 +72,9 @@ class TableGeometry:
     # polygons (-1 for a circle), to measure all polygons across a line in one product
     corners: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 2)), repr=False)
     sided_rank: tuple[int, ...] = ()
+    # how far from its hub every point is surely inside a polygon obstacle (0: not at all, and
+    # for circles): a line or band passing nearer the hub than this meets the interior
+    hub_inner: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
     circles: NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp),
                                       repr=False)  # the circle obstacles (indices)
     no_radii: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
@@ -143,11 +146,22 @@ def _build_table(playmat: Playmat) -> TableGeometry:
                          is_sided=np.array([s.circle is None for s in shapes], dtype=bool),
                          corners=np.ascontiguousarray(edges[:, 0, :]),
                          sided_rank=_sided_rank(shapes),
+                         hub_inner=np.array([_inner_reach(shape, hub) for shape, hub
+                                             in zip(shapes, hub_array, strict=True)]),
                          circles=np.array([i for i, s in enumerate(shapes) if s.circle is not None],
                                           dtype=np.intp),
                          no_radii=np.zeros(len(edges)),
                          edge_runs=np.cumsum([0, *[len(s.edges) for _, s in sided][:-1]],
                                              dtype=np.intp))
+
+
+def _inner_reach(shape: ObstacleShape, hub: NDArray[np.float64]) -> float:
+    """The radius round the hub of a polygon obstacle within which every point is inside it,
+    made smaller by far more than any rounding (0 when the hub is outside, and for circles)."""
+    centre = Point(float(hub[0]), float(hub[1]))
+    if shape.circle is not None or not shape.polygon.contains(centre):
+        return 0.0
+    return max(float(shape.polygon.boundary.distance(centre)) * (1 - 1e-9) - SLACK, 0.0)
 
 
 def _sided_rank(shapes: list[ObstacleShape]) -> tuple[int, ...]:
