@@ -65,10 +65,13 @@ def overlap_with(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
                                        mover.radius - tolerance)
         for i in np.flatnonzero(gaps < mover.radius - tolerance):
             return f"obstacle {table.obstacles[int(obstacle[i])].id}"
+    x, y = centre
     for other in pieces:
-        if other.id != mover.id and centre_distance(centre, other.at) < (
-            mover.radius + other.radius - tolerance
-        ):
+        reach = mover.radius + other.radius - tolerance
+        dx, dy = x - other.at[0], y - other.at[1]
+        # a side of the gap at least `reach` settles it without the hypotenuse (never shorter)
+        if -reach < dx < reach and -reach < dy < reach and other.id != mover.id \
+                and math.hypot(dx, dy) < reach:
             return other.id
     return None
 
