@@ -53,36 +53,40 @@ def sight_lines(table: TableGeometry, coords: NDArray[np.float64], grow: float =
     safe = length + (length == 0)  # a point-long line keeps a unit divisor (x + 0.0 is x)
     dx, dy = dx / safe, dy / safe
     wx, wy = table.hub[:, 0] - ax, table.hub[:, 1] - ay  # (n, k)
+    # each line's own values repeated along its row once, so that what follows works on arrays
+    # of one shape (numpy's fast path; broadcasting a column costs twice as much a call)
+    dx, dy, span = (np.repeat(q, k, axis=1) for q in (dx, dy, length))
     u = wx * dx + wy * dy
     v = np.abs(wy * dx - wx * dy)
-    beyond = np.maximum(np.maximum(-u, u - length), 0.0)
+    beyond = np.maximum(np.maximum(-u, u - span), 0.0)
     hub_gap = np.hypot(beyond, v)  # hub to the line
     band_gap = hub_gap if grow == 0 else np.hypot(beyond, np.maximum(v - grow, 0.0))
-    circle = table.is_circle
-    # a circle blocks when the band comes within its radius; a polygon surely blocks when the
-    # band passes within its inner reach of the hub (a line of some length), and otherwise
-    # is asked of shapely where its bounding circle cannot settle it
-    deep = (band_gap < table.hub_inner) & (length > 0)
-    blocked = circle & (band_gap < table.circle_radius) | deep
-    line, obstacle = (table.is_sided & ~deep & (band_gap - table.hub_radius < SLACK)).nonzero()
+    # a circle blocks when the band comes within its radius (0 for a polygon: no gap is less);
+    # a polygon surely blocks when the band passes within its inner reach of the hub (a line
+    # of some length), and otherwise is asked of shapely where its bounding circle cannot
+    # settle it (a circle's reach there is -inf: never asked)
+    deep = (band_gap < table.hub_inner) & (span > 0)
+    blocked = (band_gap < table.circle_radius) | deep
+    line, obstacle = ((band_gap - table.sided_reach < SLACK) & ~deep).nonzero()
     lines = None
     if len(line):
         lines = shapely.linestrings(coords)
         shapes = lines[line] if grow == 0 else shapely.buffer(lines[line], grow, cap_style="flat")
         blocked[line, obstacle] = shapely.relate_pattern(shapes, table.obstacle_array[obstacle],
                                                          INTERIORS_MEET)
-    clear = ~blocked.any(axis=1)
+    clear = ~np.logical_or.reduce(blocked, axis=1)
     if not k or not clear.any():
         return blocked, np.full(n, np.inf)
-    gap = np.where(circle, np.maximum(hub_gap - table.circle_radius, 0.0), np.inf)
-    upper = np.minimum(gap, hub_gap + table.hub_radius).min(axis=1)
-    line, obstacle = (clear[:, None] & table.is_sided
-                      & (hub_gap - table.hub_radius <= upper[:, None] + SLACK)).nonzero()
+    # a circle's clearance from its centre; a polygon's (inf + anything) only if shapely asked
+    gap = np.maximum(hub_gap - table.circle_radius, 0.0) + table.sided_inf
+    upper = np.minimum.reduce(np.minimum(gap, hub_gap + table.hub_radius), axis=1)
+    line, obstacle = ((hub_gap - table.sided_reach <= upper[:, None] + SLACK)
+                      & clear[:, None]).nonzero()
     if len(line):
         if lines is None:
             lines = shapely.linestrings(coords)
         gap[line, obstacle] = shapely.distance(lines[line], table.obstacle_array[obstacle])
-    clearance = np.where(clear, gap.min(axis=1), np.inf)
+    clearance = np.where(clear, np.minimum.reduce(gap, axis=1), np.inf)
     return blocked, clearance
 
 

@@ -75,6 +75,10 @@ class TableGeometry:
     # how far from its hub every point is surely inside a polygon obstacle (0: not at all, and
     # for circles): a line or band passing nearer the hub than this meets the interior
     hub_inner: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
+    # the bounding reach of a polygon and -inf for a circle, and inf for a polygon and 0 for a
+    # circle: masks as numbers, so one arithmetic call both measures and selects
+    sided_reach: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
+    sided_inf: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
     circles: NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp),
                                       repr=False)  # the circle obstacles (indices)
     no_radii: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
@@ -134,10 +138,11 @@ def _build_table(playmat: Playmat) -> TableGeometry:
     length = np.hypot(along_edge[:, 0], along_edge[:, 1])
     unit = along_edge / length[:, None]
     hub_array = np.array(hubs, dtype=float).reshape(-1, 2)
+    reach_array = np.array(reach, dtype=float)
+    is_circle = np.array([s.circle is not None for s in shapes], dtype=bool)
     return TableGeometry(playmat, tuple(shapes), edges, owner.astype(np.intp),
-                         hub_array, np.array(reach, dtype=float),
-                         np.array([s.polygon for s in shapes], dtype=object),
-                         np.array([s.circle is not None for s in shapes], dtype=bool),
+                         hub_array, reach_array,
+                         np.array([s.polygon for s in shapes], dtype=object), is_circle,
                          np.array(radii, dtype=float), edge_length=length, edge_unit=unit,
                          edge_normal=np.column_stack([-unit[:, 1], unit[:, 0]]),
                          hub_floats=tuple((float(x), float(y), float(r))
@@ -146,6 +151,8 @@ def _build_table(playmat: Playmat) -> TableGeometry:
                          is_sided=np.array([s.circle is None for s in shapes], dtype=bool),
                          corners=np.ascontiguousarray(edges[:, 0, :]),
                          sided_rank=_sided_rank(shapes),
+                         sided_reach=np.where(is_circle, -np.inf, reach_array),
+                         sided_inf=np.where(is_circle, 0.0, np.inf),
                          hub_inner=np.array([_inner_reach(shape, hub) for shape, hub
                                              in zip(shapes, hub_array, strict=True)]),
                          circles=np.array([i for i, s in enumerate(shapes) if s.circle is not None],
