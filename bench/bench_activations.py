@@ -21,6 +21,10 @@ forecast plays its turns from one start), and emptied before every turn (each tu
 one big turn: each of five seeds' faster of two runs, the memo emptied before each run, the
 median of those. Against the original main (86f697d, no memo), run
 `git archive 86f697d | tar -x -C /tmp/orig` and pass `--baseline /tmp/orig`.
+
+With `--instructions`, each table's memo-emptied turns are counted in instructions instead
+(valgrind's cachegrind, see `instructions`): slow (about 50x), but the same count on every run,
+where CPU time on this shared machine moves by 20 % or more; the ratio is old over new.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import argparse
 import importlib.util
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -42,6 +47,7 @@ HERE = Path(__file__).resolve().parent.parent
 # 5 worker runs, 2026-11-30 06:26 UTC (the paired run against /work/main is the figure to trust)
 BASELINE = {"demo": 1026.0, "12m-blocked": 462.0, "40p-40o_ms": 241.0}
 BUDGET = 2.0  # CPU seconds of turns per table and worker
+INSTRUCTION_TURNS = {"demo": 20, "12m-blocked": 10, "40p-40o": 2}  # under valgrind: ~50x slower
 CHUNK = 10  # seeded turns per timed chunk
 
 
@@ -55,28 +61,38 @@ def _tables_module() -> ModuleType:
     return module
 
 
-def worker(code: Path) -> dict[str, float]:
-    """Measure in this process the code tree `code` (already first on sys.path)."""
+def _load(code: Path) -> tuple[Any, dict[str, Any]]:
+    """The catalog and the three tables, parsed by the code tree `code` (first on sys.path)."""
     import automa
     from automa.catalog.load import load_catalog
-    from automa.engine.turn import run_turn
     from automa.scenario.load import load_scenario, parse_scenario
 
     assert Path(automa.__file__).resolve().is_relative_to(code.resolve()), automa.__file__
     gen = _tables_module()
     catalog = load_catalog()
-    tables = {
+    return catalog, {
         "demo": load_scenario(code / "examples" / "demo-battle.toml", catalog),
         "12m-blocked": parse_scenario(gen.table_text(gen.DEMO_BLOCKED), "12m.toml", catalog),
+        "40p-40o": parse_scenario(gen.table_text(gen.BIG), "big.toml", catalog),
     }
+
+
+def forget(scenario: Any) -> None:
+    """Empty the mat's memo of sight and moves (a tree without one: nothing to do)."""
     from automa.geometry.table import build_table
 
-    def forget(scenario: Any) -> None:
-        """Empty the mat's memo of sight and moves (a tree without one: nothing to do)."""
-        memo = getattr(build_table(scenario.playmat), "memo", None)
-        if memo is not None:
-            memo.clear()
+    memo = getattr(build_table(scenario.playmat), "memo", None)
+    if memo is not None:
+        memo.clear()
 
+
+def worker(code: Path) -> dict[str, float]:
+    """Measure in this process the code tree `code` (already first on sys.path)."""
+    from automa.engine.turn import run_turn
+
+    catalog, loaded = _load(code)
+    big = loaded.pop("40p-40o")
+    tables = loaded
     results: dict[str, float] = {}
     for name, scenario in tables.items():
         for fresh in (False, True):
@@ -93,7 +109,6 @@ def worker(code: Path) -> dict[str, float]:
                     took += time.process_time() - start
                 best, spent = max(best, activations / took), spent + took
             results[name + ("-fresh" if fresh else "")] = best
-    big = parse_scenario(gen.table_text(gen.BIG), "big.toml", catalog)
     run_turn(big, catalog, 0)
     costs = []
     for seed in range(5):  # each seed's faster of two runs; the median over the seeds
@@ -108,6 +123,45 @@ def worker(code: Path) -> dict[str, float]:
     return results
 
 
+def play_turns(code: Path, table: str, turns: int) -> None:
+    """One warm-up turn, then `turns` seeded turns of `table`, the memo emptied before each."""
+    from automa.engine.turn import run_turn
+
+    catalog, tables = _load(code)
+    scenario = tables[table]
+    run_turn(scenario, catalog, 0)
+    for seed in range(turns):
+        forget(scenario)
+        run_turn(scenario, catalog, seed % CHUNK)
+
+
+def instructions(code: Path, table: str, turns: int) -> float:
+    """Instructions per memo-emptied turn of `table` by the tree `code`, counted by valgrind's
+    cachegrind: a run of `turns` turns less a run of none (imports, parsing, the warm-up).
+    The count is the same from run to run (a fixed hash seed, one BLAS thread: the idle
+    thread's spinning varies), whatever else the machine is doing."""
+    def count(n: int) -> int:
+        env = {**os.environ, "PYTHONPATH": str(code), "PYTHONHASHSEED": "0",
+               "OPENBLAS_NUM_THREADS": "1", "AUTOMA_CACHE_DIR": ""}
+        out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                              "--cachegrind-out-file=/dev/null", sys.executable, __file__,
+                              "--turns", table, str(n), "--worker", str(code)],
+                             env=env, cwd=code, capture_output=True, text=True, check=True)
+        found = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
+        assert found is not None, out.stderr[-2000:]
+        return int(found.group(1).replace(",", ""))
+
+    return (count(turns) - count(0)) / turns
+
+
+def instruction_report(baseline: Path) -> None:
+    print(f"{'instructions per memo-emptied turn':<36}{'baseline':>12}{'this tree':>12}"
+          f"{'ratio':>8}")
+    for table, turns in INSTRUCTION_TURNS.items():
+        old, new = instructions(baseline, table, turns), instructions(HERE, table, turns)
+        print(f"{table:<36}{old / 1e6:>11.2f}M{new / 1e6:>11.2f}M{old / new:>7.2f}x")
+
+
 def run_worker(code: Path) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": str(code)}
     out = subprocess.run([sys.executable, __file__, "--worker", str(code)], env=env, cwd=code,
@@ -120,10 +174,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--baseline", type=Path, default=Path("/work/main"))
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions per turn with valgrind instead of timing")
     parser.add_argument("--worker", type=Path, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--turns", nargs=2, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker is not None and args.turns is not None:
+        play_turns(args.worker, args.turns[0], int(args.turns[1]))
+        return
     if args.worker is not None:
         print(json.dumps(worker(args.worker)))
+        return
+    if args.instructions:
+        instruction_report(args.baseline)
         return
     paired = args.baseline.is_dir() and (args.baseline / "automa").is_dir()
     new: list[dict[str, float]] = []

@@ -247,9 +247,11 @@ def _enemy_aim(table: Table, battle: Battle, log: StepLog, row: BehaviourRow,
     wealth, tiles = table.option("non-hero-wealth"), table.scenario.tiles
     asked = table.judge.asked
     if not asked and "closest" in _columns(row) and len(candidates) > 1:
-        computed = select_target(candidates, row, tiles, table.close_call, wealth)
-        candidates = _judge_closest(table, log, actor, candidates,
-                                    needed=_reaches_closest(computed, row))
+        # whether the choice reaches its `closest` column only sets the margin of a question
+        # the players may be asked: with nobody to ask, it is not worked out
+        needed = table.judge.may_ask and _reaches_closest(
+            select_target(candidates, row, tiles, table.close_call, wealth), row)
+        candidates = _judge_closest(table, log, actor, candidates, needed=needed)
 
     def measured(remaining: list[Candidate]) -> list[Candidate]:
         return _judge_closest(table, log, actor, remaining, needed=True)

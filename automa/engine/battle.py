@@ -106,8 +106,15 @@ class Table:
         return self.scenario.settings.close_call
 
     def option(self, key: str) -> str:
-        """The option in force for switchable ruling `key` (the scenario's, else ours)."""
-        return option(self.scenario.settings.rulings, key)
+        """The option in force for switchable ruling `key` (the scenario's, else ours), looked
+        up once per table (an activation asks several times; kept in the instance's dict)."""
+        kept: dict[str, str] | None = self.__dict__.get("_options_kept")
+        if kept is None:
+            kept = self.__dict__["_options_kept"] = {}
+        found = kept.get(key)
+        if found is None:
+            found = kept[key] = option(self.scenario.settings.rulings, key)
+        return found
 
 
 @dataclass

@@ -72,6 +72,11 @@ class Judge:
         """Asked geometry: no positions are tracked, so nothing may be measured on them."""
         return self.mode == "asked"
 
+    @property
+    def may_ask(self) -> bool:
+        """Whether any question can go to the players at all (else no margin matters)."""
+        return self.asker is not None and self.mode != "tracked"
+
     def would_ask(self, margin: float) -> bool:
         """Whether a question with this margin goes to the players (nothing is recorded)."""
         return self._ask_table(margin)

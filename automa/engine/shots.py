@@ -403,7 +403,8 @@ def contact_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     covers = table.judge.confirm(f"Centre the Attack template on {actor.label}: does it cover "
                                  f"{target.label}, even partly?", cover.covers, cover.margin)
     told = table.judge.last_asked  # the players answered: no margin backs it
-    cover = replace(cover, covers=covers)
+    if covers != cover.covers:  # the players saw it otherwise
+        cover = replace(cover, covers=covers)
     close = not told and cover.margin < table.close_call
     if close:
         log.close_calls.append(f"Attack template on {actor.label} vs {target.label}: "

@@ -65,10 +65,13 @@ def overlap_with(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
                                        mover.radius - tolerance)
         for i in np.flatnonzero(gaps < mover.radius - tolerance):
             return f"obstacle {table.obstacles[int(obstacle[i])].id}"
+    x, y = centre
     for other in pieces:
-        if other.id != mover.id and centre_distance(centre, other.at) < (
-            mover.radius + other.radius - tolerance
-        ):
+        reach = mover.radius + other.radius - tolerance
+        dx, dy = x - other.at[0], y - other.at[1]
+        # a side of the gap at least `reach` settles it without the hypotenuse (never shorter)
+        if -reach < dx < reach and -reach < dy < reach and other.id != mover.id \
+                and math.hypot(dx, dy) < reach:
             return other.id
     return None
 
@@ -82,10 +85,9 @@ def legal_mask(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     x, y = centres[:, 0], centres[:, 1]
     ok = (x >= r - tolerance) & (x <= mat.width - r + tolerance)
     ok &= (y >= r - tolerance) & (y <= mat.length - r + tolerance)
-    others = [p for p in pieces if p.id != mover.id]
-    if others:
-        at = np.array([p.at for p in others], dtype=float)
-        reach = np.array([p.radius for p in others], dtype=float) + r - tolerance
+    at, radii = _other_discs(pieces, mover.id)
+    if len(at):
+        reach = radii + r - tolerance
         gaps = np.hypot(x[:, None] - at[None, :, 0], y[:, None] - at[None, :, 1])
         ok &= (gaps >= reach[None, :]).all(axis=1)
     if table.obstacles and ok.any():
@@ -93,6 +95,25 @@ def legal_mask(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
         spot, _, distances = point_gaps(table, centres[rows], r - tolerance)
         ok[rows[spot[distances < r - tolerance]]] = False
     return ok
+
+
+_DISCS_KEPT: list[tuple[Sequence[Piece], str, NDArray[np.float64], NDArray[np.float64]]] = []
+
+
+def _other_discs(pieces: Sequence[Piece], mover_id: str
+                 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The centres (n, 2) and radii (n,) of the pieces other than the mover, in their order.
+    A search for a legal spot asks about the same pieces chunk after chunk: the arrays for the
+    last tuple of pieces (immutable, and kept alive here, so never mistaken) are kept."""
+    for kept_pieces, kept_id, at, radii in _DISCS_KEPT:
+        if kept_pieces is pieces and kept_id == mover_id:
+            return at, radii
+    others = [p for p in pieces if p.id != mover_id]
+    at = np.array([p.at for p in others], dtype=float).reshape(-1, 2)
+    radii = np.array([p.radius for p in others], dtype=float)
+    if isinstance(pieces, tuple):
+        _DISCS_KEPT[:] = [(pieces, mover_id, at, radii)]
+    return at, radii
 
 
 def nearest_legal_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
@@ -192,28 +213,25 @@ def _first_contact_with_discs(start: NDArray[np.float64], u: NDArray[np.float64]
     reach = radius + radii
     c = np.einsum("ij,ij->i", d0, d0) - reach**2
     disc = along**2 - c
-    t = np.full(len(centres), np.inf)
     approaching = along < -1e-9  # moving sideways past a touching disc is not approaching it
     hit = approaching & (disc >= 0)
-    t[hit] = -along[hit] - np.sqrt(disc[hit])
-    t[hit & (c <= EPSILON)] = 0.0  # already touching and moving closer
-    t[t < 0] = 0.0
-    return t
+    t = np.where(hit, -along - np.sqrt(np.maximum(disc, 0.0)), np.inf)
+    t = np.where(hit & (c <= EPSILON), 0.0, t)  # already touching and moving closer
+    return np.maximum(t, 0.0)
 
 
 def _first_contact_with_edges(start: NDArray[np.float64], u: NDArray[np.float64], radius: float,
                               table: TableGeometry) -> NDArray[np.float64]:
     """Distance along u at which the moving disc first touches each edge (segment) of the
     table's polygon obstacles (inf: never)."""
-    p = table.edges[:, 0, :]
-    vertex_t = _first_contact_with_discs(start, u, radius, p, np.zeros(len(p)))
+    p = table.corners
+    vertex_t = _first_contact_with_discs(start, u, radius, p, table.no_radii)
     length, e, n = table.edge_length, table.edge_unit, table.edge_normal
     s0 = np.sum((start - p) * n, axis=1)
     un = n @ u
     side = np.where(s0 >= 0, 1.0, -1.0)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        t = (side * radius - s0) / un
-    approaching = side * un < -1e-12
+    approaching = side * un < -1e-12  # so |un| > 1e-12: the division below is finite
+    t = (side * radius - s0) / np.where(approaching, un, 1.0)
     t = np.where(approaching & (t >= -EPSILON), np.maximum(t, 0.0), np.inf)
     finite = np.isfinite(t)
     contact = start + np.where(finite, t, 0.0)[:, None] * u
@@ -253,21 +271,20 @@ def _sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, directio
         if len(table.edges):
             per_obstacle[table.sided] = np.minimum.reduceat(
                 _first_contact_with_edges(start, u, r, table), table.edge_runs)
-        circles = np.flatnonzero(table.is_circle)
-        if len(circles):  # a circle obstacle is a disc the mover cannot enter
-            per_obstacle[circles] = _first_contact_with_discs(
-                start, u, r, table.hub[circles], table.circle_radius[circles])
+        if len(table.circles):  # a circle obstacle is a disc the mover cannot enter
+            per_obstacle[table.circles] = _first_contact_with_discs(
+                start, u, r, table.hub[table.circles], table.circle_radius[table.circles])
         # an obstacle never met adds nothing: the ruler's length is always a finite limit
-        limits += [(float(per_obstacle[i]), f"obstacle {table.obstacles[i].id}")
-                   for i in np.flatnonzero(np.isfinite(per_obstacle))]
+        limits += [(t, f"obstacle {obstacle.id}")
+                   for obstacle, t in zip(table.obstacles, per_obstacle.tolist(), strict=True)
+                   if math.isfinite(t)]
     others = [p for p in pieces if p.id != mover.id]
     if others:
         centres = np.array([p.at for p in others], dtype=float)
         radii = np.array([p.radius for p in others], dtype=float)
-        for piece, t in zip(others, _first_contact_with_discs(start, u, r, centres, radii),
-                            strict=True):
-            if t != math.inf:
-                limits.append((float(t), piece.id))
+        contacts = _first_contact_with_discs(start, u, r, centres, radii).tolist()
+        limits += [(t, piece.id) for piece, t in zip(others, contacts, strict=True)
+                   if t != math.inf]
     limits.sort(key=lambda item: item[0])
     travel, stopped_by = limits[0]
     travel = max(0.0, travel - 1e-7)

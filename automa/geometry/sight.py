@@ -42,40 +42,51 @@ def sight_lines(table: TableGeometry, coords: NDArray[np.float64], grow: float =
     from the line itself to an obstacle (inf for a blocked line).
 
     A circle obstacle is measured from its centre. A polygon is asked of shapely only where its
-    bounding circle cannot settle it: a band clear of the bounding circle cannot enter the
-    polygon, and the clearance is the least among polygons whose bound could be least.
+    bounding circles cannot settle it: a band clear of the outer one cannot enter the polygon,
+    one entering the inner one (round the hub, inside the polygon) surely does, and the
+    clearance is the least among polygons whose bound could be least.
     """
     n, k = len(coords), len(table.obstacles)
     ax, ay = coords[:, 0, 0, None], coords[:, 0, 1, None]  # (n, 1)
     dx, dy = coords[:, 1, 0, None] - ax, coords[:, 1, 1, None] - ay
     length = np.hypot(dx, dy)
-    safe = np.where(length > 0, length, 1.0)
+    safe = length + (length == 0)  # a point-long line keeps a unit divisor (x + 0.0 is x)
     dx, dy = dx / safe, dy / safe
     wx, wy = table.hub[:, 0] - ax, table.hub[:, 1] - ay  # (n, k)
+    # each line's own values repeated along its row once, so that what follows works on arrays
+    # of one shape (numpy's fast path; broadcasting a column costs twice as much a call)
+    dx, dy, span = (np.repeat(q, k, axis=1) for q in (dx, dy, length))
     u = wx * dx + wy * dy
     v = np.abs(wy * dx - wx * dy)
-    beyond = np.maximum(np.maximum(-u, u - length), 0.0)
+    beyond = np.maximum(np.maximum(-u, u - span), 0.0)
     hub_gap = np.hypot(beyond, v)  # hub to the line
     band_gap = hub_gap if grow == 0 else np.hypot(beyond, np.maximum(v - grow, 0.0))
-    circle = table.is_circle
-    blocked = circle & (band_gap < table.circle_radius)
-    line, obstacle = np.nonzero(~circle & (band_gap - table.hub_radius < SLACK))
+    # a circle blocks when the band comes within its radius (0 for a polygon: no gap is less);
+    # a polygon surely blocks when the band passes within its inner reach of the hub (a line
+    # of some length), and otherwise is asked of shapely where its bounding circle cannot
+    # settle it (a circle's reach there is -inf: never asked)
+    deep = (band_gap < table.hub_inner) & (span > 0)
+    blocked = (band_gap < table.circle_radius) | deep
+    line, obstacle = ((band_gap - table.sided_reach < SLACK) & ~deep).nonzero()
+    lines = None
     if len(line):
-        lines = shapely.linestrings(coords[line])
-        shapes = lines if grow == 0 else shapely.buffer(lines, grow, cap_style="flat")
+        lines = shapely.linestrings(coords)
+        shapes = lines[line] if grow == 0 else shapely.buffer(lines[line], grow, cap_style="flat")
         blocked[line, obstacle] = shapely.relate_pattern(shapes, table.obstacle_array[obstacle],
                                                          INTERIORS_MEET)
-    clearance = np.full(n, np.inf)
-    clear = ~np.any(blocked, axis=1)
-    if k and clear.any():
-        gap = np.where(circle, np.maximum(hub_gap - table.circle_radius, 0.0), np.inf)
-        upper = np.minimum(gap, hub_gap + table.hub_radius).min(axis=1)
-        line, obstacle = np.nonzero(clear[:, None] & ~circle
-                                    & (hub_gap - table.hub_radius <= upper[:, None] + SLACK))
-        if len(line):
-            gap[line, obstacle] = shapely.distance(shapely.linestrings(coords[line]),
-                                                   table.obstacle_array[obstacle])
-        clearance[clear] = gap[clear].min(axis=1)
+    clear = ~np.logical_or.reduce(blocked, axis=1)
+    if not k or not clear.any():
+        return blocked, np.full(n, np.inf)
+    # a circle's clearance from its centre; a polygon's (inf + anything) only if shapely asked
+    gap = np.maximum(hub_gap - table.circle_radius, 0.0) + table.sided_inf
+    upper = np.minimum.reduce(np.minimum(gap, hub_gap + table.hub_radius), axis=1)
+    line, obstacle = ((hub_gap - table.sided_reach <= upper[:, None] + SLACK)
+                      & clear[:, None]).nonzero()
+    if len(line):
+        if lines is None:
+            lines = shapely.linestrings(coords)
+        gap[line, obstacle] = shapely.distance(lines[line], table.obstacle_array[obstacle])
+    clearance = np.where(clear, np.minimum.reduce(gap, axis=1), np.inf)
     return blocked, clearance
 
 
@@ -85,22 +96,35 @@ def _segment(a: Piece, b: Piece) -> NDArray[np.float64]:
 
 def _blocked_margin(table: TableGeometry, a: Piece, b: Piece, blockers: list[int],
                     grow: float) -> float:
-    """The sideways shift of the sight line that would clear every blocking obstacle."""
-    start, end = np.asarray(a.at), np.asarray(b.at)
-    direction = end - start
+    """The sideways shift of the sight line that would clear every blocking obstacle: each
+    one's extent across the line (a circle's from its centre, a polygon's from its corners,
+    every polygon of the mat in one product when one blocks)."""
+    start = np.asarray(a.at)
+    direction = np.asarray(b.at) - start
     normal = np.array([-direction[1], direction[0]]) / max(np.hypot(*direction), 1e-12)
     left = right = 0.0
+    extents: tuple[list[float], list[float]] | None = None  # each polygon's (highs, lows)
     for i in blockers:
         circle = table.obstacles[i].circle
         if circle is not None:
-            offset = float((np.asarray(circle[:2]) - start) @ normal)
+            offset = float((table.hub[i] - start) @ normal)
             high, low = offset + circle[2], offset - circle[2]
         else:
-            offsets = (table.obstacles[i].edges[:, 0, :] - start) @ normal
-            high, low = float(offsets.max()), float(offsets.min())
+            if extents is None:
+                extents = _polygon_extents(table, start, normal)
+            rank = table.sided_rank[i]
+            high, low = extents[0][rank], extents[1][rank]
         left = max(left, high + grow)
         right = max(right, -low + grow)
     return min(left, right)
+
+
+def _polygon_extents(table: TableGeometry, start: NDArray[np.float64],
+                     normal: NDArray[np.float64]) -> tuple[list[float], list[float]]:
+    """The highest and lowest offset along `normal` from `start` of each polygon's corners."""
+    offsets = (table.corners - start) @ normal
+    return (np.maximum.reduceat(offsets, table.edge_runs).tolist(),
+            np.minimum.reduceat(offsets, table.edge_runs).tolist())
 
 
 def _any_line_visible(table: TableGeometry, a: Piece, b: Piece) -> tuple[bool, float]:
@@ -171,18 +195,16 @@ def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
 
 def _centre_lines_at_once(table: TableGeometry, viewer: Piece,
                           targets: list[Piece]) -> list[Sighting]:
-    ends = np.array([t.at for t in targets], dtype=float)
-    start = np.broadcast_to(np.asarray(viewer.at, dtype=float), ends.shape)
-    blocked, clearance = sight_lines(table, np.stack([start, ends], axis=1))
+    coords = np.array([(viewer.at, t.at) for t in targets], dtype=float)
+    blocked, clearance = sight_lines(table, coords)
     sightings = []
-    for i, target in enumerate(targets):
-        blockers = [int(j) for j in np.flatnonzero(blocked[i])]
+    for target, row, clear_by in zip(targets, blocked.tolist(), clearance.tolist(), strict=True):
+        blockers = [j for j, blocks in enumerate(row) if blocks]
         distance = edge_distance(viewer, target)
         if blockers:
             margin = _blocked_margin(table, viewer, target, blockers, 0.0)
             ids = tuple(table.obstacles[j].id for j in blockers)
             sightings.append(Sighting(viewer.id, target.id, False, distance, margin, ids))
         else:
-            sightings.append(Sighting(viewer.id, target.id, True, distance,
-                                      float(clearance[i])))
+            sightings.append(Sighting(viewer.id, target.id, True, distance, clear_by))
     return sightings

@@ -67,6 +67,22 @@ class TableGeometry:
                                     repr=False)
     edge_runs: NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp),
                                         repr=False)
+    is_sided: NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool),
+                                        repr=False)  # ~is_circle, kept: a polygon obstacle
+    # every polygon's corners in `edges` order (m, 2), and each obstacle's place among the
+    # polygons (-1 for a circle), to measure all polygons across a line in one product
+    corners: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 2)), repr=False)
+    sided_rank: tuple[int, ...] = ()
+    # how far from its hub every point is surely inside a polygon obstacle (0: not at all, and
+    # for circles): a line or band passing nearer the hub than this meets the interior
+    hub_inner: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
+    # the bounding reach of a polygon and -inf for a circle, and inf for a polygon and 0 for a
+    # circle: masks as numbers, so one arithmetic call both measures and selects
+    sided_reach: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
+    sided_inf: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
+    circles: NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp),
+                                      repr=False)  # the circle obstacles (indices)
+    no_radii: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
 
     def obstacle(self, obstacle_id: str) -> ObstacleShape:
         return next(o for o in self.obstacles if o.id == obstacle_id)
@@ -123,17 +139,45 @@ def _build_table(playmat: Playmat) -> TableGeometry:
     length = np.hypot(along_edge[:, 0], along_edge[:, 1])
     unit = along_edge / length[:, None]
     hub_array = np.array(hubs, dtype=float).reshape(-1, 2)
+    reach_array = np.array(reach, dtype=float)
+    is_circle = np.array([s.circle is not None for s in shapes], dtype=bool)
     return TableGeometry(playmat, tuple(shapes), edges, owner.astype(np.intp),
-                         hub_array, np.array(reach, dtype=float),
-                         np.array([s.polygon for s in shapes], dtype=object),
-                         np.array([s.circle is not None for s in shapes], dtype=bool),
+                         hub_array, reach_array,
+                         np.array([s.polygon for s in shapes], dtype=object), is_circle,
                          np.array(radii, dtype=float), edge_length=length, edge_unit=unit,
                          edge_normal=np.column_stack([-unit[:, 1], unit[:, 0]]),
                          hub_floats=tuple((float(x), float(y), float(r))
                                           for (x, y), r in zip(hub_array, reach, strict=True)),
                          sided=np.array([i for i, _ in sided], dtype=np.intp),
+                         is_sided=np.array([s.circle is None for s in shapes], dtype=bool),
+                         corners=np.ascontiguousarray(edges[:, 0, :]),
+                         sided_rank=_sided_rank(shapes),
+                         sided_reach=np.where(is_circle, -np.inf, reach_array),
+                         sided_inf=np.where(is_circle, 0.0, np.inf),
+                         hub_inner=np.array([_inner_reach(shape, hub) for shape, hub
+                                             in zip(shapes, hub_array, strict=True)]),
+                         circles=np.array([i for i, s in enumerate(shapes) if s.circle is not None],
+                                          dtype=np.intp),
+                         no_radii=np.zeros(len(edges)),
                          edge_runs=np.cumsum([0, *[len(s.edges) for _, s in sided][:-1]],
                                              dtype=np.intp))
+
+
+def _inner_reach(shape: ObstacleShape, hub: NDArray[np.float64]) -> float:
+    """The radius round the hub of a polygon obstacle within which every point is inside it,
+    made smaller by far more than any rounding (0 when the hub is outside, and for circles)."""
+    centre = Point(float(hub[0]), float(hub[1]))
+    if shape.circle is not None or not shape.polygon.contains(centre):
+        return 0.0
+    return max(float(shape.polygon.boundary.distance(centre)) * (1 - 1e-9) - SLACK, 0.0)
+
+
+def _sided_rank(shapes: list[ObstacleShape]) -> tuple[int, ...]:
+    ranks, count = [], 0
+    for shape in shapes:
+        ranks.append(-1 if shape.circle is not None else count)
+        count += shape.circle is None
+    return tuple(ranks)
 
 
 def plainly_clear(table: TableGeometry, centre: tuple[float, float], reach: float) -> bool:

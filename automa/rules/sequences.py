@@ -49,7 +49,7 @@ def plan_sequence(sequences: tuple[Sequence, ...], preference: str | None, is_lo
         + (" (has the preferred shot)" if preference and has_preferred_shot(s, preference) else "")
         for i, s in enumerate(sequences))
     plan = _plan(sequences, preference, is_lord, several_preferred)
-    return replace(plan, count=count, trace=trace)
+    return SequencePlan(plan.index, plan.reason, count, trace, plan.split, plan.rulings)
 
 
 def _plan(sequences: tuple[Sequence, ...], preference: str | None, is_lord: bool,

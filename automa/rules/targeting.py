@@ -80,19 +80,22 @@ def _build_measure(criterion: str, non_hero_wealth: str) -> Callable[[Candidate]
 
 
 def _shown(criterion: str, c: Candidate) -> str:
+    """How the trace shows a candidate's value on a column (only that one is formatted)."""
     p = c.piece
     if criterion in WEALTH_COLUMNS and p.kind != "hero":
         return f"a {p.kind}, no purse" if criterion != "no-items" else f"a {p.kind}"
-    return {
-        "most-gold": f"{p.gold} gold",
-        "least-gold": f"{p.gold} gold",
-        "most-health": "no health" if p.health is None else f"{p.health} health",
-        "least-health": "no health" if p.health is None else f"{p.health} health",
-        "most-poison": f"{p.poison} poison",
-        "no-items": f"{p.items} items",
-        "closest": f"{c.distance:.1f} cm" if c.measured else
-        "the closest, by the table" if c.distance == 0 else "farther, by the table",
-    }[criterion]
+    if criterion in ("most-gold", "least-gold"):
+        return f"{p.gold} gold"
+    if criterion in ("most-health", "least-health"):
+        return "no health" if p.health is None else f"{p.health} health"
+    if criterion == "most-poison":
+        return f"{p.poison} poison"
+    if criterion == "no-items":
+        return f"{p.items} items"
+    if criterion == "closest":
+        return f"{c.distance:.1f} cm" if c.measured else \
+            "the closest, by the table" if c.distance == 0 else "farther, by the table"
+    raise KeyError(criterion)
 
 
 def _rulings_of(criterion: str, remaining: list[Candidate]) -> tuple[str, ...]:
