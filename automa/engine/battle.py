@@ -31,6 +31,12 @@ class Battle:
             kept = self.__dict__["_by_id_kept"] = {p.id: p for p in reversed(self.pieces)}
         return kept
 
+    def forget_indexes(self) -> None:
+        """Drop the indexes built for reading (they are built again when next read): for
+        battle states kept by the thousand, as a forecast's tree of outcomes keeps them."""
+        for name in ("_by_id_kept", "_on_table_kept", "_on_table_ids_kept"):
+            self.__dict__.pop(name, None)
+
     def get(self, piece_id: str) -> Piece | None:
         kept: dict[str, Piece] | None = self.__dict__.get("_by_id_kept")  # the index, if built
         return (self._by_id if kept is None else kept).get(piece_id)

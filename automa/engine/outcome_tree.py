@@ -29,7 +29,7 @@ from automa.errors import RulesError
 from automa.geometry.table import TableGeometry
 from automa.model.scenario import Scenario
 
-KEPT_NODES = 60_000  # ~1.4 kB a node with the battles it holds (tracemalloc): ~85 MB at most
+KEPT_NODES = 60_000  # ~0.6 kB a node with the battles it holds (tracemalloc): ~36 MB at most
 
 Raw = int | tuple[int, ...]  # what the Generator gave: an index, or a shuffle's order
 
@@ -149,6 +149,7 @@ class OutcomeTree:
         self.geometry = geometry
         self.start = Place(TurnProgress(Battle(scenario.pieces, scenario.bags, scenario.out)))
         self.places: dict[PlaceKey, Place] = {}
+        self.acted_sets: dict[frozenset[str], frozenset[str]] = {}
         self.over = Place(None)  # every turn ends here
         self.nodes = 0
 
@@ -190,6 +191,7 @@ class OutcomeTree:
         assert place.progress is not None
         chance.begin(made)
         stepped = step_turn(table, place.progress)
+        place.progress.battle.forget_indexes()  # kept in the tree: a third of its memory
         if stepped is None:
             acted = Acted(None, self.over)
         else:
@@ -200,6 +202,8 @@ class OutcomeTree:
 
     def _place(self, progress: TurnProgress) -> Place:
         """The kept place equal to `progress`, or a new one (kept while there is room)."""
+        acted = self.acted_sets.setdefault(progress.acted, progress.acted)  # one copy of each
+        progress = TurnProgress(progress.battle, acted, progress.queue, progress.count)
         key = PlaceKey(progress)
         found = self.places.get(key)
         if found is not None:
