@@ -86,3 +86,30 @@ def test_text_prints_an_interval_beside_each_share() -> None:
     assert "95 % interval" in result.stdout
     barbarian = next(line for line in result.stdout.splitlines() if "barbarian" in line)
     assert barbarian.count("[") == 3 and "100% [ 91%-100%]" in barbarian
+
+
+def test_runs_are_dealt_by_whole_branches_the_biggest_first() -> None:
+    """Each task holds whole branches (a worker never plays an activation another plays),
+    the biggest first, small ones together; every run is dealt exactly once."""
+    from automa.engine.forecast import by_branch
+
+    branches = [[1, 2], list(range(10, 70)), [3], list(range(100, 160)), [4, 5, 6]]
+    tasks = by_branch(branches, least=5)
+    assert tasks[0] in (list(range(10, 70)), list(range(100, 160)))
+    assert [len(task) for task in tasks] == [60, 60, 5, 1]  # 3 + 2 runs reach 5; then 1
+    assert tasks[2:] == [[4, 5, 6, 1, 2], [3]]
+    assert sorted(run for task in tasks for run in task) == sorted(
+        run for branch in branches for run in branch)
+
+
+def test_spawned_workers_give_the_same_figures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where fork is missing, workers start afresh and are sent the job: the same figures."""
+    import multiprocessing
+
+    from automa.engine import forecast as module
+
+    catalog = load_catalog()
+    scenario = load_scenario(DEMO, catalog)
+    monkeypatch.setattr(module, "_context", lambda: multiprocessing.get_context("spawn"))
+    assert forecast(scenario, catalog, 120, 3, workers=2) == forecast(scenario, catalog, 120, 3,
+                                                                      workers=1)

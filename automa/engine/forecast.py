@@ -4,9 +4,13 @@ expect, and the chance it dies, each with its 95 % interval.
 Run i is a full turn seeded with word i of `SeedSequence(seed).generate_state(runs)`: its own
 stream, whatever else runs. The runs are cut into chunks, run on every core, and each chunk
 returns only its sums (counts, damage and damage squared per hero), added up in chunk order: the
-result is the same for any number of workers. Each process plays its runs through one
-`OutcomeTree`, so an activation that an earlier run already played from the same place with the
-same draws is not played again; the tree is bounded, so memory does not grow past it.
+result is the same for any number of workers. Runs are played through an `OutcomeTree`, so an
+activation that an earlier run already played from the same place with the same draws is not
+played again; the tree is bounded, so memory does not grow past it. With several workers, the
+runs are first sorted by where their first step leads (played once, here), and each task is
+whole branches, the biggest first, played through a tree of its own: two workers never play the
+same activation below the first, a worker that is done takes the next branch, and a tree is
+dropped with its task (no later run comes back to its branch).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from automa.catalog.load import Catalog
-from automa.engine.outcome_tree import OutcomeTree
+from automa.engine.outcome_tree import OutcomeTree, Place
 from automa.geometry.table import TableGeometry, build_table
 from automa.model.pieces import Piece
 from automa.model.scenario import ChanceScript, Scenario
@@ -30,6 +34,7 @@ Z95 = 1.959963984540054  # the normal quantile of 97.5 %
 MIN_CHUNK = 50  # runs per task: enough that sending a task costs little beside running it
 CHUNKS_PER_WORKER = 4  # a few tasks per worker even out uneven chunks
 SERIAL_BELOW = 200  # fewer runs than this: starting workers costs more than it saves
+BRANCH_STEPS = 1  # runs are dealt to workers by where their first step leads
 
 
 @dataclass(frozen=True)
@@ -81,12 +86,12 @@ class _Job:
         return OutcomeTree(self.scenario, self.catalog, self.geometry)
 
 
-_WORKER: tuple[_Job, OutcomeTree] | None = None  # a worker's job and tree, set at its start
+_JOB: _Job | None = None  # a worker's copy, set by `_start_worker`
 
 
 def _start_worker(job: _Job) -> None:
-    global _WORKER
-    _WORKER = (job, job.tree())
+    global _JOB
+    _JOB = job
 
 
 def _run_chunk(job: _Job, tree: OutcomeTree, seeds: Sequence[int]) -> list[list[int]]:
@@ -111,8 +116,8 @@ def _run_chunk(job: _Job, tree: OutcomeTree, seeds: Sequence[int]) -> list[list[
 
 
 def _worker_chunk(seeds: Sequence[int]) -> list[list[int]]:
-    assert _WORKER is not None, "the worker was started without its job"
-    return _run_chunk(*_WORKER, seeds)
+    assert _JOB is not None, "the worker was started without its job"
+    return _run_chunk(_JOB, _JOB.tree(), seeds)
 
 
 def default_workers() -> int:
@@ -149,13 +154,37 @@ def forecast(scenario: Scenario, catalog: Catalog, runs: int, seed: int,
                                             for c in _chunks(streams, size))
         _add_up(totals, parts)
     else:
-        with ProcessPoolExecutor(max_workers=wanted, mp_context=_context(),
-                                 initializer=_start_worker, initargs=(job,)) as pool:
-            _add_up(totals, pool.map(_worker_chunk, _chunks(streams, size)))
+        _add_up(totals, _on_workers(job, streams, wanted))
     return {hero.id: HeroForecast(
         targeted / runs, damage / runs, deaths / runs, wilson(targeted, runs),
         mean_interval(damage, squares, runs), wilson(deaths, runs))
         for hero, (targeted, deaths, damage, squares) in zip(heroes, totals, strict=True)}
+
+
+def _on_workers(job: _Job, streams: np.ndarray[Any, Any],
+                wanted: int) -> Iterator[list[list[int]]]:
+    """The runs played on `wanted` workers, dealt out by branch."""
+    tree = job.tree()
+    branches: dict[int, tuple[Place, list[int]]] = {}  # by place (kept alive here), in order
+    for stream in streams:
+        place = tree.branch(int(stream), BRANCH_STEPS)
+        branches.setdefault(id(place), (place, []))[1].append(int(stream))
+    tasks = by_branch([runs for _, runs in branches.values()], MIN_CHUNK)
+    with ProcessPoolExecutor(max_workers=wanted, mp_context=_context(),
+                             initializer=_start_worker, initargs=(job,)) as pool:
+        yield from list(pool.map(_worker_chunk, tasks))
+
+
+def by_branch(branches: Sequence[list[int]], least: int) -> list[list[int]]:
+    """Tasks of whole branches, the biggest first (so no worker is left with a big one at the
+    end); branches smaller than `least` runs go together, so no task is too small to send."""
+    tasks: list[list[int]] = []
+    for runs in sorted(branches, key=len, reverse=True):
+        if tasks and len(runs) < least and len(tasks[-1]) < least:
+            tasks[-1].extend(runs)
+        else:
+            tasks.append(list(runs))
+    return tasks
 
 
 def _add_up(totals: list[list[int]], parts: Iterator[list[list[int]]]) -> None:

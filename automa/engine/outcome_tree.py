@@ -155,11 +155,7 @@ class OutcomeTree:
 
     def play(self, seed: int) -> TurnEnd:
         """The turn seeded with `seed`, as `run_turn` would play it."""
-        rng = np.random.default_rng(seed)
-        components = self.catalog.components
-        chance = TracedChance(self.scenario.chance, rng, components.rune_die,
-                              components.location_die)
-        table = Table(self.scenario, self.catalog, self.geometry, chance)
+        rng, table, chance = self._start(seed)
         aimed: set[str] = set()
         place = self.start
         while place.progress is not None:
@@ -171,6 +167,26 @@ class OutcomeTree:
                 return TurnEnd(frozenset(aimed), place.progress.battle)
             place = acted.then
         raise AssertionError("the start is never the end")  # pragma: no cover
+
+    def branch(self, seed: int, steps: int) -> Place:
+        """Where the turn seeded with `seed` stands after its first `steps` steps (played
+        where no earlier run went): turns that reach one place share everything below it."""
+        rng, table, chance = self._start(seed)
+        place = self.start
+        for _ in range(steps):
+            if place.progress is None:
+                break
+            reached, made = self._walk(place, rng)
+            place = (reached or self._act(place, made, table, chance)).then
+        return place
+
+    def _start(self, seed: int) -> tuple[np.random.Generator, Table, TracedChance]:
+        """A run's own stream, and the table it plays on with a Chance drawing from it."""
+        rng = np.random.default_rng(seed)
+        components = self.catalog.components
+        chance = TracedChance(self.scenario.chance, rng, components.rune_die,
+                              components.location_die)
+        return rng, Table(self.scenario, self.catalog, self.geometry, chance), chance
 
     @staticmethod
     def _walk(place: Place, rng: np.random.Generator) -> tuple[Acted | None, list[Raw]]:
