@@ -6,11 +6,11 @@ stream, whatever else runs. The runs are cut into chunks, run on every core, and
 returns only its sums (counts, damage and damage squared per hero), added up in chunk order: the
 result is the same for any number of workers. Runs are played through an `OutcomeTree`, so an
 activation that an earlier run already played from the same place with the same draws is not
-played again; the tree is bounded, so memory does not grow past it. With several workers, the
-runs are first sorted by where their first step leads (played once, here), and each task is
-whole branches, the biggest first, played through a tree of its own: two workers never play the
-same activation below the first, a worker that is done takes the next branch, and a tree is
-dropped with its task (no later run comes back to its branch).
+played again. The runs are first sorted by where their first step leads (played once, here),
+and each task is whole branches, the biggest first, played through a tree of its own: two
+workers never play the same activation below the first, a worker that is done takes the next
+branch, and a tree is dropped with its task (no later run comes back to its branch), so memory
+stays within one bounded tree a worker.
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from automa.model.scenario import ChanceScript, Scenario
 
 Z95 = 1.959963984540054  # the normal quantile of 97.5 %
 MIN_CHUNK = 50  # runs per task: enough that sending a task costs little beside running it
-CHUNKS_PER_WORKER = 4  # a few tasks per worker even out uneven chunks
 SERIAL_BELOW = 200  # fewer runs than this: starting workers costs more than it saves
 BRANCH_STEPS = 1  # runs are dealt to workers by where their first step leads
 
@@ -128,11 +127,6 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _chunks(streams: np.ndarray[Any, Any], size: int) -> Iterator[list[int]]:
-    for start in range(0, len(streams), size):
-        yield [int(s) for s in streams[start:start + size]]
-
-
 def forecast(scenario: Scenario, catalog: Catalog, runs: int, seed: int,
              workers: int | None = None) -> dict[str, HeroForecast]:
     """`runs` turns from `scenario`, on `workers` processes (default: every core, or one for
@@ -147,32 +141,27 @@ def forecast(scenario: Scenario, catalog: Catalog, runs: int, seed: int,
         wanted = max(1, workers)
     wanted = min(wanted, math.ceil(runs / MIN_CHUNK))
     totals = [[0, 0, 0, 0] for _ in heroes]
-    size = max(MIN_CHUNK, math.ceil(runs / (wanted * CHUNKS_PER_WORKER)))
+    tasks = by_branch(branches(job, streams), MIN_CHUNK)
     if wanted == 1:
-        tree = job.tree()
-        parts: Iterator[list[list[int]]] = (_run_chunk(job, tree, c)
-                                            for c in _chunks(streams, size))
-        _add_up(totals, parts)
+        _add_up(totals, (_run_chunk(job, job.tree(), task) for task in tasks))
     else:
-        _add_up(totals, _on_workers(job, streams, wanted))
+        with ProcessPoolExecutor(max_workers=wanted, mp_context=_context(),
+                                 initializer=_start_worker, initargs=(job,)) as pool:
+            _add_up(totals, pool.map(_worker_chunk, tasks))
     return {hero.id: HeroForecast(
         targeted / runs, damage / runs, deaths / runs, wilson(targeted, runs),
         mean_interval(damage, squares, runs), wilson(deaths, runs))
         for hero, (targeted, deaths, damage, squares) in zip(heroes, totals, strict=True)}
 
 
-def _on_workers(job: _Job, streams: np.ndarray[Any, Any],
-                wanted: int) -> Iterator[list[list[int]]]:
-    """The runs played on `wanted` workers, dealt out by branch."""
+def branches(job: _Job, streams: np.ndarray[Any, Any]) -> list[list[int]]:
+    """The runs sorted by where their first BRANCH_STEPS steps lead, in the order first met."""
     tree = job.tree()
-    branches: dict[int, tuple[Place, list[int]]] = {}  # by place (kept alive here), in order
+    reached: dict[int, tuple[Place, list[int]]] = {}  # by place (kept alive here)
     for stream in streams:
         place = tree.branch(int(stream), BRANCH_STEPS)
-        branches.setdefault(id(place), (place, []))[1].append(int(stream))
-    tasks = by_branch([runs for _, runs in branches.values()], MIN_CHUNK)
-    with ProcessPoolExecutor(max_workers=wanted, mp_context=_context(),
-                             initializer=_start_worker, initargs=(job,)) as pool:
-        yield from list(pool.map(_worker_chunk, tasks))
+        reached.setdefault(id(place), (place, []))[1].append(int(stream))
+    return [runs for _, runs in reached.values()]
 
 
 def by_branch(branches: Sequence[list[int]], least: int) -> list[list[int]]:
