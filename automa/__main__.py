@@ -1,3 +1,3 @@
-from automa.cli.main import cli
+from automa.cli.main import main
 
-cli()
+main()
