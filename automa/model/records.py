@@ -141,7 +141,8 @@ def _fresh_lock() -> None:
     _SWAPPING = threading.RLock()
 
 
-os.register_at_fork(after_in_child=_fresh_lock)
+if hasattr(os, "register_at_fork"):  # Unix only; elsewhere there is no fork
+    os.register_at_fork(after_in_child=_fresh_lock)
 
 
 def _standard(cls: type, frozen: bool, match_args: bool, kw_only: bool) -> type:
