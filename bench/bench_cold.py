@@ -24,10 +24,10 @@ import argparse
 import os
 import shutil
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
+
+from installed import installed_env, timed  # bench/installed.py, beside this script
 
 ROOT = Path(__file__).resolve().parent.parent
 FLOOR = [sys.executable, "-c", "import numpy, shapely, click"]
@@ -46,20 +46,13 @@ def project_caches() -> list[Path]:
     return [p for p in package.rglob("__pycache__") if p.is_dir()]
 
 
-def timed(command: list[str], env: dict[str, str]) -> float:
-    start = time.perf_counter()
-    subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
-
-
 def measure(pairs: int, turn: list[str], cached: bool) -> tuple[float, float, float]:
     """Median ratio, median turn time and median floor time (seconds) over `pairs` pairs."""
-    env = dict(os.environ)
     if cached:
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        subprocess.run(turn, env=env, check=True, stdout=subprocess.DEVNULL)  # writes bytecode
+        env = installed_env()
+        timed(turn, env)  # writes the bytecode
     else:
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
         for folder in project_caches():
             shutil.rmtree(folder, ignore_errors=True)
     for command in (turn, FLOOR):  # page the files in before timing
@@ -78,7 +71,7 @@ def measure(pairs: int, turn: list[str], cached: bool) -> tuple[float, float, fl
 
 def compare(rounds: int, scenario: str, before: Path) -> None:
     """Median ratios of the older tree's turn and today's to the floor, in rotating triplets."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env = installed_env()
     turn = [sys.executable, "-m", "automa", "turn", scenario, "--seed", "7"]
     commands = {"floor": (FLOOR, env), "before": (turn, {**env, "PYTHONPATH": str(before)}),
                 "now": (turn, env)}

@@ -24,6 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from installed import installed_env, timed  # bench/installed.py, beside this script
+
 ROOT = Path(__file__).resolve().parent.parent
 MORE_MONSTERS = """
 [[piece]]
@@ -80,21 +82,6 @@ def tree_rss_kb(pid: int) -> int:
     return total
 
 
-def installed_env() -> dict[str, str]:
-    """The environment of an installed program: bytecode written once and then read (a wheel's
-    install compiles it), even where PYTHONDONTWRITEBYTECODE is set for development."""
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
-
-
-def timed(command: list[str]) -> float:
-    """Wall time in seconds of one run (no sampling, so nothing is added to a short run)."""
-    start = time.perf_counter()
-    subprocess.run(command, stdout=subprocess.DEVNULL, env=installed_env(), check=True)
-    return time.perf_counter() - start
-
-
 def run(command: list[str]) -> tuple[float, int]:
     """Wall time in seconds and the peak resident set of the process tree in kB (sampled every
     50 ms, so the time of a run is known to 50 ms: for the long runs only)."""
@@ -123,7 +110,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         table = str(eight_monster_table(Path(scratch)))
         if not args.skip_ratio:
-            timed([*automa(), "turn", table, "--seed", "1"])  # bytecode, data caches written
+            # the first run writes the bytecode and data caches; `timed` adds no sampling
+            timed([*automa(), "turn", table, "--seed", "1"])
             turns = [timed([*automa(), "turn", table, "--seed", str(i)])
                      for i in range(args.turns)]
             cold = statistics.median(turns)

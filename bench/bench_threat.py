@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from installed import installed_env  # bench/installed.py, beside this script
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "automa" / "_examples" / "demo-battle.toml"
@@ -29,10 +30,9 @@ TARGET = 1000  # spots within 8 cold turns
 def _run(args: list[str]) -> tuple[float, str]:
     """One fresh process, as an installed program runs: its bytecode cached (written by the
     first run even where PYTHONDONTWRITEBYTECODE is set for development)."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "automa", *args], capture_output=True,
-                          text=True, check=True, env=env)
+                          text=True, check=True, env=installed_env())
     return time.perf_counter() - start, done.stdout
 
 

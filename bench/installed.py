@@ -1,0 +1,27 @@
+"""How the benches run the program in fresh processes: as it runs once installed.
+
+A wheel's install compiles the bytecode, so an installed `automa` reads it from the first run.
+This development environment sets PYTHONDONTWRITEBYTECODE=1, under which an editable checkout
+would compile its source on every run; the benches that time fresh processes drop it (the first
+run writes the bytecode, the rest read it), unless they time the uncached case on purpose.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+
+
+def installed_env() -> dict[str, str]:
+    """This process's environment without PYTHONDONTWRITEBYTECODE."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def timed(command: list[str], env: dict[str, str] | None = None) -> float:
+    """Wall time in seconds of one run of `command` (output discarded; a failure raises),
+    under `env` (default: `installed_env()`)."""
+    start = time.perf_counter()
+    subprocess.run(command, env=installed_env() if env is None else env, check=True,
+                   stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
