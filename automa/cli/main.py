@@ -100,8 +100,9 @@ def one_shot(command: F) -> F:
     paused. Its start makes tens of thousands of objects that live until the end (modules,
     classes, functions, records); the collector walked them some 20 times, ~5 ms of the ~60 a
     turn adds to the bare imports. After it, what it made joins the oldest generation without a
-    collection (which, just before exit, would walk them all once more for ~2 ms): the next full
-    collection of a longer-lived process (tests) still frees its cyclic garbage."""
+    collection (re-enabled with all of it in the youngest, the next allocation would start one
+    over all of it); the next full collection of a longer-lived process (tests) still frees its
+    cyclic garbage. The exit itself skips the collector's last walk: see `main`."""
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:

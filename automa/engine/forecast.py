@@ -2,8 +2,8 @@
 expect, and the chance it dies, each with its 95 % interval.
 
 Run i is a full turn seeded with word i of `SeedSequence(seed).generate_state(runs)`: its own
-stream, whatever else runs. The runs are cut into chunks, run on every core, and each chunk
-returns only its sums (counts, damage and damage squared per hero), added up in chunk order: the
+stream, whatever else runs. The runs are dealt into tasks, run on every core, and each task
+returns only its sums (counts, damage and damage squared per hero), added up as integers: the
 result is the same for any number of workers. Runs are played through an `OutcomeTree`, so an
 activation that an earlier run already played from the same place with the same draws is not
 played again. The runs are first sorted by where their first step leads (played once, here),
@@ -80,8 +80,8 @@ class _Job:
     geometry: TableGeometry
     heroes: tuple[Piece, ...]
 
-
     def tree(self) -> OutcomeTree:
+        """An empty tree of outcomes for these runs."""
         return OutcomeTree(self.scenario, self.catalog, self.geometry)
 
 
@@ -93,15 +93,14 @@ def _start_worker(job: _Job) -> None:
     _JOB = job
 
 
-def _run_chunk(job: _Job, tree: OutcomeTree, seeds: Sequence[int]) -> list[list[int]]:
+def _run_task(job: _Job, tree: OutcomeTree, seeds: Sequence[int]) -> list[list[int]]:
     """Per hero: [turns targeted, deaths, health lost, health lost squared], over `seeds`."""
     sums = [[0, 0, 0, 0] for _ in job.heroes]
     for stream in seeds:
         result = tree.play(int(stream))
-        aimed = result.aimed
         after = {p.id: p for p in result.battle.pieces}
         for hero, row in zip(job.heroes, sums, strict=True):
-            row[0] += hero.id in aimed
+            row[0] += hero.id in result.aimed
             end = after.get(hero.id)
             lost = 0
             if end is None and result.battle.out.get(hero.id) == "dead":
@@ -114,9 +113,9 @@ def _run_chunk(job: _Job, tree: OutcomeTree, seeds: Sequence[int]) -> list[list[
     return sums
 
 
-def _worker_chunk(seeds: Sequence[int]) -> list[list[int]]:
+def _worker_task(seeds: Sequence[int]) -> list[list[int]]:
     assert _JOB is not None, "the worker was started without its job"
-    return _run_chunk(_JOB, _JOB.tree(), seeds)
+    return _run_task(_JOB, _JOB.tree(), seeds)
 
 
 def default_workers() -> int:
@@ -143,11 +142,11 @@ def forecast(scenario: Scenario, catalog: Catalog, runs: int, seed: int,
     totals = [[0, 0, 0, 0] for _ in heroes]
     tasks = by_branch(branches(job, streams), MIN_CHUNK)
     if wanted == 1:
-        _add_up(totals, (_run_chunk(job, job.tree(), task) for task in tasks))
+        _add_up(totals, (_run_task(job, job.tree(), task) for task in tasks))
     else:
         with ProcessPoolExecutor(max_workers=wanted, mp_context=_context(),
                                  initializer=_start_worker, initargs=(job,)) as pool:
-            _add_up(totals, pool.map(_worker_chunk, tasks))
+            _add_up(totals, pool.map(_worker_task, tasks))
     return {hero.id: HeroForecast(
         targeted / runs, damage / runs, deaths / runs, wilson(targeted, runs),
         mean_interval(damage, squares, runs), wilson(deaths, runs))
@@ -177,7 +176,7 @@ def by_branch(branches: Sequence[list[int]], least: int) -> list[list[int]]:
 
 
 def _add_up(totals: list[list[int]], parts: Iterator[list[list[int]]]) -> None:
-    """Chunk sums into the totals, in chunk order (integers: the order could not matter)."""
+    """Each task's sums into the totals (integers: the order could not matter)."""
     for part in parts:
         for row, more in zip(totals, part, strict=True):
             for k, value in enumerate(more):
