@@ -15,10 +15,18 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from automa.catalog.load import Catalog, load_catalog
-from automa.catalog.validated import CACHE_ENV
-from automa.model.scenario import Scenario
-from automa.scenario.load import parse_scenario
+from automa.user_cache import CACHE_ENV
+
+# The suite never touches the user's own cache (~/.cache/automa: the validation marker, the
+# parsed data tables and the records' method code; automa/user_cache.py): one fresh folder for
+# the whole run, set before any record is made and inherited by every command the tests start.
+# tests/test_cold_start.py and tests/test_method_code.py set their own.
+os.environ[CACHE_ENV] = tempfile.mkdtemp(prefix="automa-test-cache-")
+atexit.register(shutil.rmtree, os.environ[CACHE_ENV], True)
+
+from automa.catalog.load import Catalog, load_catalog  # noqa: E402
+from automa.model.scenario import Scenario  # noqa: E402
+from automa.scenario.load import parse_scenario  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
@@ -30,11 +38,6 @@ AUTOMA_SHELL = " ".join(shlex.quote(part) for part in AUTOMA)
 
 OPEN_MAT = (Path(__file__).parent / "data_inline_mat.toml").read_text()
 
-# The suite never touches the user's own cache (~/.cache/automa: the validation marker and
-# the parsed data tables, automa/catalog/validated.py): one fresh folder for the whole run,
-# inherited by every command the tests start. tests/test_cold_start.py sets its own.
-os.environ[CACHE_ENV] = tempfile.mkdtemp(prefix="automa-test-cache-")
-atexit.register(shutil.rmtree, os.environ[CACHE_ENV], True)
 
 
 @pytest.fixture(scope="session")

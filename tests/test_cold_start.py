@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from automa import user_cache
 from automa.catalog import validated
 from automa.catalog.load import LazyCatalog, _load, build_catalog, load_catalog
 from automa.catalog.problems import Problems
@@ -32,7 +33,7 @@ def modules_after(args: list[str], cache: Path) -> set[str]:
     script = ("import sys\nfrom automa.cli.main import cli\n"
               "try:\n    cli(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
               "print('\\n'.join(sys.modules), file=sys.stderr)\n")
-    env = {**os.environ, validated.CACHE_ENV: str(cache)}
+    env = {**os.environ, user_cache.CACHE_ENV: str(cache)}
     done = subprocess.run([sys.executable, "-c", script, *args], env=env, capture_output=True,
                           text=True, check=True)
     assert "AI turn" in done.stdout
@@ -49,7 +50,7 @@ def test_a_turn_imports_no_session_campaign_web_or_setup_code(tmp_path: Path) ->
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     folder = tmp_path / "cache"
-    monkeypatch.setenv(validated.CACHE_ENV, str(folder))
+    monkeypatch.setenv(user_cache.CACHE_ENV, str(folder))
     _load.cache_clear()
     yield folder
     _load.cache_clear()
@@ -110,14 +111,12 @@ def test_a_damaged_or_foreign_marker_is_ignored(cache: Path) -> None:
 
 def test_damaged_or_stale_parsed_tables_are_never_used(cache: Path) -> None:
     from automa.catalog.locate import read_data_toml, read_toml, shipped_data_dir
-    from automa.catalog.tables_cache import _entry, cached_tables
+    from automa.catalog.tables_cache import _entry_name, cached_tables
 
     path = shipped_data_dir() / "monsters.toml"
     truth = read_toml(path)
     assert read_data_toml(path) == truth  # parsed, then kept
-    name = _entry(path)
-    assert name is not None
-    entry = Path(name)
+    entry = cache / _entry_name(path)
     assert entry.is_file()
     text = path.read_text(encoding="utf-8")
     assert cached_tables(path, text) == truth
@@ -153,7 +152,7 @@ def test_an_unwritable_cache_place_still_loads(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("", encoding="utf-8")
-    monkeypatch.setenv(validated.CACHE_ENV, str(blocker / "cache"))  # cannot be a folder
+    monkeypatch.setenv(user_cache.CACHE_ENV, str(blocker / "cache"))  # cannot be a folder
     _load.cache_clear()
     try:
         assert load_catalog().monsters
@@ -162,7 +161,7 @@ def test_an_unwritable_cache_place_still_loads(tmp_path: Path,
 
 
 def test_an_empty_cache_setting_checks_whole_every_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(validated.CACHE_ENV, "")
+    monkeypatch.setenv(user_cache.CACHE_ENV, "")
     _load.cache_clear()
     try:
         assert type(load_catalog()) is not LazyCatalog
@@ -174,20 +173,20 @@ def test_an_empty_cache_setting_checks_whole_every_time(monkeypatch: pytest.Monk
 
 def test_no_home_means_no_cache_rather_than_one_in_the_current_folder(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(validated.CACHE_ENV, raising=False)
+    monkeypatch.delenv(user_cache.CACHE_ENV, raising=False)
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     monkeypatch.setattr(os.path, "expanduser", lambda path: path)  # as with no HOME at all
-    assert validated.cache_dir() is None
+    assert user_cache.cache_folder() is None
     monkeypatch.setenv("XDG_CACHE_HOME", "/somewhere")
-    assert validated.cache_dir() == Path("/somewhere/automa")
+    assert user_cache.cache_folder() == "/somewhere/automa"
 
 
 def test_a_cache_folder_under_an_unknown_user_is_none_not_a_folder_named_tilde(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(validated.CACHE_ENV, "~no-such-user-here/cache")
-    assert validated.cache_folder() is None
-    monkeypatch.setenv(validated.CACHE_ENV, "/tmp/some-cache")
-    assert validated.cache_folder() == "/tmp/some-cache"
+    monkeypatch.setenv(user_cache.CACHE_ENV, "~no-such-user-here/cache")
+    assert user_cache.cache_folder() is None
+    monkeypatch.setenv(user_cache.CACHE_ENV, "/tmp/some-cache")
+    assert user_cache.cache_folder() == "/tmp/some-cache"
 
 
 def test_a_one_shot_command_pauses_the_collector_and_restores_it() -> None:

@@ -18,7 +18,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from automa.catalog.validated import cache_dir, cache_folder, is_safe
+from automa.user_cache import cached_file, keep, sealed, unsealed
 
 if TYPE_CHECKING:  # a turn reads these paths as text: pathlib costs its start ~5 ms
     from pathlib import Path
@@ -27,12 +27,8 @@ HEADER = b"automa-tables-1\n"
 MAX_ENTRY_BYTES = 20_000_000
 
 
-def _entry(path: str | Path) -> str | None:
-    folder = cache_folder()
-    if folder is None or not is_safe(folder):
-        return None
-    name = hashlib.sha256(os.fsencode(os.path.abspath(path))).hexdigest()[:32]
-    return os.path.join(folder, f"tables-{name}")
+def _entry_name(path: str | Path) -> str:
+    return "tables-" + hashlib.sha256(os.fsencode(os.path.abspath(path))).hexdigest()[:32]
 
 
 def _text_digest(text: str) -> bytes:
@@ -46,21 +42,12 @@ def _text_digest(text: str) -> bytes:
 
 def cached_tables(path: str | Path, text: str) -> dict[str, Any] | None:
     """The tables parsed from exactly this text before, else None."""
-    entry = _entry(path)
+    entry = cached_file(_entry_name(path))
     if entry is None:
         return None
-    try:
-        with open(entry, "rb") as handle:
-            blob = handle.read(MAX_ENTRY_BYTES + 1)
-    except OSError:
+    payload = unsealed(entry, HEADER + _text_digest(text) + b"\n", MAX_ENTRY_BYTES)
+    if payload is None:
         return None
-    text_sum = _text_digest(text)
-    if len(blob) > MAX_ENTRY_BYTES or not blob.startswith(HEADER + text_sum + b"\n"):
-        return None
-    rest = blob[len(HEADER) + len(text_sum) + 1:]
-    payload_sum, _, payload = rest.partition(b"\n")
-    if hashlib.sha256(payload).hexdigest().encode() != payload_sum:
-        return None  # damaged: never handed to marshal
     try:
         tables = marshal.loads(payload)
     except (ValueError, EOFError, TypeError):
@@ -72,20 +59,9 @@ def store_tables(path: str | Path, text: str, tables: dict[str, Any]) -> None:
     """Keep the tables for next time; any failure (no folder, a full disk, a value marshal
     cannot write) leaves nothing."""
     try:
-        folder = cache_dir()
-        if folder is None:
-            return
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        entry = _entry(path)
-        if entry is None:
-            return
         payload = marshal.dumps(tables)
         if marshal.loads(payload) != tables:  # a value marshal does not keep exactly
             return
-        blob = (HEADER + _text_digest(text) + b"\n" + hashlib.sha256(payload).hexdigest().encode()
-                + b"\n" + payload)
-        temp = folder / f".{os.path.basename(entry)}.{os.getpid()}.tmp"
-        temp.write_bytes(blob)
-        os.replace(temp, entry)
-    except (OSError, ValueError):
+    except ValueError:
         return
+    keep(_entry_name(path), sealed(HEADER + _text_digest(text) + b"\n", payload))

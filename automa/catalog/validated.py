@@ -16,52 +16,16 @@ AUTOMA_CACHE_DIR to choose the folder, or to an empty value to check the data wh
 from __future__ import annotations
 
 import os
-import stat
 from typing import TYPE_CHECKING
 
 from automa.catalog.locate import DATA_FILES, shipped_data_folder
+from automa.user_cache import cached_file, keep
 
 if TYPE_CHECKING:  # a turn reads these paths as text: pathlib costs its start ~5 ms
     from pathlib import Path
 
-CACHE_ENV = "AUTOMA_CACHE_DIR"
 FORMAT = b"automa-validated-1"
 CHECKING_CODE = ("catalog", "model", "campaign", "rules")  # the folders whose code checks data
-
-
-def cache_folder() -> str | None:
-    """$AUTOMA_CACHE_DIR (empty: none), else $XDG_CACHE_HOME/automa, else ~/.cache/automa."""
-    chosen = os.environ.get(CACHE_ENV)
-    if chosen is not None:
-        if not chosen.strip():
-            return None
-        folder = os.path.expanduser(chosen)
-        return None if folder.startswith("~") else folder  # ~someone unknown: no cache
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    if not os.path.isabs(base):  # no home to be found: no cache, never one in the current folder
-        return None
-    return os.path.join(base, "automa")
-
-
-def cache_dir() -> Path | None:
-    """`cache_folder` as a Path."""
-    folder = cache_folder()
-    if folder is None:
-        return None
-    from pathlib import Path
-
-    return Path(folder)
-
-
-def is_safe(folder: str | Path) -> bool:
-    """The user's own folder, a real one (no symlink), that no one else may write to."""
-    try:
-        info = os.lstat(folder)
-    except OSError:
-        return False
-    owner_ok = not hasattr(os, "getuid") or info.st_uid == os.getuid()
-    return stat.S_ISDIR(info.st_mode) and owner_ok and not info.st_mode & (stat.S_IWGRP
-                                                                           | stat.S_IWOTH)
 
 
 def data_digest(user_dir: Path | None) -> str:
@@ -100,10 +64,7 @@ KEPT = 16  # digests remembered: a few data folders in use, each with its latest
 
 
 def _marker() -> str | None:
-    folder = cache_folder()
-    if folder is None or not is_safe(folder):
-        return None
-    return os.path.join(folder, "validated")
+    return cached_file("validated")
 
 
 def _remembered(marker: str) -> list[str]:
@@ -126,17 +87,6 @@ def is_validated(digest: str) -> bool:
 def mark_validated(digest: str) -> None:
     """Remember the digest (newest first, KEPT at most); where the cache folder cannot be made
     or written, remember nothing."""
-    folder = cache_dir()
-    if folder is None:
-        return
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        marker = _marker()
-        if marker is None:
-            return
-        kept = [digest, *(d for d in _remembered(marker) if d != digest)][:KEPT]
-        temp = folder / f".validated.{os.getpid()}.tmp"
-        temp.write_text("".join(f"{d}\n" for d in kept), encoding="ascii")
-        os.replace(temp, marker)
-    except OSError:
-        return
+    marker = _marker()
+    kept = [digest, *(d for d in _remembered(marker) if d != digest)][:KEPT] if marker else [digest]
+    keep("validated", "".join(f"{d}\n" for d in kept).encode("ascii"))

@@ -3,7 +3,8 @@
 The standard decorator (on Python 3.11 and 3.12) writes each method it adds as source text and
 compiles it: about 0.8 ms a class, and a turn imports some 65 of them, half its start-up over the
 bare imports of numpy, shapely and click. Here `__init__` still comes from the standard decorator
-(every record is made); `__eq__`, `__hash__` and, with `order`, `__lt__`, `__le__`, `__gt__` and
+(every record is made), its text's compiled code kept between runs as `__pycache__` keeps a
+module's (method_code.py); `__eq__`, `__hash__` and, with `order`, `__lt__`, `__le__`, `__gt__` and
 `__ge__` are the standard decorator's own text, compiled when first called (a turn compares or
 hashes few of its classes), so they are as quick to call as ever; `__repr__` and a frozen
 record's `__setattr__` and `__delattr__` are closures over the field names, which cost next to
@@ -30,6 +31,8 @@ import threading
 from _thread import get_ident
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
+
+from automa.model.method_code import MethodCode
 
 __all__ = ["dataclass"]
 
@@ -133,12 +136,14 @@ _COPIED = (sys.version_info[:2] in ((3, 11), (3, 12))
            and getattr(dataclasses, _HELPER).__code__.co_varnames[:3]
            == ("cls", "fields", "globals"))
 _SWAPPING = threading.RLock()
+_KEPT_CODE = MethodCode()
 
 
 def _fresh_lock() -> None:
     """A forked child starts with the lock free, whatever another thread held at the fork."""
     global _SWAPPING
     _SWAPPING = threading.RLock()
+_KEPT_CODE = MethodCode()
 
 
 if hasattr(os, "register_at_fork"):  # Unix only; elsewhere there is no fork
@@ -146,18 +151,29 @@ if hasattr(os, "register_at_fork"):  # Unix only; elsewhere there is no fork
 
 
 def _standard(cls: type, frozen: bool, match_args: bool, kw_only: bool) -> type:
-    """The standard decorator for `__init__` (and a frozen record's attribute guards)."""
-    if not frozen:
-        return dataclasses.dataclass(cls, repr=False, eq=False, frozen=frozen,
-                                     match_args=match_args, kw_only=kw_only)
+    """The standard decorator for `__init__` (and a frozen record's attribute guards), its
+    method texts compiled once and kept (method_code.py)."""
+    module = vars(dataclasses)
     with _SWAPPING:
-        standard = getattr(dataclasses, _HELPER)
-        setattr(dataclasses, _HELPER, _frozen_methods)
+        standard, outer = module[_HELPER], module.get("exec")  # outer: a record being made
+        if frozen:
+            module[_HELPER] = _frozen_methods
+        module["exec"] = _exec_kept  # a global of dataclasses is found before the builtin
         try:
-            return dataclasses.dataclass(cls, repr=False, eq=False, frozen=True,
+            return dataclasses.dataclass(cls, repr=False, eq=False, frozen=frozen,
                                          match_args=match_args, kw_only=kw_only)
         finally:
-            setattr(dataclasses, _HELPER, standard)
+            module[_HELPER] = standard
+            if outer is None:
+                del module["exec"]
+            else:
+                module["exec"] = outer
+
+
+def _exec_kept(source: Any, *namespaces: Any) -> None:
+    """`exec` as dataclasses calls it to make a method from its text, with the text's code
+    compiled once and kept between runs."""
+    exec(_KEPT_CODE.code(source) if isinstance(source, str) else source, *namespaces)
 
 
 class _SignatureDoc:

@@ -1,0 +1,141 @@
+"""The kept code of the methods dataclasses writes as text (automa/model/method_code.py): the
+code found for a text is the code `exec` compiles from it, a record made from kept code is the
+standard record, and a damaged, foreign or unwritable cache costs only the compile."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from automa import user_cache
+from automa.model import method_code, records
+from automa.model.method_code import FILE_NAME, MethodCode
+
+
+def compiled(text: str) -> object:
+    """As dataclasses' own `exec` compiles it: that module has no future imports (this one has
+    `annotations`, which would make the annotations text)."""
+    return compile(text, "<string>", "exec", dont_inherit=True)
+
+
+TEXT = "def __create_fn__(_return_type):\n def __init__(self,a:_return_type)->_return_type:\n" \
+       "  self.a=a\n return __init__"
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    cache = tmp_path / "cache"
+    monkeypatch.setenv(user_cache.CACHE_ENV, str(cache))
+    return cache
+
+
+def test_the_code_kept_for_a_text_is_what_exec_compiles_from_it(folder: Path) -> None:
+    """With no future flags (records.py has `annotations`): the annotations of a method made
+    from kept code are objects, as the standard decorator's."""
+    writer = MethodCode()
+    code = writer.code(TEXT)
+    writer.store()
+    kept = MethodCode().code(TEXT)
+    assert kept is not code and kept == code == compiled(TEXT)
+    assert kept != compile(TEXT, "<string>", "exec")  # inheriting this module's flags
+    made: dict[str, object] = {}
+    exec(kept, {}, made)
+    init = made["__create_fn__"](int)  # type: ignore[operator]
+    assert init.__annotations__ == {"a": int, "return": int}
+
+
+def test_records_from_kept_code_are_the_standard_records(folder: Path) -> None:
+    """Two runs in fresh interpreters: the first compiles and keeps every text, the second
+    finds every one; both make each record as the standard decorator does."""
+    script = ("from tests.test_records import RECORDS, STANDARD, behaviour\n"
+              "assert all(behaviour(RECORDS[n]) == behaviour(STANDARD[n]) for n in RECORDS)\n"
+              "assert all(RECORDS[n].__init__.__annotations__\n"
+              "           == STANDARD[n].__init__.__annotations__ for n in RECORDS)\n"
+              "from automa.model import records\n"
+              "print(len(records._KEPT_CODE._known or {}), records._KEPT_CODE._new)\n")
+    env = {**os.environ, user_cache.CACHE_ENV: str(folder)}
+    root = Path(__file__).resolve().parents[1]
+
+    def run() -> str:
+        done = subprocess.run([sys.executable, "-c", script], env=env, cwd=root,
+                              capture_output=True, text=True, check=True)
+        return done.stdout.split()[-1]
+
+    assert run() == "True"  # compiled: kept at exit
+    assert (folder / FILE_NAME).is_file()
+    assert run() == "False"  # every text found
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "foreign-python", "not-code"])
+def test_a_damaged_or_foreign_file_is_ignored_and_written_anew(folder: Path, damage: str) -> None:
+    writer = MethodCode()
+    writer.code(TEXT)
+    writer.store()
+    path = folder / FILE_NAME
+    blob = path.read_bytes()
+    if damage == "truncate":
+        blob = blob[: len(blob) // 2]
+    elif damage == "flip":
+        blob = blob[:-5] + bytes([blob[-5] ^ 1]) + blob[-4:]
+    elif damage == "foreign-python":
+        blob = user_cache.sealed(method_code.HEADER + b"0" * 64 + b"\n",
+                                 blob.split(b"\n", 3)[-1])
+    else:
+        import marshal
+
+        blob = user_cache.sealed(method_code._head(), marshal.dumps({TEXT: "print('hi')"}))
+    path.write_bytes(blob)
+    reader = MethodCode()
+    assert reader.code(TEXT) == compiled(TEXT)
+    assert reader._new  # compiled again, so the file is written anew
+    reader.store()
+    again = MethodCode()
+    again.code(TEXT)
+    assert not again._new
+
+
+def test_no_cache_folder_keeps_nothing_and_still_compiles(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(user_cache.CACHE_ENV, "")
+    writer = MethodCode()
+    assert writer.code(TEXT) == compiled(TEXT)
+    writer.store()
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv(user_cache.CACHE_ENV, str(blocker / "cache"))
+    writer = MethodCode()
+    writer.code(TEXT)
+    writer.store()  # cannot make the folder: nothing kept, nothing raised
+    assert not (blocker / "cache").exists()
+
+
+def test_a_folder_others_may_write_gets_no_code(folder: Path) -> None:
+    folder.mkdir(mode=0o700)
+    folder.chmod(0o777)
+    writer = MethodCode()
+    writer.code(TEXT)
+    writer.store()
+    assert not (folder / FILE_NAME).exists()
+
+
+def test_dataclasses_is_as_it_was_after_each_record_even_one_inside_another() -> None:
+    class MakesARecord:
+        def __get__(self, record: object, owner: type) -> int:
+            @records.dataclass(frozen=True)
+            class Inner:
+                b: int
+
+            return Inner(1).b
+
+    @records.dataclass
+    class Outer:
+        a: int = MakesARecord()  # type: ignore[assignment]
+
+    assert Outer().a == 1 and Outer(2).a == 2
+    assert "exec" not in vars(dataclasses)
+    assert dataclasses.dataclass(type("Plain", (), {"__annotations__": {"a": "int"}}))(3).a == 3
