@@ -4,7 +4,6 @@ standard record, and a damaged, foreign or unwritable cache costs only the compi
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import subprocess
 import sys
@@ -13,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from automa import user_cache
-from automa.model import method_code, records
+from automa.model import method_code
 from automa.model.method_code import FILE_NAME, MethodCode
 
 
@@ -121,21 +120,3 @@ def test_a_folder_others_may_write_gets_no_code(folder: Path) -> None:
     writer.code(TEXT)
     writer.store()
     assert not (folder / FILE_NAME).exists()
-
-
-def test_dataclasses_is_as_it_was_after_each_record_even_one_inside_another() -> None:
-    class MakesARecord:
-        def __get__(self, record: object, owner: type) -> int:
-            @records.dataclass(frozen=True)
-            class Inner:
-                b: int
-
-            return Inner(1).b
-
-    @records.dataclass
-    class Outer:
-        a: int = MakesARecord()  # type: ignore[assignment]
-
-    assert Outer().a == 1 and Outer(2).a == 2
-    assert "exec" not in vars(dataclasses)
-    assert dataclasses.dataclass(type("Plain", (), {"__annotations__": {"a": "int"}}))(3).a == 3

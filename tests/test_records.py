@@ -208,10 +208,11 @@ def test_comparisons_and_hash_are_the_standard_text_once_first_called() -> None:
     assert plain.__dict__["__hash__"].__code__.co_filename == "<string>"
 
 
-def test_the_standard_helper_is_back_after_each_record() -> None:
+def test_the_standard_helper_and_exec_are_back_after_each_record() -> None:
     helper = getattr(dataclasses, "_frozen_get_del_attr", None)
     records.dataclass(frozen=True)(type("Made", (), {"__annotations__": {"a": "int"}}))
     assert getattr(dataclasses, "_frozen_get_del_attr", None) is helper
+    assert "exec" not in vars(dataclasses)  # the builtin again (method_code.py's, while made)
 
 
 def test_methods_made_here_are_named_as_the_class_own() -> None:
@@ -254,3 +255,5 @@ def test_a_record_made_while_another_is_made_does_not_wait_for_itself() -> None:
     maker.start()
     maker.join(timeout=10)
     assert made == [1]
+    assert "exec" not in vars(dataclasses)  # the inner record put back the outer's, then it
+
