@@ -7,8 +7,10 @@ or to an empty value to keep nothing.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+import threading
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # a turn reads these paths as text: pathlib costs its start ~5 ms
@@ -50,6 +52,12 @@ def cached_file(name: str) -> str | None:
     return os.path.join(folder, name)
 
 
+def can_keep() -> bool:
+    """Whether `keep` may write at all: there is a cache folder, safe or not made yet."""
+    folder = cache_folder()
+    return folder is not None and (not os.path.lexists(folder) or is_safe(folder))
+
+
 def keep(name: str, data: bytes) -> None:
     """Write `name` in the cache folder, made if need be, whole or not at all (through a file of
     its own, then renamed over the old one); where the folder cannot be made, is not safe, or
@@ -59,14 +67,18 @@ def keep(name: str, data: bytes) -> None:
         return
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
-        if not is_safe(folder):
-            return
-        temp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
+    except OSError:
+        return
+    if not is_safe(folder):
+        return
+    temp = os.path.join(folder, f".{name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
         with open(temp, "wb") as handle:
             handle.write(data)
         os.replace(temp, os.path.join(folder, name))
     except OSError:
-        return
+        with contextlib.suppress(OSError):
+            os.remove(temp)  # a full disk, or a folder in the file's place: no litter either
 
 
 def sealed(head: bytes, payload: bytes) -> bytes:

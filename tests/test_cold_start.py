@@ -171,6 +171,19 @@ def test_an_empty_cache_setting_checks_whole_every_time(monkeypatch: pytest.Monk
         _load.cache_clear()
 
 
+def test_with_nowhere_to_keep_them_the_tables_are_not_even_written_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from automa.catalog import tables_cache
+
+    def never(*args: object) -> bytes:
+        raise AssertionError("written out for nowhere")
+
+    monkeypatch.setattr(tables_cache, "_text_digest", never)
+    monkeypatch.setattr(tables_cache.marshal, "dumps", never)
+    monkeypatch.setenv(user_cache.CACHE_ENV, "")
+    tables_cache.store_tables("monsters.toml", "text", {"a": 1})
+
+
 def test_no_home_means_no_cache_rather_than_one_in_the_current_folder(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(user_cache.CACHE_ENV, raising=False)

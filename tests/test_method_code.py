@@ -4,7 +4,9 @@ standard record, and a damaged, foreign or unwritable cache costs only the compi
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from automa import user_cache
-from automa.model import method_code
+from automa.model import method_code, records
 from automa.model.method_code import FILE_NAME, MethodCode
 
 
@@ -39,8 +41,10 @@ def test_the_code_kept_for_a_text_is_what_exec_compiles_from_it(folder: Path) ->
     writer = MethodCode()
     code = writer.code(TEXT)
     writer.store()
-    kept = MethodCode().code(TEXT)
+    reader = MethodCode()
+    kept = reader.code(TEXT)
     assert kept is not code and kept == code == compiled(TEXT)
+    assert reader.code(TEXT) is not kept  # a code object of its own each time, as compiled
     assert kept != compile(TEXT, "<string>", "exec")  # inheriting this module's flags
     made: dict[str, object] = {}
     exec(kept, {}, made)
@@ -56,7 +60,7 @@ def test_records_from_kept_code_are_the_standard_records(folder: Path) -> None:
               "assert all(RECORDS[n].__init__.__annotations__\n"
               "           == STANDARD[n].__init__.__annotations__ for n in RECORDS)\n"
               "from automa.model import records\n"
-              "print(len(records._KEPT_CODE._known or {}), records._KEPT_CODE._new)\n")
+              "print(records._KEPT_CODE._writer is not None)\n")
     env = {**os.environ, user_cache.CACHE_ENV: str(folder)}
     root = Path(__file__).resolve().parents[1]
 
@@ -91,11 +95,75 @@ def test_a_damaged_or_foreign_file_is_ignored_and_written_anew(folder: Path, dam
     path.write_bytes(blob)
     reader = MethodCode()
     assert reader.code(TEXT) == compiled(TEXT)
-    assert reader._new  # compiled again, so the file is written anew
+    assert reader._writer is not None  # compiled again, so the file is written anew
     reader.store()
     again = MethodCode()
     again.code(TEXT)
-    assert not again._new
+    assert again._writer is None
+
+
+def test_the_texts_used_last_are_kept_first(folder: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = [f"def f{i}():\n return {i}" for i in range(5)]
+    first = MethodCode()
+    for text in texts:
+        first.code(text)
+    first.store()
+    monkeypatch.setattr(method_code, "MAX_KEPT", 3)
+    second = MethodCode()
+    second.code(texts[0])  # the oldest, used again
+    second.code("def g():\n return 'new'")
+    second.store()
+    assert list(method_code._read(str(folder / FILE_NAME))) == [
+        texts[0], "def g():\n return 'new'", texts[1]]
+
+
+def test_only_the_process_that_compiled_writes(folder: Path) -> None:
+    """A forked copy (multiprocessing's workers, a plain fork) leaves the file to its parent."""
+    writer = MethodCode()
+    writer.code(TEXT)
+    writer._writer = os.getpid() + 1  # as the copy a fork made sees it
+    writer.store()
+    assert not (folder / FILE_NAME).exists()
+
+
+def test_a_file_in_a_folder_others_may_write_is_not_read(folder: Path) -> None:
+    writer = MethodCode()
+    writer.code(TEXT)
+    writer.store()
+    folder.chmod(0o777)
+    reader = MethodCode()
+    reader.code(TEXT)
+    assert reader._writer is not None  # compiled anew, not read
+
+
+def test_a_forked_child_makes_records_whatever_was_held_at_the_fork() -> None:
+    """Another thread held the kept code's lock, mid-swap, when the process forked: the child
+    starts with the lock free and dataclasses as it was."""
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork here")
+    kept = records._KEPT_CODE
+    module = vars(dataclasses)
+    with kept._lock:
+        module["exec"] = records._exec_kept
+        try:
+            child = os.fork()
+            if child == 0:  # pragma: no cover (the child's report is its exit code)
+                signal.alarm(20)  # a lock held for ever fails the test, not the run
+                ok = "exec" not in vars(dataclasses)
+                made = records.dataclass(frozen=True)(
+                    type("AfterFork", (), {"__annotations__": {"only_in_this_test": "int"}}))
+                os._exit(0 if ok and made(3).only_in_this_test == 3 else 1)
+        finally:
+            del module["exec"]
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_keep_leaves_no_scrap_when_it_cannot_write(folder: Path) -> None:
+    (folder / "taken").mkdir(parents=True, mode=0o700)  # a folder where the file would go
+    user_cache.keep("taken", b"data")
+    assert sorted(p.name for p in folder.iterdir()) == ["taken"]
 
 
 def test_no_cache_folder_keeps_nothing_and_still_compiles(tmp_path: Path,

@@ -232,12 +232,15 @@ def test_a_record_made_while_another_is_made_does_not_wait_for_itself() -> None:
     """The swap's lock is re-entrant: a frozen record made while another is being made (here by
     a field default's descriptor, which the decorator reads) finishes."""
 
+    during: list[object] = []
+
     class MakesARecord:
         def __get__(self, record: object, owner: type) -> int:
             @records.dataclass(frozen=True)
             class Inner:
                 b: int
 
+            during.append(vars(dataclasses).get("exec"))  # the outer record's, put back
             return Inner(1).b
 
     made: list[int] = []
@@ -255,5 +258,6 @@ def test_a_record_made_while_another_is_made_does_not_wait_for_itself() -> None:
     maker.start()
     maker.join(timeout=10)
     assert made == [1]
-    assert "exec" not in vars(dataclasses)  # the inner record put back the outer's, then it
+    assert during and all(e is records._exec_kept for e in during)
+    assert "exec" not in vars(dataclasses)
 

@@ -7,7 +7,7 @@ a digest of the file's text (with the Python version and the checking code), a d
 payload, and the payload. An entry is used only when both digests match: a changed file, a
 damaged or truncated entry, or one from another Python is ignored and written anew. The records
 built from the tables are checked as always; only the TOML parse is skipped. Entries live in the
-user's own cache folder (see validated.py); where it cannot be written, nothing is kept.
+user's own cache folder (see user_cache.py); where it cannot be written, nothing is kept.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from automa.user_cache import cached_file, keep, sealed, unsealed
+from automa.user_cache import cached_file, can_keep, keep, sealed, unsealed
 
 if TYPE_CHECKING:  # a turn reads these paths as text: pathlib costs its start ~5 ms
     from pathlib import Path
@@ -58,10 +58,13 @@ def cached_tables(path: str | Path, text: str) -> dict[str, Any] | None:
 def store_tables(path: str | Path, text: str, tables: dict[str, Any]) -> None:
     """Keep the tables for next time; any failure (no folder, a full disk, a value marshal
     cannot write) leaves nothing."""
+    if not can_keep():
+        return  # nowhere to keep them: not even worth writing them out
     try:
         payload = marshal.dumps(tables)
         if marshal.loads(payload) != tables:  # a value marshal does not keep exactly
             return
-    except ValueError:
+        head = HEADER + _text_digest(text) + b"\n"
+    except (OSError, ValueError):
         return
-    keep(_entry_name(path), sealed(HEADER + _text_digest(text) + b"\n", payload))
+    keep(_entry_name(path), sealed(head, payload))

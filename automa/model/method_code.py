@@ -3,13 +3,16 @@
 The standard decorator (Python 3.11 and 3.12) writes each `__init__` as source text and compiles
 it when the class is made: about a quarter of a millisecond a record, some 15 ms of a turn's
 start. Python keeps the compiled code of our modules in `__pycache__`; this keeps the code of
-those method texts the same way, in one file in the user's cache folder (validated.py's rules:
-the user's own folder, that no one else may write to; none with AUTOMA_CACHE_DIR empty), keyed
-by the exact text and the interpreter's bytecode tag. A text compiles to the same code whatever
-class it is made for, so the code found for a text is the code `exec` would have compiled from
-it: the method made from it is the standard one. A file that is damaged, foreign or from another
+those method texts the same way, in one file per interpreter in the user's cache folder
+(user_cache.py: the user's own folder, that no one else may write to; none with AUTOMA_CACHE_DIR
+empty), keyed by the exact text. The code a text compiles to does not depend on the class it is
+made for, so the code found for a text is the code `exec` would have compiled from it, and each
+class gets a code object of its own (read from the kept bytes, as a compile would make a new
+one): the method made is the standard one. A file that is damaged, foreign or from another
 Python is ignored and written anew; texts never seen before are compiled as always, and the file
-is rewritten once as the process ends.
+is rewritten once as the process ends (by the process that compiled them, not by a forked copy
+of it). The texts used last are kept first, up to MAX_KEPT; what another command added while
+this one ran may be dropped, and is compiled again next time.
 
 Like `__pycache__`, the file holds code that runs: it is trusted as far as the folder it is in.
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import atexit
 import marshal
+import os
 import sys
 import threading
 from types import CodeType
@@ -25,10 +29,10 @@ from typing import Any
 
 from automa.user_cache import cached_file, keep, sealed, unsealed
 
-HEADER = b"automa-method-code-1\n"
+HEADER = b"automa-method-code-2\n"
 MAX_FILE_BYTES = 4_000_000
 FILE_NAME = f"method-code-{sys.implementation.cache_tag}"
-MAX_KEPT = 2_000  # texts: every record of every command is a few hundred
+MAX_KEPT = 600  # texts, ~2 kB each: every record of every command is a few hundred
 
 
 class MethodCode:
@@ -37,8 +41,9 @@ class MethodCode:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._known: dict[str, CodeType] | None = None
-        self._new = False
+        self._known: dict[str, bytes] | None = None  # text -> its code, marshalled
+        self._used: set[str] = set()
+        self._writer: int | None = None  # the process that compiled something new
 
     def code(self, text: str) -> CodeType:
         """The code of `text`, compiled as `exec(text, ...)` in dataclasses compiles it (no
@@ -47,25 +52,35 @@ class MethodCode:
             if self._known is None:
                 path = cached_file(FILE_NAME)
                 self._known = _read(path) if path is not None else {}
-            found = self._known.get(text)
-            if found is None:
-                found = self._known[text] = compile(text, "<string>", "exec", dont_inherit=True)
-                if not self._new:
-                    self._new = True
-                    atexit.register(self.store)
-            return found
+            self._used.add(text)
+            kept = _code(self._known.get(text))
+            if kept is not None:
+                return kept
+            code = compile(text, "<string>", "exec", dont_inherit=True)
+            self._known[text] = marshal.dumps(code)
+            if self._writer is None:
+                self._writer = os.getpid()
+                atexit.register(self.store)
+            return code
 
     def store(self) -> None:
-        """Write every text known back to the cache file, whole or not at all; where it cannot
-        be written, nothing is kept."""
+        """Write the texts used by this run, then the newest others, back to the cache file,
+        whole or not at all; where it cannot be written, nothing is kept."""
         with self._lock:
-            if self._known is None or not self._new:
+            if self._known is None or self._writer != os.getpid():
                 return
-            self._new = False
-            known = self._known
-            if len(known) > MAX_KEPT:  # texts of classes changed since pile up: the newest
-                known = dict(list(known.items())[-MAX_KEPT:])
-            keep(FILE_NAME, sealed(_head(), marshal.dumps(known)))
+            self._writer = None
+            used = [(text, code) for text, code in self._known.items() if text in self._used]
+            others = [(text, code) for text, code in self._known.items()
+                      if text not in self._used]
+            kept = dict(used[:MAX_KEPT] + others[:max(0, MAX_KEPT - len(used))])  # others: the
+            # file's order, which is last used first
+            keep(FILE_NAME, sealed(_head(), marshal.dumps(kept)))
+
+    def after_fork(self) -> None:
+        """A forked child starts with the lock free (another thread may have held it at the
+        fork), and leaves the writing to its parent."""
+        self._lock = threading.Lock()
 
 
 def _head() -> bytes:
@@ -77,7 +92,18 @@ def _head() -> bytes:
     return HEADER + hashlib.sha256(tag).hexdigest().encode() + b"\n"
 
 
-def _read(path: str) -> dict[str, CodeType]:
+def _code(kept: bytes | None) -> CodeType | None:
+    """A code object of its own from kept bytes; None for none, or for bytes that are not one."""
+    if kept is None:
+        return None
+    try:
+        code = marshal.loads(kept)
+    except (ValueError, EOFError, TypeError):
+        return None
+    return code if isinstance(code, CodeType) else None
+
+
+def _read(path: str) -> dict[str, bytes]:
     payload = unsealed(path, _head(), MAX_FILE_BYTES)
     if payload is None:
         return {}
@@ -86,6 +112,6 @@ def _read(path: str) -> dict[str, CodeType]:
     except (ValueError, EOFError, TypeError):
         return {}
     if not isinstance(known, dict) or not all(
-            isinstance(k, str) and isinstance(v, CodeType) for k, v in known.items()):
+            isinstance(k, str) and isinstance(v, bytes) for k, v in known.items()):
         return {}
     return known

@@ -129,7 +129,8 @@ def _frozen_methods(cls: type, fields: Iterable[dataclasses.Field[Any]],
 # Where it is there and called as expected, it is swapped for the closures while the standard
 # decorator runs, under a lock (re-entrant: a record made while another is being made); a
 # standard dataclass made in another thread at that moment gets the same closures, which behave
-# the same. Elsewhere every record goes to the standard decorator whole.
+# the same, and its `__init__` text goes through the kept code too (so it is kept in the cache
+# file). Elsewhere every record goes to the standard decorator whole.
 _HELPER = "_frozen_get_del_attr"
 _COPIED = (sys.version_info[:2] in ((3, 11), (3, 12))
            and getattr(getattr(dataclasses, _HELPER, None), "__code__", None) is not None
@@ -137,17 +138,24 @@ _COPIED = (sys.version_info[:2] in ((3, 11), (3, 12))
            == ("cls", "fields", "globals"))
 _SWAPPING = threading.RLock()
 _KEPT_CODE = MethodCode()
+_STANDARD_HELPER = getattr(dataclasses, _HELPER, None)
 
 
-def _fresh_lock() -> None:
-    """A forked child starts with the lock free, whatever another thread held at the fork."""
+def _after_fork() -> None:
+    """A forked child starts with the locks free and dataclasses as it was, whatever another
+    thread held or had swapped at the fork."""
     global _SWAPPING
     _SWAPPING = threading.RLock()
-_KEPT_CODE = MethodCode()
+    _KEPT_CODE.after_fork()
+    module = vars(dataclasses)
+    if module.get("exec") is _exec_kept:
+        del module["exec"]
+    if _COPIED:
+        module[_HELPER] = _STANDARD_HELPER
 
 
 if hasattr(os, "register_at_fork"):  # Unix only; elsewhere there is no fork
-    os.register_at_fork(after_in_child=_fresh_lock)
+    os.register_at_fork(after_in_child=_after_fork)
 
 
 def _standard(cls: type, frozen: bool, match_args: bool, kw_only: bool) -> type:
