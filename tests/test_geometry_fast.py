@@ -1,0 +1,155 @@
+"""Fast paths of the geometry against the plain computation they stand in for, on random tables:
+the answers must be the very same floats (the fingerprints test the shipped tables; these test
+the shortcuts where those tables never go)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from automa.errors import RulesError
+from automa.geometry import moves
+from automa.geometry.table import TableGeometry, build_table
+from automa.model.pieces import Piece
+from automa.model.playmat import Obstacle, Playmat
+
+WIDTH, LENGTH = 60.0, 90.0
+coordinate = st.floats(0.0, WIDTH)
+depth = st.floats(0.0, LENGTH)
+
+
+@st.composite
+def obstacles(draw: st.DrawFn) -> Obstacle:
+    x, y = draw(coordinate), draw(depth)
+    name = f"O{draw(st.integers(0, 10**6))}"
+    if draw(st.booleans()):
+        return Obstacle(name, circle=(x, y, draw(st.floats(0.5, 8.0))))
+    corners = draw(st.integers(3, 7))
+    radii = draw(st.lists(st.floats(0.5, 8.0), min_size=corners, max_size=corners))
+    turn = draw(st.floats(0.0, 2 * math.pi))
+    # star-shaped round (x, y): a simple polygon, convex or not
+    return Obstacle(name, tuple((x + r * math.cos(turn + 2 * math.pi * i / corners),
+                                 y + r * math.sin(turn + 2 * math.pi * i / corners))
+                                for i, r in enumerate(radii)))
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> TableGeometry:
+    found = draw(st.lists(obstacles(), min_size=0, max_size=7, unique_by=lambda o: o.id))
+    return build_table(Playmat("t", "T", WIDTH, LENGTH, 12.0, 75.0, tuple(found), {}, 1.5, "test"))
+
+
+@st.composite
+def pieces(draw: st.DrawFn) -> tuple[Piece, ...]:
+    count = draw(st.integers(1, 9))
+    return tuple(Piece(f"p{i}", "ai", "monster", (draw(st.floats(1.0, WIDTH - 1.0)),
+                                                   draw(st.floats(1.0, LENGTH - 1.0))),
+                       draw(st.sampled_from([1.0, 1.25, 1.5, 2.5])), 3)
+                 for i in range(count))
+
+
+direction = st.one_of(
+    st.sampled_from([(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (0.6, 0.8)]),
+    st.tuples(st.floats(-1.0, 1.0), st.floats(-1.0, 1.0)).filter(
+        lambda d: math.hypot(*d) > 1e-3))
+
+
+def full_sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
+               direction: tuple[float, float], length: float) -> moves.Move:
+    """The sweep measuring every obstacle and every piece (the code before the cull)."""
+    start = np.asarray(mover.at, dtype=float)
+    u = np.asarray(direction, dtype=float)
+    u = u / np.hypot(*u)
+    r = mover.radius
+    limits: list[tuple[float, str]] = [(length, "")]
+    mat = table.playmat
+    for axis, size in ((0, mat.width), (1, mat.length)):
+        if u[axis] > 1e-12:
+            limits.append(((size - r - start[axis]) / u[axis], "the mat edge"))
+        elif u[axis] < -1e-12:
+            limits.append(((start[axis] - r) / -u[axis], "the mat edge"))
+    if table.obstacles:
+        per_obstacle = np.full(len(table.obstacles), np.inf)
+        if len(table.edges):
+            edges = (table.corners, table.edge_length, table.edge_unit, table.edge_normal,
+                     table.no_radii)
+            per_obstacle[table.sided] = np.minimum.reduceat(
+                moves._first_contact_with_edges(start, u, r, edges), table.edge_runs)
+        if len(table.circles):
+            per_obstacle[table.circles] = moves._first_contact_with_discs(
+                start, u, r, table.hub[table.circles], table.circle_radius[table.circles])
+        limits += [(t, f"obstacle {obstacle.id}")
+                   for obstacle, t in zip(table.obstacles, per_obstacle.tolist(), strict=True)
+                   if math.isfinite(t)]
+    others = [p for p in pieces if p.id != mover.id]
+    if others:
+        centres = np.array([p.at for p in others], dtype=float)
+        radii = np.array([p.radius for p in others], dtype=float)
+        contacts = moves._first_contact_with_discs(start, u, r, centres, radii).tolist()
+        limits += [(t, piece.id) for piece, t in zip(others, contacts, strict=True)
+                   if t != math.inf]
+    limits.sort(key=lambda item: item[0])
+    travel, stopped_by = limits[0]
+    travel = max(0.0, travel - 1e-7)
+    margin = limits[1][0] - limits[0][0]
+    end = (float(start[0] + u[0] * travel), float(start[1] + u[1] * travel))
+    intended = (float(start[0] + u[0] * length), float(start[1] + u[1] * length))
+    safe_end = moves.nearest_legal_spot(table, pieces, mover, end)
+    return moves.Move(mover.id, mover.at, safe_end, intended if not stopped_by else end,
+                      stopped_by or None, margin)
+
+
+def outcome(call: object, *args: object) -> object:
+    try:
+        return call(*args)  # type: ignore[operator]
+    except RulesError as error:
+        return str(error)
+
+
+@settings(max_examples=400, deadline=None)
+@given(tables(), pieces(), direction, st.floats(0.0, 40.0), st.integers(0, 8))
+def test_the_sweep_measures_only_what_it_may_meet(table: TableGeometry,
+                                                  placed: tuple[Piece, ...],
+                                                  way: tuple[float, float], length: float,
+                                                  which: int) -> None:
+    """Skipping the obstacles and pieces surely met only past the second-nearest limit (or never)
+    changes nothing: where it stops, what stops it, the margin, to the last bit."""
+    mover = placed[which % len(placed)]
+    assert outcome(moves._sweep, table, placed, mover, way, length) == \
+        outcome(full_sweep, table, placed, mover, way, length)
+
+
+@settings(max_examples=400, deadline=None)
+@given(tables(), pieces(), st.integers(0, 10**6), st.floats(0.0, 2 * math.pi),
+       st.floats(-1.1, 1.1), st.floats(-3.0, 25.0), st.floats(0.0, 30.0))
+def test_the_sweep_grazing_what_it_may_meet(table: TableGeometry, placed: tuple[Piece, ...],
+                                            which: int, angle: float, aside: float, back: float,
+                                            length: float) -> None:
+    """The mover aimed to pass an obstacle's corner, a circle or a piece at about the distance
+    where it just touches (the cull's edge: a glancing contact, a contact at once, moving
+    away), from up to 25 cm before it to 3 cm past it."""
+    mover = placed[which % len(placed)]
+    others = [p for p in placed if p.id != mover.id]
+    points = [(x, y, mover.radius) for x, y in table.corners.tolist()]
+    circles = table.circles
+    points += [(x, y, r + mover.radius) for (x, y), r
+               in zip(table.hub[circles].tolist(), table.circle_radius[circles].tolist(),
+                      strict=True)]
+    points += [(p.at[0], p.at[1], p.radius + mover.radius) for p in others]
+    if not points:
+        return
+    x, y, reach = points[which % len(points)]
+    way = (math.cos(angle), math.sin(angle))
+    at = (x - back * way[0] - aside * reach * way[1], y - back * way[1] + aside * reach * way[0])
+    if not (mover.radius <= at[0] <= WIDTH - mover.radius
+            and mover.radius <= at[1] <= LENGTH - mover.radius):
+        return
+    moved = tuple(p if p.id != mover.id else p.moved(at) for p in placed)
+    mover = next(p for p in moved if p.id == mover.id)
+    assert outcome(moves._sweep, table, moved, mover, way, length) == \
+        outcome(full_sweep, table, moved, mover, way, length)
+
