@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from automa.errors import RulesError
-from automa.geometry import moves
+from automa.geometry import moves, spots
 from automa.geometry.table import TableGeometry, build_table
 from automa.model.pieces import Piece
 from automa.model.playmat import Obstacle, Playmat
@@ -153,3 +153,45 @@ def test_the_sweep_grazing_what_it_may_meet(table: TableGeometry, placed: tuple[
     assert outcome(moves._sweep, table, moved, mover, way, length) == \
         outcome(full_sweep, table, moved, mover, way, length)
 
+
+def fresh_curves(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
+                 within: tuple[tuple[float, float], float] | None
+                 ) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[type-arg]
+    """The keep-out curves built from nothing (the code before the table's part was kept)."""
+    r = mover.radius + spots.CLEAR
+    others = [p for p in pieces if p.id != mover.id]
+    circles = [np.array([[p.at[0], p.at[1], p.radius + r] for p in others]).reshape(-1, 3)]
+    round_ones = np.flatnonzero(table.is_circle)
+    circles.append(np.column_stack([table.hub[round_ones], table.circle_radius[round_ones] + r]))
+    corners = table.edges[:, 0, :]
+    circles.append(np.column_stack([corners, np.full(len(corners), r)]))
+    if within is not None:
+        circles.append(np.array([[within[0][0], within[0][1], within[1] - spots.CLEAR]]))
+    mat = table.playmat
+    lines = [np.array([[r, 0.0, 0.0, 1.0], [mat.width - r, 0.0, 0.0, 1.0], [0.0, r, 1.0, 0.0],
+                       [0.0, mat.length - r, 1.0, 0.0]])]
+    if len(table.edges):
+        p, q = table.edges[:, 0, :], table.edges[:, 1, :]
+        along = q - p
+        unit = along / np.hypot(along[:, 0], along[:, 1])[:, None]
+        normal = np.column_stack([-unit[:, 1], unit[:, 0]])
+        for side in (1.0, -1.0):
+            lines.append(np.column_stack([p + side * r * normal, unit]))
+    return np.concatenate(circles), np.concatenate(lines)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(tables(), min_size=1, max_size=3), pieces(), st.integers(0, 8),
+       st.one_of(st.none(), st.tuples(st.tuples(coordinate, depth), st.floats(1.0, 20.0))))
+def test_the_kept_curves_are_the_curves(tables_: list[TableGeometry], placed: tuple[Piece, ...],
+                                        which: int,
+                                        within: tuple[tuple[float, float], float] | None
+                                        ) -> None:
+    """The keep-out curves with the table's part kept from call to call (several tables and
+    sizes of piece in turn) are the ones built afresh, bit for bit and row for row."""
+    for table in tables_ * 2:
+        for mover in placed[which % len(placed):]:
+            kept, fresh = spots._curves(table, placed, mover, within), \
+                fresh_curves(table, placed, mover, within)
+            assert kept[0].tobytes() == fresh[0].tobytes() and kept[0].shape == fresh[0].shape
+            assert kept[1].tobytes() == fresh[1].tobytes() and kept[1].shape == fresh[1].shape

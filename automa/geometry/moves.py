@@ -129,14 +129,16 @@ def nearest_legal_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Pie
     return spot
 
 
+_RING_ANGLES = np.linspace(0.0, 2 * np.pi, RING_SAMPLES, endpoint=False)
+_RING_COS, _RING_SIN = np.cos(_RING_ANGLES), np.sin(_RING_ANGLES)  # the same on every call
+
+
 def _ring_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, target: Piece,
                desired: Vec, length: float) -> Vec | None:
     """The legal spot touching `target`, within `length` of the mover, closest to `desired`
     (the first of equals). Legality is checked nearest first, a few at a time."""
     reach = (mover.radius + target.radius) * (1 + 1e-9) + 1e-7
-    angles = np.linspace(0.0, 2 * np.pi, RING_SAMPLES, endpoint=False)
-    spots = np.column_stack([target.at[0] + reach * np.cos(angles),
-                             target.at[1] + reach * np.sin(angles)])
+    spots = np.column_stack([target.at[0] + reach * _RING_COS, target.at[1] + reach * _RING_SIN])
     near = np.hypot(spots[:, 0] - mover.at[0], spots[:, 1] - mover.at[1]) <= length
     gaps = np.hypot(spots[:, 0] - desired[0], spots[:, 1] - desired[1])
     order = np.argsort(gaps, kind="stable")
