@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from automa.errors import RulesError
-from automa.geometry import moves, spots
+from automa.geometry import moves, sight, spots
 from automa.geometry.table import TableGeometry, build_table
 from automa.model.pieces import Piece
 from automa.model.playmat import Obstacle, Playmat
@@ -195,3 +195,48 @@ def test_the_kept_curves_are_the_curves(tables_: list[TableGeometry], placed: tu
                 fresh_curves(table, placed, mover, within)
             assert kept[0].tobytes() == fresh[0].tobytes() and kept[0].shape == fresh[0].shape
             assert kept[1].tobytes() == fresh[1].tobytes() and kept[1].shape == fresh[1].shape
+
+
+def old_blocked_margin(table: TableGeometry, a: Piece, b: Piece, blockers: list[int],
+                       grow: float) -> float:
+    """`_blocked_margin` with its line's frame built in numpy (the code before plain floats)."""
+    start = np.asarray(a.at)
+    direction = np.asarray(b.at) - start
+    normal = np.array([-direction[1], direction[0]]) / max(np.hypot(*direction), 1e-12)
+    left = right = 0.0
+    highs, lows = sight._polygon_extents(table, start, normal) if len(table.edges) else ([], [])
+    for i in blockers:
+        circle = table.obstacles[i].circle
+        if circle is not None:
+            offset = float((table.hub[i] - start) @ normal)
+            high, low = offset + circle[2], offset - circle[2]
+        else:
+            high, low = highs[table.sided_rank[i]], lows[table.sided_rank[i]]
+        left = max(left, high + grow)
+        right = max(right, -low + grow)
+    return min(left, right)
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables(), pieces(), st.sampled_from([0.0, 1.5]), st.data())
+def test_a_blocked_line_margin_in_plain_floats(table: TableGeometry, placed: tuple[Piece, ...],
+                                               grow: float, data: st.DataObject) -> None:
+    """The line's frame in plain floats (`abs` of a complex number for numpy's `hypot`) gives
+    the same margin to the last bit, whatever obstacles block."""
+    if not table.obstacles:
+        return
+    blockers = data.draw(st.lists(st.integers(0, len(table.obstacles) - 1), min_size=1,
+                                  unique=True))
+    for a in placed:
+        for b in placed:
+            got = sight._blocked_margin(table, a, b, blockers, grow)
+            assert got == old_blocked_margin(table, a, b, blockers, grow)
+            assert type(got) is float
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.floats(-1e4, 1e4), st.floats(-1e4, 1e4))
+def test_abs_of_a_complex_is_numpys_hypot(x: float, y: float) -> None:
+    """The plain-float paths rest on this: both are the C library's `hypot` (`math.hypot` is
+    not: it differs in the last bit for about one pair in two hundred)."""
+    assert abs(complex(x, y)) == float(np.hypot(x, y))

@@ -99,9 +99,10 @@ def _blocked_margin(table: TableGeometry, a: Piece, b: Piece, blockers: list[int
     """The sideways shift of the sight line that would clear every blocking obstacle: each
     one's extent across the line (a circle's from its centre, a polygon's from its corners,
     every polygon of the mat in one product when one blocks)."""
-    start = np.asarray(a.at)
-    direction = np.asarray(b.at) - start
-    normal = np.array([-direction[1], direction[0]]) / max(np.hypot(*direction), 1e-12)
+    (ax, ay), (bx, by) = a.at, b.at
+    dx, dy = bx - ax, by - ay
+    norm = max(abs(complex(dx, dy)), 1e-12)  # numpy's hypot is the C library's, as is this
+    start, normal = np.array(a.at, dtype=float), np.array([-dy / norm, dx / norm])
     left = right = 0.0
     extents: tuple[list[float], list[float]] | None = None  # each polygon's (highs, lows)
     for i in blockers:
