@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from automa.errors import RulesError
 from automa.geometry import moves, sight, spots
-from automa.geometry.table import TableGeometry, build_table
+from automa.geometry.table import TableGeometry, build_table, nearest_obstacle, obstacle_distances
 from automa.model.pieces import Piece
 from automa.model.playmat import Obstacle, Playmat
 
@@ -240,3 +240,20 @@ def test_abs_of_a_complex_is_numpys_hypot(x: float, y: float) -> None:
     """The plain-float paths rest on this: both are the C library's `hypot` (`math.hypot` is
     not: it differs in the last bit for about one pair in two hundred)."""
     assert abs(complex(x, y)) == float(np.hypot(x, y))
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables(), st.lists(st.tuples(st.floats(-5.0, WIDTH + 5.0), st.floats(-5.0, LENGTH + 5.0)),
+                          min_size=1, max_size=12))
+def test_the_nearest_obstacle_is_the_least_of_all_distances(
+        table: TableGeometry, points: list[tuple[float, float]]) -> None:
+    """Measuring only the obstacles that may be nearest finds the same one (the first of
+    equals) at the same distance as measuring them all and taking numpy's argmin."""
+    if not table.obstacles:
+        return
+    points += [tuple(corner) for corner in table.corners.tolist()[:6]]  # on an edge: 0
+    points += [tuple(hub) for hub in table.hub.tolist()]
+    for point in points:
+        distances = obstacle_distances(table, point)
+        i = int(np.argmin(distances))
+        assert nearest_obstacle(table, point) == (i, float(distances[i]))

@@ -22,7 +22,7 @@ from automa.geometry.table import (
     EdgeArrays,
     TableGeometry,
     centre_distance,
-    obstacle_distances,
+    nearest_obstacle,
     off_mat_by,
     plainly_clear,
     point_gaps,
@@ -154,7 +154,7 @@ def _ring_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, targ
 
 def _placed(pieces: Sequence[Piece]) -> tuple[tuple[str, Vec, float], ...]:
     """All a move reads of the pieces on the mat, in their order: a key for the table's memo."""
-    return tuple((p.id, p.at, p.radius) for p in pieces)
+    return tuple([(p.id, p.at, p.radius) for p in pieces])
 
 
 def _remembered(table: TableGeometry, key: tuple[object, ...]) -> Move | None:
@@ -349,16 +349,15 @@ def closest_obstacle(table: TableGeometry, centre: Vec) -> tuple[str, Vec, float
     """The obstacle nearest to a point: its id, its nearest boundary point, and the distance."""
     if not table.obstacles:
         return None
-    distances = obstacle_distances(table, centre)
-    i = int(np.argmin(distances))
+    i, distance = nearest_obstacle(table, centre)
     circle = table.obstacles[i].circle
     if circle is not None:  # the point of the circle toward the centre
         away = math.hypot(centre[0] - circle[0], centre[1] - circle[1]) or 1.0
         return table.obstacles[i].id, (circle[0] + circle[2] * (centre[0] - circle[0]) / away,
                                        circle[1] + circle[2] * (centre[1] - circle[1]) / away), \
-            float(distances[i])
+            distance
     point = nearest_points(table.obstacles[i].polygon.exterior, Point(centre))[0]
-    return table.obstacles[i].id, (float(point.x), float(point.y)), float(distances[i])
+    return table.obstacles[i].id, (float(point.x), float(point.y)), distance
 
 
 def rides_on(rider: Piece, mount: Piece) -> bool:
