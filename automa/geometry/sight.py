@@ -179,6 +179,13 @@ def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
     memo = table.memo
     if len(memo) > MEMO_KEPT:
         memo.clear()
+    # the whole look, kept too: its sightings (frozen) depend on nothing else, and a look from
+    # the same places at the same pieces is common in a forecast
+    look = ("look", test, viewer.id, viewer.at, viewer.radius,
+            tuple([(other.id, other.at, other.radius) for other in targets]))
+    seen: list[Sighting] | None = memo.get(look)
+    if seen is not None:
+        return list(seen)
     keys = [(test, viewer.at, viewer.radius, other.at, other.radius) for other in targets]
     missing = [i for i, key in enumerate(keys) if key not in memo]
     if missing:
@@ -191,7 +198,8 @@ def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
             memo[keys[i]] = (s.visible, s.distance, s.margin, s.blockers)
     sightings = [Sighting(viewer.id, other.id, *memo[key])
                  for other, key in zip(targets, keys, strict=True)]
-    return sorted(sightings, key=lambda s: (s.distance, s.target))
+    seen = memo[look] = sorted(sightings, key=lambda s: (s.distance, s.target))
+    return list(seen)
 
 
 def _centre_lines_at_once(table: TableGeometry, viewer: Piece,
