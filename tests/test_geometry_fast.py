@@ -257,3 +257,13 @@ def test_the_nearest_obstacle_is_the_least_of_all_distances(
         distances = obstacle_distances(table, point)
         i = int(np.argmin(distances))
         assert nearest_obstacle(table, point) == (i, float(distances[i]))
+
+
+@given(st.integers(0, 3000), st.integers(1, 64))
+def test_growing_chunks_cover_the_order_once_in_order(count: int, first: int) -> None:
+    """The legality search reads the candidates in runs that grow; together they are the order
+    itself, so the first legal one found is the same as one at a time."""
+    order = np.arange(count)[::-1].copy()
+    chunks = list(spots.growing_chunks(order, first))
+    assert np.concatenate([order[:0], *chunks]).tolist() == order.tolist()
+    assert [len(chunk) for chunk in chunks[:-1]] == [first * 2**i for i in range(len(chunks) - 1)]

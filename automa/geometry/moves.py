@@ -15,7 +15,7 @@ from shapely.geometry import Point
 from shapely.ops import nearest_points
 
 from automa.errors import RulesError
-from automa.geometry.spots import nearest_free_spot
+from automa.geometry.spots import growing_chunks, nearest_free_spot
 from automa.geometry.table import (
     EPSILON,
     MEMO_KEPT,
@@ -32,7 +32,8 @@ from automa.model.records import dataclass
 
 Vec = tuple[float, float]
 RING_SAMPLES = 720  # candidate spots around a target when the direct touching spot is taken
-RING_CHECKED_AT_ONCE = 32  # ring spots checked for legality per vectorised call, nearest first
+RING_CHECKED_AT_ONCE = 32  # ring spots checked for legality in the first vectorised call,
+# nearest first, twice as many in each later one
 
 
 @dataclass(frozen=True)
@@ -143,8 +144,7 @@ def _ring_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, targ
     gaps = np.hypot(spots[:, 0] - desired[0], spots[:, 1] - desired[1])
     order = np.argsort(gaps, kind="stable")
     order = order[near[order]]
-    for start in range(0, len(order), RING_CHECKED_AT_ONCE):
-        chunk = order[start:start + RING_CHECKED_AT_ONCE]
+    for chunk in growing_chunks(order, RING_CHECKED_AT_ONCE):
         legal = legal_mask(table, pieces, mover, spots[chunk])
         if legal.any():
             best = int(chunk[int(np.argmax(legal))])

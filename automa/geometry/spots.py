@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -24,7 +24,8 @@ from automa.geometry.table import TableGeometry
 from automa.model.pieces import Piece
 
 Vec = tuple[float, float]
-CHECKED_AT_ONCE = 32  # candidates checked for legality per vectorised call, nearest first
+CHECKED_AT_ONCE = 32  # candidates checked for legality in the first vectorised call, nearest
+# first; each later call checks twice as many (a crowded spot fails many in a row)
 ON_BOUNDARY = 1e-9  # cm: a candidate this far into a keep-out set lies on its boundary
 CLEAR = 1e-9  # cm: every curve is drawn this much outside its keep-out set, so the spot found
 # touches with a gap of a hundred-millionth of a millimetre, never an overlap of a rounding error
@@ -140,6 +141,15 @@ def _crossings(circles: NDArray[np.float64], lines: NDArray[np.float64]) -> NDAr
     return crossings
 
 
+def growing_chunks(order: NDArray[np.intp], first: int) -> Iterator[NDArray[np.intp]]:
+    """`order` in consecutive runs of `first`, then twice as many each time: a search for the
+    first legal candidate in order finds the same one, in fewer calls when many fail."""
+    start, size = 0, first
+    while start < len(order):
+        yield order[start:start + size]
+        start, size = start + size, size * 2
+
+
 def _legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
            spots: NDArray[np.float64], within: tuple[Vec, float] | None) -> NDArray[np.bool_]:
     from automa.geometry.moves import legal_mask
@@ -158,8 +168,7 @@ def _first_legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     nearest first, a few at a time, so far candidates are rarely checked at all."""
     gaps = np.hypot(spots[:, 0] - p[0], spots[:, 1] - p[1])
     order = np.argsort(gaps, kind="stable")
-    for start in range(0, len(order), CHECKED_AT_ONCE):
-        chunk = order[start:start + CHECKED_AT_ONCE]
+    for chunk in growing_chunks(order, CHECKED_AT_ONCE):
         legal = _legal(table, pieces, mover, spots[chunk], within)
         if legal.any():
             i = int(chunk[int(np.argmax(legal))])
