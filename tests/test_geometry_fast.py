@@ -267,3 +267,16 @@ def test_growing_chunks_cover_the_order_once_in_order(count: int, first: int) ->
     chunks = list(spots.growing_chunks(order, first))
     assert np.concatenate([order[:0], *chunks]).tolist() == order.tolist()
     assert [len(chunk) for chunk in chunks[:-1]] == [first * 2**i for i in range(len(chunks) - 1)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(tables(), st.lists(st.tuples(coordinate, depth), min_size=1, max_size=8))
+def test_the_closest_obstacle_remembered_is_the_one_worked_out(
+        table: TableGeometry, points: list[tuple[float, float]]) -> None:
+    """Asked again (from the memo) or asked of another point, the closest obstacle is the one
+    worked out afresh for that very point."""
+    if not table.obstacles:
+        assert moves.closest_obstacle(table, points[0]) is None
+        return
+    for point in points * 2:
+        assert moves.closest_obstacle(table, point) == moves._closest_obstacle(table, point)

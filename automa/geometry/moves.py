@@ -346,9 +346,21 @@ def _sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, directio
 
 
 def closest_obstacle(table: TableGeometry, centre: Vec) -> tuple[str, Vec, float] | None:
-    """The obstacle nearest to a point: its id, its nearest boundary point, and the distance."""
+    """The obstacle nearest to a point: its id, its nearest boundary point, and the distance.
+    Kept in the table's memo by the point (all it depends on), like a ruler move."""
     if not table.obstacles:
         return None
+    memo = table.memo
+    if len(memo) > MEMO_KEPT:
+        memo.clear()
+    key = ("closest obstacle", centre)
+    found: tuple[str, Vec, float] | None = memo.get(key)
+    if found is None:
+        found = memo[key] = _closest_obstacle(table, centre)
+    return found
+
+
+def _closest_obstacle(table: TableGeometry, centre: Vec) -> tuple[str, Vec, float]:
     i, distance = nearest_obstacle(table, centre)
     circle = table.obstacles[i].circle
     if circle is not None:  # the point of the circle toward the centre
