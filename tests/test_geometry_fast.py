@@ -5,11 +5,12 @@ the shortcuts where those tables never go)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numpy.typing import NDArray
 
 from automa.errors import RulesError
 from automa.geometry import moves, sight, spots
@@ -103,9 +104,10 @@ def full_sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
                       stopped_by or None, margin)
 
 
-def outcome(call: object, *args: object) -> object:
+def outcome(call: Callable[..., object], *args: object) -> object:
+    """What a call gives, or the one line of the error it raises (no room on the mat)."""
     try:
-        return call(*args)  # type: ignore[operator]
+        return call(*args)
     except RulesError as error:
         return str(error)
 
@@ -156,7 +158,7 @@ def test_the_sweep_grazing_what_it_may_meet(table: TableGeometry, placed: tuple[
 
 def fresh_curves(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
                  within: tuple[tuple[float, float], float] | None
-                 ) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[type-arg]
+                 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """The keep-out curves built from nothing (the code before the table's part was kept)."""
     r = mover.radius + spots.CLEAR
     others = [p for p in pieces if p.id != mover.id]
