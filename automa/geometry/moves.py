@@ -15,13 +15,14 @@ from shapely.geometry import Point
 from shapely.ops import nearest_points
 
 from automa.errors import RulesError
-from automa.geometry.spots import nearest_free_spot
+from automa.geometry.spots import growing_chunks, nearest_free_spot
 from automa.geometry.table import (
     EPSILON,
     MEMO_KEPT,
+    EdgeArrays,
     TableGeometry,
     centre_distance,
-    obstacle_distances,
+    nearest_obstacle,
     off_mat_by,
     plainly_clear,
     point_gaps,
@@ -31,7 +32,8 @@ from automa.model.records import dataclass
 
 Vec = tuple[float, float]
 RING_SAMPLES = 720  # candidate spots around a target when the direct touching spot is taken
-RING_CHECKED_AT_ONCE = 32  # ring spots checked for legality per vectorised call, nearest first
+RING_CHECKED_AT_ONCE = 32  # ring spots checked for legality in the first vectorised call,
+# nearest first, twice as many in each later one
 
 
 @dataclass(frozen=True)
@@ -128,20 +130,21 @@ def nearest_legal_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Pie
     return spot
 
 
+_RING_ANGLES = np.linspace(0.0, 2 * np.pi, RING_SAMPLES, endpoint=False)
+_RING_COS, _RING_SIN = np.cos(_RING_ANGLES), np.sin(_RING_ANGLES)  # the same on every call
+
+
 def _ring_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, target: Piece,
                desired: Vec, length: float) -> Vec | None:
     """The legal spot touching `target`, within `length` of the mover, closest to `desired`
     (the first of equals). Legality is checked nearest first, a few at a time."""
     reach = (mover.radius + target.radius) * (1 + 1e-9) + 1e-7
-    angles = np.linspace(0.0, 2 * np.pi, RING_SAMPLES, endpoint=False)
-    spots = np.column_stack([target.at[0] + reach * np.cos(angles),
-                             target.at[1] + reach * np.sin(angles)])
+    spots = np.column_stack([target.at[0] + reach * _RING_COS, target.at[1] + reach * _RING_SIN])
     near = np.hypot(spots[:, 0] - mover.at[0], spots[:, 1] - mover.at[1]) <= length
     gaps = np.hypot(spots[:, 0] - desired[0], spots[:, 1] - desired[1])
     order = np.argsort(gaps, kind="stable")
     order = order[near[order]]
-    for start in range(0, len(order), RING_CHECKED_AT_ONCE):
-        chunk = order[start:start + RING_CHECKED_AT_ONCE]
+    for chunk in growing_chunks(order, RING_CHECKED_AT_ONCE):
         legal = legal_mask(table, pieces, mover, spots[chunk])
         if legal.any():
             best = int(chunk[int(np.argmax(legal))])
@@ -151,7 +154,7 @@ def _ring_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, targ
 
 def _placed(pieces: Sequence[Piece]) -> tuple[tuple[str, Vec, float], ...]:
     """All a move reads of the pieces on the mat, in their order: a key for the table's memo."""
-    return tuple((p.id, p.at, p.radius) for p in pieces)
+    return tuple([(p.id, p.at, p.radius) for p in pieces])
 
 
 def _remembered(table: TableGeometry, key: tuple[object, ...]) -> Move | None:
@@ -221,12 +224,12 @@ def _first_contact_with_discs(start: NDArray[np.float64], u: NDArray[np.float64]
 
 
 def _first_contact_with_edges(start: NDArray[np.float64], u: NDArray[np.float64], radius: float,
-                              table: TableGeometry) -> NDArray[np.float64]:
-    """Distance along u at which the moving disc first touches each edge (segment) of the
-    table's polygon obstacles (inf: never)."""
-    p = table.corners
-    vertex_t = _first_contact_with_discs(start, u, radius, p, table.no_radii)
-    length, e, n = table.edge_length, table.edge_unit, table.edge_normal
+                              edges: EdgeArrays) -> NDArray[np.float64]:
+    """Distance along u at which the moving disc first touches each edge (segment) of some
+    polygon obstacles (inf: never): `edges` holds their corners, lengths, unit directions, left
+    normals and zero radii, a row an edge."""
+    p, length, e, n, no_radii = edges
+    vertex_t = _first_contact_with_discs(start, u, radius, p, no_radii)
     s0 = np.sum((start - p) * n, axis=1)
     un = n @ u
     side = np.where(s0 >= 0, 1.0, -1.0)
@@ -238,6 +241,53 @@ def _first_contact_with_edges(start: NDArray[np.float64], u: NDArray[np.float64]
     proj = np.sum((contact - p) * e, axis=1)
     t = np.where(finite & (proj >= 0) & (proj <= length), t, np.inf)
     return np.minimum(t, vertex_t)
+
+
+SWEEP_SLACK = 1e-3  # cm: a thing this much nearer the path than its bound is still measured
+
+
+def _maybe_met(wx: float, wy: float, ux: float, uy: float, reach: float, bound: float) -> bool:
+    """Might a disc moving along (ux, uy) from the origin come within `reach` of the point
+    (wx, wy) before travelling `bound`? False only when surely not: it passes farther to the
+    side, or the point lies behind, or it could meet it only beyond `bound` (a first contact is
+    never nearer than the point's distance along the path less `reach`)."""
+    reach += SWEEP_SLACK
+    along = wx * ux + wy * uy
+    return abs(wx * uy - wy * ux) < reach and -reach < along < bound + reach
+
+
+def _obstacle_contacts(table: TableGeometry, start: NDArray[np.float64], u: NDArray[np.float64],
+                       r: float, near: list[int]) -> list[tuple[int, float]]:
+    """The first contact along u with each obstacle in `near` (and with every circle obstacle
+    when one is near), in the table's order. Polygons are measured with the same arithmetic
+    as over the whole table, on their own rows (each has three edges or more, so the products
+    stay many-row products, which round the same row by row whatever the row count)."""
+    found: dict[int, float] = {}
+    polygons = [i for i in near if table.sided_rank[i] >= 0]
+    if polygons:
+        if len(polygons) == len(table.sided):
+            edges: EdgeArrays = (table.corners, table.edge_length, table.edge_unit,
+                                 table.edge_normal, table.no_radii)
+            runs = table.edge_runs
+        else:
+            parts = [table.polygon_edges[table.sided_rank[i]] for i in polygons]
+            if len(parts) == 1:
+                edges = parts[0]
+            else:
+                edges = (np.concatenate([part[0] for part in parts]),
+                         np.concatenate([part[1] for part in parts]),
+                         np.concatenate([part[2] for part in parts]),
+                         np.concatenate([part[3] for part in parts]),
+                         np.concatenate([part[4] for part in parts]))
+            runs = np.cumsum([0, *[len(part[1]) for part in parts[:-1]]], dtype=np.intp)
+        reached = np.minimum.reduceat(_first_contact_with_edges(start, u, r, edges), runs)
+        found.update(zip(polygons, reached.tolist(), strict=True))
+    if len(polygons) < len(near):  # a circle obstacle is a disc the mover cannot enter
+        circles = table.circles
+        reached = _first_contact_with_discs(start, u, r, table.hub[circles],
+                                            table.circle_radius[circles])
+        found.update(zip(circles.tolist(), reached.tolist(), strict=True))
+    return sorted(found.items())
 
 
 def sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, direction: Vec,
@@ -266,20 +316,19 @@ def _sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, directio
             limits.append(((size - r - start[axis]) / u[axis], "the mat edge"))
         elif u[axis] < -1e-12:
             limits.append(((start[axis] - r) / -u[axis], "the mat edge"))
-    if table.obstacles:
-        per_obstacle = np.full(len(table.obstacles), np.inf)
-        if len(table.edges):
-            per_obstacle[table.sided] = np.minimum.reduceat(
-                _first_contact_with_edges(start, u, r, table), table.edge_runs)
-        if len(table.circles):  # a circle obstacle is a disc the mover cannot enter
-            per_obstacle[table.circles] = _first_contact_with_discs(
-                start, u, r, table.hub[table.circles], table.circle_radius[table.circles])
-        # an obstacle never met adds nothing: the ruler's length is always a finite limit
-        limits += [(t, f"obstacle {obstacle.id}")
-                   for obstacle, t in zip(table.obstacles, per_obstacle.tolist(), strict=True)
-                   if math.isfinite(t)]
+    # only the nearest two limits are read (where it stops, and the margin to the next), and
+    # never more than two of these precede an obstacle or piece in the list: what is surely met
+    # only beyond the second of them (or never) is not measured
+    bound = sorted(t for t, _ in limits)[1]
+    ux, uy = u.tolist()
+    x, y = mover.at
+    near = [i for i, (hx, hy, reach) in enumerate(table.hub_floats)
+            if _maybe_met(hx - x, hy - y, ux, uy, reach + r, bound)]
+    if near:  # an obstacle never met adds nothing: the ruler's length is always a finite limit
+        limits += [(t, f"obstacle {table.obstacles[i].id}")
+                   for i, t in _obstacle_contacts(table, start, u, r, near) if math.isfinite(t)]
     others = [p for p in pieces if p.id != mover.id]
-    if others:
+    if any(_maybe_met(p.at[0] - x, p.at[1] - y, ux, uy, p.radius + r, bound) for p in others):
         centres = np.array([p.at for p in others], dtype=float)
         radii = np.array([p.radius for p in others], dtype=float)
         contacts = _first_contact_with_discs(start, u, r, centres, radii).tolist()
@@ -297,19 +346,30 @@ def _sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, directio
 
 
 def closest_obstacle(table: TableGeometry, centre: Vec) -> tuple[str, Vec, float] | None:
-    """The obstacle nearest to a point: its id, its nearest boundary point, and the distance."""
+    """The obstacle nearest to a point: its id, its nearest boundary point, and the distance.
+    Kept in the table's memo by the point (all it depends on), like a ruler move."""
     if not table.obstacles:
         return None
-    distances = obstacle_distances(table, centre)
-    i = int(np.argmin(distances))
+    memo = table.memo
+    if len(memo) > MEMO_KEPT:
+        memo.clear()
+    key = ("closest obstacle", centre)
+    found: tuple[str, Vec, float] | None = memo.get(key)
+    if found is None:
+        found = memo[key] = _closest_obstacle(table, centre)
+    return found
+
+
+def _closest_obstacle(table: TableGeometry, centre: Vec) -> tuple[str, Vec, float]:
+    i, distance = nearest_obstacle(table, centre)
     circle = table.obstacles[i].circle
     if circle is not None:  # the point of the circle toward the centre
         away = math.hypot(centre[0] - circle[0], centre[1] - circle[1]) or 1.0
         return table.obstacles[i].id, (circle[0] + circle[2] * (centre[0] - circle[0]) / away,
                                        circle[1] + circle[2] * (centre[1] - circle[1]) / away), \
-            float(distances[i])
+            distance
     point = nearest_points(table.obstacles[i].polygon.exterior, Point(centre))[0]
-    return table.obstacles[i].id, (float(point.x), float(point.y)), float(distances[i])
+    return table.obstacles[i].id, (float(point.x), float(point.y)), distance
 
 
 def rides_on(rider: Piece, mount: Piece) -> bool:

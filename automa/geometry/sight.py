@@ -99,9 +99,10 @@ def _blocked_margin(table: TableGeometry, a: Piece, b: Piece, blockers: list[int
     """The sideways shift of the sight line that would clear every blocking obstacle: each
     one's extent across the line (a circle's from its centre, a polygon's from its corners,
     every polygon of the mat in one product when one blocks)."""
-    start = np.asarray(a.at)
-    direction = np.asarray(b.at) - start
-    normal = np.array([-direction[1], direction[0]]) / max(np.hypot(*direction), 1e-12)
+    (ax, ay), (bx, by) = a.at, b.at
+    dx, dy = bx - ax, by - ay
+    norm = max(abs(complex(dx, dy)), 1e-12)  # numpy's hypot is the C library's, as is this
+    start, normal = np.array(a.at, dtype=float), np.array([-dy / norm, dx / norm])
     left = right = 0.0
     extents: tuple[list[float], list[float]] | None = None  # each polygon's (highs, lows)
     for i in blockers:
@@ -178,6 +179,13 @@ def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
     memo = table.memo
     if len(memo) > MEMO_KEPT:
         memo.clear()
+    # the whole look, kept too: its sightings (frozen) depend on nothing else, and a look from
+    # the same places at the same pieces is common in a forecast
+    look = ("look", test, viewer.id, viewer.at, viewer.radius,
+            tuple([(other.id, other.at, other.radius) for other in targets]))
+    seen: list[Sighting] | None = memo.get(look)
+    if seen is not None:
+        return list(seen)
     keys = [(test, viewer.at, viewer.radius, other.at, other.radius) for other in targets]
     missing = [i for i, key in enumerate(keys) if key not in memo]
     if missing:
@@ -190,7 +198,8 @@ def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
             memo[keys[i]] = (s.visible, s.distance, s.margin, s.blockers)
     sightings = [Sighting(viewer.id, other.id, *memo[key])
                  for other, key in zip(targets, keys, strict=True)]
-    return sorted(sightings, key=lambda s: (s.distance, s.target))
+    seen = memo[look] = sorted(sightings, key=lambda s: (s.distance, s.target))
+    return list(seen)
 
 
 def _centre_lines_at_once(table: TableGeometry, viewer: Piece,

@@ -13,8 +13,9 @@ needed between curves passing closer to p than the best legal foot, which keeps 
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -23,7 +24,8 @@ from automa.geometry.table import TableGeometry
 from automa.model.pieces import Piece
 
 Vec = tuple[float, float]
-CHECKED_AT_ONCE = 32  # candidates checked for legality per vectorised call, nearest first
+CHECKED_AT_ONCE = 32  # candidates checked for legality in the first vectorised call, nearest
+# first; each later call checks twice as many (a crowded spot fails many in a row)
 ON_BOUNDARY = 1e-9  # cm: a candidate this far into a keep-out set lies on its boundary
 CLEAR = 1e-9  # cm: every curve is drawn this much outside its keep-out set, so the spot found
 # touches with a gap of a hundred-millionth of a millimetre, never an overlap of a rounding error
@@ -37,13 +39,32 @@ def _curves(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     r = mover.radius + CLEAR
     others = [p for p in pieces if p.id != mover.id]
     circles = [np.array([[p.at[0], p.at[1], p.radius + r] for p in others]).reshape(-1, 3)]
-    round_ones = np.flatnonzero(table.is_circle)
-    circles.append(np.column_stack([table.hub[round_ones],
-                                    table.circle_radius[round_ones] + r]))
-    corners = table.edges[:, 0, :]
-    circles.append(np.column_stack([corners, np.full(len(corners), r)]))
+    fixed, lines = _table_curves(table, r)
+    circles.append(fixed)
     if within is not None:
         circles.append(np.array([[within[0][0], within[0][1], within[1] - CLEAR]]))
+    return np.concatenate(circles), lines
+
+
+_TABLE_CURVES: dict[tuple[int, float], tuple[TableGeometry, NDArray[np.float64],
+                                             NDArray[np.float64]]] = {}
+TABLE_CURVES_KEPT = 64
+
+
+def _table_curves(table: TableGeometry, r: float
+                  ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The curves that depend only on the table and the mover's reach `r`: circles round the
+    circle obstacles and the polygons' corners, the mat's four lines and the lines along the
+    polygons' edges. Kept for the last few (table, r): a forecast moves the same few sizes of
+    piece on one mat again and again. The entry holds the table, so its id is not reused."""
+    kept = _TABLE_CURVES.get((id(table), r))
+    if kept is not None and kept[0] is table:
+        return kept[1], kept[2]
+    round_ones = np.flatnonzero(table.is_circle)
+    corners = table.edges[:, 0, :]
+    circles = np.concatenate([
+        np.column_stack([table.hub[round_ones], table.circle_radius[round_ones] + r]),
+        np.column_stack([corners, np.full(len(corners), r)])])
     mat = table.playmat
     lines = [np.array([[r, 0.0, 0.0, 1.0], [mat.width - r, 0.0, 0.0, 1.0], [0.0, r, 1.0, 0.0],
                        [0.0, mat.length - r, 1.0, 0.0]])]
@@ -54,7 +75,12 @@ def _curves(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
         normal = np.column_stack([-unit[:, 1], unit[:, 0]])
         for side in (1.0, -1.0):
             lines.append(np.column_stack([p + side * r * normal, unit]))
-    return np.concatenate(circles), np.concatenate(lines)
+    if len(_TABLE_CURVES) >= TABLE_CURVES_KEPT:
+        del _TABLE_CURVES[next(iter(_TABLE_CURVES))]
+    every_line = np.concatenate(lines)
+    circles.flags.writeable = every_line.flags.writeable = False  # shared from call to call
+    _TABLE_CURVES[(id(table), r)] = (table, circles, every_line)
+    return circles, every_line
 
 
 def _feet(p: NDArray[np.float64], circles: NDArray[np.float64], lines: NDArray[np.float64]
@@ -70,11 +96,18 @@ def _feet(p: NDArray[np.float64], circles: NDArray[np.float64], lines: NDArray[n
     return feet
 
 
+@functools.lru_cache(maxsize=256)
+def _pairs(count: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Every pair of `count` things, each once (`numpy.triu_indices`), kept by count."""
+    i, j = np.triu_indices(count, 1)
+    return i, j
+
+
 def _crossings(circles: NDArray[np.float64], lines: NDArray[np.float64]) -> NDArray[np.float64]:
     """Every point where two of the curves cross (circle-circle, circle-line, line-line)."""
     out = [np.zeros((0, 2))]
     if len(circles) > 1:
-        i, j = np.triu_indices(len(circles), 1)
+        i, j = _pairs(len(circles))
         a, b = circles[i], circles[j]
         d = b[:, :2] - a[:, :2]
         dist = np.hypot(d[:, 0], d[:, 1])
@@ -96,7 +129,7 @@ def _crossings(circles: NDArray[np.float64], lines: NDArray[np.float64]) -> NDAr
         h = np.sqrt(np.maximum(c[ok, 2] ** 2 - off[ok] ** 2, 0.0))[:, None]
         out += [foot[ok] + h * unit[ok], foot[ok] - h * unit[ok]]
     if len(lines) > 1:
-        i, j = np.triu_indices(len(lines), 1)
+        i, j = _pairs(len(lines))
         a, b = lines[i], lines[j]
         cross = a[:, 2] * b[:, 3] - a[:, 3] * b[:, 2]
         ok = np.abs(cross) > 1e-12
@@ -106,6 +139,15 @@ def _crossings(circles: NDArray[np.float64], lines: NDArray[np.float64]) -> NDAr
         out.append(a[:, :2] + t[:, None] * a[:, 2:])
     crossings: NDArray[np.float64] = np.concatenate(out)
     return crossings
+
+
+def growing_chunks(order: NDArray[np.intp], first: int) -> Iterator[NDArray[np.intp]]:
+    """`order` in consecutive runs of `first`, then twice as many each time: a search for the
+    first legal candidate in order finds the same one, in fewer calls when many fail."""
+    start, size = 0, first
+    while start < len(order):
+        yield order[start:start + size]
+        start, size = start + size, size * 2
 
 
 def _legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
@@ -126,8 +168,7 @@ def _first_legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     nearest first, a few at a time, so far candidates are rarely checked at all."""
     gaps = np.hypot(spots[:, 0] - p[0], spots[:, 1] - p[1])
     order = np.argsort(gaps, kind="stable")
-    for start in range(0, len(order), CHECKED_AT_ONCE):
-        chunk = order[start:start + CHECKED_AT_ONCE]
+    for chunk in growing_chunks(order, CHECKED_AT_ONCE):
         legal = _legal(table, pieces, mover, spots[chunk], within)
         if legal.any():
             i = int(chunk[int(np.argmax(legal))])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import field
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,10 @@ class ObstacleShape:
     polygon: Polygon
     edges: NDArray[np.float64]  # (n, 2, 2) segment end points, for swept-disc tests
     circle: tuple[float, float, float] | None = None  # x, y, radius of a circle obstacle
+
+
+EdgeArrays = tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64],
+                   NDArray[np.float64], NDArray[np.float64]]
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,9 @@ class TableGeometry:
     circles: NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp),
                                       repr=False)  # the circle obstacles (indices)
     no_radii: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
+    # each polygon's own rows of (corners, edge_length, edge_unit, edge_normal, no_radii), in
+    # `sided` order: a sweep measures only the polygons near its path
+    polygon_edges: tuple[EdgeArrays, ...] = field(default=(), repr=False)
 
     def obstacle(self, obstacle_id: str) -> ObstacleShape:
         return next(o for o in self.obstacles if o.id == obstacle_id)
@@ -141,16 +149,22 @@ def _build_table(playmat: Playmat) -> TableGeometry:
     hub_array = np.array(hubs, dtype=float).reshape(-1, 2)
     reach_array = np.array(reach, dtype=float)
     is_circle = np.array([s.circle is not None for s in shapes], dtype=bool)
+    normal = np.column_stack([-unit[:, 1], unit[:, 0]])
+    corners = np.ascontiguousarray(edges[:, 0, :])
+    runs = np.cumsum([0, *[len(s.edges) for _, s in sided]]).tolist()
+    polygon_edges = tuple(
+        (corners[a:b].copy(), length[a:b].copy(), unit[a:b].copy(), normal[a:b].copy(),
+         np.zeros(b - a)) for a, b in pairwise(runs))
     return TableGeometry(playmat, tuple(shapes), edges, owner.astype(np.intp),
                          hub_array, reach_array,
                          np.array([s.polygon for s in shapes], dtype=object), is_circle,
                          np.array(radii, dtype=float), edge_length=length, edge_unit=unit,
-                         edge_normal=np.column_stack([-unit[:, 1], unit[:, 0]]),
+                         edge_normal=normal, polygon_edges=polygon_edges,
                          hub_floats=tuple((float(x), float(y), float(r))
                                           for (x, y), r in zip(hub_array, reach, strict=True)),
                          sided=np.array([i for i, _ in sided], dtype=np.intp),
                          is_sided=np.array([s.circle is None for s in shapes], dtype=bool),
-                         corners=np.ascontiguousarray(edges[:, 0, :]),
+                         corners=corners,
                          sided_rank=_sided_rank(shapes),
                          sided_reach=np.where(is_circle, -np.inf, reach_array),
                          sided_inf=np.where(is_circle, 0.0, np.inf),
@@ -209,6 +223,30 @@ def obstacle_distances(table: TableGeometry, centre: tuple[float, float]) -> NDA
     distances = np.zeros(len(table.obstacles))
     distances[obstacle] = gaps
     return distances
+
+
+def nearest_obstacle(table: TableGeometry, centre: tuple[float, float]) -> tuple[int, float]:
+    """The obstacle nearest a point (its index, the first of equals) and its distance (0
+    inside): the least of `obstacle_distances`, measured exactly only for the obstacles whose
+    bounding circle could hold the nearest point (the others are surely farther). The same
+    arithmetic as `point_gaps` (numpy's `hypot` is the C library's, as is `abs` of a complex
+    number; a polygon by shapely). The table has obstacles."""
+    x, y = centre
+    hubs = table.hub_floats
+    centre_gaps = [abs(complex(x - hx, y - hy)) for hx, hy, _ in hubs]
+    bound = min(gap + reach for gap, (_, _, reach) in zip(centre_gaps, hubs, strict=True))
+    bound = bound * (1 + 1e-9) + SLACK
+    near = [i for i, (gap, (_, _, reach)) in enumerate(zip(centre_gaps, hubs, strict=True))
+            if gap - reach <= bound]
+    radius = table.circle_radius.tolist()
+    gaps = {i: max(centre_gaps[i] - radius[i], 0.0) for i in near if table.is_circle[i]}
+    polygons = [i for i in near if i not in gaps]
+    if polygons:
+        measured = shapely.distance(shapely.points(float(x), float(y)),
+                                    table.obstacle_array[polygons]).tolist()
+        gaps.update(zip(polygons, measured, strict=True))
+    best = min(near, key=gaps.__getitem__)  # the first of equals, as numpy's argmin
+    return best, float(gaps[best])
 
 
 def point_gaps(table: TableGeometry, points: NDArray[np.float64], reach: float

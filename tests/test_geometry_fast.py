@@ -1,0 +1,284 @@
+"""Fast paths of the geometry against the plain computation they stand in for, on random tables:
+the answers must be the very same floats (the fingerprints test the shipped tables; these test
+the shortcuts where those tables never go)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.typing import NDArray
+
+from automa.errors import RulesError
+from automa.geometry import moves, sight, spots
+from automa.geometry.table import TableGeometry, build_table, nearest_obstacle, obstacle_distances
+from automa.model.pieces import Piece
+from automa.model.playmat import Obstacle, Playmat
+
+WIDTH, LENGTH = 60.0, 90.0
+coordinate = st.floats(0.0, WIDTH)
+depth = st.floats(0.0, LENGTH)
+
+
+@st.composite
+def obstacles(draw: st.DrawFn) -> Obstacle:
+    x, y = draw(coordinate), draw(depth)
+    name = f"O{draw(st.integers(0, 10**6))}"
+    if draw(st.booleans()):
+        return Obstacle(name, circle=(x, y, draw(st.floats(0.5, 8.0))))
+    corners = draw(st.integers(3, 7))
+    radii = draw(st.lists(st.floats(0.5, 8.0), min_size=corners, max_size=corners))
+    turn = draw(st.floats(0.0, 2 * math.pi))
+    # star-shaped round (x, y): a simple polygon, convex or not
+    return Obstacle(name, tuple((x + r * math.cos(turn + 2 * math.pi * i / corners),
+                                 y + r * math.sin(turn + 2 * math.pi * i / corners))
+                                for i, r in enumerate(radii)))
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> TableGeometry:
+    found = draw(st.lists(obstacles(), min_size=0, max_size=7, unique_by=lambda o: o.id))
+    return build_table(Playmat("t", "T", WIDTH, LENGTH, 12.0, 75.0, tuple(found), {}, 1.5, "test"))
+
+
+@st.composite
+def pieces(draw: st.DrawFn) -> tuple[Piece, ...]:
+    count = draw(st.integers(1, 9))
+    return tuple(Piece(f"p{i}", "ai", "monster", (draw(st.floats(1.0, WIDTH - 1.0)),
+                                                   draw(st.floats(1.0, LENGTH - 1.0))),
+                       draw(st.sampled_from([1.0, 1.25, 1.5, 2.5])), 3)
+                 for i in range(count))
+
+
+direction = st.one_of(
+    st.sampled_from([(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (0.6, 0.8)]),
+    st.tuples(st.floats(-1.0, 1.0), st.floats(-1.0, 1.0)).filter(
+        lambda d: math.hypot(*d) > 1e-3))
+
+
+def full_sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
+               direction: tuple[float, float], length: float) -> moves.Move:
+    """The sweep measuring every obstacle and every piece (the code before the cull)."""
+    start = np.asarray(mover.at, dtype=float)
+    u = np.asarray(direction, dtype=float)
+    u = u / np.hypot(*u)
+    r = mover.radius
+    limits: list[tuple[float, str]] = [(length, "")]
+    mat = table.playmat
+    for axis, size in ((0, mat.width), (1, mat.length)):
+        if u[axis] > 1e-12:
+            limits.append(((size - r - start[axis]) / u[axis], "the mat edge"))
+        elif u[axis] < -1e-12:
+            limits.append(((start[axis] - r) / -u[axis], "the mat edge"))
+    if table.obstacles:
+        per_obstacle = np.full(len(table.obstacles), np.inf)
+        if len(table.edges):
+            edges = (table.corners, table.edge_length, table.edge_unit, table.edge_normal,
+                     table.no_radii)
+            per_obstacle[table.sided] = np.minimum.reduceat(
+                moves._first_contact_with_edges(start, u, r, edges), table.edge_runs)
+        if len(table.circles):
+            per_obstacle[table.circles] = moves._first_contact_with_discs(
+                start, u, r, table.hub[table.circles], table.circle_radius[table.circles])
+        limits += [(t, f"obstacle {obstacle.id}")
+                   for obstacle, t in zip(table.obstacles, per_obstacle.tolist(), strict=True)
+                   if math.isfinite(t)]
+    others = [p for p in pieces if p.id != mover.id]
+    if others:
+        centres = np.array([p.at for p in others], dtype=float)
+        radii = np.array([p.radius for p in others], dtype=float)
+        contacts = moves._first_contact_with_discs(start, u, r, centres, radii).tolist()
+        limits += [(t, piece.id) for piece, t in zip(others, contacts, strict=True)
+                   if t != math.inf]
+    limits.sort(key=lambda item: item[0])
+    travel, stopped_by = limits[0]
+    travel = max(0.0, travel - 1e-7)
+    margin = limits[1][0] - limits[0][0]
+    end = (float(start[0] + u[0] * travel), float(start[1] + u[1] * travel))
+    intended = (float(start[0] + u[0] * length), float(start[1] + u[1] * length))
+    safe_end = moves.nearest_legal_spot(table, pieces, mover, end)
+    return moves.Move(mover.id, mover.at, safe_end, intended if not stopped_by else end,
+                      stopped_by or None, margin)
+
+
+def outcome(call: Callable[..., object], *args: object) -> object:
+    """What a call gives, or the one line of the error it raises (no room on the mat)."""
+    try:
+        return call(*args)
+    except RulesError as error:
+        return str(error)
+
+
+@settings(max_examples=400, deadline=None)
+@given(tables(), pieces(), direction, st.floats(0.0, 40.0), st.integers(0, 8))
+def test_the_sweep_measures_only_what_it_may_meet(table: TableGeometry,
+                                                  placed: tuple[Piece, ...],
+                                                  way: tuple[float, float], length: float,
+                                                  which: int) -> None:
+    """Skipping the obstacles and pieces surely met only past the second-nearest limit (or never)
+    changes nothing: where it stops, what stops it, the margin, to the last bit."""
+    mover = placed[which % len(placed)]
+    assert outcome(moves._sweep, table, placed, mover, way, length) == \
+        outcome(full_sweep, table, placed, mover, way, length)
+
+
+@settings(max_examples=400, deadline=None)
+@given(tables(), pieces(), st.integers(0, 10**6), st.floats(0.0, 2 * math.pi),
+       st.floats(-1.1, 1.1), st.floats(-3.0, 25.0), st.floats(0.0, 30.0))
+def test_the_sweep_grazing_what_it_may_meet(table: TableGeometry, placed: tuple[Piece, ...],
+                                            which: int, angle: float, aside: float, back: float,
+                                            length: float) -> None:
+    """The mover aimed to pass an obstacle's corner, a circle or a piece at about the distance
+    where it just touches (the cull's edge: a glancing contact, a contact at once, moving
+    away), from up to 25 cm before it to 3 cm past it."""
+    mover = placed[which % len(placed)]
+    others = [p for p in placed if p.id != mover.id]
+    points = [(x, y, mover.radius) for x, y in table.corners.tolist()]
+    circles = table.circles
+    points += [(x, y, r + mover.radius) for (x, y), r
+               in zip(table.hub[circles].tolist(), table.circle_radius[circles].tolist(),
+                      strict=True)]
+    points += [(p.at[0], p.at[1], p.radius + mover.radius) for p in others]
+    if not points:
+        return
+    x, y, reach = points[which % len(points)]
+    way = (math.cos(angle), math.sin(angle))
+    at = (x - back * way[0] - aside * reach * way[1], y - back * way[1] + aside * reach * way[0])
+    if not (mover.radius <= at[0] <= WIDTH - mover.radius
+            and mover.radius <= at[1] <= LENGTH - mover.radius):
+        return
+    moved = tuple(p if p.id != mover.id else p.moved(at) for p in placed)
+    mover = next(p for p in moved if p.id == mover.id)
+    assert outcome(moves._sweep, table, moved, mover, way, length) == \
+        outcome(full_sweep, table, moved, mover, way, length)
+
+
+def fresh_curves(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
+                 within: tuple[tuple[float, float], float] | None
+                 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The keep-out curves built from nothing (the code before the table's part was kept)."""
+    r = mover.radius + spots.CLEAR
+    others = [p for p in pieces if p.id != mover.id]
+    circles = [np.array([[p.at[0], p.at[1], p.radius + r] for p in others]).reshape(-1, 3)]
+    round_ones = np.flatnonzero(table.is_circle)
+    circles.append(np.column_stack([table.hub[round_ones], table.circle_radius[round_ones] + r]))
+    corners = table.edges[:, 0, :]
+    circles.append(np.column_stack([corners, np.full(len(corners), r)]))
+    if within is not None:
+        circles.append(np.array([[within[0][0], within[0][1], within[1] - spots.CLEAR]]))
+    mat = table.playmat
+    lines = [np.array([[r, 0.0, 0.0, 1.0], [mat.width - r, 0.0, 0.0, 1.0], [0.0, r, 1.0, 0.0],
+                       [0.0, mat.length - r, 1.0, 0.0]])]
+    if len(table.edges):
+        p, q = table.edges[:, 0, :], table.edges[:, 1, :]
+        along = q - p
+        unit = along / np.hypot(along[:, 0], along[:, 1])[:, None]
+        normal = np.column_stack([-unit[:, 1], unit[:, 0]])
+        for side in (1.0, -1.0):
+            lines.append(np.column_stack([p + side * r * normal, unit]))
+    return np.concatenate(circles), np.concatenate(lines)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(tables(), min_size=1, max_size=3), pieces(), st.integers(0, 8),
+       st.one_of(st.none(), st.tuples(st.tuples(coordinate, depth), st.floats(1.0, 20.0))))
+def test_the_kept_curves_are_the_curves(tables_: list[TableGeometry], placed: tuple[Piece, ...],
+                                        which: int,
+                                        within: tuple[tuple[float, float], float] | None
+                                        ) -> None:
+    """The keep-out curves with the table's part kept from call to call (several tables and
+    sizes of piece in turn) are the ones built afresh, bit for bit and row for row."""
+    for table in tables_ * 2:
+        for mover in placed[which % len(placed):]:
+            kept, fresh = spots._curves(table, placed, mover, within), \
+                fresh_curves(table, placed, mover, within)
+            assert kept[0].tobytes() == fresh[0].tobytes() and kept[0].shape == fresh[0].shape
+            assert kept[1].tobytes() == fresh[1].tobytes() and kept[1].shape == fresh[1].shape
+
+
+def old_blocked_margin(table: TableGeometry, a: Piece, b: Piece, blockers: list[int],
+                       grow: float) -> float:
+    """`_blocked_margin` with its line's frame built in numpy (the code before plain floats)."""
+    start = np.asarray(a.at)
+    direction = np.asarray(b.at) - start
+    normal = np.array([-direction[1], direction[0]]) / max(np.hypot(*direction), 1e-12)
+    left = right = 0.0
+    highs, lows = sight._polygon_extents(table, start, normal) if len(table.edges) else ([], [])
+    for i in blockers:
+        circle = table.obstacles[i].circle
+        if circle is not None:
+            offset = float((table.hub[i] - start) @ normal)
+            high, low = offset + circle[2], offset - circle[2]
+        else:
+            high, low = highs[table.sided_rank[i]], lows[table.sided_rank[i]]
+        left = max(left, high + grow)
+        right = max(right, -low + grow)
+    return min(left, right)
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables(), pieces(), st.sampled_from([0.0, 1.5]), st.data())
+def test_a_blocked_line_margin_in_plain_floats(table: TableGeometry, placed: tuple[Piece, ...],
+                                               grow: float, data: st.DataObject) -> None:
+    """The line's frame in plain floats (`abs` of a complex number for numpy's `hypot`) gives
+    the same margin to the last bit, whatever obstacles block."""
+    if not table.obstacles:
+        return
+    blockers = data.draw(st.lists(st.integers(0, len(table.obstacles) - 1), min_size=1,
+                                  unique=True))
+    for a in placed:
+        for b in placed:
+            got = sight._blocked_margin(table, a, b, blockers, grow)
+            assert got == old_blocked_margin(table, a, b, blockers, grow)
+            assert type(got) is float
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.floats(-1e4, 1e4), st.floats(-1e4, 1e4))
+def test_abs_of_a_complex_is_numpys_hypot(x: float, y: float) -> None:
+    """The plain-float paths rest on this: both are the C library's `hypot` (`math.hypot` is
+    not: it differs in the last bit for about one pair in two hundred)."""
+    assert abs(complex(x, y)) == float(np.hypot(x, y))
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables(), st.lists(st.tuples(st.floats(-5.0, WIDTH + 5.0), st.floats(-5.0, LENGTH + 5.0)),
+                          min_size=1, max_size=12))
+def test_the_nearest_obstacle_is_the_least_of_all_distances(
+        table: TableGeometry, points: list[tuple[float, float]]) -> None:
+    """Measuring only the obstacles that may be nearest finds the same one (the first of
+    equals) at the same distance as measuring them all and taking numpy's argmin."""
+    if not table.obstacles:
+        return
+    points += [tuple(corner) for corner in table.corners.tolist()[:6]]  # on an edge: 0
+    points += [tuple(hub) for hub in table.hub.tolist()]
+    for point in points:
+        distances = obstacle_distances(table, point)
+        i = int(np.argmin(distances))
+        assert nearest_obstacle(table, point) == (i, float(distances[i]))
+
+
+@given(st.integers(0, 3000), st.integers(1, 64))
+def test_growing_chunks_cover_the_order_once_in_order(count: int, first: int) -> None:
+    """The legality search reads the candidates in runs that grow; together they are the order
+    itself, so the first legal one found is the same as one at a time."""
+    order = np.arange(count)[::-1].copy()
+    chunks = list(spots.growing_chunks(order, first))
+    assert np.concatenate([order[:0], *chunks]).tolist() == order.tolist()
+    assert [len(chunk) for chunk in chunks[:-1]] == [first * 2**i for i in range(len(chunks) - 1)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(tables(), st.lists(st.tuples(coordinate, depth), min_size=1, max_size=8))
+def test_the_closest_obstacle_remembered_is_the_one_worked_out(
+        table: TableGeometry, points: list[tuple[float, float]]) -> None:
+    """Asked again (from the memo) or asked of another point, the closest obstacle is the one
+    worked out afresh for that very point."""
+    if not table.obstacles:
+        assert moves.closest_obstacle(table, points[0]) is None
+        return
+    for point in points * 2:
+        assert moves.closest_obstacle(table, point) == moves._closest_obstacle(table, point)
