@@ -132,6 +132,7 @@ def nearest_legal_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Pie
 
 _RING_ANGLES = np.linspace(0.0, 2 * np.pi, RING_SAMPLES, endpoint=False)
 _RING_COS, _RING_SIN = np.cos(_RING_ANGLES), np.sin(_RING_ANGLES)  # the same on every call
+_RING_COS.flags.writeable = _RING_SIN.flags.writeable = False
 
 
 def _ring_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, target: Piece,
@@ -260,8 +261,10 @@ def _obstacle_contacts(table: TableGeometry, start: NDArray[np.float64], u: NDAr
                        r: float, near: list[int]) -> list[tuple[int, float]]:
     """The first contact along u with each obstacle in `near` (and with every circle obstacle
     when one is near), in the table's order. Polygons are measured with the same arithmetic
-    as over the whole table, on their own rows (each has three edges or more, so the products
-    stay many-row products, which round the same row by row whatever the row count)."""
+    as over the whole table, on their own rows: a product of two rows or more rounds each row
+    as the whole table's does (checked under OpenBLAS's FMA and older kernels), and a polygon
+    has three edges or more; a one-row product rounds differently, so circles are measured all
+    or none (tests/test_geometry_fast.py compares with the whole table's products)."""
     found: dict[int, float] = {}
     polygons = [i for i in near if table.sided_rank[i] >= 0]
     if polygons:
@@ -282,7 +285,7 @@ def _obstacle_contacts(table: TableGeometry, start: NDArray[np.float64], u: NDAr
             runs = np.cumsum([0, *[len(part[1]) for part in parts[:-1]]], dtype=np.intp)
         reached = np.minimum.reduceat(_first_contact_with_edges(start, u, r, edges), runs)
         found.update(zip(polygons, reached.tolist(), strict=True))
-    if len(polygons) < len(near):  # a circle obstacle is a disc the mover cannot enter
+    if any(table.is_circle[i] for i in near):  # measured all together (one-row products)
         circles = table.circles
         reached = _first_contact_with_discs(start, u, r, table.hub[circles],
                                             table.circle_radius[circles])
@@ -307,6 +310,8 @@ def _sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, directio
            length: float) -> Move:
     start = np.asarray(mover.at, dtype=float)
     u = np.asarray(direction, dtype=float)
+    if not np.hypot(*u) > 0:
+        raise ValueError(f"a sweep needs a direction, not {direction}")
     u = u / np.hypot(*u)
     r = mover.radius
     limits: list[tuple[float, str]] = [(length, "")]
@@ -316,9 +321,9 @@ def _sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, directio
             limits.append(((size - r - start[axis]) / u[axis], "the mat edge"))
         elif u[axis] < -1e-12:
             limits.append(((start[axis] - r) / -u[axis], "the mat edge"))
-    # only the nearest two limits are read (where it stops, and the margin to the next), and
-    # never more than two of these precede an obstacle or piece in the list: what is surely met
-    # only beyond the second of them (or never) is not measured
+    # only limits[0:2] are read (where it stops, and the margin to the next); anything first met
+    # beyond `bound`, the second of these, sorts after at least two of them (ties too: the sort
+    # is stable), so it is not measured
     bound = sorted(t for t, _ in limits)[1]
     ux, uy = u.tolist()
     x, y = mover.at

@@ -101,7 +101,9 @@ def _blocked_margin(table: TableGeometry, a: Piece, b: Piece, blockers: list[int
     every polygon of the mat in one product when one blocks)."""
     (ax, ay), (bx, by) = a.at, b.at
     dx, dy = bx - ax, by - ay
-    norm = max(abs(complex(dx, dy)), 1e-12)  # numpy's hypot is the C library's, as is this
+    # numpy's hypot is the C library's, as is abs() of a complex (math.hypot is not); they part
+    # only where the length overflows (abs raises), far beyond any mat
+    norm = max(abs(complex(dx, dy)), 1e-12)
     start, normal = np.array(a.at, dtype=float), np.array([-dy / norm, dx / norm])
     left = right = 0.0
     extents: tuple[list[float], list[float]] | None = None  # each polygon's (highs, lows)
@@ -179,13 +181,6 @@ def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
     memo = table.memo
     if len(memo) > MEMO_KEPT:
         memo.clear()
-    # the whole look, kept too: its sightings (frozen) depend on nothing else, and a look from
-    # the same places at the same pieces is common in a forecast
-    look = ("look", test, viewer.id, viewer.at, viewer.radius,
-            tuple([(other.id, other.at, other.radius) for other in targets]))
-    seen: list[Sighting] | None = memo.get(look)
-    if seen is not None:
-        return list(seen)
     keys = [(test, viewer.at, viewer.radius, other.at, other.radius) for other in targets]
     missing = [i for i, key in enumerate(keys) if key not in memo]
     if missing:
@@ -198,8 +193,7 @@ def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
             memo[keys[i]] = (s.visible, s.distance, s.margin, s.blockers)
     sightings = [Sighting(viewer.id, other.id, *memo[key])
                  for other, key in zip(targets, keys, strict=True)]
-    seen = memo[look] = sorted(sightings, key=lambda s: (s.distance, s.target))
-    return list(seen)
+    return sorted(sightings, key=lambda s: (s.distance, s.target))
 
 
 def _centre_lines_at_once(table: TableGeometry, viewer: Piece,

@@ -46,20 +46,16 @@ def _curves(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     return np.concatenate(circles), lines
 
 
-_TABLE_CURVES: dict[tuple[int, float], tuple[TableGeometry, NDArray[np.float64],
-                                             NDArray[np.float64]]] = {}
-TABLE_CURVES_KEPT = 64
-
-
 def _table_curves(table: TableGeometry, r: float
                   ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """The curves that depend only on the table and the mover's reach `r`: circles round the
     circle obstacles and the polygons' corners, the mat's four lines and the lines along the
-    polygons' edges. Kept for the last few (table, r): a forecast moves the same few sizes of
-    piece on one mat again and again. The entry holds the table, so its id is not reused."""
-    kept = _TABLE_CURVES.get((id(table), r))
-    if kept is not None and kept[0] is table:
-        return kept[1], kept[2]
+    polygons' edges. Kept in the table's memo (they live and go with the table): a forecast
+    moves the same few sizes of piece on one mat again and again."""
+    key = ("curves", r)
+    kept: tuple[NDArray[np.float64], NDArray[np.float64]] | None = table.memo.get(key)
+    if kept is not None:
+        return kept
     round_ones = np.flatnonzero(table.is_circle)
     corners = table.edges[:, 0, :]
     circles = np.concatenate([
@@ -75,11 +71,9 @@ def _table_curves(table: TableGeometry, r: float
         normal = np.column_stack([-unit[:, 1], unit[:, 0]])
         for side in (1.0, -1.0):
             lines.append(np.column_stack([p + side * r * normal, unit]))
-    if len(_TABLE_CURVES) >= TABLE_CURVES_KEPT:
-        del _TABLE_CURVES[next(iter(_TABLE_CURVES))]
     every_line = np.concatenate(lines)
     circles.flags.writeable = every_line.flags.writeable = False  # shared from call to call
-    _TABLE_CURVES[(id(table), r)] = (table, circles, every_line)
+    table.memo[key] = circles, every_line
     return circles, every_line
 
 
@@ -100,6 +94,7 @@ def _feet(p: NDArray[np.float64], circles: NDArray[np.float64], lines: NDArray[n
 def _pairs(count: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """Every pair of `count` things, each once (`numpy.triu_indices`), kept by count."""
     i, j = np.triu_indices(count, 1)
+    i.flags.writeable = j.flags.writeable = False  # shared from call to call
     return i, j
 
 
