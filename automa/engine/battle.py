@@ -16,6 +16,18 @@ from automa.model.scenario import Bag, Scenario
 from automa.rules.rulings import option, ruling
 
 
+def altered(piece: Piece, **changes: object) -> Piece:
+    """`dataclasses.replace(piece, **changes)` as a plain copy (as `Piece.moved`): `replace`
+    re-runs the constructor over the piece's twenty fields."""
+    copy = object.__new__(Piece)
+    copy.__dict__.update(piece.__dict__)
+    copy.__dict__.update(changes)
+    return copy
+
+
+OFF_TABLE = frozenset({"teleported", "devoured"})  # conditions of a piece off the mat
+
+
 @dataclass(frozen=True)
 class Battle:
     pieces: tuple[Piece, ...]
@@ -46,8 +58,15 @@ class Battle:
         return (self._by_id if kept is None else kept)[piece_id]  # KeyError when absent
 
     def with_piece(self, piece: Piece) -> Battle:
-        return Battle(tuple(piece if p.id == piece.id else p for p in self.pieces), self.bags,
-                      self.out)
+        piece_id = piece.id
+        changed = Battle(tuple(piece if p.id == piece_id else p for p in self.pieces), self.bags,
+                         self.out)
+        kept: dict[str, Piece] | None = self.__dict__.get("_by_id_kept")
+        if kept is not None and piece_id in kept:  # the index carried over: one entry differs
+            index = kept.copy()
+            index[piece_id] = piece
+            changed.__dict__["_by_id_kept"] = index
+        return changed
 
     def without(self, piece_id: str, why: str) -> Battle:
         """The piece leaves play, and every part of it (Ulom's claw goes with Ulom)."""
@@ -67,7 +86,7 @@ class Battle:
         kept: tuple[Piece, ...] | None = self.__dict__.get("_on_table_kept")
         if kept is None:
             kept = self.__dict__["_on_table_kept"] = tuple(
-                p for p in self.pieces if not p.conditions & {"teleported", "devoured"})
+                p for p in self.pieces if p.conditions.isdisjoint(OFF_TABLE))
         return kept
 
     @property
