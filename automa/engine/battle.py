@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import field
+from typing import ClassVar
 
 from automa.catalog.load import Catalog
 from automa.engine.chance import Chance
@@ -122,6 +123,9 @@ class Table:
     geometry: TableGeometry
     chance: Chance
     judge: Judge = field(default_factory=Judge)
+    # nobody reads what the turn says (its steps, explain trace, close calls, rulings, the
+    # judge's record) and nobody is asked: a forecast's runs (engine/outcome_tree.py)
+    quiet: bool = False
 
     def ruler(self, number: int) -> float:
         return self.scenario.templates.rulers[number]
@@ -146,6 +150,7 @@ class Table:
 class StepLog:
     """Steps of one activation as they happen, plus what the table should double-check."""
 
+    loud: ClassVar[bool] = True  # False: nothing is kept (QuietLog), so text need not be made
     steps: list[Step] = field(default_factory=list)
     close_calls: list[str] = field(default_factory=list)
     rulings: list[Fired] = field(default_factory=list)

@@ -120,6 +120,7 @@ class TracedChance(Chance):
 
     given: list[Raw] = field(default_factory=list)
     calls: list[tuple[Call, Raw]] = field(default_factory=list)
+    keeps_record = False  # a run's outcomes are read from the tree, not from `record`
 
     def begin(self, given: list[Raw]) -> None:
         self.given = given[::-1]  # popped from the end
@@ -186,7 +187,8 @@ class OutcomeTree:
         components = self.catalog.components
         chance = TracedChance(self.scenario.chance, rng, components.rune_die,
                               components.location_die)
-        return rng, Table(self.scenario, self.catalog, self.geometry, chance), chance
+        # quiet: a run's steps, trace and questions are never read, so they are not made
+        return rng, Table(self.scenario, self.catalog, self.geometry, chance, quiet=True), chance
 
     @staticmethod
     def _walk(place: Place, rng: np.random.Generator) -> tuple[Acted | None, list[Raw]]:
