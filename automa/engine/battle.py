@@ -26,6 +26,7 @@ def altered(piece: Piece, **changes: object) -> Piece:
     return copy
 
 
+INDEXES = ("_by_id_kept", "_on_table_kept", "_on_table_ids_kept")  # kept for reading a battle
 OFF_TABLE = frozenset({"teleported", "devoured"})  # conditions of a piece off the mat
 
 
@@ -47,7 +48,7 @@ class Battle:
     def forget_indexes(self) -> None:
         """Drop the indexes built for reading (they are built again when next read): for
         battle states kept by the thousand, as a forecast's tree of outcomes keeps them."""
-        for name in ("_by_id_kept", "_on_table_kept", "_on_table_ids_kept"):
+        for name in INDEXES:
             self.__dict__.pop(name, None)
 
     def get(self, piece_id: str) -> Piece | None:
@@ -60,13 +61,31 @@ class Battle:
 
     def with_piece(self, piece: Piece) -> Battle:
         piece_id = piece.id
-        changed = Battle(tuple(piece if p.id == piece_id else p for p in self.pieces), self.bags,
+        pieces = self.pieces
+        changed = Battle(tuple(piece if p.id == piece_id else p for p in pieces), self.bags,
                          self.out)
-        kept: dict[str, Piece] | None = self.__dict__.get("_by_id_kept")
-        if kept is not None and piece_id in kept:  # the index carried over: one entry differs
-            index = kept.copy()
-            index[piece_id] = piece
-            changed.__dict__["_by_id_kept"] = index
+        mine = self.__dict__
+        kept: dict[str, Piece] | None = mine.get("_by_id_kept")
+        old = None if kept is None or len(kept) != len(pieces) else kept.get(piece_id)
+        if old is None:  # no index to carry over (or ids shared): built again when read
+            return changed
+        theirs = changed.__dict__  # the indexes carried over: one piece differs
+        index = theirs["_by_id_kept"] = kept.copy()  # type: ignore[union-attr]
+        index[piece_id] = piece
+        on_table: tuple[Piece, ...] | None = mine.get("_on_table_kept")
+        if on_table is None:
+            return changed
+        was_on, is_on = old.conditions.isdisjoint(OFF_TABLE), piece.conditions.isdisjoint(OFF_TABLE)
+        if was_on and is_on:
+            theirs["_on_table_kept"] = tuple(piece if p is old else p for p in on_table)
+            ids: dict[str, Piece] | None = mine.get("_on_table_ids_kept")
+            if ids is not None:
+                ids = theirs["_on_table_ids_kept"] = ids.copy()
+                ids[piece_id] = piece
+        elif not was_on and not is_on:  # off the mat before and after: the same pieces on it
+            theirs["_on_table_kept"] = on_table
+            if "_on_table_ids_kept" in mine:
+                theirs["_on_table_ids_kept"] = mine["_on_table_ids_kept"]
         return changed
 
     def without(self, piece_id: str, why: str) -> Battle:
@@ -76,7 +95,12 @@ class Battle:
                       {**self.out, **dict.fromkeys(gone, why)})
 
     def with_bag(self, level: int, bag: Bag) -> Battle:
-        return Battle(self.pieces, {**self.bags, level: bag}, self.out)
+        changed = Battle(self.pieces, {**self.bags, level: bag}, self.out)
+        mine, theirs = self.__dict__, changed.__dict__
+        for name in INDEXES:  # the same pieces: the same indexes
+            if name in mine:
+                theirs[name] = mine[name]
+        return changed
 
     def on_table(self) -> tuple[Piece, ...]:
         """Pieces physically on the mat (not on the Teleported! or Devoured! card)."""

@@ -153,6 +153,7 @@ class OutcomeTree:
         self.acted_sets: dict[frozenset[str], frozenset[str]] = {}
         self.over = Place(None)  # every turn ends here
         self.nodes = 0
+        self._table: Table | None = None  # one for every run, drawing from the run's stream
 
     def play(self, seed: int) -> TurnEnd:
         """The turn seeded with `seed`, as `run_turn` would play it."""
@@ -184,11 +185,19 @@ class OutcomeTree:
     def _start(self, seed: int) -> tuple[np.random.Generator, Table, TracedChance]:
         """A run's own stream, and the table it plays on with a Chance drawing from it."""
         rng = np.random.default_rng(seed)
-        components = self.catalog.components
-        chance = TracedChance(self.scenario.chance, rng, components.rune_die,
-                              components.location_die)
-        # quiet: a run's steps, trace and questions are never read, so they are not made
-        return rng, Table(self.scenario, self.catalog, self.geometry, chance, quiet=True), chance
+        table = self._table
+        if table is None:
+            components = self.catalog.components
+            chance = TracedChance(self.scenario.chance, rng, components.rune_die,
+                                  components.location_die)
+            # quiet: a run's steps, trace and questions are never read, so they are not made
+            table = self._table = Table(self.scenario, self.catalog, self.geometry, chance,
+                                        quiet=True)
+        else:  # a run leaves nothing behind but its stream (no script: nothing else is used)
+            table.chance.rng = rng
+            table.judge.record.clear()
+            table.judge.narrator = None
+        return rng, table, cast(TracedChance, table.chance)
 
     @staticmethod
     def _walk(place: Place, rng: np.random.Generator) -> tuple[Acted | None, list[Raw]]:

@@ -167,7 +167,8 @@ def select_target(candidates: list[Candidate], row: BehaviourRow, tiles: Tiles,
             return TargetChoice(winner.piece.id, column, criterion, reason, near, tuple(trace),
                                 fired)
         remaining = keep
-    broken = by_tiles(remaining, tiles.direction, lambda c: c.piece.at, lambda c: c.piece.label)
+    broken = by_tiles(remaining, tiles.direction, lambda c: c.piece.at, lambda c: c.piece.label,
+                      explain)
     trace.extend(broken.trace)
     first = broken.ranked[0].piece
     if broken.tile is None:

@@ -52,9 +52,10 @@ class TileBreak(Generic[T]):
 
 
 def by_tiles(candidates: Sequence[T], direction: Sequence[str], at: Callable[[T], Point],
-             name: Callable[[T], str]) -> TileBreak[T]:
+             name: Callable[[T], str], explain: bool = True) -> TileBreak[T]:
     """Break a tie with the Direction tiles: the green keeps those tied on it, the blue
-    decides among those alone. A complete tie keeps the candidates' given order."""
+    decides among those alone. A complete tie keeps the candidates' given order. Without
+    `explain` the trace is left empty (nobody reads it)."""
     keyed = sorted(((tile_key(direction, at(c)), c) for c in candidates), key=lambda kc: kc[0])
     ranked = tuple(c for _, c in keyed)
     if len(ranked) < 2:
@@ -64,9 +65,10 @@ def by_tiles(candidates: Sequence[T], direction: Sequence[str], at: Callable[[T]
     for index, tile in enumerate(direction):
         best = tied[0][0][index]
         keep = [kc for kc in tied if kc[0][index] == best]
-        trace.append(f"{TILE_NAMES[index]} ({DIRECTION_WORDS[tile]}): "
-                     + ", ".join(name(c) for _, c in tied) + " -> "
-                     + ", ".join(name(c) for _, c in keep))
+        if explain:
+            trace.append(f"{TILE_NAMES[index]} ({DIRECTION_WORDS[tile]}): "
+                         + ", ".join(name(c) for _, c in tied) + " -> "
+                         + ", ".join(name(c) for _, c in keep))
         if len(keep) == 1:
             runner = min(key[index] for key, c in tied if c is not keep[0][1])
             return TileBreak(ranked, index, runner - best, tuple(trace))
@@ -81,6 +83,20 @@ def character_tile(piece: Piece) -> str:
 
 
 def _tile_ranks(piece: Piece, tiles: Tiles) -> tuple[int, int]:
+    """The piece's places on the Character and Monster tiles, kept by what they rest on in the
+    tiles' own dict (a turn ranks the waiting pieces before every activation)."""
+    kept: dict[tuple[str, int | None, str | None], tuple[int, int]] | None = \
+        tiles.__dict__.get("_ranks_kept")
+    if kept is None:
+        kept = tiles.__dict__["_ranks_kept"] = {}
+    key = (piece.kind, piece.level, piece.family)
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = _ranks(piece, tiles)
+    return found
+
+
+def _ranks(piece: Piece, tiles: Tiles) -> tuple[int, int]:
     tile = character_tile(piece)
     char_rank = tiles.character_order.index(tile) if tile in tiles.character_order else 99
     family = piece.family or ""
@@ -114,7 +130,7 @@ def next_to_act(waiting: list[Piece], tiles: Tiles) -> NextActor:
         return NextActor(first, f"Character tile {_ordinal(char_rank)}, Monster tile "
                                 f"{_ordinal(family_rank)} ({first.family})", False)
     tied = [p for (piece_ranks, _), p in keyed if piece_ranks == ranks]
-    broken = by_tiles(tied, tiles.direction, lambda p: p.at, lambda p: p.label)
+    broken = by_tiles(tied, tiles.direction, lambda p: p.at, lambda p: p.label, explain=False)
     ids = tuple(p.id for p in tied)
     if broken.tile is None:
         return NextActor(broken.ranked[0], "a complete tie on every tile; by id", True, ids)
