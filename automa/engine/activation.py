@@ -500,7 +500,7 @@ def _choose_sequence(table: Table, log: StepLog, actor: Piece, row: BehaviourRow
     if spec is not None and spec.rotating_modifiers and len(actor.sequences) == 1:
         return _rotated(actor.sequences[0], spec.rotating_modifiers, table.scenario.round)
     plan = plan_sequence(actor.sequences, row.shot_preference, actor.kind == "catacomb-lord",
-                         table.option("preferred-sequence"))
+                         table.option("preferred-sequence"), explain=log.loud)
     if plan.index is not None and plan.count > 1 and row.is_house("shot_preference"):
         log.ruling("house-rows", f"the {row.id} row's shot preference is ours")
     return _follow_plan(table, log, actor, plan)

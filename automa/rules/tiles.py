@@ -33,7 +33,15 @@ TIE_DIGITS = 6  # ranks equal to a millionth of a cm tie: pieces laid on one lin
 def direction_rank(tile: str, at: Point) -> float:
     """Smaller comes first along the tile's arrow."""
     x, y = at
-    return {"left-to-right": -x, "right-to-left": x, "msz-to-hsz": -y, "hsz-to-msz": y}[tile]
+    if tile == "left-to-right":
+        return -x
+    if tile == "right-to-left":
+        return x
+    if tile == "msz-to-hsz":
+        return -y
+    if tile == "hsz-to-msz":
+        return y
+    raise KeyError(tile)
 
 
 def tile_key(direction: Sequence[str], at: Point) -> tuple[float, ...]:
