@@ -26,7 +26,8 @@ def altered(piece: Piece, **changes: object) -> Piece:
     return copy
 
 
-INDEXES = ("_by_id_kept", "_on_table_kept", "_on_table_ids_kept")  # kept for reading a battle
+INDEXES = ("_by_id_kept", "_on_table_kept", "_on_table_ids_kept", "_places_kept",
+           "_on_table_places_kept")  # kept for reading a battle (Battle.forget_indexes)
 OFF_TABLE = frozenset({"teleported", "devoured"})  # conditions of a piece off the mat
 
 
@@ -60,32 +61,46 @@ class Battle:
         return (self._by_id if kept is None else kept)[piece_id]  # KeyError when absent
 
     def with_piece(self, piece: Piece) -> Battle:
+        """The battle with `piece` in place of the piece(s) of its id. The indexes built for
+        reading are carried over (one piece differs), and where the ids are unique the new
+        piece is put in by its place in the tuples, kept with them (`_places_kept`)."""
         piece_id = piece.id
         pieces = self.pieces
-        changed = Battle(tuple(piece if p.id == piece_id else p for p in pieces), self.bags,
-                         self.out)
         mine = self.__dict__
         kept: dict[str, Piece] | None = mine.get("_by_id_kept")
         old = None if kept is None or len(kept) != len(pieces) else kept.get(piece_id)
-        if old is None:  # no index to carry over (or ids shared): built again when read
-            return changed
-        theirs = changed.__dict__  # the indexes carried over: one piece differs
-        index = theirs["_by_id_kept"] = kept.copy()  # type: ignore[union-attr]
+        if kept is None or old is None:  # no index to carry over (or ids shared)
+            return Battle(tuple(piece if p.id == piece_id else p for p in pieces), self.bags,
+                          self.out)
+        places: dict[str, int] | None = mine.get("_places_kept")
+        if places is None:
+            places = mine["_places_kept"] = {p.id: i for i, p in enumerate(pieces)}
+        at = places[piece_id]
+        changed = Battle((*pieces[:at], piece, *pieces[at + 1:]), self.bags, self.out)
+        theirs = changed.__dict__
+        theirs["_places_kept"] = places  # the same ids in the same places
+        index = theirs["_by_id_kept"] = kept.copy()
         index[piece_id] = piece
         on_table: tuple[Piece, ...] | None = mine.get("_on_table_kept")
         if on_table is None:
             return changed
         was_on, is_on = old.conditions.isdisjoint(OFF_TABLE), piece.conditions.isdisjoint(OFF_TABLE)
         if was_on and is_on:
-            theirs["_on_table_kept"] = tuple(piece if p is old else p for p in on_table)
+            on_places: dict[str, int] | None = mine.get("_on_table_places_kept")
+            if on_places is None:
+                on_places = mine["_on_table_places_kept"] = {
+                    p.id: i for i, p in enumerate(on_table)}
+            at = on_places[piece_id]
+            theirs["_on_table_kept"] = (*on_table[:at], piece, *on_table[at + 1:])
+            theirs["_on_table_places_kept"] = on_places
             ids: dict[str, Piece] | None = mine.get("_on_table_ids_kept")
             if ids is not None:
                 ids = theirs["_on_table_ids_kept"] = ids.copy()
                 ids[piece_id] = piece
         elif not was_on and not is_on:  # off the mat before and after: the same pieces on it
-            theirs["_on_table_kept"] = on_table
-            if "_on_table_ids_kept" in mine:
-                theirs["_on_table_ids_kept"] = mine["_on_table_ids_kept"]
+            for name in ("_on_table_kept", "_on_table_ids_kept", "_on_table_places_kept"):
+                if name in mine:
+                    theirs[name] = mine[name]
         return changed
 
     def without(self, piece_id: str, why: str) -> Battle:
