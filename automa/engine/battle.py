@@ -26,8 +26,9 @@ def altered(piece: Piece, **changes: object) -> Piece:
     return copy
 
 
+# kept for reading a battle (dropped by Battle.forget_indexes)
 INDEXES = ("_by_id_kept", "_on_table_kept", "_on_table_ids_kept", "_places_kept",
-           "_on_table_places_kept")  # kept for reading a battle (Battle.forget_indexes)
+           "_on_table_places_kept", "_plain_kept")
 OFF_TABLE = frozenset({"teleported", "devoured"})  # conditions of a piece off the mat
 
 
@@ -44,6 +45,16 @@ class Battle:
         kept: dict[str, Piece] | None = self.__dict__.get("_by_id_kept")
         if kept is None:
             kept = self.__dict__["_by_id_kept"] = {p.id: p for p in reversed(self.pieces)}
+        return kept
+
+    @property
+    def plain(self) -> bool:
+        """No piece is part of another (Ulom's claw) and no two share an id: every piece is a
+        character of its own (kept per battle state)."""
+        kept: bool | None = self.__dict__.get("_plain_kept")
+        if kept is None:
+            kept = self.__dict__["_plain_kept"] = len(self._by_id) == len(self.pieces) and all(
+                p.part_of is None for p in self.pieces)
         return kept
 
     def forget_indexes(self) -> None:
@@ -79,6 +90,8 @@ class Battle:
         changed = Battle((*pieces[:at], piece, *pieces[at + 1:]), self.bags, self.out)
         theirs = changed.__dict__
         theirs["_places_kept"] = places  # the same ids in the same places
+        if old.part_of == piece.part_of and "_plain_kept" in mine:
+            theirs["_plain_kept"] = mine["_plain_kept"]
         index = theirs["_by_id_kept"] = kept.copy()
         index[piece_id] = piece
         on_table: tuple[Piece, ...] | None = mine.get("_on_table_kept")
