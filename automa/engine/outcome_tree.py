@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import cast
 
 import numpy as np
@@ -32,6 +33,7 @@ from automa.model.scenario import Scenario
 KEPT_NODES = 60_000  # ~0.6 kB a node with the battles it holds (tracemalloc): ~36 MB at most
 
 Raw = int | tuple[int, ...]  # what the Generator gave: an index, or a shuffle's order
+_HASHED = attrgetter("id", "at", "health", "conditions")  # what a place's hash rests on
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,7 @@ class PlaceKey:
         self.progress = progress
         battle = progress.battle
         self._hash = hash((progress.count, progress.acted, len(progress.queue),
-                           tuple((p.id, p.at, p.health, p.conditions) for p in battle.pieces),
+                           tuple(map(_HASHED, battle.pieces)),
                            tuple(sorted(battle.out.items()))))
 
     def __hash__(self) -> int:

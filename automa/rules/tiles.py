@@ -11,6 +11,7 @@ among those alone, so a lexicographic key over rounded ranks is the whole rule.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Generic, TypeVar
 
 from automa.model.pieces import Piece
@@ -46,6 +47,10 @@ def direction_rank(tile: str, at: Point) -> float:
 
 def tile_key(direction: Sequence[str], at: Point) -> tuple[float, ...]:
     """The rank along the green tile, then along the blue; equal ranks tie."""
+    if len(direction) == 2:  # the two tiles (without a generator: the turn order asks often)
+        green, blue = direction
+        return (round(direction_rank(green, at), TIE_DIGITS),
+                round(direction_rank(blue, at), TIE_DIGITS))
     return tuple(round(direction_rank(tile, at), TIE_DIGITS) for tile in direction)
 
 
@@ -64,7 +69,7 @@ def by_tiles(candidates: Sequence[T], direction: Sequence[str], at: Callable[[T]
     """Break a tie with the Direction tiles: the green keeps those tied on it, the blue
     decides among those alone. A complete tie keeps the candidates' given order. Without
     `explain` the trace is left empty (nobody reads it)."""
-    keyed = sorted(((tile_key(direction, at(c)), c) for c in candidates), key=lambda kc: kc[0])
+    keyed = sorted([(tile_key(direction, at(c)), c) for c in candidates], key=itemgetter(0))
     ranked = tuple(c for _, c in keyed)
     if len(ranked) < 2:
         return TileBreak(ranked, None, 0.0, ())
@@ -123,8 +128,8 @@ class NextActor:
 def next_to_act(waiting: list[Piece], tiles: Tiles) -> NextActor:
     """The Active Character among those still to act: Character tile, then Monster tile, then
     the Direction tiles among the pieces still tied."""
-    keyed = sorted((((_tile_ranks(p, tiles), p.id), p) for p in waiting),  # ranks once each
-                   key=lambda kp: kp[0])
+    keyed = sorted([((_tile_ranks(p, tiles), p.id), p) for p in waiting],  # ranks once each
+                   key=itemgetter(0))
     ranked = [p for _, p in keyed]
     first = ranked[0]
     if len(ranked) == 1:
