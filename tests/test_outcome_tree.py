@@ -146,3 +146,48 @@ def test_equal_tokens_drawn_from_a_bag_are_one_outcome() -> None:
     assert call.outcome(0) == call.outcome(2) == zero
     assert call.outcome(1) == one
     assert Call(("x", "y"), order=True).outcome((1, 0)) == ("y", "x")
+
+
+def _stepped(scenario: Scenario, seed: int, quiet: bool) -> list[tuple[object, ...]]:
+    """Every step of the turn on a quiet or a loud table: the battle after it and what the
+    tree reads of the activation (or the error raised)."""
+    from automa.engine.battle import Battle, Table
+    from automa.engine.chance import Chance
+    from automa.engine.turn import TurnProgress, step_turn
+
+    components = CATALOG.components
+    chance = Chance(scenario.chance, np.random.default_rng(seed), components.rune_die,
+                    components.location_die)
+    table = Table(scenario, CATALOG, build_table(scenario.playmat), chance, quiet=quiet)
+    progress = TurnProgress(Battle(scenario.pieces, scenario.bags, scenario.out))
+    steps: list[tuple[object, ...]] = []
+    try:
+        while (stepped := step_turn(table, progress)) is not None:
+            progress, done = stepped
+            steps.append((progress.battle.pieces, dict(progress.battle.bags),
+                          dict(progress.battle.out), done.target, done.summoned, done.repeat,
+                          done.resume, progress.queue))
+            if quiet:  # nothing said
+                assert not (done.steps or done.explain or done.close_calls or done.rulings)
+    except AutomaError as error:
+        steps.append((type(error),))
+    return steps
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_a_quiet_table_plays_every_step_as_a_loud_one(name: str) -> None:
+    """The forecast's runs say nothing (Table.quiet): each step ends in the same battle, with
+    the same Active Target, summons, repeat and queue, as on the table `automa turn` uses."""
+    scenario = SCENARIOS[name]
+    if scenario.chance.d12 or scenario.chance.rune_die or scenario.chance.location_die \
+            or scenario.chance.tokens:
+        scenario = replace(scenario, chance=ChanceScript())
+    for seed in SEEDS[:3]:
+        assert _stepped(scenario, seed, quiet=True) == _stepped(scenario, seed, quiet=False)
+
+
+def test_the_tree_plays_on_a_quiet_table() -> None:
+    scenario = SCENARIOS["demo-battle.toml"]
+    tree = OutcomeTree(scenario, CATALOG, build_table(scenario.playmat))
+    tree.play(SEEDS[0])
+    assert tree._table is not None and tree._table.quiet

@@ -74,7 +74,17 @@ class Catalog:
     files: Mapping[str, str] = field(default_factory=dict)  # monster and Lord id -> its file
 
     def behaviour_for(self, piece: Piece) -> BehaviourRow:
-        """The table row of an AI piece: by kind for Lords and Antients, else by family."""
+        """The table row of an AI piece: by kind for Lords and Antients, else by family (kept
+        by both in the instance's dict: an activation asks several times)."""
+        kept: dict[tuple[str, str | None], BehaviourRow] | None = self.__dict__.get("_rows_kept")
+        if kept is None:
+            kept = self.__dict__["_rows_kept"] = {}
+        found = kept.get((piece.kind, piece.family))
+        if found is None:
+            found = kept[piece.kind, piece.family] = self._behaviour_for(piece)
+        return found
+
+    def _behaviour_for(self, piece: Piece) -> BehaviourRow:
         row_id = ROW_FOR_KIND.get(piece.kind)
         if row_id is None:
             row_id = next((r.id for r in self.behaviour.values() if piece.family in r.families),

@@ -98,6 +98,22 @@ class LiveLog(StepLog):
         return told
 
 
+class QuietLog(LiveLog):
+    """The log of a quiet table (`Table.quiet`, a forecast's runs): nobody reads the steps, the
+    trace or the rulings, so none is kept, and the hot paths do not make their text."""
+
+    loud = False
+
+    def add(self, step: Step) -> None:
+        pass
+
+    def explain(self, *lines: str) -> None:
+        pass
+
+    def ruling(self, key: str, detail: str = "") -> None:
+        pass
+
+
 @dataclass(frozen=True)
 class Resume:
     """A sequence interrupted by a summon: the summoned piece acts at once, then this."""
@@ -127,16 +143,18 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
     order rested on."""
     actor = battle.piece(actor_id)
     row = table.catalog.behaviour_for(actor)
-    log = LiveLog(actor=actor.label, order=order_reason,
-                  named=(*table.scenario.pieces, *battle.pieces))
+    log = QuietLog() if table.quiet else LiveLog(
+        actor=actor.label, order=order_reason, named=(*table.scenario.pieces, *battle.pieces))
     table.judge.narrator = log
     table.chance.prelude = table.judge.instruct  # a roll asked of the players comes after them
-    for key in order_rulings:
-        log.ruling(key, "the Direction tiles are read from the Monster Start Zone (turn order)")
-    log.explain(f"acts now: {order_reason}",
-                f"behaviour row {row.id} ({row.provenance}): Ruler {row.ruler}; shot preference "
-                f"{row.shot_preference or 'none'}; {row.primary} / {row.secondary} / "
-                f"{row.tie_breaker}; no target: {row.no_target}")
+    if log.loud:
+        for key in order_rulings:
+            log.ruling(key, "the Direction tiles are read from the Monster Start Zone (turn "
+                            "order)")
+        log.explain(f"acts now: {order_reason}",
+                    f"behaviour row {row.id} ({row.provenance}): Ruler {row.ruler}; shot "
+                    f"preference {row.shot_preference or 'none'}; {row.primary} / "
+                    f"{row.secondary} / {row.tie_breaker}; no target: {row.no_target}")
     if resume is not None:
         return _shoot(table, battle, log, actor_id, row, order_reason, (), (),
                       Aim(resume.target, resume.reason, resume.friendly),
@@ -246,9 +264,10 @@ def _enemy_aim(table: Table, battle: Battle, log: StepLog, row: BehaviourRow,
     candidates = [Candidate(battle.piece(s.target), s.distance) for s in visible]
     wealth, tiles = table.option("non-hero-wealth"), table.scenario.tiles
     asked = table.judge.asked
-    if not asked and "closest" in _columns(row) and len(candidates) > 1:
+    if not asked and not table.quiet and "closest" in _columns(row) and len(candidates) > 1:
         # whether the choice reaches its `closest` column only sets the margin of a question
-        # the players may be asked: with nobody to ask, it is not worked out
+        # the players may be asked: with nobody to ask, it is not worked out (a quiet table
+        # records no question: the computed closest stands)
         needed = table.judge.may_ask and _reaches_closest(
             select_target(candidates, row, tiles, table.close_call, wealth), row)
         candidates = _judge_closest(table, log, actor, candidates, needed=needed)
@@ -257,9 +276,12 @@ def _enemy_aim(table: Table, battle: Battle, log: StepLog, row: BehaviourRow,
         return _judge_closest(table, log, actor, remaining, needed=True)
 
     choice = select_target(candidates, row, tiles, table.close_call, wealth,
-                           closest=measured if asked else None)
+                           closest=measured if asked else None, explain=log.loud)
     if asked and choice.tied:
         choice = _ask_tie(table, log, battle, actor, choice)
+    if not log.loud:  # nothing is said: only whom, and why
+        return Aim(choice.target, f"{row.id} {choice.column}: {choice.reason}"
+                   if choice.column in ("Primary", "Secondary", "Tie Breaker") else choice.reason)
     log.explain(*(f"target {line}" for line in choice.trace))
     for key in choice.rulings:
         log.ruling(key, TARGET_RULINGS.get(key, ""))
@@ -395,6 +417,9 @@ def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog, row: Behav
     actor = battle.piece(actor_id)
     sightings = merge_sightings(battle, look_around(table.geometry, actor, battle.enemies_of_ai(),
                                                     settings.los_blocked, settings.los_test))
+    if table.quiet:  # nobody is asked, nothing is said: the computed answers as they are
+        return (tuple(s for s in sightings if s.visible),
+                tuple(s for s in sightings if not s.visible))
     asked = settings.los_blocked and table.judge.asked
     wealth = table.option("non-hero-wealth")
 
@@ -475,7 +500,7 @@ def _choose_sequence(table: Table, log: StepLog, actor: Piece, row: BehaviourRow
     if spec is not None and spec.rotating_modifiers and len(actor.sequences) == 1:
         return _rotated(actor.sequences[0], spec.rotating_modifiers, table.scenario.round)
     plan = plan_sequence(actor.sequences, row.shot_preference, actor.kind == "catacomb-lord",
-                         table.option("preferred-sequence"))
+                         table.option("preferred-sequence"), explain=log.loud)
     if plan.index is not None and plan.count > 1 and row.is_house("shot_preference"):
         log.ruling("house-rows", f"the {row.id} row's shot preference is ours")
     return _follow_plan(table, log, actor, plan)
@@ -484,18 +509,21 @@ def _choose_sequence(table: Table, log: StepLog, actor: Piece, row: BehaviourRow
 def _follow_plan(table: Table, log: StepLog, actor: Piece, plan: SequencePlan
                  ) -> tuple[Sequence, str]:
     """The planned sequence, rolling the D12 when the plan splits it over several."""
-    log.explain(*(f"shots {line}" for line in plan.trace))
-    for key in plan.rulings:
-        log.ruling(key, plan.reason)
+    if log.loud:
+        log.explain(*(f"shots {line}" for line in plan.trace))
+        for key in plan.rulings:
+            log.ruling(key, plan.reason)
     if plan.index is not None:
         return actor.sequences[plan.index], plan.reason
     face = table.chance.d12("shot sequence")
     band = d12_band(len(plan.split), face)
     index = plan.split[band]
-    split = "" if len(plan.split) == plan.count else \
-        ", split over sequences " + " and ".join(str(i + 1) for i in plan.split)
-    log.add(RollStep("d12", face, "shot sequence", f"{band_text(len(plan.split), band)} -> "
-                                                   f"sequence {index + 1} of {plan.count}{split}"))
+    if log.loud:
+        split = "" if len(plan.split) == plan.count else \
+            ", split over sequences " + " and ".join(str(i + 1) for i in plan.split)
+        log.add(RollStep("d12", face, "shot sequence",
+                         f"{band_text(len(plan.split), band)} -> sequence {index + 1} of "
+                         f"{plan.count}{split}"))
     return actor.sequences[index], f"{plan.reason}: D12 {face} -> sequence {index + 1}"
 
 
@@ -553,20 +581,24 @@ def _stay(table: Table, battle: Battle, log: StepLog, actor_id: str, ruler: int)
 def perform(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot) -> Battle:
     """One shot of the chosen sequence, as the AI performs it."""
     name = shot.name
+    loud = log.loud
     if name in ("rush", "open-portal"):
         as_ = "rush"
-        log.add(ShotStep(shot.notation(), as_, "the AI opens no portal: a rush instead"
-                         if name == "open-portal" else ""))
+        if loud:
+            log.add(ShotStep(shot.notation(), as_, "the AI opens no portal: a rush instead"
+                             if name == "open-portal" else ""))
         if ctx.target is None:
             return battle
         battle = rush_toward(table, battle, log, ctx.actor,
                              aim_piece(table, battle, ctx.actor, ctx.target))
         return reach_friend(battle, log, ctx) if ctx.friendly else battle
     if shot.damages_by_contact:
-        log.add(ShotStep(shot.notation(), shot.notation()))
+        if loud:
+            log.add(ShotStep(shot.notation(), shot.notation()))
         return contact_shot(table, battle, log, ctx, shot)
     if shot.is_ranged:
-        log.add(ShotStep(shot.notation(), shot.notation()))
+        if loud:
+            log.add(ShotStep(shot.notation(), shot.notation()))
         return ranged_shot(table, battle, log, ctx, shot)
     if name == "move-to-rune":
         log.add(ShotStep(shot.notation(), "move-to-random-rune", "the AI rolls the Rune Die"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import field
+from typing import ClassVar
 
 from automa.catalog.load import Catalog
 from automa.engine.chance import Chance
@@ -14,6 +15,21 @@ from automa.model.pieces import Piece
 from automa.model.records import dataclass
 from automa.model.scenario import Bag, Scenario
 from automa.rules.rulings import option, ruling
+
+
+def altered(piece: Piece, **changes: object) -> Piece:
+    """`dataclasses.replace(piece, **changes)` as a plain copy (as `Piece.moved`): `replace`
+    re-runs the constructor over the piece's twenty fields."""
+    copy = object.__new__(Piece)
+    copy.__dict__.update(piece.__dict__)
+    copy.__dict__.update(changes)
+    return copy
+
+
+# kept for reading a battle (dropped by Battle.forget_indexes)
+INDEXES = ("_by_id_kept", "_on_table_kept", "_on_table_ids_kept", "_places_kept",
+           "_on_table_places_kept", "_plain_kept")
+OFF_TABLE = frozenset({"teleported", "devoured"})  # conditions of a piece off the mat
 
 
 @dataclass(frozen=True)
@@ -31,10 +47,20 @@ class Battle:
             kept = self.__dict__["_by_id_kept"] = {p.id: p for p in reversed(self.pieces)}
         return kept
 
+    @property
+    def plain(self) -> bool:
+        """No piece is part of another (Ulom's claw) and no two share an id: every piece is a
+        character of its own (kept per battle state)."""
+        kept: bool | None = self.__dict__.get("_plain_kept")
+        if kept is None:
+            kept = self.__dict__["_plain_kept"] = len(self._by_id) == len(self.pieces) and all(
+                p.part_of is None for p in self.pieces)
+        return kept
+
     def forget_indexes(self) -> None:
         """Drop the indexes built for reading (they are built again when next read): for
         battle states kept by the thousand, as a forecast's tree of outcomes keeps them."""
-        for name in ("_by_id_kept", "_on_table_kept", "_on_table_ids_kept"):
+        for name in INDEXES:
             self.__dict__.pop(name, None)
 
     def get(self, piece_id: str) -> Piece | None:
@@ -46,8 +72,49 @@ class Battle:
         return (self._by_id if kept is None else kept)[piece_id]  # KeyError when absent
 
     def with_piece(self, piece: Piece) -> Battle:
-        return Battle(tuple(piece if p.id == piece.id else p for p in self.pieces), self.bags,
-                      self.out)
+        """The battle with `piece` in place of the piece(s) of its id. The indexes built for
+        reading are carried over (one piece differs), and where the ids are unique the new
+        piece is put in by its place in the tuples, kept with them (`_places_kept`)."""
+        piece_id = piece.id
+        pieces = self.pieces
+        mine = self.__dict__
+        kept: dict[str, Piece] | None = mine.get("_by_id_kept")
+        old = None if kept is None or len(kept) != len(pieces) else kept.get(piece_id)
+        if kept is None or old is None:  # no index to carry over (or ids shared)
+            return Battle(tuple(piece if p.id == piece_id else p for p in pieces), self.bags,
+                          self.out)
+        places: dict[str, int] | None = mine.get("_places_kept")
+        if places is None:
+            places = mine["_places_kept"] = {p.id: i for i, p in enumerate(pieces)}
+        at = places[piece_id]
+        changed = Battle((*pieces[:at], piece, *pieces[at + 1:]), self.bags, self.out)
+        theirs = changed.__dict__
+        theirs["_places_kept"] = places  # the same ids in the same places
+        if old.part_of == piece.part_of and "_plain_kept" in mine:
+            theirs["_plain_kept"] = mine["_plain_kept"]
+        index = theirs["_by_id_kept"] = kept.copy()
+        index[piece_id] = piece
+        on_table: tuple[Piece, ...] | None = mine.get("_on_table_kept")
+        if on_table is None:
+            return changed
+        was_on, is_on = old.conditions.isdisjoint(OFF_TABLE), piece.conditions.isdisjoint(OFF_TABLE)
+        if was_on and is_on:
+            on_places: dict[str, int] | None = mine.get("_on_table_places_kept")
+            if on_places is None:
+                on_places = mine["_on_table_places_kept"] = {
+                    p.id: i for i, p in enumerate(on_table)}
+            at = on_places[piece_id]
+            theirs["_on_table_kept"] = (*on_table[:at], piece, *on_table[at + 1:])
+            theirs["_on_table_places_kept"] = on_places
+            ids: dict[str, Piece] | None = mine.get("_on_table_ids_kept")
+            if ids is not None:
+                ids = theirs["_on_table_ids_kept"] = ids.copy()
+                ids[piece_id] = piece
+        elif not was_on and not is_on:  # off the mat before and after: the same pieces on it
+            for name in ("_on_table_kept", "_on_table_ids_kept", "_on_table_places_kept"):
+                if name in mine:
+                    theirs[name] = mine[name]
+        return changed
 
     def without(self, piece_id: str, why: str) -> Battle:
         """The piece leaves play, and every part of it (Ulom's claw goes with Ulom)."""
@@ -56,7 +123,12 @@ class Battle:
                       {**self.out, **dict.fromkeys(gone, why)})
 
     def with_bag(self, level: int, bag: Bag) -> Battle:
-        return Battle(self.pieces, {**self.bags, level: bag}, self.out)
+        changed = Battle(self.pieces, {**self.bags, level: bag}, self.out)
+        mine, theirs = self.__dict__, changed.__dict__
+        for name in INDEXES:  # the same pieces: the same indexes
+            if name in mine:
+                theirs[name] = mine[name]
+        return changed
 
     def on_table(self) -> tuple[Piece, ...]:
         """Pieces physically on the mat (not on the Teleported! or Devoured! card)."""
@@ -67,7 +139,7 @@ class Battle:
         kept: tuple[Piece, ...] | None = self.__dict__.get("_on_table_kept")
         if kept is None:
             kept = self.__dict__["_on_table_kept"] = tuple(
-                p for p in self.pieces if not p.conditions & {"teleported", "devoured"})
+                p for p in self.pieces if p.conditions.isdisjoint(OFF_TABLE))
         return kept
 
     @property
@@ -103,6 +175,9 @@ class Table:
     geometry: TableGeometry
     chance: Chance
     judge: Judge = field(default_factory=Judge)
+    # nobody reads what the turn says (its steps, explain trace, close calls, rulings, the
+    # judge's record) and nobody is asked: a forecast's runs (engine/outcome_tree.py)
+    quiet: bool = False
 
     def ruler(self, number: int) -> float:
         return self.scenario.templates.rulers[number]
@@ -127,6 +202,7 @@ class Table:
 class StepLog:
     """Steps of one activation as they happen, plus what the table should double-check."""
 
+    loud: ClassVar[bool] = True  # False: nothing is kept (QuietLog), so text need not be made
     steps: list[Step] = field(default_factory=list)
     close_calls: list[str] = field(default_factory=list)
     rulings: list[Fired] = field(default_factory=list)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import field, replace
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 import numpy as np
 
@@ -60,6 +60,7 @@ class Chance:
     asker: Asker | None = None
     script_source: str = "[chance] tokens"  # where scripted tokens come from, for messages
     prelude: Callable[[], None] | None = None  # shows the players the steps so far, first
+    keeps_record: ClassVar[bool] = True  # False: nobody reads `record`, so it stays empty
 
     def _before_asking(self) -> None:
         if self.prelude is not None:
@@ -83,7 +84,8 @@ class Chance:
             value, source = self.asker.number(f"Roll {die} ({why})", faces), "table"
         else:
             value, source = int(faces[self._index(faces)]), "rng"
-        self.record.append(Outcome(kind, str(value), source, why))
+        if self.keeps_record:
+            self.record.append(Outcome(kind, str(value), source, why))
         return value
 
     def _index(self, options: Sequence[object]) -> int:
@@ -141,7 +143,8 @@ class Chance:
             token, source = self._typed_token(level, bag, hand, why), "table"
         else:
             token, source = bag.tokens[self._index(bag.tokens)], "rng"
-        self.record.append(Outcome("token", f"{level}:{token.label()}", source, why))
+        if self.keeps_record:
+            self.record.append(Outcome("token", f"{level}:{token.label()}", source, why))
         return token
 
     def _typed_token(self, level: int, bag: Bag, hand: Sequence[DamageToken],

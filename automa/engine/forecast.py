@@ -15,10 +15,12 @@ stays within one bounded tree a worker.
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -93,8 +95,28 @@ def _start_worker(job: _Job) -> None:
     _JOB = job
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused while runs are played: a run makes thousands of
+    short-lived objects, freed as their counts fall to zero, and next to no cycles (465 objects
+    in cycles after 3,000 runs of the 8-monster table), yet the collector's passes over them
+    cost about 2.4 % of the runs' instructions. It runs again afterwards, as it was."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def _run_task(job: _Job, tree: OutcomeTree, seeds: Sequence[int]) -> list[list[int]]:
     """Per hero: [turns targeted, deaths, health lost, health lost squared], over `seeds`."""
+    with _collector_paused():
+        return _sums(job, tree, seeds)
+
+
+def _sums(job: _Job, tree: OutcomeTree, seeds: Sequence[int]) -> list[list[int]]:
     sums = [[0, 0, 0, 0] for _ in job.heroes]
     for stream in seeds:
         result = tree.play(int(stream))
@@ -157,9 +179,10 @@ def branches(job: _Job, streams: np.ndarray[Any, Any]) -> list[list[int]]:
     """The runs sorted by where their first BRANCH_STEPS steps lead, in the order first met."""
     tree = job.tree()
     reached: dict[int, tuple[Place, list[int]]] = {}  # by place (kept alive here)
-    for stream in streams:
-        place = tree.branch(int(stream), BRANCH_STEPS)
-        reached.setdefault(id(place), (place, []))[1].append(int(stream))
+    with _collector_paused():
+        for stream in streams:
+            place = tree.branch(int(stream), BRANCH_STEPS)
+            reached.setdefault(id(place), (place, []))[1].append(int(stream))
     return [runs for _, runs in reached.values()]
 
 

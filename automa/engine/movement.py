@@ -46,6 +46,8 @@ def _apply(battle: Battle, log: StepLog, table: Table, move: Move, why: str, too
            toward: str = "", clock: int | None = None, close: bool = False,
            goal: Piece | None = None) -> Battle:
     piece = battle.piece(move.piece)
+    if not log.loud:  # nothing is said: only where it ends
+        return battle.with_piece(piece.moved(move.end))
     short_by = None
     if goal is not None:
         gap = edge_distance(piece.moved(move.end), goal)
@@ -100,9 +102,10 @@ def push(table: Table, battle: Battle, log: StepLog, piece_id: str, why: str = "
     mount = mount_under(piece, battle.on_table())
     if "riding" in piece.conditions:
         battle, piece = _knock_off(battle, log, piece, mount)
-    face = table.chance.d12(f"{why} direction for {piece.label}")
+    face = table.chance.d12(f"{why} direction for {piece.label}" if log.loud else "")
     reading = clock_reading(table, log, piece, face)
-    log.add(RollStep("d12", face, f"{why} direction", f"{reading.side} side, {face} o'clock"))
+    if log.loud:
+        log.add(RollStep("d12", face, f"{why} direction", f"{reading.side} side, {face} o'clock"))
     ruler = moving_ruler(table, piece)
     # the rider slides off the top of its mount: the mount under it is no bar to the sweep
     others = [p for p in battle.on_table() if mount is None or p.id != mount.id]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import cast
 
 import numpy as np
@@ -32,6 +33,7 @@ from automa.model.scenario import Scenario
 KEPT_NODES = 60_000  # ~0.6 kB a node with the battles it holds (tracemalloc): ~36 MB at most
 
 Raw = int | tuple[int, ...]  # what the Generator gave: an index, or a shuffle's order
+_HASHED = attrgetter("id", "at", "health", "conditions")  # what a place's hash rests on
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,7 @@ class PlaceKey:
         self.progress = progress
         battle = progress.battle
         self._hash = hash((progress.count, progress.acted, len(progress.queue),
-                           tuple((p.id, p.at, p.health, p.conditions) for p in battle.pieces),
+                           tuple(map(_HASHED, battle.pieces)),
                            tuple(sorted(battle.out.items()))))
 
     def __hash__(self) -> int:
@@ -120,6 +122,7 @@ class TracedChance(Chance):
 
     given: list[Raw] = field(default_factory=list)
     calls: list[tuple[Call, Raw]] = field(default_factory=list)
+    keeps_record = False  # a run's outcomes are read from the tree, not from `record`
 
     def begin(self, given: list[Raw]) -> None:
         self.given = given[::-1]  # popped from the end
@@ -152,6 +155,7 @@ class OutcomeTree:
         self.acted_sets: dict[frozenset[str], frozenset[str]] = {}
         self.over = Place(None)  # every turn ends here
         self.nodes = 0
+        self._table: Table | None = None  # one for every run, drawing from the run's stream
 
     def play(self, seed: int) -> TurnEnd:
         """The turn seeded with `seed`, as `run_turn` would play it."""
@@ -183,10 +187,19 @@ class OutcomeTree:
     def _start(self, seed: int) -> tuple[np.random.Generator, Table, TracedChance]:
         """A run's own stream, and the table it plays on with a Chance drawing from it."""
         rng = np.random.default_rng(seed)
-        components = self.catalog.components
-        chance = TracedChance(self.scenario.chance, rng, components.rune_die,
-                              components.location_die)
-        return rng, Table(self.scenario, self.catalog, self.geometry, chance), chance
+        table = self._table
+        if table is None:
+            components = self.catalog.components
+            chance = TracedChance(self.scenario.chance, rng, components.rune_die,
+                                  components.location_die)
+            # quiet: a run's steps, trace and questions are never read, so they are not made
+            table = self._table = Table(self.scenario, self.catalog, self.geometry, chance,
+                                        quiet=True)
+        else:  # a run leaves nothing behind but its stream (no script: nothing else is used)
+            table.chance.rng = rng
+            table.judge.record.clear()
+            table.judge.narrator = None
+        return rng, table, cast(TracedChance, table.chance)
 
     @staticmethod
     def _walk(place: Place, rng: np.random.Generator) -> tuple[Acted | None, list[Raw]]:

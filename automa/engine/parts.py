@@ -30,12 +30,16 @@ def character_of(battle: Battle, piece_id: str) -> str:
 
 def parts_of(battle: Battle, character_id: str) -> tuple[Piece, ...]:
     """The parts of a character that are on the mat."""
+    if battle.plain:
+        return ()
     return tuple(p for p in battle.on_table() if p.part_of == character_id)
 
 
 def merge_sightings(battle: Battle, sightings: list[Sighting]) -> list[Sighting]:
     """A part is no target of its own: its owner is seen if either piece is, measured to the
     piece that is seen, or to the nearer one if both are (the sighting keeps it as `via`)."""
+    if battle.plain:  # no parts, one sighting a target: nothing to merge
+        return sorted(sightings, key=lambda s: (s.distance, s.target))
     by_target = {s.target: s for s in sightings}
     for s in sightings:
         owner = battle.piece(s.target).part_of

@@ -8,7 +8,7 @@ from dataclasses import field, replace
 
 from shapely.geometry import LineString, Point
 
-from automa.engine.battle import Battle, StepLog, Table
+from automa.engine.battle import Battle, StepLog, Table, altered
 from automa.engine.movement import push, rush_toward, to_random_rune
 from automa.engine.parts import (
     aim_piece,
@@ -70,9 +70,11 @@ def draw_tokens(table: Table, battle: Battle, log: StepLog, shot: Shot) -> tuple
     for number, level in enumerate(levels, start=1):
         bag, refilled = refill_if_empty(battle.bags[level])
         hand = tuple(t for lvl, t in drawn if lvl == level)
-        token = table.chance.token(level, bag, f"{shot.notation()} damage", hand)
+        token = table.chance.token(level, bag, f"{shot.notation()} damage" if log.loud else "",
+                                   hand)
         battle = battle.with_bag(level, draw(bag, (token,)))
-        log.add(TokenStep(level, token.value, token.reset, refilled, number, len(levels)))
+        if log.loud:
+            log.add(TokenStep(level, token.value, token.reset, refilled, number, len(levels)))
         drawn = (*drawn, (level, token))
     return battle, drawn
 
@@ -90,7 +92,7 @@ def discard_tokens(table: Table, battle: Battle, log: StepLog, drawn: Drawn) -> 
             log.ruling("reset-timing", "a reset icon among a shot's several tokens returns the "
                                        "discard pile once the whole shot is resolved and its "
                                        "tokens discarded, so they go back into the bag too")
-        if len(drawn) > 1 or reset:
+        if log.loud and (len(drawn) > 1 or reset):
             log.add(DiscardStep(level, tuple(t.label() for t in hand), reset, len(bag.tokens),
                                 len(bag.discard)))
         if reset:
@@ -118,10 +120,11 @@ def damage(battle: Battle, log: StepLog, piece_id: str, amount: int) -> Battle:
         return battle
     after = max(0, piece.health - amount)
     died = after == 0
-    log.add(DamageStep(piece_id, amount, piece.health, after, died))
+    if log.loud:
+        log.add(DamageStep(piece_id, amount, piece.health, after, died))
     if died:
         return leave_play(battle, log, piece_id, "dead")
-    return battle.with_piece(replace(piece, health=after))
+    return battle.with_piece(altered(piece, health=after))
 
 
 def apply_modifiers(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
@@ -161,7 +164,7 @@ Effect = Callable[[Battle, StepLog, ShotContext, Piece, int, str], Battle]
 def _poison_cards(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
                   text: str) -> Battle:
     log.add(EffectStep(target.id, "poison", text))
-    poisoned = replace(target, poison=target.poison + count)
+    poisoned = altered(target, poison=target.poison + count)
     if poisoned.starting_health is not None and poisoned.poison >= poisoned.starting_health:
         log.add(EffectStep(target.id, "dies", f"{target.label}'s Poison cards reach its starting "
                                               f"health ({poisoned.starting_health}): it dies"))
@@ -389,7 +392,8 @@ def contact_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
         return battle
     assert ctx.target is not None
     aim = aim_piece(table, battle, ctx.actor, ctx.target)
-    battle = rush_toward(table, battle, log, ctx.actor, aim, why=f"{shot.name}: rush")
+    battle = rush_toward(table, battle, log, ctx.actor, aim,
+                         why=f"{shot.name}: rush" if log.loud else "")
     if ctx.friendly:
         log.add(NoteStep(f"no {shot.name} at a friend: only the rush counts"))
         return reach_friend(battle, log, ctx)
@@ -400,6 +404,8 @@ def contact_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
         return battle
     template = table.catalog.components.attack
     cover = attack_cover(template, table.scenario.templates.attack_radius, actor, target)
+    if table.quiet:  # nobody is asked, nothing is said
+        return resolve_hit(table, battle, log, ctx, shot, aim) if cover.covers else battle
     covers = table.judge.confirm(f"Centre the Attack template on {actor.label}: does it cover "
                                  f"{target.label}, even partly?", cover.covers, cover.margin)
     told = table.judge.last_asked  # the players answered: no margin backs it

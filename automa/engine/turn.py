@@ -73,18 +73,18 @@ class TurnProgress:
 
 def next_actor(progress: TurnProgress, tiles: Tiles) -> tuple[Pending, TurnProgress] | None:
     """The next Active Character and why, or None when every AI character has acted."""
-    queue = list(progress.queue)
-    while queue:
-        pending = queue.pop(0)
+    queue = progress.queue
+    for i, pending in enumerate(queue):
         if progress.battle.get(pending.actor) is not None:
-            return pending, replace(progress, queue=tuple(queue))
+            return pending, TurnProgress(progress.battle, progress.acted, queue[i + 1:],
+                                         progress.count)
     waiting = progress.waiting()
     if not waiting:
         return None
     chosen = next_to_act(waiting, tiles)
     rulings = ("direction-frame",) if chosen.by_direction else ()
     return Pending(chosen.piece.id, chosen.reason, rulings=rulings, tied=chosen.tied), \
-        replace(progress, queue=())
+        TurnProgress(progress.battle, progress.acted, (), progress.count)
 
 
 def step_turn(table: Table, progress: TurnProgress) -> tuple[TurnProgress, Activation] | None:

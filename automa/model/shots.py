@@ -59,8 +59,13 @@ class Shot:
         return any(m.name == name for m in self.modifiers)
 
     def notation(self) -> str:
-        head = f"{self.name} {self.argument}" if self.argument else self.name
-        return "+".join([head, *(m.notation() for m in self.modifiers)])
+        """"melee+poison(2)" (made once per shot, kept in the instance's dict)."""
+        kept: str | None = self.__dict__.get("_notation_kept")
+        if kept is None:
+            head = f"{self.name} {self.argument}" if self.argument else self.name
+            kept = self.__dict__["_notation_kept"] = "+".join(
+                [head, *(m.notation() for m in self.modifiers)])
+        return kept
 
 
 @dataclass(frozen=True)
@@ -68,7 +73,11 @@ class Sequence:
     shots: tuple[Shot, ...]
 
     def notation(self) -> str:
-        return " then ".join(s.notation() for s in self.shots)
+        kept: str | None = self.__dict__.get("_notation_kept")
+        if kept is None:
+            kept = self.__dict__["_notation_kept"] = " then ".join(s.notation()
+                                                                 for s in self.shots)
+        return kept
 
     def shot_names(self) -> list[str]:
         return [s.notation() for s in self.shots]

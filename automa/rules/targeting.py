@@ -128,10 +128,11 @@ def preference_key(candidate: Candidate, row: BehaviourRow,
 
 def select_target(candidates: list[Candidate], row: BehaviourRow, tiles: Tiles,
                   close_call: float, non_hero_wealth: str = "behind-heroes",
-                  closest: Judged | None = None) -> TargetChoice:
+                  closest: Judged | None = None, explain: bool = True) -> TargetChoice:
     """Narrow the visible enemies column by column until one remains, then by the tiles.
     `closest`, when given, measures the candidates still in play when a `closest` column is
-    reached (the players with a ruler): only then, and only those."""
+    reached (the players with a ruler): only then, and only those. Without `explain` the
+    columns' lines are left out of the trace (nobody reads it)."""
     if len(candidates) == 1:
         only = candidates[0].piece
         return TargetChoice(only.id, "only one", "", f"the only enemy in sight: {only.label}",
@@ -148,9 +149,10 @@ def select_target(candidates: list[Candidate], row: BehaviourRow, tiles: Tiles,
         best = min(measured)
         keep = [c for c, m in zip(remaining, measured, strict=True)
                 if m == best or m - best <= 1e-9]
-        values = ", ".join(f"{c.piece.label} {_shown(criterion, c)}" for c in remaining)
-        trace.append(f"{column} ({CRITERION_WORDS[criterion]}): {values} -> "
-                     + ", ".join(c.piece.label for c in keep))
+        if explain:
+            values = ", ".join(f"{c.piece.label} {_shown(criterion, c)}" for c in remaining)
+            trace.append(f"{column} ({CRITERION_WORDS[criterion]}): {values} -> "
+                         + ", ".join(c.piece.label for c in keep))
         if len(keep) < len(remaining):
             fired += tuple(k for k in _rulings_of(criterion, remaining) if k not in fired)
         if len(keep) < len(remaining) and len(keep) == 1:
@@ -165,7 +167,8 @@ def select_target(candidates: list[Candidate], row: BehaviourRow, tiles: Tiles,
             return TargetChoice(winner.piece.id, column, criterion, reason, near, tuple(trace),
                                 fired)
         remaining = keep
-    broken = by_tiles(remaining, tiles.direction, lambda c: c.piece.at, lambda c: c.piece.label)
+    broken = by_tiles(remaining, tiles.direction, lambda c: c.piece.at, lambda c: c.piece.label,
+                      explain)
     trace.extend(broken.trace)
     first = broken.ranked[0].piece
     if broken.tile is None:

@@ -11,6 +11,7 @@ among those alone, so a lexicographic key over rounded ranks is the whole rule.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Generic, TypeVar
 
 from automa.model.pieces import Piece
@@ -33,11 +34,23 @@ TIE_DIGITS = 6  # ranks equal to a millionth of a cm tie: pieces laid on one lin
 def direction_rank(tile: str, at: Point) -> float:
     """Smaller comes first along the tile's arrow."""
     x, y = at
-    return {"left-to-right": -x, "right-to-left": x, "msz-to-hsz": -y, "hsz-to-msz": y}[tile]
+    if tile == "left-to-right":
+        return -x
+    if tile == "right-to-left":
+        return x
+    if tile == "msz-to-hsz":
+        return -y
+    if tile == "hsz-to-msz":
+        return y
+    raise KeyError(tile)
 
 
 def tile_key(direction: Sequence[str], at: Point) -> tuple[float, ...]:
     """The rank along the green tile, then along the blue; equal ranks tie."""
+    if len(direction) == 2:  # the two tiles (without a generator: the turn order asks often)
+        green, blue = direction
+        return (round(direction_rank(green, at), TIE_DIGITS),
+                round(direction_rank(blue, at), TIE_DIGITS))
     return tuple(round(direction_rank(tile, at), TIE_DIGITS) for tile in direction)
 
 
@@ -52,10 +65,11 @@ class TileBreak(Generic[T]):
 
 
 def by_tiles(candidates: Sequence[T], direction: Sequence[str], at: Callable[[T], Point],
-             name: Callable[[T], str]) -> TileBreak[T]:
+             name: Callable[[T], str], explain: bool = True) -> TileBreak[T]:
     """Break a tie with the Direction tiles: the green keeps those tied on it, the blue
-    decides among those alone. A complete tie keeps the candidates' given order."""
-    keyed = sorted(((tile_key(direction, at(c)), c) for c in candidates), key=lambda kc: kc[0])
+    decides among those alone. A complete tie keeps the candidates' given order. Without
+    `explain` the trace is left empty (nobody reads it)."""
+    keyed = sorted([(tile_key(direction, at(c)), c) for c in candidates], key=itemgetter(0))
     ranked = tuple(c for _, c in keyed)
     if len(ranked) < 2:
         return TileBreak(ranked, None, 0.0, ())
@@ -64,9 +78,10 @@ def by_tiles(candidates: Sequence[T], direction: Sequence[str], at: Callable[[T]
     for index, tile in enumerate(direction):
         best = tied[0][0][index]
         keep = [kc for kc in tied if kc[0][index] == best]
-        trace.append(f"{TILE_NAMES[index]} ({DIRECTION_WORDS[tile]}): "
-                     + ", ".join(name(c) for _, c in tied) + " -> "
-                     + ", ".join(name(c) for _, c in keep))
+        if explain:
+            trace.append(f"{TILE_NAMES[index]} ({DIRECTION_WORDS[tile]}): "
+                         + ", ".join(name(c) for _, c in tied) + " -> "
+                         + ", ".join(name(c) for _, c in keep))
         if len(keep) == 1:
             runner = min(key[index] for key, c in tied if c is not keep[0][1])
             return TileBreak(ranked, index, runner - best, tuple(trace))
@@ -81,6 +96,20 @@ def character_tile(piece: Piece) -> str:
 
 
 def _tile_ranks(piece: Piece, tiles: Tiles) -> tuple[int, int]:
+    """The piece's places on the Character and Monster tiles, kept by what they rest on in the
+    tiles' own dict (a turn ranks the waiting pieces before every activation)."""
+    kept: dict[tuple[str, int | None, str | None], tuple[int, int]] | None = \
+        tiles.__dict__.get("_ranks_kept")
+    if kept is None:
+        kept = tiles.__dict__["_ranks_kept"] = {}
+    key = (piece.kind, piece.level, piece.family)
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = _ranks(piece, tiles)
+    return found
+
+
+def _ranks(piece: Piece, tiles: Tiles) -> tuple[int, int]:
     tile = character_tile(piece)
     char_rank = tiles.character_order.index(tile) if tile in tiles.character_order else 99
     family = piece.family or ""
@@ -99,8 +128,8 @@ class NextActor:
 def next_to_act(waiting: list[Piece], tiles: Tiles) -> NextActor:
     """The Active Character among those still to act: Character tile, then Monster tile, then
     the Direction tiles among the pieces still tied."""
-    keyed = sorted((((_tile_ranks(p, tiles), p.id), p) for p in waiting),  # ranks once each
-                   key=lambda kp: kp[0])
+    keyed = sorted([((_tile_ranks(p, tiles), p.id), p) for p in waiting],  # ranks once each
+                   key=itemgetter(0))
     ranked = [p for _, p in keyed]
     first = ranked[0]
     if len(ranked) == 1:
@@ -114,7 +143,7 @@ def next_to_act(waiting: list[Piece], tiles: Tiles) -> NextActor:
         return NextActor(first, f"Character tile {_ordinal(char_rank)}, Monster tile "
                                 f"{_ordinal(family_rank)} ({first.family})", False)
     tied = [p for (piece_ranks, _), p in keyed if piece_ranks == ranks]
-    broken = by_tiles(tied, tiles.direction, lambda p: p.at, lambda p: p.label)
+    broken = by_tiles(tied, tiles.direction, lambda p: p.at, lambda p: p.label, explain=False)
     ids = tuple(p.id for p in tied)
     if broken.tile is None:
         return NextActor(broken.ranked[0], "a complete tie on every tile; by id", True, ids)
