@@ -29,8 +29,9 @@ SEEDS = [int(s) for s in np.random.SeedSequence(2026).generate_state(24)]
 
 
 def scenarios() -> Iterator[tuple[str, Scenario]]:
-    for path in sorted((ROOT / "examples").glob("*.toml")):
-        yield path.name, load_scenario(path, CATALOG)
+    for path in sorted([*(ROOT / "examples").glob("*.toml"),
+                        *(ROOT / "examples").glob("*/scenario.toml")]):
+        yield str(path.relative_to(ROOT / "examples")), load_scenario(path, CATALOG)
     for spec in FINGERPRINT_TABLES:
         yield spec.name, parse_scenario(table_text(spec), f"{spec.name}.toml", CATALOG)
     for path in sorted((ROOT / "tests" / "playthroughs").glob("*.toml")):
@@ -166,7 +167,8 @@ def _stepped(scenario: Scenario, seed: int, quiet: bool) -> list[tuple[object, .
             progress, done = stepped
             steps.append((progress.battle.pieces, dict(progress.battle.bags),
                           dict(progress.battle.out), done.target, done.summoned, done.repeat,
-                          done.resume, progress.queue))
+                          done.resume, progress.queue,
+                          str(chance.rng.bit_generator.state)))  # the same draws, no more
             if quiet:  # nothing said
                 assert not (done.steps or done.explain or done.close_calls or done.rulings)
     except AutomaError as error:
@@ -184,6 +186,32 @@ def test_a_quiet_table_plays_every_step_as_a_loud_one(name: str) -> None:
         scenario = replace(scenario, chance=ChanceScript())
     for seed in SEEDS[:3]:
         assert _stepped(scenario, seed, quiet=True) == _stepped(scenario, seed, quiet=False)
+
+
+def test_a_quiet_table_says_nothing_of_a_close_ranged_shot() -> None:
+    """Both heroes just beyond Ruler 3 of the archer: the loud table notes the close calls,
+    the quiet one neither notes nor measures differently."""
+    scenario = SCENARIOS["16-target-shot-tile-in-range.toml"]
+    archer = next(p for p in scenario.pieces if p.id == "archer-1")
+    reach = archer.radius + 15.2  # Ruler 3 is 15 cm; close calls within 0.5 cm
+    pieces = tuple(p.moved((archer.at[0] + (reach + p.radius) * (1 if p.id == "wizard" else -1),
+                            archer.at[1])) if p.side == "heroes" else p
+                   for p in scenario.pieces)
+    scenario = replace(scenario, pieces=pieces, chance=ChanceScript())
+    for seed in SEEDS[:3]:
+        assert _stepped(scenario, seed, quiet=True) == _stepped(scenario, seed, quiet=False)
+
+
+def test_a_quiet_table_asks_nobody() -> None:
+    from automa.engine.battle import Table
+    from automa.engine.chance import Chance
+    from automa.engine.judge import Judge
+
+    scenario = SCENARIOS["demo-battle.toml"]
+    chance = Chance(scenario.chance, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="asks nobody"):
+        Table(scenario, CATALOG, build_table(scenario.playmat), chance, Judge(mode="hybrid"),
+              quiet=True)
 
 
 def test_the_tree_plays_on_a_quiet_table() -> None:

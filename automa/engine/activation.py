@@ -279,9 +279,10 @@ def _enemy_aim(table: Table, battle: Battle, log: StepLog, row: BehaviourRow,
                            closest=measured if asked else None, explain=log.loud)
     if asked and choice.tied:
         choice = _ask_tie(table, log, battle, actor, choice)
+    column_field = COLUMN_FIELDS.get(choice.column)
+    reason = f"{row.id} {choice.column}: {choice.reason}" if column_field else choice.reason
     if not log.loud:  # nothing is said: only whom, and why
-        return Aim(choice.target, f"{row.id} {choice.column}: {choice.reason}"
-                   if choice.column in ("Primary", "Secondary", "Tie Breaker") else choice.reason)
+        return Aim(choice.target, reason)
     log.explain(*(f"target {line}" for line in choice.trace))
     for key in choice.rulings:
         log.ruling(key, TARGET_RULINGS.get(key, ""))
@@ -289,12 +290,12 @@ def _enemy_aim(table: Table, battle: Battle, log: StepLog, row: BehaviourRow,
         measured_by = "distance" if choice.criterion == "closest" else f"the {choice.column}"
         log.close_calls.append(f"target choice by {measured_by}: the runner-up is within "
                                f"{table.close_call} cm; measure both")
-    column_field = {"Primary": "primary", "Secondary": "secondary",
-                    "Tie Breaker": "tie_breaker"}.get(choice.column)
     if column_field and row.is_house(column_field):
         log.ruling("house-rows", f"the {row.id} row's {choice.column} column is ours")
-    reason = f"{row.id} {choice.column}: {choice.reason}" if column_field else choice.reason
     return Aim(choice.target, reason)
+
+
+COLUMN_FIELDS = {"Primary": "primary", "Secondary": "secondary", "Tie Breaker": "tie_breaker"}
 
 
 def _columns(row: BehaviourRow) -> tuple[str, str, str]:
@@ -303,7 +304,7 @@ def _columns(row: BehaviourRow) -> tuple[str, str, str]:
 
 def _reaches_closest(choice: TargetChoice, row: BehaviourRow) -> bool:
     """Whether the choice read a `closest` column (else no distance could change it)."""
-    decided = {"Primary": 0, "Secondary": 1, "Tie Breaker": 2}.get(choice.column, 3)
+    decided = list(COLUMN_FIELDS).index(choice.column) if choice.column in COLUMN_FIELDS else 3
     return decided >= _columns(row).index("closest")
 
 

@@ -16,16 +16,6 @@ from automa.model.records import dataclass
 from automa.model.scenario import Bag, Scenario
 from automa.rules.rulings import option, ruling
 
-
-def altered(piece: Piece, **changes: object) -> Piece:
-    """`dataclasses.replace(piece, **changes)` as a plain copy (as `Piece.moved`): `replace`
-    re-runs the constructor over the piece's twenty fields."""
-    copy = object.__new__(Piece)
-    copy.__dict__.update(piece.__dict__)
-    copy.__dict__.update(changes)
-    return copy
-
-
 # kept for reading a battle (dropped by Battle.forget_indexes)
 INDEXES = ("_by_id_kept", "_on_table_kept", "_on_table_ids_kept", "_places_kept",
            "_on_table_places_kept", "_plain_kept")
@@ -72,48 +62,25 @@ class Battle:
         return (self._by_id if kept is None else kept)[piece_id]  # KeyError when absent
 
     def with_piece(self, piece: Piece) -> Battle:
-        """The battle with `piece` in place of the piece(s) of its id. The indexes built for
-        reading are carried over (one piece differs), and where the ids are unique the new
-        piece is put in by its place in the tuples, kept with them (`_places_kept`)."""
-        piece_id = piece.id
-        pieces = self.pieces
+        """The battle with `piece` in place of the piece(s) of its id. Where this battle's
+        index by id is built and the ids are unique, the indexes are carried over (one piece
+        differs) and the piece is put in by its place in the tuples, kept beside them
+        (`_places_kept`, `_on_table_places_kept`: id -> position, in the tuples' order)."""
         mine = self.__dict__
         kept: dict[str, Piece] | None = mine.get("_by_id_kept")
-        old = None if kept is None or len(kept) != len(pieces) else kept.get(piece_id)
-        if kept is None or old is None:  # no index to carry over (or ids shared)
-            return Battle(tuple(piece if p.id == piece_id else p for p in pieces), self.bags,
-                          self.out)
-        places: dict[str, int] | None = mine.get("_places_kept")
-        if places is None:
-            places = mine["_places_kept"] = {p.id: i for i, p in enumerate(pieces)}
-        at = places[piece_id]
-        changed = Battle((*pieces[:at], piece, *pieces[at + 1:]), self.bags, self.out)
+        unique = kept is not None and len(kept) == len(self.pieces)
+        old = kept.get(piece.id) if kept is not None and unique else None
+        if kept is None or old is None:  # no index to carry (none built, shared ids, new id)
+            return Battle(tuple(piece if p.id == piece.id else p for p in self.pieces),
+                          self.bags, self.out)
+        changed = Battle(_put(self.pieces, _places(mine, "_places_kept", self.pieces), piece),
+                         self.bags, self.out)
         theirs = changed.__dict__
-        theirs["_places_kept"] = places  # the same ids in the same places
+        theirs["_places_kept"] = mine["_places_kept"]  # the same ids in the same places
         if old.part_of == piece.part_of and "_plain_kept" in mine:
             theirs["_plain_kept"] = mine["_plain_kept"]
-        index = theirs["_by_id_kept"] = kept.copy()
-        index[piece_id] = piece
-        on_table: tuple[Piece, ...] | None = mine.get("_on_table_kept")
-        if on_table is None:
-            return changed
-        was_on, is_on = old.conditions.isdisjoint(OFF_TABLE), piece.conditions.isdisjoint(OFF_TABLE)
-        if was_on and is_on:
-            on_places: dict[str, int] | None = mine.get("_on_table_places_kept")
-            if on_places is None:
-                on_places = mine["_on_table_places_kept"] = {
-                    p.id: i for i, p in enumerate(on_table)}
-            at = on_places[piece_id]
-            theirs["_on_table_kept"] = (*on_table[:at], piece, *on_table[at + 1:])
-            theirs["_on_table_places_kept"] = on_places
-            ids: dict[str, Piece] | None = mine.get("_on_table_ids_kept")
-            if ids is not None:
-                ids = theirs["_on_table_ids_kept"] = ids.copy()
-                ids[piece_id] = piece
-        elif not was_on and not is_on:  # off the mat before and after: the same pieces on it
-            for name in ("_on_table_kept", "_on_table_ids_kept", "_on_table_places_kept"):
-                if name in mine:
-                    theirs[name] = mine[name]
+        theirs["_by_id_kept"] = {**kept, piece.id: piece}
+        _carry_on_table(mine, theirs, old, piece)
         return changed
 
     def without(self, piece_id: str, why: str) -> Battle:
@@ -166,6 +133,41 @@ class Battle:
         return [p for p in self.on_table() if p.side == "ai" and p.id != actor_id]
 
 
+def _places(kept: dict[str, object], name: str, pieces: tuple[Piece, ...]) -> dict[str, int]:
+    """Where each id stands in `pieces`, built once and kept under `name`."""
+    places: dict[str, int] | None = kept.get(name)  # type: ignore[assignment]
+    if places is None:
+        places = kept[name] = {p.id: i for i, p in enumerate(pieces)}
+    return places
+
+
+def _put(pieces: tuple[Piece, ...], places: dict[str, int], piece: Piece) -> tuple[Piece, ...]:
+    at = places[piece.id]
+    return (*pieces[:at], piece, *pieces[at + 1:])
+
+
+def _carry_on_table(mine: dict[str, object], theirs: dict[str, object], old: Piece,
+                    piece: Piece) -> None:
+    """The on-the-mat indexes of a battle where `old` became `piece`: the same pieces on the
+    mat but one when it stays on, the same ones when it stays off, none carried when it comes
+    on or goes off (built again when read)."""
+    on_table: tuple[Piece, ...] | None = mine.get("_on_table_kept")  # type: ignore[assignment]
+    if on_table is None:
+        return
+    was_on, is_on = old.conditions.isdisjoint(OFF_TABLE), piece.conditions.isdisjoint(OFF_TABLE)
+    if was_on and is_on:
+        theirs["_on_table_kept"] = _put(on_table, _places(mine, "_on_table_places_kept",
+                                                          on_table), piece)
+        theirs["_on_table_places_kept"] = mine["_on_table_places_kept"]
+        ids: dict[str, Piece] | None = mine.get("_on_table_ids_kept")  # type: ignore[assignment]
+        if ids is not None:
+            theirs["_on_table_ids_kept"] = {**ids, piece.id: piece}
+    elif not was_on and not is_on:
+        for name in ("_on_table_kept", "_on_table_ids_kept", "_on_table_places_kept"):
+            if name in mine:
+                theirs[name] = mine[name]
+
+
 @dataclass(frozen=True)
 class Table:
     """What stays fixed during a turn: the scenario's settings, the data, the mat, the dice."""
@@ -178,6 +180,12 @@ class Table:
     # nobody reads what the turn says (its steps, explain trace, close calls, rulings, the
     # judge's record) and nobody is asked: a forecast's runs (engine/outcome_tree.py)
     quiet: bool = False
+
+    def __post_init__(self) -> None:
+        if self.quiet and (self.judge.mode != "tracked" or self.judge.asker is not None
+                           or self.judge.script or self.chance.asker is not None):
+            raise ValueError("a quiet table asks nobody: its geometry is tracked and its dice "
+                             "are rolled by the program")
 
     def ruler(self, number: int) -> float:
         return self.scenario.templates.rulers[number]

@@ -103,7 +103,8 @@ class Chance:
                 "table"
         else:
             order, source = [items[i] for i in self._permutation(items)], "rng"
-        self.record.append(Outcome("shuffle", ",".join(order), source, why))
+        if self.keeps_record:
+            self.record.append(Outcome("shuffle", ",".join(order), source, why))
         return order
 
     def pick(self, options: Sequence[str], why: str) -> str:
@@ -112,7 +113,8 @@ class Chance:
             picked, source = self.asker.choice(f"Draw {why}", options), "table"
         else:
             picked, source = options[self._index(options)], "rng"
-        self.record.append(Outcome("draw", picked, source, why))
+        if self.keeps_record:
+            self.record.append(Outcome("draw", picked, source, why))
         return picked
 
     def d12(self, why: str) -> int:

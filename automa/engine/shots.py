@@ -8,7 +8,7 @@ from dataclasses import field, replace
 
 from shapely.geometry import LineString, Point
 
-from automa.engine.battle import Battle, StepLog, Table, altered
+from automa.engine.battle import Battle, StepLog, Table
 from automa.engine.movement import push, rush_toward, to_random_rune
 from automa.engine.parts import (
     aim_piece,
@@ -124,7 +124,7 @@ def damage(battle: Battle, log: StepLog, piece_id: str, amount: int) -> Battle:
         log.add(DamageStep(piece_id, amount, piece.health, after, died))
     if died:
         return leave_play(battle, log, piece_id, "dead")
-    return battle.with_piece(altered(piece, health=after))
+    return battle.with_piece(piece.altered(health=after))
 
 
 def apply_modifiers(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
@@ -164,7 +164,7 @@ Effect = Callable[[Battle, StepLog, ShotContext, Piece, int, str], Battle]
 def _poison_cards(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
                   text: str) -> Battle:
     log.add(EffectStep(target.id, "poison", text))
-    poisoned = altered(target, poison=target.poison + count)
+    poisoned = target.altered(poison=target.poison + count)
     if poisoned.starting_health is not None and poisoned.poison >= poisoned.starting_health:
         log.add(EffectStep(target.id, "dies", f"{target.label}'s Poison cards reach its starting "
                                               f"health ({poisoned.starting_health}): it dies"))
@@ -532,6 +532,8 @@ def target_ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotCont
     target = battle.piece(aim_piece(table, battle, ctx.actor, hero, by_sight=False))
     reach = table.ruler(3)
     gap = edge_distance(actor, target)
+    if table.quiet:  # nobody is asked, nothing is said
+        return resolve_hit(table, battle, log, ctx, shot, target.id) if gap <= reach else battle
     log.add(NoteStep(f"lay Ruler 3 from {actor.label}'s edge pointing at the centre of "
                      f"{target.label}"))
     in_range = table.judge.confirm(f"Is {target.label} within Ruler 3 of {actor.label}?",

@@ -76,15 +76,16 @@ def next_actor(progress: TurnProgress, tiles: Tiles) -> tuple[Pending, TurnProgr
     queue = progress.queue
     for i, pending in enumerate(queue):
         if progress.battle.get(pending.actor) is not None:
-            return pending, TurnProgress(progress.battle, progress.acted, queue[i + 1:],
-                                         progress.count)
+            return pending, TurnProgress(battle=progress.battle, acted=progress.acted,
+                                         queue=queue[i + 1:], count=progress.count)
     waiting = progress.waiting()
     if not waiting:
         return None
     chosen = next_to_act(waiting, tiles)
     rulings = ("direction-frame",) if chosen.by_direction else ()
     return Pending(chosen.piece.id, chosen.reason, rulings=rulings, tied=chosen.tied), \
-        TurnProgress(progress.battle, progress.acted, (), progress.count)
+        TurnProgress(battle=progress.battle, acted=progress.acted, queue=(),
+                     count=progress.count)
 
 
 def step_turn(table: Table, progress: TurnProgress) -> tuple[TurnProgress, Activation] | None:

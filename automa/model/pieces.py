@@ -49,3 +49,14 @@ class Piece:
         copy.__dict__.update(self.__dict__)
         copy.__dict__["at"] = to
         return copy
+
+    def altered(self, **changes: object) -> Piece:
+        """`dataclasses.replace(self, **changes)` as a plain copy, as `moved`; a name that is
+        not a field is refused, as `replace` refuses it."""
+        unknown = changes.keys() - self.__dataclass_fields__.keys()
+        if unknown:
+            raise TypeError(f"Piece has no field {', '.join(sorted(unknown))}")
+        copy = object.__new__(Piece)
+        copy.__dict__.update(self.__dict__)
+        copy.__dict__.update(changes)
+        return copy
