@@ -1,3 +1,3 @@
-from automa.cli.main import main
+from automa.cli.entry import main
 
 main()

@@ -237,22 +237,30 @@ def test_a_path_reads_as_pathlib_writes_it(text: str) -> None:
 
 
 def test_the_automa_command_leaves_its_objects_to_the_exit_uncollected() -> None:
-    """The console script runs `main`, which freezes the collector as the process ends (the
-    last collection over every live object was a sixth of a turn); the command still ends as
-    click ends it (exit code and output), and the in-process `cli` the tests drive does not."""
+    """The console script builds the command line with the collector paused and on again
+    after, then runs `main`, which freezes the collector as the process ends (the last
+    collection over every live object was a sixth of a turn); the command still ends as click
+    ends it (exit code and output), and the in-process `cli` the tests drive does not."""
     import subprocess
     import sys
     import tomllib
 
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
-    assert scripts["automa"] == "automa.cli.main:main"
+    assert scripts["automa"] == "automa.cli.entry:main"
     probe = ("import atexit, gc, sys\n"
              "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0))\n"
              "sys.argv = ['automa', 'rulings', '1']\n"
-             "from automa.cli.main import main\n"
+             "import automa.cli.main as cli_main\n"
+             "ran = cli_main.cli.main\n"
+             "def checked(*args, **kwargs):\n"
+             "    print('collecting', gc.isenabled())\n"
+             "    return ran(*args, **kwargs)\n"
+             "cli_main.cli.main = checked\n"
+             "from automa.cli.entry import main\n"
              "main()\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.rstrip().endswith("frozen True")
+    assert "collecting True" in done.stdout  # on again before the command runs
     assert "1." in done.stdout or "#" in done.stdout  # the ruling itself was printed first

@@ -43,8 +43,14 @@ def _at(point: tuple[float, float]) -> str:
 
 
 def _wrap(text: str, first: str, rest: str) -> list[str]:
+    if len(first) + len(text) <= WIDTH and text and not text[-1].isspace() \
+            and not _UNUSUAL_SPACE.intersection(text):
+        return [first + text]  # what textwrap gives a line that fits, without its regexes
     return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=rest,
                          break_on_hyphens=False) or [first.rstrip()]
+
+
+_UNUSUAL_SPACE = frozenset("\t\n\x0b\x0c\r")  # textwrap turns these into spaces first
 
 
 def describe_piece(piece: Piece) -> str:
