@@ -60,7 +60,7 @@ def _read_answer(prompt: str) -> str:
     if sys.stdin.isatty() and sys.stdout.isatty():
         try:
             typed = input(prompt)
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:  # Ctrl-D: the input ended (Ctrl-C goes on up as an interruption)
             raise click.Abort from None
         readline = sys.modules.get("readline")
         if typed and readline is not None:  # Up recalls commands, not rolls

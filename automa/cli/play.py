@@ -273,6 +273,9 @@ def _activate(session: Any) -> None:
     except QuitAtPrompt:
         click.echo("  the activation under way is abandoned (nothing of it was logged)")
         raise Quit from None
+    except KeyboardInterrupt:  # Ctrl-C at a question: `play` stops, saying so (exit 130)
+        click.echo("\n  the activation under way is abandoned (nothing of it was logged)")
+        raise
     if activation is None:
         click.echo("No AI character can act.")
         return
