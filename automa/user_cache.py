@@ -81,6 +81,24 @@ def keep(name: str, data: bytes) -> None:
             os.remove(temp)  # a full disk, or a folder in the file's place: no litter either
 
 
+def prune(prefix: str, most: int) -> None:
+    """Remove the oldest files named `prefix`... beyond the `most` newest (by when written):
+    entries for files no longer read (another install's data folder) would pile up for ever."""
+    folder = cache_folder()
+    if folder is None or not is_safe(folder):
+        return
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.startswith(prefix) and e.is_file()]
+        if len(entries) <= most:
+            return
+        entries.sort(key=lambda e: e.stat().st_mtime_ns, reverse=True)
+        for entry in entries[most:]:
+            with contextlib.suppress(OSError):
+                os.remove(entry.path)
+    except OSError:
+        return
+
+
 def sealed(head: bytes, payload: bytes) -> bytes:
     """`head`, a digest of `payload`, and `payload`: what `unsealed` reads back."""
     return head + _digest(payload) + b"\n" + payload

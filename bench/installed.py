@@ -19,9 +19,12 @@ def installed_env() -> dict[str, str]:
 
 
 def timed(command: list[str], env: dict[str, str] | None = None) -> float:
-    """Wall time in seconds of one run of `command` (output discarded; a failure raises),
-    under `env` (default: `installed_env()`)."""
+    """Wall time in seconds of one run of `command` (output discarded; a failure raises, with
+    what the command said), under `env` (default: `installed_env()`)."""
     start = time.perf_counter()
-    subprocess.run(command, env=installed_env() if env is None else env, check=True,
-                   stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    done = subprocess.run(command, env=installed_env() if env is None else env,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    spent = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed (exit {done.returncode}):\n{done.stderr}")
+    return spent

@@ -129,6 +129,23 @@ def test_damaged_or_stale_parsed_tables_are_never_used(cache: Path) -> None:
     assert read_data_toml(path) == truth and cached_tables(path, text) == truth  # rewritten
 
 
+def test_parsed_tables_of_files_no_longer_read_do_not_pile_up(cache: Path) -> None:
+    from automa.catalog import tables_cache
+
+    cache.mkdir(mode=0o700)
+    (cache / "validated").write_text("", encoding="ascii")
+    for i in range(tables_cache.KEPT_ENTRIES + 5):
+        old = cache / f"tables-old{i:03d}"
+        old.write_bytes(b"x")
+        os.utime(old, ns=(i * 10**9, i * 10**9))  # written one after another
+    tables_cache.store_tables(cache / "data.toml", "a = 1", {"a": 1})
+    left = sorted(p.name for p in cache.glob("tables-*"))
+    assert len(left) == tables_cache.KEPT_ENTRIES
+    assert tables_cache._entry_name(cache / "data.toml") in left  # the newest stays
+    assert "tables-old000" not in left and "tables-old068" in left  # the oldest go first
+    assert (cache / "validated").exists()
+
+
 def test_any_change_of_a_user_data_file_means_a_whole_check(cache: Path, tmp_path: Path) -> None:
     user = tmp_path / "mine"
     user.mkdir()

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import click
+import pytest
 from click.testing import CliRunner
 
 from automa.catalog.load import Catalog
@@ -73,6 +75,52 @@ def test_quit_at_a_prompt_saves_nothing_half_done(tmp_path: Path) -> None:
     ended = play_lines(folder, ["", "3"])  # the input ends at the D12 (as Ctrl-D): the same
     assert "Everything is saved" in ended
     assert [e["type"] for e in logged_inputs(folder)] == ["end-heroes-turn"]
+
+
+def test_ctrl_c_at_a_question_ends_play_interrupted_with_nothing_half_done(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C is not `quit`: the activation under way is abandoned, every earlier input is
+    kept, and the command ends interrupted (exit 130), as it does at play's own prompt."""
+    from automa.cli import asker
+
+    folder = _session(tmp_path, "--dice", "physical")
+    typed = asker.read_plain_line
+
+    def ctrl_c_at_the_token(prompt: str, err: bool = False) -> str | None:
+        if prompt.startswith(TOKEN):
+            raise KeyboardInterrupt
+        return typed(prompt, err)
+
+    monkeypatch.setattr(asker, "read_plain_line", ctrl_c_at_the_token)
+    result = CliRunner().invoke(cli, ["play", "--session", str(folder)], input="done\n\n")
+    assert result.exit_code == 130, result.output
+    assert "the activation under way is abandoned" in result.output
+    assert "Every input so far is saved" in result.output
+    assert [e["type"] for e in logged_inputs(folder)] == ["end-heroes-turn"]
+
+
+@pytest.mark.parametrize(("pressed", "raised"), [(KeyboardInterrupt, KeyboardInterrupt),
+                                                 (EOFError, click.Abort)])
+def test_on_a_terminal_ctrl_c_interrupts_and_ctrl_d_ends_the_input(
+        monkeypatch: pytest.MonkeyPatch, pressed: type[BaseException],
+        raised: type[BaseException]) -> None:
+    import io
+    import sys
+
+    from automa.cli import asker
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    def press(prompt: str) -> str:
+        raise pressed
+
+    monkeypatch.setattr(sys, "stdin", Terminal())
+    monkeypatch.setattr(sys, "stdout", Terminal())
+    monkeypatch.setattr("builtins.input", press)
+    with pytest.raises(raised):
+        asker._read_answer("Roll the D12: ")
 
 
 def test_the_ai_turn_takes_a_correction_status_los_and_help(tmp_path: Path) -> None:

@@ -18,13 +18,14 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from automa.user_cache import cached_file, can_keep, keep, sealed, unsealed
+from automa.user_cache import cached_file, can_keep, keep, prune, sealed, unsealed
 
 if TYPE_CHECKING:  # a turn reads these paths as text: pathlib costs its start ~5 ms
     from pathlib import Path
 
 HEADER = b"automa-tables-1\n"
 MAX_ENTRY_BYTES = 20_000_000
+KEPT_ENTRIES = 64  # data files: the shipped ones and a user's, for a few installs
 
 
 def _entry_name(path: str | Path) -> str:
@@ -68,3 +69,4 @@ def store_tables(path: str | Path, text: str, tables: dict[str, Any]) -> None:
     except (OSError, ValueError):
         return
     keep(_entry_name(path), sealed(head, payload))
+    prune("tables-", KEPT_ENTRIES)
