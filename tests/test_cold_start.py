@@ -233,11 +233,12 @@ def test_a_one_shot_command_pauses_the_collector_and_restores_it() -> None:
             raise ValueError("bad")
 
     assert gc.isenabled()
+    frozen = gc.get_freeze_count()  # 3.12 starts with some objects frozen: never thawed here
     command(False)
     with pytest.raises(ValueError):
         command(True)
     assert seen == [False, False] and gc.isenabled()
-    assert gc.get_freeze_count() == 0  # nothing left out of collections for good
+    assert gc.get_freeze_count() == frozen  # nothing left out of collections for good
     gc.disable()
     try:
         command(False)

@@ -167,7 +167,8 @@ def test_equality_and_hash_follow_the_compared_fields() -> None:
     assert options(1, 2, 3, 4, 5) == options(1, 2, 9, 4, 9) != options(1, 2, 3, 5, 5)
     assert hash(options(1, 0, 0, 0, 1)) != hash(options(1, 0, 0, 0, 2))  # `hash=True` counts
     nan = float("nan")
-    assert RECORDS["One"](nan) == RECORDS["One"](nan)  # tuples compare the same object as equal
+    one, standard = RECORDS["One"], STANDARD["One"]  # NaN: as the standard decorator of this
+    assert (one(nan) == one(nan)) == (standard(nan) == standard(nan))  # Python (3.13: unequal)
     assert hash(RECORDS["One"](2.0)) == hash((2.0,)) == hash(STANDARD["One"](2.0))
 
 
@@ -197,6 +198,7 @@ def test_ordered_records_sort_by_their_compared_fields() -> None:
         records.dataclass(frozen=True, order=True)(Defines)
 
 
+@pytest.mark.skipif(not records._COPIED, reason="this Python's records are the standard ones")
 def test_comparisons_and_hash_are_the_standard_text_once_first_called() -> None:
     plain = kinds(records.dataclass)["Plain"]
     stub = plain.__dict__["__eq__"]
@@ -258,6 +260,7 @@ def test_a_record_made_while_another_is_made_does_not_wait_for_itself() -> None:
     maker.start()
     maker.join(timeout=10)
     assert made == [1]
-    assert during and all(e is records._exec_kept for e in during)
+    assert during and all(e is (records._exec_kept if records._COPIED else None)
+                          for e in during)
     assert "exec" not in vars(dataclasses)
 
