@@ -8,6 +8,7 @@ or to an empty value to keep nothing.
 from __future__ import annotations
 
 import contextlib
+import marshal
 import os
 import stat
 import threading
@@ -44,12 +45,16 @@ def is_safe(folder: str | Path) -> bool:
                                                                            | stat.S_IWOTH)
 
 
+def _safe_folder() -> str | None:
+    """The cache folder, when there is one and it is safe to read."""
+    folder = cache_folder()
+    return folder if folder is not None and is_safe(folder) else None
+
+
 def cached_file(name: str) -> str | None:
     """The path of `name` in the cache folder, when there is a folder and it is safe to read."""
-    folder = cache_folder()
-    if folder is None or not is_safe(folder):
-        return None
-    return os.path.join(folder, name)
+    folder = _safe_folder()
+    return None if folder is None else os.path.join(folder, name)
 
 
 def can_keep() -> bool:
@@ -84,8 +89,8 @@ def keep(name: str, data: bytes) -> None:
 def prune(prefix: str, most: int) -> None:
     """Remove the oldest files named `prefix`... beyond the `most` newest (by when written):
     entries for files no longer read (another install's data folder) would pile up for ever."""
-    folder = cache_folder()
-    if folder is None or not is_safe(folder):
+    folder = _safe_folder()
+    if folder is None:
         return
     try:
         entries = [e for e in os.scandir(folder) if e.name.startswith(prefix) and e.is_file()]
@@ -116,6 +121,17 @@ def unsealed(path: str, head: bytes, most: int) -> bytes | None:
         return None
     payload_sum, _, payload = blob[len(head):].partition(b"\n")
     return payload if _digest(payload) == payload_sum else None
+
+
+def unmarshalled(payload: bytes | None) -> object | None:
+    """The value `marshal` wrote into `payload`; None for no payload or one it cannot read."""
+    if payload is None:
+        return None
+    try:
+        value: object = marshal.loads(payload)
+    except (ValueError, EOFError, TypeError):
+        return None
+    return value
 
 
 def _digest(payload: bytes) -> bytes:

@@ -18,7 +18,15 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from automa.user_cache import cached_file, can_keep, keep, prune, sealed, unsealed
+from automa.user_cache import (
+    cached_file,
+    can_keep,
+    keep,
+    prune,
+    sealed,
+    unmarshalled,
+    unsealed,
+)
 
 if TYPE_CHECKING:  # a turn reads these paths as text: pathlib costs its start ~5 ms
     from pathlib import Path
@@ -46,13 +54,7 @@ def cached_tables(path: str | Path, text: str) -> dict[str, Any] | None:
     entry = cached_file(_entry_name(path))
     if entry is None:
         return None
-    payload = unsealed(entry, HEADER + _text_digest(text) + b"\n", MAX_ENTRY_BYTES)
-    if payload is None:
-        return None
-    try:
-        tables = marshal.loads(payload)
-    except (ValueError, EOFError, TypeError):
-        return None
+    tables = unmarshalled(unsealed(entry, HEADER + _text_digest(text) + b"\n", MAX_ENTRY_BYTES))
     return tables if isinstance(tables, dict) else None
 
 

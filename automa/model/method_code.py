@@ -25,9 +25,8 @@ import os
 import sys
 import threading
 from types import CodeType
-from typing import Any
 
-from automa.user_cache import cached_file, keep, sealed, unsealed
+from automa.user_cache import cached_file, keep, sealed, unmarshalled, unsealed
 
 HEADER = b"automa-method-code-2\n"
 MAX_FILE_BYTES = 4_000_000
@@ -94,23 +93,12 @@ def _head() -> bytes:
 
 def _code(kept: bytes | None) -> CodeType | None:
     """A code object of its own from kept bytes; None for none, or for bytes that are not one."""
-    if kept is None:
-        return None
-    try:
-        code = marshal.loads(kept)
-    except (ValueError, EOFError, TypeError):
-        return None
+    code = unmarshalled(kept)
     return code if isinstance(code, CodeType) else None
 
 
 def _read(path: str) -> dict[str, bytes]:
-    payload = unsealed(path, _head(), MAX_FILE_BYTES)
-    if payload is None:
-        return {}
-    try:
-        known: Any = marshal.loads(payload)
-    except (ValueError, EOFError, TypeError):
-        return {}
+    known = unmarshalled(unsealed(path, _head(), MAX_FILE_BYTES))
     if not isinstance(known, dict) or not all(
             isinstance(k, str) and isinstance(v, bytes) for k, v in known.items()):
         return {}
