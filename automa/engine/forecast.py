@@ -110,10 +110,16 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _run_task(job: _Job, tree: OutcomeTree, seeds: Sequence[int]) -> list[list[int]]:
-    """Per hero: [turns targeted, deaths, health lost, health lost squared], over `seeds`."""
+def _run_task(job: _Job, seeds: Sequence[int]) -> list[list[int]]:
+    """Per hero: [turns targeted, deaths, health lost, health lost squared], over `seeds`,
+    played through a tree of their own. The tree is dropped before the collector runs again:
+    it holds no cycles, so it is freed at once, where a collector woken with it still alive
+    would first walk all of it."""
     with _collector_paused():
-        return _sums(job, tree, seeds)
+        tree = job.tree()
+        sums = _sums(job, tree, seeds)
+        del tree
+        return sums
 
 
 def _sums(job: _Job, tree: OutcomeTree, seeds: Sequence[int]) -> list[list[int]]:
@@ -137,7 +143,7 @@ def _sums(job: _Job, tree: OutcomeTree, seeds: Sequence[int]) -> list[list[int]]
 
 def _worker_task(seeds: Sequence[int]) -> list[list[int]]:
     assert _JOB is not None, "the worker was started without its job"
-    return _run_task(_JOB, _JOB.tree(), seeds)
+    return _run_task(_JOB, seeds)
 
 
 def default_workers() -> int:
@@ -164,7 +170,7 @@ def forecast(scenario: Scenario, catalog: Catalog, runs: int, seed: int,
     totals = [[0, 0, 0, 0] for _ in heroes]
     tasks = by_branch(branches(job, streams), MIN_CHUNK)
     if wanted == 1:
-        _add_up(totals, (_run_task(job, job.tree(), task) for task in tasks))
+        _add_up(totals, (_run_task(job, task) for task in tasks))
     else:
         with ProcessPoolExecutor(max_workers=wanted, mp_context=_context(),
                                  initializer=_start_worker, initargs=(job,)) as pool:
