@@ -216,6 +216,21 @@ def check_overlays(page: Page, activation: dict[str, Any]) -> None:
         "attacks": len(spots)}
 
 
+def check_labels_follow(page: Page, activation: dict[str, Any]) -> None:
+    """While the steps still appear, a piece the activation moves stands where the steps shown
+    so far put it, and its name label stands beside it, not at the piece's final spot."""
+    complete, shifts = page.evaluate("""() => {
+      const mat = document.querySelector('#mat svg');
+      const shift = (g) => g ? g.getAttribute('transform') : 'no label';
+      return [document.querySelector('#steps').dataset.complete === 'true',
+              [...mat.querySelectorAll('g.piece')].map((g) => [shift(g), shift(mat.querySelector(
+                `g.label[data-for="${CSS.escape(g.dataset.piece)}"]`))])];
+    }""")
+    assert all(piece == label for piece, label in shifts), shifts
+    if not complete and any(s["kind"] == "move" for s in activation["steps"]):
+        assert any(piece for piece, _ in shifts)  # some piece is not at its final spot yet
+
+
 def press_next(page: Page) -> dict[str, Any]:
     with page.expect_response("**/api/next") as answer:
         page.keyboard.press("n")
@@ -293,6 +308,7 @@ def test_a_whole_battle_through_the_page(browser: Browser, tmp_path: Path) -> No
                 page.wait_for_function("""() => document.querySelector('#steps').dataset
                   .complete === 'false' && document.querySelectorAll(
                   '#overlays g.overlay-step[display=none]').length > 0""", timeout=1000)
+                check_labels_follow(page, activation)
             view = settled(page, url)
             steps = page.locator("#steps li")
             assert steps.count() == len(activation["steps"]) + 1

@@ -652,8 +652,8 @@ function serverOverlay() {
 }
 
 // While the steps still appear, a piece the activation moves stands where the steps shown so
-// far put it (the mat draws where it ends); once all are shown, every piece is where the model
-// says.
+// far put it (the mat draws where it ends), its name label beside it; once all are shown, every
+// piece is where the model says.
 function placePieces(act, count) {
   const all = count >= act.steps.length;
   const first = new Map(), moved = new Map();
@@ -662,13 +662,19 @@ function placePieces(act, count) {
     if (!first.has(step.piece)) first.set(step.piece, step.from);
     if (i < count) moved.set(step.piece, step.to);
   });
-  for (const g of matSvg().querySelectorAll("g.piece")) {
+  const svg = matSvg();
+  for (const g of svg.querySelectorAll("g.piece")) {
     if (board.drag && board.drag.g === g) continue;
+    const label = svg.querySelector(`g.label[data-for="${CSS.escape(g.dataset.piece)}"]`);
     const spot = all ? null : (moved.get(g.dataset.piece) || first.get(g.dataset.piece));
-    if (!spot) { g.removeAttribute("transform"); continue; }
+    if (!spot) {
+      for (const shape of [g, label]) if (shape) shape.removeAttribute("transform");
+      continue;
+    }
     const [x1, y1] = toSvg(Number(g.dataset.x), Number(g.dataset.y));
     const [x2, y2] = toSvg(...spot);
-    g.setAttribute("transform", `translate(${(x2 - x1).toFixed(2)} ${(y2 - y1).toFixed(2)})`);
+    const shift = `translate(${(x2 - x1).toFixed(2)} ${(y2 - y1).toFixed(2)})`;
+    for (const shape of [g, label]) if (shape) shape.setAttribute("transform", shift);
   }
 }
 
