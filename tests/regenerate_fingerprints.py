@@ -83,7 +83,7 @@ def records(scenario: Scenario, catalog: Catalog) -> Iterator[dict[str, Any]]:
     for seed in SEEDS:
         current = scenario
         for _ in range(CHAINED):
-            result = run_turn(current, catalog, seed)
+            result = run_turn(current, catalog, seed, explain=True)
             yield turn_record(result, current.settings.los_blocked)
             current = result.after
 

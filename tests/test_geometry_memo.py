@@ -26,7 +26,7 @@ def _records(empty_every_turn: bool) -> list[object]:
     for seed in range(4):
         if empty_every_turn:
             TABLE.memo.clear()
-        out.append(turn_record(run_turn(SCENARIO, CATALOG, seed, TABLE), True))
+        out.append(turn_record(run_turn(SCENARIO, CATALOG, seed, TABLE, explain=True), True))
     return out
 
 

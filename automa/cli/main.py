@@ -211,7 +211,8 @@ def _run_turn(ctx: click.Context, scenario: Any, seed: int | None, as_json: bool
               save: Path | None, explain: bool = False) -> None:
     from automa.engine.turn import run_turn
 
-    result = run_turn(scenario, _catalog(ctx), seed)
+    # the trace is made only when it is shown: --explain, or the JSON's "explain" list
+    result = run_turn(scenario, _catalog(ctx), seed, explain=explain or as_json)
     if save is not None:
         from automa.scenario.save import save_scenario
 

@@ -143,14 +143,14 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
     order rested on."""
     actor = battle.piece(actor_id)
     row = table.catalog.behaviour_for(actor)
-    log = QuietLog() if table.quiet else LiveLog(
-        actor=actor.label, order=order_reason, named=(*table.scenario.pieces, *battle.pieces))
+    log = QuietLog(explaining=False) if table.quiet else LiveLog(
+        actor=actor.label, order=order_reason, named=(*table.scenario.pieces, *battle.pieces),
+        explaining=table.explain)
     table.judge.narrator = log
     table.chance.prelude = table.judge.instruct  # a roll asked of the players comes after them
-    if log.loud:
-        for key in order_rulings:
-            log.ruling(key, "the Direction tiles are read from the Monster Start Zone (turn "
-                            "order)")
+    for key in order_rulings:
+        log.ruling(key, "the Direction tiles are read from the Monster Start Zone (turn order)")
+    if log.explaining:
         log.explain(f"acts now: {order_reason}",
                     f"behaviour row {row.id} ({row.provenance}): Ruler {row.ruler}; shot "
                     f"preference {row.shot_preference or 'none'}; {row.primary} / "
@@ -276,7 +276,7 @@ def _enemy_aim(table: Table, battle: Battle, log: StepLog, row: BehaviourRow,
         return _judge_closest(table, log, actor, remaining, needed=True)
 
     choice = select_target(candidates, row, tiles, table.close_call, wealth,
-                           closest=measured if asked else None, explain=log.loud)
+                           closest=measured if asked else None, explain=log.explaining)
     if asked and choice.tied:
         choice = _ask_tie(table, log, battle, actor, choice)
     column_field = COLUMN_FIELDS.get(choice.column)
@@ -451,29 +451,33 @@ def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog, row: Behav
             if asked and seen:
                 found = rank(s)
         judged.append(s)
-        _explain_sight(table, log, actor_id, s)
+        _note_sight(table, log, actor_id, s)
     if settings.los_blocked and any(not s.visible or s.margin < CORRIDOR_WIDTH / 2
                                     for s in judged):
         log.ruling("los-test", f"blocked sight by the {settings.los_test} test")
     return (tuple(s for s in judged if s.visible), tuple(s for s in judged if not s.visible))
 
 
-def _explain_sight(table: Table, log: StepLog, actor_id: str, s: Sighting) -> None:
-    settings = table.scenario.settings
-    via = f" (measured to {s.via})" if s.via else ""
-    seen = "visible" if s.visible else "hidden"
-    if table.judge.asked:  # no positions: only what the table answered
-        log.explain(f"sight {s.target}{via}: {seen}"
-                    + (", as the table answered" if settings.los_blocked else ""))
-        return
-    blockers = f", blocked by {', '.join(s.blockers)}" if s.blockers else ""
-    margin = "" if s.margin == float("inf") else f", margin {s.margin:.2f} cm"
-    log.explain(f"sight {s.target}{via}: {seen}, {s.distance:.2f} cm edge to edge{margin}"
-                f"{blockers}")
-    if settings.los_blocked and s.margin < table.close_call:
+def _note_sight(table: Table, log: StepLog, actor_id: str, s: Sighting) -> None:
+    """A sighting's line in the explain trace (when it is made), and its close call."""
+    if log.explaining:
+        log.explain(_sight_line(table, s))
+    if not table.judge.asked and table.scenario.settings.los_blocked \
+            and s.margin < table.close_call:
         seen_word = "sees" if s.visible else "does not see"
         log.close_calls.append(f"line of sight: {actor_id} {seen_word} {s.via or s.target} by "
                                f"{s.margin:.1f} cm; check with a ruler edge")
+
+
+def _sight_line(table: Table, s: Sighting) -> str:
+    via = f" (measured to {s.via})" if s.via else ""
+    seen = "visible" if s.visible else "hidden"
+    if table.judge.asked:  # no positions: only what the table answered
+        return (f"sight {s.target}{via}: {seen}"
+                + (", as the table answered" if table.scenario.settings.los_blocked else ""))
+    blockers = f", blocked by {', '.join(s.blockers)}" if s.blockers else ""
+    margin = "" if s.margin == float("inf") else f", margin {s.margin:.2f} cm"
+    return f"sight {s.target}{via}: {seen}, {s.distance:.2f} cm edge to edge{margin}{blockers}"
 
 
 def _sight_matters(table: Table, battle: Battle, row: BehaviourRow, sighting: Sighting,
@@ -501,7 +505,7 @@ def _choose_sequence(table: Table, log: StepLog, actor: Piece, row: BehaviourRow
     if spec is not None and spec.rotating_modifiers and len(actor.sequences) == 1:
         return _rotated(actor.sequences[0], spec.rotating_modifiers, table.scenario.round)
     plan = plan_sequence(actor.sequences, row.shot_preference, actor.kind == "catacomb-lord",
-                         table.option("preferred-sequence"), explain=log.loud)
+                         table.option("preferred-sequence"), explain=log.explaining)
     if plan.index is not None and plan.count > 1 and row.is_house("shot_preference"):
         log.ruling("house-rows", f"the {row.id} row's shot preference is ours")
     return _follow_plan(table, log, actor, plan)

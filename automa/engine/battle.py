@@ -180,6 +180,9 @@ class Table:
     # nobody reads what the turn says (its steps, explain trace, close calls, rulings, the
     # judge's record) and nobody is asked: a forecast's runs (engine/outcome_tree.py)
     quiet: bool = False
+    # the explain trace is made (--explain, --json, a session's activations); without it the
+    # printout's steps, close calls and rulings are made as ever
+    explain: bool = True
 
     def __post_init__(self) -> None:
         if self.quiet and (self.judge.mode != "tracked" or self.judge.asker is not None
@@ -215,12 +218,14 @@ class StepLog:
     close_calls: list[str] = field(default_factory=list)
     rulings: list[Fired] = field(default_factory=list)
     trace: list[str] = field(default_factory=list)  # --explain: every candidate, value, loser
+    explaining: bool = True  # False: the trace is not asked for, so its lines need not be made
 
     def add(self, step: Step) -> None:
         self.steps.append(step)
 
     def explain(self, *lines: str) -> None:
-        self.trace.extend(lines)
+        if self.explaining:
+            self.trace.extend(lines)
 
     def ruling(self, key: str, detail: str = "") -> None:
         """A decision rests on ruling `key` of the registry: it is marked where it fires."""

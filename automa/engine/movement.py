@@ -61,6 +61,13 @@ def _apply(battle: Battle, log: StepLog, table: Table, move: Move, why: str, too
                                f"different result; check with the real {tool.split(' + ')[-1]}")
     log.add(MoveStep(move.piece, move.start, move.end, why, tool, toward, move.stopped_by,
                      move.adjusted, clock, close, short_by))
+    if log.explaining:
+        log.explain(_move_detail(move, why, tool))
+    return battle.with_piece(piece.moved(move.end))
+
+
+def _move_detail(move: Move, why: str, tool: str) -> str:
+    """The explain trace's line for a move: how far, where it ended, how close a call."""
     detail = f"{why} ({tool}): {move.travelled:.2f} cm"
     if move.stopped_by:
         detail += f", ends {move.stopped_by}"
@@ -69,8 +76,7 @@ def _apply(battle: Battle, log: StepLog, table: Table, move: Move, why: str, too
     if move.adjusted:
         detail += (f"; the spot ({move.intended[0]:.2f}, {move.intended[1]:.2f}) was taken, "
                    f"so the nearest legal spot")
-    log.explain(detail)
-    return battle.with_piece(piece.moved(move.end))
+    return detail
 
 
 def rush_toward(table: Table, battle: Battle, log: StepLog, actor_id: str, target_id: str,

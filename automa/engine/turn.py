@@ -125,14 +125,16 @@ def read_order_tiles(table: Table, battle: Battle, pending: Pending) -> Pending:
 
 
 def run_turn(scenario: Scenario, catalog: Catalog, seed: int | None = None,
-             geometry: TableGeometry | None = None) -> TurnResult:
-    """The whole AI turn; `geometry` may be passed in when many turns share one mat."""
+             geometry: TableGeometry | None = None, explain: bool = False) -> TurnResult:
+    """The whole AI turn; `geometry` may be passed in when many turns share one mat. The
+    explain trace of each activation is made only when asked (`explain`: --explain, --json)."""
     used_seed = resolve_seed(scenario, seed)
     rng = np.random.default_rng(used_seed)
     components = catalog.components
     chance = Chance(scenario.chance, rng, components.rune_die, components.location_die,
                     script_source=f"{scenario.source}: [chance] tokens")
-    table = Table(scenario, catalog, geometry or build_table(scenario.playmat), chance)
+    table = Table(scenario, catalog, geometry or build_table(scenario.playmat), chance,
+                  explain=explain)
     progress = TurnProgress(Battle(scenario.pieces, scenario.bags, scenario.out))
     activations: list[Activation] = []
     while (stepped := step_turn(table, progress)) is not None:
