@@ -216,19 +216,33 @@ def check_overlays(page: Page, activation: dict[str, Any]) -> None:
         "attacks": len(spots)}
 
 
-def check_labels_follow(page: Page, activation: dict[str, Any]) -> None:
+def check_reveal(page: Page, activation: dict[str, Any]) -> None:
     """While the steps still appear, a piece the activation moves stands where the steps shown
-    so far put it, and its name label stands beside it, not at the piece's final spot."""
-    complete, shifts = page.evaluate("""() => {
+    so far put it, its name label beside it (not at the piece's final spot), and a piece it
+    damages shows the health those steps leave it."""
+    shown, shifts, numbers = page.evaluate("""() => {
       const mat = document.querySelector('#mat svg');
       const shift = (g) => g ? g.getAttribute('transform') : 'no label';
-      return [document.querySelector('#steps').dataset.complete === 'true',
-              [...mat.querySelectorAll('g.piece')].map((g) => [shift(g), shift(mat.querySelector(
-                `g.label[data-for="${CSS.escape(g.dataset.piece)}"]`))])];
+      const pieces = [...mat.querySelectorAll('g.piece')];
+      return [document.querySelector('#steps').dataset.complete === 'true' ? -1 :
+                document.querySelectorAll('#steps li').length - 1,
+              pieces.map((g) => [shift(g), shift(mat.querySelector(
+                `g.label[data-for="${CSS.escape(g.dataset.piece)}"]`))]),
+              Object.fromEntries(pieces.map((g) => [g.dataset.piece,
+                                                    g.querySelector('text').textContent]))];
     }""")
     assert all(piece == label for piece, label in shifts), shifts
-    if not complete and any(s["kind"] == "move" for s in activation["steps"]):
+    steps = activation["steps"]
+    if shown < 0:
+        return
+    if any(s["kind"] == "move" for s in steps):
         assert any(piece for piece, _ in shifts)  # some piece is not at its final spot yet
+    for i, step in enumerate(steps):
+        if step["kind"] == "damage" and i >= shown and not step["died"] and \
+                step["health"] is not None and step["piece"] in numbers:
+            before = [s for s in steps[:i] if s["kind"] == "damage" and s["piece"] == step["piece"]]
+            if not before:  # the first hit on it is still to show: its health before it
+                assert numbers[step["piece"]].split("/")[0] == str(step["health"] + step["amount"])
 
 
 def press_next(page: Page) -> dict[str, Any]:
@@ -308,7 +322,7 @@ def test_a_whole_battle_through_the_page(browser: Browser, tmp_path: Path) -> No
                 page.wait_for_function("""() => document.querySelector('#steps').dataset
                   .complete === 'false' && document.querySelectorAll(
                   '#overlays g.overlay-step[display=none]').length > 0""", timeout=1000)
-                check_labels_follow(page, activation)
+                check_reveal(page, activation)
             view = settled(page, url)
             steps = page.locator("#steps li")
             assert steps.count() == len(activation["steps"]) + 1

@@ -652,12 +652,16 @@ function serverOverlay() {
 }
 
 // While the steps still appear, a piece the activation moves stands where the steps shown so
-// far put it (the mat draws where it ends), its name label beside it; once all are shown, every
-// piece is where the model says.
+// far put it (the mat draws where it ends), its name label beside it, and a piece it damages
+// shows the health those steps leave it; once all are shown, every piece is as the model says.
 function placePieces(act, count) {
   const all = count >= act.steps.length;
-  const first = new Map(), moved = new Map();
+  const first = new Map(), moved = new Map(), health = new Map();
   act.steps.forEach((step, i) => {
+    if (step.kind === "damage" && step.health !== null && !step.died) {
+      if (i < count) health.set(step.piece, step.health);
+      else if (!health.has(step.piece)) health.set(step.piece, step.health + step.amount);
+    }
     if (step.kind !== "move") return;
     if (!first.has(step.piece)) first.set(step.piece, step.from);
     if (i < count) moved.set(step.piece, step.to);
@@ -665,6 +669,7 @@ function placePieces(act, count) {
   const svg = matSvg();
   for (const g of svg.querySelectorAll("g.piece")) {
     if (board.drag && board.drag.g === g) continue;
+    showHealth(g, all ? undefined : health.get(g.dataset.piece));
     const label = svg.querySelector(`g.label[data-for="${CSS.escape(g.dataset.piece)}"]`);
     const spot = all ? null : (moved.get(g.dataset.piece) || first.get(g.dataset.piece));
     if (!spot) {
@@ -676,6 +681,16 @@ function placePieces(act, count) {
     const shift = `translate(${(x2 - x1).toFixed(2)} ${(y2 - y1).toFixed(2)})`;
     for (const shape of [g, label]) if (shape) shape.setAttribute("transform", shift);
   }
+}
+
+// The number on a piece's disc: `health` while steps still appear, else what the mat drew.
+function showHealth(g, health) {
+  const text = g.querySelector("text");
+  if (!text) return;
+  if (text.dataset.drawn === undefined) text.dataset.drawn = text.textContent;
+  const piece = board.view.pieces.find((p) => p.id === g.dataset.piece);
+  text.textContent = health === undefined || !piece ? text.dataset.drawn :
+    piece.measured && piece.max_health ? `${health}/${piece.max_health}` : String(health);
 }
 
 // ---- Next and the questions -----------------------------------------------------------------
