@@ -416,14 +416,15 @@ def contact_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
         log.close_calls.append(f"Attack template on {actor.label} vs {target.label}: "
                                f"{cover.margin:.1f} cm from the other answer; check it")
     log.add(AttackStep(ctx.actor, aim, cover.covers, cover.margin, close, measured=not told))
-    if told and log.explaining:
-        log.explain(f"Attack template on {actor.label}: {target.label} "
-                    f"{'covered' if cover.covers else 'not covered'}, as the table answered")
-    elif log.explaining:
-        log.explain(f"Attack template ({table.scenario.templates.attack_radius:g} cm) on "
-                    f"{actor.label}: {target.label} is {edge_distance(actor, target):.2f} cm "
-                    f"away edge to edge; {'covered' if cover.covers else 'not covered'} by "
-                    f"{cover.margin:.2f} cm")
+    if log.explaining:
+        covered = "covered" if cover.covers else "not covered"
+        if told:
+            log.explain(f"Attack template on {actor.label}: {target.label} {covered}, as the "
+                        f"table answered")
+        else:
+            log.explain(f"Attack template ({table.scenario.templates.attack_radius:g} cm) on "
+                        f"{actor.label}: {target.label} is {edge_distance(actor, target):.2f} "
+                        f"cm away edge to edge; {covered} by {cover.margin:.2f} cm")
     if not cover.covers:
         return battle
     return resolve_hit(table, battle, log, ctx, shot, aim)
