@@ -224,6 +224,32 @@ def test_the_last_activation_is_drawn_step_by_step_as_picture_draws_it(
     assert step is not None and 'class="move"' in step[1]
 
 
+def test_a_piece_taken_out_of_play_is_drawn_until_the_step_that_took_it(tmp_path: Path) -> None:
+    """The Ghoul's first melee kills the Elf: the mat (the battle after) no longer has her, so
+    the overlay draws her where she stood, faded, for the page to show until the step that
+    killed her; a piece still in play gets no such disc."""
+    from automa.web.view import build_view
+
+    text = (Path(__file__).parent / "playthroughs" / "18-hero-killed-mid-sequence.toml"
+            ).read_text()
+    folder = new_session(tmp_path, text)
+    runner = CliRunner()
+    played = runner.invoke(cli, ["next", "--session", str(folder), "--json"])
+    assert played.exit_code == 0, played.output
+    steps = json.loads(played.output)["steps"]
+    killed = next(i for i, s in enumerate(steps) if s["kind"] == "damage" and s["died"])
+    view = build_view(Session.open(folder, load_catalog()))
+    assert "elf" not in {p["id"] for p in view["pieces"]}
+    gone = re.findall(r'<g class="overlay-gone" data-piece="([^"]+)" data-until="(\d+)"',
+                      view["last_overlay"])
+    assert gone == [("elf", str(killed))]
+    disc = re.search(r'data-piece="elf"[^>]*><circle cx="([\d.]+)" cy="([\d.]+)"',
+                     view["last_overlay"])
+    assert disc is not None
+    assert (float(disc[1]), float(disc[2])) == (pytest.approx(60 + 30.0 * 10),
+                                                 pytest.approx(60 + (90 - 42.0) * 10))
+
+
 # --- next: as `automa next --json`, and the questions of physical dice and asked geometry ---
 
 def test_next_is_exactly_automa_next_json(tmp_path: Path, demo: Path, board: Client) -> None:

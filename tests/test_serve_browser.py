@@ -351,6 +351,38 @@ def test_a_whole_battle_through_the_page(browser: Browser, tmp_path: Path) -> No
         assert FAILURES[id(page)] == [] and FAILURES[id(other)] == []
 
 
+def test_a_killed_piece_stands_until_its_death_is_shown(browser: Browser,
+                                                         tmp_path: Path) -> None:
+    """The Ghoul's first melee kills the Elf (playthrough 18). While the steps appear she stands
+    faded where she was until the step that kills her is shown; then she is gone."""
+    scenario = tmp_path / "killed.toml"
+    scenario.write_text((Path(__file__).parent / "playthroughs" /
+                         "18-hero-killed-mid-sequence.toml").read_text())
+    folder = tmp_path / "killed"
+    automa("new", str(scenario), "--session", str(folder), cwd=tmp_path)
+    with serving(folder, tmp_path) as url:
+        page = open_page(browser, url)
+        settled(page, url)
+        if api(url)["phase"] == "heroes":
+            page.click("#done")
+            page.wait_for_function("() => document.body.dataset.phase === 'ai'")
+        steps = press_next(page)["steps"]
+        killed = next(i for i, s in enumerate(steps) if s["kind"] == "damage" and s["died"])
+        page.wait_for_function("""() => document.querySelector('#steps').dataset.complete
+                               === 'false' && document.querySelector('#overlays g.overlay-gone')""",
+                               timeout=2000)
+        shown, hidden = page.evaluate("""() => [
+          document.querySelectorAll('#steps li').length - 1,
+          document.querySelector('#overlays g.overlay-gone').getAttribute('display')]""")
+        if shown <= killed:  # her death not shown yet: she stands
+            assert hidden is None
+        settled(page, url)
+        assert page.evaluate("""() => document.querySelector('#overlays g.overlay-gone')
+                             .getAttribute('display')""") == "none"
+        assert not page.locator("#mat g.piece[data-piece=elf]").count()
+        assert FAILURES[id(page)] == []
+
+
 def answer_questions(page: Page, url: str, choose: dict[str, str]) -> list[dict[str, Any]]:
     """Press Next and answer every question by its buttons until the activation is logged:
     the first question once, then Back, then through. Returns the questions asked."""

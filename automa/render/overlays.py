@@ -5,7 +5,7 @@ the Attack template. Nothing is drawn from a spot the table never measured."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from automa.engine.activation import Activation
 from automa.engine.steps import AttackStep, MoveStep
@@ -14,7 +14,7 @@ from automa.model.components import Components
 from automa.model.pieces import Piece
 from automa.model.scenario import Scenario
 from automa.render.markup import esc
-from automa.render.palette import BLOCKED, PATH, PUSH, SEEN, TEMPLATE
+from automa.render.palette import AI, BLOCKED, HEROES, NEUTRAL, PATH, PUSH, SEEN, TEMPLATE
 from automa.render.svg import SCALE, Canvas, Point
 
 FULL = tuple(30.0 * face for face in range(1, 13))  # a plain clock, when no components are given
@@ -58,6 +58,32 @@ def activation_overlay(canvas: Canvas, scenario: Scenario, activation: Activatio
             if (step.piece, at) not in drawn_templates:
                 drawn_templates.add((step.piece, at))
                 _attack_template(canvas, scenario, at, components, step)
+
+
+def gone_pieces(canvas: Canvas, activation: Activation, before: Mapping[str, Piece],
+                after: Iterable[str]) -> None:
+    """Each piece the activation took out of play, drawn faded where it stood until the step
+    that took it (`data-until`: that step's number, from 0), so that a page showing the steps
+    one by one can show it until then: the piece the last step naming it left the mat at."""
+    staying = set(after)
+    for piece_id, piece in before.items():
+        named = [i for i, step in enumerate(activation.steps)
+                 if getattr(step, "piece", None) == piece_id]
+        if piece_id in staying or not named:
+            continue
+        until = named[-1]
+        at = piece.at
+        for step in activation.steps[:until]:
+            if isinstance(step, MoveStep) and step.piece == piece_id:
+                at = step.end
+        x, y = canvas.x(at[0]), canvas.y(at[1])
+        colour = {"heroes": HEROES, "ai": AI}.get(piece.side, NEUTRAL)
+        health = "" if piece.health is None else str(piece.health)
+        canvas.add(f'<g class="overlay-gone" data-piece="{esc(piece_id)}" data-until="{until}" '
+                   f'opacity="0.55"><circle cx="{x}" cy="{y}" r="{piece.radius * SCALE}" '
+                   f'fill="{colour}" stroke="#000" stroke-width="1.5" stroke-dasharray="2,2"/>'
+                   f'<text x="{x}" y="{y + 4}" font-size="11" fill="#fff" text-anchor="middle" '
+                   f'font-weight="bold">{esc(health)}</text></g>')
 
 
 def _sight_lines(canvas: Canvas, activation: Activation, known: Mapping[str, Point]) -> None:

@@ -101,12 +101,14 @@ def last_overlay(session: Session, steps: Sequence[ReplayStep],
     """The last activation drawn as `automa picture` draws it over the mat (sight lines, ruler
     moves, the Attack template, the Clock template with its faces, pushes), one group a step:
     `<g class="overlay-step" data-step="sight">` first, then `data-step="N"` for `last.steps[N]`
-    (empty where a step draws nothing), so the page can show them one by one.
+    (empty where a step draws nothing), so the page can show them one by one; then, unless the
+    geometry is asked, `<g class="overlay-gone" data-piece=ID data-until=N>` for each piece the
+    activation took out of play, drawn where it stood, for the page to show until step N.
     `unmeasured_by_step`: render/measured.py's `unmeasured_steps` of an asked session (else
     empty)."""
     from dataclasses import replace
 
-    from automa.render.overlays import activation_overlay
+    from automa.render.overlays import activation_overlay, gone_pieces
     from automa.render.svg import Canvas
 
     found = next((s for s in reversed(steps) if s.activation is not None), None)
@@ -125,6 +127,10 @@ def last_overlay(session: Session, steps: Sequence[ReplayStep],
         groups.append(f'<g class="overlay-step" data-step="{step}">'
                       f'{"".join(canvas.parts[drawn:])}</g>')
         drawn = len(canvas.parts)
+    if not asked:  # the pieces it took out of play, shown until the step that took them
+        canvas = Canvas(scenario.playmat)
+        gone_pieces(canvas, activation, before, (p.id for p in found.after.battle.pieces))
+        groups.extend(canvas.parts)
     return "".join(groups)
 
 

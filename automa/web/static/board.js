@@ -634,7 +634,11 @@ function drawActivation() {
     JSON.stringify(last.steps) === JSON.stringify(act.steps) ? serverOverlay() : null;
   for (const g of groups || []) { // drawn once the view of this activation has come
     const step = g.getAttribute("data-step");
-    if (step !== "sight" && Number(step) >= count) g.setAttribute("display", "none");
+    if (step !== null && step !== "sight" && Number(step) >= count) g.setAttribute("display", "none");
+    // a piece the activation took out of play stands until the step that took it is shown
+    if (g.classList.contains("overlay-gone") && count > Number(g.dataset.until)) {
+      g.setAttribute("display", "none");
+    }
     overlays.appendChild(g);
   }
   if (board.view.geometry !== "asked") placePieces(act, count);
@@ -647,7 +651,8 @@ function serverOverlay() {
   const doc = new DOMParser().parseFromString(
     `<svg xmlns="${SVG}">${board.view.last_overlay}</svg>`, "image/svg+xml");
   if (doc.getElementsByTagName("parsererror").length) return null;
-  return [...doc.documentElement.children].filter((g) => g.classList.contains("overlay-step"))
+  return [...doc.documentElement.children]
+    .filter((g) => g.classList.contains("overlay-step") || g.classList.contains("overlay-gone"))
     .map((g) => document.importNode(g, true));
 }
 
