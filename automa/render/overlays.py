@@ -79,11 +79,14 @@ def gone_pieces(canvas: Canvas, activation: Activation, before: Mapping[str, Pie
         x, y = canvas.x(at[0]), canvas.y(at[1])
         colour = {"heroes": HEROES, "ai": AI}.get(piece.side, NEUTRAL)
         health = "" if piece.health is None else str(piece.health)
+        radius = piece.radius * SCALE
         canvas.add(f'<g class="overlay-gone" data-piece="{esc(piece_id)}" data-until="{until}" '
-                   f'opacity="0.55"><circle cx="{x}" cy="{y}" r="{piece.radius * SCALE}" '
+                   f'opacity="0.55"><circle cx="{x}" cy="{y}" r="{radius}" '
                    f'fill="{colour}" stroke="#000" stroke-width="1.5" stroke-dasharray="2,2"/>'
                    f'<text x="{x}" y="{y + 4}" font-size="11" fill="#fff" text-anchor="middle" '
-                   f'font-weight="bold">{esc(health)}</text></g>')
+                   f'font-weight="bold">{esc(health)}</text>'
+                   f'<text x="{x}" y="{y - radius - 4:.1f}" font-size="11" fill="#000" '
+                   f'text-anchor="middle">{esc(piece_id)}</text></g>')
 
 
 def _sight_lines(canvas: Canvas, activation: Activation, known: Mapping[str, Point]) -> None:
