@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from automa.catalog.load import Catalog
+from automa.catalog.load import Catalog, load_catalog
 from automa.model.pieces import Piece
-from automa.rules.battle_end import resolution
+from automa.rules.battle_end import gold_earners, lord_fell, resolution
+from automa.session.events import frozen_by
+from automa.session.store import Session
 from tests.conftest import play_lines
 from tests.test_hero_hits import _session
 
@@ -55,3 +57,35 @@ def test_play_prints_the_resolution_when_the_room_is_cleared(tmp_path: Path) -> 
     resolved = out.split("The room is cleared: no AI character is left.")[1]
     assert "Resolution Phase:\n  elf collects 3 gold for the monsters they destroyed " \
            "(rat-1, mino)\n  back to the Monster Pool: rat-1, mino" in resolved
+
+
+def test_a_frozen_monsters_gold_goes_to_the_hero_who_froze_it(catalog: Catalog) -> None:
+    # rule: "If every other monster is dead, the frozen ones count as cleared: the room is
+    # complete, and the hero who froze a monster gets its gold." (catacombs-facts.md, Ice)
+    gold = {m: s.gold for m, s in catalog.monsters.items()}
+    out = {"rat-1": "killed by elf", "sk": "dead"}
+    lines = resolution(_pieces(), out, gold, frozen_by={"mino": "dwarf"})
+    assert "dwarf collects 2 gold for the monsters they destroyed (mino)" in lines
+    assert lines[-1] == "back to the Monster Pool: rat-1, sk, mino"
+    assert gold_earners(out, {"mino": "dwarf"}) == {"rat-1": "elf", "mino": "dwarf"}
+
+
+def test_a_lord_gone_from_play_has_fallen() -> None:
+    pieces = _pieces()
+    assert not lord_fell(pieces, pieces)
+    assert lord_fell(pieces, [p for p in pieces if p.id != "lord"])
+
+
+def test_play_pays_the_freezer_when_only_frozen_monsters_are_left(tmp_path: Path) -> None:
+    """The elf freezes the Minotaur, then her fireball kills the rat: the frozen Minotaur
+    counts as cleared, and its gold is hers."""
+    folder = _session(tmp_path)
+    out = play_lines(folder, ["hit mino ice by elf", "hit rat-1 giant-fireball by elf", "quit"])
+    resolved = out.split("The room is cleared: every other monster is dead: the frozen ones "
+                         "count as cleared.")[1]
+    assert "elf collects 3 gold for the monsters they destroyed (rat-1, mino)" in resolved
+    assert "back to the Monster Pool: rat-1, mino" in resolved
+    events = [{"type": "hit", "targets": ["mino"], "shot": "ice", "by": "elf"}]
+    battle = Session.open(folder, load_catalog()).state.battle
+    assert frozen_by(events, battle) == {"mino": "elf"}
+    assert frozen_by([{**events[0], "by": None}], battle) == {}  # no hero named: nobody's

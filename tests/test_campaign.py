@@ -473,3 +473,27 @@ def test_a_hostile_campaign_log_line_is_one_line_not_a_crash(tmp_path: Path, dat
     with (folder / "campaign.jsonl").open("a", encoding="utf-8") as log:
         log.write(line + "\n")
     refused(["campaign", "status", "--session", str(folder)], data, "line 2 is damaged")
+
+
+def test_a_room_left_with_only_frozen_monsters_is_cleared(tmp_path: Path, data: Path) -> None:
+    # rule: "If every other monster is dead, the frozen ones count as cleared: the room is
+    # complete, and the hero who froze a monster gets its gold." (catacombs-facts.md, Ice)
+    folder = tmp_path / "iced"
+    ok(["campaign", "new", "monstrosity", "--session", str(folder), "--heroes",
+        "elf=8,dwarf=9", "--lord", "hmotha", "--seed", "3"], data)
+    entered = json.loads(ok(["campaign", "next", "glaaoth", "--session", str(folder),
+                             "--json"], data).stdout)
+    session = Session.open(Path(entered["session"]), load_catalog(data))
+    ai = [p for p in session.state.battle.pieces if p.side == "ai"]
+    frozen = next(p for p in ai if p.monster == "sewer-rat")
+    killed = [p for p in ai if p is not frozen]
+    session.report_hit({"type": "hit", "targets": [frozen.id], "shot": "ice", "by": "elf"})
+    refused(["campaign", "end-room", "--session", str(folder), "--gold", "2", "--no-spell"],
+            data, f"{', '.join(p.id for p in killed)} still in play")  # not the frozen one
+    for piece in killed:
+        session.report({"type": "remove", "piece": piece.id, "why": "killed by dwarf"})
+    ok(["campaign", "end-room", "--session", str(folder), "--gold", "2", "--no-spell"], data)
+    heroes = status(folder, data)["heroes"]
+    gold = {m: s.gold or 0 for m, s in load_catalog(data).monsters.items()}
+    assert heroes["elf"]["gold"] == 5 + 2 + gold["sewer-rat"]
+    assert heroes["dwarf"]["gold"] == 5 + 2 + sum(gold[p.monster or ""] for p in killed)

@@ -10,6 +10,7 @@ from typing import Any
 from automa.campaign.log import CampaignError, CampaignLog
 from automa.campaign.model import LAIR, CampaignState, HeroBoard, HiddenCave, Rewards, Route
 from automa.model.pieces import Piece
+from automa.rules.battle_end import gold_earners, killer
 
 STARTING_GOLD = 5  # "each hero starts with 5 gold" (research notes, official rules)
 
@@ -194,14 +195,14 @@ def used_this_game(before: Iterable[str], in_room: Iterable[str]) -> tuple[str, 
 
 
 def kill_gold(heroes: Mapping[str, HeroBoard], out: Mapping[str, str],
-              kinds: Mapping[str, str | None], gold_of: Mapping[str, int | None]
-              ) -> dict[str, int]:
+              kinds: Mapping[str, str | None], gold_of: Mapping[str, int | None],
+              frozen_by: Mapping[str, str] | None = None) -> dict[str, int]:
     """The Resolution Phase: "Each surviving hero collects gold equal to the printed rewards of
-    the monsters they destroyed" (research notes, Resolution). A monster whose card's gold our
-    data lacks counts 0 (the players add it with --change)."""
+    the monsters they destroyed" (research notes, Resolution), and the gold of a monster still
+    frozen when the room was cleared goes to the hero who froze it (`frozen_by`). A monster
+    whose card's gold our data lacks counts 0 (the players add it with --change)."""
     gained: dict[str, int] = {}
-    for piece_id, why in out.items():
-        hero = why.removeprefix("killed by ") if why.startswith("killed by ") else ""
+    for piece_id, hero in gold_earners(out, frozen_by or {}).items():
         board = heroes.get(hero)
         monster = kinds.get(piece_id)
         if board is None or not board.alive or monster is None:
@@ -281,7 +282,7 @@ def cave_kills(state: CampaignState, kinds: Mapping[str, str | None],
         return []
     pairs: list[tuple[str, str]] = []
     for piece_id, why in out.items():
-        hero = why.removeprefix("killed by ") if why.startswith("killed by ") else ""
+        hero = killer(why) or ""
         monster = kinds.get(piece_id)
         if (hero in state.heroes and monster in cave.needed
                 and monster not in cave.collected.get(hero, ()) and (hero, monster) not in pairs):

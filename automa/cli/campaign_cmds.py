@@ -371,6 +371,8 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         rewarded,
         survivors,
     )
+    from automa.rules.battle_end import lord_fell, room_cleared
+    from automa.session.events import frozen_by
     from automa.session.store import Session
 
     catalog, known, state = _state(ctx, folder)
@@ -383,19 +385,24 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
     step: dict[str, Any] = {"type": "end-room", "room": room.id, "rewards": None}
     killed: list[tuple[str, str]] = []
     if state.current_session is not None:
-        played = Session.open(folder / state.current_session, catalog).state
+        session = Session.open(folder / state.current_session, catalog)
+        played = session.state
         battle = played.battle
         heroes = carried_back(heroes, battle.pieces, battle.out, state.hero_death)
         killed = cave_kills(state, {p.id: p.monster for p in played.scenario.pieces},
                             battle.out)
-        left = [p.id for p in battle.pieces if p.side == "ai"]
-        if left and survivors(heroes):
+        fell = lord_fell(played.scenario.pieces, battle.pieces)
+        if room_cleared(battle.pieces, fell) is None and survivors(heroes):
+            left = [p.id for p in battle.pieces if p.side == "ai" and p.kind != "antient"
+                    and ("frozen" not in p.conditions or p.conditions & {"teleported",
+                                                                           "devoured"})]
             raise CampaignError(f"the room is not cleared: {', '.join(left)} still in play "
                                 f"(finish the battle, or report them removed)")
         if room.kind == "battle":  # the Lord fight puts no disc on a hero's board
             kinds = {p.id: p.monster for p in played.scenario.pieces}
             gained = kill_gold(heroes, battle.out, kinds,
-                               {m: s.gold for m, s in catalog.monsters.items()})
+                               {m: s.gold for m, s in catalog.monsters.items()},
+                               frozen_by(session.effective()[0], battle))
             heroes = {h: replace(b, gold=b.gold + gained.get(h, 0)) for h, b in heroes.items()}
             step["kill_gold"] = gained
     if room.kind == "battle" and survivors(heroes):

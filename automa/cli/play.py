@@ -184,12 +184,11 @@ def _remind_conditions(state: Any) -> None:
 
 
 def _room_over(session: Any) -> bool:
-    from automa.rules.battle_end import devoured_return, overseer_won, room_cleared
+    from automa.rules.battle_end import devoured_return, lord_fell, overseer_won, room_cleared
 
     battle = session.state.battle
-    lord_fell = any(p.kind == "catacomb-lord" and battle.get(p.id) is None
-                    for p in session.state.scenario.pieces)
-    cleared = room_cleared(battle.pieces, lord_fell)
+    cleared = room_cleared(battle.pieces, lord_fell(session.state.scenario.pieces,
+                                                    battle.pieces))
     if cleared is not None:
         click.echo(f"The room is cleared: {cleared}.")
         for line in devoured_return(battle.pieces):
@@ -208,13 +207,16 @@ def _resolution(session: Any) -> None:
     back to the Monster Pool, the Hidden Cave's kept."""
     from automa.cli.play_cave import campaign_view
     from automa.rules.battle_end import resolution
+    from automa.session.events import frozen_by
 
     pieces = session.state.scenario.pieces
     view = campaign_view(session)
     cave = view.cave.needed if view is not None and view.cave is not None else ()
     gold = {name: spec.gold for name, spec in session.catalog.monsters.items()}
-    lines = resolution(pieces, session.state.battle.out, gold, cave,
-                       any(p.kind == "catacomb-lord" for p in pieces))
+    battle = session.state.battle
+    lines = resolution(pieces, battle.out, gold, cave,
+                       any(p.kind == "catacomb-lord" for p in pieces),
+                       frozen_by(session.effective()[0], battle))
     if lines:
         click.echo("Resolution Phase:")
     for line in lines:

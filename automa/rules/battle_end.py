@@ -7,6 +7,28 @@ from collections.abc import Mapping, Sequence
 
 from automa.model.pieces import Piece
 
+KILLED_BY = "killed by "  # how the log says who took a piece out of play (`hit ... by HERO`)
+
+
+def killer(why: str) -> str | None:
+    """The hero a piece out of play was killed by, when the log names one."""
+    return why.removeprefix(KILLED_BY) if why.startswith(KILLED_BY) else None
+
+
+def gold_earners(out: Mapping[str, str], frozen_by: Mapping[str, str]) -> dict[str, str]:
+    """Whose each monster's gold is: the hero that killed it; for a monster still frozen when
+    the room is cleared, the hero who froze it ("If every other monster is dead, the frozen
+    ones count as cleared: the room is complete, and the hero who froze a monster gets its
+    gold", catacombs-facts.md 1.6)."""
+    earners = {piece: hero for piece, why in out.items() if (hero := killer(why)) is not None}
+    return {**earners, **frozen_by}
+
+
+def lord_fell(started: Sequence[Piece], now: Sequence[Piece]) -> bool:
+    """A Catacomb Lord the battle began with is no longer in play."""
+    present = {p.id for p in now}
+    return any(p.kind == "catacomb-lord" and p.id not in present for p in started)
+
 
 def room_cleared(pieces: Sequence[Piece], lord_fell: bool) -> str | None:
     """Why the room is cleared, or None while it goes on.
@@ -47,23 +69,27 @@ def devoured_return(pieces: Sequence[Piece]) -> list[str]:
 
 def resolution(pieces: Sequence[Piece], out: Mapping[str, str],
                gold: Mapping[str, int | None], cave: Sequence[str] = (),
-               lord_fight: bool = False) -> list[str]:
+               lord_fight: bool = False, frozen_by: Mapping[str, str] | None = None
+               ) -> list[str]:
     """The Resolution Phase for the monsters killed: "Each surviving hero collects gold equal
     to the printed rewards of the monsters *they* destroyed ... All monsters return to the
     pool." (catacombs-facts.md, Resolution), except the Hidden Cave's: "The collected monsters
     are not returned to the Monster Pool during the Resolution Phase and are considered to be
     out of the game." `pieces` are the battle's starting pieces, `gold` each monster's printed
-    reward, `cave` the Hidden Cave's five kinds. In the Lord fight no disc goes onto a hero's
+    reward, `cave` the Hidden Cave's five kinds, `frozen_by` the hero who froze each monster
+    still frozen (it counts as cleared). In the Lord fight no disc goes onto a hero's
     board."""
     kind = {p.id: p for p in pieces}
     lines: list[str] = []
     back: list[str] = []
     by_hero: dict[str, list[str]] = {}
-    for piece_id, why in out.items():
+    frozen_by = frozen_by or {}
+    earners = gold_earners(out, frozen_by)
+    for piece_id in [*out, *(p for p in frozen_by if p not in out)]:
         piece = kind.get(piece_id)
         if piece is None or piece.side != "ai" or piece.kind != "monster":
             continue
-        hero = why.removeprefix("killed by ") if why.startswith("killed by ") else None
+        hero = earners.get(piece_id)
         if hero is not None and not lord_fight:
             by_hero.setdefault(hero, []).append(piece_id)
         if hero is not None and piece.monster in cave:

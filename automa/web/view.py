@@ -25,12 +25,11 @@ def version(session: Session) -> str:
 
 def phase(state: SessionState) -> str:
     """heroes, ai, or over (the room is cleared or the heroes have fallen, as `play` ends)."""
-    from automa.rules.battle_end import overseer_won, room_cleared
+    from automa.rules.battle_end import lord_fell, overseer_won, room_cleared
 
     pieces = state.battle.pieces
-    lord_fell = any(p.kind == "catacomb-lord" and state.battle.get(p.id) is None
-                    for p in state.scenario.pieces)
-    if room_cleared(pieces, lord_fell) is not None or overseer_won(pieces) is not None:
+    fell = lord_fell(state.scenario.pieces, pieces)
+    if room_cleared(pieces, fell) is not None or overseer_won(pieces) is not None:
         return "over"
     return state.phase
 
