@@ -5,13 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from automa.catalog.load import Catalog, load_catalog
 from automa.model.pieces import Piece
 from automa.rules.battle_end import gold_earners, lord_fell, resolution
-from automa.session.events import frozen_by
+from automa.session.replay import frozen_by
 from automa.session.store import Session
-from tests.conftest import play_lines
-from tests.test_hero_hits import _session
+from tests.conftest import new_session, play_lines
+from tests.test_hero_hits import DUEL, _session
+
+DWARF = '[[piece]]\nid = "dwarf"\nside = "heroes"\nat = [10.0, 30.0]\nhealth = 9\n'
 
 
 def _pieces() -> list[Piece]:
@@ -85,7 +89,35 @@ def test_play_pays_the_freezer_when_only_frozen_monsters_are_left(tmp_path: Path
                          "count as cleared.")[1]
     assert "elf collects 3 gold for the monsters they destroyed (rat-1, mino)" in resolved
     assert "back to the Monster Pool: rat-1, mino" in resolved
-    events = [{"type": "hit", "targets": ["mino"], "shot": "ice", "by": "elf"}]
-    battle = Session.open(folder, load_catalog()).state.battle
-    assert frozen_by(events, battle) == {"mino": "elf"}
-    assert frozen_by([{**events[0], "by": None}], battle) == {}  # no hero named: nobody's
+    assert frozen_by(Session.open(folder, load_catalog())) == {"mino": "elf"}
+
+
+@pytest.mark.parametrize(("lines", "earner"), [
+    (["hit mino ice by elf"], "elf"),
+    (["hit mino ice by elf", "hit mino ice by dwarf"], "elf"),  # iced again: froze nothing
+    (["hit mino ice by elf", "unfreeze mino", "hit mino ice"], None),  # frozen by no one named
+    (["hit mino ice by elf", "unfreeze mino", "freeze mino"], None),
+    (["hit mino ice by elf", "undo", "freeze mino"], None),
+    (["freeze mino", "unfreeze mino", "hit mino ice by dwarf"], "dwarf"),
+])
+def test_the_freezer_is_the_hero_whose_shot_put_the_ice_on(tmp_path: Path, lines: list[str],
+                                                           earner: str | None) -> None:
+    """Whose a frozen monster's gold is: the hero named by the input that froze it, in the log
+    in force; with no hero named it is nobody's, yet the monster still goes back to the pool."""
+    folder = new_session(tmp_path, DUEL.replace("[chance]", DWARF + "[chance]"))
+    out = play_lines(folder, [*lines, "hit rat-1 giant-fireball by dwarf", "quit"])
+    assert frozen_by(Session.open(folder, load_catalog())) == {"mino": earner}
+    resolved = out.split("The room is cleared")[1]
+    assert "back to the Monster Pool: rat-1, mino" in resolved
+    mino_paid = "mino)" in resolved
+    assert mino_paid == (earner is not None)
+
+
+def test_a_frozen_monster_is_not_destroyed_for_the_hidden_cave(catalog: Catalog) -> None:
+    """The Hidden Cave keeps the monsters a hero "destroys": a frozen one pays its freezer but
+    goes back to the pool."""
+    gold = {m: s.gold for m, s in catalog.monsters.items()}
+    lines = resolution(_pieces(), {"rat-1": "killed by elf"}, gold, cave=("minotaur",),
+                       frozen_by={"mino": "dwarf"})
+    assert not any("Hidden Cave" in line for line in lines)
+    assert lines[-1] == "back to the Monster Pool: rat-1, mino"

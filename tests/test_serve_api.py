@@ -250,6 +250,33 @@ def test_a_piece_taken_out_of_play_is_drawn_until_the_step_that_took_it(tmp_path
                                                  pytest.approx(60 + (90 - 42.0) * 10))
 
 
+def test_a_part_leaves_with_its_owner_and_a_piece_at_its_death(tmp_path: Path) -> None:
+    """The step a piece leaves play at is its death, not merely the last step naming it; a
+    part of another piece (Ulom's claw) leaves with its owner, even when a step moved it
+    before."""
+    from dataclasses import replace
+
+    from automa.engine.steps import MoveStep, NoteStep
+    from automa.model.pieces import Piece
+    from automa.render.overlays import _leaving_step
+    from automa.session.replay import replay_steps
+
+    text = (Path(__file__).parent / "playthroughs" / "18-hero-killed-mid-sequence.toml"
+            ).read_text()
+    folder = new_session(tmp_path, text)
+    assert CliRunner().invoke(cli, ["next", "--session", str(folder)]).exit_code == 0
+    step = list(replay_steps(Session.open(folder, load_catalog())))[-1]
+    assert step.activation is not None
+    before = {p.id: p for p in step.before.battle.pieces}
+    claw = Piece("claw", "heroes", "hero", (31.0, 40.0), 1.0, part_of="elf")
+    moved = MoveStep("claw", claw.at, (30.0, 40.0), "kept beside its owner", "hand")
+    activation = replace(step.activation, steps=(moved, *step.activation.steps,
+                                                 NoteStep("elf leaves play")))
+    died = next(i for i, s in enumerate(activation.steps) if getattr(s, "died", False))
+    assert _leaving_step(activation, {**before, "claw": claw}, before["elf"]) == died
+    assert _leaving_step(activation, {**before, "claw": claw}, claw) == died
+
+
 # --- next: as `automa next --json`, and the questions of physical dice and asked geometry ---
 
 def test_next_is_exactly_automa_next_json(tmp_path: Path, demo: Path, board: Client) -> None:

@@ -216,6 +216,14 @@ def check_overlays(page: Page, activation: dict[str, Any]) -> None:
         "attacks": len(spots)}
 
 
+def shifted(transform: str | None) -> bool:
+    """A `translate(x y)` that moves the piece at all."""
+    if not transform:
+        return False
+    x, y = transform.removeprefix("translate(").removesuffix(")").split()
+    return abs(float(x)) + abs(float(y)) > 0.01
+
+
 def check_reveal(page: Page, activation: dict[str, Any]) -> None:
     """While the steps still appear, a piece the activation moves stands where the steps shown
     so far put it, its name label beside it (not at the piece's final spot), and a piece it
@@ -235,8 +243,8 @@ def check_reveal(page: Page, activation: dict[str, Any]) -> None:
     steps = activation["steps"]
     if shown < 0:
         return
-    if any(s["kind"] == "move" for s in steps):
-        assert any(piece for piece, _ in shifts)  # some piece is not at its final spot yet
+    if any(s["kind"] == "move" and s["from"] != s["to"] for s in steps[shown:]):  # to show:
+        assert any(shifted(piece) for piece, _ in shifts)  # its piece is not there yet
     for i, step in enumerate(steps):
         if step["kind"] == "damage" and i >= shown and not step["died"] and \
                 step["health"] is not None and step["piece"] in numbers:

@@ -196,7 +196,7 @@ def used_this_game(before: Iterable[str], in_room: Iterable[str]) -> tuple[str, 
 
 def kill_gold(heroes: Mapping[str, HeroBoard], out: Mapping[str, str],
               kinds: Mapping[str, str | None], gold_of: Mapping[str, int | None],
-              frozen_by: Mapping[str, str] | None = None) -> dict[str, int]:
+              frozen_by: Mapping[str, str | None] | None = None) -> dict[str, int]:
     """The Resolution Phase: "Each surviving hero collects gold equal to the printed rewards of
     the monsters they destroyed" (research notes, Resolution), and the gold of a monster still
     frozen when the room was cleared goes to the hero who froze it (`frozen_by`). A monster

@@ -371,8 +371,8 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         rewarded,
         survivors,
     )
-    from automa.rules.battle_end import lord_fell, room_cleared
-    from automa.session.events import frozen_by
+    from automa.rules.battle_end import FROZEN_CLEAR, lord_fell, room_cleared
+    from automa.session.replay import frozen_by
     from automa.session.store import Session
 
     catalog, known, state = _state(ctx, folder)
@@ -392,7 +392,8 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         killed = cave_kills(state, {p.id: p.monster for p in played.scenario.pieces},
                             battle.out)
         fell = lord_fell(played.scenario.pieces, battle.pieces)
-        if room_cleared(battle.pieces, fell) is None and survivors(heroes):
+        cleared = room_cleared(battle.pieces, fell)
+        if cleared is None and survivors(heroes):
             left = [p.id for p in battle.pieces if p.side == "ai" and p.kind != "antient"
                     and ("frozen" not in p.conditions or p.conditions & {"teleported",
                                                                            "devoured"})]
@@ -402,7 +403,7 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
             kinds = {p.id: p.monster for p in played.scenario.pieces}
             gained = kill_gold(heroes, battle.out, kinds,
                                {m: s.gold for m, s in catalog.monsters.items()},
-                               frozen_by(session.effective()[0], battle))
+                               frozen_by(session) if cleared == FROZEN_CLEAR else None)
             heroes = {h: replace(b, gold=b.gold + gained.get(h, 0)) for h, b in heroes.items()}
             step["kill_gold"] = gained
     if room.kind == "battle" and survivors(heroes):

@@ -184,7 +184,13 @@ def _remind_conditions(state: Any) -> None:
 
 
 def _room_over(session: Any) -> bool:
-    from automa.rules.battle_end import devoured_return, lord_fell, overseer_won, room_cleared
+    from automa.rules.battle_end import (
+        FROZEN_CLEAR,
+        devoured_return,
+        lord_fell,
+        overseer_won,
+        room_cleared,
+    )
 
     battle = session.state.battle
     cleared = room_cleared(battle.pieces, lord_fell(session.state.scenario.pieces,
@@ -193,7 +199,7 @@ def _room_over(session: Any) -> bool:
         click.echo(f"The room is cleared: {cleared}.")
         for line in devoured_return(battle.pieces):
             click.echo(f"  {line}")
-        _resolution(session)
+        _resolution(session, frozen_cleared=cleared == FROZEN_CLEAR)
         return True
     lost = overseer_won(battle.pieces)
     if lost is not None:
@@ -202,12 +208,13 @@ def _room_over(session: Any) -> bool:
     return False
 
 
-def _resolution(session: Any) -> None:
-    """The Resolution Phase's monsters: each surviving hero's gold for their kills, the discs
-    back to the Monster Pool, the Hidden Cave's kept."""
+def _resolution(session: Any, frozen_cleared: bool) -> None:
+    """The Resolution Phase's monsters: each surviving hero's gold for their kills (and for
+    the frozen ones, when they cleared the room), the discs back to the Monster Pool, the
+    Hidden Cave's kept."""
     from automa.cli.play_cave import campaign_view
     from automa.rules.battle_end import resolution
-    from automa.session.events import frozen_by
+    from automa.session.replay import frozen_by
 
     pieces = session.state.scenario.pieces
     view = campaign_view(session)
@@ -216,7 +223,7 @@ def _resolution(session: Any) -> None:
     battle = session.state.battle
     lines = resolution(pieces, battle.out, gold, cave,
                        any(p.kind == "catacomb-lord" for p in pieces),
-                       frozen_by(session.effective()[0], battle))
+                       frozen_by(session) if frozen_cleared else None)
     if lines:
         click.echo("Resolution Phase:")
     for line in lines:

@@ -62,31 +62,41 @@ def activation_overlay(canvas: Canvas, scenario: Scenario, activation: Activatio
 
 def gone_pieces(canvas: Canvas, activation: Activation, before: Mapping[str, Piece],
                 after: Iterable[str]) -> None:
-    """Each piece the activation took out of play, drawn faded where it stood until the step
-    that took it (`data-until`: that step's number, from 0), so that a page showing the steps
-    one by one can show it until then: the piece the last step naming it left the mat at."""
+    """Each piece the activation took out of play, drawn faded where it stood before it
+    (`data-x`, `data-y`: that spot in cm, for a page to move it along the steps as it moves the
+    pieces) until the step that took it (`data-until`: that step's number, from 0)."""
     staying = set(after)
     for piece_id, piece in before.items():
-        named = [i for i, step in enumerate(activation.steps)
-                 if getattr(step, "piece", None) == piece_id]
-        if piece_id in staying or not named:
+        until = None if piece_id in staying else _leaving_step(activation, before, piece)
+        if until is None:
             continue
-        until = named[-1]
-        at = piece.at
-        for step in activation.steps[:until]:
-            if isinstance(step, MoveStep) and step.piece == piece_id:
-                at = step.end
-        x, y = canvas.x(at[0]), canvas.y(at[1])
+        x, y = canvas.x(piece.at[0]), canvas.y(piece.at[1])
         colour = {"heroes": HEROES, "ai": AI}.get(piece.side, NEUTRAL)
         health = "" if piece.health is None else str(piece.health)
         radius = piece.radius * SCALE
         canvas.add(f'<g class="overlay-gone" data-piece="{esc(piece_id)}" data-until="{until}" '
-                   f'opacity="0.55"><circle cx="{x}" cy="{y}" r="{radius}" '
-                   f'fill="{colour}" stroke="#000" stroke-width="1.5" stroke-dasharray="2,2"/>'
+                   f'data-x="{piece.at[0]:.3f}" data-y="{piece.at[1]:.3f}" opacity="0.55">'
+                   f'<circle cx="{x}" cy="{y}" r="{radius}" fill="{colour}" stroke="#000" '
+                   f'stroke-width="1.5" stroke-dasharray="2,2"/>'
                    f'<text x="{x}" y="{y + 4}" font-size="11" fill="#fff" text-anchor="middle" '
                    f'font-weight="bold">{esc(health)}</text>'
                    f'<text x="{x}" y="{y - radius - 4:.1f}" font-size="11" fill="#000" '
                    f'text-anchor="middle">{esc(piece_id)}</text></g>')
+
+
+def _leaving_step(activation: Activation, before: Mapping[str, Piece], piece: Piece,
+                  depth: int = 0) -> int | None:
+    """The step at which `piece` left play: its death (damage that killed it, a petrifying
+    effect), else the last step naming it; a part of another piece (Ulom's claw) leaves with
+    its owner. None when no step tells."""
+    owner = before.get(piece.part_of) if piece.part_of is not None else None
+    if owner is not None and depth < len(before):
+        return _leaving_step(activation, before, owner, depth + 1)
+    named = [i for i, step in enumerate(activation.steps)
+             if getattr(step, "piece", None) == piece.id]
+    deaths = [i for i in named if getattr(activation.steps[i], "died", False)
+              or getattr(activation.steps[i], "effect", None) == "petrify"]
+    return deaths[0] if deaths else (named[-1] if named else None)
 
 
 def _sight_lines(canvas: Canvas, activation: Activation, known: Mapping[str, Point]) -> None:

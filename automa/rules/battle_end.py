@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from automa.model.pieces import Piece
 
+FROZEN_CLEAR = "every other monster is dead: the frozen ones count as cleared"
 KILLED_BY = "killed by "  # how the log says who took a piece out of play (`hit ... by HERO`)
 
 
@@ -15,13 +16,14 @@ def killer(why: str) -> str | None:
     return why.removeprefix(KILLED_BY) if why.startswith(KILLED_BY) else None
 
 
-def gold_earners(out: Mapping[str, str], frozen_by: Mapping[str, str]) -> dict[str, str]:
-    """Whose each monster's gold is: the hero that killed it; for a monster still frozen when
-    the room is cleared, the hero who froze it ("If every other monster is dead, the frozen
-    ones count as cleared: the room is complete, and the hero who froze a monster gets its
-    gold", catacombs-facts.md 1.6)."""
+def gold_earners(out: Mapping[str, str], frozen_by: Mapping[str, str | None]
+                 ) -> dict[str, str]:
+    """Whose each monster's gold is: the hero that killed it; for a monster left frozen when
+    the room is cleared by them, the hero who froze it, if one is known ("If every other
+    monster is dead, the frozen ones count as cleared: the room is complete, and the hero who
+    froze a monster gets its gold", catacombs-facts.md 1.6)."""
     earners = {piece: hero for piece, why in out.items() if (hero := killer(why)) is not None}
-    return {**earners, **frozen_by}
+    return {**earners, **{piece: hero for piece, hero in frozen_by.items() if hero is not None}}
 
 
 def lord_fell(started: Sequence[Piece], now: Sequence[Piece]) -> bool:
@@ -45,7 +47,7 @@ def room_cleared(pieces: Sequence[Piece], lord_fell: bool) -> str | None:
         return "no AI character is left"
     if all("frozen" in p.conditions and not p.conditions & {"teleported", "devoured"}
            for p in holding):
-        return "every other monster is dead: the frozen ones count as cleared"
+        return FROZEN_CLEAR
     return None
 
 
@@ -69,16 +71,17 @@ def devoured_return(pieces: Sequence[Piece]) -> list[str]:
 
 def resolution(pieces: Sequence[Piece], out: Mapping[str, str],
                gold: Mapping[str, int | None], cave: Sequence[str] = (),
-               lord_fight: bool = False, frozen_by: Mapping[str, str] | None = None
+               lord_fight: bool = False, frozen_by: Mapping[str, str | None] | None = None
                ) -> list[str]:
     """The Resolution Phase for the monsters killed: "Each surviving hero collects gold equal
     to the printed rewards of the monsters *they* destroyed ... All monsters return to the
     pool." (catacombs-facts.md, Resolution), except the Hidden Cave's: "The collected monsters
     are not returned to the Monster Pool during the Resolution Phase and are considered to be
     out of the game." `pieces` are the battle's starting pieces, `gold` each monster's printed
-    reward, `cave` the Hidden Cave's five kinds, `frozen_by` the hero who froze each monster
-    still frozen (it counts as cleared). In the Lord fight no disc goes onto a hero's
-    board."""
+    reward, `cave` the Hidden Cave's five kinds, `frozen_by` each monster left frozen when the
+    frozen ones cleared the room and the hero who froze it (None: nobody's gold); it is not
+    destroyed, so it is never kept for the Hidden Cave. In the Lord fight no disc goes onto a
+    hero's board."""
     kind = {p.id: p for p in pieces}
     lines: list[str] = []
     back: list[str] = []
@@ -92,9 +95,10 @@ def resolution(pieces: Sequence[Piece], out: Mapping[str, str],
         hero = earners.get(piece_id)
         if hero is not None and not lord_fight:
             by_hero.setdefault(hero, []).append(piece_id)
-        if hero is not None and piece.monster in cave:
-            lines.append(f"{piece.id}: kept on {hero}'s board for the Hidden Cave, out of "
-                         f"the game")
+        killed_by = killer(out[piece_id]) if piece_id in out else None
+        if killed_by is not None and piece.monster in cave:
+            lines.append(f"{piece.id}: kept on {killed_by}'s board for the Hidden Cave, out "
+                         f"of the game")
         else:
             back.append(piece.id)
     for hero, killed in by_hero.items():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -183,25 +183,6 @@ def apply_hit_event(battle: Battle, event: Event, monsters: Mapping[str, Monster
     if event.get("trilithon") is True:
         lines.append(trilithon_reshot(parsed.name))
     return battle, lines
-
-
-def frozen_by(events: Sequence[Event], battle: Battle) -> dict[str, str]:
-    """For each piece of `battle` still frozen, the hero whose ice shot froze it: the last
-    `hit ... ice by HERO` on it in `events` (the log in force). A piece frozen with no hero
-    named (or by the `condition` command) has none: its gold is nobody's."""
-    froze: dict[str, str] = {}
-    for event in events:
-        by, targets = event.get("by"), event.get("targets")
-        if event.get("type") != "hit" or not isinstance(by, str) or not isinstance(targets, list):
-            continue
-        try:
-            iced = parse_shot(str(event.get("shot"))).name == "ice"
-        except ValueError:
-            continue
-        if iced:
-            froze.update((target, by) for target in targets if isinstance(target, str))
-    return {piece: hero for piece, hero in froze.items()
-            if (frozen := battle.get(piece)) is not None and "frozen" in frozen.conditions}
 
 
 def _catacomb(attacker: Piece | None) -> bool:

@@ -40,6 +40,25 @@ def replay_steps(session: Session) -> Iterator[ReplayStep]:
                          turn_count if activation else 0)
 
 
+def frozen_by(session: Session) -> dict[str, str | None]:
+    """Each piece frozen now, and the hero whose ice shot froze it: the hero named (`hit ...
+    ice by HERO`) by the input that put the ice on it, as the log in force replays. Frozen
+    another way (`freeze`, an ice shot naming no hero) it has None: its gold is nobody's. An
+    ice shot on a piece already frozen freezes nothing, so it changes nothing here."""
+    froze: dict[str, str | None] = {}
+    for step in replay_steps(session):
+        was = {p.id: p for p in step.before.battle.pieces}
+        by = step.event.get("by") if step.event.get("type") == "hit" else None
+        for piece in step.after.battle.pieces:
+            before = was.get(piece.id)
+            if "frozen" in piece.conditions and (before is None
+                                                 or "frozen" not in before.conditions):
+                froze[piece.id] = by if isinstance(by, str) else None
+    now = session.state.battle
+    return {piece_id: hero for piece_id, hero in froze.items()
+            if (still := now.get(piece_id)) is not None and "frozen" in still.conditions}
+
+
 def open_recorded(path: str, catalog: Catalog) -> Session:
     """A session folder, or the path of its log.jsonl."""
     from pathlib import Path

@@ -672,6 +672,15 @@ function placePieces(act, count) {
     if (i < count) moved.set(step.piece, step.to);
   });
   const svg = matSvg();
+  // a piece the activation took out of play: moved and hurt along the steps, like the rest
+  for (const g of svg.querySelectorAll("#overlays g.overlay-gone")) {
+    const spot = moved.get(g.dataset.piece);
+    showHealth(g, health.get(g.dataset.piece));
+    if (!spot) continue;
+    const [x1, y1] = toSvg(Number(g.dataset.x), Number(g.dataset.y));
+    const [x2, y2] = toSvg(...spot);
+    g.setAttribute("transform", `translate(${(x2 - x1).toFixed(2)} ${(y2 - y1).toFixed(2)})`);
+  }
   for (const g of svg.querySelectorAll("g.piece")) {
     if (board.drag && board.drag.g === g) continue;
     showHealth(g, all ? undefined : health.get(g.dataset.piece));
@@ -693,9 +702,10 @@ function showHealth(g, health) {
   const text = g.querySelector("text");
   if (!text) return;
   if (text.dataset.drawn === undefined) text.dataset.drawn = text.textContent;
-  const piece = board.view.pieces.find((p) => p.id === g.dataset.piece);
-  text.textContent = health === undefined || !piece ? text.dataset.drawn :
-    piece.measured && piece.max_health ? `${health}/${piece.max_health}` : String(health);
+  const piece = board.view.pieces.find((p) => p.id === g.dataset.piece); // none: out of play
+  text.textContent = health === undefined ? text.dataset.drawn :
+    piece && piece.measured && piece.max_health ? `${health}/${piece.max_health}` :
+      String(health);
 }
 
 // ---- Next and the questions -----------------------------------------------------------------
