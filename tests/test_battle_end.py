@@ -69,7 +69,7 @@ def test_a_frozen_monsters_gold_goes_to_the_hero_who_froze_it(catalog: Catalog) 
     gold = {m: s.gold for m, s in catalog.monsters.items()}
     out = {"rat-1": "killed by elf", "sk": "dead"}
     lines = resolution(_pieces(), out, gold, frozen_by={"mino": "dwarf"})
-    assert "dwarf collects 2 gold for the monsters they destroyed (mino)" in lines
+    assert "dwarf collects 2 gold for the monsters they froze (mino)" in lines
     assert lines[-1] == "back to the Monster Pool: rat-1, sk, mino"
     assert gold_earners(out, {"mino": "dwarf"}) == {"rat-1": "elf", "mino": "dwarf"}
 
@@ -87,7 +87,8 @@ def test_play_pays_the_freezer_when_only_frozen_monsters_are_left(tmp_path: Path
     out = play_lines(folder, ["hit mino ice by elf", "hit rat-1 giant-fireball by elf", "quit"])
     resolved = out.split("The room is cleared: every other monster is dead: the frozen ones "
                          "count as cleared.")[1]
-    assert "elf collects 3 gold for the monsters they destroyed (rat-1, mino)" in resolved
+    assert "elf collects 3 gold for the monsters they destroyed (rat-1) and froze (mino)" \
+        in resolved
     assert "back to the Monster Pool: rat-1, mino" in resolved
     assert frozen_by(Session.open(folder, load_catalog())) == {"mino": "elf"}
 
@@ -109,7 +110,7 @@ def test_the_freezer_is_the_hero_whose_shot_put_the_ice_on(tmp_path: Path, lines
     assert frozen_by(Session.open(folder, load_catalog())) == {"mino": earner}
     resolved = out.split("The room is cleared")[1]
     assert "back to the Monster Pool: rat-1, mino" in resolved
-    mino_paid = "mino)" in resolved
+    mino_paid = "froze (mino)" in resolved
     assert mino_paid == (earner is not None)
 
 

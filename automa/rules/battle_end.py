@@ -106,9 +106,17 @@ def resolution(pieces: Sequence[Piece], out: Mapping[str, str],
         if not alive:
             continue
         earned = sum(gold.get(kind[k].monster or "", None) or 0 for k in killed)
-        named = ", ".join(killed)
-        lines.insert(0, f"{hero} collects {earned} gold for the monsters they destroyed "
-                        f"({named})")
+        lines.insert(0, f"{hero} collects {earned} gold for the monsters they "
+                        f"{_destroyed_or_froze(killed, frozen_by)}")
     if back:
         lines.append(f"back to the Monster Pool: {', '.join(back)}")
     return lines
+
+
+def _destroyed_or_froze(earned: Sequence[str], frozen_by: Mapping[str, str | None]) -> str:
+    """"destroyed (rat-1, mino)", "froze (mino)" or "destroyed (rat-1) and froze (mino)"."""
+    killed = [piece for piece in earned if piece not in frozen_by]
+    frozen = [piece for piece in earned if piece in frozen_by]
+    said = [f"{verb} ({', '.join(pieces)})"
+            for verb, pieces in (("destroyed", killed), ("froze", frozen)) if pieces]
+    return " and ".join(said)
