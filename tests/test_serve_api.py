@@ -136,7 +136,7 @@ def test_state_is_exactly_automa_status_json(demo: Path, board: Client) -> None:
 def test_version_is_the_hash_of_the_log_and_moves_with_every_write(demo: Path,
                                                                      board: Client) -> None:
     first = board.ok("GET", "/api/version")
-    assert first == {"version": hashlib.sha256(log_bytes(demo)).hexdigest()}
+    assert first == {"version": hashlib.sha256(log_bytes(demo)).hexdigest(), "asking": None}
     assert board.ok("GET", "/api/version") == first  # nothing written: the same
     board.ok("POST", "/api/heal", {"piece": "elf", "amount": 1})
     second = board.ok("GET", "/api/version")["version"]
@@ -324,6 +324,25 @@ def _answer(question: dict[str, Any]) -> str:
     if question["kind"] == "number":
         return str(options[2])
     return str(options[-1] if question["kind"] == "token" else options[0])
+
+
+def test_every_page_is_told_the_question_open_on_the_log(tmp_path: Path) -> None:
+    """While a device answers Next's questions, /api/version says what the table is asked, so
+    the other pages (a watcher, a phone) can say so; once the activation is logged, or the log
+    moves on any other way, no question is open."""
+    folder = new_session(tmp_path, DUEL, "--dice", "physical")
+    with serving(folder) as board:
+        assert board.ok("GET", "/api/version")["asking"] is None
+        answers: list[str] = []
+        while "question" in (reply := board.ok("POST", "/api/next", {"answers": answers})):
+            assert board.ok("GET", "/api/version")["asking"] == reply["question"]["prompt"]
+            answers.append(_answer(reply["question"]))
+            assert len(answers) < 20
+        assert board.ok("GET", "/api/version")["asking"] is None  # answered: logged
+        reply = board.ok("POST", "/api/next", {"answers": []})
+        assert board.ok("GET", "/api/version")["asking"] == reply["question"]["prompt"]
+        board.ok("POST", "/api/undo")  # another input moves the log on: that question is gone
+        assert board.ok("GET", "/api/version")["asking"] is None
 
 
 def test_physical_dice_are_asked_one_question_at_a_time_nothing_logged_until_done(

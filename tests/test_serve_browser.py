@@ -440,8 +440,20 @@ def test_physical_dice_by_buttons(browser: Browser, tmp_path: Path) -> None:
         settled(page, url)
         page.click("#done")
         page.wait_for_function("() => document.body.dataset.phase === 'ai'")
+        # a second device watching sees what the table is asked on the first, then not
+        watcher = open_page(browser, url + "?watch")
+        settled(watcher, url)
+        with page.expect_response("**/api/next") as answer:
+            page.click("#next")
+        prompt = answer.value.json()["question"]["prompt"]
+        watcher.wait_for_function(
+            "p => document.querySelector('#asked-elsewhere').textContent.endsWith(p)",
+            arg=prompt, timeout=2000)
+        assert page.locator("#asked-elsewhere").is_hidden()  # the one answering asks itself
+        page.click("#back")  # back to Next: the questions start again below
         asked = answer_questions(page, url, {"token": "2", "number": "7"})
         assert [q["kind"] for q in asked][:2] == ["token", "number"]
+        watcher.wait_for_selector("#asked-elsewhere", state="hidden", timeout=2000)
         steps = api(url)["last"]["steps"]  # the faces pressed are the faces the AI used
         assert next(s["value"] for s in steps if s["kind"] == "token") == 2
         assert next(s["value"] for s in steps if s["kind"] == "roll") == 7

@@ -46,6 +46,24 @@ class Board:
     _view: tuple[str, dict[str, Any]] | None = field(default=None, init=False, repr=False)
     _threats: dict[tuple[str, str, float, tuple[str, ...]], dict[str, Any]] = field(
         default_factory=dict, init=False, repr=False)
+    # the question a device was last asked by Next, and the log's version then: other pages
+    # show it while the log has not moved (not kept on disk: a question is not an input)
+    _asking: tuple[str, str] | None = field(default=None, init=False, repr=False)
+
+    def asked(self, prompt: str) -> None:
+        """Next asked a device `prompt`: other pages show it until the log moves on."""
+        from automa.web.view import version
+
+        self._asking = (version(self.session), prompt)
+
+    def asking(self) -> str | None:
+        """The prompt of the question open on the log as it is now, if a device was asked one
+        (answering it, or any other input, moves the log on and closes it)."""
+        from automa.web.view import version
+
+        if self._asking is None or self._asking[0] != version(self.session):
+            return None
+        return self._asking[1]
 
     def view(self) -> dict[str, Any]:
         """The view, built again only when the log has changed (the campaign's status, kept in
@@ -216,7 +234,7 @@ def get_state(board: Board, body: Any) -> Result:
 def get_version(board: Board, body: Any) -> Result:
     from automa.web.view import version
 
-    return 200, {"version": version(board.session)}
+    return 200, {"version": version(board.session), "asking": board.asking()}
 
 
 def get_view(board: Board, body: Any) -> Result:
@@ -265,6 +283,7 @@ def post_next(board: Board, body: Any) -> Result:
     try:
         activation = session.next(asker)
     except NeedsAnswer as need:
+        board.asked(str(need.question.get("prompt", "")))
         return 200, {"question": need.question, "answers": answers[:asker.used]}
     except BadAnswer as bad:
         raise ApiError(400, str(bad)) from None

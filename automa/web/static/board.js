@@ -100,9 +100,10 @@ async function refresh() {
 
 async function poll() {
   try {
-    const { version } = await getJSON("/api/version");
+    const { version, asking } = await getJSON("/api/version");
     $("live").classList.remove("stale");
     $("live").textContent = board.readOnly ? "watching" : "live";
+    showAskedElsewhere(asking);
     if (version !== board.version && !board.drag) await refresh();
   } catch (err) {
     $("live").classList.add("stale");
@@ -763,6 +764,15 @@ function askQuestion(question, answers) {
   $("back").disabled = false;
   $("question").scrollIntoView({ block: "nearest" });
   box.querySelector("button")?.focus({ preventScroll: true });
+}
+
+// A question Next put to another device (the one answering it shows the question itself):
+// this page says what the table was asked there, until the log moves on.
+function showAskedElsewhere(prompt) {
+  const note = $("asked-elsewhere");
+  const shown = !!prompt && board.answers === null;
+  note.hidden = !shown;
+  note.textContent = shown ? `Asked on another device: ${prompt}` : "";
 }
 
 function closeQuestion() {
