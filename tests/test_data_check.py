@@ -400,6 +400,9 @@ def broken(folder: Path, name: str, header: str, key: str, value: str) -> list[s
      "mausolem"),
     # setup places monster cards only: a Lord as a mercenary would stop it
     ("lords.toml", "hmotha", "mercenary", '["pholith"]', "[hmotha] mercenary:", "pholith"),
+    # setup rolls the Rune Die on the playmat chart: a face with no mat once crashed it
+    ("components.toml", "die.rune", "faces", "[1, 2, 3, 4, 5, 12]",
+     "[playmat-chart] rune_die.12:", "face 12"),
 ])
 def test_cross_file_inconsistency_is_reported(tmp_path: Path, name: str, header: str, key: str,
                                               value: str, where: str, says: str) -> None:

@@ -640,12 +640,24 @@ def build_catalog(user_dir: Path | None, problems: Problems) -> Catalog | None:
         problems.attempt(lambda: raise_(DataError("data/effects.toml", missing[0], "",
                                                   "every modifier needs an effect record")))
     problems.attempt(lambda: _check_campaigns(user_dir, rooms.by_id, lords.by_id))
-    setup = problems.attempt(lambda: parse_setup(*load_data_file("setup.toml", user_dir),
-                                                 playmats.by_id))
-    if components is None or setup is None:
+    setup_file = problems.attempt(lambda: load_data_file("setup.toml", user_dir))
+    setup = None if setup_file is None else problems.attempt(
+        lambda: parse_setup(*setup_file, playmats.by_id))
+    if components is None or setup is None or setup_file is None:
         return None
+    chart_file = setup_file[1].get("playmat-chart", "data/setup.toml")
+    problems.attempt(lambda: _check_rune_chart(components.rune_die, setup, chart_file))
     return Catalog(components, behaviour.by_id, monsters.by_id, lords.by_id, playmats.by_id,
                    rooms.by_id, effects.by_id, setup, {**lords.origins, **monsters.origins})
+
+
+def _check_rune_chart(rune_die: tuple[int, ...], setup: SetupData, chart_file: str) -> None:
+    """Setup rolls the Rune Die on the playmat chart: each of its faces needs a playmat there."""
+    missing = [face for face in rune_die if face not in setup.rune_die_mats]
+    if missing:
+        raise DataError(chart_file, "playmat-chart", f"rune_die.{missing[0]}",
+                        f"the Rune Die (components.toml [die.rune]) has face {missing[0]}: the "
+                        f"chart needs a playmat for every face it can roll")
 
 
 def _components_part(catalog: LazyCatalog, user_dir: Path | None) -> dict[str, Any]:
