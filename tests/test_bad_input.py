@@ -163,6 +163,10 @@ CASES: dict[str, Bad] = {
         "size = [60.0, 90.0]", "size = [1e308, 90.0]"), record="playmat", field="size",
         says=("at most",)),
     "at-is-inf": Bad(RAT_AT, "at = [inf, 80.0]", "piece rat-1", "at", ("finite",)),
+    # found by the fuzzer: a piece on the Teleported! card is not checked against the mat, and
+    # a spot of -1e308 overflowed the picture's label placement
+    "teleported-far-off-the-mat": Bad(RAT_AT, 'conditions = ["teleported"]\nat = [-1e308, 80.0]',
+                                      "piece rat-1", "at", ("far off the",)),
     "radius-is-nan": Bad(RAT_AT, RAT_AT + "\nradius = nan", "piece rat-1", "radius",
                          ("finite",)),
     "out-not-a-table": Bad("format = 1\n", "format = 1\nout = [1, 2]\n", None, "out",

@@ -411,6 +411,20 @@ def test_cross_file_inconsistency_is_reported(tmp_path: Path, name: str, header:
     assert any(where in line and says in line for line in lines), lines
 
 
+@pytest.mark.parametrize(("text", "says"), [
+    ('"draw {count} Poison {cardz}"', "unknown placeholder {cardz}"),
+    ('"draw {} Poison cards"', "a placeholder without a name"),
+    ('"draw {count:q} Poison cards"', "Unknown format code"),
+])
+def test_an_effect_text_with_a_placeholder_it_cannot_fill_is_reported(
+        tmp_path: Path, text: str, says: str) -> None:
+    """The effect's words are filled in at every hit: a misspelt placeholder once stopped a
+    turn with an internal KeyError at the first poisoned hit."""
+    folder = copy_shipped(tmp_path)
+    lines = broken(folder, "effects.toml", "poison", "text", text)
+    assert any("[poison] text:" in line and says in line for line in lines), lines
+
+
 def test_empty_minion_choice_is_reported(tmp_path: Path) -> None:
     """A minion slot with no monster once crashed the lair setup (an empty list indexed)."""
     folder = copy_shipped(tmp_path)

@@ -446,6 +446,13 @@ def parse_effect(rec: Record) -> EffectSpec:
     for kind in effect.kinds:
         if kind not in HERO_KINDS:
             raise rec.fail("kinds", f"unknown kind {kind!r} (known: {', '.join(HERO_KINDS)})")
+    try:  # the words are filled in at every hit: a placeholder they cannot fill is refused now
+        effect.said("Elf", "Sewer Rat #1", 2, 1)
+    except (KeyError, IndexError, ValueError, TypeError) as error:
+        what = f"unknown placeholder {{{error.args[0]}}}" if isinstance(error, KeyError) else \
+            "a placeholder without a name" if isinstance(error, IndexError) else str(error)
+        raise rec.fail("text", f"{what}; the text may name {{target}}, {{attacker}}, {{count}}, "
+                               f"{{cards}} and {{amount}}") from None
     rec.optional_string("note")
     return effect
 

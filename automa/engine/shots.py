@@ -32,6 +32,7 @@ from automa.geometry.sight import CORRIDOR_WIDTH
 from automa.geometry.table import edge_distance
 from automa.geometry.templates import attack_cover
 from automa.model.components import DamageToken
+from automa.model.monsters import EffectSpec
 from automa.model.pieces import Piece
 from automa.model.records import dataclass
 from automa.model.shots import Shot
@@ -138,7 +139,7 @@ def apply_modifiers(table: Table, battle: Battle, log: StepLog, ctx: ShotContext
         if spec.provenance == "house":
             log.ruling("effects-data", f"the {modifier.name} modifier's effect is ours")
         if spec.effect == "note":
-            log.add(NoteStep(_effect_text(battle, spec.text, ctx, target, modifier.count, amount)))
+            log.add(NoteStep(_effect_text(battle, spec, ctx, target, modifier.count, amount)))
             continue
         if spec.needs_damage and amount <= 0:
             log.add(NoteStep(f"{modifier.name}: no damage was done, so no effect"))
@@ -146,16 +147,15 @@ def apply_modifiers(table: Table, battle: Battle, log: StepLog, ctx: ShotContext
         if target.kind not in spec.kinds:
             log.add(NoteStep(f"{modifier.name}: {target.label} ({target.kind}) is immune"))
             continue
-        text = _effect_text(battle, spec.text, ctx, target, modifier.count, amount)
+        text = _effect_text(battle, spec, ctx, target, modifier.count, amount)
         battle = EFFECTS[spec.effect](battle, log, ctx, target, modifier.count, text)
     return battle
 
 
-def _effect_text(battle: Battle, template: str, ctx: ShotContext, target: Piece, count: int,
+def _effect_text(battle: Battle, spec: EffectSpec, ctx: ShotContext, target: Piece, count: int,
                  amount: int) -> str:
     attacker = battle.get(ctx.actor)
-    return template.format(target=target.label, attacker=attacker.label if attacker else ctx.actor,
-                           count=count, cards="card" if count == 1 else "cards", amount=amount)
+    return spec.said(target.label, attacker.label if attacker else ctx.actor, count, amount)
 
 
 Effect = Callable[[Battle, StepLog, ShotContext, Piece, int, str], Battle]
@@ -341,7 +341,7 @@ def _devour_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, t
         log.add(NoteStep(f"devour: {target.label} ({target.kind}) cannot be devoured"))
         return battle
     return _devoured(battle, log, ctx, target, 1,
-                     _effect_text(battle, spec.text, ctx, target, 1, amount))
+                     _effect_text(battle, spec, ctx, target, 1, amount))
 
 
 PORTAL_TRAP = {1: (1, "teleported"), 2: (2, "teleported"), 3: (3, "teleported"),

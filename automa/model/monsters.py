@@ -77,5 +77,10 @@ class EffectSpec:
     effect: str
     needs_damage: bool
     kinds: tuple[str, ...]
-    text: str
+    text: str  # the step's words; may name {target}, {attacker}, {count}, {cards}, {amount}
     provenance: str
+
+    def said(self, target: str, attacker: str, count: int, amount: int) -> str:
+        """The step's words for one hit: `count` cards (or tokens) to `target`, `amount` damage."""
+        return self.text.format(target=target, attacker=attacker, count=count,
+                                cards="card" if count == 1 else "cards", amount=amount)

@@ -170,6 +170,11 @@ def _pieces(top: Record, catalog: Catalog, playmat: Playmat) -> tuple[Piece, ...
         off_table = piece.conditions & {"teleported", "devoured"}
         placed = [p for p in pieces if not p.conditions & {"teleported", "devoured"}
                   and not rides_on(piece, p) and not rides_on(p, piece)]  # a rider on top
+        if off_table and not (-playmat.width <= x <= 2 * playmat.width
+                              and -playmat.length <= y <= 2 * playmat.length):
+            raise rec.fail("at", f"({x:g}, {y:g}) is far off the {playmat.width:g} x "
+                                 f"{playmat.length:g} mat: a piece on the Teleported! or "
+                                 f"Devoured! card keeps a spot on the mat or beside it")
         clash = None if off_table else overlap_with(table, placed, piece, where,
                                                     PLACEMENT_TOLERANCE)
         if clash and clash.startswith("obstacle") and "aloft" in piece.conditions:
