@@ -371,7 +371,7 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         rewarded,
         survivors,
     )
-    from automa.rules.battle_end import FROZEN_CLEAR, lord_fell, room_cleared
+    from automa.rules.battle_end import FROZEN_CLEAR, lord_fell, room_cleared, still_holding
     from automa.session.replay import frozen_by
     from automa.session.store import Session
 
@@ -394,9 +394,7 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         fell = lord_fell(played.scenario.pieces, battle.pieces)
         cleared = room_cleared(battle.pieces, fell)
         if cleared is None and survivors(heroes):
-            left = [p.id for p in battle.pieces if p.side == "ai" and p.kind != "antient"
-                    and ("frozen" not in p.conditions or p.conditions & {"teleported",
-                                                                           "devoured"})]
+            left = [p.id for p in still_holding(battle.pieces)]
             raise CampaignError(f"the room is not cleared: {', '.join(left)} still in play "
                                 f"(finish the battle, or report them removed)")
         if room.kind == "battle":  # the Lord fight puts no disc on a hero's board

@@ -14,7 +14,7 @@ from automa.model.components import Components
 from automa.model.pieces import Piece
 from automa.model.scenario import Scenario
 from automa.render.markup import esc
-from automa.render.palette import AI, BLOCKED, HEROES, NEUTRAL, PATH, PUSH, SEEN, TEMPLATE
+from automa.render.palette import BLOCKED, PATH, PUSH, SEEN, TEMPLATE, side_colour
 from automa.render.svg import SCALE, Canvas, Point
 
 FULL = tuple(30.0 * face for face in range(1, 13))  # a plain clock, when no components are given
@@ -71,7 +71,7 @@ def gone_pieces(canvas: Canvas, activation: Activation, before: Mapping[str, Pie
         if until is None:
             continue
         x, y = canvas.x(piece.at[0]), canvas.y(piece.at[1])
-        colour = {"heroes": HEROES, "ai": AI}.get(piece.side, NEUTRAL)
+        colour = side_colour(piece.side)
         health = "" if piece.health is None else str(piece.health)
         radius = piece.radius * SCALE
         canvas.add(f'<g class="overlay-gone" data-piece="{esc(piece_id)}" data-until="{until}" '

@@ -23,7 +23,7 @@ from automa.model.scenario import Scenario
 from automa.render.labels import FONT, PAD, Box, Disc, label_size, place_labels
 from automa.render.markup import esc
 from automa.render.measured import Unmeasured
-from automa.render.palette import AI, HEROES, NEUTRAL, UNKNOWN, ZONE
+from automa.render.palette import UNKNOWN, ZONE, side_colour
 
 SCALE = 10.0  # px per cm
 MARGIN = 60.0  # px around the mat: grid labels, and a Clock template hanging over the edge
@@ -163,7 +163,7 @@ def _pieces(canvas: Canvas, pieces: Iterable[Piece], unmeasured: Mapping[str, Po
         canvas.add(f'<g class="piece" data-piece="{esc(piece.id)}" data-side="{esc(piece.side)}" '
                    f'data-x="{at[0]:.3f}" data-y="{at[1]:.3f}" data-health="{esc(health)}" '
                    f'data-measured="{str(known).lower()}">')
-        colour = {"heroes": HEROES, "ai": AI}.get(piece.side, NEUTRAL)
+        colour = side_colour(piece.side)
         if known:
             dash = ' stroke-dasharray="4,2"' if piece.side == "ai" else ""
             canvas.add(f'<circle cx="{x}" cy="{y}" r="{r}" fill="{colour}" fill-opacity="0.9" '

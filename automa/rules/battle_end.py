@@ -45,10 +45,16 @@ def room_cleared(pieces: Sequence[Piece], lord_fell: bool) -> str | None:
     holding = [p for p in pieces if p.side == "ai" and p.kind != "antient"]
     if not holding:
         return "no AI character is left"
-    if all("frozen" in p.conditions and not p.conditions & {"teleported", "devoured"}
-           for p in holding):
+    if not still_holding(pieces):
         return FROZEN_CLEAR
     return None
+
+
+def still_holding(pieces: Sequence[Piece]) -> list[Piece]:
+    """The AI characters that keep the room from being cleared: not Antients, and not frozen
+    on the mat (a frozen one on the Teleported! or Devoured! card still holds it)."""
+    return [p for p in pieces if p.side == "ai" and p.kind != "antient"
+            and ("frozen" not in p.conditions or p.conditions & {"teleported", "devoured"})]
 
 
 def overseer_won(pieces: Sequence[Piece]) -> str | None:

@@ -677,10 +677,7 @@ function placePieces(act, count) {
   for (const g of svg.querySelectorAll("#overlays g.overlay-gone")) {
     const spot = moved.get(g.dataset.piece);
     showHealth(g, health.get(g.dataset.piece));
-    if (!spot) continue;
-    const [x1, y1] = toSvg(Number(g.dataset.x), Number(g.dataset.y));
-    const [x2, y2] = toSvg(...spot);
-    g.setAttribute("transform", `translate(${(x2 - x1).toFixed(2)} ${(y2 - y1).toFixed(2)})`);
+    if (spot) g.setAttribute("transform", shiftTo(g, spot));
   }
   for (const g of svg.querySelectorAll("g.piece")) {
     if (board.drag && board.drag.g === g) continue;
@@ -691,11 +688,16 @@ function placePieces(act, count) {
       for (const shape of [g, label]) if (shape) shape.removeAttribute("transform");
       continue;
     }
-    const [x1, y1] = toSvg(Number(g.dataset.x), Number(g.dataset.y));
-    const [x2, y2] = toSvg(...spot);
-    const shift = `translate(${(x2 - x1).toFixed(2)} ${(y2 - y1).toFixed(2)})`;
+    const shift = shiftTo(g, spot);
     for (const shape of [g, label]) if (shape) shape.setAttribute("transform", shift);
   }
+}
+
+// The transform that draws a group made at its data-x, data-y (cm) at `spot` instead.
+function shiftTo(g, spot) {
+  const [x1, y1] = toSvg(Number(g.dataset.x), Number(g.dataset.y));
+  const [x2, y2] = toSvg(...spot);
+  return `translate(${(x2 - x1).toFixed(2)} ${(y2 - y1).toFixed(2)})`;
 }
 
 // The number on a piece's disc: `health` while steps still appear, else what the mat drew.
