@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from PIL import Image
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, Route, sync_playwright
 
 from tests.conftest import EXAMPLES
 
@@ -459,6 +459,33 @@ def test_physical_dice_by_buttons(browser: Browser, tmp_path: Path) -> None:
         assert next(s["value"] for s in steps if s["kind"] == "roll") == 7
         not_blank(page.screenshot())
         assert FAILURES[id(page)] == []
+
+
+def test_the_page_asked_never_says_it_was_asked_elsewhere(browser: Browser,
+                                                          tmp_path: Path) -> None:
+    """The server knows the question as soon as it asks; the page that pressed Next learns it
+    only when the answer arrives. Polls in between (held here for three poll intervals) report
+    that question: on the page still waiting for it, it is its own, not another device's."""
+    folder = new_session(tmp_path, "physical", "--dice", "physical")
+    with serving(folder, tmp_path) as url:
+        page = open_page(browser, url)
+        settled(page, url)
+        page.click("#done")
+        page.wait_for_function("() => document.body.dataset.phase === 'ai'")
+        shown: list[bool] = []
+
+        def slow_next(route: Route) -> None:
+            answer = route.fetch()  # the server has asked
+            for _ in range(6):
+                page.wait_for_timeout(250)
+                shown.append(page.locator("#asked-elsewhere").is_visible())
+            route.fulfill(response=answer)
+
+        page.route("**/api/next", slow_next)
+        page.click("#next")
+        page.wait_for_selector("#question", state="visible")
+        assert shown and not any(shown)
+        assert page.locator("#asked-elsewhere").is_hidden()
 
 
 def test_asked_geometry_answered_by_buttons(browser: Browser, tmp_path: Path) -> None:

@@ -745,6 +745,7 @@ async function next(answers) {
 
 function askQuestion(question, answers) {
   board.answers = answers;
+  showAskedElsewhere(null); // this page is the one asked
   $("question").hidden = false;
   $("question").dataset.kind = question.kind;
   $("prompt").textContent = question.prompt;
@@ -769,10 +770,11 @@ function askQuestion(question, answers) {
 }
 
 // A question Next put to another device (the one answering it shows the question itself):
-// this page says what the table was asked there, until the log moves on.
+// this page says what the table was asked there, until the log moves on. While this page's own
+// Next is on its way (busy), the question the server reports is this page's own.
 function showAskedElsewhere(prompt) {
   const note = $("asked-elsewhere");
-  const shown = !!prompt && board.answers === null;
+  const shown = !!prompt && board.answers === null && !board.busy;
   note.hidden = !shown;
   note.textContent = shown ? `Asked on another device: ${prompt}` : "";
 }
