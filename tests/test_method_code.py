@@ -52,6 +52,22 @@ def test_the_code_kept_for_a_text_is_what_exec_compiles_from_it(folder: Path) ->
     assert init.__annotations__ == {"a": int, "return": int}
 
 
+def test_a_prepared_text_is_kept_by_the_text_as_given(folder: Path) -> None:
+    """`prepare` (records.py sets a frozen record's fields at once) runs on a text's first
+    compile only: the code kept under the text as given is the prepared text's."""
+    prepared: list[str] = []
+
+    def prepare(text: str) -> str:
+        prepared.append(text)
+        return text.replace("self.a=a", "self.a=a*2")
+
+    writer = MethodCode()
+    assert writer.code(TEXT, prepare) == compiled(TEXT.replace("self.a=a", "self.a=a*2"))
+    writer.store()
+    assert MethodCode().code(TEXT, prepare) == compiled(TEXT.replace("self.a=a", "self.a=a*2"))
+    assert prepared == [TEXT]  # found the second time, not prepared again
+
+
 @pytest.mark.skipif(not records._COPIED, reason="this Python's records are the standard ones")
 def test_records_from_kept_code_are_the_standard_records(folder: Path) -> None:
     """Two runs in fresh interpreters: the first compiles and keeps every text, the second

@@ -94,6 +94,16 @@ def kinds(decorate: Decorator) -> dict[str, type]:
     class FrozenChild(Plain):
         d: int = 4
 
+    @decorate(frozen=True)
+    class Derived:
+        a: int
+        made: list[int] = dataclasses.field(default_factory=list, init=False)
+        later: int = dataclasses.field(default=5, init=False)
+        double: int = dataclasses.field(default=0, init=False, compare=False)
+
+        def __post_init__(self) -> None:
+            object.__setattr__(self, "double", 2 * self.a)
+
     @decorate(frozen=True, repr=False, eq=False)
     class Quiet:
         a: int
@@ -106,7 +116,7 @@ def kinds(decorate: Decorator) -> dict[str, type]:
 
     return {cls.__name__: cls for cls in (Plain, Bare, One, Empty, Options, Keywords, OwnHash,
                                           OwnEq, OwnRepr, Mutable, MutableChild, FrozenChild,
-                                          Quiet, Ordered)}
+                                          Derived, Quiet, Ordered)}
 
 
 STANDARD, RECORDS = kinds(dataclasses.dataclass), kinds(records.dataclass)
@@ -115,7 +125,7 @@ ARGS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "Empty": ((), {}), "Options": ((1, 2, 3, 4, 5), {}), "Keywords": ((), {"a": 1}),
     "OwnHash": ((1,), {}), "OwnEq": ((1,), {}), "OwnRepr": ((1,), {}),
     "Mutable": ((1,), {}), "MutableChild": ((1,), {"b": 2}), "FrozenChild": ((1, "x"), {}),
-    "Quiet": ((1,), {}), "Ordered": ((1, "x", (2,)), {}),
+    "Derived": ((3,), {}), "Quiet": ((1,), {}), "Ordered": ((1, "x", (2,)), {}),
 }
 
 
@@ -154,6 +164,7 @@ def behaviour(cls: Any) -> list[object]:
         getattr(one, "rest", None), outcome(lambda: one < two), outcome(lambda: one <= two),
         outcome(lambda: one > two), outcome(lambda: one >= two),
         outcome(lambda: sorted([cls(*args, **kwargs), one]) == [one, one] if asked.order else 0),
+        list(vars(one).items()),
     ]
 
 
@@ -264,3 +275,24 @@ def test_a_record_made_while_another_is_made_does_not_wait_for_itself() -> None:
                           for e in during)
     assert "exec" not in vars(dataclasses)
 
+
+
+def test_a_frozen_record_sets_its_fields_in_one_step() -> None:
+    """The standard text sets a frozen record's fields one `object.__setattr__` call each; the
+    record's own sets them all at once, the same values in the same order."""
+    standard = ("def __create_fn__(__dataclass_type__):\n"
+                " def __init__(self, a:_type_a, b:_type_b=_HAS_DEFAULT_FACTORY):\n"
+                "  __dataclass_builtins_object__.__setattr__(self,'a',a)\n"
+                "  __dataclass_builtins_object__.__setattr__(self,'b',_dflt_b() if b is "
+                "_HAS_DEFAULT_FACTORY else b)\n"
+                "  self.__post_init__()\n"
+                " return __init__")
+    assert records._fields_at_once(standard).split("\n")[2:4] == [
+        "  __dataclass_builtins_object__.__setattr__(self,'__dict__',{'a':a,'b':_dflt_b() if b "
+        "is _HAS_DEFAULT_FACTORY else b})",
+        "  self.__post_init__()"]
+    mutable = "def __init__(self, a):\n  self.a=a\n  self.b=a"
+    assert records._fields_at_once(mutable) == mutable
+    made = RECORDS["Plain"].__init__.__code__.co_consts
+    assert ("a", "b", "c") in made, "the field names are the keys of one dict"
+    assert ("a", "b", "c") not in STANDARD["Plain"].__init__.__code__.co_consts

@@ -24,11 +24,12 @@ import marshal
 import os
 import sys
 import threading
+from collections.abc import Callable
 from types import CodeType
 
 from automa.user_cache import cached_file, keep, sealed, unmarshalled, unsealed
 
-HEADER = b"automa-method-code-2\n"
+HEADER = b"automa-method-code-3\n"  # 3: frozen records' fields set at once
 MAX_FILE_BYTES = 4_000_000
 FILE_NAME = f"method-code-{sys.implementation.cache_tag}"
 MAX_KEPT = 600  # texts, ~2 kB each: every record of every command is a few hundred
@@ -44,9 +45,10 @@ class MethodCode:
         self._used: set[str] = set()
         self._writer: int | None = None  # the process that compiled something new
 
-    def code(self, text: str) -> CodeType:
-        """The code of `text`, compiled as `exec(text, ...)` in dataclasses compiles it (no
-        future flags: annotations stay objects)."""
+    def code(self, text: str, prepare: Callable[[str], str] | None = None) -> CodeType:
+        """The code of `text` (made `prepare(text)` first, when given: the code is kept by the
+        text as given, so a text found is not prepared again), compiled as `exec(text, ...)` in
+        dataclasses compiles it (no future flags: annotations stay objects)."""
         with self._lock:
             if self._known is None:
                 path = cached_file(FILE_NAME)
@@ -55,7 +57,8 @@ class MethodCode:
             kept = _code(self._known.get(text))
             if kept is not None:
                 return kept
-            code = compile(text, "<string>", "exec", dont_inherit=True)
+            code = compile(prepare(text) if prepare is not None else text, "<string>", "exec",
+                           dont_inherit=True)
             self._known[text] = marshal.dumps(code)
             if self._writer is None:
                 self._writer = os.getpid()

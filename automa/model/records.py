@@ -4,16 +4,18 @@ The standard decorator (on Python 3.11 and 3.12) writes each method it adds as s
 compiles it: about 0.8 ms a class, and a turn imports some 65 of them, half its start-up over the
 bare imports of numpy, shapely and click. Here `__init__` still comes from the standard decorator
 (every record is made), its text's compiled code kept between runs as `__pycache__` keeps a
-module's (method_code.py); `__eq__`, `__hash__` and, with `order`, `__lt__`, `__le__`, `__gt__` and
-`__ge__` are the standard decorator's own text, compiled when first called (a turn compares or
-hashes few of its classes), so they are as quick to call as ever; `__repr__` and a frozen
-record's `__setattr__` and `__delattr__` are closures over the field names, which cost next to
-nothing to make and behave the same (the same repr text, with the same guard against a record
-that holds itself; the same errors). The docstring of a record without one (its name and
-signature) is worked out when read. Only the plain cases take this path (no `unsafe_hash`,
-`slots`, or `init=False`), and only on the Pythons whose standard text this copies (3.11 and
-3.12: later ones compile a class's methods at once, and compare field by field); anything else
-goes to the standard decorator whole.
+module's (method_code.py), with one change for a frozen record: its fields are set in one step
+(`_fields_at_once`), where the standard text calls `object.__setattr__` once a field (an
+activation makes over a hundred fields; those calls cost it up to a tenth of its time); `__eq__`,
+`__hash__` and, with `order`, `__lt__`, `__le__`, `__gt__` and `__ge__` are the standard
+decorator's own text, compiled when first called (a turn compares or hashes few of its classes),
+so they are as quick to call as ever; `__repr__` and a frozen record's `__setattr__` and
+`__delattr__` are closures over the field names, which cost next to nothing to make and behave
+the same (the same repr text, with the same guard against a record that holds itself; the same
+errors). The docstring of a record without one (its name and signature) is worked out when read.
+Only the plain cases take this path (no `unsafe_hash`, `slots`, or `init=False`), and only on
+the Pythons whose standard text this copies (3.11 and 3.12: later ones compile a class's methods
+at once, and compare field by field); anything else goes to the standard decorator whole.
 `tests/test_records.py` holds the two side by side.
 
     from automa.model.records import dataclass  # in place of `from dataclasses import dataclass`
@@ -26,6 +28,7 @@ from __future__ import annotations
 import abc
 import dataclasses
 import os
+import re
 import sys
 import threading
 from _thread import get_ident
@@ -180,8 +183,41 @@ def _standard(cls: type, frozen: bool, match_args: bool, kw_only: bool) -> type:
 
 def _exec_kept(source: Any, *namespaces: Any) -> None:
     """`exec` as dataclasses calls it to make a method from its text, with the text's code
-    compiled once and kept between runs."""
-    exec(_KEPT_CODE.code(source) if isinstance(source, str) else source, *namespaces)
+    compiled once and kept between runs; a frozen record's fields set at once."""
+    exec(_KEPT_CODE.code(source, _fields_at_once) if isinstance(source, str) else source,
+         *namespaces)
+
+
+# A line of the standard `__init__` text of a frozen record, setting one field:
+#   __dataclass_builtins_object__.__setattr__(self,'name',value)
+_FIELD_LINE = re.compile(r"( +)__dataclass_builtins_object__\.__setattr__\((\w+),'(\w+)',(.*)\)")
+
+
+def _fields_at_once(text: str) -> str:
+    """The standard `__init__` text of a frozen record with each run of its lines that set one
+    field each (one `object.__setattr__` call per field: a fifth of a microsecond each, and an
+    activation makes some hundred fields) made one line that sets the instance's dict to all of
+    them, in the same order, each value the same expression. The record is the same (the same
+    fields, values and order in `vars()`); its dict is its own rather than sharing its keys
+    with the class's other instances, a little larger. Other texts are returned unchanged."""
+    lines: list[str] = []
+    run: list[re.Match[str]] = []
+    for line in [*text.split("\n"), None]:
+        found = _FIELD_LINE.fullmatch(line) if line is not None else None
+        if found is not None and (not run or found.group(1, 2) == run[0].group(1, 2)):
+            run.append(found)
+            continue
+        if run:
+            indent, record = run[0].group(1, 2)
+            values = ",".join(f"{m.group(3)!r}:{m.group(4)}" for m in run)
+            lines.append(f"{indent}__dataclass_builtins_object__.__setattr__({record},"
+                         f"'__dict__',{{{values}}})")
+            run = []
+        if found is not None:
+            run.append(found)
+        elif line is not None:
+            lines.append(line)
+    return "\n".join(lines)
 
 
 class _SignatureDoc:
