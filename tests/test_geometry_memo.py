@@ -6,14 +6,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from automa.catalog.load import load_catalog
 from automa.engine.turn import run_turn
+from automa.errors import RulesError
+from automa.geometry import moves
 from automa.geometry.moves import ruler_toward, sweep
 from automa.geometry.sight import look_around
-from automa.geometry.table import build_table
+from automa.geometry.table import TableGeometry, build_table
+from automa.model.pieces import Piece
 from automa.scenario.load import parse_scenario
 from tests.fingerprint_tables import DEMO_BLOCKED, table_text
 from tests.regenerate_fingerprints import turn_record
+from tests.test_geometry_fast import direction, tables
 
 CATALOG = load_catalog()
 SCENARIO = parse_scenario(table_text(DEMO_BLOCKED), "12m.toml", CATALOG)
@@ -62,3 +69,76 @@ def test_a_remembered_move_is_keyed_by_where_every_piece_stands() -> None:
     fresh = ruler_toward(TABLE, blocked, mover, goal.at, goal.radius, 12.0, goal, goal.id)
     assert again == fresh
     assert fresh.end != move.end
+
+
+# A move kept by the pieces near it (moves._placed_near_disc / _placed_near_ray) answers for
+# every state where those stand as they stood, wherever the others are: each piece the kept key
+# leaves out is put somewhere else, and the answer (kept, where the key still leaves it out) is
+# compared with the move worked out afresh. A move nudged into a crowd (the whole mat searched)
+# is kept by every piece: nothing is moved.
+# A crowd in a 30 cm box, in millimetres (spread over the box, where floats would cluster on its
+# corners): the pieces meet each other and the moves.
+BOX = (st.integers(0, 300).map(lambda mm: 15.0 + mm / 10),
+       st.integers(0, 300).map(lambda mm: 30.0 + mm / 10))
+ELSEWHERE = st.lists(st.tuples(*BOX), min_size=9, max_size=9)
+
+
+@st.composite
+def crowd(draw: st.DrawFn) -> tuple[Piece, ...]:
+    count = draw(st.integers(2, 9))
+    return tuple(Piece(f"p{i}", "ai", "monster", draw(st.tuples(*BOX)),
+                       draw(st.sampled_from([1.0, 1.25, 1.5, 2.5])), 3) for i in range(count))
+
+
+def _moved_off_key(table: TableGeometry, kind: str, placed: tuple[Piece, ...],
+                   spots: list[tuple[float, float]], goal: str = "") -> tuple[Piece, ...]:
+    """Every piece the memo's one `kind` key leaves out (but the goal), put on its spot."""
+    (key,) = [k for k in table.memo if k[0] == kind]
+    kept = {entry[0] for entry in key[1]} | {goal}
+    return tuple(p if p.id in kept else p.moved(spot)
+                 for p, spot in zip(placed, spots, strict=False))
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables(), crowd(), st.integers(0, 8), st.integers(0, 8), st.floats(0.0, 30.0), ELSEWHERE)
+def test_a_ruler_move_kept_by_the_pieces_near_it_is_the_move_worked_out_again(
+        table: TableGeometry, placed: tuple[Piece, ...], which: int, towards: int, length: float,
+        spots: list[tuple[float, float]]) -> None:
+    table.memo.clear()
+    mover, goal = placed[which % len(placed)], placed[towards % len(placed)]
+    if goal.id == mover.id:
+        return
+    args = (mover, goal.at, goal.radius, length, goal, goal.id)
+    try:
+        ruler_toward(table, placed, *args)
+    except RulesError:  # no room on the mat
+        return
+    elsewhere = _moved_off_key(table, "ruler", placed, spots, goal.id)
+    try:
+        kept = ruler_toward(table, elsewhere, *args)
+        table.memo.clear()
+        fresh = moves._ruler_toward(table, elsewhere, *args)[0]
+    except RulesError:
+        return
+    assert kept == fresh
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables(), crowd(), st.integers(0, 8), direction, st.floats(0.0, 40.0), ELSEWHERE)
+def test_a_sweep_kept_by_the_pieces_near_its_line_is_the_sweep_worked_out_again(
+        table: TableGeometry, placed: tuple[Piece, ...], which: int, way: tuple[float, float],
+        length: float, spots: list[tuple[float, float]]) -> None:
+    table.memo.clear()
+    mover = placed[which % len(placed)]
+    try:
+        sweep(table, placed, mover, way, length)
+    except RulesError:
+        return
+    elsewhere = _moved_off_key(table, "sweep", placed, spots)
+    try:
+        kept = sweep(table, elsewhere, mover, way, length)
+        table.memo.clear()
+        fresh = moves._sweep(table, elsewhere, mover, way, length)[0]
+    except RulesError:
+        return
+    assert kept == fresh

@@ -15,7 +15,7 @@ from shapely.geometry import Point
 from shapely.ops import nearest_points
 
 from automa.errors import RulesError
-from automa.geometry.spots import growing_chunks, nearest_free_spot
+from automa.geometry.spots import free_spot_within, growing_chunks, nearest_free_spot
 from automa.geometry.table import (
     EPSILON,
     MEMO_KEPT,
@@ -34,6 +34,8 @@ Vec = tuple[float, float]
 RING_SAMPLES = 720  # candidate spots around a target when the direct touching spot is taken
 RING_CHECKED_AT_ONCE = 32  # ring spots checked for legality in the first vectorised call,
 # nearest first, twice as many in each later one
+NEAR_SLACK = 0.01  # cm: a piece this much farther off than touching is not near a move (the
+# geometry's own tolerances are a millionth of that)
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,29 @@ def _placed(pieces: Sequence[Piece]) -> tuple[tuple[str, Vec, float], ...]:
     return tuple([(p.id, p.at, p.radius) for p in pieces])
 
 
+def _placed_near_disc(pieces: Sequence[Piece], centre: Vec, reach: float
+                      ) -> tuple[tuple[str, Vec, float], ...]:
+    """As `_placed`, only the pieces whose discs come within `reach` of `centre`."""
+    x, y = centre
+    return tuple([(p.id, p.at, p.radius) for p in pieces
+                  if math.hypot(p.at[0] - x, p.at[1] - y) <= reach + p.radius + NEAR_SLACK])
+
+
+def _placed_near_ray(pieces: Sequence[Piece], start: Vec, direction: Vec, reach: float
+                     ) -> tuple[tuple[str, Vec, float], ...]:
+    """As `_placed`, only the pieces whose discs come within `reach` of the ray from `start`
+    along `direction`."""
+    (x, y), norm = start, math.hypot(*direction)
+    ux, uy = direction[0] / norm, direction[1] / norm
+    near = []
+    for p in pieces:
+        dx, dy = p.at[0] - x, p.at[1] - y
+        along = max(0.0, dx * ux + dy * uy)
+        if math.hypot(dx - along * ux, dy - along * uy) <= reach + p.radius + NEAR_SLACK:
+            near.append((p.id, p.at, p.radius))
+    return tuple(near)
+
+
 def _remembered(table: TableGeometry, key: tuple[object, ...]) -> Move | None:
     memo = table.memo
     if len(memo) > MEMO_KEPT:
@@ -174,38 +199,50 @@ def ruler_toward(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, go
     If the ruler would carry it past the goal it stops touching it (a disc of `goal_radius`).
     An illegal end spot becomes the nearest legal one, keeping contact with a goal piece if it can.
     The move is kept in the table's memo, keyed by everything it reads (the same move from the
-    same places, as in a forecast's turns, is not worked out again).
+    same places, as in a forecast's turns, is not worked out again). A move that ends within its
+    ruler's reach reads only the pieces near that reach (`free_spot_within`), so it is kept by
+    those alone: a forecast's turns that part only in a piece far off share it.
     """
-    key = ("ruler", _placed(pieces), mover.id, mover.at, mover.radius, goal, goal_radius, length,
-           None if goal_piece is None else (goal_piece.at, goal_piece.radius), goal_name)
-    move = _remembered(table, key)
+    rest = (mover.id, mover.at, mover.radius, goal, goal_radius, length,
+            None if goal_piece is None else (goal_piece.at, goal_piece.radius), goal_name)
+    near = ("ruler", _placed_near_disc(pieces, mover.at, length + mover.radius), *rest)
+    move = _remembered(table, near)
     if move is None:
-        move = table.memo[key] = _ruler_toward(table, pieces, mover, goal, goal_radius, length,
+        whole = ("ruler", _placed(pieces), *rest)
+        move = table.memo.get(whole)
+        if move is None:
+            move, within_reach = _ruler_toward(table, pieces, mover, goal, goal_radius, length,
                                                goal_piece, goal_name)
+            table.memo[near if within_reach else whole] = move
     return move
 
 
 def _ruler_toward(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, goal: Vec,
                   goal_radius: float, length: float, goal_piece: Piece | None,
-                  goal_name: str) -> Move:
+                  goal_name: str) -> tuple[Move, bool]:
+    """The move, and whether it ended within the ruler's reach of the start (where no spot
+    there was free, the nearest one anywhere on the mat)."""
     start = mover.at
     gap = centre_distance(start, goal) - mover.radius - goal_radius
     if gap <= EPSILON:
-        return Move(mover.id, start, start, start, f"already touching {goal_name}".strip(), gap)
+        return Move(mover.id, start, start, start, f"already touching {goal_name}".strip(),
+                    gap), True
     dx, dy = goal[0] - start[0], goal[1] - start[1]
     norm = math.hypot(dx, dy)
     travel = min(length, gap)
     intended = (start[0] + dx / norm * travel, start[1] + dy / norm * travel)
     touching = length >= gap
-    end = intended
+    end: Vec | None = intended
     if overlap_with(table, pieces, mover, intended) is not None:
-        ring = None
+        end = None
         if touching and goal_piece is not None:
-            ring = _ring_spot(table, pieces, mover, goal_piece, intended, length)
-        end = ring or nearest_legal_spot(table, pieces, mover, intended, (start, length))
+            end = _ring_spot(table, pieces, mover, goal_piece, intended, length)
+        end = end or free_spot_within(table, pieces, mover, intended, (start, length))
+    within_reach = end is not None
+    end = end or nearest_legal_spot(table, pieces, mover, intended)
     reached = touching and centre_distance(end, goal) - mover.radius - goal_radius < 1e-3
     stopped = f"touching {goal_name}" if reached else None
-    return Move(mover.id, start, end, intended, stopped, abs(length - gap))
+    return Move(mover.id, start, end, intended, stopped, abs(length - gap)), within_reach
 
 
 def _first_contact_with_discs(start: NDArray[np.float64], u: NDArray[np.float64], radius: float,
@@ -297,17 +334,25 @@ def sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, direction
           length: float) -> Move:
     """Slide the mover's disc along `direction` for up to `length` cm; it stops touching the first
     obstacle or piece ahead, or at the mat edge. A piece it touches and moves away from is no bar.
-    Kept in the table's memo like `ruler_toward`.
+    Kept in the table's memo like `ruler_toward`: by the pieces near its line (all it reads)
+    when it ends where it stopped, by all of them when that spot was taken.
     """
-    key = ("sweep", _placed(pieces), mover.id, mover.at, mover.radius, direction, length)
-    move = _remembered(table, key)
+    rest = (mover.id, mover.at, mover.radius, direction, length)
+    near = ("sweep", _placed_near_ray(pieces, mover.at, direction, mover.radius), *rest)
+    move = _remembered(table, near)
     if move is None:
-        move = table.memo[key] = _sweep(table, pieces, mover, direction, length)
+        whole = ("sweep", _placed(pieces), *rest)
+        move = table.memo.get(whole)
+        if move is None:
+            move, where_stopped = _sweep(table, pieces, mover, direction, length)
+            table.memo[near if where_stopped else whole] = move
     return move
 
 
 def _sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, direction: Vec,
-           length: float) -> Move:
+           length: float) -> tuple[Move, bool]:
+    """The move, and whether it ends where the disc stopped (that spot was free: no piece off
+    its line was read)."""
     start = np.asarray(mover.at, dtype=float)
     u = np.asarray(direction, dtype=float)
     if not np.hypot(*u) > 0:
@@ -347,7 +392,7 @@ def _sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, directio
     intended = (float(start[0] + u[0] * length), float(start[1] + u[1] * length))
     safe_end = nearest_legal_spot(table, pieces, mover, end)
     return Move(mover.id, mover.at, safe_end, intended if not stopped_by else end,
-                stopped_by or None, margin)
+                stopped_by or None, margin), safe_end is end
 
 
 def closest_obstacle(table: TableGeometry, centre: Vec) -> tuple[str, Vec, float] | None:

@@ -201,7 +201,16 @@ def nearest_free_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piec
     """The legal centre nearest `desired` (None: no room on the mat); with `within` = (centre,
     reach), inside that circle if any legal spot lies there."""
     if within is not None:
-        spot = _nearest(table, pieces, mover, desired, within)
+        spot = free_spot_within(table, pieces, mover, desired, within)
         if spot is not None:
             return spot
     return _nearest(table, pieces, mover, desired, None)
+
+
+def free_spot_within(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, desired: Vec,
+                     within: tuple[Vec, float]) -> Vec | None:
+    """The legal centre nearest `desired` inside the circle `within` = (centre, reach); None
+    when no legal spot lies there. The answer rests only on the pieces whose discs reach into
+    that circle with the mover's beside them: another piece's curves lie outside it, so they add
+    only candidates that are not legal, and it overlaps no spot inside."""
+    return _nearest(table, pieces, mover, desired, within)
