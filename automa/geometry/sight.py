@@ -27,6 +27,7 @@ ANY_LINE_SAMPLES = 9  # points across each disc for the any-line test
 PLAIN_PAIRS = 64
 
 Line = tuple[Point, Point]
+LOOK = "look"  # the first part of a whole look's key in the table's memo
 
 
 @dataclass(frozen=True)
@@ -265,7 +266,9 @@ def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
 
     The centre-line test runs as one vectorised shapely call over every (line, obstacle) pair.
     Each answer is kept in the table's memo, keyed by the test and both discs' centres and
-    radii (all it depends on), for the next look from the same places.
+    radii (all it depends on), for the next look from the same places; and the whole look,
+    sorted, keyed by the test, the viewer's name and disc and each target's, for the next
+    look at the very same pieces from the same places (a forecast's many turns).
     """
     targets = [other for other in others if other.id != viewer.id]
     if not blocked_by_obstacles or not table.obstacles:
@@ -275,6 +278,18 @@ def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
     memo = table.memo
     if len(memo) > MEMO_KEPT:
         memo.clear()
+    look = (LOOK, test, viewer.id, viewer.at, viewer.radius,
+            tuple([(other.id, other.at, other.radius) for other in targets]))
+    seen: tuple[Sighting, ...] | None = memo.get(look)
+    if seen is None:
+        seen = memo[look] = tuple(_look_around(table, viewer, targets, test))
+    return list(seen)
+
+
+def _look_around(table: TableGeometry, viewer: Piece, targets: list[Piece],
+                 test: str) -> list[Sighting]:
+    """`look_around` with obstacles blocking, each sighting from the memo or worked out."""
+    memo = table.memo
     keys = [(test, viewer.at, viewer.radius, other.at, other.radius) for other in targets]
     missing = [i for i, key in enumerate(keys) if key not in memo]
     if missing:
