@@ -40,8 +40,10 @@ def lines_on(draw: st.DrawFn, table: TableGeometry) -> list[Line]:
     found: list[Line] = []
     for _ in range(draw(st.integers(1, 8))):
         a = draw(point)
-        kind = draw(st.sampled_from(["any", "same", "tangent"]))
-        if kind == "same":
+        kind = draw(st.sampled_from(["any", "same", "tangent", "grazing"]))
+        if kind == "grazing" and len(table.edges):
+            found.append(draw(grazing(table)))
+        elif kind == "same":
             found.append((a, a))
         elif kind == "tangent" and table.sight_bounds:
             # a line touching a circle (or a bounding circle) at the point straight across
@@ -56,6 +58,23 @@ def lines_on(draw: st.DrawFn, table: TableGeometry) -> list[Line]:
         else:
             found.append((a, draw(point)))
     return found
+
+
+@st.composite
+def grazing(draw: st.DrawFn, table: TableGeometry) -> Line:
+    """A line along a polygon's edge, a hair to one side of it or the other (or on it), from
+    short of the edge to past it, or ending at or before its corner."""
+    (ax, ay), (bx, by) = draw(st.sampled_from(table.edges.tolist()))
+    length = math.hypot(bx - ax, by - ay)
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    shift = draw(st.sampled_from([0.0, 0.25, sight.CORRIDOR_WIDTH / 2]))  # a band's edge
+    shift += draw(st.sampled_from([0.0, 1e-12, 1e-9, 5e-8, 1e-7, 1.2e-7, 2e-7, 1e-6, 1e-3]))
+    shift *= draw(st.sampled_from([1.0, -1.0]))
+    start = draw(st.sampled_from([-5.0, -1e-7, 0.0, 1e-7, 0.5 * length]))
+    end = draw(st.sampled_from([-1e-3, -1e-7, 0.0, 1e-7, 0.5 * length, length, length + 1e-7,
+                                length + 5.0]))
+    return ((ax + start * ux - shift * uy, ay + start * uy + shift * ux),
+            (ax + end * ux - shift * uy, ay + end * uy + shift * ux))
 
 
 def numpy_answer(table: TableGeometry, lines: list[Line], grow: float

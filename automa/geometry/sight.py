@@ -138,7 +138,9 @@ def plain_sight_lines(table: TableGeometry, lines: Sequence[Line], grow: float =
             if grow != 0:
                 band_gap = abs(complex(beyond, v - grow if v - grow > 0.0 else 0.0))
             deep = band_gap < inner and span > 0
-            if band_gap - reach < SLACK and not deep:
+            if band_gap - reach < SLACK and not deep and not _surely_apart(
+                    table.sight_corners[j], (ax, ay, dx, dy, span), grow,
+                    abs(hx) + abs(hy) + hub_radius):
                 asked.append((row, j))
             row_blocked.append(band_gap < radius or deep)
             gap = (hub_gap - radius if hub_gap - radius > 0.0 else 0.0) + plus
@@ -157,6 +159,30 @@ def plain_sight_lines(table: TableGeometry, lines: Sequence[Line], grow: float =
         for (row, j), meet in zip(asked, meets, strict=True):
             blocked[row][j] = meet
     return blocked, _plain_clearance(table, lines, blocked, kept)
+
+
+def _surely_apart(corners: tuple[Point, ...], line: tuple[float, float, float, float, float],
+                  grow: float, size: float) -> bool:
+    """True when every corner of a polygon lies to one side of a line's band (the line from
+    (ax, ay) along the unit (dx, dy) for `span`, grown by `grow` each side, flat ends), across
+    it or along it, by more than SLACK and far more than any rounding of the coordinates
+    (`size`: the sum of the polygon's hub's coordinates and its reach): then the band cannot
+    meet the polygon, and shapely would say its interior does not. False: ask shapely (always
+    for a line of no length, whose direction is 0, 0)."""
+    ax, ay, dx, dy, span = line
+    margin = SLACK + 1e-9 * (size + abs(ax) + abs(ay) + span + grow)
+    least_across = least_along = math.inf
+    most_across = most_along = -math.inf
+    for x, y in corners:
+        wx, wy = x - ax, y - ay
+        along = wx * dx + wy * dy
+        across = wy * dx - wx * dy
+        least_along = along if along < least_along else least_along
+        most_along = along if along > most_along else most_along
+        least_across = across if across < least_across else least_across
+        most_across = across if across > most_across else most_across
+    return (least_across > grow + margin or most_across < -grow - margin
+            or least_along > span + margin or most_along < -margin)
 
 
 def _plain_clearance(table: TableGeometry, lines: Sequence[Line], blocked: list[list[bool]],

@@ -95,6 +95,9 @@ class TableGeometry:
     # each obstacle's row of the arrays sight measures with, as plain floats (hub x, hub y,
     # hub_radius, circle_radius, hub_inner, sided_reach, sided_inf): sight's few-line path
     sight_bounds: tuple[SightBound, ...] = field(default=(), repr=False)
+    # each polygon obstacle's corners as plain floats (none for a circle): sight's quick test
+    # that a line passes wholly to one side of it, before asking shapely
+    sight_corners: tuple[tuple[tuple[float, float], ...], ...] = field(default=(), repr=False)
 
     def obstacle(self, obstacle_id: str) -> ObstacleShape:
         return next(o for o in self.obstacles if o.id == obstacle_id)
@@ -182,7 +185,10 @@ def _build_table(playmat: Playmat) -> TableGeometry:
                          edge_runs=np.cumsum([0, *[len(s.edges) for _, s in sided][:-1]],
                                              dtype=np.intp),
                          sight_bounds=_sight_bounds(hub_array[:, 0], hub_array[:, 1], reach_array,
-                                                    radius_array, inner, sided_reach, sided_inf))
+                                                    radius_array, inner, sided_reach, sided_inf),
+                         sight_corners=tuple(() if s.circle is not None else
+                                             tuple(map(tuple, s.edges[:, 0, :].tolist()))
+                                             for s in shapes))
 
 
 def _sight_bounds(*columns: NDArray[np.float64]) -> tuple[SightBound, ...]:
