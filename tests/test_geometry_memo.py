@@ -142,3 +142,19 @@ def test_a_sweep_kept_by_the_pieces_near_its_line_is_the_sweep_worked_out_again(
     except RulesError:
         return
     assert kept == fresh
+
+
+def test_a_remembered_look_is_keyed_by_the_names_too() -> None:
+    """The whole look is kept, names and all: the same look again is the kept one; a target
+    renamed, or a viewer renamed, is seen under its own name, as a look afresh sees it."""
+    TABLE.memo.clear()
+    viewer, *others = SCENARIO.pieces
+    first = look_around(TABLE, viewer, others, True)
+    again = look_around(TABLE, viewer, others, True)
+    assert again == first and all(a is b for a, b in zip(again, first, strict=True))
+    renamed = [replace(others[0], id="someone-else"), *others[1:]]
+    seen = look_around(TABLE, replace(viewer, id="watcher"), renamed, True)
+    TABLE.memo.clear()
+    assert seen == look_around(TABLE, replace(viewer, id="watcher"), renamed, True)
+    assert {s.target for s in seen} == {o.id for o in renamed}
+    assert {s.viewer for s in seen} == {"watcher"}

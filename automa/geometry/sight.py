@@ -9,19 +9,25 @@ Other pieces never block. Range is unlimited (to the mat edge).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import shapely
 from numpy.typing import NDArray
 
 from automa.geometry.table import MEMO_KEPT, SLACK, TableGeometry, edge_distance
-from automa.model.pieces import Piece
+from automa.model.pieces import Piece, Point
 from automa.model.records import dataclass
 
 INTERIORS_MEET = "T********"  # DE-9IM: the line's interior meets the obstacle's interior
 CORRIDOR_WIDTH = 3.0  # cm, the ruler's width (house: unmeasured)
 ANY_LINE_SAMPLES = 9  # points across each disc for the any-line test
+# at most this many (line, obstacle) pairs are worked in plain floats, more in numpy (a look
+# costs about the same either way near this many)
+PLAIN_PAIRS = 64
+
+Line = tuple[Point, Point]
+LOOK = "look"  # the first part of a whole look's key in the table's memo
 
 
 @dataclass(frozen=True)
@@ -90,6 +96,121 @@ def sight_lines(table: TableGeometry, coords: NDArray[np.float64], grow: float =
     return blocked, clearance
 
 
+def sight_rows(table: TableGeometry, lines: Sequence[Line], grow: float = 0.0
+               ) -> tuple[list[list[bool]], list[float]]:
+    """`sight_lines` of lines given as end points, as lists: worked in plain floats when there
+    are few (line, obstacle) pairs (numpy's fixed cost per call outweighs the work), in numpy
+    otherwise. Both give the very same answers (tests/test_sight_plain.py)."""
+    if len(lines) * len(table.obstacles) <= PLAIN_PAIRS:
+        return plain_sight_lines(table, lines, grow)
+    blocked, clearance = sight_lines(table, np.array(lines, dtype=float).reshape(-1, 2, 2), grow)
+    return blocked.tolist(), clearance.tolist()
+
+
+def plain_sight_lines(table: TableGeometry, lines: Sequence[Line], grow: float = 0.0
+                      ) -> tuple[list[list[bool]], list[float]]:
+    """`sight_lines` in plain floats, line by line and obstacle by obstacle, from
+    `table.sight_bounds` (the rows of the arrays `sight_lines` reads): the same operations on
+    the same numbers in the same order (`abs` of a complex number is numpy's `hypot`, the C
+    library's), and the same pairs asked of shapely, in one call for all lines. The least of
+    a line's numbers is kept as they come (a least is the same whatever the order). For finite
+    coordinates (Python's comparisons and numpy's `maximum` part only on NaN)."""
+    blocked: list[list[bool]] = []
+    asked: list[tuple[int, int]] = []
+    kept: list[tuple[float, float, list[tuple[int, float]]]] = []
+    for row, ((ax, ay), (bx, by)) in enumerate(lines):
+        dx, dy = bx - ax, by - ay
+        span = abs(complex(dx, dy))
+        safe = span if span != 0 else 1.0  # as `length + (length == 0)`
+        dx, dy = dx / safe, dy / safe
+        row_blocked: list[bool] = []
+        least = upper = math.inf  # the least gap; the least bound on the nearest obstacle
+        polygons: list[tuple[int, float]] = []  # each polygon's lower bound on its distance
+        for j, (hx, hy, hub_radius, radius, inner, reach, plus) in enumerate(table.sight_bounds):
+            wx, wy = hx - ax, hy - ay
+            u = wx * dx + wy * dy
+            v = abs(wy * dx - wx * dy)
+            beyond = -u if -u > u - span else u - span
+            if beyond < 0.0:  # its zero's sign aside, which hypot ignores
+                beyond = 0.0
+            hub_gap = abs(complex(beyond, v))
+            band_gap = hub_gap
+            if grow != 0:
+                band_gap = abs(complex(beyond, v - grow if v - grow > 0.0 else 0.0))
+            deep = band_gap < inner and span > 0
+            if band_gap - reach < SLACK and not deep and not _surely_apart(
+                    table.sight_corners[j], (ax, ay, dx, dy, span), grow,
+                    abs(hx) + abs(hy) + hub_radius):
+                asked.append((row, j))
+            row_blocked.append(band_gap < radius or deep)
+            gap = (hub_gap - radius if hub_gap - radius > 0.0 else 0.0) + plus
+            least = gap if gap < least else least
+            upper = gap if gap < upper else upper
+            bound = hub_gap + hub_radius
+            upper = bound if bound < upper else upper
+            if plus:
+                polygons.append((j, hub_gap - reach))
+        blocked.append(row_blocked)
+        kept.append((least, upper, polygons))
+    if asked:
+        shapes = _line_shapes(lines, [row for row, _ in asked], grow)
+        meets = shapely.relate_pattern(shapes, table.obstacle_array[[j for _, j in asked]],
+                                       INTERIORS_MEET).tolist()
+        for (row, j), meet in zip(asked, meets, strict=True):
+            blocked[row][j] = meet
+    return blocked, _plain_clearance(table, lines, blocked, kept)
+
+
+def _surely_apart(corners: tuple[Point, ...], line: tuple[float, float, float, float, float],
+                  grow: float, size: float) -> bool:
+    """True when every corner of a polygon lies to one side of a line's band (the line from
+    (ax, ay) along the unit (dx, dy) for `span`, grown by `grow` each side, flat ends), across
+    it or along it, by more than SLACK and far more than any rounding of the coordinates
+    (`size`: the sum of the polygon's hub's coordinates and its reach): then the band cannot
+    meet the polygon, and shapely would say its interior does not. False: ask shapely (always
+    for a line of no length, whose direction is 0, 0)."""
+    ax, ay, dx, dy, span = line
+    margin = SLACK + 1e-9 * (size + abs(ax) + abs(ay) + span + grow)
+    least_across = least_along = math.inf
+    most_across = most_along = -math.inf
+    for x, y in corners:
+        wx, wy = x - ax, y - ay
+        along = wx * dx + wy * dy
+        across = wy * dx - wx * dy
+        least_along = along if along < least_along else least_along
+        most_along = along if along > most_along else most_along
+        least_across = across if across < least_across else least_across
+        most_across = across if across > most_across else most_across
+    return (least_across > grow + margin or most_across < -grow - margin
+            or least_along > span + margin or most_along < -margin)
+
+
+def _plain_clearance(table: TableGeometry, lines: Sequence[Line], blocked: list[list[bool]],
+                     kept: list[tuple[float, float, list[tuple[int, float]]]]) -> list[float]:
+    """The end of `plain_sight_lines`: each clear line's least distance to an obstacle (inf
+    for a blocked one), a polygon measured by shapely where its bound could be least."""
+    clear = [not any(row_blocked) for row_blocked in blocked]
+    clearance = [least if is_clear else math.inf
+                 for is_clear, (least, _, _) in zip(clear, kept, strict=True)]
+    asked = [(row, j) for row, (is_clear, (_, upper, polygons))
+             in enumerate(zip(clear, kept, strict=True))
+             if is_clear for j, lower in polygons if lower <= upper + SLACK]
+    if asked:
+        measured = shapely.distance(_line_shapes(lines, [row for row, _ in asked], 0.0),
+                                    table.obstacle_array[[j for _, j in asked]]).tolist()
+        for (row, _), distance in zip(asked, measured, strict=True):
+            clearance[row] = distance if distance < clearance[row] else clearance[row]
+    return clearance
+
+
+def _line_shapes(lines: Sequence[Line], rows: list[int], grow: float) -> NDArray[np.object_]:
+    """The shapely lines (grown to bands by `grow`, flat ends) of the given rows of `lines`,
+    made as `sight_lines` makes them."""
+    shapes: NDArray[np.object_] = shapely.linestrings(np.array([lines[row] for row in rows],
+                                                               dtype=float))
+    return shapes if grow == 0 else shapely.buffer(shapes, grow, cap_style="flat")
+
+
 def _segment(a: Piece, b: Piece) -> NDArray[np.float64]:
     return np.array([[a.at, b.at]], dtype=float)
 
@@ -156,13 +277,13 @@ def line_of_sight(table: TableGeometry, a: Piece, b: Piece, blocked_by_obstacles
         visible, margin = _any_line_visible(table, a, b)
         return Sighting(a.id, b.id, visible, distance, margin)
     grow = CORRIDOR_WIDTH / 2 if test == "corridor" else 0.0
-    blocked, clearance = sight_lines(table, _segment(a, b), grow)
-    blockers = [int(i) for i in np.flatnonzero(blocked[0])]
+    blocked, clearance = sight_rows(table, [(a.at, b.at)], grow)
+    blockers = [i for i, blocks in enumerate(blocked[0]) if blocks]
     if blockers:
         margin = _blocked_margin(table, a, b, blockers, grow)
         ids = tuple(table.obstacles[i].id for i in blockers)
         return Sighting(a.id, b.id, False, distance, margin, ids)
-    return Sighting(a.id, b.id, True, distance, float(clearance[0]) - grow)
+    return Sighting(a.id, b.id, True, distance, clearance[0] - grow)
 
 
 def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
@@ -171,7 +292,9 @@ def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
 
     The centre-line test runs as one vectorised shapely call over every (line, obstacle) pair.
     Each answer is kept in the table's memo, keyed by the test and both discs' centres and
-    radii (all it depends on), for the next look from the same places.
+    radii (all it depends on), for the next look from the same places; and the whole look,
+    sorted, keyed by the test, the viewer's name and disc and each target's, for the next
+    look at the very same pieces from the same places (a forecast's many turns).
     """
     targets = [other for other in others if other.id != viewer.id]
     if not blocked_by_obstacles or not table.obstacles:
@@ -181,6 +304,18 @@ def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
     memo = table.memo
     if len(memo) > MEMO_KEPT:
         memo.clear()
+    look = (LOOK, test, viewer.id, viewer.at, viewer.radius,
+            tuple([(other.id, other.at, other.radius) for other in targets]))
+    seen: tuple[Sighting, ...] | None = memo.get(look)
+    if seen is None:
+        seen = memo[look] = tuple(_look_around(table, viewer, targets, test))
+    return list(seen)
+
+
+def _look_around(table: TableGeometry, viewer: Piece, targets: list[Piece],
+                 test: str) -> list[Sighting]:
+    """`look_around` with obstacles blocking, each sighting from the memo or worked out."""
+    memo = table.memo
     keys = [(test, viewer.at, viewer.radius, other.at, other.radius) for other in targets]
     missing = [i for i, key in enumerate(keys) if key not in memo]
     if missing:
@@ -198,10 +333,9 @@ def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
 
 def _centre_lines_at_once(table: TableGeometry, viewer: Piece,
                           targets: list[Piece]) -> list[Sighting]:
-    coords = np.array([(viewer.at, t.at) for t in targets], dtype=float)
-    blocked, clearance = sight_lines(table, coords)
+    blocked, clearance = sight_rows(table, [(viewer.at, t.at) for t in targets])
     sightings = []
-    for target, row, clear_by in zip(targets, blocked.tolist(), clearance.tolist(), strict=True):
+    for target, row, clear_by in zip(targets, blocked, clearance, strict=True):
         blockers = [j for j, blocks in enumerate(row) if blocks]
         distance = edge_distance(viewer, target)
         if blockers:

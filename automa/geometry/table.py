@@ -35,6 +35,7 @@ class ObstacleShape:
     circle: tuple[float, float, float] | None = None  # x, y, radius of a circle obstacle
 
 
+SightBound = tuple[float, float, float, float, float, float, float]
 EdgeArrays = tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64],
                    NDArray[np.float64], NDArray[np.float64]]
 
@@ -91,6 +92,12 @@ class TableGeometry:
     # each polygon's own rows of (corners, edge_length, edge_unit, edge_normal, no_radii), in
     # `sided` order: a sweep measures only the polygons near its path
     polygon_edges: tuple[EdgeArrays, ...] = field(default=(), repr=False)
+    # each obstacle's row of the arrays sight measures with, as plain floats (hub x, hub y,
+    # hub_radius, circle_radius, hub_inner, sided_reach, sided_inf): sight's few-line path
+    sight_bounds: tuple[SightBound, ...] = field(default=(), repr=False)
+    # each polygon obstacle's corners as plain floats (none for a circle): sight's quick test
+    # that a line passes wholly to one side of it, before asking shapely
+    sight_corners: tuple[tuple[tuple[float, float], ...], ...] = field(default=(), repr=False)
 
     def obstacle(self, obstacle_id: str) -> ObstacleShape:
         return next(o for o in self.obstacles if o.id == obstacle_id)
@@ -155,10 +162,15 @@ def _build_table(playmat: Playmat) -> TableGeometry:
     polygon_edges = tuple(
         (corners[a:b].copy(), length[a:b].copy(), unit[a:b].copy(), normal[a:b].copy(),
          np.zeros(b - a)) for a, b in pairwise(runs))
+    radius_array = np.array(radii, dtype=float)
+    inner = np.array([_inner_reach(shape, hub)
+                      for shape, hub in zip(shapes, hub_array, strict=True)])
+    sided_reach = np.where(is_circle, -np.inf, reach_array)
+    sided_inf = np.where(is_circle, 0.0, np.inf)
     return TableGeometry(playmat, tuple(shapes), edges, owner.astype(np.intp),
                          hub_array, reach_array,
                          np.array([s.polygon for s in shapes], dtype=object), is_circle,
-                         np.array(radii, dtype=float), edge_length=length, edge_unit=unit,
+                         radius_array, edge_length=length, edge_unit=unit,
                          edge_normal=normal, polygon_edges=polygon_edges,
                          hub_floats=tuple((float(x), float(y), float(r))
                                           for (x, y), r in zip(hub_array, reach, strict=True)),
@@ -166,15 +178,22 @@ def _build_table(playmat: Playmat) -> TableGeometry:
                          is_sided=np.array([s.circle is None for s in shapes], dtype=bool),
                          corners=corners,
                          sided_rank=_sided_rank(shapes),
-                         sided_reach=np.where(is_circle, -np.inf, reach_array),
-                         sided_inf=np.where(is_circle, 0.0, np.inf),
-                         hub_inner=np.array([_inner_reach(shape, hub) for shape, hub
-                                             in zip(shapes, hub_array, strict=True)]),
+                         sided_reach=sided_reach, sided_inf=sided_inf, hub_inner=inner,
                          circles=np.array([i for i, s in enumerate(shapes) if s.circle is not None],
                                           dtype=np.intp),
                          no_radii=np.zeros(len(edges)),
                          edge_runs=np.cumsum([0, *[len(s.edges) for _, s in sided][:-1]],
-                                             dtype=np.intp))
+                                             dtype=np.intp),
+                         sight_bounds=_sight_bounds(hub_array[:, 0], hub_array[:, 1], reach_array,
+                                                    radius_array, inner, sided_reach, sided_inf),
+                         sight_corners=tuple(() if s.circle is not None else
+                                             tuple(map(tuple, s.edges[:, 0, :].tolist()))
+                                             for s in shapes))
+
+
+def _sight_bounds(*columns: NDArray[np.float64]) -> tuple[SightBound, ...]:
+    """`TableGeometry.sight_bounds`: the rows of sight's arrays (k,), the very same floats."""
+    return tuple(zip(*(column.tolist() for column in columns), strict=True))
 
 
 def _inner_reach(shape: ObstacleShape, hub: NDArray[np.float64]) -> float:
