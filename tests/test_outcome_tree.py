@@ -219,3 +219,21 @@ def test_the_tree_plays_on_a_quiet_table() -> None:
     tree = OutcomeTree(scenario, CATALOG, build_table(scenario.playmat))
     tree.play(SEEDS[0])
     assert tree._table is not None and tree._table.quiet
+
+
+def test_places_compare_pieces_as_their_records_do() -> None:
+    """A place's pieces are compared by their instance dicts: equal exactly when the records
+    are, whichever field differs."""
+    from automa.engine.outcome_tree import _same_pieces
+    from automa.model.pieces import Piece
+
+    pieces = SCENARIOS["demo-battle.toml"].pieces
+    copies = tuple(p.moved(p.at) for p in pieces)
+    assert copies == pieces and _same_pieces(copies, pieces)
+    assert not _same_pieces(pieces[:-1], pieces)
+    first = pieces[0]
+    for name, value in [("at", (0.5, 0.5)), ("health", 99), ("conditions", frozenset({"stunned"})),
+                        ("used", ("elven-arrow (room)",)), ("gold", 7), ("part_of", "x")]:
+        changed = (first.altered(**{name: value}), *copies[1:])
+        assert (changed == pieces) is _same_pieces(changed, pieces) is False, name
+    assert not _same_pieces((Piece("a", "ai", "monster", (0, 0), 1),), (first,))

@@ -28,6 +28,7 @@ from automa.engine.chance import Chance
 from automa.engine.turn import TurnProgress, step_turn
 from automa.errors import RulesError
 from automa.geometry.table import TableGeometry
+from automa.model.pieces import Piece
 from automa.model.scenario import Scenario
 
 KEPT_NODES = 60_000  # ~0.6 kB a node with the battles it holds (tracemalloc): ~36 MB at most
@@ -102,9 +103,18 @@ class PlaceKey:
             return NotImplemented
         mine, theirs = self.progress, other.progress
         return (mine.count == theirs.count and mine.acted == theirs.acted
-                and mine.queue == theirs.queue and mine.battle.pieces == theirs.battle.pieces
-                and dict(mine.battle.bags) == dict(theirs.battle.bags)
-                and dict(mine.battle.out) == dict(theirs.battle.out))
+                and mine.queue == theirs.queue
+                and dict(mine.battle.out) == dict(theirs.battle.out)
+                and dict(mine.battle.bags) == dict(theirs.battle.bags)  # not in the hash
+                and _same_pieces(mine.battle.pieces, theirs.battle.pieces))
+
+
+def _same_pieces(mine: tuple[Piece, ...], theirs: tuple[Piece, ...]) -> bool:
+    """`mine == theirs`, a piece's fields compared as its instance dict (which holds its
+    fields and nothing else) rather than as the tuple of them the record's `__eq__` builds."""
+    return len(mine) == len(theirs) and all(
+        p is q or (p.__class__ is q.__class__ and p.__dict__ == q.__dict__)
+        for p, q in zip(mine, theirs, strict=True))
 
 
 @dataclass(frozen=True)
@@ -234,14 +244,13 @@ class OutcomeTree:
         acted = self.acted_sets.setdefault(progress.acted, progress.acted)  # one copy of each
         progress = TurnProgress(progress.battle, acted, progress.queue, progress.count)
         key = PlaceKey(progress)
-        found = self.places.get(key)
-        if found is not None:
-            return found
         place = Place(progress)
-        if self.nodes < KEPT_NODES:
-            self.places[key] = place
+        if self.nodes >= KEPT_NODES:
+            return self.places.get(key) or place
+        found = self.places.setdefault(key, place)  # one look-up: found, or kept
+        if found is place:
             self.nodes += 1
-        return place
+        return found
 
     def _keep(self, place: Place, calls: list[tuple[Call, Raw]], acted: Acted) -> None:
         """Hang `acted` below `place` by the path of `calls`, sharing the levels already kept."""
