@@ -15,6 +15,7 @@ import pytest
 from automa.catalog.load import load_catalog
 from automa.engine import outcome_tree
 from automa.engine.outcome_tree import Call, OutcomeTree, TracedChance, TurnEnd
+from automa.engine.seeding import pcg64_states
 from automa.engine.turn import run_turn
 from automa.errors import AutomaError
 from automa.geometry.table import build_table
@@ -80,6 +81,17 @@ def test_a_full_tree_still_plays_every_turn_exactly(monkeypatch: pytest.MonkeyPa
     for seed in SEEDS:
         assert tree.play(seed) == played_out(scenario, seed)
     assert tree.nodes <= 12
+
+
+def test_a_run_handed_its_seeded_state_plays_as_its_seed() -> None:
+    """The forecast hands each run the state its seed gives the Generator (worked out for all
+    runs at once) in place of the seed: the same turn, whatever the runs before it left in the
+    reused Generator (a half-used 64-bit word among them)."""
+    scenario = unscripted(SCENARIOS["demo-battle.toml"])
+    tree = OutcomeTree(scenario, CATALOG, build_table(scenario.playmat))
+    for seed, state in zip(SEEDS, pcg64_states(SEEDS), strict=True):
+        assert tree.play(state) == played_out(scenario, seed), f"seed {seed}"
+        assert tree.play(seed) == played_out(scenario, seed), f"seed {seed}"
 
 
 def test_turns_share_what_they_have_in_common() -> None:
