@@ -50,8 +50,10 @@ class Battle:
     def forget_indexes(self) -> None:
         """Drop the indexes built for reading (they are built again when next read): for
         battle states kept by the thousand, as a forecast's tree of outcomes keeps them."""
-        for name in INDEXES:
-            self.__dict__.pop(name, None)
+        mine = self.__dict__
+        if len(mine) > 3:  # more than the three fields
+            for name in INDEXES:
+                mine.pop(name, None)
 
     def get(self, piece_id: str) -> Piece | None:
         kept: dict[str, Piece] | None = self.__dict__.get("_by_id_kept")  # the index, if built
@@ -88,16 +90,13 @@ class Battle:
                       {**self.out, **dict.fromkeys(gone, why)})
 
     def with_bag(self, level: int, bag: Bag) -> Battle:
-        changed = Battle(self.pieces, {**self.bags, level: bag}, self.out)
-        mine, theirs = self.__dict__, changed.__dict__
-        for name in INDEXES:  # the same pieces: the same indexes
-            if name in mine:
-                theirs[name] = mine[name]
-        return changed
+        """The battle with `bag` as level `level`'s: the same pieces, so the same indexes."""
+        return _made({**self.__dict__, "bags": {**self.bags, level: bag}})
 
     def on_table(self) -> tuple[Piece, ...]:
         """Pieces physically on the mat (not on the Teleported! or Devoured! card)."""
-        return self._on_table
+        kept: tuple[Piece, ...] | None = self.__dict__.get("_on_table_kept")
+        return self._on_table if kept is None else kept
 
     @property
     def _on_table(self) -> tuple[Piece, ...]:

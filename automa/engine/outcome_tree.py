@@ -256,7 +256,8 @@ class OutcomeTree:
     def _place(self, progress: TurnProgress) -> Place:
         """The kept place equal to `progress`, or a new one (kept while there is room)."""
         acted = self.acted_sets.setdefault(progress.acted, progress.acted)  # one copy of each
-        progress = TurnProgress(progress.battle, acted, progress.queue, progress.count)
+        if acted is not progress.acted:
+            progress = TurnProgress(progress.battle, acted, progress.queue, progress.count)
         key = PlaceKey(progress)
         place = Place(progress)
         if self.nodes >= KEPT_NODES:
