@@ -15,6 +15,7 @@ import pytest
 from automa.catalog.load import load_catalog
 from automa.engine import outcome_tree
 from automa.engine.outcome_tree import Call, OutcomeTree, TracedChance, TurnEnd
+from automa.engine.seeding import pcg64_states
 from automa.engine.turn import run_turn
 from automa.errors import AutomaError
 from automa.geometry.table import build_table
@@ -80,6 +81,17 @@ def test_a_full_tree_still_plays_every_turn_exactly(monkeypatch: pytest.MonkeyPa
     for seed in SEEDS:
         assert tree.play(seed) == played_out(scenario, seed)
     assert tree.nodes <= 12
+
+
+def test_a_run_handed_its_seeded_state_plays_as_its_seed() -> None:
+    """The forecast hands each run the state its seed gives the Generator (worked out for all
+    runs at once) in place of the seed: the same turn, whatever the runs before it left in the
+    reused Generator (a half-used 64-bit word among them)."""
+    scenario = unscripted(SCENARIOS["demo-battle.toml"])
+    tree = OutcomeTree(scenario, CATALOG, build_table(scenario.playmat))
+    for seed, state in zip(SEEDS, pcg64_states(SEEDS), strict=True):
+        assert tree.play(state) == played_out(scenario, seed), f"seed {seed}"
+        assert tree.play(seed) == played_out(scenario, seed), f"seed {seed}"
 
 
 def test_turns_share_what_they_have_in_common() -> None:
@@ -219,3 +231,21 @@ def test_the_tree_plays_on_a_quiet_table() -> None:
     tree = OutcomeTree(scenario, CATALOG, build_table(scenario.playmat))
     tree.play(SEEDS[0])
     assert tree._table is not None and tree._table.quiet
+
+
+def test_places_compare_pieces_as_their_records_do() -> None:
+    """A place's pieces are compared by their instance dicts: equal exactly when the records
+    are, whichever field differs."""
+    from automa.engine.outcome_tree import _same_pieces
+    from automa.model.pieces import Piece
+
+    pieces = SCENARIOS["demo-battle.toml"].pieces
+    copies = tuple(p.moved(p.at) for p in pieces)
+    assert copies == pieces and _same_pieces(copies, pieces)
+    assert not _same_pieces(pieces[:-1], pieces)
+    first = pieces[0]
+    for name, value in [("at", (0.5, 0.5)), ("health", 99), ("conditions", frozenset({"stunned"})),
+                        ("used", ("elven-arrow (room)",)), ("gold", 7), ("part_of", "x")]:
+        changed = (first.altered(**{name: value}), *copies[1:])
+        assert (changed == pieces) is _same_pieces(changed, pieces) is False, name
+    assert not _same_pieces((Piece("a", "ai", "monster", (0, 0), 1),), (first,))

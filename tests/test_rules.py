@@ -15,7 +15,7 @@ from automa.model.scenario import Bag, Tiles
 from automa.model.shots import parse_sequence, parse_shot
 from automa.rules.sequences import band_text, d12_band, plan_sequence
 from automa.rules.targeting import Candidate, select_target
-from automa.rules.tiles import next_to_act
+from automa.rules.tiles import DIRECTION_WORDS, by_tiles, first_on_tiles, next_to_act
 from automa.rules.tokens import discard, draw, refill_if_empty, token_levels, whereabouts
 
 TILES = Tiles(
@@ -67,6 +67,23 @@ def test_blue_direction_tile_breaks_the_last_tie() -> None:
     """msz-to-hsz: the piece nearest the Monster Start Zone edge comes first."""
     pieces = [monster("near", "vermin", 1, (30, 50)), monster("far", "vermin", 1, (30, 85))]
     assert next_to_act(pieces, TILES).piece.id == "far"
+
+
+COORDINATES = st.one_of(st.sampled_from([0.0, 1.0, 1.0000004, 1.000001, -2.5, 30.0]),
+                        st.floats(-100, 100, allow_nan=False))
+TILE = st.sampled_from(sorted(DIRECTION_WORDS))
+
+
+@given(st.lists(st.tuples(COORDINATES, COORDINATES), min_size=1, max_size=8),
+       st.lists(TILE, min_size=1, max_size=2))
+def test_first_on_tiles_is_by_tiles_first_and_deciding_tile(
+        spots: list[tuple[float, float]], direction: list[str]) -> None:
+    """The turn order's shortcut agrees exactly with the full tie-break: the same winner (the
+    first of equal ones), decided on the same tile, on ties, near-ties and one candidate."""
+    named = list(enumerate(spots))
+    broken = by_tiles(named, direction, lambda c: c[1], lambda c: str(c[0]), explain=False)
+    first, tile = first_on_tiles(named, direction, lambda c: c[1])
+    assert (first, tile) == (broken.ranked[0], broken.tile)
 
 
 # Targeting -----------------------------------------------------------------------------------

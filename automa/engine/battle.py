@@ -50,8 +50,10 @@ class Battle:
     def forget_indexes(self) -> None:
         """Drop the indexes built for reading (they are built again when next read): for
         battle states kept by the thousand, as a forecast's tree of outcomes keeps them."""
-        for name in INDEXES:
-            self.__dict__.pop(name, None)
+        mine = self.__dict__
+        if len(mine) > 3:  # more than the three fields
+            for name in INDEXES:
+                mine.pop(name, None)
 
     def get(self, piece_id: str) -> Piece | None:
         kept: dict[str, Piece] | None = self.__dict__.get("_by_id_kept")  # the index, if built
@@ -68,20 +70,18 @@ class Battle:
         (`_places_kept`, `_on_table_places_kept`: id -> position, in the tuples' order)."""
         mine = self.__dict__
         kept: dict[str, Piece] | None = mine.get("_by_id_kept")
-        unique = kept is not None and len(kept) == len(self.pieces)
-        old = kept.get(piece.id) if kept is not None and unique else None
+        old = kept.get(piece.id) if kept is not None and len(kept) == len(self.pieces) else None
         if kept is None or old is None:  # no index to carry (none built, shared ids, new id)
             return Battle(tuple(piece if p.id == piece.id else p for p in self.pieces),
                           self.bags, self.out)
-        changed = Battle(_put(self.pieces, _places(mine, "_places_kept", self.pieces), piece),
-                         self.bags, self.out)
-        theirs = changed.__dict__
-        theirs["_places_kept"] = mine["_places_kept"]  # the same ids in the same places
+        places = _places(mine, "_places_kept", self.pieces)
+        theirs: dict[str, object] = {  # the same ids in the same places
+            "pieces": _put(self.pieces, places, piece), "bags": self.bags, "out": self.out,
+            "_places_kept": places, "_by_id_kept": {**kept, piece.id: piece}}
         if old.part_of == piece.part_of and "_plain_kept" in mine:
             theirs["_plain_kept"] = mine["_plain_kept"]
-        theirs["_by_id_kept"] = {**kept, piece.id: piece}
         _carry_on_table(mine, theirs, old, piece)
-        return changed
+        return _made(theirs)
 
     def without(self, piece_id: str, why: str) -> Battle:
         """The piece leaves play, and every part of it (Ulom's claw goes with Ulom)."""
@@ -90,30 +90,31 @@ class Battle:
                       {**self.out, **dict.fromkeys(gone, why)})
 
     def with_bag(self, level: int, bag: Bag) -> Battle:
-        changed = Battle(self.pieces, {**self.bags, level: bag}, self.out)
-        mine, theirs = self.__dict__, changed.__dict__
-        for name in INDEXES:  # the same pieces: the same indexes
-            if name in mine:
-                theirs[name] = mine[name]
-        return changed
+        """The battle with `bag` as level `level`'s: the same pieces, so the same indexes."""
+        return _made({**self.__dict__, "bags": {**self.bags, level: bag}})
 
     def on_table(self) -> tuple[Piece, ...]:
         """Pieces physically on the mat (not on the Teleported! or Devoured! card)."""
-        return self._on_table
+        kept: tuple[Piece, ...] | None = self.__dict__.get("_on_table_kept")
+        return self._on_table if kept is None else kept
 
     @property
     def _on_table(self) -> tuple[Piece, ...]:
         kept: tuple[Piece, ...] | None = self.__dict__.get("_on_table_kept")
         if kept is None:
-            kept = self.__dict__["_on_table_kept"] = tuple(
-                p for p in self.pieces if p.conditions.isdisjoint(OFF_TABLE))
+            kept = tuple(p for p in self.pieces if p.conditions.isdisjoint(OFF_TABLE))
+            if len(kept) == len(self.pieces):  # all on the mat: the pieces themselves
+                kept = self.pieces
+            self.__dict__["_on_table_kept"] = kept
         return kept
 
     @property
     def _on_table_ids(self) -> dict[str, Piece]:
         kept: dict[str, Piece] | None = self.__dict__.get("_on_table_ids_kept")
         if kept is None:
-            kept = self.__dict__["_on_table_ids_kept"] = {p.id: p for p in reversed(self._on_table)}
+            on_table = self._on_table
+            kept = self.__dict__["_on_table_ids_kept"] = (
+                self._by_id if on_table is self.pieces else {p.id: p for p in reversed(on_table)})
         return kept
 
     def placed(self, piece: Piece) -> bool:
@@ -142,20 +143,34 @@ def _places(kept: dict[str, object], name: str, pieces: tuple[Piece, ...]) -> di
 
 
 def _put(pieces: tuple[Piece, ...], places: dict[str, int], piece: Piece) -> tuple[Piece, ...]:
-    at = places[piece.id]
-    return (*pieces[:at], piece, *pieces[at + 1:])
+    changed = list(pieces)
+    changed[places[piece.id]] = piece
+    return tuple(changed)
+
+
+def _made(fields: dict[str, object]) -> Battle:
+    """The battle whose instance dict is `fields` (its three fields and the indexes carried):
+    what `Battle(...)` makes, without the frozen record's setter per field."""
+    made = object.__new__(Battle)
+    made.__dict__.update(fields)
+    return made
 
 
 def _carry_on_table(mine: dict[str, object], theirs: dict[str, object], old: Piece,
                     piece: Piece) -> None:
     """The on-the-mat indexes of a battle where `old` became `piece`: the same pieces on the
     mat but one when it stays on, the same ones when it stays off, none carried when it comes
-    on or goes off (built again when read)."""
+    on or goes off (built again when read). With every piece on the mat they are the battle's
+    own pieces and index by id, in both battles."""
     on_table: tuple[Piece, ...] | None = mine.get("_on_table_kept")  # type: ignore[assignment]
     if on_table is None:
         return
     was_on, is_on = old.conditions.isdisjoint(OFF_TABLE), piece.conditions.isdisjoint(OFF_TABLE)
-    if was_on and is_on:
+    if was_on and is_on and on_table is mine["pieces"]:
+        theirs["_on_table_kept"] = theirs["pieces"]
+        if "_on_table_ids_kept" in mine:
+            theirs["_on_table_ids_kept"] = theirs["_by_id_kept"]
+    elif was_on and is_on:
         theirs["_on_table_kept"] = _put(on_table, _places(mine, "_on_table_places_kept",
                                                           on_table), piece)
         theirs["_on_table_places_kept"] = mine["_on_table_places_kept"]

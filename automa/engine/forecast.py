@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 
 from automa.catalog.load import Catalog
-from automa.engine.outcome_tree import OutcomeTree, Place
+from automa.engine.outcome_tree import OutcomeTree, Place, Stream
+from automa.engine.seeding import pcg64_states
 from automa.geometry.table import TableGeometry, build_table
 from automa.model.pieces import Piece
 from automa.model.scenario import ChanceScript, Scenario
@@ -110,7 +111,7 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _run_task(job: _Job, seeds: Sequence[int]) -> list[list[int]]:
+def _run_task(job: _Job, seeds: Sequence[Stream]) -> list[list[int]]:
     """Per hero: [turns targeted, deaths, health lost, health lost squared], over `seeds`,
     played through a tree of their own. The tree is dropped before the collector runs again:
     it holds no cycles, so it is freed at once, where a collector woken with it still alive
@@ -122,10 +123,10 @@ def _run_task(job: _Job, seeds: Sequence[int]) -> list[list[int]]:
         return sums
 
 
-def _sums(job: _Job, tree: OutcomeTree, seeds: Sequence[int]) -> list[list[int]]:
+def _sums(job: _Job, tree: OutcomeTree, seeds: Sequence[Stream]) -> list[list[int]]:
     sums = [[0, 0, 0, 0] for _ in job.heroes]
     for stream in seeds:
-        result = tree.play(int(stream))
+        result = tree.play(stream)
         after = {p.id: p for p in result.battle.pieces}
         for hero, row in zip(job.heroes, sums, strict=True):
             row[0] += hero.id in result.aimed
@@ -141,7 +142,7 @@ def _sums(job: _Job, tree: OutcomeTree, seeds: Sequence[int]) -> list[list[int]]
     return sums
 
 
-def _worker_task(seeds: Sequence[int]) -> list[list[int]]:
+def _worker_task(seeds: Sequence[Stream]) -> list[list[int]]:
     assert _JOB is not None, "the worker was started without its job"
     return _run_task(_JOB, seeds)
 
@@ -181,21 +182,22 @@ def forecast(scenario: Scenario, catalog: Catalog, runs: int, seed: int,
         for hero, (targeted, deaths, damage, squares) in zip(heroes, totals, strict=True)}
 
 
-def branches(job: _Job, streams: np.ndarray[Any, Any]) -> list[list[int]]:
-    """The runs sorted by where their first BRANCH_STEPS steps lead, in the order first met."""
+def branches(job: _Job, streams: np.ndarray[Any, Any]) -> list[list[Stream]]:
+    """The runs sorted by where their first BRANCH_STEPS steps lead, in the order first met:
+    each run as the state its seed gives the Generator (engine/seeding.py)."""
     tree = job.tree()
-    reached: dict[int, tuple[Place, list[int]]] = {}  # by place (kept alive here)
+    reached: dict[int, tuple[Place, list[Stream]]] = {}  # by place (kept alive here)
     with _collector_paused():
-        for stream in streams:
-            place = tree.branch(int(stream), BRANCH_STEPS)
-            reached.setdefault(id(place), (place, []))[1].append(int(stream))
+        for seeded in pcg64_states(streams):
+            place = tree.branch(seeded, BRANCH_STEPS)
+            reached.setdefault(id(place), (place, []))[1].append(seeded)
     return [runs for _, runs in reached.values()]
 
 
-def by_branch(branches: Sequence[list[int]], least: int) -> list[list[int]]:
+def by_branch(branches: Sequence[list[Stream]], least: int) -> list[list[Stream]]:
     """Tasks of whole branches, the biggest first (so no worker is left with a big one at the
     end); branches smaller than `least` runs go together, so no task is too small to send."""
-    tasks: list[list[int]] = []
+    tasks: list[list[Stream]] = []
     for runs in sorted(branches, key=len, reverse=True):
         if tasks and len(runs) < least and len(tasks[-1]) < least:
             tasks[-1].extend(runs)

@@ -28,11 +28,15 @@ from automa.engine.chance import Chance
 from automa.engine.turn import TurnProgress, step_turn
 from automa.errors import RulesError
 from automa.geometry.table import TableGeometry
+from automa.model.pieces import Piece
 from automa.model.scenario import Scenario
 
 KEPT_NODES = 60_000  # ~0.6 kB a node with the battles it holds (tracemalloc): ~36 MB at most
 
 Raw = int | tuple[int, ...]  # what the Generator gave: an index, or a shuffle's order
+# a run's stream: its seed, or the (state, increment) that seed gives PCG64 (engine/seeding.py:
+# worked out for every run at once, and set in one Generator at a tenth of seeding's cost)
+Stream = int | tuple[int, int]
 _HASHED = attrgetter("id", "at", "health", "conditions")  # what a place's hash rests on
 
 
@@ -102,9 +106,18 @@ class PlaceKey:
             return NotImplemented
         mine, theirs = self.progress, other.progress
         return (mine.count == theirs.count and mine.acted == theirs.acted
-                and mine.queue == theirs.queue and mine.battle.pieces == theirs.battle.pieces
-                and dict(mine.battle.bags) == dict(theirs.battle.bags)
-                and dict(mine.battle.out) == dict(theirs.battle.out))
+                and mine.queue == theirs.queue
+                and dict(mine.battle.out) == dict(theirs.battle.out)
+                and dict(mine.battle.bags) == dict(theirs.battle.bags)  # not in the hash
+                and _same_pieces(mine.battle.pieces, theirs.battle.pieces))
+
+
+def _same_pieces(mine: tuple[Piece, ...], theirs: tuple[Piece, ...]) -> bool:
+    """`mine == theirs`, a piece's fields compared as its instance dict (which holds its
+    fields and nothing else) rather than as the tuple of them the record's `__eq__` builds."""
+    return len(mine) == len(theirs) and all(
+        p is q or (p.__class__ is q.__class__ and p.__dict__ == q.__dict__)
+        for p, q in zip(mine, theirs, strict=True))
 
 
 @dataclass(frozen=True)
@@ -139,6 +152,12 @@ class TracedChance(Chance):
         return list(cast(tuple[int, ...], raw))
 
 
+def _generator(seed: int) -> np.random.Generator:
+    """`np.random.default_rng(seed)`, without the checks it makes of what it is given (a
+    third of its time): the same Generator, PCG64 seeded with `seed`."""
+    return np.random.Generator(np.random.PCG64(seed))
+
+
 class OutcomeTree:
     """The activations of every turn played from one start so far (see the module's text)."""
 
@@ -157,9 +176,9 @@ class OutcomeTree:
         self.nodes = 0
         self._table: Table | None = None  # one for every run, drawing from the run's stream
 
-    def play(self, seed: int) -> TurnEnd:
-        """The turn seeded with `seed`, as `run_turn` would play it."""
-        rng, table, chance = self._start(seed)
+    def play(self, stream: Stream) -> TurnEnd:
+        """The turn seeded with `stream`, as `run_turn` would play it."""
+        rng, table, chance = self._start(stream)
         aimed: set[str] = set()
         place = self.start
         while place.progress is not None:
@@ -172,10 +191,10 @@ class OutcomeTree:
             place = acted.then
         raise AssertionError("the start is never the end")  # pragma: no cover
 
-    def branch(self, seed: int, steps: int) -> Place:
-        """Where the turn seeded with `seed` stands after its first `steps` steps (played
+    def branch(self, stream: Stream, steps: int) -> Place:
+        """Where the turn seeded with `stream` stands after its first `steps` steps (played
         where no earlier run went): turns that reach one place share everything below it."""
-        rng, table, chance = self._start(seed)
+        rng, table, chance = self._start(stream)
         place = self.start
         for _ in range(steps):
             if place.progress is None:
@@ -184,22 +203,27 @@ class OutcomeTree:
             place = (reached or self._act(place, made, table, chance)).then
         return place
 
-    def _start(self, seed: int) -> tuple[np.random.Generator, Table, TracedChance]:
-        """A run's own stream, and the table it plays on with a Chance drawing from it."""
-        rng = np.random.default_rng(seed)
+    def _start(self, stream: Stream) -> tuple[np.random.Generator, Table, TracedChance]:
+        """A run's own stream, and the table it plays on with a Chance drawing from it. A
+        seeded state is set in the Generator the table already has."""
         table = self._table
         if table is None:
             components = self.catalog.components
-            chance = TracedChance(self.scenario.chance, rng, components.rune_die,
+            chance = TracedChance(self.scenario.chance, _generator(0), components.rune_die,
                                   components.location_die)
             # quiet: a run's steps, trace and questions are never read, so they are not made
             table = self._table = Table(self.scenario, self.catalog, self.geometry, chance,
                                         quiet=True)
-        else:  # a run leaves nothing behind but its stream (no script: nothing else is used)
-            table.chance.rng = rng
-            table.judge.record.clear()
-            table.judge.narrator = None
-        return rng, table, cast(TracedChance, table.chance)
+        # a run leaves nothing behind but its stream (no script: nothing else is used)
+        table.judge.record.clear()
+        table.judge.narrator = None
+        if isinstance(stream, tuple):  # as seeding leaves PCG64: no half-used word kept
+            table.chance.rng.bit_generator.state = {
+                "bit_generator": "PCG64", "state": {"state": stream[0], "inc": stream[1]},
+                "has_uint32": 0, "uinteger": 0}
+        else:
+            table.chance.rng = _generator(stream)
+        return table.chance.rng, table, cast(TracedChance, table.chance)
 
     @staticmethod
     def _walk(place: Place, rng: np.random.Generator) -> tuple[Acted | None, list[Raw]]:
@@ -232,16 +256,16 @@ class OutcomeTree:
     def _place(self, progress: TurnProgress) -> Place:
         """The kept place equal to `progress`, or a new one (kept while there is room)."""
         acted = self.acted_sets.setdefault(progress.acted, progress.acted)  # one copy of each
-        progress = TurnProgress(progress.battle, acted, progress.queue, progress.count)
+        if acted is not progress.acted:
+            progress = TurnProgress(progress.battle, acted, progress.queue, progress.count)
         key = PlaceKey(progress)
-        found = self.places.get(key)
-        if found is not None:
-            return found
         place = Place(progress)
-        if self.nodes < KEPT_NODES:
-            self.places[key] = place
+        if self.nodes >= KEPT_NODES:
+            return self.places.get(key) or place
+        found = self.places.setdefault(key, place)  # one look-up: found, or kept
+        if found is place:
             self.nodes += 1
-        return place
+        return found
 
     def _keep(self, place: Place, calls: list[tuple[Call, Raw]], acted: Acted) -> None:
         """Hang `acted` below `place` by the path of `calls`, sharing the levels already kept."""

@@ -83,9 +83,10 @@ def next_actor(progress: TurnProgress, tiles: Tiles) -> tuple[Pending, TurnProgr
         return None
     chosen = next_to_act(waiting, tiles)
     rulings = ("direction-frame",) if chosen.by_direction else ()
-    return Pending(chosen.piece.id, chosen.reason, rulings=rulings, tied=chosen.tied), \
-        TurnProgress(battle=progress.battle, acted=progress.acted, queue=(),
-                     count=progress.count)
+    if queue:  # every queued actor has left play
+        progress = TurnProgress(battle=progress.battle, acted=progress.acted, queue=(),
+                                count=progress.count)
+    return Pending(chosen.piece.id, chosen.reason, rulings=rulings, tied=chosen.tied), progress
 
 
 def step_turn(table: Table, progress: TurnProgress) -> tuple[TurnProgress, Activation] | None:
@@ -101,6 +102,15 @@ def step_turn(table: Table, progress: TurnProgress) -> tuple[TurnProgress, Activ
         pending = read_order_tiles(table, progress.battle, pending)
     battle, activation = activate(table, progress.battle, pending.actor, pending.reason,
                                   pending.repeated, pending.resume, pending.rulings)
+    acted = progress.acted if pending.repeated else progress.acted | {pending.actor}
+    return TurnProgress(battle, acted, (*_follow(pending, activation), *progress.queue),
+                        progress.count + 1), activation
+
+
+def _follow(pending: Pending, activation: Activation) -> list[Pending]:
+    """Who acts next, before the queue, because of what `activation` did."""
+    if not activation.summoned and activation.resume is None and not activation.repeat:
+        return []
     follow = [Pending(s, "summoned: acts at once") for s in activation.summoned]
     if activation.resume is not None:
         follow.append(Pending(pending.actor, "goes on with its sequence after the summon",
@@ -108,9 +118,7 @@ def step_turn(table: Table, progress: TurnProgress) -> tuple[TurnProgress, Activ
     if activation.repeat:
         follow.append(Pending(activation.repeat, f"{REPEAT_REASON} of {activation.label}",
                               repeated=True))
-    acted = progress.acted if pending.repeated else progress.acted | {pending.actor}
-    return TurnProgress(battle, acted, (*follow, *progress.queue), progress.count + 1), \
-        activation
+    return follow
 
 
 def read_order_tiles(table: Table, battle: Battle, pending: Pending) -> Pending:

@@ -95,17 +95,39 @@ def character_tile(piece: Piece) -> str:
     return f"level-{piece.level}" if piece.level else "level-1"
 
 
-def _tile_ranks(piece: Piece, tiles: Tiles) -> tuple[int, int]:
-    """The piece's places on the Character and Monster tiles, kept by what they rest on in the
-    tiles' own dict (a turn ranks the waiting pieces before every activation)."""
-    kept: dict[tuple[str, int | None, str | None], tuple[int, int]] | None = \
-        tiles.__dict__.get("_ranks_kept")
+def first_on_tiles(candidates: Sequence[T], direction: Sequence[str],
+                   at: Callable[[T], Point]) -> tuple[T, int | None]:
+    """`by_tiles(...)`'s first candidate and deciding tile, without ranking the others or
+    measuring the gap: the least key wins (the first of equal ones, as the stable sort keeps
+    them), and each tile in turn keeps the candidates equal to it on that tile."""
+    keys = [tile_key(direction, at(c)) for c in candidates]
+    best = min(keys)
+    first = candidates[keys.index(best)]
+    tied = keys
+    for index in range(len(direction)):
+        if len(tied) < 2:
+            break
+        value = best[index]
+        tied = [key for key in tied if key[index] == value]
+        if len(tied) == 1:
+            return first, index
+    return first, None
+
+
+RankKey = tuple[str, int | None, str | None]  # what a piece's places on the tiles rest on
+
+
+def _rank_book(tiles: Tiles) -> dict[RankKey, tuple[int, int]]:
+    """The places on the Character and Monster tiles by what they rest on, kept in the tiles'
+    own dict (a turn ranks the waiting pieces before every activation)."""
+    kept: dict[RankKey, tuple[int, int]] | None = tiles.__dict__.get("_ranks_kept")
     if kept is None:
         kept = tiles.__dict__["_ranks_kept"] = {}
-    key = (piece.kind, piece.level, piece.family)
-    found = kept.get(key)
-    if found is None:
-        found = kept[key] = _ranks(piece, tiles)
+    return kept
+
+
+def _learnt(book: dict[RankKey, tuple[int, int]], piece: Piece, tiles: Tiles) -> tuple[int, int]:
+    found = book[piece.kind, piece.level, piece.family] = _ranks(piece, tiles)
     return found
 
 
@@ -128,29 +150,51 @@ class NextActor:
 def next_to_act(waiting: list[Piece], tiles: Tiles) -> NextActor:
     """The Active Character among those still to act: Character tile, then Monster tile, then
     the Direction tiles among the pieces still tied."""
-    keyed = sorted([((_tile_ranks(p, tiles), p.id), p) for p in waiting],  # ranks once each
-                   key=itemgetter(0))
-    ranked = [p for _, p in keyed]
-    first = ranked[0]
-    if len(ranked) == 1:
+    book = _rank_book(tiles)
+    keys = [(*(book.get((p.kind, p.level, p.family)) or _learnt(book, p, tiles)), p.id)
+            for p in waiting]  # (character rank, family rank, id): ranks once each
+    order = sorted(range(len(waiting)), key=keys.__getitem__)
+    first = waiting[order[0]]
+    if len(order) == 1:
         return NextActor(first, "the last to act", False)
-    ranks = keyed[0][0][0]
-    char_rank, family_rank = ranks[0] + 1, ranks[1] + 1
-    if ranks[0] != keyed[1][0][0][0]:
-        return NextActor(first, f"Character tile {_ordinal(char_rank)} "
-                                f"({character_tile(first)})", False)
-    if ranks[1] != keyed[1][0][0][1]:
-        return NextActor(first, f"Character tile {_ordinal(char_rank)}, Monster tile "
-                                f"{_ordinal(family_rank)} ({first.family})", False)
-    tied = [p for (piece_ranks, _), p in keyed if piece_ranks == ranks]
-    broken = by_tiles(tied, tiles.direction, lambda p: p.at, lambda p: p.label, explain=False)
+    mine, runner = keys[order[0]], keys[order[1]]
+    if mine[0] != runner[0]:
+        return NextActor(first, _reason(tiles, "character", first), False)
+    if mine[1] != runner[1]:
+        return NextActor(first, _reason(tiles, "monster", first), False)
+    tied = [waiting[i] for i in order if keys[i][0] == mine[0] and keys[i][1] == mine[1]]
+    chosen, tile = first_on_tiles(tied, tiles.direction, _at)
     ids = tuple(p.id for p in tied)
-    if broken.tile is None:
-        return NextActor(broken.ranked[0], "a complete tie on every tile; by id", True, ids)
-    colour = TILE_NAMES[broken.tile].split()[0]
-    return NextActor(broken.ranked[0], f"tie on tiles; {colour} Direction tile: "
-                                       f"{DIRECTION_WORDS[tiles.direction[broken.tile]]}", True,
-                     ids)
+    return NextActor(chosen, _tie_reason(tiles, tile), True, ids)
+
+
+def _at(piece: Piece) -> Point:
+    return piece.at
+
+
+def _reason(tiles: Tiles, decided: str, first: Piece) -> str:
+    """Why `first` acts first when the Character tile (`decided` "character") or the Monster
+    tile ("monster") decided; kept by what it rests on in the tiles' own dict."""
+    kept: dict[tuple[str, RankKey], str] | None = tiles.__dict__.get("_reasons_kept")
+    if kept is None:
+        kept = tiles.__dict__["_reasons_kept"] = {}
+    key = (decided, (first.kind, first.level, first.family))
+    found = kept.get(key)
+    if found is None:
+        char_rank, family_rank = (rank + 1 for rank in _ranks(first, tiles))
+        found = kept[key] = (
+            f"Character tile {_ordinal(char_rank)} ({character_tile(first)})"
+            if decided == "character" else
+            f"Character tile {_ordinal(char_rank)}, Monster tile {_ordinal(family_rank)} "
+            f"({first.family})")
+    return found
+
+
+def _tie_reason(tiles: Tiles, tile: int | None) -> str:
+    if tile is None:
+        return "a complete tie on every tile; by id"
+    colour = TILE_NAMES[tile].split()[0]
+    return f"tie on tiles; {colour} Direction tile: {DIRECTION_WORDS[tiles.direction[tile]]}"
 
 
 def _ordinal(n: int) -> str:
