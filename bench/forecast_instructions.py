@@ -1,0 +1,69 @@
+"""Instructions per forecast turn on bench_forecast.py's 8-monster table, counted by valgrind.
+
+Wall time on a shared machine moves by 20 % and more between identical runs; an instruction
+count does not. This counts, with cachegrind (`--cache-sim=no`), a single-worker `automa
+forecast --n N` of the 8-monster table (the demo battle and three more monsters, blocked sight)
+less a forecast of one turn (imports, parsing, the first turn), per turn, for each code tree
+given: the one this script is in by default, or `--baseline TREE` beside it (e.g. a `git
+archive` of an older commit). A count is a guide, not a time: a change that makes fewer but
+slower instructions (more memory touched) can count better and run no faster, so a cut worth
+keeping is also timed.
+
+    python bench/forecast_instructions.py [--n 1500] [--baseline TREE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from bench_forecast import eight_monster_table  # bench/, beside this script
+
+HERE = Path(__file__).resolve().parent.parent
+
+
+def instructions(tree: Path, table: Path, turns: int) -> int:
+    """Instructions of one single-worker forecast of `turns` turns by the code tree `tree`
+    (a fixed hash seed and one BLAS thread, so the count repeats)."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0",
+           "OPENBLAS_NUM_THREADS": "1", "AUTOMA_CACHE_DIR": ""}
+    code = ("import sys\nfrom automa.cli.main import main\n"
+            f"sys.argv = ['automa', 'forecast', {str(table)!r}, '--n', '{turns}', "
+            "'--workers', '1']\nmain()\n")
+    done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                           "--cachegrind-out-file=/dev/null", sys.executable, "-c", code],
+                          env=env, cwd=tree, capture_output=True, text=True)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"the forecast under valgrind failed:\n{done.stderr[-2000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def per_turn(tree: Path, table: Path, turns: int) -> float:
+    return (instructions(tree, table, turns) - instructions(tree, table, 1)) / (turns - 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--n", type=int, default=1500, help="forecast turns counted")
+    parser.add_argument("--baseline", type=Path, default=None, help="another code tree")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        table = eight_monster_table(Path(scratch))
+        trees = [HERE] if args.baseline is None else [args.baseline.resolve(), HERE]
+        counts = {tree: per_turn(tree, table, args.n) for tree in trees}
+    for tree, count in counts.items():
+        print(f"{tree}: {count / 1e6:.3f} M instructions per forecast turn ({args.n} turns, "
+              f"1 worker)")
+    if args.baseline is not None:
+        old, new = counts[args.baseline.resolve()], counts[HERE]
+        print(f"ratio (baseline / this tree): {old / new:.3f}x")
+
+
+if __name__ == "__main__":
+    main()
