@@ -282,3 +282,69 @@ def test_the_closest_obstacle_remembered_is_the_one_worked_out(
         return
     for point in points * 2:
         assert moves.closest_obstacle(table, point) == moves._closest_obstacle(table, point)
+
+
+def legal_candidates(table: TableGeometry, placed: tuple[Piece, ...], mover: Piece,
+                     desired: tuple[float, float], extra: list[tuple[float, float]]
+                     ) -> NDArray[np.float64]:
+    """Points a search asks about (the feet and crossings of the keep-out curves round
+    `desired`), points on the very edge of each keep-out set (at exactly the tolerance), and
+    `extra` points."""
+    circles, lines = spots._curves(table, placed, mover, None)
+    p = np.asarray(desired)
+    r, edge = mover.radius, mover.radius - spots.ON_BOUNDARY
+    on_edges = [(edge, desired[1]), (WIDTH - r + spots.ON_BOUNDARY, desired[1]),
+                (desired[0], edge), (desired[0], LENGTH - r + spots.ON_BOUNDARY)]
+    on_edges += [(o.at[0] + o.radius + r - spots.ON_BOUNDARY, o.at[1]) for o in placed]
+    on_edges += [(o.at[0], o.at[1] - (o.radius + r - spots.ON_BOUNDARY)) for o in placed]
+    for hx, hy, reach in table.hub_floats:
+        on_edges += [(hx + reach + edge, hy), (hx, hy - reach)]
+    return np.concatenate([spots._feet(p, circles, lines), spots._crossings(circles, lines[:12]),
+                           np.array(on_edges + extra, dtype=float).reshape(-1, 2)])
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables(), pieces(), st.integers(0, 8), st.tuples(coordinate, depth),
+       st.one_of(st.none(), st.tuples(st.tuples(coordinate, depth), st.floats(0.0, 20.0))),
+       st.lists(st.tuples(st.floats(-5.0, WIDTH + 5.0), st.floats(-5.0, LENGTH + 5.0)),
+                max_size=20))
+def test_one_candidates_legality_in_plain_floats(
+        table: TableGeometry, placed: tuple[Piece, ...], which: int,
+        desired: tuple[float, float], within: tuple[tuple[float, float], float] | None,
+        extra: list[tuple[float, float]]) -> None:
+    """`_legal_one` (plain floats, one point) answers as `_legal` (numpy, many points) on every
+    point: generated ones, the feet and crossings a search asks about, and points lying
+    exactly on the boundary of a keep-out set, within the tolerance."""
+    mover = placed[which % len(placed)]
+    candidates = legal_candidates(table, placed, mover, desired, extra)
+    candidates = candidates[np.isfinite(candidates).all(axis=1)]
+    if within is not None:  # a point exactly at the ruler's reach too
+        (wx, wy), reach = within
+        candidates = np.vstack([candidates, [[wx + reach + spots.ON_BOUNDARY, wy]]])
+    vectorised = spots._legal(table, placed, mover, candidates, within).tolist()
+    discs = [(o.at[0], o.at[1], o.radius) for o in placed if o.id != mover.id]
+    plain = [spots._legal_one(table, discs, mover.radius, x, y, within)
+             for x, y in candidates.tolist()]
+    assert plain == vectorised
+
+
+@settings(max_examples=200, deadline=None)
+@given(tables(), pieces(), st.integers(0, 8), st.tuples(coordinate, depth),
+       st.one_of(st.none(), st.tuples(st.tuples(coordinate, depth), st.floats(0.0, 20.0))),
+       st.sampled_from([0, 1, 3]))
+def test_the_nearest_spot_checked_one_by_one_is_the_vectorised_one(
+        table: TableGeometry, placed: tuple[Piece, ...], which: int,
+        desired: tuple[float, float], within: tuple[tuple[float, float], float] | None,
+        one_by_one: int) -> None:
+    """The nearest free spot is the same, bit for bit, whether the first candidates are checked
+    one by one in plain floats (as shipped, or fewer of them) or all vectorised."""
+    mover = placed[which % len(placed)]
+    shipped = spots.CHECKED_ONE_BY_ONE
+    found = []
+    try:
+        for count in (shipped, one_by_one, 0):
+            spots.CHECKED_ONE_BY_ONE = count
+            found.append(spots.nearest_free_spot(table, placed, mover, desired, within))
+    finally:
+        spots.CHECKED_ONE_BY_ONE = shipped
+    assert found[0] == found[1] == found[2]

@@ -18,14 +18,17 @@ import math
 from collections.abc import Iterator, Sequence
 
 import numpy as np
+import shapely
 from numpy.typing import NDArray
 
-from automa.geometry.table import TableGeometry
+from automa.geometry.table import SLACK, TableGeometry
 from automa.model.pieces import Piece
 
 Vec = tuple[float, float]
-CHECKED_AT_ONCE = 32  # candidates checked for legality in the first vectorised call, nearest
-# first; each later call checks twice as many (a crowded spot fails many in a row)
+CHECKED_ONE_BY_ONE = 8  # nearest candidates checked for legality one at a time in plain floats
+# (the nearest legal one is most often among the first few: numpy's fixed cost would dominate)
+CHECKED_AT_ONCE = 32  # candidates checked in the first vectorised call after those; each later
+# call checks twice as many (a crowded spot fails many in a row)
 ON_BOUNDARY = 1e-9  # cm: a candidate this far into a keep-out set lies on its boundary
 CLEAR = 1e-9  # cm: every curve is drawn this much outside its keep-out set, so the spot found
 # touches with a gap of a hundred-millionth of a millimetre, never an overlap of a rounding error
@@ -156,18 +159,77 @@ def _legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     return ok
 
 
+Disc = tuple[float, float, float]  # x, y, radius
+
+
+PlainObstacle = tuple[float, float, float, float | None]  # hub x, y, reach; a circle's radius
+
+
+def _plain_obstacles(table: TableGeometry) -> tuple[PlainObstacle, ...]:
+    """Each obstacle's bounding circle (x, y, reach) and its radius if it is a circle (None: a
+    polygon), as plain floats; kept in the table's memo."""
+    key = ("plain obstacles",)
+    kept: tuple[PlainObstacle, ...] | None = table.memo.get(key)
+    if kept is None:
+        kept = table.memo[key] = tuple(
+            (x, y, reach, radius if circle else None) for (x, y, reach), circle, radius
+            in zip(table.hub_floats, table.is_circle.tolist(), table.circle_radius.tolist(),
+                   strict=True))
+    return kept
+
+
+def _legal_one(table: TableGeometry, discs: Sequence[Disc], r: float, x: float, y: float,
+               within: tuple[Vec, float] | None) -> bool:
+    """`_legal` of one candidate (x, y) for a mover of radius `r` among `discs` (the other
+    pieces), in plain floats: the same comparisons of the same roundings (numpy's `hypot` is the
+    C library's, as is `abs` of a complex number; a polygon by the same shapely call), so the
+    same answer (tests/test_geometry_fast.py compares the two)."""
+    mat, tolerance = table.playmat, ON_BOUNDARY
+    if not (r - tolerance <= x <= mat.width - r + tolerance
+            and r - tolerance <= y <= mat.length - r + tolerance):
+        return False
+    if within is not None:
+        (wx, wy), reach = within
+        if not abs(complex(x - wx, y - wy)) <= reach + ON_BOUNDARY:
+            return False
+    for ax, ay, radius in discs:
+        if not abs(complex(x - ax, y - ay)) >= radius + r - tolerance:
+            return False
+    if table.obstacles:
+        inside, near_polygons = r - tolerance, []
+        for i, (hx, hy, hub_reach, circle_radius) in enumerate(_plain_obstacles(table)):
+            centre_gap = abs(complex(x - hx, y - hy))
+            if centre_gap - hub_reach < inside + SLACK:
+                if circle_radius is None:
+                    near_polygons.append(i)
+                elif max(centre_gap - circle_radius, 0.0) < inside:
+                    return False
+        if near_polygons:
+            gaps = shapely.distance(shapely.points(x, y), table.obstacle_array[near_polygons])
+            if (gaps < inside).any():
+                return False
+    return True
+
+
 def _first_legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
                  spots: NDArray[np.float64], p: NDArray[np.float64],
-                 within: tuple[Vec, float] | None) -> tuple[NDArray[np.float64] | None, float]:
+                 within: tuple[Vec, float] | None) -> tuple[Vec | None, float]:
     """The legal spot nearest p (the first of equals) and its distance; legality is checked
-    nearest first, a few at a time, so far candidates are rarely checked at all."""
+    nearest first: the first few candidates one by one in plain floats (most searches end
+    there), then a growing number at a time, vectorised, so far candidates are rarely checked
+    at all."""
     gaps = np.hypot(spots[:, 0] - p[0], spots[:, 1] - p[1])
     order = np.argsort(gaps, kind="stable")
-    for chunk in growing_chunks(order, CHECKED_AT_ONCE):
+    discs = [(o.at[0], o.at[1], o.radius) for o in pieces if o.id != mover.id]
+    for i in order[:CHECKED_ONE_BY_ONE].tolist():
+        x, y = spots[i].tolist()
+        if _legal_one(table, discs, mover.radius, x, y, within):
+            return (x, y), float(gaps[i])
+    for chunk in growing_chunks(order[CHECKED_ONE_BY_ONE:], CHECKED_AT_ONCE):
         legal = _legal(table, pieces, mover, spots[chunk], within)
         if legal.any():
             i = int(chunk[int(np.argmax(legal))])
-            return spots[i], float(gaps[i])
+            return (float(spots[i, 0]), float(spots[i, 1])), float(gaps[i])
     return None, math.inf
 
 
@@ -191,9 +253,7 @@ def _nearest(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, desire
         crossing, _ = _first_legal(table, pieces, mover, crossings, p, within)
         if crossing is not None:
             best = crossing
-    if best is None:
-        return None
-    return (float(best[0]), float(best[1]))
+    return best
 
 
 def nearest_free_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
