@@ -348,3 +348,54 @@ def test_the_nearest_spot_checked_one_by_one_is_the_vectorised_one(
     finally:
         spots.CHECKED_ONE_BY_ONE = shipped
     assert found[0] == found[1] == found[2]
+
+
+finite = st.floats(-100.0, 100.0)
+curve_circles = st.lists(st.one_of(
+    st.tuples(finite, finite, st.floats(0.0, 30.0)),
+    st.sampled_from([(0.0, 0.0, 5.0), (10.0, 0.0, 5.0), (0.0, 0.0, 0.0), (-0.0, 3.0, 3.0),
+                     (3.0, 4.0, 0.0), (0.0, 0.0, 2.0), (-0.0, -0.0, 2.0)])),
+    max_size=6)  # tangent, touching, of no radius, at a negative zero
+unit_lines = st.one_of(
+    st.tuples(finite, finite, st.floats(-math.pi, math.pi)).map(
+        lambda t: (t[0], t[1], math.cos(t[2]), math.sin(t[2]))),
+    st.sampled_from([(5.0, 0.0, 0.0, 1.0), (-0.0, 0.0, 1.0, 0.0), (0.0, -0.0, 0.0, -1.0),
+                     (5.0, 0.0, 0.0, -1.0), (0.0, 2.0, 1.0, 0.0), (-0.0, -0.0, -0.0, -1.0)]))
+# the mat's, a tangent, one whose foot has a sum of two negative zeros
+
+
+@settings(max_examples=1000, deadline=None)
+@given(curve_circles, st.lists(unit_lines, max_size=8))
+def test_crossings_in_plain_floats_are_numpys(circles: list[tuple[float, float, float]],
+                                              lines: list[tuple[float, float, float, float]]
+                                              ) -> None:
+    """`_plain_crossings` gives `_crossings`'s points bit for bit (signs of zero too), in the
+    same order: on generated circles and lines, tangent and touching ones, circles of no radius
+    and parallel lines."""
+    c = np.array(circles, dtype=float).reshape(-1, 3)
+    ln = np.array(lines, dtype=float).reshape(-1, 4)
+    vectorised = spots._crossings(c, ln)
+    plain = np.array(spots._plain_crossings(c.tolist(), ln.tolist()), dtype=float).reshape(-1, 2)
+    assert plain.shape == vectorised.shape
+    assert plain.tobytes() == vectorised.tobytes()
+
+
+@settings(max_examples=300, deadline=None)
+@given(curve_circles, st.lists(unit_lines, max_size=8), st.tuples(finite, finite),
+       st.floats(0.0, 200.0))
+def test_the_nearer_crossings_either_way(circles: list[tuple[float, float, float]],
+                                         lines: list[tuple[float, float, float, float]],
+                                         p: tuple[float, float], reach: float) -> None:
+    """The crossings nearer than `reach` are the same, bit for bit, worked out in plain floats
+    or vectorised."""
+    c = np.array(circles, dtype=float).reshape(-1, 3)
+    ln = np.array(lines, dtype=float).reshape(-1, 4)
+    shipped = spots.PLAIN_PAIRS
+    found = []
+    try:
+        for pairs in (shipped, -1):
+            spots.PLAIN_PAIRS = pairs
+            found.append(spots._nearer_crossings(c, ln, p, reach))
+    finally:
+        spots.PLAIN_PAIRS = shipped
+    assert found[0].shape == found[1].shape and found[0].tobytes() == found[1].tobytes()

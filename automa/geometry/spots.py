@@ -29,6 +29,7 @@ CHECKED_ONE_BY_ONE = 8  # nearest candidates checked for legality one at a time 
 # (the nearest legal one is most often among the first few: numpy's fixed cost would dominate)
 CHECKED_AT_ONCE = 32  # candidates checked in the first vectorised call after those; each later
 # call checks twice as many (a crowded spot fails many in a row)
+PLAIN_PAIRS = 100  # pairs of curves up to which their crossings are worked out in plain floats
 ON_BOUNDARY = 1e-9  # cm: a candidate this far into a keep-out set lies on its boundary
 CLEAR = 1e-9  # cm: every curve is drawn this much outside its keep-out set, so the spot found
 # touches with a gap of a hundred-millionth of a millimetre, never an overlap of a rounding error
@@ -139,6 +140,55 @@ def _crossings(circles: NDArray[np.float64], lines: NDArray[np.float64]) -> NDAr
     return crossings
 
 
+def _sum_of_two(a: float, b: float) -> float:
+    """numpy's sum of a row of two, `a + b`, with its sign of zero: the sum starts from +0.0
+    (so two negative zeros add up to +0.0)."""
+    return a + (0.0 + b)
+
+
+def _plain_crossings(circles: list[list[float]], lines: list[list[float]]) -> list[Vec]:
+    """`_crossings` in plain floats, for a few curves: the same operations in the same order
+    (`x * x` where numpy squares; `abs` of a complex number for numpy's `hypot`), in the same
+    order of points (tests/test_geometry_fast.py compares the two bit for bit)."""
+    plus: list[Vec] = []
+    minus: list[Vec] = []
+    for k, (ax, ay, ar) in enumerate(circles):
+        for bx, by, br in circles[k + 1:]:
+            dx, dy = bx - ax, by - ay
+            dist = abs(complex(dx, dy))
+            if not (dist > 0 and dist <= ar + br and dist >= abs(ar - br)):
+                continue
+            along = (ar * ar - br * br + dist * dist) / (2 * dist)
+            h = math.sqrt(max(ar * ar - along * along, 0.0))
+            ux, uy = dx / dist, dy / dist
+            mx, my = ax + along * ux, ay + along * uy
+            sx, sy = -uy * h, ux * h
+            plus.append((mx + sx, my + sy))
+            minus.append((mx - sx, my - sy))
+    out = plus + minus
+    plus, minus = [], []
+    for cx, cy, cr in circles:
+        for bx, by, ux, uy in lines:
+            t = _sum_of_two((cx - bx) * ux, (cy - by) * uy)
+            fx, fy = bx + t * ux, by + t * uy
+            off = abs(complex(cx - fx, cy - fy))
+            if not off <= cr:
+                continue
+            h = math.sqrt(max(cr * cr - off * off, 0.0))
+            plus.append((fx + h * ux, fy + h * uy))
+            minus.append((fx - h * ux, fy - h * uy))
+    out += plus + minus
+    for k, (ax, ay, aux, auy) in enumerate(lines):
+        for bx, by, bux, buy in lines[k + 1:]:
+            cross = aux * buy - auy * bux
+            if not abs(cross) > 1e-12:
+                continue
+            wx, wy = bx - ax, by - ay
+            t = (wx * buy - wy * bux) / cross
+            out.append((ax + t * aux, ay + t * auy))
+    return out
+
+
 def growing_chunks(order: NDArray[np.intp], first: int) -> Iterator[NDArray[np.intp]]:
     """`order` in consecutive runs of `first`, then twice as many each time: a search for the
     first legal candidate in order finds the same one, in fewer calls when many fail."""
@@ -233,6 +283,23 @@ def _first_legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     return None, math.inf
 
 
+def _nearer_crossings(circles: NDArray[np.float64], lines: NDArray[np.float64], p: Vec,
+                      reach: float) -> NDArray[np.float64]:
+    """The crossings of the curves nearer p than `reach`, in `_crossings` order: worked out in
+    plain floats when the pairs of curves are few (numpy's fixed cost per call would dominate),
+    else vectorised."""
+    c, n = len(circles), len(lines)
+    x, y = p
+    if c * (c - 1) // 2 + c * n + n * (n - 1) // 2 <= PLAIN_PAIRS:
+        near = [(cx, cy) for cx, cy in _plain_crossings(circles.tolist(), lines.tolist())
+                if abs(complex(cx - x, cy - y)) < reach - 1e-12]
+        return np.array(near, dtype=float).reshape(-1, 2)
+    crossings = _crossings(circles, lines)
+    nearer: NDArray[np.float64] = crossings[
+        np.hypot(crossings[:, 0] - x, crossings[:, 1] - y) < reach - 1e-12]
+    return nearer
+
+
 def _nearest(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, desired: Vec,
              within: tuple[Vec, float] | None) -> Vec | None:
     p = np.asarray(desired, dtype=float)
@@ -246,9 +313,7 @@ def _nearest(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, desire
     base, unit = lines[:, :2], lines[:, 2:]
     side = np.abs((p[0] - base[:, 0]) * unit[:, 1] - (p[1] - base[:, 1]) * unit[:, 0])
     near_lines = lines[side <= reach + 1e-9]
-    crossings = _crossings(near_circles, near_lines)
-    crossings = crossings[np.hypot(crossings[:, 0] - p[0], crossings[:, 1] - p[1])
-                          < reach - 1e-12]
+    crossings = _nearer_crossings(near_circles, near_lines, desired, reach)
     if len(crossings):
         crossing, _ = _first_legal(table, pieces, mover, crossings, p, within)
         if crossing is not None:
