@@ -387,6 +387,8 @@ def rides_on(rider: Piece, mount: Piece) -> bool:
 
 def mount_under(rider: Piece, pieces: Sequence[Piece]) -> Piece | None:
     """The mount or wild wyvern the rider sits on, if any (the nearest, should two qualify)."""
+    if "riding" not in rider.conditions:  # rides on nothing (as `rides_on` of each says)
+        return None
     under = [p for p in pieces if rides_on(rider, p)]
     return min(under, key=lambda p: centre_distance(rider.at, p.at), default=None)
 
