@@ -25,7 +25,7 @@ from automa.geometry.table import SLACK, TableGeometry
 from automa.model.pieces import Piece
 
 Vec = tuple[float, float]
-CHECKED_ONE_BY_ONE = 8  # nearest candidates checked for legality one at a time in plain floats
+CHECKED_ONE_BY_ONE = 16  # nearest candidates checked for legality one at a time in plain floats
 # (the nearest legal one is most often among the first few: numpy's fixed cost would dominate)
 CHECKED_AT_ONCE = 32  # candidates checked in the first vectorised call after those; each later
 # call checks twice as many (a crowded spot fails many in a row)
