@@ -299,7 +299,7 @@ def legal_candidates(table: TableGeometry, placed: tuple[Piece, ...], mover: Pie
     on_edges += [(o.at[0], o.at[1] - (o.radius + r - spots.ON_BOUNDARY)) for o in placed]
     for hx, hy, reach in table.hub_floats:
         on_edges += [(hx + reach + edge, hy), (hx, hy - reach)]
-    return np.concatenate([spots._feet(p, circles, lines), spots._crossings(circles, lines[:12]),
+    return np.concatenate([spots._feet(p, circles, lines)[0], spots._crossings(circles, lines[:12]),
                            np.array(on_edges + extra, dtype=float).reshape(-1, 2)])
 
 
@@ -398,4 +398,71 @@ def test_the_nearer_crossings_either_way(circles: list[tuple[float, float, float
             found.append(spots._nearer_crossings(c, ln, p, reach))
     finally:
         spots.PLAIN_PAIRS = shipped
-    assert found[0].shape == found[1].shape and found[0].tobytes() == found[1].tobytes()
+    (plain, plain_gaps), (vectorised, vectorised_gaps) = found
+    assert np.array(plain).tobytes() == np.array(vectorised).tobytes()  # signs of zero too
+    assert np.array(plain_gaps).tobytes() == np.array(vectorised_gaps).tobytes()
+    assert len(plain) == len(vectorised)
+
+
+def original_nearest(table: TableGeometry, placed: Sequence[Piece], mover: Piece,
+                     desired: tuple[float, float],
+                     within: tuple[tuple[float, float], float] | None
+                     ) -> tuple[float, float] | None:
+    """`spots._nearest` as first written, all in numpy (every candidate checked by
+    `legal_mask`, 32 at first, the crossings vectorised): the plain-float paths must find the
+    very same spot."""
+    p = np.asarray(desired, dtype=float)
+    circles, lines = spots._curves(table, placed, mover, within)
+    away = p - circles[:, :2]
+    length = np.hypot(away[:, 0], away[:, 1])
+    safe = np.where(length > 0, length, 1.0)
+    direction = np.where(length[:, None] > 0, away / safe[:, None], np.array([1.0, 0.0]))
+    on_circles = circles[:, :2] + circles[:, 2:3] * direction
+    base, unit = lines[:, :2], lines[:, 2:]
+    on_lines = base + np.sum((p - base) * unit, axis=1)[:, None] * unit
+    feet = np.concatenate([on_circles, on_lines])
+    feet = feet[np.isfinite(feet).all(axis=1)]
+
+    def first_legal(candidates: NDArray[np.float64]) -> tuple[NDArray[np.float64] | None, float]:
+        gaps = np.hypot(candidates[:, 0] - p[0], candidates[:, 1] - p[1])
+        order = np.argsort(gaps, kind="stable")
+        for chunk in spots.growing_chunks(order, 32):
+            legal = spots._legal(table, placed, mover, candidates[chunk], within)
+            if legal.any():
+                i = int(chunk[int(np.argmax(legal))])
+                return candidates[i], float(gaps[i])
+        return None, math.inf
+
+    best, reach = first_legal(feet)
+    near_circles = circles[np.abs(np.hypot(circles[:, 0] - p[0], circles[:, 1] - p[1])
+                                  - circles[:, 2]) <= reach + 1e-9]
+    side = np.abs((p[0] - base[:, 0]) * unit[:, 1] - (p[1] - base[:, 1]) * unit[:, 0])
+    near_lines = lines[side <= reach + 1e-9]
+    crossings = spots._crossings(near_circles, near_lines)
+    crossings = crossings[np.hypot(crossings[:, 0] - p[0], crossings[:, 1] - p[1])
+                          < reach - 1e-12]
+    if len(crossings):
+        crossing, _ = first_legal(crossings)
+        if crossing is not None:
+            best = crossing
+    return None if best is None else (float(best[0]), float(best[1]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables(), pieces(), st.integers(0, 8),
+       st.one_of(st.tuples(coordinate, depth),
+                 st.tuples(st.floats(-5.0, WIDTH + 5.0), st.floats(-5.0, LENGTH + 5.0))),
+       st.one_of(st.none(), st.tuples(st.tuples(coordinate, depth), st.floats(0.0, 20.0))),
+       st.booleans())
+def test_the_nearest_spot_is_the_one_first_written(
+        table: TableGeometry, placed: tuple[Piece, ...], which: int,
+        desired: tuple[float, float], within: tuple[tuple[float, float], float] | None,
+        on_a_piece: bool) -> None:
+    """The nearest spot found (plain floats for few candidates and few crossings) is the one
+    the all-numpy search first written finds, bit for bit; a desired spot on another piece's
+    centre too (where one foot has no direction)."""
+    mover = placed[which % len(placed)]
+    if on_a_piece:
+        desired = placed[(which + 1) % len(placed)].at
+    assert spots._nearest(table, placed, mover, desired, within) == \
+        original_nearest(table, placed, mover, desired, within)

@@ -82,16 +82,22 @@ def _table_curves(table: TableGeometry, r: float
 
 
 def _feet(p: NDArray[np.float64], circles: NDArray[np.float64], lines: NDArray[np.float64]
-          ) -> NDArray[np.float64]:
+          ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """The foot of p on every curve (circles first, then lines), and on the way each circle's
+    centre's distance from p (n,) and p less each line's base point (l, 2)."""
     away = p - circles[:, :2]
     length = np.hypot(away[:, 0], away[:, 1])
-    safe = np.where(length > 0, length, 1.0)
-    direction = np.where(length[:, None] > 0, away / safe[:, None], np.array([1.0, 0.0]))
+    if (length > 0).all():  # the usual case: `direction` below without its placeholders
+        direction = away / length[:, None]
+    else:
+        safe = np.where(length > 0, length, 1.0)
+        direction = np.where(length[:, None] > 0, away / safe[:, None], np.array([1.0, 0.0]))
     on_circles = circles[:, :2] + circles[:, 2:3] * direction
     base, unit = lines[:, :2], lines[:, 2:]
-    on_lines = base + np.sum((p - base) * unit, axis=1)[:, None] * unit
+    from_base = p - base
+    on_lines = base + np.sum(from_base * unit, axis=1)[:, None] * unit
     feet: NDArray[np.float64] = np.concatenate([on_circles, on_lines])
-    return feet
+    return feet, length, from_base
 
 
 @functools.lru_cache(maxsize=256)
@@ -270,7 +276,7 @@ def _first_legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     at all."""
     gaps = np.hypot(spots[:, 0] - p[0], spots[:, 1] - p[1])
     order = np.argsort(gaps, kind="stable")
-    discs = [(o.at[0], o.at[1], o.radius) for o in pieces if o.id != mover.id]
+    discs = _other_discs(pieces, mover)
     for i in order[:CHECKED_ONE_BY_ONE].tolist():
         x, y = spots[i].tolist()
         if _legal_one(table, discs, mover.radius, x, y, within):
@@ -283,39 +289,63 @@ def _first_legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     return None, math.inf
 
 
+def _first_legal_of_few(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
+                        spots: list[Vec], gaps: list[float], p: NDArray[np.float64],
+                        within: tuple[Vec, float] | None) -> tuple[Vec | None, float]:
+    """`_first_legal` of spots given as plain floats with their distances from p: sorted
+    (stably, as numpy's stable argsort) and the first few checked in plain floats; the rest,
+    if need be, by `_first_legal` (in their order: its stable sort keeps it)."""
+    order = sorted(range(len(gaps)), key=gaps.__getitem__)
+    discs = _other_discs(pieces, mover)
+    for i in order[:CHECKED_ONE_BY_ONE]:
+        if _legal_one(table, discs, mover.radius, *spots[i], within):
+            return spots[i], gaps[i]
+    if len(order) <= CHECKED_ONE_BY_ONE:
+        return None, math.inf
+    rest = np.array([spots[i] for i in order[CHECKED_ONE_BY_ONE:]], dtype=float)
+    return _first_legal(table, pieces, mover, rest, p, within)
+
+
+def _other_discs(pieces: Sequence[Piece], mover: Piece) -> list[Disc]:
+    return [(o.at[0], o.at[1], o.radius) for o in pieces if o.id != mover.id]
+
+
 def _nearer_crossings(circles: NDArray[np.float64], lines: NDArray[np.float64], p: Vec,
-                      reach: float) -> NDArray[np.float64]:
-    """The crossings of the curves nearer p than `reach`, in `_crossings` order: worked out in
-    plain floats when the pairs of curves are few (numpy's fixed cost per call would dominate),
-    else vectorised."""
+                      reach: float) -> tuple[list[Vec], list[float]]:
+    """The crossings of the curves nearer p than `reach`, in `_crossings` order, and their
+    distances from p: worked out in plain floats when the pairs of curves are few (numpy's
+    fixed cost per call would dominate), else vectorised."""
     c, n = len(circles), len(lines)
     x, y = p
     if c * (c - 1) // 2 + c * n + n * (n - 1) // 2 <= PLAIN_PAIRS:
-        near = [(cx, cy) for cx, cy in _plain_crossings(circles.tolist(), lines.tolist())
-                if abs(complex(cx - x, cy - y)) < reach - 1e-12]
-        return np.array(near, dtype=float).reshape(-1, 2)
+        near, gaps = [], []
+        for cx, cy in _plain_crossings(circles.tolist(), lines.tolist()):
+            gap = abs(complex(cx - x, cy - y))
+            if gap < reach - 1e-12:
+                near.append((cx, cy))
+                gaps.append(gap)
+        return near, gaps
     crossings = _crossings(circles, lines)
-    nearer: NDArray[np.float64] = crossings[
-        np.hypot(crossings[:, 0] - x, crossings[:, 1] - y) < reach - 1e-12]
-    return nearer
+    every_gap = np.hypot(crossings[:, 0] - x, crossings[:, 1] - y)
+    nearer = every_gap < reach - 1e-12
+    return [(cx, cy) for cx, cy in crossings[nearer].tolist()], every_gap[nearer].tolist()
 
 
 def _nearest(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, desired: Vec,
              within: tuple[Vec, float] | None) -> Vec | None:
     p = np.asarray(desired, dtype=float)
     circles, lines = _curves(table, pieces, mover, within)
-    feet = _feet(p, circles, lines)
+    feet, centre_gaps, from_base = _feet(p, circles, lines)
     feet = feet[np.isfinite(feet).all(axis=1)]
     best, reach = _first_legal(table, pieces, mover, feet, p, within)
-    # only curves passing within `reach` of p can cross nearer than the best foot
-    near_circles = circles[np.abs(np.hypot(circles[:, 0] - p[0], circles[:, 1] - p[1])
-                                  - circles[:, 2]) <= reach + 1e-9]
-    base, unit = lines[:, :2], lines[:, 2:]
-    side = np.abs((p[0] - base[:, 0]) * unit[:, 1] - (p[1] - base[:, 1]) * unit[:, 0])
+    # only curves passing within `reach` of p can cross nearer than the best foot (a circle's
+    # centre is as far from p as p from it: numpy's hypot is the C library's, of |x| and |y|)
+    near_circles = circles[np.abs(centre_gaps - circles[:, 2]) <= reach + 1e-9]
+    side = np.abs(from_base[:, 0] * lines[:, 3] - from_base[:, 1] * lines[:, 2])
     near_lines = lines[side <= reach + 1e-9]
-    crossings = _nearer_crossings(near_circles, near_lines, desired, reach)
-    if len(crossings):
-        crossing, _ = _first_legal(table, pieces, mover, crossings, p, within)
+    crossings, gaps = _nearer_crossings(near_circles, near_lines, desired, reach)
+    if crossings:
+        crossing, _ = _first_legal_of_few(table, pieces, mover, crossings, gaps, p, within)
         if crossing is not None:
             best = crossing
     return best
