@@ -14,7 +14,14 @@ from numpy.typing import NDArray
 
 from automa.errors import RulesError
 from automa.geometry import moves, sight, spots
-from automa.geometry.table import TableGeometry, build_table, nearest_obstacle, obstacle_distances
+from automa.geometry.table import (
+    TableGeometry,
+    build_table,
+    nearest_obstacle,
+    obstacle_distances,
+    plainly_clear,
+    point_gaps,
+)
 from automa.model.pieces import Piece
 from automa.model.playmat import Obstacle, Playmat
 
@@ -466,3 +473,44 @@ def test_the_nearest_spot_is_the_one_first_written(
         desired = placed[(which + 1) % len(placed)].at
     assert spots._nearest(table, placed, mover, desired, within) == \
         original_nearest(table, placed, mover, desired, within)
+
+
+def original_obstacle_overlap(table: TableGeometry, mover: Piece, centre: tuple[float, float],
+                              tolerance: float) -> str | None:
+    """The obstacle part of `moves.overlap_with` as first written (the bound in plain floats,
+    then `point_gaps` in numpy)."""
+    if not plainly_clear(table, centre, mover.radius - tolerance):
+        _, obstacle, gaps = point_gaps(table, np.array([centre], dtype=float),
+                                       mover.radius - tolerance)
+        for i in np.flatnonzero(gaps < mover.radius - tolerance):
+            return f"obstacle {table.obstacles[int(obstacle[i])].id}"
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables(), st.sampled_from([1.0, 1.25, 1.5, 2.5]),
+       st.sampled_from([moves.EPSILON, 0.0, 0.01, spots.ON_BOUNDARY]),
+       st.lists(st.tuples(st.floats(-5.0, WIDTH + 5.0), st.floats(-5.0, LENGTH + 5.0)),
+                max_size=20), st.floats(0.0, 2 * math.pi))
+def test_the_obstacle_overlapped_in_plain_floats(table: TableGeometry, radius: float,
+                                                 tolerance: float,
+                                                 points: list[tuple[float, float]],
+                                                 turn: float) -> None:
+    """`overlap_with` names the obstacle `point_gaps` names (the first of several), on
+    generated points and on points at the very reach of each obstacle (a circle's rim grown
+    by the piece less the tolerance, a polygon's corners grown so, and its hub)."""
+    mover = Piece("m", "ai", "monster", (1.0, 1.0), radius, 3)
+    edge = radius - tolerance
+    for obstacle in table.obstacles:
+        if obstacle.circle is not None:
+            x, y, r = obstacle.circle
+            points += [(x + r + edge, y), (x, y - (r + edge)),
+                       (x + (r + edge) * math.cos(turn), y + (r + edge) * math.sin(turn))]
+        else:
+            points += [(cx + edge * math.cos(turn), cy + edge * math.sin(turn))
+                       for cx, cy in obstacle.edges[:, 0, :].tolist()]
+    points += [(x, y) for x, y, _ in table.hub_floats]
+    for centre in points:
+        found = moves.overlap_with(table, (), mover, centre, tolerance)
+        if found != "the mat edge":
+            assert found == original_obstacle_overlap(table, mover, centre, tolerance)

@@ -251,20 +251,29 @@ def _legal_one(table: TableGeometry, discs: Sequence[Disc], r: float, x: float, 
     for ax, ay, radius in discs:
         if not abs(complex(x - ax, y - ay)) >= radius + r - tolerance:
             return False
-    if table.obstacles:
-        inside, near_polygons = r - tolerance, []
-        for i, (hx, hy, hub_reach, circle_radius) in enumerate(_plain_obstacles(table)):
-            centre_gap = abs(complex(x - hx, y - hy))
-            if centre_gap - hub_reach < inside + SLACK:
-                if circle_radius is None:
-                    near_polygons.append(i)
-                elif max(centre_gap - circle_radius, 0.0) < inside:
-                    return False
-        if near_polygons:
-            gaps = shapely.distance(shapely.points(x, y), table.obstacle_array[near_polygons])
-            if (gaps < inside).any():
-                return False
-    return True
+    return not table.obstacles or first_obstacle_within(table, x, y, r - tolerance) is None
+
+
+def first_obstacle_within(table: TableGeometry, x: float, y: float, inside: float) -> int | None:
+    """The first obstacle (in the table's order) nearer the point (x, y) than `inside`, or
+    None: `point_gaps` of one point in plain floats, the same arithmetic (numpy's `hypot` is
+    the C library's, as is `abs` of a complex number; a polygon by the same shapely call)."""
+    near_polygons: list[int] = []
+    circle_met = None
+    for i, (hx, hy, hub_reach, circle_radius) in enumerate(_plain_obstacles(table)):
+        centre_gap = abs(complex(x - hx, y - hy))
+        if centre_gap - hub_reach < inside + SLACK:
+            if circle_radius is None:
+                near_polygons.append(i)
+            elif max(centre_gap - circle_radius, 0.0) < inside:
+                circle_met = i  # none later can come first
+                break
+    if near_polygons:
+        gaps = shapely.distance(shapely.points(x, y), table.obstacle_array[near_polygons])
+        for i, gap in zip(near_polygons, gaps.tolist(), strict=True):
+            if gap < inside:
+                return i
+    return circle_met
 
 
 def _first_legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
