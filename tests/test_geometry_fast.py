@@ -390,25 +390,19 @@ def test_crossings_in_plain_floats_are_numpys(circles: list[tuple[float, float, 
 @settings(max_examples=300, deadline=None)
 @given(curve_circles, st.lists(unit_lines, max_size=8), st.tuples(finite, finite),
        st.floats(0.0, 200.0))
-def test_the_nearer_crossings_either_way(circles: list[tuple[float, float, float]],
-                                         lines: list[tuple[float, float, float, float]],
-                                         p: tuple[float, float], reach: float) -> None:
-    """The crossings nearer than `reach` are the same, bit for bit, worked out in plain floats
-    or vectorised."""
+def test_the_nearer_crossings_in_plain_floats(circles: list[tuple[float, float, float]],
+                                              lines: list[tuple[float, float, float, float]],
+                                              p: tuple[float, float], reach: float) -> None:
+    """The crossings nearer than `reach` and their distances are the same, bit for bit, worked
+    out in plain floats or vectorised."""
     c = np.array(circles, dtype=float).reshape(-1, 3)
     ln = np.array(lines, dtype=float).reshape(-1, 4)
-    shipped = spots.PLAIN_PAIRS
-    found = []
-    try:
-        for pairs in (shipped, -1):
-            spots.PLAIN_PAIRS = pairs
-            found.append(spots._nearer_crossings(c, ln, p, reach))
-    finally:
-        spots.PLAIN_PAIRS = shipped
-    (plain, plain_gaps), (vectorised, vectorised_gaps) = found
-    assert np.array(plain).tobytes() == np.array(vectorised).tobytes()  # signs of zero too
-    assert np.array(plain_gaps).tobytes() == np.array(vectorised_gaps).tobytes()
-    assert len(plain) == len(vectorised)
+    plain, plain_gaps = spots._plain_nearer_crossings(c, ln, p, reach)
+    crossings = spots._crossings(c, ln)
+    gaps = np.hypot(crossings[:, 0] - p[0], crossings[:, 1] - p[1])
+    nearer = gaps < reach - 1e-12
+    assert np.array(plain).reshape(-1, 2).tobytes() == crossings[nearer].tobytes()  # signs of 0
+    assert np.array(plain_gaps).tobytes() == gaps[nearer].tobytes()
 
 
 def original_nearest(table: TableGeometry, placed: Sequence[Piece], mover: Piece,
@@ -460,19 +454,24 @@ def original_nearest(table: TableGeometry, placed: Sequence[Piece], mover: Piece
        st.one_of(st.tuples(coordinate, depth),
                  st.tuples(st.floats(-5.0, WIDTH + 5.0), st.floats(-5.0, LENGTH + 5.0))),
        st.one_of(st.none(), st.tuples(st.tuples(coordinate, depth), st.floats(0.0, 20.0))),
-       st.booleans())
+       st.booleans(), st.sampled_from([spots.PLAIN_PAIRS, 3, -1]))
 def test_the_nearest_spot_is_the_one_first_written(
         table: TableGeometry, placed: tuple[Piece, ...], which: int,
         desired: tuple[float, float], within: tuple[tuple[float, float], float] | None,
-        on_a_piece: bool) -> None:
-    """The nearest spot found (plain floats for few candidates and few crossings) is the one
-    the all-numpy search first written finds, bit for bit; a desired spot on another piece's
-    centre too (where one foot has no direction)."""
+        on_a_piece: bool, plain_pairs: int) -> None:
+    """The nearest spot found (plain floats for few candidates and few crossings, or the
+    crossings vectorised) is the one the all-numpy search first written finds, bit for bit; a
+    desired spot on another piece's centre too (where one foot has no direction)."""
     mover = placed[which % len(placed)]
     if on_a_piece:
         desired = placed[(which + 1) % len(placed)].at
-    assert spots._nearest(table, placed, mover, desired, within) == \
-        original_nearest(table, placed, mover, desired, within)
+    shipped = spots.PLAIN_PAIRS
+    try:
+        spots.PLAIN_PAIRS = plain_pairs
+        found = spots._nearest(table, placed, mover, desired, within)
+    finally:
+        spots.PLAIN_PAIRS = shipped
+    assert found == original_nearest(table, placed, mover, desired, within)
 
 
 def original_obstacle_overlap(table: TableGeometry, mover: Piece, centre: tuple[float, float],

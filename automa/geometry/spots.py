@@ -26,6 +26,8 @@ from automa.model.pieces import Piece
 
 Vec = tuple[float, float]
 CHECKED_ONE_BY_ONE = 16  # nearest candidates checked for legality one at a time in plain floats
+CROWDED = 40  # pieces and obstacles together from which none is (each check loops over them all
+# and a crowded spot fails many in a row: the vectorised calls cost less)
 # (the nearest legal one is most often among the first few: numpy's fixed cost would dominate)
 CHECKED_AT_ONCE = 32  # candidates checked in the first vectorised call after those; each later
 # call checks twice as many (a crowded spot fails many in a row)
@@ -278,19 +280,22 @@ def first_obstacle_within(table: TableGeometry, x: float, y: float, inside: floa
 
 def _first_legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
                  spots: NDArray[np.float64], p: NDArray[np.float64],
-                 within: tuple[Vec, float] | None) -> tuple[Vec | None, float]:
+                 within: tuple[Vec, float] | None, one_by_one: int | None = None
+                 ) -> tuple[Vec | None, float]:
     """The legal spot nearest p (the first of equals) and its distance; legality is checked
-    nearest first: the first few candidates one by one in plain floats (most searches end
-    there), then a growing number at a time, vectorised, so far candidates are rarely checked
-    at all."""
+    nearest first: the first few candidates (`one_by_one`; by default as many as
+    `_checked_one_by_one` says) one by one in plain floats (most searches end there), then a
+    growing number at a time, vectorised, so far candidates are rarely checked at all."""
     gaps = np.hypot(spots[:, 0] - p[0], spots[:, 1] - p[1])
     order = np.argsort(gaps, kind="stable")
     discs = _other_discs(pieces, mover)
-    for i in order[:CHECKED_ONE_BY_ONE].tolist():
+    if one_by_one is None:
+        one_by_one = _checked_one_by_one(table, pieces)
+    for i in order[:one_by_one].tolist():
         x, y = spots[i].tolist()
         if _legal_one(table, discs, mover.radius, x, y, within):
             return (x, y), float(gaps[i])
-    for chunk in growing_chunks(order[CHECKED_ONE_BY_ONE:], CHECKED_AT_ONCE):
+    for chunk in growing_chunks(order[one_by_one:], CHECKED_AT_ONCE):
         legal = _legal(table, pieces, mover, spots[chunk], within)
         if legal.any():
             i = int(chunk[int(np.argmax(legal))])
@@ -306,38 +311,45 @@ def _first_legal_of_few(table: TableGeometry, pieces: Sequence[Piece], mover: Pi
     if need be, by `_first_legal` (in their order: its stable sort keeps it)."""
     order = sorted(range(len(gaps)), key=gaps.__getitem__)
     discs = _other_discs(pieces, mover)
-    for i in order[:CHECKED_ONE_BY_ONE]:
+    one_by_one = _checked_one_by_one(table, pieces)
+    for i in order[:one_by_one]:
         if _legal_one(table, discs, mover.radius, *spots[i], within):
             return spots[i], gaps[i]
-    if len(order) <= CHECKED_ONE_BY_ONE:
+    if len(order) <= one_by_one:
         return None, math.inf
-    rest = np.array([spots[i] for i in order[CHECKED_ONE_BY_ONE:]], dtype=float)
-    return _first_legal(table, pieces, mover, rest, p, within)
+    rest = np.array([spots[i] for i in order[one_by_one:]], dtype=float)
+    return _first_legal(table, pieces, mover, rest, p, within, one_by_one=0)
+
+
+def _checked_one_by_one(table: TableGeometry, pieces: Sequence[Piece]) -> int:
+    """How many of the nearest candidates to check one by one in plain floats: none on a
+    crowded mat."""
+    return CHECKED_ONE_BY_ONE if len(pieces) + len(table.obstacles) < CROWDED else 0
 
 
 def _other_discs(pieces: Sequence[Piece], mover: Piece) -> list[Disc]:
     return [(o.at[0], o.at[1], o.radius) for o in pieces if o.id != mover.id]
 
 
-def _nearer_crossings(circles: NDArray[np.float64], lines: NDArray[np.float64], p: Vec,
-                      reach: float) -> tuple[list[Vec], list[float]]:
+def _few_pairs(circles: int, lines: int) -> bool:
+    """Are the pairs of so many curves few enough to cross in plain floats (numpy's fixed
+    cost per call would dominate)?"""
+    return circles * (circles - 1) // 2 + circles * lines + lines * (lines - 1) // 2 \
+        <= PLAIN_PAIRS
+
+
+def _plain_nearer_crossings(circles: NDArray[np.float64], lines: NDArray[np.float64], p: Vec,
+                            reach: float) -> tuple[list[Vec], list[float]]:
     """The crossings of the curves nearer p than `reach`, in `_crossings` order, and their
-    distances from p: worked out in plain floats when the pairs of curves are few (numpy's
-    fixed cost per call would dominate), else vectorised."""
-    c, n = len(circles), len(lines)
+    distances from p, in plain floats (as numpy's `hypot`, `abs` of a complex number)."""
     x, y = p
-    if c * (c - 1) // 2 + c * n + n * (n - 1) // 2 <= PLAIN_PAIRS:
-        near, gaps = [], []
-        for cx, cy in _plain_crossings(circles.tolist(), lines.tolist()):
-            gap = abs(complex(cx - x, cy - y))
-            if gap < reach - 1e-12:
-                near.append((cx, cy))
-                gaps.append(gap)
-        return near, gaps
-    crossings = _crossings(circles, lines)
-    every_gap = np.hypot(crossings[:, 0] - x, crossings[:, 1] - y)
-    nearer = every_gap < reach - 1e-12
-    return [(cx, cy) for cx, cy in crossings[nearer].tolist()], every_gap[nearer].tolist()
+    near, gaps = [], []
+    for cx, cy in _plain_crossings(circles.tolist(), lines.tolist()):
+        gap = abs(complex(cx - x, cy - y))
+        if gap < reach - 1e-12:
+            near.append((cx, cy))
+            gaps.append(gap)
+    return near, gaps
 
 
 def _nearest(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, desired: Vec,
@@ -352,12 +364,18 @@ def _nearest(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, desire
     near_circles = circles[np.abs(centre_gaps - circles[:, 2]) <= reach + 1e-9]
     side = np.abs(from_base[:, 0] * lines[:, 3] - from_base[:, 1] * lines[:, 2])
     near_lines = lines[side <= reach + 1e-9]
-    crossings, gaps = _nearer_crossings(near_circles, near_lines, desired, reach)
-    if crossings:
-        crossing, _ = _first_legal_of_few(table, pieces, mover, crossings, gaps, p, within)
-        if crossing is not None:
-            best = crossing
-    return best
+    crossing: Vec | None = None
+    if _few_pairs(len(near_circles), len(near_lines)):
+        few, gaps = _plain_nearer_crossings(near_circles, near_lines, desired, reach)
+        if few:
+            crossing, _ = _first_legal_of_few(table, pieces, mover, few, gaps, p, within)
+    else:
+        crossings = _crossings(near_circles, near_lines)
+        crossings = crossings[np.hypot(crossings[:, 0] - p[0], crossings[:, 1] - p[1])
+                              < reach - 1e-12]
+        if len(crossings):
+            crossing, _ = _first_legal(table, pieces, mover, crossings, p, within)
+    return best if crossing is None else crossing
 
 
 def nearest_free_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
