@@ -9,6 +9,10 @@ those feet and crossings (the curves: every keep-out circle, a circle of radius 
 polygon corner, the two lines at distance r along every polygon edge, the four mat lines, and the
 circle a ruler can reach); the answer is the nearest candidate that is legal. Crossings are only
 needed between curves passing closer to p than the best legal foot, which keeps them few.
+
+Numpy's fixed cost per call dominates such small searches, so the nearest few candidates are
+checked one by one and the crossings of a few curves worked out in plain floats, with the same
+operations in the same order (tests/test_geometry_fast.py holds both paths to the same floats).
 """
 
 from __future__ import annotations
@@ -26,9 +30,9 @@ from automa.model.pieces import Piece
 
 Vec = tuple[float, float]
 CHECKED_ONE_BY_ONE = 16  # nearest candidates checked for legality one at a time in plain floats
+# (the nearest legal one is most often among the first few: numpy's fixed cost would dominate)
 CROWDED = 40  # pieces and obstacles together from which none is (each check loops over them all
 # and a crowded spot fails many in a row: the vectorised calls cost less)
-# (the nearest legal one is most often among the first few: numpy's fixed cost would dominate)
 CHECKED_AT_ONCE = 32  # candidates checked in the first vectorised call after those; each later
 # call checks twice as many (a crowded spot fails many in a row)
 PLAIN_PAIRS = 100  # pairs of curves up to which their crossings are worked out in plain floats
@@ -288,9 +292,9 @@ def _first_legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     growing number at a time, vectorised, so far candidates are rarely checked at all."""
     gaps = np.hypot(spots[:, 0] - p[0], spots[:, 1] - p[1])
     order = np.argsort(gaps, kind="stable")
-    discs = _other_discs(pieces, mover)
     if one_by_one is None:
         one_by_one = _checked_one_by_one(table, pieces)
+    discs = _other_discs(pieces, mover) if one_by_one else []
     for i in order[:one_by_one].tolist():
         x, y = spots[i].tolist()
         if _legal_one(table, discs, mover.radius, x, y, within):
