@@ -15,7 +15,14 @@ from numpy.typing import NDArray
 
 from automa.errors import RulesError
 from automa.geometry import moves, sight, spots
-from automa.geometry.table import TableGeometry, build_table, nearest_obstacle, obstacle_distances
+from automa.geometry.table import (
+    TableGeometry,
+    build_table,
+    nearest_obstacle,
+    obstacle_distances,
+    plainly_clear,
+    point_gaps,
+)
 from automa.model.pieces import Piece
 from automa.model.playmat import Obstacle, Playmat
 
@@ -288,3 +295,227 @@ def test_the_closest_obstacle_remembered_is_the_one_worked_out(
         return
     for point in points * 2:
         assert moves.closest_obstacle(table, point) == moves._closest_obstacle(table, point)
+
+
+def legal_candidates(table: TableGeometry, placed: tuple[Piece, ...], mover: Piece,
+                     desired: tuple[float, float], extra: list[tuple[float, float]]
+                     ) -> NDArray[np.float64]:
+    """Points a search asks about (the feet and crossings of the keep-out curves round
+    `desired`), points on the very edge of each keep-out set (at exactly the tolerance), and
+    `extra` points."""
+    circles, lines = spots._curves(table, placed, mover, None)
+    p = np.asarray(desired)
+    r, edge = mover.radius, mover.radius - spots.ON_BOUNDARY
+    on_edges = [(edge, desired[1]), (WIDTH - r + spots.ON_BOUNDARY, desired[1]),
+                (desired[0], edge), (desired[0], LENGTH - r + spots.ON_BOUNDARY)]
+    on_edges += [(o.at[0] + o.radius + r - spots.ON_BOUNDARY, o.at[1]) for o in placed]
+    on_edges += [(o.at[0], o.at[1] - (o.radius + r - spots.ON_BOUNDARY)) for o in placed]
+    for hx, hy, reach in table.hub_floats:
+        on_edges += [(hx + reach + edge, hy), (hx, hy - reach)]
+    return np.concatenate([spots._feet(p, circles, lines)[0], spots._crossings(circles, lines[:12]),
+                           np.array(on_edges + extra, dtype=float).reshape(-1, 2)])
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables(), pieces(), st.integers(0, 8), st.tuples(coordinate, depth),
+       st.one_of(st.none(), st.tuples(st.tuples(coordinate, depth), st.floats(0.0, 20.0))),
+       st.lists(st.tuples(st.floats(-5.0, WIDTH + 5.0), st.floats(-5.0, LENGTH + 5.0)),
+                max_size=20))
+def test_one_candidates_legality_in_plain_floats(
+        table: TableGeometry, placed: tuple[Piece, ...], which: int,
+        desired: tuple[float, float], within: tuple[tuple[float, float], float] | None,
+        extra: list[tuple[float, float]]) -> None:
+    """`_legal_one` (plain floats, one point) answers as `_legal` (numpy, many points) on every
+    point: generated ones, the feet and crossings a search asks about, and points lying
+    exactly on the boundary of a keep-out set, within the tolerance."""
+    mover = placed[which % len(placed)]
+    candidates = legal_candidates(table, placed, mover, desired, extra)
+    candidates = candidates[np.isfinite(candidates).all(axis=1)]
+    if within is not None:  # a point exactly at the ruler's reach too
+        (wx, wy), reach = within
+        candidates = np.vstack([candidates, [[wx + reach + spots.ON_BOUNDARY, wy]]])
+    vectorised = spots._legal(table, placed, mover, candidates, within).tolist()
+    discs = [(o.at[0], o.at[1], o.radius) for o in placed if o.id != mover.id]
+    plain = [spots._legal_one(table, discs, mover.radius, x, y, within)
+             for x, y in candidates.tolist()]
+    assert plain == vectorised
+
+
+@settings(max_examples=200, deadline=None)
+@given(tables(), pieces(), st.integers(0, 8), st.tuples(coordinate, depth),
+       st.one_of(st.none(), st.tuples(st.tuples(coordinate, depth), st.floats(0.0, 20.0))),
+       st.sampled_from([0, 1, 3]))
+def test_the_nearest_spot_checked_one_by_one_is_the_vectorised_one(
+        table: TableGeometry, placed: tuple[Piece, ...], which: int,
+        desired: tuple[float, float], within: tuple[tuple[float, float], float] | None,
+        one_by_one: int) -> None:
+    """The nearest free spot is the same, bit for bit, whether the first candidates are checked
+    one by one in plain floats (as shipped, or fewer of them) or all vectorised."""
+    mover = placed[which % len(placed)]
+    shipped = spots.CHECKED_ONE_BY_ONE
+    found = []
+    try:
+        for count in (shipped, one_by_one, 0):
+            spots.CHECKED_ONE_BY_ONE = count
+            found.append(spots.nearest_free_spot(table, placed, mover, desired, within))
+    finally:
+        spots.CHECKED_ONE_BY_ONE = shipped
+    assert found[0] == found[1] == found[2]
+
+
+finite = st.floats(-100.0, 100.0)
+curve_circles = st.lists(st.one_of(
+    st.tuples(finite, finite, st.floats(0.0, 30.0)),
+    st.sampled_from([(0.0, 0.0, 5.0), (10.0, 0.0, 5.0), (0.0, 0.0, 0.0), (-0.0, 3.0, 3.0),
+                     (3.0, 4.0, 0.0), (0.0, 0.0, 2.0), (-0.0, -0.0, 2.0)])),
+    max_size=6)  # tangent, touching, of no radius, at a negative zero
+unit_lines = st.one_of(
+    st.tuples(finite, finite, st.floats(-math.pi, math.pi)).map(
+        lambda t: (t[0], t[1], math.cos(t[2]), math.sin(t[2]))),
+    st.sampled_from([(5.0, 0.0, 0.0, 1.0), (-0.0, 0.0, 1.0, 0.0), (0.0, -0.0, 0.0, -1.0),
+                     (5.0, 0.0, 0.0, -1.0), (0.0, 2.0, 1.0, 0.0), (-0.0, -0.0, -0.0, -1.0)]))
+# the mat's, a tangent, one whose foot has a sum of two negative zeros
+
+
+@settings(max_examples=1000, deadline=None)
+@given(curve_circles, st.lists(unit_lines, max_size=8))
+def test_crossings_in_plain_floats_are_numpys(circles: list[tuple[float, float, float]],
+                                              lines: list[tuple[float, float, float, float]]
+                                              ) -> None:
+    """`_plain_crossings` gives `_crossings`'s points bit for bit (signs of zero too), in the
+    same order: on generated circles and lines, tangent and touching ones, circles of no radius
+    and parallel lines."""
+    c = np.array(circles, dtype=float).reshape(-1, 3)
+    ln = np.array(lines, dtype=float).reshape(-1, 4)
+    vectorised = spots._crossings(c, ln)
+    plain = np.array(spots._plain_crossings(c.tolist(), ln.tolist()), dtype=float).reshape(-1, 2)
+    assert plain.shape == vectorised.shape
+    assert plain.tobytes() == vectorised.tobytes()
+
+
+@settings(max_examples=300, deadline=None)
+@given(curve_circles, st.lists(unit_lines, max_size=8), st.tuples(finite, finite),
+       st.floats(0.0, 200.0))
+def test_the_nearer_crossings_in_plain_floats(circles: list[tuple[float, float, float]],
+                                              lines: list[tuple[float, float, float, float]],
+                                              p: tuple[float, float], reach: float) -> None:
+    """The crossings nearer than `reach` and their distances are the same, bit for bit, worked
+    out in plain floats or vectorised."""
+    c = np.array(circles, dtype=float).reshape(-1, 3)
+    ln = np.array(lines, dtype=float).reshape(-1, 4)
+    plain, plain_gaps = spots._plain_nearer_crossings(c, ln, p, reach)
+    crossings = spots._crossings(c, ln)
+    gaps = np.hypot(crossings[:, 0] - p[0], crossings[:, 1] - p[1])
+    nearer = gaps < reach - 1e-12
+    assert np.array(plain).reshape(-1, 2).tobytes() == crossings[nearer].tobytes()  # signs of 0
+    assert np.array(plain_gaps).tobytes() == gaps[nearer].tobytes()
+
+
+def original_nearest(table: TableGeometry, placed: Sequence[Piece], mover: Piece,
+                     desired: tuple[float, float],
+                     within: tuple[tuple[float, float], float] | None
+                     ) -> tuple[float, float] | None:
+    """`spots._nearest` as first written, all in numpy (every candidate checked by
+    `legal_mask`, 32 at first, the crossings vectorised): the plain-float paths must find the
+    very same spot."""
+    p = np.asarray(desired, dtype=float)
+    circles, lines = spots._curves(table, placed, mover, within)
+    away = p - circles[:, :2]
+    length = np.hypot(away[:, 0], away[:, 1])
+    safe = np.where(length > 0, length, 1.0)
+    direction = np.where(length[:, None] > 0, away / safe[:, None], np.array([1.0, 0.0]))
+    on_circles = circles[:, :2] + circles[:, 2:3] * direction
+    base, unit = lines[:, :2], lines[:, 2:]
+    on_lines = base + np.sum((p - base) * unit, axis=1)[:, None] * unit
+    feet = np.concatenate([on_circles, on_lines])
+    feet = feet[np.isfinite(feet).all(axis=1)]
+
+    def first_legal(candidates: NDArray[np.float64]) -> tuple[NDArray[np.float64] | None, float]:
+        gaps = np.hypot(candidates[:, 0] - p[0], candidates[:, 1] - p[1])
+        order = np.argsort(gaps, kind="stable")
+        for chunk in spots.growing_chunks(order, 32):
+            legal = spots._legal(table, placed, mover, candidates[chunk], within)
+            if legal.any():
+                i = int(chunk[int(np.argmax(legal))])
+                return candidates[i], float(gaps[i])
+        return None, math.inf
+
+    best, reach = first_legal(feet)
+    near_circles = circles[np.abs(np.hypot(circles[:, 0] - p[0], circles[:, 1] - p[1])
+                                  - circles[:, 2]) <= reach + 1e-9]
+    side = np.abs((p[0] - base[:, 0]) * unit[:, 1] - (p[1] - base[:, 1]) * unit[:, 0])
+    near_lines = lines[side <= reach + 1e-9]
+    crossings = spots._crossings(near_circles, near_lines)
+    crossings = crossings[np.hypot(crossings[:, 0] - p[0], crossings[:, 1] - p[1])
+                          < reach - 1e-12]
+    if len(crossings):
+        crossing, _ = first_legal(crossings)
+        if crossing is not None:
+            best = crossing
+    return None if best is None else (float(best[0]), float(best[1]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables(), pieces(), st.integers(0, 8),
+       st.one_of(st.tuples(coordinate, depth),
+                 st.tuples(st.floats(-5.0, WIDTH + 5.0), st.floats(-5.0, LENGTH + 5.0))),
+       st.one_of(st.none(), st.tuples(st.tuples(coordinate, depth), st.floats(0.0, 20.0))),
+       st.booleans(), st.sampled_from([spots.PLAIN_PAIRS, 3, -1]))
+def test_the_nearest_spot_is_the_one_first_written(
+        table: TableGeometry, placed: tuple[Piece, ...], which: int,
+        desired: tuple[float, float], within: tuple[tuple[float, float], float] | None,
+        on_a_piece: bool, plain_pairs: int) -> None:
+    """The nearest spot found (plain floats for few candidates and few crossings, or the
+    crossings vectorised) is the one the all-numpy search first written finds, bit for bit; a
+    desired spot on another piece's centre too (where one foot has no direction)."""
+    mover = placed[which % len(placed)]
+    if on_a_piece:
+        desired = placed[(which + 1) % len(placed)].at
+    shipped = spots.PLAIN_PAIRS
+    try:
+        spots.PLAIN_PAIRS = plain_pairs
+        found = spots._nearest(table, placed, mover, desired, within)
+    finally:
+        spots.PLAIN_PAIRS = shipped
+    assert found == original_nearest(table, placed, mover, desired, within)
+
+
+def original_obstacle_overlap(table: TableGeometry, mover: Piece, centre: tuple[float, float],
+                              tolerance: float) -> str | None:
+    """The obstacle part of `moves.overlap_with` as first written (the bound in plain floats,
+    then `point_gaps` in numpy)."""
+    if not plainly_clear(table, centre, mover.radius - tolerance):
+        _, obstacle, gaps = point_gaps(table, np.array([centre], dtype=float),
+                                       mover.radius - tolerance)
+        for i in np.flatnonzero(gaps < mover.radius - tolerance):
+            return f"obstacle {table.obstacles[int(obstacle[i])].id}"
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables(), st.sampled_from([1.0, 1.25, 1.5, 2.5]),
+       st.sampled_from([moves.EPSILON, 0.0, 0.01, spots.ON_BOUNDARY]),
+       st.lists(st.tuples(st.floats(-5.0, WIDTH + 5.0), st.floats(-5.0, LENGTH + 5.0)),
+                max_size=20), st.floats(0.0, 2 * math.pi))
+def test_the_obstacle_overlapped_in_plain_floats(table: TableGeometry, radius: float,
+                                                 tolerance: float,
+                                                 points: list[tuple[float, float]],
+                                                 turn: float) -> None:
+    """`overlap_with` names the obstacle `point_gaps` names (the first of several), on
+    generated points and on points at the very reach of each obstacle (a circle's rim grown
+    by the piece less the tolerance, a polygon's corners grown so, and its hub)."""
+    mover = Piece("m", "ai", "monster", (1.0, 1.0), radius, 3)
+    edge = radius - tolerance
+    for obstacle in table.obstacles:
+        if obstacle.circle is not None:
+            x, y, r = obstacle.circle
+            points += [(x + r + edge, y), (x, y - (r + edge)),
+                       (x + (r + edge) * math.cos(turn), y + (r + edge) * math.sin(turn))]
+        else:
+            points += [(cx + edge * math.cos(turn), cy + edge * math.sin(turn))
+                       for cx, cy in obstacle.edges[:, 0, :].tolist()]
+    points += [(x, y) for x, y, _ in table.hub_floats]
+    for centre in points:
+        found = moves.overlap_with(table, (), mover, centre, tolerance)
+        if found != "the mat edge":
+            assert found == original_obstacle_overlap(table, mover, centre, tolerance)

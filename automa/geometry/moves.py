@@ -15,7 +15,12 @@ from shapely.geometry import Point
 from shapely.ops import nearest_points
 
 from automa.errors import RulesError
-from automa.geometry.spots import free_spot_within, growing_chunks, nearest_free_spot
+from automa.geometry.spots import (
+    first_obstacle_within,
+    free_spot_within,
+    growing_chunks,
+    nearest_free_spot,
+)
 from automa.geometry.table import (
     EPSILON,
     MEMO_KEPT,
@@ -24,7 +29,6 @@ from automa.geometry.table import (
     centre_distance,
     nearest_obstacle,
     off_mat_by,
-    plainly_clear,
     point_gaps,
 )
 from automa.model.pieces import Piece
@@ -64,12 +68,11 @@ def overlap_with(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     """
     if off_mat_by(table, centre, mover.radius) > tolerance:
         return "the mat edge"
-    if not plainly_clear(table, centre, mover.radius - tolerance):
-        _, obstacle, gaps = point_gaps(table, np.array([centre], dtype=float),
-                                       mover.radius - tolerance)
-        for i in np.flatnonzero(gaps < mover.radius - tolerance):
-            return f"obstacle {table.obstacles[int(obstacle[i])].id}"
     x, y = centre
+    if table.obstacles:
+        met = first_obstacle_within(table, x, y, mover.radius - tolerance)
+        if met is not None:
+            return f"obstacle {table.obstacles[met].id}"
     for other in pieces:
         reach = mover.radius + other.radius - tolerance
         dx, dy = x - other.at[0], y - other.at[1]
@@ -432,6 +435,8 @@ def rides_on(rider: Piece, mount: Piece) -> bool:
 
 def mount_under(rider: Piece, pieces: Sequence[Piece]) -> Piece | None:
     """The mount or wild wyvern the rider sits on, if any (the nearest, should two qualify)."""
+    if "riding" not in rider.conditions:  # rides on nothing (as `rides_on` of each says)
+        return None
     under = [p for p in pieces if rides_on(rider, p)]
     return min(under, key=lambda p: centre_distance(rider.at, p.at), default=None)
 

@@ -9,6 +9,10 @@ those feet and crossings (the curves: every keep-out circle, a circle of radius 
 polygon corner, the two lines at distance r along every polygon edge, the four mat lines, and the
 circle a ruler can reach); the answer is the nearest candidate that is legal. Crossings are only
 needed between curves passing closer to p than the best legal foot, which keeps them few.
+
+Numpy's fixed cost per call dominates such small searches, so the nearest few candidates are
+checked one by one and the crossings of a few curves worked out in plain floats, with the same
+operations in the same order (tests/test_geometry_fast.py holds both paths to the same floats).
 """
 
 from __future__ import annotations
@@ -18,14 +22,20 @@ import math
 from collections.abc import Iterator, Sequence
 
 import numpy as np
+import shapely
 from numpy.typing import NDArray
 
-from automa.geometry.table import TableGeometry
+from automa.geometry.table import SLACK, TableGeometry
 from automa.model.pieces import Piece
 
 Vec = tuple[float, float]
-CHECKED_AT_ONCE = 32  # candidates checked for legality in the first vectorised call, nearest
-# first; each later call checks twice as many (a crowded spot fails many in a row)
+CHECKED_ONE_BY_ONE = 16  # nearest candidates checked for legality one at a time in plain floats
+# (the nearest legal one is most often among the first few: numpy's fixed cost would dominate)
+CROWDED = 40  # pieces and obstacles together from which none is (each check loops over them all
+# and a crowded spot fails many in a row: the vectorised calls cost less)
+CHECKED_AT_ONCE = 32  # candidates checked in the first vectorised call after those; each later
+# call checks twice as many (a crowded spot fails many in a row)
+PLAIN_PAIRS = 100  # pairs of curves up to which their crossings are worked out in plain floats
 ON_BOUNDARY = 1e-9  # cm: a candidate this far into a keep-out set lies on its boundary
 CLEAR = 1e-9  # cm: every curve is drawn this much outside its keep-out set, so the spot found
 # touches with a gap of a hundred-millionth of a millimetre, never an overlap of a rounding error
@@ -78,16 +88,22 @@ def _table_curves(table: TableGeometry, r: float
 
 
 def _feet(p: NDArray[np.float64], circles: NDArray[np.float64], lines: NDArray[np.float64]
-          ) -> NDArray[np.float64]:
+          ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """The foot of p on every curve (circles first, then lines), and on the way each circle's
+    centre's distance from p (n,) and p less each line's base point (l, 2)."""
     away = p - circles[:, :2]
     length = np.hypot(away[:, 0], away[:, 1])
-    safe = np.where(length > 0, length, 1.0)
-    direction = np.where(length[:, None] > 0, away / safe[:, None], np.array([1.0, 0.0]))
+    if (length > 0).all():  # the usual case: `direction` below without its placeholders
+        direction = away / length[:, None]
+    else:
+        safe = np.where(length > 0, length, 1.0)
+        direction = np.where(length[:, None] > 0, away / safe[:, None], np.array([1.0, 0.0]))
     on_circles = circles[:, :2] + circles[:, 2:3] * direction
     base, unit = lines[:, :2], lines[:, 2:]
-    on_lines = base + np.sum((p - base) * unit, axis=1)[:, None] * unit
+    from_base = p - base
+    on_lines = base + np.sum(from_base * unit, axis=1)[:, None] * unit
     feet: NDArray[np.float64] = np.concatenate([on_circles, on_lines])
-    return feet
+    return feet, length, from_base
 
 
 @functools.lru_cache(maxsize=256)
@@ -136,6 +152,55 @@ def _crossings(circles: NDArray[np.float64], lines: NDArray[np.float64]) -> NDAr
     return crossings
 
 
+def _sum_of_two(a: float, b: float) -> float:
+    """numpy's sum of a row of two, `a + b`, with its sign of zero: the sum starts from +0.0
+    (so two negative zeros add up to +0.0)."""
+    return a + (0.0 + b)
+
+
+def _plain_crossings(circles: list[list[float]], lines: list[list[float]]) -> list[Vec]:
+    """`_crossings` in plain floats, for a few curves: the same operations in the same order
+    (`x * x` where numpy squares; `abs` of a complex number for numpy's `hypot`), in the same
+    order of points (tests/test_geometry_fast.py compares the two bit for bit)."""
+    plus: list[Vec] = []
+    minus: list[Vec] = []
+    for k, (ax, ay, ar) in enumerate(circles):
+        for bx, by, br in circles[k + 1:]:
+            dx, dy = bx - ax, by - ay
+            dist = abs(complex(dx, dy))
+            if not (dist > 0 and dist <= ar + br and dist >= abs(ar - br)):
+                continue
+            along = (ar * ar - br * br + dist * dist) / (2 * dist)
+            h = math.sqrt(max(ar * ar - along * along, 0.0))
+            ux, uy = dx / dist, dy / dist
+            mx, my = ax + along * ux, ay + along * uy
+            sx, sy = -uy * h, ux * h
+            plus.append((mx + sx, my + sy))
+            minus.append((mx - sx, my - sy))
+    out = plus + minus
+    plus, minus = [], []
+    for cx, cy, cr in circles:
+        for bx, by, ux, uy in lines:
+            t = _sum_of_two((cx - bx) * ux, (cy - by) * uy)
+            fx, fy = bx + t * ux, by + t * uy
+            off = abs(complex(cx - fx, cy - fy))
+            if not off <= cr:
+                continue
+            h = math.sqrt(max(cr * cr - off * off, 0.0))
+            plus.append((fx + h * ux, fy + h * uy))
+            minus.append((fx - h * ux, fy - h * uy))
+    out += plus + minus
+    for k, (ax, ay, aux, auy) in enumerate(lines):
+        for bx, by, bux, buy in lines[k + 1:]:
+            cross = aux * buy - auy * bux
+            if not abs(cross) > 1e-12:
+                continue
+            wx, wy = bx - ax, by - ay
+            t = (wx * buy - wy * bux) / cross
+            out.append((ax + t * aux, ay + t * auy))
+    return out
+
+
 def growing_chunks(order: NDArray[np.intp], first: int) -> Iterator[NDArray[np.intp]]:
     """`order` in consecutive runs of `first`, then twice as many each time: a search for the
     first legal candidate in order finds the same one, in fewer calls when many fail."""
@@ -156,44 +221,165 @@ def _legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     return ok
 
 
+Disc = tuple[float, float, float]  # x, y, radius
+
+
+PlainObstacle = tuple[float, float, float, float | None]  # hub x, y, reach; a circle's radius
+
+
+def _plain_obstacles(table: TableGeometry) -> tuple[PlainObstacle, ...]:
+    """Each obstacle's bounding circle (x, y, reach) and its radius if it is a circle (None: a
+    polygon), as plain floats; kept in the table's memo."""
+    key = ("plain obstacles",)
+    kept: tuple[PlainObstacle, ...] | None = table.memo.get(key)
+    if kept is None:
+        kept = table.memo[key] = tuple(
+            (x, y, reach, radius if circle else None) for (x, y, reach), circle, radius
+            in zip(table.hub_floats, table.is_circle.tolist(), table.circle_radius.tolist(),
+                   strict=True))
+    return kept
+
+
+def _legal_one(table: TableGeometry, discs: Sequence[Disc], r: float, x: float, y: float,
+               within: tuple[Vec, float] | None) -> bool:
+    """`_legal` of one candidate (x, y) for a mover of radius `r` among `discs` (the other
+    pieces), in plain floats: the same comparisons of the same roundings (numpy's `hypot` is the
+    C library's, as is `abs` of a complex number; a polygon by the same shapely call), so the
+    same answer (tests/test_geometry_fast.py compares the two)."""
+    mat, tolerance = table.playmat, ON_BOUNDARY
+    if not (r - tolerance <= x <= mat.width - r + tolerance
+            and r - tolerance <= y <= mat.length - r + tolerance):
+        return False
+    if within is not None:
+        (wx, wy), reach = within
+        if not abs(complex(x - wx, y - wy)) <= reach + ON_BOUNDARY:
+            return False
+    for ax, ay, radius in discs:
+        if not abs(complex(x - ax, y - ay)) >= radius + r - tolerance:
+            return False
+    return not table.obstacles or first_obstacle_within(table, x, y, r - tolerance) is None
+
+
+def first_obstacle_within(table: TableGeometry, x: float, y: float, inside: float) -> int | None:
+    """The first obstacle (in the table's order) nearer the point (x, y) than `inside`, or
+    None: `point_gaps` of one point in plain floats, the same arithmetic (numpy's `hypot` is
+    the C library's, as is `abs` of a complex number; a polygon by the same shapely call)."""
+    near_polygons: list[int] = []
+    circle_met = None
+    for i, (hx, hy, hub_reach, circle_radius) in enumerate(_plain_obstacles(table)):
+        centre_gap = abs(complex(x - hx, y - hy))
+        if centre_gap - hub_reach < inside + SLACK:
+            if circle_radius is None:
+                near_polygons.append(i)
+            elif max(centre_gap - circle_radius, 0.0) < inside:
+                circle_met = i  # none later can come first
+                break
+    if near_polygons:
+        gaps = shapely.distance(shapely.points(x, y), table.obstacle_array[near_polygons])
+        for i, gap in zip(near_polygons, gaps.tolist(), strict=True):
+            if gap < inside:
+                return i
+    return circle_met
+
+
 def _first_legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
                  spots: NDArray[np.float64], p: NDArray[np.float64],
-                 within: tuple[Vec, float] | None) -> tuple[NDArray[np.float64] | None, float]:
+                 within: tuple[Vec, float] | None, one_by_one: int | None = None
+                 ) -> tuple[Vec | None, float]:
     """The legal spot nearest p (the first of equals) and its distance; legality is checked
-    nearest first, a few at a time, so far candidates are rarely checked at all."""
+    nearest first: the first few candidates (`one_by_one`; by default as many as
+    `_checked_one_by_one` says) one by one in plain floats (most searches end there), then a
+    growing number at a time, vectorised, so far candidates are rarely checked at all."""
     gaps = np.hypot(spots[:, 0] - p[0], spots[:, 1] - p[1])
     order = np.argsort(gaps, kind="stable")
-    for chunk in growing_chunks(order, CHECKED_AT_ONCE):
+    if one_by_one is None:
+        one_by_one = _checked_one_by_one(table, pieces)
+    discs = _other_discs(pieces, mover) if one_by_one else []
+    for i in order[:one_by_one].tolist():
+        x, y = spots[i].tolist()
+        if _legal_one(table, discs, mover.radius, x, y, within):
+            return (x, y), float(gaps[i])
+    for chunk in growing_chunks(order[one_by_one:], CHECKED_AT_ONCE):
         legal = _legal(table, pieces, mover, spots[chunk], within)
         if legal.any():
             i = int(chunk[int(np.argmax(legal))])
-            return spots[i], float(gaps[i])
+            return (float(spots[i, 0]), float(spots[i, 1])), float(gaps[i])
     return None, math.inf
+
+
+def _first_legal_of_few(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
+                        spots: list[Vec], gaps: list[float], p: NDArray[np.float64],
+                        within: tuple[Vec, float] | None) -> tuple[Vec | None, float]:
+    """`_first_legal` of spots given as plain floats with their distances from p: sorted
+    (stably, as numpy's stable argsort) and the first few checked in plain floats; the rest,
+    if need be, by `_first_legal` (in their order: its stable sort keeps it)."""
+    order = sorted(range(len(gaps)), key=gaps.__getitem__)
+    discs = _other_discs(pieces, mover)
+    one_by_one = _checked_one_by_one(table, pieces)
+    for i in order[:one_by_one]:
+        if _legal_one(table, discs, mover.radius, *spots[i], within):
+            return spots[i], gaps[i]
+    if len(order) <= one_by_one:
+        return None, math.inf
+    rest = np.array([spots[i] for i in order[one_by_one:]], dtype=float)
+    return _first_legal(table, pieces, mover, rest, p, within, one_by_one=0)
+
+
+def _checked_one_by_one(table: TableGeometry, pieces: Sequence[Piece]) -> int:
+    """How many of the nearest candidates to check one by one in plain floats: none on a
+    crowded mat."""
+    return CHECKED_ONE_BY_ONE if len(pieces) + len(table.obstacles) < CROWDED else 0
+
+
+def _other_discs(pieces: Sequence[Piece], mover: Piece) -> list[Disc]:
+    return [(o.at[0], o.at[1], o.radius) for o in pieces if o.id != mover.id]
+
+
+def _few_pairs(circles: int, lines: int) -> bool:
+    """Are the pairs of so many curves few enough to cross in plain floats (numpy's fixed
+    cost per call would dominate)?"""
+    return circles * (circles - 1) // 2 + circles * lines + lines * (lines - 1) // 2 \
+        <= PLAIN_PAIRS
+
+
+def _plain_nearer_crossings(circles: NDArray[np.float64], lines: NDArray[np.float64], p: Vec,
+                            reach: float) -> tuple[list[Vec], list[float]]:
+    """The crossings of the curves nearer p than `reach`, in `_crossings` order, and their
+    distances from p, in plain floats (as numpy's `hypot`, `abs` of a complex number)."""
+    x, y = p
+    near, gaps = [], []
+    for cx, cy in _plain_crossings(circles.tolist(), lines.tolist()):
+        gap = abs(complex(cx - x, cy - y))
+        if gap < reach - 1e-12:
+            near.append((cx, cy))
+            gaps.append(gap)
+    return near, gaps
 
 
 def _nearest(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, desired: Vec,
              within: tuple[Vec, float] | None) -> Vec | None:
     p = np.asarray(desired, dtype=float)
     circles, lines = _curves(table, pieces, mover, within)
-    feet = _feet(p, circles, lines)
+    feet, centre_gaps, from_base = _feet(p, circles, lines)
     feet = feet[np.isfinite(feet).all(axis=1)]
     best, reach = _first_legal(table, pieces, mover, feet, p, within)
-    # only curves passing within `reach` of p can cross nearer than the best foot
-    near_circles = circles[np.abs(np.hypot(circles[:, 0] - p[0], circles[:, 1] - p[1])
-                                  - circles[:, 2]) <= reach + 1e-9]
-    base, unit = lines[:, :2], lines[:, 2:]
-    side = np.abs((p[0] - base[:, 0]) * unit[:, 1] - (p[1] - base[:, 1]) * unit[:, 0])
+    # only curves passing within `reach` of p can cross nearer than the best foot (a circle's
+    # centre is as far from p as p from it: numpy's hypot is the C library's, of |x| and |y|)
+    near_circles = circles[np.abs(centre_gaps - circles[:, 2]) <= reach + 1e-9]
+    side = np.abs(from_base[:, 0] * lines[:, 3] - from_base[:, 1] * lines[:, 2])
     near_lines = lines[side <= reach + 1e-9]
-    crossings = _crossings(near_circles, near_lines)
-    crossings = crossings[np.hypot(crossings[:, 0] - p[0], crossings[:, 1] - p[1])
-                          < reach - 1e-12]
-    if len(crossings):
-        crossing, _ = _first_legal(table, pieces, mover, crossings, p, within)
-        if crossing is not None:
-            best = crossing
-    if best is None:
-        return None
-    return (float(best[0]), float(best[1]))
+    crossing: Vec | None = None
+    if _few_pairs(len(near_circles), len(near_lines)):
+        few, gaps = _plain_nearer_crossings(near_circles, near_lines, desired, reach)
+        if few:
+            crossing, _ = _first_legal_of_few(table, pieces, mover, few, gaps, p, within)
+    else:
+        crossings = _crossings(near_circles, near_lines)
+        crossings = crossings[np.hypot(crossings[:, 0] - p[0], crossings[:, 1] - p[1])
+                              < reach - 1e-12]
+        if len(crossings):
+            crossing, _ = _first_legal(table, pieces, mover, crossings, p, within)
+    return best if crossing is None else crossing
 
 
 def nearest_free_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
