@@ -165,23 +165,30 @@ def _placed(pieces: Sequence[Piece]) -> tuple[tuple[str, Vec, float], ...]:
 
 def _placed_near_disc(pieces: Sequence[Piece], centre: Vec, reach: float
                       ) -> tuple[tuple[str, Vec, float], ...]:
-    """As `_placed`, only the pieces whose discs come within `reach` of `centre`."""
+    """As `_placed`, only the pieces whose discs come within `reach` of `centre` (squared
+    distances: a filter with room to spare, NEAR_SLACK, needs no exact root)."""
     x, y = centre
-    return tuple([(p.id, p.at, p.radius) for p in pieces
-                  if math.hypot(p.at[0] - x, p.at[1] - y) <= reach + p.radius + NEAR_SLACK])
+    near = []
+    for p in pieces:
+        (px, py), limit = p.at, reach + p.radius + NEAR_SLACK
+        if (px - x) * (px - x) + (py - y) * (py - y) <= limit * limit:
+            near.append((p.id, p.at, p.radius))
+    return tuple(near)
 
 
 def _placed_near_ray(pieces: Sequence[Piece], start: Vec, direction: Vec, reach: float
                      ) -> tuple[tuple[str, Vec, float], ...]:
     """As `_placed`, only the pieces whose discs come within `reach` of the ray from `start`
-    along `direction`."""
+    along `direction` (beside the ray, the distance across it; behind it, to its start)."""
     (x, y), norm = start, math.hypot(*direction)
     ux, uy = direction[0] / norm, direction[1] / norm
     near = []
     for p in pieces:
-        dx, dy = p.at[0] - x, p.at[1] - y
-        along = max(0.0, dx * ux + dy * uy)
-        if math.hypot(dx - along * ux, dy - along * uy) <= reach + p.radius + NEAR_SLACK:
+        (px, py), limit = p.at, reach + p.radius + NEAR_SLACK
+        dx, dy = px - x, py - y
+        across = dx * uy - dy * ux
+        gap = across * across if dx * ux + dy * uy >= 0.0 else dx * dx + dy * dy
+        if gap <= limit * limit:
             near.append((p.id, p.at, p.radius))
     return tuple(near)
 
