@@ -3,14 +3,16 @@
 The table is the demo battle (three heroes, line of sight blocked by obstacles) with three more
 monsters: eight AI pieces. In one run this measures
 
-- a cold `automa turn` of that table (the median of --turns runs), then
-- a cold `automa forecast` of --n turns (default 10,000) on every core, and reports how many
-  cold turns its wall time is worth (target: at most 15), and
+- in each of --rounds paired rounds (default 5), a cold `automa turn` of that table (the median
+  of --turns runs), then a cold `automa forecast` of --n turns (default 10,000) on every core,
+  and how many cold turns the forecast's wall time is worth; the median of the rounds' ratios
+  is the figure (target: at most 15): pairing them lets a busy host slow both sides alike, and
+  its speed moved the cold turn from 190 to 306 ms between three runs a minute apart; and
 - the peak memory of a forecast of --rss-runs turns (default 100,000; target: under 300 MB), as
   the largest sum of the resident sets of the forecast process and its workers, sampled every
   50 ms (shared pages are counted once per process: an upper bound).
 
-    python bench/bench_forecast.py [--n 10000] [--rss-runs 100000] [--workers N]
+    python bench/bench_forecast.py [--n 10000] [--rounds 5] [--rss-runs 100000] [--workers N]
 """
 
 from __future__ import annotations
@@ -96,10 +98,25 @@ def run(command: list[str]) -> tuple[float, int]:
     return time.perf_counter() - start, peak
 
 
+def paired_rounds(table: str, n: int, rounds: int, turns: int,
+                  workers: list[str]) -> list[tuple[float, float]]:
+    """Per round: the median of `turns` cold turns, then one forecast of `n` turns, back to
+    back, so a change of the machine's speed (another job, a busy host) falls on both; the
+    round's ratio is taken from its own pair."""
+    pairs = []
+    for _ in range(rounds):
+        cold = statistics.median(timed([*automa(), "turn", table, "--seed", str(i)])
+                                 for i in range(turns))
+        spent = timed([*automa(), "forecast", table, "--n", str(n), *workers])
+        pairs.append((cold, spent))
+    return pairs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=10_000)
-    parser.add_argument("--turns", type=int, default=7, help="cold turns for the median")
+    parser.add_argument("--rounds", type=int, default=5, help="paired rounds for the ratio")
+    parser.add_argument("--turns", type=int, default=3, help="cold turns a round (median)")
     parser.add_argument("--rss-runs", type=int, default=100_000, help="0: skip")
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--rss-table", choices=("eight", "demo"), default="eight",
@@ -110,16 +127,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         table = str(eight_monster_table(Path(scratch)))
         if not args.skip_ratio:
-            # the first run writes the bytecode and data caches; `timed` adds no sampling
+            # the first runs write the bytecode and data caches; `timed` adds no sampling
             timed([*automa(), "turn", table, "--seed", "1"])
-            turns = [timed([*automa(), "turn", table, "--seed", str(i)])
-                     for i in range(args.turns)]
-            cold = statistics.median(turns)
-            spent, peak = run([*automa(), "forecast", table, "--n", str(args.n), *workers])
-            print(f"8 monsters, blocked sight, {os.cpu_count()} cores")
-            print(f"  cold automa turn (median of {args.turns}): {cold * 1000:.0f} ms")
-            print(f"  automa forecast --n {args.n}: {spent:.1f} s = {spent / cold:.1f} cold "
-                  f"turns (target <= 15), {spent / args.n * 1000:.2f} ms a turn, "
+            _, peak = run([*automa(), "forecast", table, "--n", str(args.n), *workers])
+            pairs = paired_rounds(table, args.n, args.rounds, args.turns, workers)
+            ratios = [spent / cold for cold, spent in pairs]
+            print(f"8 monsters, blocked sight, {os.cpu_count()} cores, {args.rounds} paired "
+                  f"rounds (each: the median of {args.turns} cold turns, then the forecast)")
+            for (cold, spent), ratio in zip(pairs, ratios, strict=True):
+                print(f"  cold automa turn {cold * 1000:.0f} ms, automa forecast --n {args.n} "
+                      f"{spent:.1f} s = {ratio:.1f} cold turns")
+            print(f"  median: {statistics.median(ratios):.1f} cold turns (target <= 15); "
+                  f"forecast {statistics.median(s for _, s in pairs):.1f} s, "
+                  f"{statistics.median(s for _, s in pairs) / args.n * 1000:.2f} ms a turn, "
                   f"peak {peak / 1024:.0f} MB")
         if args.rss_runs:
             chosen = table if args.rss_table == "eight" else str(ROOT / "examples" /
