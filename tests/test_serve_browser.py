@@ -433,13 +433,22 @@ def answer_questions(page: Page, url: str, choose: dict[str, str]) -> list[dict[
     return asked
 
 
-def test_physical_dice_by_buttons(browser: Browser, tmp_path: Path) -> None:
-    folder = new_session(tmp_path, "physical", "--dice", "physical")
+@contextmanager
+def ai_turn(browser: Browser, tmp_path: Path, name: str, *options: str
+            ) -> Iterator[tuple[str, Page]]:
+    """A new session of the demo battle (`automa new ... *options`), served, and a page on it
+    past the heroes' turn: the AI's turn, Next ready."""
+    folder = new_session(tmp_path, name, *options)
     with serving(folder, tmp_path) as url:
         page = open_page(browser, url)
         settled(page, url)
         page.click("#done")
         page.wait_for_function("() => document.body.dataset.phase === 'ai'")
+        yield url, page
+
+
+def test_physical_dice_by_buttons(browser: Browser, tmp_path: Path) -> None:
+    with ai_turn(browser, tmp_path, "physical", "--dice", "physical") as (url, page):
         # a second device watching sees what the table is asked on the first, then not
         watcher = open_page(browser, url + "?watch")
         settled(watcher, url)
@@ -466,12 +475,7 @@ def test_the_page_asked_never_says_it_was_asked_elsewhere(browser: Browser,
     """The server knows the question as soon as it asks; the page that pressed Next learns it
     only when the answer arrives. Polls in between (held here for three poll intervals) report
     that question: on the page still waiting for it, it is its own, not another device's."""
-    folder = new_session(tmp_path, "physical", "--dice", "physical")
-    with serving(folder, tmp_path) as url:
-        page = open_page(browser, url)
-        settled(page, url)
-        page.click("#done")
-        page.wait_for_function("() => document.body.dataset.phase === 'ai'")
+    with ai_turn(browser, tmp_path, "physical", "--dice", "physical") as (_, page):
         shown: list[bool] = []
 
         def slow_next(route: Route) -> None:
@@ -489,12 +493,7 @@ def test_the_page_asked_never_says_it_was_asked_elsewhere(browser: Browser,
 
 
 def test_asked_geometry_answered_by_buttons(browser: Browser, tmp_path: Path) -> None:
-    folder = new_session(tmp_path, "asked", "--geometry", "asked")
-    with serving(folder, tmp_path) as url:
-        page = open_page(browser, url)
-        settled(page, url)
-        page.click("#done")
-        page.wait_for_function("() => document.body.dataset.phase === 'ai'")
+    with ai_turn(browser, tmp_path, "asked", "--geometry", "asked") as (url, page):
         asked = answer_questions(page, url, {"yes_no": "yes"})
         assert {q["kind"] for q in asked} & {"yes_no", "choice", "order"}
         check_centres(page, api(url))
@@ -635,12 +634,8 @@ def test_an_answer_after_another_windows_write_is_refused(browser: Browser,
                                                            tmp_path: Path) -> None:
     """A question is open on the page when the terminal undoes the end of the heroes' turn:
     the answer is refused in one line and nothing is logged; the page shows the heroes' turn."""
-    folder = new_session(tmp_path, "stale", "--dice", "physical")
-    with serving(folder, tmp_path) as url:
-        page = open_page(browser, url)
-        settled(page, url)
-        page.click("#done")
-        page.wait_for_function("() => document.body.dataset.phase === 'ai'")
+    folder = tmp_path / "stale"  # the session ai_turn makes
+    with ai_turn(browser, tmp_path, folder.name, "--dice", "physical") as (url, page):
         with page.expect_response("**/api/next"):
             page.click("#next")
         page.wait_for_selector("#question:not([hidden])")
