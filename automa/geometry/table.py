@@ -213,18 +213,6 @@ def _sided_rank(shapes: list[ObstacleShape]) -> tuple[int, ...]:
     return tuple(ranks)
 
 
-def plainly_clear(table: TableGeometry, centre: tuple[float, float], reach: float) -> bool:
-    """True when no obstacle's bounding circle comes within `reach` (+ SLACK) of the point, so
-    `point_gaps` of that point would find no pair: decided in plain floats with a relative
-    margin far wider than the rounding of either computation (False: ask `point_gaps`)."""
-    x, y = centre
-    for hx, hy, hub_reach in table.hub_floats:
-        bound = hub_reach + reach + SLACK
-        if bound > 0 and (x - hx) ** 2 + (y - hy) ** 2 <= (bound * (1 + 1e-9)) ** 2:
-            return False
-    return True
-
-
 def centre_distance(a: tuple[float, float], b: tuple[float, float]) -> float:
     return math.hypot(a[0] - b[0], a[1] - b[1])
 
