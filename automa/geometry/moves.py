@@ -7,7 +7,7 @@ goes to the nearest legal spot (the base rules' "nearest spot where it lies flat
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -213,17 +213,25 @@ def ruler_toward(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, go
     ruler's reach reads only the pieces near that reach (`free_spot_within`), so it is kept by
     those alone: a forecast's turns that part only in a piece far off share it.
     """
+    near = _placed_near_disc(pieces, mover.at, length + mover.radius)
     rest = (mover.id, mover.at, mover.radius, goal, goal_radius, length,
             None if goal_piece is None else (goal_piece.at, goal_piece.radius), goal_name)
-    near = ("ruler", _placed_near_disc(pieces, mover.at, length + mover.radius), *rest)
-    move = _remembered(table, near)
+    return _kept_move(table, pieces, ("ruler", near, *rest), lambda: _ruler_toward(
+        table, pieces, mover, goal, goal_radius, length, goal_piece, goal_name))
+
+
+def _kept_move(table: TableGeometry, pieces: Sequence[Piece], near_key: tuple[object, ...],
+               work: Callable[[], tuple[Move, bool]]) -> Move:
+    """The move kept in the table's memo under `near_key` (whose second part is the pieces
+    near the move), else under the same key with every piece, else worked out (`work`: the move
+    and whether it read only the near pieces) and kept under the key that holds all it read."""
+    move = _remembered(table, near_key)
     if move is None:
-        whole = ("ruler", _placed(pieces), *rest)
-        move = table.memo.get(whole)
+        whole_key = (near_key[0], _placed(pieces), *near_key[2:])
+        move = table.memo.get(whole_key)
         if move is None:
-            move, within_reach = _ruler_toward(table, pieces, mover, goal, goal_radius, length,
-                                               goal_piece, goal_name)
-            table.memo[near if within_reach else whole] = move
+            move, read_near_only = work()
+            table.memo[near_key if read_near_only else whole_key] = move
     return move
 
 
@@ -347,16 +355,10 @@ def sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, direction
     Kept in the table's memo like `ruler_toward`: by the pieces near its line (all it reads)
     when it ends where it stopped, by all of them when that spot was taken.
     """
-    rest = (mover.id, mover.at, mover.radius, direction, length)
-    near = ("sweep", _placed_near_ray(pieces, mover.at, direction, mover.radius), *rest)
-    move = _remembered(table, near)
-    if move is None:
-        whole = ("sweep", _placed(pieces), *rest)
-        move = table.memo.get(whole)
-        if move is None:
-            move, where_stopped = _sweep(table, pieces, mover, direction, length)
-            table.memo[near if where_stopped else whole] = move
-    return move
+    near = _placed_near_ray(pieces, mover.at, direction, mover.radius)
+    return _kept_move(table, pieces,
+                      ("sweep", near, mover.id, mover.at, mover.radius, direction, length),
+                      lambda: _sweep(table, pieces, mover, direction, length))
 
 
 def _sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, direction: Vec,
