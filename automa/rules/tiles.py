@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from operator import itemgetter
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from automa.model.pieces import Piece
 from automa.model.records import dataclass
@@ -117,13 +117,18 @@ def first_on_tiles(candidates: Sequence[T], direction: Sequence[str],
 RankKey = tuple[str, int | None, str | None]  # what a piece's places on the tiles rest on
 
 
-def _rank_book(tiles: Tiles) -> dict[RankKey, tuple[int, int]]:
-    """The places on the Character and Monster tiles by what they rest on, kept in the tiles'
-    own dict (a turn ranks the waiting pieces before every activation)."""
-    kept: dict[RankKey, tuple[int, int]] | None = tiles.__dict__.get("_ranks_kept")
+def _book(tiles: Tiles, name: str) -> dict[Any, Any]:
+    """A dict kept under `name` in the tiles' own dict (made empty when first asked for): what
+    a turn works out from the tiles again before every activation, kept with them."""
+    kept: dict[Any, Any] | None = tiles.__dict__.get(name)
     if kept is None:
-        kept = tiles.__dict__["_ranks_kept"] = {}
+        kept = tiles.__dict__[name] = {}
     return kept
+
+
+def _rank_book(tiles: Tiles) -> dict[RankKey, tuple[int, int]]:
+    """The places on the Character and Monster tiles by what they rest on."""
+    return _book(tiles, "_ranks_kept")
 
 
 def _learnt(book: dict[RankKey, tuple[int, int]], piece: Piece, tiles: Tiles) -> tuple[int, int]:
@@ -175,9 +180,7 @@ def _at(piece: Piece) -> Point:
 def _reason(tiles: Tiles, decided: str, first: Piece) -> str:
     """Why `first` acts first when the Character tile (`decided` "character") or the Monster
     tile ("monster") decided; kept by what it rests on in the tiles' own dict."""
-    kept: dict[tuple[str, RankKey], str] | None = tiles.__dict__.get("_reasons_kept")
-    if kept is None:
-        kept = tiles.__dict__["_reasons_kept"] = {}
+    kept: dict[tuple[str, RankKey], str] = _book(tiles, "_reasons_kept")
     key = (decided, (first.kind, first.level, first.family))
     found = kept.get(key)
     if found is None:
