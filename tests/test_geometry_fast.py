@@ -309,7 +309,7 @@ def legal_candidates(table: TableGeometry, placed: tuple[Piece, ...], mover: Pie
                 (desired[0], edge), (desired[0], LENGTH - r + spots.ON_BOUNDARY)]
     on_edges += [(o.at[0] + o.radius + r - spots.ON_BOUNDARY, o.at[1]) for o in placed]
     on_edges += [(o.at[0], o.at[1] - (o.radius + r - spots.ON_BOUNDARY)) for o in placed]
-    for hx, hy, reach in table.hub_floats:
+    for hx, hy, reach, _ in table.hub_floats:
         on_edges += [(hx + reach + edge, hy), (hx, hy - reach)]
     return np.concatenate([spots._feet(p, circles, lines)[0], spots._crossings(circles, lines[:12]),
                            np.array(on_edges + extra, dtype=float).reshape(-1, 2)])
@@ -513,7 +513,7 @@ def test_the_obstacle_overlapped_in_plain_floats(table: TableGeometry, radius: f
         else:
             points += [(cx + edge * math.cos(turn), cy + edge * math.sin(turn))
                        for cx, cy in obstacle.edges[:, 0, :].tolist()]
-    points += [(x, y) for x, y, _ in table.hub_floats]
+    points += [(x, y) for x, y, _, _ in table.hub_floats]
     for centre in points:
         found = moves.overlap_with(table, (), mover, centre, tolerance)
         if found != "the mat edge":

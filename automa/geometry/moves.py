@@ -384,7 +384,7 @@ def _sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, directio
     bound = sorted(t for t, _ in limits)[1]
     ux, uy = u.tolist()
     x, y = mover.at
-    near = [i for i, (hx, hy, reach) in enumerate(table.hub_floats)
+    near = [i for i, (hx, hy, reach, _) in enumerate(table.hub_floats)
             if _maybe_met(hx - x, hy - y, ux, uy, reach + r, bound)]
     if near:  # an obstacle never met adds nothing: the ruler's length is always a finite limit
         limits += [(t, f"obstacle {table.obstacles[i].id}")

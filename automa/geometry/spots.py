@@ -224,22 +224,6 @@ def _legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
 Disc = tuple[float, float, float]  # x, y, radius
 
 
-PlainObstacle = tuple[float, float, float, float | None]  # hub x, y, reach; a circle's radius
-
-
-def _plain_obstacles(table: TableGeometry) -> tuple[PlainObstacle, ...]:
-    """Each obstacle's bounding circle (x, y, reach) and its radius if it is a circle (None: a
-    polygon), as plain floats; kept in the table's memo."""
-    key = ("plain obstacles",)
-    kept: tuple[PlainObstacle, ...] | None = table.memo.get(key)
-    if kept is None:
-        kept = table.memo[key] = tuple(
-            (x, y, reach, radius if circle else None) for (x, y, reach), circle, radius
-            in zip(table.hub_floats, table.is_circle.tolist(), table.circle_radius.tolist(),
-                   strict=True))
-    return kept
-
-
 def _legal_one(table: TableGeometry, discs: Sequence[Disc], r: float, x: float, y: float,
                within: tuple[Vec, float] | None) -> bool:
     """`_legal` of one candidate (x, y) for a mover of radius `r` among `discs` (the other
@@ -266,7 +250,7 @@ def first_obstacle_within(table: TableGeometry, x: float, y: float, inside: floa
     the C library's, as is `abs` of a complex number; a polygon by the same shapely call)."""
     near_polygons: list[int] = []
     circle_met = None
-    for i, (hx, hy, hub_reach, circle_radius) in enumerate(_plain_obstacles(table)):
+    for i, (hx, hy, hub_reach, circle_radius) in enumerate(table.hub_floats):
         centre_gap = abs(complex(x - hx, y - hy))
         if centre_gap - hub_reach < inside + SLACK:
             if circle_radius is None:

@@ -36,6 +36,7 @@ class ObstacleShape:
 
 
 SightBound = tuple[float, float, float, float, float, float, float]
+HubFloats = tuple[float, float, float, float | None]  # x, y, reach; a circle's radius
 EdgeArrays = tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64],
                    NDArray[np.float64], NDArray[np.float64]]
 
@@ -64,9 +65,10 @@ class TableGeometry:
     edge_unit: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 2)), repr=False)
     edge_normal: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 2)),
                                              repr=False)
-    # the bounding circles again as plain floats (x, y, reach), for a one-spot check that need
-    # not start numpy when every obstacle is plainly out of reach
-    hub_floats: tuple[tuple[float, float, float], ...] = ()
+    # each obstacle as plain floats: its bounding circle (x, y, reach) and a circle's own
+    # radius (None for a polygon), for the checks of one spot or one path that need not start
+    # numpy (the same floats as the arrays above)
+    hub_floats: tuple[HubFloats, ...] = ()
     # the polygon obstacles (indices) and where each one's run of edges starts in `edges` (the
     # edges are kept obstacle by obstacle), for a per-obstacle least over every edge at once
     sided: NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp),
@@ -172,8 +174,11 @@ def _build_table(playmat: Playmat) -> TableGeometry:
                          np.array([s.polygon for s in shapes], dtype=object), is_circle,
                          radius_array, edge_length=length, edge_unit=unit,
                          edge_normal=normal, polygon_edges=polygon_edges,
-                         hub_floats=tuple((float(x), float(y), float(r))
-                                          for (x, y), r in zip(hub_array, reach, strict=True)),
+                         hub_floats=tuple(
+                             (float(x), float(y), float(r),
+                              None if s.circle is None else float(own))
+                             for (x, y), r, own, s in zip(hub_array, reach, radii, shapes,
+                                                          strict=True)),
                          sided=np.array([i for i, _ in sided], dtype=np.intp),
                          is_sided=np.array([s.circle is None for s in shapes], dtype=bool),
                          corners=corners,
@@ -240,13 +245,13 @@ def nearest_obstacle(table: TableGeometry, centre: tuple[float, float]) -> tuple
     number; a polygon by shapely). The table has obstacles."""
     x, y = centre
     hubs = table.hub_floats
-    centre_gaps = [abs(complex(x - hx, y - hy)) for hx, hy, _ in hubs]
-    bound = min(gap + reach for gap, (_, _, reach) in zip(centre_gaps, hubs, strict=True))
+    centre_gaps = [abs(complex(x - hx, y - hy)) for hx, hy, _, _ in hubs]
+    bound = min(gap + reach for gap, (_, _, reach, _) in zip(centre_gaps, hubs, strict=True))
     bound = bound * (1 + 1e-9) + SLACK
-    near = [i for i, (gap, (_, _, reach)) in enumerate(zip(centre_gaps, hubs, strict=True))
+    near = [i for i, (gap, (_, _, reach, _)) in enumerate(zip(centre_gaps, hubs, strict=True))
             if gap - reach <= bound]
-    radius = table.circle_radius.tolist()
-    gaps = {i: max(centre_gaps[i] - radius[i], 0.0) for i in near if table.is_circle[i]}
+    gaps = {i: max(centre_gaps[i] - radius, 0.0) for i in near
+            if (radius := hubs[i][3]) is not None}
     polygons = [i for i in near if i not in gaps]
     if polygons:
         measured = shapely.distance(shapely.points(float(x), float(y)),
