@@ -33,7 +33,6 @@ import argparse
 import importlib.util
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -41,6 +40,8 @@ import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from installed import instructions as counted  # bench/installed.py, beside this script
 
 HERE = Path(__file__).resolve().parent.parent
 # main (86f697d) on the reference machine under load from six other jobs, CPU time, medians of
@@ -141,15 +142,7 @@ def instructions(code: Path, table: str, turns: int) -> float:
     The count is the same from run to run (a fixed hash seed, one BLAS thread: the idle
     thread's spinning varies), whatever else the machine is doing."""
     def count(n: int) -> int:
-        env = {**os.environ, "PYTHONPATH": str(code), "PYTHONHASHSEED": "0",
-               "OPENBLAS_NUM_THREADS": "1", "AUTOMA_CACHE_DIR": ""}
-        out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no",
-                              "--cachegrind-out-file=/dev/null", sys.executable, __file__,
-                              "--turns", table, str(n), "--worker", str(code)],
-                             env=env, cwd=code, capture_output=True, text=True, check=True)
-        found = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
-        assert found is not None, out.stderr[-2000:]
-        return int(found.group(1).replace(",", ""))
+        return counted(code, [__file__, "--turns", table, str(n), "--worker", str(code)])
 
     return (count(turns) - count(0)) / turns
 

@@ -15,33 +15,19 @@ keeping is also timed.
 from __future__ import annotations
 
 import argparse
-import os
-import re
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 from bench_forecast import eight_monster_table  # bench/, beside this script
+from installed import instructions as counted
 
 HERE = Path(__file__).resolve().parent.parent
 
 
 def instructions(tree: Path, table: Path, turns: int) -> int:
-    """Instructions of one single-worker forecast of `turns` turns by the code tree `tree`
-    (a fixed hash seed and one BLAS thread, so the count repeats)."""
-    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0",
-           "OPENBLAS_NUM_THREADS": "1", "AUTOMA_CACHE_DIR": ""}
-    code = ("import sys\nfrom automa.cli.main import main\n"
-            f"sys.argv = ['automa', 'forecast', {str(table)!r}, '--n', '{turns}', "
-            "'--workers', '1']\nmain()\n")
-    done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no",
-                           "--cachegrind-out-file=/dev/null", sys.executable, "-c", code],
-                          env=env, cwd=tree, capture_output=True, text=True)
-    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
-    if done.returncode != 0 or found is None:
-        raise SystemExit(f"the forecast under valgrind failed:\n{done.stderr[-2000:]}")
-    return int(found.group(1).replace(",", ""))
+    """Instructions of one single-worker forecast of `turns` turns by the code tree `tree`."""
+    return counted(tree, ["-m", "automa", "forecast", str(table), "--n", str(turns),
+                          "--workers", "1"])
 
 
 def per_turn(tree: Path, table: Path, turns: int) -> float:

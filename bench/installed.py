@@ -9,8 +9,11 @@ run writes the bytecode, the rest read it), unless they time the uncached case o
 from __future__ import annotations
 
 import os
+import re
 import subprocess
+import sys
 import time
+from pathlib import Path
 
 
 def installed_env() -> dict[str, str]:
@@ -28,3 +31,19 @@ def timed(command: list[str], env: dict[str, str] | None = None) -> float:
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed (exit {done.returncode}):\n{done.stderr}")
     return spent
+
+
+def instructions(tree: Path, args: list[str]) -> int:
+    """Instructions (valgrind's cachegrind, `--cache-sim=no`) of `python ARGS` run on the code
+    tree `tree` (first on the path), with a fixed hash seed, one BLAS thread (the idle one's
+    spinning varies) and no method-code cache: the same count from run to run, whatever else
+    the machine is doing."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0",
+           "OPENBLAS_NUM_THREADS": "1", "AUTOMA_CACHE_DIR": ""}
+    done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                           "--cachegrind-out-file=/dev/null", sys.executable, *args],
+                          env=env, cwd=tree, capture_output=True, text=True)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"python {' '.join(args)} under valgrind failed:\n{done.stderr[-2000:]}")
+    return int(found.group(1).replace(",", ""))
