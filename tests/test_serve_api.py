@@ -409,6 +409,19 @@ def test_a_token_face_not_in_the_bag_is_refused_saying_where_it_is(tmp_path: Pat
         assert reply.status == 400 and "'9'" in reply.error and "token face" in reply.error
 
 
+def test_a_briefing_is_a_line_a_step_for_the_page_to_wrap(tmp_path: Path) -> None:
+    """The page lists the briefing one item a line: a step too long for a terminal's line (the
+    demo's first rush) comes whole, not as a numbered item and its wrapped rest as others."""
+    folder = new_session(tmp_path, DEMO, "--dice", "physical")
+    with serving(folder) as board:
+        board.ok("POST", "/api/done")
+        question = board.ok("POST", "/api/next", {"answers": []})["question"]
+        actor, *steps = question["briefing"]
+        assert actor.startswith("Flame Wraith #1 acts — ")
+        assert all(re.match(r"   (▸ |[a-z]\) )", line) for line in steps), steps
+        assert any(len(line) > 100 for line in steps), "the long rush, whole"
+
+
 def test_asked_geometry_asks_yes_no_with_a_briefing(tmp_path: Path) -> None:
     folder = new_session(tmp_path, DUEL, "--geometry", "asked")
     with serving(folder) as board:

@@ -53,6 +53,11 @@ def _wrap(text: str, first: str, rest: str) -> list[str]:
 _UNUSUAL_SPACE = frozenset("\t\n\x0b\x0c\r")  # textwrap turns these into spaces first
 
 
+def _laid(text: str, first: str, rest: str, wrap: bool) -> list[str]:
+    """`_wrap` for a terminal; one line whole for a page, which wraps it itself."""
+    return _wrap(text, first, rest) if wrap else [first + text]
+
+
 def describe_piece(piece: Piece) -> str:
     if piece.kind == "monster" and piece.family:
         return f"{piece.label} ({piece.family.replace('-', ' ').title()}, level {piece.level})"
@@ -277,9 +282,10 @@ def ruling_text(fired: Fired) -> str:
     return f"ruling {fired.number}: {fired.text}"
 
 
-def step_lines(steps: tuple[Step, ...], names: Names, coordinates: bool, first: int = 0
-               ) -> list[str]:
-    """The steps from number `first` on, lettered as in the whole activation."""
+def step_lines(steps: tuple[Step, ...], names: Names, coordinates: bool, first: int = 0,
+               wrap: bool = True) -> list[str]:
+    """The steps from number `first` on, lettered as in the whole activation; each one line
+    whole without `wrap` (a page's list, which wraps them itself)."""
     lines: list[str] = []
     letters = iter(string.ascii_lowercase * 4)
     for index, step in enumerate(steps):
@@ -290,7 +296,7 @@ def step_lines(steps: tuple[Step, ...], names: Names, coordinates: bool, first: 
             continue
         letter = next(letters)
         if index >= first:
-            lines += _wrap(step_text(step, names, coordinates), f"   {letter}) ", " " * 6)
+            lines += _laid(step_text(step, names, coordinates), f"   {letter}) ", " " * 6, wrap)
     return lines
 
 
@@ -304,13 +310,14 @@ def _shown_above(shown: tuple[Step, ...]) -> list[str]:
     return [f"   {', '.join(shots)}: as shown above"] if shots else []
 
 
-def briefing_lines(briefing: Briefing) -> list[str]:
+def briefing_lines(briefing: Briefing, wrap: bool = True) -> list[str]:
     """What the players are shown before a question: the acting piece (once), then the steps
-    they have not seen, lettered as in the printout that follows the activation."""
-    lines = [] if briefing.opened else _wrap(f"{briefing.actor} acts — {briefing.order}", "",
-                                             "   ")
+    they have not seen, lettered as in the printout that follows the activation (each one line
+    whole without `wrap`, for a page)."""
+    lines = [] if briefing.opened else _laid(f"{briefing.actor} acts — {briefing.order}", "",
+                                             "   ", wrap)
     return lines + step_lines(briefing.steps, briefing.names, briefing.coordinates,
-                              briefing.shown)
+                              briefing.shown, wrap)
 
 
 def activation_lines(number: int, activation: Activation, names: Names,

@@ -96,6 +96,6 @@ class ScriptedAsker:
     def instruct(self, briefing: Briefing) -> None:
         from automa.render.text import briefing_lines
 
-        lines = briefing_lines(briefing)
+        lines = briefing_lines(briefing, wrap=False)  # a line a step: the page wraps them
         self.briefing += lines
         self.briefed += lines
