@@ -25,6 +25,8 @@ import numpy as np
 from automa.catalog.load import Catalog
 from automa.engine.battle import Battle, Table
 from automa.engine.chance import Chance
+from automa.engine.plain_pcg64 import PlainPCG64
+from automa.engine.seeding import pcg64_states
 from automa.engine.turn import TurnProgress, step_turn
 from automa.errors import RulesError
 from automa.geometry.table import TableGeometry
@@ -37,6 +39,7 @@ Raw = int | tuple[int, ...]  # what the Generator gave: an index, or a shuffle's
 # a run's stream: its seed, or the (state, increment) that seed gives PCG64 (engine/seeding.py:
 # worked out for every run at once, and set in one Generator at a tenth of seeding's cost)
 Stream = int | tuple[int, int]
+NO_GENERATOR = np.random.Generator(np.random.PCG64(0))  # a traced Chance draws from its stream
 _HASHED = attrgetter("id", "at", "health", "conditions")  # what a place's hash rests on
 
 
@@ -47,11 +50,11 @@ class Call:
     options: tuple[object, ...]
     order: bool = False
 
-    def draw(self, rng: np.random.Generator) -> Raw:
+    def draw(self, stream: PlainPCG64) -> Raw:
         """The draw from the run's own stream, made exactly as `Chance` makes it."""
         if self.order:
-            return tuple(int(i) for i in rng.permutation(len(self.options)))
-        return int(rng.integers(len(self.options)))
+            return tuple(stream.permutation(len(self.options)))
+        return stream.integers(len(self.options))
 
     def outcome(self, raw: Raw) -> object:
         """What was drawn: two indices of equal tokens in a bag are the same outcome."""
@@ -131,10 +134,12 @@ class TurnEnd:
 @dataclass
 class TracedChance(Chance):
     """Chance that answers first the draws this run already made on its way down the tree,
-    then draws from the run's own stream, and records every draw."""
+    then draws from the run's own stream, and records every draw. The stream is a plain-Python
+    PCG64 drawing as the Generator would (engine/plain_pcg64.py); `rng` is never drawn from."""
 
     given: list[Raw] = field(default_factory=list)
     calls: list[tuple[Call, Raw]] = field(default_factory=list)
+    stream: PlainPCG64 = field(default_factory=lambda: PlainPCG64(0, 1))  # set for each run
     keeps_record = False  # a run's outcomes are read from the tree, not from `record`
 
     def begin(self, given: list[Raw]) -> None:
@@ -142,20 +147,14 @@ class TracedChance(Chance):
         self.calls = []
 
     def _index(self, options: Sequence[object]) -> int:
-        raw = self.given.pop() if self.given else super()._index(options)
+        raw = self.given.pop() if self.given else self.stream.integers(len(options))
         self.calls.append((Call(tuple(options)), raw))
         return cast(int, raw)
 
     def _permutation(self, items: Sequence[object]) -> list[int]:
-        raw = self.given.pop() if self.given else tuple(super()._permutation(items))
+        raw = self.given.pop() if self.given else tuple(self.stream.permutation(len(items)))
         self.calls.append((Call(tuple(items), order=True), raw))
         return list(cast(tuple[int, ...], raw))
-
-
-def _generator(seed: int) -> np.random.Generator:
-    """`np.random.default_rng(seed)`, without the checks it makes of what it is given (a
-    third of its time): the same Generator, PCG64 seeded with `seed`."""
-    return np.random.Generator(np.random.PCG64(seed))
 
 
 class OutcomeTree:
@@ -178,11 +177,11 @@ class OutcomeTree:
 
     def play(self, stream: Stream) -> TurnEnd:
         """The turn seeded with `stream`, as `run_turn` would play it."""
-        rng, table, chance = self._start(stream)
+        table, chance = self._start(stream)
         aimed: set[str] = set()
         place = self.start
         while place.progress is not None:
-            reached, made = self._walk(place, rng)
+            reached, made = self._walk(place, chance.stream)
             acted = reached or self._act(place, made, table, chance)
             if acted.target is not None:
                 aimed.add(acted.target)
@@ -194,22 +193,22 @@ class OutcomeTree:
     def branch(self, stream: Stream, steps: int) -> Place:
         """Where the turn seeded with `stream` stands after its first `steps` steps (played
         where no earlier run went): turns that reach one place share everything below it."""
-        rng, table, chance = self._start(stream)
+        table, chance = self._start(stream)
         place = self.start
         for _ in range(steps):
             if place.progress is None:
                 break
-            reached, made = self._walk(place, rng)
+            reached, made = self._walk(place, chance.stream)
             place = (reached or self._act(place, made, table, chance)).then
         return place
 
-    def _start(self, stream: Stream) -> tuple[np.random.Generator, Table, TracedChance]:
-        """A run's own stream, and the table it plays on with a Chance drawing from it. A
-        seeded state is set in the Generator the table already has."""
+    def _start(self, stream: Stream) -> tuple[Table, TracedChance]:
+        """The table a run plays on, with a Chance drawing from the run's own stream (set in
+        the stream the table already has)."""
         table = self._table
         if table is None:
             components = self.catalog.components
-            chance = TracedChance(self.scenario.chance, _generator(0), components.rune_die,
+            chance = TracedChance(self.scenario.chance, NO_GENERATOR, components.rune_die,
                                   components.location_die)
             # quiet: a run's steps, trace and questions are never read, so they are not made
             table = self._table = Table(self.scenario, self.catalog, self.geometry, chance,
@@ -217,22 +216,19 @@ class OutcomeTree:
         # a run leaves nothing behind but its stream (no script: nothing else is used)
         table.judge.record.clear()
         table.judge.narrator = None
-        if isinstance(stream, tuple):  # as seeding leaves PCG64: no half-used word kept
-            table.chance.rng.bit_generator.state = {
-                "bit_generator": "PCG64", "state": {"state": stream[0], "inc": stream[1]},
-                "has_uint32": 0, "uinteger": 0}
-        else:
-            table.chance.rng = _generator(stream)
-        return table.chance.rng, table, cast(TracedChance, table.chance)
+        chance = cast(TracedChance, table.chance)
+        state, inc = stream if isinstance(stream, tuple) else pcg64_states([stream])[0]
+        chance.stream.set(state, inc)  # as seeding leaves PCG64: no half-used word kept
+        return table, chance
 
     @staticmethod
-    def _walk(place: Place, rng: np.random.Generator) -> tuple[Acted | None, list[Raw]]:
+    def _walk(place: Place, stream: PlainPCG64) -> tuple[Acted | None, list[Raw]]:
         """Down the kept draws below `place`, drawing as the activation would: the activation
         reached (None where this run leaves what is kept), and the draws made on the way."""
         made: list[Raw] = []
         node = place.next
         while isinstance(node, Drawn):
-            raw = node.call.draw(rng)
+            raw = node.call.draw(stream)
             made.append(raw)
             node = node.below.get(node.call.outcome(raw))
         return node, made
