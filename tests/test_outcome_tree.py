@@ -14,6 +14,7 @@ import pytest
 
 from automa.catalog.load import load_catalog
 from automa.engine import outcome_tree
+from automa.engine.activation import QUIET_LOG, QuietLog
 from automa.engine.outcome_tree import Call, OutcomeTree, TracedChance, TurnEnd
 from automa.engine.seeding import pcg64_states
 from automa.engine.turn import run_turn
@@ -181,8 +182,9 @@ def _stepped(scenario: Scenario, seed: int, quiet: bool) -> list[tuple[object, .
                           dict(progress.battle.out), done.target, done.summoned, done.repeat,
                           done.resume, progress.queue,
                           str(chance.rng.bit_generator.state)))  # the same draws, no more
-            if quiet:  # nothing said
+            if quiet:  # nothing said, and the one quiet log every activation shares kept nothing
                 assert not (done.steps or done.explain or done.close_calls or done.rulings)
+                assert vars(QUIET_LOG) == vars(QuietLog(explaining=False))
     except AutomaError as error:
         steps.append((type(error),))
     return steps

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -67,6 +68,19 @@ def test_blue_direction_tile_breaks_the_last_tie() -> None:
     """msz-to-hsz: the piece nearest the Monster Start Zone edge comes first."""
     pieces = [monster("near", "vermin", 1, (30, 50)), monster("far", "vermin", 1, (30, 85))]
     assert next_to_act(pieces, TILES).piece.id == "far"
+
+
+def test_the_order_kept_for_a_set_of_pieces_reads_their_places_and_families_anew() -> None:
+    """The tiles keep what they decided for a set of waiting pieces (engine turns ask again and
+    again); a Direction-tile tie among them is still read where the pieces stand now, and the
+    same ids of another family or level are a different set."""
+    tiles = Tiles(TILES.character_order, TILES.monster_order, TILES.direction, {})
+    west, east = monster("a", "vermin", 1, (5, 80)), monster("b", "vermin", 1, (55, 80))
+    assert next_to_act([west, east], tiles).piece.id == "b"  # left to right: high x first
+    swapped = [replace(west, at=(60, 80)), replace(east, at=(10, 80))]
+    assert next_to_act(swapped, tiles).piece.id == "a"
+    assert next_to_act([replace(west, level=2), east], tiles).piece.id == "a"  # level 2 first
+    assert next_to_act([west, replace(east, family="dungeon")], tiles).piece.id == "a"
 
 
 COORDINATES = st.one_of(st.sampled_from([0.0, 1.0, 1.0000004, 1.000001, -2.5, 30.0]),

@@ -100,7 +100,9 @@ class LiveLog(StepLog):
 
 class QuietLog(LiveLog):
     """The log of a quiet table (`Table.quiet`, a forecast's runs): nobody reads the steps, the
-    trace or the rulings, so none is kept, and the hot paths do not make their text."""
+    trace or the rulings, so none is kept, and the hot paths do not make their text. It keeps
+    nothing, so one serves every quiet activation (`QUIET_LOG`; the tests check it stays
+    empty)."""
 
     loud = False
 
@@ -112,6 +114,9 @@ class QuietLog(LiveLog):
 
     def ruling(self, key: str, detail: str = "") -> None:
         pass
+
+
+QUIET_LOG = QuietLog(explaining=False)
 
 
 @dataclass(frozen=True)
@@ -143,7 +148,7 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
     order rested on."""
     actor = battle.piece(actor_id)
     row = table.catalog.behaviour_for(actor)
-    log = QuietLog(explaining=False) if table.quiet else LiveLog(
+    log = QUIET_LOG if table.quiet else LiveLog(
         actor=actor.label, order=order_reason, named=(*table.scenario.pieces, *battle.pieces),
         explaining=table.explain)
     table.judge.narrator = log
@@ -400,10 +405,15 @@ def _finish(actor_id: str, battle: Battle, row: BehaviourRow, order_reason: str,
             summoned: tuple[str, ...] = (), repeat: str | None = None,
             resume: Resume | None = None, continued: bool = False) -> Activation:
     piece = battle.get(actor_id)
-    return Activation(actor_id, piece.label if piece else actor_id, order_reason, row.id,
-                      row.provenance, visible, hidden, aim.target, aim.reason, sequence,
-                      sequence_reason, tuple(log.steps), tuple(log.close_calls),
-                      tuple(log.rulings), summoned, repeat, tuple(log.trace), resume, continued,
+    label = piece.label if piece else actor_id
+    if not log.loud:  # a quiet log kept nothing
+        return Activation(actor_id, label, order_reason, row.id, row.provenance, visible, hidden,
+                          aim.target, aim.reason, sequence, sequence_reason, (), (), (),
+                          summoned, repeat, (), resume, continued)
+    return Activation(actor_id, label, order_reason, row.id, row.provenance, visible, hidden,
+                      aim.target, aim.reason, sequence, sequence_reason, tuple(log.steps),
+                      tuple(log.close_calls), tuple(log.rulings), summoned, repeat,
+                      tuple(log.trace), resume, continued,
                       log.shown if isinstance(log, LiveLog) else 0,
                       tuple(log.unasked) if isinstance(log, LiveLog) else ())
 

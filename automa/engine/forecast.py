@@ -127,12 +127,12 @@ def _sums(job: _Job, tree: OutcomeTree, seeds: Sequence[Stream]) -> list[list[in
     sums = [[0, 0, 0, 0] for _ in job.heroes]
     for stream in seeds:
         result = tree.play(stream)
-        after = {p.id: p for p in result.battle.pieces}
+        battle = result.battle  # its index by id is most often built already
         for hero, row in zip(job.heroes, sums, strict=True):
             row[0] += hero.id in result.aimed
-            end = after.get(hero.id)
+            end = battle.get(hero.id)
             lost = 0
-            if end is None and result.battle.out.get(hero.id) == "dead":
+            if end is None and battle.out.get(hero.id) == "dead":
                 row[1] += 1
                 lost = hero.health or 0
             elif end is not None and end.health is not None and hero.health is not None:

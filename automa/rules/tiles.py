@@ -11,7 +11,7 @@ among those alone, so a lexicographic key over rounded ranks is the whole rule.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Generic, TypeVar
 
 from automa.model.pieces import Piece
@@ -154,23 +154,43 @@ class NextActor:
 
 def next_to_act(waiting: list[Piece], tiles: Tiles) -> NextActor:
     """The Active Character among those still to act: Character tile, then Monster tile, then
-    the Direction tiles among the pieces still tied."""
+    the Direction tiles among the pieces still tied. What the order tiles decide rests on the
+    waiting pieces' ids, kinds, levels and families alone, so it is kept by those (a turn asks
+    before every activation, from the same few sets); only a tie left to the Direction tiles
+    is read again, on where the tied pieces stand now."""
+    key = tuple(map(_ORDER_FIELDS, waiting))
+    book: dict[tuple[tuple[object, ...], ...], OrderPlan] = _book(tiles, "_orders_kept")
+    plan = book.get(key)
+    if plan is None:
+        plan = book[key] = _order_plan(waiting, tiles)
+    first, reason, tied = plan
+    if reason is not None:
+        return NextActor(waiting[first], reason, False)
+    group = [waiting[i] for i in tied]
+    chosen, tile = first_on_tiles(group, tiles.direction, _at)
+    return NextActor(chosen, _tie_reason(tiles, tile), True, tuple(p.id for p in group))
+
+
+_ORDER_FIELDS = attrgetter("id", "kind", "level", "family")  # what the order tiles read
+# what the order tiles decide among some waiting pieces: the first's index and why, or (reason
+# None) the indices of the pieces tied on both, for the Direction tiles to break
+OrderPlan = tuple[int, str | None, tuple[int, ...]]
+
+
+def _order_plan(waiting: list[Piece], tiles: Tiles) -> OrderPlan:
     book = _rank_book(tiles)
     keys = [(*(book.get((p.kind, p.level, p.family)) or _learnt(book, p, tiles)), p.id)
             for p in waiting]  # (character rank, family rank, id): ranks once each
     order = sorted(range(len(waiting)), key=keys.__getitem__)
     first = waiting[order[0]]
     if len(order) == 1:
-        return NextActor(first, "the last to act", False)
+        return order[0], "the last to act", ()
     mine, runner = keys[order[0]], keys[order[1]]
     if mine[0] != runner[0]:
-        return NextActor(first, _reason(tiles, "character", first), False)
+        return order[0], _reason(tiles, "character", first), ()
     if mine[1] != runner[1]:
-        return NextActor(first, _reason(tiles, "monster", first), False)
-    tied = [waiting[i] for i in order if keys[i][0] == mine[0] and keys[i][1] == mine[1]]
-    chosen, tile = first_on_tiles(tied, tiles.direction, _at)
-    ids = tuple(p.id for p in tied)
-    return NextActor(chosen, _tie_reason(tiles, tile), True, ids)
+        return order[0], _reason(tiles, "monster", first), ()
+    return order[0], None, tuple(i for i in order if keys[i][:2] == mine[:2])
 
 
 def _at(piece: Piece) -> Point:
