@@ -14,10 +14,10 @@ import pytest
 
 from automa.catalog.load import load_catalog
 from automa.engine import outcome_tree
-from automa.engine.activation import QUIET_LOG, QuietLog
+from automa.engine.activation import QUIET_LOG, QuietLog, Resume
 from automa.engine.outcome_tree import Call, OutcomeTree, TracedChance, TurnEnd
 from automa.engine.seeding import pcg64_states
-from automa.engine.turn import run_turn
+from automa.engine.turn import Pending, run_turn
 from automa.errors import AutomaError
 from automa.geometry.table import build_table
 from automa.model.components import DamageToken
@@ -162,6 +162,16 @@ def test_equal_tokens_drawn_from_a_bag_are_one_outcome() -> None:
     assert Call(("x", "y"), order=True).outcome((1, 0)) == ("y", "x")
 
 
+def _played(resume: Resume | None) -> object:
+    """What a resumed sequence will do (its reason is text for the printout, which a quiet
+    table does not make)."""
+    return None if resume is None else (resume.shots, resume.target, resume.friendly)
+
+
+def _queued(pending: Pending) -> object:
+    return replace(pending, resume=None), _played(pending.resume)
+
+
 def _stepped(scenario: Scenario, seed: int, quiet: bool) -> list[tuple[object, ...]]:
     """Every step of the turn on a quiet or a loud table: the battle after it and what the
     tree reads of the activation (or the error raised)."""
@@ -180,7 +190,7 @@ def _stepped(scenario: Scenario, seed: int, quiet: bool) -> list[tuple[object, .
             progress, done = stepped
             steps.append((progress.battle.pieces, dict(progress.battle.bags),
                           dict(progress.battle.out), done.target, done.summoned, done.repeat,
-                          done.resume, progress.queue,
+                          _played(done.resume), tuple(map(_queued, progress.queue)),
                           str(chance.rng.bit_generator.state)))  # the same draws, no more
             if quiet:  # nothing said, and the one quiet log every activation shares kept nothing
                 assert not (done.steps or done.explain or done.close_calls or done.rulings)

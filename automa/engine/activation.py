@@ -281,13 +281,14 @@ def _enemy_aim(table: Table, battle: Battle, log: StepLog, row: BehaviourRow,
         return _judge_closest(table, log, actor, remaining, needed=True)
 
     choice = select_target(candidates, row, tiles, table.close_call, wealth,
-                           closest=measured if asked else None, explain=log.explaining)
+                           closest=measured if asked else None, explain=log.explaining,
+                           reasoned=log.loud)
     if asked and choice.tied:
         choice = _ask_tie(table, log, battle, actor, choice)
+    if not log.loud:  # nothing is said, and nobody reads why: only whom
+        return Aim(choice.target, "")
     column_field = COLUMN_FIELDS.get(choice.column)
     reason = f"{row.id} {choice.column}: {choice.reason}" if column_field else choice.reason
-    if not log.loud:  # nothing is said: only whom, and why
-        return Aim(choice.target, reason)
     log.explain(*(f"target {line}" for line in choice.trace))
     for key in choice.rulings:
         log.ruling(key, TARGET_RULINGS.get(key, ""))

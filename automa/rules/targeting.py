@@ -128,13 +128,17 @@ def preference_key(candidate: Candidate, row: BehaviourRow,
 
 def select_target(candidates: list[Candidate], row: BehaviourRow, tiles: Tiles,
                   close_call: float, non_hero_wealth: str = "behind-heroes",
-                  closest: Judged | None = None, explain: bool = True) -> TargetChoice:
+                  closest: Judged | None = None, explain: bool = True,
+                  reasoned: bool = True) -> TargetChoice:
     """Narrow the visible enemies column by column until one remains, then by the tiles.
     `closest`, when given, measures the candidates still in play when a `closest` column is
     reached (the players with a ruler): only then, and only those. Without `explain` the
-    columns' lines are left out of the trace (nobody reads it)."""
+    columns' lines are left out of the trace, and without `reasoned` the reason is left empty
+    too (nobody reads them: a forecast's quiet runs)."""
     if len(candidates) == 1:
         only = candidates[0].piece
+        if not reasoned:
+            return TargetChoice(only.id, "only one", "", "")
         return TargetChoice(only.id, "only one", "", f"the only enemy in sight: {only.label}",
                             trace=(f"{only.label} is the only enemy in sight",))
     remaining = sorted(candidates, key=lambda c: c.piece.id)
@@ -161,6 +165,8 @@ def select_target(candidates: list[Candidate], row: BehaviourRow, tiles: Tiles,
             runner = min(losers, key=measure)
             near = criterion == "closest" and winner.measured \
                 and measure(runner) - best < close_call
+            if not reasoned:
+                return TargetChoice(winner.piece.id, column, criterion, "", near, (), fired)
             reason = (f"{CRITERION_WORDS[criterion]} -> {winner.piece.label} "
                       f"({_shown(criterion, winner)}; "
                       + ", ".join(f"{c.piece.label} {_shown(criterion, c)}" for c in losers) + ")")
