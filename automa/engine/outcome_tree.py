@@ -174,7 +174,6 @@ class OutcomeTree:
         self.geometry = geometry
         self.start = Place(TurnProgress(Battle(scenario.pieces, scenario.bags, scenario.out)))
         self.places: dict[PlaceKey, Place] = {}
-        self.acted_sets: dict[frozenset[str], frozenset[str]] = {}
         self.over = Place(None)  # every turn ends here
         self.nodes = 0
         self._table: Table | None = None  # one for every run, drawing from the run's stream
@@ -255,9 +254,6 @@ class OutcomeTree:
 
     def _place(self, progress: TurnProgress) -> Place:
         """The kept place equal to `progress`, or a new one (kept while there is room)."""
-        acted = self.acted_sets.setdefault(progress.acted, progress.acted)  # one copy of each
-        if acted is not progress.acted:
-            progress = TurnProgress(progress.battle, acted, progress.queue, progress.count)
         key = PlaceKey(progress)
         place = Place(progress)
         if self.nodes >= KEPT_NODES:

@@ -44,13 +44,14 @@ def plan_sequence(sequences: tuple[Sequence, ...], preference: str | None, is_lo
     """Which sequence, by the rules of step 5: one sequence; a Catacomb Lord's D12; the
     preferred shot (`several_preferred`: ruling 15 when more than one holds it); the D12.
     Without `explain` the trace is left empty (nobody reads it)."""
-    count = len(sequences)
+    plan = _plan(sequences, preference, is_lord, several_preferred)
+    if not explain:  # the plan as made, with no trace
+        return plan
     trace = tuple(
         f"sequence {i + 1}: {s.notation()}"
         + (" (has the preferred shot)" if preference and has_preferred_shot(s, preference) else "")
-        for i, s in enumerate(sequences)) if explain else ()
-    plan = _plan(sequences, preference, is_lord, several_preferred)
-    return SequencePlan(plan.index, plan.reason, count, trace, plan.split, plan.rulings)
+        for i, s in enumerate(sequences))
+    return replace(plan, trace=trace)
 
 
 def _plan(sequences: tuple[Sequence, ...], preference: str | None, is_lord: bool,

@@ -54,9 +54,10 @@ def draw(bag: Bag, tokens: Sequence[DamageToken]) -> Bag:
     for token in tokens:
         bag, _ = refill_if_empty(bag)
         rest = list(bag.tokens)
-        if token not in rest:
-            raise ValueError(f"no {token.label()} token in the bag to draw")
-        rest.remove(token)
+        try:
+            rest.remove(token)  # one scan, where a test for it first made two
+        except ValueError:
+            raise ValueError(f"no {token.label()} token in the bag to draw") from None
         bag = Bag(tuple(rest), bag.discard)
     return bag
 
