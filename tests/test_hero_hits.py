@@ -421,11 +421,13 @@ def test_room_cleared_rules(catalog: Catalog) -> None:
     frozen = Piece(**{**rat.__dict__, "conditions": frozenset({"frozen"})})
     away = Piece(**{**rat.__dict__, "conditions": frozenset({"teleported"})})
     antient = Piece("an", "ai", "antient", (0.0, 0.0), 1.0)
-    assert room_cleared([rat], lord_fell=False) is None
-    assert room_cleared([rat], lord_fell=True) is not None
-    assert room_cleared([frozen], lord_fell=False) is not None
-    assert room_cleared([away], lord_fell=False) is None
-    assert room_cleared([antient], lord_fell=False) is not None
+    lord = Piece("lord", "ai", "catacomb-lord", (9.0, 9.0), 2.0, health=12)
+    assert room_cleared([rat], [rat]) is None
+    assert room_cleared([lord, rat], [rat]) is not None  # the Lord fell: minions need not die
+    assert room_cleared([lord, rat], [lord, rat]) is None
+    assert room_cleared([frozen], [frozen]) is not None
+    assert room_cleared([away], [away]) is None
+    assert room_cleared([antient], [antient]) is not None
     elf = Piece("elf", "heroes", "hero", (0.0, 0.0), 1.0, health=3,
                 conditions=frozenset({"devoured"}))
     assert devoured_return([elf]) == ["elf comes back from the Devoured! card"]

@@ -371,7 +371,7 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         rewarded,
         survivors,
     )
-    from automa.rules.battle_end import FROZEN_CLEAR, lord_fell, room_cleared, still_holding
+    from automa.rules.battle_end import FROZEN_CLEAR, room_cleared, still_holding
     from automa.session.replay import frozen_by
     from automa.session.store import Session
 
@@ -391,8 +391,7 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
         heroes = carried_back(heroes, battle.pieces, battle.out, state.hero_death)
         killed = cave_kills(state, {p.id: p.monster for p in played.scenario.pieces},
                             battle.out)
-        fell = lord_fell(played.scenario.pieces, battle.pieces)
-        cleared = room_cleared(battle.pieces, fell)
+        cleared = room_cleared(played.scenario.pieces, battle.pieces)
         if cleared is None and survivors(heroes):
             left = [p.id for p in still_holding(battle.pieces)]
             raise CampaignError(f"the room is not cleared: {', '.join(left)} still in play "

@@ -187,14 +187,12 @@ def _room_over(session: Any) -> bool:
     from automa.rules.battle_end import (
         FROZEN_CLEAR,
         devoured_return,
-        lord_fell,
         overseer_won,
         room_cleared,
     )
 
     battle = session.state.battle
-    cleared = room_cleared(battle.pieces, lord_fell(session.state.scenario.pieces,
-                                                    battle.pieces))
+    cleared = room_cleared(session.state.scenario.pieces, battle.pieces)
     if cleared is not None:
         click.echo(f"The room is cleared: {cleared}.")
         for line in devoured_return(battle.pieces):

@@ -32,15 +32,16 @@ def lord_fell(started: Sequence[Piece], now: Sequence[Piece]) -> bool:
     return any(p.kind == "catacomb-lord" and p.id not in present for p in started)
 
 
-def room_cleared(pieces: Sequence[Piece], lord_fell: bool) -> str | None:
-    """Why the room is cleared, or None while it goes on.
+def room_cleared(started: Sequence[Piece], pieces: Sequence[Piece]) -> str | None:
+    """Why the room is cleared, or None while it goes on: `started` are the pieces the battle
+    began with, `pieces` those in play now.
 
     - "The heroes win by killing the Lord; the remaining minions need not be killed."
     - Antients "cannot be damaged, destroyed": they never hold a room.
     - Ice: "If every other monster is dead, the frozen ones count as cleared".
     - Teleport: "The Battle Phase goes on even if monsters are only on the Teleported card."
     (catacombs-facts.md 2.3, 2.4, 1.6)"""
-    if lord_fell:
+    if lord_fell(started, pieces):
         return "the Catacomb Lord is dead: the heroes win (the minions left need not be killed)"
     holding = [p for p in pieces if p.side == "ai" and p.kind != "antient"]
     if not holding:

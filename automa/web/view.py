@@ -25,11 +25,10 @@ def version(session: Session) -> str:
 
 def phase(state: SessionState) -> str:
     """heroes, ai, or over (the room is cleared or the heroes have fallen, as `play` ends)."""
-    from automa.rules.battle_end import lord_fell, overseer_won, room_cleared
+    from automa.rules.battle_end import overseer_won, room_cleared
 
     pieces = state.battle.pieces
-    fell = lord_fell(state.scenario.pieces, pieces)
-    if room_cleared(pieces, fell) is not None or overseer_won(pieces) is not None:
+    if room_cleared(state.scenario.pieces, pieces) is not None or overseer_won(pieces) is not None:
         return "over"
     return state.phase
 
