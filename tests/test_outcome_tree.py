@@ -93,6 +93,8 @@ def test_a_run_handed_its_seeded_state_plays_as_its_seed() -> None:
     for seed, state in zip(SEEDS, pcg64_states(SEEDS), strict=True):
         assert tree.play(state) == played_out(scenario, seed), f"seed {seed}"
         assert tree.play(seed) == played_out(scenario, seed), f"seed {seed}"
+    for seed in (2**32 + 5, 2**62 + 1):  # a seed beyond the forecast's 32-bit words
+        assert tree.play(seed) == played_out(scenario, seed), f"seed {seed}"
 
 
 def test_turns_share_what_they_have_in_common() -> None:

@@ -25,7 +25,6 @@ from automa.catalog.load import Catalog
 from automa.engine.battle import Battle, Table
 from automa.engine.chance import Chance
 from automa.engine.plain_pcg64 import PlainPCG64
-from automa.engine.seeding import pcg64_states
 from automa.engine.turn import TurnProgress, step_turn
 from automa.errors import RulesError
 from automa.geometry.table import TableGeometry
@@ -36,7 +35,7 @@ KEPT_NODES = 60_000  # ~0.6 kB a node with the battles it holds (tracemalloc): ~
 
 Raw = int | tuple[int, ...]  # what the Generator gave: an index, or a shuffle's order
 # a run's stream: its seed, or the (state, increment) that seed gives PCG64 (engine/seeding.py:
-# worked out for every run at once, and set in one Generator at a tenth of seeding's cost)
+# worked out for every run at once, and set in the run's plain-Python stream, not seeded)
 Stream = int | tuple[int, int]
 NO_GENERATOR = np.random.Generator(np.random.PCG64(0))  # a traced Chance draws from its stream
 
@@ -161,6 +160,12 @@ class TracedChance(Chance):
         return list(cast(tuple[int, ...], raw))
 
 
+def _seeded(seed: int) -> tuple[int, int]:
+    """PCG64's (state, increment) as `np.random.default_rng(seed)` leaves them, for any seed."""
+    state = np.random.PCG64(seed).state["state"]
+    return state["state"], state["inc"]
+
+
 class OutcomeTree:
     """The activations of every turn played from one start so far (see the module's text)."""
 
@@ -220,7 +225,7 @@ class OutcomeTree:
         table.judge.record.clear()
         table.judge.narrator = None
         chance = cast(TracedChance, table.chance)
-        state, inc = stream if isinstance(stream, tuple) else pcg64_states([stream])[0]
+        state, inc = stream if isinstance(stream, tuple) else _seeded(stream)
         chance.stream.set(state, inc)  # as seeding leaves PCG64: no half-used word kept
         return table, chance
 
