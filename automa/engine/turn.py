@@ -19,7 +19,7 @@ from automa.rules.tiles import next_to_act
 
 MAX_ACTIVATIONS = 200
 REPEAT_REASON = "repeat shot"
-ACTED_KEPT = 4096  # sets of who has acted kept by a table (a turn of k AI pieces makes <= 2**k)
+ACTED_KEPT = 4096  # (who has acted, who acts) pairs a table keeps: k AI pieces make k * 2**(k-1)
 
 
 @dataclass(frozen=True)
@@ -103,13 +103,13 @@ def step_turn(table: Table, progress: TurnProgress) -> tuple[TurnProgress, Activ
         pending = read_order_tiles(table, progress.battle, pending)
     battle, activation = activate(table, progress.battle, pending.actor, pending.reason,
                                   pending.repeated, pending.resume, pending.rulings)
-    acted = progress.acted if pending.repeated else _acted_too(table, progress.acted,
+    acted = progress.acted if pending.repeated else _acted_with(table, progress.acted,
                                                                pending.actor)
     return TurnProgress(battle, acted, (*_follow(pending, activation), *progress.queue),
                         progress.count + 1), activation
 
 
-def _acted_too(table: Table, acted: frozenset[str], actor: str) -> frozenset[str]:
+def _acted_with(table: Table, acted: frozenset[str], actor: str) -> frozenset[str]:
     """`acted | {actor}`, one copy of each such set a table: a forecast's tree keeps thousands
     of places, which share a few hundred sets (kept in the table's own dict; emptied if it
     grows past ACTED_KEPT)."""
