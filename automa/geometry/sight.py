@@ -112,7 +112,8 @@ def plain_sight_lines(table: TableGeometry, lines: Sequence[Line], grow: float =
     """`sight_lines` in plain floats, line by line and obstacle by obstacle, from
     `table.sight_bounds` (the rows of the arrays `sight_lines` reads): the same operations on
     the same numbers in the same order (`abs` of a complex number is numpy's `hypot`, the C
-    library's), and the same pairs asked of shapely, in one call for all lines. The least of
+    library's), and the pairs that neither bounds nor corners settle (`_plainly_meets`)
+    asked of shapely, in one call for all lines. The least of
     a line's numbers is kept as they come (a least is the same whatever the order). For finite
     coordinates (Python's comparisons and numpy's `maximum` part only on NaN)."""
     blocked: list[list[bool]] = []
@@ -138,11 +139,15 @@ def plain_sight_lines(table: TableGeometry, lines: Sequence[Line], grow: float =
             if grow != 0:
                 band_gap = abs(complex(beyond, v - grow if v - grow > 0.0 else 0.0))
             deep = band_gap < inner and span > 0
-            if band_gap - reach < SLACK and not deep and not _surely_apart(
-                    table.sight_corners[j], (ax, ay, dx, dy, span), grow,
-                    abs(hx) + abs(hy) + hub_radius):
-                asked.append((row, j))
-            row_blocked.append(band_gap < radius or deep)
+            meets = band_gap < radius or deep
+            if band_gap - reach < SLACK and not deep:
+                settled = _plainly_meets(table.sight_corners[j], (ax, ay, dx, dy, span), grow,
+                                         abs(hx) + abs(hy) + hub_radius, table.sight_simple[j])
+                if settled is None:
+                    asked.append((row, j))
+                else:
+                    meets = settled
+            row_blocked.append(meets)
             gap = (hub_gap - radius if hub_gap - radius > 0.0 else 0.0) + plus
             least = gap if gap < least else least
             upper = gap if gap < upper else upper
@@ -161,18 +166,26 @@ def plain_sight_lines(table: TableGeometry, lines: Sequence[Line], grow: float =
     return blocked, _plain_clearance(table, lines, blocked, kept)
 
 
-def _surely_apart(corners: tuple[Point, ...], line: tuple[float, float, float, float, float],
-                  grow: float, size: float) -> bool:
-    """True when every corner of a polygon lies to one side of a line's band (the line from
-    (ax, ay) along the unit (dx, dy) for `span`, grown by `grow` each side, flat ends), across
-    it or along it, by more than SLACK and far more than any rounding of the coordinates
-    (`size`: the sum of the polygon's hub's coordinates and its reach): then the band cannot
-    meet the polygon, and shapely would say its interior does not. False: ask shapely (always
-    for a line of no length, whose direction is 0, 0)."""
+def _plainly_meets(corners: tuple[Point, ...], line: tuple[float, float, float, float, float],
+                   grow: float, size: float, simple: bool) -> bool | None:
+    """Does a line's band (the line from (ax, ay) along the unit (dx, dy) for `span`, grown by
+    `grow` each side, flat ends) meet a polygon's interior, where plain floats settle it by far
+    more than SLACK and any rounding of the coordinates (`size`: the sum of the polygon's hub's
+    coordinates and its reach); None: ask shapely (always for a line of no length, whose
+    direction is 0, 0).
+
+    False when every corner lies to one side of the band, across it or along it. True when an
+    edge of a simple polygon (one ring, no holes: `simple`) crosses the line itself strictly
+    between the line's ends and its own: a ring that is simple has no other edge through that
+    point, so the line passes from outside the polygon into its inside there (and the band
+    holds the line). Either is what shapely's `relate_pattern` would say."""
     ax, ay, dx, dy, span = line
     margin = SLACK + 1e-9 * (size + abs(ax) + abs(ay) + span + grow)
     least_across = least_along = math.inf
     most_across = most_along = -math.inf
+    crossed = False
+    x, y = corners[-1]  # the ring's last corner: the previous one of its first
+    last_along, last_across = (x - ax) * dx + (y - ay) * dy, (y - ay) * dx - (x - ax) * dy
     for x, y in corners:
         wx, wy = x - ax, y - ay
         along = wx * dx + wy * dy
@@ -181,8 +194,18 @@ def _surely_apart(corners: tuple[Point, ...], line: tuple[float, float, float, f
         most_along = along if along > most_along else most_along
         least_across = across if across < least_across else least_across
         most_across = across if across > most_across else most_across
-    return (least_across > grow + margin or most_across < -grow - margin
-            or least_along > span + margin or most_along < -margin)
+        if simple and not crossed and ((across > margin and last_across < -margin)
+                                       or (across < -margin and last_across > margin)):
+            # where the edge from the previous corner crosses the line (the weight's rounding
+            # is at most some millionths, as each end is more than `margin` off the line)
+            at = last_along + (along - last_along) * (last_across / (last_across - across))
+            room = margin + 1e-5 * (abs(along) + abs(last_along))
+            crossed = room < at < span - room
+        last_along, last_across = along, across
+    if (least_across > grow + margin or most_across < -grow - margin
+            or least_along > span + margin or most_along < -margin):
+        return False
+    return True if crossed else None
 
 
 def _plain_clearance(table: TableGeometry, lines: Sequence[Line], blocked: list[list[bool]],
