@@ -113,9 +113,11 @@ def plain_sight_lines(table: TableGeometry, lines: Sequence[Line], grow: float =
     `table.sight_bounds` (the rows of the arrays `sight_lines` reads): the same operations on
     the same numbers in the same order (`abs` of a complex number is numpy's `hypot`, the C
     library's), and the pairs that neither bounds nor corners settle (`_plainly_meets`)
-    asked of shapely, in one call for all lines. The least of
-    a line's numbers is kept as they come (a least is the same whatever the order). For finite
-    coordinates (Python's comparisons and numpy's `maximum` part only on NaN)."""
+    asked of shapely, in one call for all lines. The least of a line's numbers is kept as they
+    come (a least is the same whatever the order). Where the numbers' outcome is known, the
+    operation is left out: `hypot(0, v)` is v, a polygon's gap (inf + anything) is never a
+    least, a circle's bound (its hub's gap plus more than its radius) never less than its gap.
+    For finite coordinates (Python's comparisons and numpy's `maximum` part only on NaN)."""
     blocked: list[list[bool]] = []
     asked: list[tuple[int, int]] = []
     kept: list[tuple[float, float, list[tuple[int, float]]]] = []
@@ -132,29 +134,36 @@ def plain_sight_lines(table: TableGeometry, lines: Sequence[Line], grow: float =
             u = wx * dx + wy * dy
             v = abs(wy * dx - wx * dy)
             beyond = -u if -u > u - span else u - span
-            if beyond < 0.0:  # its zero's sign aside, which hypot ignores
-                beyond = 0.0
-            hub_gap = abs(complex(beyond, v))
-            band_gap = hub_gap
-            if grow != 0:
-                band_gap = abs(complex(beyond, v - grow if v - grow > 0.0 else 0.0))
-            deep = band_gap < inner and span > 0
-            meets = band_gap < radius or deep
-            if band_gap - reach < SLACK and not deep:
-                settled = _plainly_meets(table.sight_corners[j], (ax, ay, dx, dy, span), grow,
-                                         abs(hx) + abs(hy) + hub_radius, table.sight_simple[j])
-                if settled is None:
-                    asked.append((row, j))
-                else:
-                    meets = settled
-            row_blocked.append(meets)
-            gap = (hub_gap - radius if hub_gap - radius > 0.0 else 0.0) + plus
-            least = gap if gap < least else least
-            upper = gap if gap < upper else upper
-            bound = hub_gap + hub_radius
-            upper = bound if bound < upper else upper
-            if plus:
+            # beside the line (beyond it by 0: hypot(0, v) is v, exactly), the gap is across
+            if beyond <= 0.0:
+                hub_gap = band_gap = v
+                if grow != 0:
+                    band_gap = v - grow if v - grow > 0.0 else 0.0
+            else:
+                hub_gap = abs(complex(beyond, v))
+                band_gap = hub_gap
+                if grow != 0:
+                    band_gap = abs(complex(beyond, v - grow if v - grow > 0.0 else 0.0))
+            if plus:  # a polygon: its gap is inf + anything, its bound the least it adds
+                deep = band_gap < inner and span > 0
+                meets = deep
+                if band_gap - reach < SLACK and not deep:
+                    settled = _plainly_meets(table.sight_corners[j], (ax, ay, dx, dy, span),
+                                             grow, abs(hx) + abs(hy) + hub_radius,
+                                             table.sight_simple[j])
+                    if settled is None:
+                        asked.append((row, j))
+                    else:
+                        meets = settled
+                row_blocked.append(meets)
+                bound = hub_gap + hub_radius
+                upper = bound if bound < upper else upper
                 polygons.append((j, hub_gap - reach))
+            else:  # a circle (never deep, never asked): its bound is never less than its gap
+                row_blocked.append(band_gap < radius)
+                gap = hub_gap - radius if hub_gap - radius > 0.0 else 0.0
+                least = gap if gap < least else least
+                upper = gap if gap < upper else upper
         blocked.append(row_blocked)
         kept.append((least, upper, polygons))
     if asked:
