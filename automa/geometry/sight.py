@@ -74,6 +74,8 @@ def sight_lines(table: TableGeometry, coords: NDArray[np.float64], grow: float =
     deep = (band_gap < table.hub_inner) & (span > 0)
     blocked = (band_gap < table.circle_radius) | deep
     line, obstacle = ((band_gap - table.sided_reach < SLACK) & ~deep).nonzero()
+    if len(line):
+        line, obstacle = _ask_unsettled(table, coords, line, obstacle, grow, blocked)
     lines = None
     if len(line):
         lines = shapely.linestrings(coords)
@@ -94,6 +96,32 @@ def sight_lines(table: TableGeometry, coords: NDArray[np.float64], grow: float =
         gap[line, obstacle] = shapely.distance(lines[line], table.obstacle_array[obstacle])
     clearance = np.where(clear, np.minimum.reduce(gap, axis=1), np.inf)
     return blocked, clearance
+
+
+def _ask_unsettled(table: TableGeometry, coords: NDArray[np.float64], line: NDArray[np.intp],
+                   obstacle: NDArray[np.intp], grow: float, blocked: NDArray[np.bool_]
+                   ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Of the (line, polygon) pairs for shapely, those `_plainly_meets` cannot settle; the
+    others' answers are set in `blocked`."""
+    hubs, corners, simple = table.sight_bounds, table.sight_corners, table.sight_simple
+    frames: dict[int, tuple[float, float, float, float, float]] = {}
+    keep = []
+    ends = coords.tolist()
+    for k, (i, j) in enumerate(zip(line.tolist(), obstacle.tolist(), strict=True)):
+        frame = frames.get(i)
+        if frame is None:
+            (ax, ay), (bx, by) = ends[i]
+            span = abs(complex(bx - ax, by - ay))
+            safe = span if span != 0 else 1.0
+            frame = frames[i] = (ax, ay, (bx - ax) / safe, (by - ay) / safe, span)
+        hx, hy, hub_radius, *_ = hubs[j]
+        settled = _plainly_meets(corners[j], frame, grow, abs(hx) + abs(hy) + hub_radius,
+                                 simple[j])
+        if settled is None:
+            keep.append(k)
+        else:
+            blocked[i, j] = settled
+    return line[keep], obstacle[keep]
 
 
 def sight_rows(table: TableGeometry, lines: Sequence[Line], grow: float = 0.0
