@@ -279,7 +279,10 @@ def _plainly_within(corners: tuple[Vec, ...], x: float, y: float, inside: float,
     rounding; None: ask shapely. The point's distance to the ring is the least over its edges;
     a point far from the ring is inside it when a ray to its right crosses the ring an odd
     number of times (the ray's crossing with an edge is off by a rounding, the point far more
-    than that from the edge); inside, its distance to the polygon is 0."""
+    than that from the edge); inside, its distance to the polygon is 0. Nothing is nearer
+    than 0 or less (so the ring is at least `margin` off when its parity is read)."""
+    if inside <= 0.0:
+        return False
     hx, hy, reach, _ = hub
     margin = SLACK + 1e-9 * (abs(x) + abs(y) + abs(hx) + abs(hy) + reach + abs(inside))
     nearest = math.inf  # the least squared distance to an edge
@@ -301,7 +304,7 @@ def _plainly_within(corners: tuple[Vec, ...], x: float, y: float, inside: float,
     if distance < inside - margin:
         return True
     if distance > inside + margin:
-        return inside > 0.0 if odd else False
+        return odd
     return None
 
 
