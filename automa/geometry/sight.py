@@ -74,6 +74,8 @@ def sight_lines(table: TableGeometry, coords: NDArray[np.float64], grow: float =
     deep = (band_gap < table.hub_inner) & (span > 0)
     blocked = (band_gap < table.circle_radius) | deep
     line, obstacle = ((band_gap - table.sided_reach < SLACK) & ~deep).nonzero()
+    if len(line):
+        line, obstacle = _ask_unsettled(table, coords, line, obstacle, grow, blocked)
     lines = None
     if len(line):
         lines = shapely.linestrings(coords)
@@ -96,6 +98,32 @@ def sight_lines(table: TableGeometry, coords: NDArray[np.float64], grow: float =
     return blocked, clearance
 
 
+def _ask_unsettled(table: TableGeometry, coords: NDArray[np.float64], line: NDArray[np.intp],
+                   obstacle: NDArray[np.intp], grow: float, blocked: NDArray[np.bool_]
+                   ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Of the (line, polygon) pairs for shapely, those `_plainly_meets` cannot settle; the
+    others' answers are set in `blocked`."""
+    hubs, corners, simple = table.sight_bounds, table.sight_corners, table.sight_simple
+    frames: dict[int, tuple[float, float, float, float, float]] = {}
+    keep = []
+    ends = coords.tolist()
+    for k, (i, j) in enumerate(zip(line.tolist(), obstacle.tolist(), strict=True)):
+        frame = frames.get(i)
+        if frame is None:
+            (ax, ay), (bx, by) = ends[i]
+            span = abs(complex(bx - ax, by - ay))
+            safe = span if span != 0 else 1.0
+            frame = frames[i] = (ax, ay, (bx - ax) / safe, (by - ay) / safe, span)
+        hx, hy, hub_radius, *_ = hubs[j]
+        settled = _plainly_meets(corners[j], frame, grow, abs(hx) + abs(hy) + hub_radius,
+                                 simple[j])
+        if settled is None:
+            keep.append(k)
+        else:
+            blocked[i, j] = settled
+    return line[keep], obstacle[keep]
+
+
 def sight_rows(table: TableGeometry, lines: Sequence[Line], grow: float = 0.0
                ) -> tuple[list[list[bool]], list[float]]:
     """`sight_lines` of lines given as end points, as lists: worked in plain floats when there
@@ -112,9 +140,12 @@ def plain_sight_lines(table: TableGeometry, lines: Sequence[Line], grow: float =
     """`sight_lines` in plain floats, line by line and obstacle by obstacle, from
     `table.sight_bounds` (the rows of the arrays `sight_lines` reads): the same operations on
     the same numbers in the same order (`abs` of a complex number is numpy's `hypot`, the C
-    library's), and the same pairs asked of shapely, in one call for all lines. The least of
-    a line's numbers is kept as they come (a least is the same whatever the order). For finite
-    coordinates (Python's comparisons and numpy's `maximum` part only on NaN)."""
+    library's), and the pairs that neither bounds nor corners settle (`_plainly_meets`)
+    asked of shapely, in one call for all lines. The least of a line's numbers is kept as they
+    come (a least is the same whatever the order). Where the numbers' outcome is known, the
+    operation is left out: `hypot(0, v)` is v, a polygon's gap (inf + anything) is never a
+    least, a circle's bound (its hub's gap plus more than its radius) never less than its gap.
+    For finite coordinates (Python's comparisons and numpy's `maximum` part only on NaN)."""
     blocked: list[list[bool]] = []
     asked: list[tuple[int, int]] = []
     kept: list[tuple[float, float, list[tuple[int, float]]]] = []
@@ -131,25 +162,36 @@ def plain_sight_lines(table: TableGeometry, lines: Sequence[Line], grow: float =
             u = wx * dx + wy * dy
             v = abs(wy * dx - wx * dy)
             beyond = -u if -u > u - span else u - span
-            if beyond < 0.0:  # its zero's sign aside, which hypot ignores
-                beyond = 0.0
-            hub_gap = abs(complex(beyond, v))
-            band_gap = hub_gap
-            if grow != 0:
-                band_gap = abs(complex(beyond, v - grow if v - grow > 0.0 else 0.0))
-            deep = band_gap < inner and span > 0
-            if band_gap - reach < SLACK and not deep and not _surely_apart(
-                    table.sight_corners[j], (ax, ay, dx, dy, span), grow,
-                    abs(hx) + abs(hy) + hub_radius):
-                asked.append((row, j))
-            row_blocked.append(band_gap < radius or deep)
-            gap = (hub_gap - radius if hub_gap - radius > 0.0 else 0.0) + plus
-            least = gap if gap < least else least
-            upper = gap if gap < upper else upper
-            bound = hub_gap + hub_radius
-            upper = bound if bound < upper else upper
-            if plus:
+            # beside the line (beyond it by 0: hypot(0, v) is v, exactly), the gap is across
+            if beyond <= 0.0:
+                hub_gap = band_gap = v
+                if grow != 0:
+                    band_gap = v - grow if v - grow > 0.0 else 0.0
+            else:
+                hub_gap = abs(complex(beyond, v))
+                band_gap = hub_gap
+                if grow != 0:
+                    band_gap = abs(complex(beyond, v - grow if v - grow > 0.0 else 0.0))
+            if plus:  # a polygon: its gap is inf + anything, its bound the least it adds
+                deep = band_gap < inner and span > 0
+                meets = deep
+                if band_gap - reach < SLACK and not deep:
+                    settled = _plainly_meets(table.sight_corners[j], (ax, ay, dx, dy, span),
+                                             grow, abs(hx) + abs(hy) + hub_radius,
+                                             table.sight_simple[j])
+                    if settled is None:
+                        asked.append((row, j))
+                    else:
+                        meets = settled
+                row_blocked.append(meets)
+                bound = hub_gap + hub_radius
+                upper = bound if bound < upper else upper
                 polygons.append((j, hub_gap - reach))
+            else:  # a circle (never deep, never asked): its bound is never less than its gap
+                row_blocked.append(band_gap < radius)
+                gap = hub_gap - radius if hub_gap - radius > 0.0 else 0.0
+                least = gap if gap < least else least
+                upper = gap if gap < upper else upper
         blocked.append(row_blocked)
         kept.append((least, upper, polygons))
     if asked:
@@ -161,18 +203,26 @@ def plain_sight_lines(table: TableGeometry, lines: Sequence[Line], grow: float =
     return blocked, _plain_clearance(table, lines, blocked, kept)
 
 
-def _surely_apart(corners: tuple[Point, ...], line: tuple[float, float, float, float, float],
-                  grow: float, size: float) -> bool:
-    """True when every corner of a polygon lies to one side of a line's band (the line from
-    (ax, ay) along the unit (dx, dy) for `span`, grown by `grow` each side, flat ends), across
-    it or along it, by more than SLACK and far more than any rounding of the coordinates
-    (`size`: the sum of the polygon's hub's coordinates and its reach): then the band cannot
-    meet the polygon, and shapely would say its interior does not. False: ask shapely (always
-    for a line of no length, whose direction is 0, 0)."""
+def _plainly_meets(corners: tuple[Point, ...], line: tuple[float, float, float, float, float],
+                   grow: float, size: float, simple: bool) -> bool | None:
+    """Does a line's band (the line from (ax, ay) along the unit (dx, dy) for `span`, grown by
+    `grow` each side, flat ends) meet a polygon's interior, where plain floats settle it by far
+    more than SLACK and any rounding of the coordinates (`size`: the sum of the polygon's hub's
+    coordinates and its reach); None: ask shapely (always for a line of no length, whose
+    direction is 0, 0).
+
+    False when every corner lies to one side of the band, across it or along it. True when an
+    edge of a simple polygon (one ring, no holes: `simple`) crosses the line itself strictly
+    between the line's ends and its own: a ring that is simple has no other edge through that
+    point, so the line passes from outside the polygon into its inside there (and the band
+    holds the line). Either is what shapely's `relate_pattern` would say."""
     ax, ay, dx, dy, span = line
     margin = SLACK + 1e-9 * (size + abs(ax) + abs(ay) + span + grow)
     least_across = least_along = math.inf
     most_across = most_along = -math.inf
+    crossed = False
+    x, y = corners[-1]  # the ring's last corner: the previous one of its first
+    last_along, last_across = (x - ax) * dx + (y - ay) * dy, (y - ay) * dx - (x - ax) * dy
     for x, y in corners:
         wx, wy = x - ax, y - ay
         along = wx * dx + wy * dy
@@ -181,8 +231,18 @@ def _surely_apart(corners: tuple[Point, ...], line: tuple[float, float, float, f
         most_along = along if along > most_along else most_along
         least_across = across if across < least_across else least_across
         most_across = across if across > most_across else most_across
-    return (least_across > grow + margin or most_across < -grow - margin
-            or least_along > span + margin or most_along < -margin)
+        if simple and not crossed and ((across > margin and last_across < -margin)
+                                       or (across < -margin and last_across > margin)):
+            # where the edge from the previous corner crosses the line (the weight's rounding
+            # is at most some millionths, as each end is more than `margin` off the line)
+            at = last_along + (along - last_along) * (last_across / (last_across - across))
+            room = margin + 1e-5 * (abs(along) + abs(last_along))
+            crossed = room < at < span - room
+        last_along, last_across = along, across
+    if (least_across > grow + margin or most_across < -grow - margin
+            or least_along > span + margin or most_along < -margin):
+        return False
+    return True if crossed else None
 
 
 def _plain_clearance(table: TableGeometry, lines: Sequence[Line], blocked: list[list[bool]],

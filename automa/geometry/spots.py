@@ -259,11 +259,53 @@ def first_obstacle_within(table: TableGeometry, x: float, y: float, inside: floa
                 circle_met = i  # none later can come first
                 break
     if near_polygons:
-        gaps = shapely.distance(shapely.points(x, y), table.obstacle_array[near_polygons])
-        for i, gap in zip(near_polygons, gaps.tolist(), strict=True):
-            if gap < inside:
+        within: dict[int, bool | None] = {
+            i: _plainly_within(table.sight_corners[i], x, y, inside, table.hub_floats[i])
+            if table.sight_simple[i] else None for i in near_polygons}
+        asked = [i for i, met in within.items() if met is None]
+        if asked:
+            gaps = shapely.distance(shapely.points(x, y), table.obstacle_array[asked])
+            within.update((i, gap < inside) for i, gap in zip(asked, gaps.tolist(), strict=True))
+        for i in near_polygons:
+            if within[i]:
                 return i
     return circle_met
+
+
+def _plainly_within(corners: tuple[Vec, ...], x: float, y: float, inside: float,
+                    hub: tuple[float, float, float, float | None]) -> bool | None:
+    """Is the point (x, y) nearer than `inside` to a simple polygon (one ring, no holes: its
+    `corners`, round `hub`), where plain floats settle it by far more than SLACK and any
+    rounding; None: ask shapely. The point's distance to the ring is the least over its edges;
+    a point far from the ring is inside it when a ray to its right crosses the ring an odd
+    number of times (the ray's crossing with an edge is off by a rounding, the point far more
+    than that from the edge); inside, its distance to the polygon is 0. Nothing is nearer
+    than 0 or less (so the ring is at least `margin` off when its parity is read)."""
+    if inside <= 0.0:
+        return False
+    hx, hy, reach, _ = hub
+    margin = SLACK + 1e-9 * (abs(x) + abs(y) + abs(hx) + abs(hy) + reach + abs(inside))
+    nearest = math.inf  # the least squared distance to an edge
+    odd = False
+    last_x, last_y = corners[-1]  # the ring's last corner: the previous one of its first
+    for next_x, next_y in corners:
+        ex, ey = next_x - last_x, next_y - last_y
+        px, py = x - last_x, y - last_y
+        square = ex * ex + ey * ey
+        t = (px * ex + py * ey) / square if square > 0.0 else 0.0
+        t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+        dx, dy = px - t * ex, py - t * ey
+        gap = dx * dx + dy * dy
+        nearest = gap if gap < nearest else nearest
+        if (last_y > y) != (next_y > y) and x < last_x + (y - last_y) / ey * ex:
+            odd = not odd
+        last_x, last_y = next_x, next_y
+    distance = math.sqrt(nearest)
+    if distance < inside - margin:
+        return True
+    if distance > inside + margin:
+        return odd
+    return None
 
 
 def _first_legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,

@@ -100,6 +100,10 @@ class TableGeometry:
     # each polygon obstacle's corners as plain floats (none for a circle): sight's quick test
     # that a line passes wholly to one side of it, before asking shapely
     sight_corners: tuple[tuple[tuple[float, float], ...], ...] = field(default=(), repr=False)
+    # whether each obstacle is a polygon of one simple ring (no holes), whose every edge has
+    # the inside on one side and the outside on the other: sight's quick test that a line
+    # crossing an edge enters it
+    sight_simple: tuple[bool, ...] = field(default=(), repr=False)
 
     def obstacle(self, obstacle_id: str) -> ObstacleShape:
         return next(o for o in self.obstacles if o.id == obstacle_id)
@@ -191,6 +195,8 @@ def _build_table(playmat: Playmat) -> TableGeometry:
                                              dtype=np.intp),
                          sight_bounds=_sight_bounds(hub_array[:, 0], hub_array[:, 1], reach_array,
                                                     radius_array, inner, sided_reach, sided_inf),
+                         sight_simple=tuple(s.circle is None and isinstance(s.polygon, Polygon)
+                                            and not s.polygon.interiors for s in shapes),
                          sight_corners=tuple(() if s.circle is not None else
                                              tuple(map(tuple, s.edges[:, 0, :].tolist()))
                                              for s in shapes))
