@@ -27,6 +27,8 @@ ANY_LINE_SAMPLES = 9  # points across each disc for the any-line test
 PLAIN_PAIRS = 64
 
 Line = tuple[Point, Point]
+# what the memo keeps of a sighting, all but whose it is: visible, distance, margin, blockers
+Seen = tuple[bool, float, float, tuple[str, ...]]
 LOOK = "look"  # the first part of a whole look's key in the table's memo
 
 
@@ -383,25 +385,31 @@ def _look_around(table: TableGeometry, viewer: Piece, targets: list[Piece],
         if test == "centre-line":
             found = _centre_lines_at_once(table, viewer, fresh)
         else:
-            found = [line_of_sight(table, viewer, other, True, test) for other in fresh]
-        for i, s in zip(missing, found, strict=True):
-            memo[keys[i]] = (s.visible, s.distance, s.margin, s.blockers)
+            found = [_seen(line_of_sight(table, viewer, other, True, test)) for other in fresh]
+        for i, seen in zip(missing, found, strict=True):
+            memo[keys[i]] = seen
     sightings = [Sighting(viewer.id, other.id, *memo[key])
                  for other, key in zip(targets, keys, strict=True)]
     return sorted(sightings, key=lambda s: (s.distance, s.target))
 
 
-def _centre_lines_at_once(table: TableGeometry, viewer: Piece,
-                          targets: list[Piece]) -> list[Sighting]:
+def _seen(s: Sighting) -> Seen:
+    return s.visible, s.distance, s.margin, s.blockers
+
+
+def _centre_lines_at_once(table: TableGeometry, viewer: Piece, targets: list[Piece]
+                          ) -> list[Seen]:
+    """What the viewer sees of each target by the centre line, as the memo keeps it (the
+    sightings are made from it, with the pieces' names, when the look is read)."""
     blocked, clearance = sight_rows(table, [(viewer.at, t.at) for t in targets])
-    sightings = []
+    seen: list[Seen] = []
     for target, row, clear_by in zip(targets, blocked, clearance, strict=True):
         blockers = [j for j, blocks in enumerate(row) if blocks]
         distance = edge_distance(viewer, target)
         if blockers:
             margin = _blocked_margin(table, viewer, target, blockers, 0.0)
-            ids = tuple(table.obstacles[j].id for j in blockers)
-            sightings.append(Sighting(viewer.id, target.id, False, distance, margin, ids))
+            seen.append((False, distance, margin,
+                         tuple(table.obstacles[j].id for j in blockers)))
         else:
-            sightings.append(Sighting(viewer.id, target.id, True, distance, clear_by))
-    return sightings
+            seen.append((True, distance, clear_by, ()))
+    return seen
