@@ -25,6 +25,7 @@ from automa.catalog.load import Catalog
 from automa.engine.battle import Battle, Table
 from automa.engine.chance import Chance
 from automa.engine.plain_pcg64 import PlainPCG64
+from automa.engine.seeding import pcg64_state
 from automa.engine.turn import TurnProgress, step_turn
 from automa.errors import RulesError
 from automa.geometry.table import TableGeometry
@@ -160,12 +161,6 @@ class TracedChance(Chance):
         return list(cast(tuple[int, ...], raw))
 
 
-def _seeded(seed: int) -> tuple[int, int]:
-    """PCG64's (state, increment) as `np.random.default_rng(seed)` leaves them, for any seed."""
-    state = np.random.PCG64(seed).state["state"]
-    return state["state"], state["inc"]
-
-
 class OutcomeTree:
     """The activations of every turn played from one start so far (see the module's text)."""
 
@@ -225,7 +220,7 @@ class OutcomeTree:
         table.judge.record.clear()
         table.judge.narrator = None
         chance = cast(TracedChance, table.chance)
-        state, inc = stream if isinstance(stream, tuple) else _seeded(stream)
+        state, inc = stream if isinstance(stream, tuple) else pcg64_state(stream)
         chance.stream.set(state, inc)  # as seeding leaves PCG64: no half-used word kept
         return table, chance
 

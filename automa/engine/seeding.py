@@ -74,6 +74,13 @@ def _pcg64(initstate: int, initseq: int) -> tuple[int, int]:
     return (state * PCG_MULTIPLIER + inc) & MASK128, inc
 
 
+def pcg64_state(seed: int) -> tuple[int, int]:
+    """PCG64's (state, increment) as `np.random.default_rng(seed)` leaves them, for any one
+    seed numpy takes (numpy seeds it: one seed costs no more so, and is not bound to 32 bits)."""
+    state = np.random.PCG64(seed).state["state"]
+    return state["state"], state["inc"]
+
+
 def pcg64_states(seeds: Any) -> list[tuple[int, int]]:
     """For each seed (an integer in [0, 2**32)), PCG64's (state, increment) as
     `np.random.default_rng(seed)` leaves them."""
