@@ -213,6 +213,23 @@ def test_the_command_prints_json_text_and_a_picture(tmp_path: Path) -> None:
     assert svg.count('class="threat-key"') >= 4 and 'data-piece="rat-1"' in svg
 
 
+def test_the_command_reads_a_session_as_its_battle_stands_now(tmp_path: Path) -> None:
+    """A session folder (or its log) gives the map where the heroes stand now, as `forecast`
+    reads one: here after the Elf was reported moved."""
+    runner = CliRunner()
+    folder = tmp_path / "evening"
+    assert runner.invoke(cli, ["new", str(DEMO), "--session", str(folder)]).exit_code == 0
+    played = runner.invoke(cli, ["play", "--session", str(folder)],
+                           input="move elf 25,20\nquit\n")
+    assert played.exit_code == 0, played.output
+    for source in (folder, folder / "log.jsonl"):
+        result = runner.invoke(cli, ["threat", str(source), "elf", "--step", "3"])
+        assert result.exit_code == 0, result.output
+        assert "Elf now at (25, 20): chosen by no AI piece." in result.stdout
+    missing = runner.invoke(cli, ["threat", str(tmp_path / "nope"), "elf"])
+    assert missing.exit_code != 0 and len(missing.stderr.strip().splitlines()) == 1
+
+
 def test_the_picture_shades_more_pieces_darker(catalog: Catalog) -> None:
     """A sequential scale: each band's colour is darker than the one before."""
     threat = threat_map(load_scenario(DEMO, catalog), catalog, "elf", 3.0)

@@ -201,6 +201,15 @@ def _scenario(ctx: click.Context, path: str | Path, close_call: float | None = N
     return scenario
 
 
+def _scenario_or_session(ctx: click.Context, source: Path) -> Any:
+    """A scenario file, or a session folder (or its log) as its battle stands now."""
+    if source.is_file() and source.suffix == ".toml":
+        return _scenario(ctx, source)
+    from automa.session.replay import open_recorded
+
+    return open_recorded(str(source), _catalog(ctx)).state.as_scenario()
+
+
 close_call_option = click.option(
     "--close-call", type=click.FloatRange(0.0, 10.0), default=None, metavar="CM",
     help="Flag decisions whose margin is below CM as close calls (default: the scenario's "

@@ -7,7 +7,14 @@ from typing import Any
 
 import click
 
-from automa.cli.main import _catalog, _scenario, cli, emit_json, reports_errors
+from automa.cli.main import (
+    _catalog,
+    _scenario,
+    _scenario_or_session,
+    cli,
+    emit_json,
+    reports_errors,
+)
 
 json_option = click.option("--json", "as_json", is_flag=True,
                            help="Print one JSON object instead of text.")
@@ -331,12 +338,7 @@ def forecast(ctx: click.Context, source: Path, runs: int, seed: int, workers: in
     """
     from automa.engine.forecast import forecast as simulate
 
-    if source.is_file() and source.suffix == ".toml":
-        scenario = _scenario(ctx, source)
-    else:
-        from automa.session.replay import open_recorded
-
-        scenario = open_recorded(str(source), _catalog(ctx)).state.as_scenario()
+    scenario = _scenario_or_session(ctx, source)
     result = simulate(scenario, _catalog(ctx), runs, seed, workers)
     if as_json:
         def interval(pair: tuple[float, float]) -> list[float]:

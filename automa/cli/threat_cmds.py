@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from automa.cli.main import _catalog, _scenario, cli, emit_json, reports_errors
+from automa.cli.main import _catalog, _scenario_or_session, cli, emit_json, reports_errors
 
 if TYPE_CHECKING:
     from automa.engine.threat import ThreatMap
@@ -31,11 +31,13 @@ def threat(ctx: click.Context, scenario: Path, hero: str, step: float, by: tuple
            as_json: bool, output: Path | None) -> None:
     """Which AI pieces would choose HERO as their Active Target at the start of the coming AI
     turn, for every free spot of a grid over the mat (sight, the behaviour rows' columns and
-    the Direction tiles; no piece is moved first).
+    the Direction tiles; no piece is moved first). SCENARIO is a scenario or a session
+    folder (its battle as it stands now).
 
     \b
     Examples:
       automa threat battle.toml elf                 where the Elf draws whom, in short
+      automa threat evening/ elf                    the same in a session, now
       automa threat battle.toml elf -o elf.svg      the map over the mat
       automa threat battle.toml elf --by minotaur -o elf.svg   the Minotaur alone
       automa threat battle.toml elf --step 2 --json
@@ -48,7 +50,7 @@ def threat(ctx: click.Context, scenario: Path, hero: str, step: float, by: tuple
         from automa.render.png import output_kind
 
         output_kind(output, ("svg",), "-o")
-    table = _scenario(ctx, scenario)
+    table = _scenario_or_session(ctx, scenario)
     catalog = _catalog(ctx)
     found = threat_map(table, catalog, hero, step)
     if by:
