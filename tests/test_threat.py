@@ -215,17 +215,17 @@ def test_the_command_prints_json_text_and_a_picture(tmp_path: Path) -> None:
 
 def test_the_command_reads_a_session_as_its_battle_stands_now(tmp_path: Path) -> None:
     """A session folder (or its log) gives the map where the heroes stand now, as `forecast`
-    reads one: here after the Elf was reported moved."""
+    reads one: here after the Elf was reported moved (her spot printed to a millimetre)."""
     runner = CliRunner()
     folder = tmp_path / "evening"
     assert runner.invoke(cli, ["new", str(DEMO), "--session", str(folder)]).exit_code == 0
     played = runner.invoke(cli, ["play", "--session", str(folder)],
-                           input="move elf 25,20\nquit\n")
+                           input="move elf 25.04,20.06\nquit\n")
     assert played.exit_code == 0, played.output
     for source in (folder, folder / "log.jsonl"):
         result = runner.invoke(cli, ["threat", str(source), "elf", "--step", "3"])
         assert result.exit_code == 0, result.output
-        assert "Elf now at (25, 20): chosen by no AI piece." in result.stdout
+        assert "Elf now at (25, 20.1): chosen by no AI piece." in result.stdout  # to a mm
     missing = runner.invoke(cli, ["threat", str(tmp_path / "nope"), "elf"])
     assert missing.exit_code != 0 and len(missing.stderr.strip().splitlines()) == 1
 

@@ -91,7 +91,8 @@ def summary(scenario: Scenario, found: ThreatMap, now: ThreatMap) -> str:
         "sight not blocked by obstacles"
     lines = [f"Threat map of {hero}: {n} free spots on a {found.step:g} cm grid, {sight}."]
     drawn = now.cell(0).targeted_by
-    lines.append(f"{hero} now at ({found.hero_at[0]:g}, {found.hero_at[1]:g}): "
+    x, y = (round(v, 1) for v in found.hero_at)  # to a millimetre, as the printout says it
+    lines.append(f"{hero} now at ({x:g}, {y:g}): "
                  + (f"chosen by {', '.join(drawn)}." if drawn else "chosen by no AI piece."))
     if found.actors:
         lines.append("Share of the free spots where each AI piece would choose " + hero + ":")
