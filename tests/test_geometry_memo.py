@@ -1,6 +1,7 @@
-"""The mat's memo (TableGeometry.memo) answers exactly what working it out again would: the
-same seeded turns print the same with the memo kept from turn to turn and with it emptied before
-every turn, and a key tells apart what changes the answer (a radius, a moved piece)."""
+"""The mat's memo (TableGeometry.memo, on a geometry made `remembering`) answers exactly what
+working it out again would: the same seeded turns print the same with the memo kept from turn to
+turn, with it emptied before every turn and with none at all (the shared geometry a single turn
+uses), and a key tells apart what changes the answer (a radius, a moved piece)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from automa.errors import RulesError
 from automa.geometry import moves
 from automa.geometry.moves import ruler_toward, sweep
 from automa.geometry.sight import look_around
-from automa.geometry.table import TableGeometry, build_table
+from automa.geometry.table import TableGeometry, build_table, remembering
 from automa.model.pieces import Piece
 from automa.scenario.load import parse_scenario
 from tests.fingerprint_tables import DEMO_BLOCKED, table_text
@@ -24,23 +25,37 @@ from tests.test_geometry_fast import direction, tables
 
 CATALOG = load_catalog()
 SCENARIO = parse_scenario(table_text(DEMO_BLOCKED), "12m.toml", CATALOG)
-TABLE = build_table(SCENARIO.playmat)
+SHARED = build_table(SCENARIO.playmat)
+TABLE = remembering(SHARED)
 
 
-def _records(empty_every_turn: bool) -> list[object]:
-    TABLE.memo.clear()
+def _records(table: TableGeometry, empty_every_turn: bool = False) -> list[object]:
+    if table.memo is not None:
+        table.memo.clear()
     out = []
     for seed in range(4):
-        if empty_every_turn:
-            TABLE.memo.clear()
-        out.append(turn_record(run_turn(SCENARIO, CATALOG, seed, TABLE, explain=True), True))
+        if empty_every_turn and table.memo is not None:
+            table.memo.clear()
+        out.append(turn_record(run_turn(SCENARIO, CATALOG, seed, table, explain=True), True))
     return out
 
 
-def test_seeded_turns_print_the_same_with_the_memo_kept_or_emptied() -> None:
-    kept = _records(empty_every_turn=False)
+def test_seeded_turns_print_the_same_with_the_memo_kept_emptied_or_none() -> None:
+    kept = _records(TABLE)
     assert len(TABLE.memo) > 0
-    assert kept == _records(empty_every_turn=True)
+    assert kept == _records(TABLE, empty_every_turn=True)
+    assert kept == _records(SHARED)
+
+
+def test_only_a_remembering_geometry_keeps_answers() -> None:
+    """The shared geometry (a single turn's) keeps nothing; each remembering copy has its own
+    memo, and is the same mat."""
+    assert SHARED.memo is None
+    run_turn(SCENARIO, CATALOG, 0)
+    assert build_table(SCENARIO.playmat).memo is None
+    other = remembering(SHARED)
+    assert other.memo is not None and other.memo is not TABLE.memo
+    assert other.obstacles is SHARED.obstacles and other.hub is SHARED.hub
 
 
 def test_a_remembered_sighting_is_keyed_by_the_radii_too() -> None:
@@ -104,7 +119,7 @@ def _moved_off_key(table: TableGeometry, kind: str, placed: tuple[Piece, ...],
 def test_a_ruler_move_kept_by_the_pieces_near_it_is_the_move_worked_out_again(
         table: TableGeometry, placed: tuple[Piece, ...], which: int, towards: int, length: float,
         spots: list[tuple[float, float]]) -> None:
-    table.memo.clear()
+    table = remembering(table)
     mover, goal = placed[which % len(placed)], placed[towards % len(placed)]
     if goal.id == mover.id:
         return
@@ -128,7 +143,7 @@ def test_a_ruler_move_kept_by_the_pieces_near_it_is_the_move_worked_out_again(
 def test_a_sweep_kept_by_the_pieces_near_its_line_is_the_sweep_worked_out_again(
         table: TableGeometry, placed: tuple[Piece, ...], which: int, way: tuple[float, float],
         length: float, spots: list[tuple[float, float]]) -> None:
-    table.memo.clear()
+    table = remembering(table)
     mover = placed[which % len(placed)]
     try:
         sweep(table, placed, mover, way, length)

@@ -29,7 +29,7 @@ import numpy as np
 from automa.catalog.load import Catalog
 from automa.engine.outcome_tree import OutcomeTree, Place, Stream
 from automa.engine.seeding import pcg64_states
-from automa.geometry.table import TableGeometry, build_table
+from automa.geometry.table import TableGeometry, build_table, remembering
 from automa.model.pieces import Piece
 from automa.model.scenario import ChanceScript, Scenario
 
@@ -161,7 +161,7 @@ def forecast(scenario: Scenario, catalog: Catalog, runs: int, seed: int,
     fewer than SERIAL_BELOW runs)."""
     unscripted = replace(scenario, chance=ChanceScript())  # every outcome drawn, none fixed
     heroes = tuple(p for p in scenario.pieces if p.side == "heroes" and p.kind != "antient")
-    job = _Job(unscripted, catalog, build_table(scenario.playmat), heroes)
+    job = _Job(unscripted, catalog, remembering(build_table(scenario.playmat)), heroes)
     streams = np.random.SeedSequence(seed).generate_state(runs)
     if workers is None:  # every core, unless starting them costs more than it saves
         wanted = 1 if runs < SERIAL_BELOW else default_workers()

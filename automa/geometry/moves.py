@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -193,14 +194,6 @@ def _placed_near_ray(pieces: Sequence[Piece], start: Vec, direction: Vec, reach:
     return tuple(near)
 
 
-def _remembered(table: TableGeometry, key: tuple[object, ...]) -> Move | None:
-    memo = table.memo
-    if len(memo) > MEMO_KEPT:
-        memo.clear()
-    found: Move | None = memo.get(key)
-    return found
-
-
 def ruler_toward(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, goal: Vec,
                  goal_radius: float, length: float, goal_piece: Piece | None = None,
                  goal_name: str = "") -> Move:
@@ -208,30 +201,37 @@ def ruler_toward(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, go
 
     If the ruler would carry it past the goal it stops touching it (a disc of `goal_radius`).
     An illegal end spot becomes the nearest legal one, keeping contact with a goal piece if it can.
-    The move is kept in the table's memo, keyed by everything it reads (the same move from the
-    same places, as in a forecast's turns, is not worked out again). A move that ends within its
-    ruler's reach reads only the pieces near that reach (`free_spot_within`), so it is kept by
-    those alone: a forecast's turns that part only in a piece far off share it.
+    On a table that remembers (`remembering`), the move is kept in its memo, keyed by
+    everything it reads (the same move from the same places, as in a forecast's turns, is not
+    worked out again). A move that ends within its ruler's reach reads only the pieces near
+    that reach (`free_spot_within`), so it is kept by those alone: a forecast's turns that part
+    only in a piece far off share it.
     """
+    memo = table.memo
+    if memo is None:
+        return _ruler_toward(table, pieces, mover, goal, goal_radius, length, goal_piece,
+                             goal_name)[0]
     near = _placed_near_disc(pieces, mover.at, length + mover.radius)
     rest = (mover.id, mover.at, mover.radius, goal, goal_radius, length,
             None if goal_piece is None else (goal_piece.at, goal_piece.radius), goal_name)
-    return _kept_move(table, pieces, ("ruler", near, *rest), lambda: _ruler_toward(
+    return _kept_move(memo, pieces, ("ruler", near, *rest), lambda: _ruler_toward(
         table, pieces, mover, goal, goal_radius, length, goal_piece, goal_name))
 
 
-def _kept_move(table: TableGeometry, pieces: Sequence[Piece], near_key: tuple[object, ...],
+def _kept_move(memo: dict[Any, Any], pieces: Sequence[Piece], near_key: tuple[object, ...],
                work: Callable[[], tuple[Move, bool]]) -> Move:
-    """The move kept in the table's memo under `near_key` (whose second part is the pieces
-    near the move), else under the same key with every piece, else worked out (`work`: the move
-    and whether it read only the near pieces) and kept under the key that holds all it read."""
-    move = _remembered(table, near_key)
+    """The move kept in `memo` under `near_key` (whose second part is the pieces near the
+    move), else under the same key with every piece, else worked out (`work`: the move and
+    whether it read only the near pieces) and kept under the key that holds all it read."""
+    if len(memo) > MEMO_KEPT:
+        memo.clear()
+    move: Move | None = memo.get(near_key)
     if move is None:
         whole_key = (near_key[0], _placed(pieces), *near_key[2:])
-        move = table.memo.get(whole_key)
+        move = memo.get(whole_key)
         if move is None:
             move, read_near_only = work()
-            table.memo[near_key if read_near_only else whole_key] = move
+            memo[near_key if read_near_only else whole_key] = move
     return move
 
 
@@ -352,11 +352,14 @@ def sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, direction
           length: float) -> Move:
     """Slide the mover's disc along `direction` for up to `length` cm; it stops touching the first
     obstacle or piece ahead, or at the mat edge. A piece it touches and moves away from is no bar.
-    Kept in the table's memo like `ruler_toward`: by the pieces near its line (all it reads)
-    when it ends where it stopped, by all of them when that spot was taken.
+    Kept in a remembering table's memo like `ruler_toward`: by the pieces near its line (all it
+    reads) when it ends where it stopped, by all of them when that spot was taken.
     """
+    memo = table.memo
+    if memo is None:
+        return _sweep(table, pieces, mover, direction, length)[0]
     near = _placed_near_ray(pieces, mover.at, direction, mover.radius)
-    return _kept_move(table, pieces,
+    return _kept_move(memo, pieces,
                       ("sweep", near, mover.id, mover.at, mover.radius, direction, length),
                       lambda: _sweep(table, pieces, mover, direction, length))
 
@@ -409,10 +412,12 @@ def _sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, directio
 
 def closest_obstacle(table: TableGeometry, centre: Vec) -> tuple[str, Vec, float] | None:
     """The obstacle nearest to a point: its id, its nearest boundary point, and the distance.
-    Kept in the table's memo by the point (all it depends on), like a ruler move."""
+    Kept in a remembering table's memo by the point (all it depends on), like a ruler move."""
     if not table.obstacles:
         return None
     memo = table.memo
+    if memo is None:
+        return _closest_obstacle(table, centre)
     if len(memo) > MEMO_KEPT:
         memo.clear()
     key = ("closest obstacle", centre)

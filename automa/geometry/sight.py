@@ -353,17 +353,22 @@ def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
     """The 360-degree check: a sighting of every other piece, closest first.
 
     The centre-line test runs as one vectorised shapely call over every (line, obstacle) pair.
-    Each answer is kept in the table's memo, keyed by the test and both discs' centres and
-    radii (all it depends on), for the next look from the same places; and the whole look,
-    sorted, keyed by the test, the viewer's name and disc and each target's, for the next
-    look at the very same pieces from the same places (a forecast's many turns).
+    On a table that remembers (`remembering`), each answer is kept in its memo, keyed by the
+    test and both discs' centres and radii (all it depends on), for the next look from the
+    same places; and the whole look, sorted, keyed by the test, the viewer's name and disc and
+    each target's, for the next look at the very same pieces from the same places (a
+    forecast's many turns).
     """
     targets = [other for other in others if other.id != viewer.id]
     if not blocked_by_obstacles or not table.obstacles:
         sightings = [line_of_sight(table, viewer, other, blocked_by_obstacles, test)
                      for other in targets]
-        return sorted(sightings, key=lambda s: (s.distance, s.target))
+        return _closest_first(sightings)
     memo = table.memo
+    if memo is None:
+        return _closest_first([Sighting(viewer.id, other.id, *seen) for other, seen
+                               in zip(targets, _looks(table, viewer, targets, test),
+                                      strict=True)])
     if len(memo) > MEMO_KEPT:
         memo.clear()
     look = (LOOK, test, viewer.id, viewer.at, viewer.radius,
@@ -378,19 +383,26 @@ def _look_around(table: TableGeometry, viewer: Piece, targets: list[Piece],
                  test: str) -> list[Sighting]:
     """`look_around` with obstacles blocking, each sighting from the memo or worked out."""
     memo = table.memo
+    assert memo is not None
     keys = [(test, viewer.at, viewer.radius, other.at, other.radius) for other in targets]
     missing = [i for i, key in enumerate(keys) if key not in memo]
     if missing:
-        fresh = [targets[i] for i in missing]
-        if test == "centre-line":
-            found = _centre_lines_at_once(table, viewer, fresh)
-        else:
-            found = [_seen(line_of_sight(table, viewer, other, True, test)) for other in fresh]
+        found = _looks(table, viewer, [targets[i] for i in missing], test)
         for i, seen in zip(missing, found, strict=True):
             memo[keys[i]] = seen
-    sightings = [Sighting(viewer.id, other.id, *memo[key])
-                 for other, key in zip(targets, keys, strict=True)]
+    return _closest_first([Sighting(viewer.id, other.id, *memo[key])
+                           for other, key in zip(targets, keys, strict=True)])
+
+
+def _closest_first(sightings: list[Sighting]) -> list[Sighting]:
     return sorted(sightings, key=lambda s: (s.distance, s.target))
+
+
+def _looks(table: TableGeometry, viewer: Piece, targets: list[Piece], test: str) -> list[Seen]:
+    """What the viewer sees of each target, obstacles blocking, worked out."""
+    if test == "centre-line":
+        return _centre_lines_at_once(table, viewer, targets)
+    return [_seen(line_of_sight(table, viewer, other, True, test)) for other in targets]
 
 
 def _seen(s: Sighting) -> Seen:

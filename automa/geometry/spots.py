@@ -60,10 +60,12 @@ def _table_curves(table: TableGeometry, r: float
                   ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """The curves that depend only on the table and the mover's reach `r`: circles round the
     circle obstacles and the polygons' corners, the mat's four lines and the lines along the
-    polygons' edges. Kept in the table's memo (they live and go with the table): a forecast
-    moves the same few sizes of piece on one mat again and again."""
+    polygons' edges. Kept in a remembering table's memo (they live and go with the table): a
+    forecast moves the same few sizes of piece on one mat again and again."""
     key = ("curves", r)
-    kept: tuple[NDArray[np.float64], NDArray[np.float64]] | None = table.memo.get(key)
+    memo = table.memo
+    kept: tuple[NDArray[np.float64], NDArray[np.float64]] | None = \
+        None if memo is None else memo.get(key)
     if kept is not None:
         return kept
     round_ones = np.flatnonzero(table.is_circle)
@@ -83,7 +85,8 @@ def _table_curves(table: TableGeometry, r: float
             lines.append(np.column_stack([p + side * r * normal, unit]))
     every_line = np.concatenate(lines)
     circles.flags.writeable = every_line.flags.writeable = False  # shared from call to call
-    table.memo[key] = circles, every_line
+    if memo is not None:
+        memo[key] = circles, every_line
     return circles, every_line
 
 

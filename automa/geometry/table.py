@@ -8,7 +8,7 @@ only drawing and the few slow queries that need a shape (zones, setup).
 from __future__ import annotations
 
 import math
-from dataclasses import field
+from dataclasses import field, replace
 from itertools import pairwise
 from typing import Any
 
@@ -56,9 +56,11 @@ class TableGeometry:
     is_circle: NDArray[np.bool_]  # (k,)
     circle_radius: NDArray[np.float64]  # (k,)
     # answers that depend only on this geometry and the positions asked about (sight between
-    # two discs), kept for the next turn from the same places (a forecast, the bench); cleared
-    # when it grows past MEMO_KEPT entries
-    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    # two discs, a move), kept for the next turn from the same places; cleared when it grows
+    # past MEMO_KEPT entries. Only a geometry made by `remembering` keeps them (a forecast's,
+    # whose turns start from one place): None in the shared one, as a single turn's own
+    # questions are never asked twice and the keys would be work for nothing
+    memo: dict[Any, Any] | None = field(default=None, compare=False, repr=False)
     # the edges' own frame, fixed with the mat (the sweep needs them on every call): each edge's
     # length (m,), unit direction (m, 2) and left normal (m, 2)
     edge_length: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
@@ -126,6 +128,12 @@ def build_table(playmat: Playmat) -> TableGeometry:
         del _BUILT[next(iter(_BUILT))]
     _BUILT[id(playmat)] = (playmat, geometry)
     return geometry
+
+
+def remembering(geometry: TableGeometry) -> TableGeometry:
+    """The same geometry with a memo of its own: for many turns from the same places (a
+    forecast), which ask the same questions of sight and moves again and again."""
+    return replace(geometry, memo={})
 
 
 def _build_table(playmat: Playmat) -> TableGeometry:
