@@ -16,6 +16,8 @@ from numpy.typing import NDArray
 from automa.errors import RulesError
 from automa.geometry import moves, sight, spots
 from automa.geometry.table import (
+    EPSILON,
+    EdgeArrays,
     TableGeometry,
     build_table,
     nearest_obstacle,
@@ -66,9 +68,48 @@ direction = st.one_of(
         lambda d: math.hypot(*d) > 1e-3))
 
 
+def numpy_contact_with_discs(start: NDArray[np.float64], u: NDArray[np.float64], radius: float,
+                              centres: NDArray[np.float64], radii: NDArray[np.float64]
+                              ) -> NDArray[np.float64]:
+    """Distance along u at which the moving disc first touches each fixed disc (inf: never), as
+    numpy's arithmetic gave it before the sweep measured in plain floats (automa.geometry.
+    contacts): the reference the plain figures are held to, to the bit."""
+    d0 = start - centres
+    along = d0 @ u
+    reach = radius + radii
+    c = np.einsum("ij,ij->i", d0, d0) - reach**2
+    disc = along**2 - c
+    approaching = along < -1e-9  # moving sideways past a touching disc is not approaching it
+    hit = approaching & (disc >= 0)
+    t = np.where(hit, -along - np.sqrt(np.maximum(disc, 0.0)), np.inf)
+    t = np.where(hit & (c <= EPSILON), 0.0, t)  # already touching and moving closer
+    return np.maximum(t, 0.0)
+
+
+def numpy_contact_with_edges(start: NDArray[np.float64], u: NDArray[np.float64], radius: float,
+                              edges: EdgeArrays) -> NDArray[np.float64]:
+    """Distance along u at which the moving disc first touches each edge (segment) of some
+    polygon obstacles (inf: never): `edges` holds their corners, lengths, unit directions, left
+    normals and zero radii, a row an edge."""
+    p, length, e, n, no_radii = edges
+    vertex_t = numpy_contact_with_discs(start, u, radius, p, no_radii)
+    s0 = np.sum((start - p) * n, axis=1)
+    un = n @ u
+    side = np.where(s0 >= 0, 1.0, -1.0)
+    approaching = side * un < -1e-12  # so |un| > 1e-12: the division below is finite
+    t = (side * radius - s0) / np.where(approaching, un, 1.0)
+    t = np.where(approaching & (t >= -EPSILON), np.maximum(t, 0.0), np.inf)
+    finite = np.isfinite(t)
+    contact = start + np.where(finite, t, 0.0)[:, None] * u
+    proj = np.sum((contact - p) * e, axis=1)
+    t = np.where(finite & (proj >= 0) & (proj <= length), t, np.inf)
+    return np.minimum(t, vertex_t)
+
+
 def full_sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
                direction: tuple[float, float], length: float) -> moves.Move:
-    """The sweep measuring every obstacle and every piece (the code before the cull)."""
+    """The sweep measuring every obstacle and every piece (the code before the cull), in numpy
+    (the code before `contacts`)."""
     start = np.asarray(mover.at, dtype=float)
     u = np.asarray(direction, dtype=float)
     u = u / np.hypot(*u)
@@ -86,9 +127,9 @@ def full_sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
             edges = (table.corners, table.edge_length, table.edge_unit, table.edge_normal,
                      table.no_radii)
             per_obstacle[table.sided] = np.minimum.reduceat(
-                moves._first_contact_with_edges(start, u, r, edges), table.edge_runs)
+                numpy_contact_with_edges(start, u, r, edges), table.edge_runs)
         if len(table.circles):
-            per_obstacle[table.circles] = moves._first_contact_with_discs(
+            per_obstacle[table.circles] = numpy_contact_with_discs(
                 start, u, r, table.hub[table.circles], table.circle_radius[table.circles])
         limits += [(t, f"obstacle {obstacle.id}")
                    for obstacle, t in zip(table.obstacles, per_obstacle.tolist(), strict=True)
@@ -97,7 +138,7 @@ def full_sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     if others:
         centres = np.array([p.at for p in others], dtype=float)
         radii = np.array([p.radius for p in others], dtype=float)
-        contacts = moves._first_contact_with_discs(start, u, r, centres, radii).tolist()
+        contacts = numpy_contact_with_discs(start, u, r, centres, radii).tolist()
         limits += [(t, piece.id) for piece, t in zip(others, contacts, strict=True)
                    if t != math.inf]
     limits.sort(key=lambda item: item[0])

@@ -16,6 +16,7 @@ from shapely.geometry import Point
 from shapely.ops import nearest_points
 
 from automa.errors import RulesError
+from automa.geometry.contacts import disc_contact, polygon_contact
 from automa.geometry.spots import (
     first_obstacle_within,
     free_spot_within,
@@ -25,7 +26,6 @@ from automa.geometry.spots import (
 from automa.geometry.table import (
     EPSILON,
     MEMO_KEPT,
-    EdgeArrays,
     TableGeometry,
     centre_distance,
     nearest_obstacle,
@@ -263,42 +263,6 @@ def _ruler_toward(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, g
     return Move(mover.id, start, end, intended, stopped, abs(length - gap)), within_reach
 
 
-def _first_contact_with_discs(start: NDArray[np.float64], u: NDArray[np.float64], radius: float,
-                              centres: NDArray[np.float64], radii: NDArray[np.float64]
-                              ) -> NDArray[np.float64]:
-    """Distance along u at which the moving disc first touches each fixed disc (inf: never)."""
-    d0 = start - centres
-    along = d0 @ u
-    reach = radius + radii
-    c = np.einsum("ij,ij->i", d0, d0) - reach**2
-    disc = along**2 - c
-    approaching = along < -1e-9  # moving sideways past a touching disc is not approaching it
-    hit = approaching & (disc >= 0)
-    t = np.where(hit, -along - np.sqrt(np.maximum(disc, 0.0)), np.inf)
-    t = np.where(hit & (c <= EPSILON), 0.0, t)  # already touching and moving closer
-    return np.maximum(t, 0.0)
-
-
-def _first_contact_with_edges(start: NDArray[np.float64], u: NDArray[np.float64], radius: float,
-                              edges: EdgeArrays) -> NDArray[np.float64]:
-    """Distance along u at which the moving disc first touches each edge (segment) of some
-    polygon obstacles (inf: never): `edges` holds their corners, lengths, unit directions, left
-    normals and zero radii, a row an edge."""
-    p, length, e, n, no_radii = edges
-    vertex_t = _first_contact_with_discs(start, u, radius, p, no_radii)
-    s0 = np.sum((start - p) * n, axis=1)
-    un = n @ u
-    side = np.where(s0 >= 0, 1.0, -1.0)
-    approaching = side * un < -1e-12  # so |un| > 1e-12: the division below is finite
-    t = (side * radius - s0) / np.where(approaching, un, 1.0)
-    t = np.where(approaching & (t >= -EPSILON), np.maximum(t, 0.0), np.inf)
-    finite = np.isfinite(t)
-    contact = start + np.where(finite, t, 0.0)[:, None] * u
-    proj = np.sum((contact - p) * e, axis=1)
-    t = np.where(finite & (proj >= 0) & (proj <= length), t, np.inf)
-    return np.minimum(t, vertex_t)
-
-
 SWEEP_SLACK = 1e-3  # cm: a thing this much nearer the path than its bound is still measured
 
 
@@ -312,40 +276,22 @@ def _maybe_met(wx: float, wy: float, ux: float, uy: float, reach: float, bound: 
     return abs(wx * uy - wy * ux) < reach and -reach < along < bound + reach
 
 
-def _obstacle_contacts(table: TableGeometry, start: NDArray[np.float64], u: NDArray[np.float64],
-                       r: float, near: list[int]) -> list[tuple[int, float]]:
-    """The first contact along u with each obstacle in `near` (and with every circle obstacle
-    when one is near), in the table's order. Polygons are measured with the same arithmetic
-    as over the whole table, on their own rows: a product of two rows or more rounds each row
-    as the whole table's does (checked under OpenBLAS's FMA and older kernels), and a polygon
-    has three edges or more; a one-row product rounds differently, so circles are measured all
-    or none (tests/test_geometry_fast.py compares with the whole table's products)."""
-    found: dict[int, float] = {}
-    polygons = [i for i in near if table.sided_rank[i] >= 0]
-    if polygons:
-        if len(polygons) == len(table.sided):
-            edges: EdgeArrays = (table.corners, table.edge_length, table.edge_unit,
-                                 table.edge_normal, table.no_radii)
-            runs = table.edge_runs
+def _obstacle_contacts(table: TableGeometry, start: Vec, u: Vec, r: float, near: list[int]
+                       ) -> list[tuple[int, float]]:
+    """The first contact along u with each obstacle in `near`, in the table's order: a polygon
+    by its edges, a circle as a disc (its figure as numpy's product of all the table's circles
+    gave it: of one row when the table has a single circle)."""
+    single = len(table.circles) == 1
+    found = []
+    for i in near:
+        rank = table.sided_rank[i]
+        if rank >= 0:
+            found.append((i, polygon_contact(start, u, r, table.polygon_edge_rows[rank])))
         else:
-            parts = [table.polygon_edges[table.sided_rank[i]] for i in polygons]
-            if len(parts) == 1:
-                edges = parts[0]
-            else:
-                edges = (np.concatenate([part[0] for part in parts]),
-                         np.concatenate([part[1] for part in parts]),
-                         np.concatenate([part[2] for part in parts]),
-                         np.concatenate([part[3] for part in parts]),
-                         np.concatenate([part[4] for part in parts]))
-            runs = np.cumsum([0, *[len(part[1]) for part in parts[:-1]]], dtype=np.intp)
-        reached = np.minimum.reduceat(_first_contact_with_edges(start, u, r, edges), runs)
-        found.update(zip(polygons, reached.tolist(), strict=True))
-    if any(table.is_circle[i] for i in near):  # measured all together (one-row products)
-        circles = table.circles
-        reached = _first_contact_with_discs(start, u, r, table.hub[circles],
-                                            table.circle_radius[circles])
-        found.update(zip(circles.tolist(), reached.tolist(), strict=True))
-    return sorted(found.items())
+            hx, hy, _, radius = table.hub_floats[i]
+            assert radius is not None
+            found.append((i, disc_contact(start, u, r, (hx, hy), radius, single)))
+    return found
 
 
 def sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, direction: Vec,
@@ -367,44 +313,44 @@ def sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, direction
 def _sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, direction: Vec,
            length: float) -> tuple[Move, bool]:
     """The move, and whether it ends where the disc stopped (that spot was free: no piece off
-    its line was read)."""
-    start = np.asarray(mover.at, dtype=float)
-    u = np.asarray(direction, dtype=float)
-    if not np.hypot(*u) > 0:
+    its line was read). Measured in plain floats (`contacts`), only what it may meet first."""
+    dx, dy = float(direction[0]), float(direction[1])
+    norm = abs(complex(dx, dy))  # numpy's hypot is the C library's, as is abs of a complex
+    if not norm > 0:
         raise ValueError(f"a sweep needs a direction, not {direction}")
-    u = u / np.hypot(*u)
+    ux, uy = dx / norm, dy / norm
+    x, y = float(mover.at[0]), float(mover.at[1])
     r = mover.radius
     limits: list[tuple[float, str]] = [(length, "")]
     mat = table.playmat
-    for axis, size in ((0, mat.width), (1, mat.length)):
-        if u[axis] > 1e-12:
-            limits.append(((size - r - start[axis]) / u[axis], "the mat edge"))
-        elif u[axis] < -1e-12:
-            limits.append(((start[axis] - r) / -u[axis], "the mat edge"))
+    for along, at, size in ((ux, x, mat.width), (uy, y, mat.length)):
+        if along > 1e-12:
+            limits.append(((size - r - at) / along, "the mat edge"))
+        elif along < -1e-12:
+            limits.append(((at - r) / -along, "the mat edge"))
     # only limits[0:2] are read (where it stops, and the margin to the next); anything first met
     # beyond `bound`, the second of these, sorts after at least two of them (ties too: the sort
     # is stable), so it is not measured
     bound = sorted(t for t, _ in limits)[1]
-    ux, uy = u.tolist()
-    x, y = mover.at
     near = [i for i, (hx, hy, reach, _) in enumerate(table.hub_floats)
             if _maybe_met(hx - x, hy - y, ux, uy, reach + r, bound)]
     if near:  # an obstacle never met adds nothing: the ruler's length is always a finite limit
         limits += [(t, f"obstacle {table.obstacles[i].id}")
-                   for i, t in _obstacle_contacts(table, start, u, r, near) if math.isfinite(t)]
+                   for i, t in _obstacle_contacts(table, (x, y), (ux, uy), r, near)
+                   if math.isfinite(t)]
     others = [p for p in pieces if p.id != mover.id]
-    if any(_maybe_met(p.at[0] - x, p.at[1] - y, ux, uy, p.radius + r, bound) for p in others):
-        centres = np.array([p.at for p in others], dtype=float)
-        radii = np.array([p.radius for p in others], dtype=float)
-        contacts = _first_contact_with_discs(start, u, r, centres, radii).tolist()
-        limits += [(t, piece.id) for piece, t in zip(others, contacts, strict=True)
-                   if t != math.inf]
+    single = len(others) == 1  # numpy measured every other piece at once
+    for piece in others:
+        if _maybe_met(piece.at[0] - x, piece.at[1] - y, ux, uy, piece.radius + r, bound):
+            t = disc_contact((x, y), (ux, uy), r, piece.at, piece.radius, single)
+            if t != math.inf:
+                limits.append((t, piece.id))
     limits.sort(key=lambda item: item[0])
     travel, stopped_by = limits[0]
     travel = max(0.0, travel - 1e-7)
     margin = limits[1][0] - limits[0][0] if len(limits) > 1 else math.inf
-    end = (float(start[0] + u[0] * travel), float(start[1] + u[1] * travel))
-    intended = (float(start[0] + u[0] * length), float(start[1] + u[1] * length))
+    end = (x + ux * travel, y + uy * travel)
+    intended = (x + ux * length, y + uy * length)
     safe_end = nearest_legal_spot(table, pieces, mover, end)
     return Move(mover.id, mover.at, safe_end, intended if not stopped_by else end,
                 stopped_by or None, margin), safe_end is end

@@ -36,6 +36,8 @@ class ObstacleShape:
 
 
 SightBound = tuple[float, float, float, float, float, float, float]
+# a polygon edge as plain floats: its start corner (x, y), length, unit direction, left normal
+EdgeRow = tuple[float, float, float, float, float, float, float]
 HubFloats = tuple[float, float, float, float | None]  # x, y, reach; a circle's radius
 EdgeArrays = tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64],
                    NDArray[np.float64], NDArray[np.float64]]
@@ -96,6 +98,8 @@ class TableGeometry:
     # each polygon's own rows of (corners, edge_length, edge_unit, edge_normal, no_radii), in
     # `sided` order: a sweep measures only the polygons near its path
     polygon_edges: tuple[EdgeArrays, ...] = field(default=(), repr=False)
+    # the same rows as plain floats, an edge a row (the sweep measures a few edges at a time)
+    polygon_edge_rows: tuple[tuple[EdgeRow, ...], ...] = field(default=(), repr=False)
     # each obstacle's row of the arrays sight measures with, as plain floats (hub x, hub y,
     # hub_radius, circle_radius, hub_inner, sided_reach, sided_inf): sight's few-line path
     sight_bounds: tuple[SightBound, ...] = field(default=(), repr=False)
@@ -186,6 +190,11 @@ def _build_table(playmat: Playmat) -> TableGeometry:
                          np.array([s.polygon for s in shapes], dtype=object), is_circle,
                          radius_array, edge_length=length, edge_unit=unit,
                          edge_normal=normal, polygon_edges=polygon_edges,
+                         polygon_edge_rows=tuple(
+                             tuple((x, y, length, ex, ey, nx, ny) for (x, y), length, (ex, ey),
+                                   (nx, ny) in zip(*(part.tolist() for part in edges[:4]),
+                                                   strict=True))
+                             for edges in polygon_edges),
                          hub_floats=tuple(
                              (float(x), float(y), float(r),
                               None if s.circle is None else float(own))
