@@ -252,14 +252,23 @@ def test_the_kept_curves_are_the_curves(tables_: list[TableGeometry], placed: tu
             assert kept[1].tobytes() == fresh[1].tobytes() and kept[1].shape == fresh[1].shape
 
 
+def numpy_polygon_extents(table: TableGeometry, start: NDArray[np.float64],
+                          normal: NDArray[np.float64]) -> tuple[list[float], list[float]]:
+    """The highest and lowest offset along `normal` from `start` of each polygon's corners, in
+    numpy (the code before plain floats): every polygon's corners in one product."""
+    offsets = (table.corners - start) @ normal
+    return (np.maximum.reduceat(offsets, table.edge_runs).tolist(),
+            np.minimum.reduceat(offsets, table.edge_runs).tolist())
+
+
 def old_blocked_margin(table: TableGeometry, a: Piece, b: Piece, blockers: list[int],
                        grow: float) -> float:
-    """`_blocked_margin` with its line's frame built in numpy (the code before plain floats)."""
+    """`_blocked_margin` in numpy (the code before plain floats)."""
     start = np.asarray(a.at)
     direction = np.asarray(b.at) - start
     normal = np.array([-direction[1], direction[0]]) / max(np.hypot(*direction), 1e-12)
     left = right = 0.0
-    highs, lows = sight._polygon_extents(table, start, normal) if len(table.edges) else ([], [])
+    highs, lows = numpy_polygon_extents(table, start, normal) if len(table.edges) else ([], [])
     for i in blockers:
         circle = table.obstacles[i].circle
         if circle is not None:
@@ -276,8 +285,8 @@ def old_blocked_margin(table: TableGeometry, a: Piece, b: Piece, blockers: list[
 @given(tables(), pieces(), st.sampled_from([0.0, 1.5]), st.data())
 def test_a_blocked_line_margin_in_plain_floats(table: TableGeometry, placed: tuple[Piece, ...],
                                                grow: float, data: st.DataObject) -> None:
-    """The line's frame in plain floats (`abs` of a complex number for numpy's `hypot`) gives
-    the same margin to the last bit, whatever obstacles block."""
+    """The margin in plain floats (`abs` of a complex number for numpy's `hypot`, `fused` for
+    numpy's products) is numpy's to the last bit, whatever obstacles block."""
     if not table.obstacles:
         return
     blockers = data.draw(st.lists(st.integers(0, len(table.obstacles) - 1), min_size=1,

@@ -15,6 +15,7 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
+from automa.geometry.contacts import fused
 from automa.geometry.table import MEMO_KEPT, SLACK, TableGeometry, edge_distance
 from automa.model.pieces import Piece, Point
 from automa.model.records import dataclass
@@ -280,37 +281,40 @@ def _segment(a: Piece, b: Piece) -> NDArray[np.float64]:
 def _blocked_margin(table: TableGeometry, a: Piece, b: Piece, blockers: list[int],
                     grow: float) -> float:
     """The sideways shift of the sight line that would clear every blocking obstacle: each
-    one's extent across the line (a circle's from its centre, a polygon's from its corners,
-    every polygon of the mat in one product when one blocks)."""
+    one's extent across the line (a circle's from its centre, a polygon's from its corners).
+    In plain floats, as numpy's products gave them (`contacts.fused`): a circle's offset as a
+    product of one row, a polygon's corners as rows of the product of every polygon's."""
     (ax, ay), (bx, by) = a.at, b.at
     dx, dy = bx - ax, by - ay
     # numpy's hypot is the C library's, as is abs() of a complex (math.hypot is not); they part
     # only where the length overflows (abs raises), far beyond any mat
     norm = max(abs(complex(dx, dy)), 1e-12)
-    start, normal = np.array(a.at, dtype=float), np.array([-dy / norm, dx / norm])
+    nx, ny = -dy / norm, dx / norm
+    ax, ay = float(ax), float(ay)
     left = right = 0.0
-    extents: tuple[list[float], list[float]] | None = None  # each polygon's (highs, lows)
     for i in blockers:
         circle = table.obstacles[i].circle
         if circle is not None:
-            offset = float((table.hub[i] - start) @ normal)
+            hx, hy, _, _ = table.hub_floats[i]
+            offset = fused(hy - ay, ny, (hx - ax) * nx)
             high, low = offset + circle[2], offset - circle[2]
         else:
-            if extents is None:
-                extents = _polygon_extents(table, start, normal)
-            rank = table.sided_rank[i]
-            high, low = extents[0][rank], extents[1][rank]
+            high, low = _extent(ax, ay, nx, ny, table.sight_corners[i])
         left = max(left, high + grow)
         right = max(right, -low + grow)
     return min(left, right)
 
 
-def _polygon_extents(table: TableGeometry, start: NDArray[np.float64],
-                     normal: NDArray[np.float64]) -> tuple[list[float], list[float]]:
-    """The highest and lowest offset along `normal` from `start` of each polygon's corners."""
-    offsets = (table.corners - start) @ normal
-    return (np.maximum.reduceat(offsets, table.edge_runs).tolist(),
-            np.minimum.reduceat(offsets, table.edge_runs).tolist())
+def _extent(ax: float, ay: float, nx: float, ny: float, corners: tuple[Point, ...]
+            ) -> tuple[float, float]:
+    """The highest and lowest offset along the normal (nx, ny) from (ax, ay) of a polygon's
+    corners."""
+    high = low = fused(corners[0][0] - ax, nx, (corners[0][1] - ay) * ny)
+    for x, y in corners[1:]:
+        offset = fused(x - ax, nx, (y - ay) * ny)
+        high = offset if offset > high else high
+        low = offset if offset < low else low
+    return high, low
 
 
 def _any_line_visible(table: TableGeometry, a: Piece, b: Piece) -> tuple[bool, float]:
