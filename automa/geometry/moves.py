@@ -17,6 +17,7 @@ from shapely.ops import nearest_points
 
 from automa.errors import RulesError
 from automa.geometry.contacts import disc_contact, polygon_contact
+from automa.geometry.ring import Disc, ring_spots, surely_taken
 from automa.geometry.spots import (
     first_obstacle_within,
     free_spot_within,
@@ -36,7 +37,6 @@ from automa.model.pieces import Piece
 from automa.model.records import dataclass
 
 Vec = tuple[float, float]
-RING_SAMPLES = 720  # candidate spots around a target when the direct touching spot is taken
 RING_CHECKED_AT_ONCE = 32  # ring spots checked for legality in the first vectorised call,
 # nearest first, twice as many in each later one
 NEAR_SLACK = 0.01  # cm: a piece this much farther off than touching is not near a move (the
@@ -136,18 +136,15 @@ def nearest_legal_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Pie
     return spot
 
 
-_RING_ANGLES = np.linspace(0.0, 2 * np.pi, RING_SAMPLES, endpoint=False)
-_RING_COS, _RING_SIN = np.cos(_RING_ANGLES), np.sin(_RING_ANGLES)  # the same on every call
-_RING_COS.flags.writeable = _RING_SIN.flags.writeable = False
-
-
 def _ring_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, target: Piece,
                desired: Vec, length: float) -> Vec | None:
     """The legal spot touching `target`, within `length` of the mover, closest to `desired`
-    (the first of equals). Legality is checked nearest first, a few at a time."""
+    (the first of equals). Legality is checked nearest first, a few at a time, leaving out the
+    spots that another piece or an obstacle surely takes (`ring.surely_taken`)."""
     reach = (mover.radius + target.radius) * (1 + 1e-9) + 1e-7
-    spots = np.column_stack([target.at[0] + reach * _RING_COS, target.at[1] + reach * _RING_SIN])
+    spots = ring_spots(target.at, reach)
     near = np.hypot(spots[:, 0] - mover.at[0], spots[:, 1] - mover.at[1]) <= length
+    near &= ~surely_taken(target.at, reach, _keeping_off(table, pieces, mover))
     gaps = np.hypot(spots[:, 0] - desired[0], spots[:, 1] - desired[1])
     order = np.argsort(gaps, kind="stable")
     order = order[near[order]]
@@ -233,6 +230,19 @@ def _kept_move(memo: dict[Any, Any], pieces: Sequence[Piece], near_key: tuple[ob
             move, read_near_only = work()
             memo[near_key if read_near_only else whole_key] = move
     return move
+
+
+def _keeping_off(table: TableGeometry, pieces: Sequence[Piece], mover: Piece) -> list[Disc]:
+    """The discs the mover's centre must keep out of, as `legal_mask` checks them (overlaps
+    under EPSILON are touching): round each other piece, each circle obstacle, and the disc
+    round each polygon's hub that lies wholly inside it."""
+    r = mover.radius - EPSILON
+    discs = [(p.at[0], p.at[1], p.radius + r) for p in pieces if p.id != mover.id]
+    for hx, hy, _, radius, inner, *_ in table.sight_bounds:
+        own = radius if radius > 0.0 else inner
+        if own > 0.0:
+            discs.append((hx, hy, own + r))
+    return discs
 
 
 def _ruler_toward(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, goal: Vec,
