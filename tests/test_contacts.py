@@ -13,7 +13,12 @@ from hypothesis import strategies as st
 
 from automa.geometry.contacts import disc_contact, fused, polygon_contact
 from automa.geometry.table import TableGeometry
-from tests.test_geometry_fast import numpy_contact_with_discs, numpy_contact_with_edges, tables
+from tests.test_geometry_fast import (
+    numpy_contact_with_discs,
+    numpy_contact_with_edges,
+    numpy_polygon_edges,
+    tables,
+)
 
 # no underflow (the product's error must be a float): any size a mat's figures have, and more
 sized = st.one_of(st.just(0.0), st.floats(1e-100, 1e6), st.floats(-1e6, -1e-100))
@@ -92,7 +97,7 @@ def test_polygon_contacts_are_numpys(table: TableGeometry, x: float, y: float, t
                                      mover: float) -> None:
     """Each polygon's first contact, the least over its edges as numpy's `minimum.reduceat`."""
     u = (math.cos(turn), math.sin(turn))
-    for rank, edges in enumerate(table.polygon_edges):
+    for rank, edges in enumerate(numpy_polygon_edges(table)):
         per_edge = numpy_contact_with_edges(np.array([x, y]), np.array(u), mover, edges)
         expected = float(np.minimum.reduceat(per_edge, [0])[0])
         got = polygon_contact((x, y), u, mover, table.polygon_edge_rows[rank])

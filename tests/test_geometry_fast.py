@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,6 @@ from automa.errors import RulesError
 from automa.geometry import moves, sight, spots
 from automa.geometry.table import (
     EPSILON,
-    EdgeArrays,
     TableGeometry,
     build_table,
     nearest_obstacle,
@@ -66,6 +66,32 @@ direction = st.one_of(
     st.sampled_from([(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (0.6, 0.8)]),
     st.tuples(st.floats(-1.0, 1.0), st.floats(-1.0, 1.0)).filter(
         lambda d: math.hypot(*d) > 1e-3))
+
+
+EdgeArrays = tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64],
+                   NDArray[np.float64], NDArray[np.float64]]
+
+
+def numpy_edges(table: TableGeometry) -> tuple[EdgeArrays, NDArray[np.intp]]:
+    """Every polygon edge's arrays as numpy's sweep and margin read them (the table kept them
+    before plain floats): corners, lengths, unit directions, left normals and zero radii, a row
+    an edge; and where each polygon's run of rows starts."""
+    edges = table.edges
+    along = edges[:, 1, :] - edges[:, 0, :]
+    length = np.hypot(along[:, 0], along[:, 1])
+    unit = along / length[:, None]
+    normal = np.column_stack([-unit[:, 1], unit[:, 0]])
+    runs = np.cumsum([0, *[len(rows) for rows in table.polygon_edge_rows][:-1]], dtype=np.intp)
+    return (np.ascontiguousarray(edges[:, 0, :]), length, unit, normal,
+            np.zeros(len(edges))), runs
+
+
+def numpy_polygon_edges(table: TableGeometry) -> list[EdgeArrays]:
+    """`numpy_edges`, each polygon's own rows."""
+    (corners, length, unit, normal, no_radii), _ = numpy_edges(table)
+    bounds = np.cumsum([0, *[len(rows) for rows in table.polygon_edge_rows]]).tolist()
+    return [(corners[a:b], length[a:b], unit[a:b], normal[a:b], no_radii[a:b])
+            for a, b in pairwise(bounds)]
 
 
 def numpy_contact_with_discs(start: NDArray[np.float64], u: NDArray[np.float64], radius: float,
@@ -124,10 +150,10 @@ def full_sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     if table.obstacles:
         per_obstacle = np.full(len(table.obstacles), np.inf)
         if len(table.edges):
-            edges = (table.corners, table.edge_length, table.edge_unit, table.edge_normal,
-                     table.no_radii)
-            per_obstacle[table.sided] = np.minimum.reduceat(
-                numpy_contact_with_edges(start, u, r, edges), table.edge_runs)
+            edges, runs = numpy_edges(table)
+            sided = [i for i, rank in enumerate(table.sided_rank) if rank >= 0]
+            per_obstacle[sided] = np.minimum.reduceat(
+                numpy_contact_with_edges(start, u, r, edges), runs)
         if len(table.circles):
             per_obstacle[table.circles] = numpy_contact_with_discs(
                 start, u, r, table.hub[table.circles], table.circle_radius[table.circles])
@@ -189,7 +215,7 @@ def test_the_sweep_grazing_what_it_may_meet(table: TableGeometry, placed: tuple[
     away), from up to 25 cm before it to 3 cm past it."""
     mover = placed[which % len(placed)]
     others = [p for p in placed if p.id != mover.id]
-    points = [(x, y, mover.radius) for x, y in table.corners.tolist()]
+    points = [(x, y, mover.radius) for x, y in table.edges[:, 0, :].tolist()]
     circles = table.circles
     points += [(x, y, r + mover.radius) for (x, y), r
                in zip(table.hub[circles].tolist(), table.circle_radius[circles].tolist(),
@@ -256,9 +282,10 @@ def numpy_polygon_extents(table: TableGeometry, start: NDArray[np.float64],
                           normal: NDArray[np.float64]) -> tuple[list[float], list[float]]:
     """The highest and lowest offset along `normal` from `start` of each polygon's corners, in
     numpy (the code before plain floats): every polygon's corners in one product."""
-    offsets = (table.corners - start) @ normal
-    return (np.maximum.reduceat(offsets, table.edge_runs).tolist(),
-            np.minimum.reduceat(offsets, table.edge_runs).tolist())
+    (corners, *_), runs = numpy_edges(table)
+    offsets = (corners - start) @ normal
+    return (np.maximum.reduceat(offsets, runs).tolist(),
+            np.minimum.reduceat(offsets, runs).tolist())
 
 
 def old_blocked_margin(table: TableGeometry, a: Piece, b: Piece, blockers: list[int],
@@ -315,7 +342,7 @@ def test_the_nearest_obstacle_is_the_least_of_all_distances(
     equals) at the same distance as measuring them all and taking numpy's argmin."""
     if not table.obstacles:
         return
-    points += [tuple(corner) for corner in table.corners.tolist()[:6]]  # on an edge: 0
+    points += [tuple(corner) for corner in table.edges[:, 0, :].tolist()[:6]]  # on an edge: 0
     points += [tuple(hub) for hub in table.hub.tolist()]
     for point in points:
         distances = obstacle_distances(table, point)

@@ -43,7 +43,7 @@ def through_corners(table: TableGeometry, rng: np.random.Generator) -> list[Line
     """Lines where a crossing sits on a corner or an edge's end: from corner to corner, from a
     corner outward, ending on an edge's middle or a hair short of it or past it."""
     found: list[Line] = []
-    corners = table.corners.tolist()
+    corners = table.edges[:, 0, :].tolist()
     for (px, py), (qx, qy) in table.edges.tolist():
         far = (float(rng.uniform(0.0, WIDTH)), float(rng.uniform(0.0, LENGTH)))
         found.append(((px, py), far))

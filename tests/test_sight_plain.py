@@ -24,7 +24,7 @@ Point = tuple[float, float]
 def special_points(table: TableGeometry) -> list[Point]:
     """Points where a line's answer turns on rounding: every polygon corner, every hub, and
     points on each circle and on each bounding circle, in the four directions."""
-    points: list[Point] = [(x, y) for x, y in table.corners.tolist()]
+    points: list[Point] = [(x, y) for x, y in table.edges[:, 0, :].tolist()]
     for x, y, hub_radius, radius, *_ in table.sight_bounds:
         points.append((x, y))
         for r in (radius, hub_radius):

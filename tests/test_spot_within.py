@@ -46,7 +46,7 @@ def hard_points(table: TableGeometry, inside: float, rng: np.random.Generator
                 ) -> list[tuple[float, float]]:
     """Corners, hubs, and points a hair off each edge and a hair off `inside` from it, on
     either side, at the edge's middle and at a random place along it."""
-    points = [(x, y) for x, y in table.corners.tolist()]
+    points = [(x, y) for x, y in table.edges[:, 0, :].tolist()]
     points += [(x, y) for x, y, *_ in table.hub_floats]
     for (px, py), (qx, qy) in table.edges.tolist():
         length = math.hypot(qx - px, qy - py)

@@ -39,16 +39,13 @@ SightBound = tuple[float, float, float, float, float, float, float]
 # a polygon edge as plain floats: its start corner (x, y), length, unit direction, left normal
 EdgeRow = tuple[float, float, float, float, float, float, float]
 HubFloats = tuple[float, float, float, float | None]  # x, y, reach; a circle's radius
-EdgeArrays = tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64],
-                   NDArray[np.float64], NDArray[np.float64]]
 
 
 @dataclass(frozen=True)
 class TableGeometry:
     playmat: Playmat
     obstacles: tuple[ObstacleShape, ...]
-    edges: NDArray[np.float64]  # every polygon obstacle's edge, (m, 2, 2), for one sweep
-    edge_owner: NDArray[np.intp]  # index of the obstacle each edge belongs to
+    edges: NDArray[np.float64]  # every polygon obstacle's edge, (m, 2, 2), obstacle by obstacle
     # each obstacle's bounding circle (centre, radius): a cheap numpy bound on the distance to
     # it, so the exact shapely test runs only where the bound cannot settle the answer; for a
     # circle obstacle the hub is its centre and `circle_radius` its radius (0 for a polygon)
@@ -63,27 +60,11 @@ class TableGeometry:
     # whose turns start from one place): None in the shared one, as a single turn's own
     # questions are never asked twice and the keys would be work for nothing
     memo: dict[Any, Any] | None = field(default=None, compare=False, repr=False)
-    # the edges' own frame, fixed with the mat (the sweep needs them on every call): each edge's
-    # length (m,), unit direction (m, 2) and left normal (m, 2)
-    edge_length: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
-    edge_unit: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 2)), repr=False)
-    edge_normal: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 2)),
-                                             repr=False)
     # each obstacle as plain floats: its bounding circle (x, y, reach) and a circle's own
     # radius (None for a polygon), for the checks of one spot or one path that need not start
     # numpy (the same floats as the arrays above)
     hub_floats: tuple[HubFloats, ...] = ()
-    # the polygon obstacles (indices) and where each one's run of edges starts in `edges` (the
-    # edges are kept obstacle by obstacle), for a per-obstacle least over every edge at once
-    sided: NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp),
-                                    repr=False)
-    edge_runs: NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp),
-                                        repr=False)
-    is_sided: NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool),
-                                        repr=False)  # ~is_circle, kept: a polygon obstacle
-    # every polygon's corners in `edges` order (m, 2), and each obstacle's place among the
-    # polygons (-1 for a circle), to measure all polygons across a line in one product
-    corners: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 2)), repr=False)
+    # each obstacle's place among the polygons (-1 for a circle): its row of polygon_edge_rows
     sided_rank: tuple[int, ...] = ()
     # how far from its hub every point is surely inside a polygon obstacle (0: not at all, and
     # for circles): a line or band passing nearer the hub than this meets the interior
@@ -94,11 +75,8 @@ class TableGeometry:
     sided_inf: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
     circles: NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp),
                                       repr=False)  # the circle obstacles (indices)
-    no_radii: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
-    # each polygon's own rows of (corners, edge_length, edge_unit, edge_normal, no_radii), in
-    # `sided` order: a sweep measures only the polygons near its path
-    polygon_edges: tuple[EdgeArrays, ...] = field(default=(), repr=False)
-    # the same rows as plain floats, an edge a row (the sweep measures a few edges at a time)
+    # each polygon's edges as plain floats, an edge a row (its start corner, length, unit
+    # direction and left normal), polygon by polygon: the sweep measures the few near its path
     polygon_edge_rows: tuple[tuple[EdgeRow, ...], ...] = field(default=(), repr=False)
     # each obstacle's row of the arrays sight measures with, as plain floats (hub x, hub y,
     # hub_radius, circle_radius, hub_inner, sided_reach, sided_inf): sight's few-line path
@@ -155,8 +133,6 @@ def _build_table(playmat: Playmat) -> TableGeometry:
     shapely.prepare(np.array([s.polygon for s in shapes], dtype=object))
     sided = [(i, s) for i, s in enumerate(shapes) if s.circle is None]
     edges = np.concatenate([s.edges for _, s in sided]) if sided else np.zeros((0, 2, 2))
-    owner = np.concatenate([np.full(len(s.edges), i) for i, s in sided]) if sided \
-        else np.zeros(0, dtype=np.intp)
     hubs, reach, radii = [], [], []
     for shape in shapes:
         if shape.circle is not None:
@@ -168,48 +144,27 @@ def _build_table(playmat: Playmat) -> TableGeometry:
         hubs.append(hub)
         reach.append(radius * (1 + 1e-9) + SLACK)
         radii.append(radius if shape.circle is not None else 0.0)
-    along_edge = edges[:, 1, :] - edges[:, 0, :]
-    length = np.hypot(along_edge[:, 0], along_edge[:, 1])
-    unit = along_edge / length[:, None]
     hub_array = np.array(hubs, dtype=float).reshape(-1, 2)
     reach_array = np.array(reach, dtype=float)
     is_circle = np.array([s.circle is not None for s in shapes], dtype=bool)
-    normal = np.column_stack([-unit[:, 1], unit[:, 0]])
-    corners = np.ascontiguousarray(edges[:, 0, :])
-    runs = np.cumsum([0, *[len(s.edges) for _, s in sided]]).tolist()
-    polygon_edges = tuple(
-        (corners[a:b].copy(), length[a:b].copy(), unit[a:b].copy(), normal[a:b].copy(),
-         np.zeros(b - a)) for a, b in pairwise(runs))
     radius_array = np.array(radii, dtype=float)
     inner = np.array([_inner_reach(shape, hub)
                       for shape, hub in zip(shapes, hub_array, strict=True)])
     sided_reach = np.where(is_circle, -np.inf, reach_array)
     sided_inf = np.where(is_circle, 0.0, np.inf)
-    return TableGeometry(playmat, tuple(shapes), edges, owner.astype(np.intp),
-                         hub_array, reach_array,
+    return TableGeometry(playmat, tuple(shapes), edges, hub_array, reach_array,
                          np.array([s.polygon for s in shapes], dtype=object), is_circle,
-                         radius_array, edge_length=length, edge_unit=unit,
-                         edge_normal=normal, polygon_edges=polygon_edges,
-                         polygon_edge_rows=tuple(
-                             tuple((x, y, length, ex, ey, nx, ny) for (x, y), length, (ex, ey),
-                                   (nx, ny) in zip(*(part.tolist() for part in edges[:4]),
-                                                   strict=True))
-                             for edges in polygon_edges),
+                         radius_array,
+                         polygon_edge_rows=_edge_rows(edges, [len(s.edges) for _, s in sided]),
                          hub_floats=tuple(
                              (float(x), float(y), float(r),
                               None if s.circle is None else float(own))
                              for (x, y), r, own, s in zip(hub_array, reach, radii, shapes,
                                                           strict=True)),
-                         sided=np.array([i for i, _ in sided], dtype=np.intp),
-                         is_sided=np.array([s.circle is None for s in shapes], dtype=bool),
-                         corners=corners,
                          sided_rank=_sided_rank(shapes),
                          sided_reach=sided_reach, sided_inf=sided_inf, hub_inner=inner,
                          circles=np.array([i for i, s in enumerate(shapes) if s.circle is not None],
                                           dtype=np.intp),
-                         no_radii=np.zeros(len(edges)),
-                         edge_runs=np.cumsum([0, *[len(s.edges) for _, s in sided][:-1]],
-                                             dtype=np.intp),
                          sight_bounds=_sight_bounds(hub_array[:, 0], hub_array[:, 1], reach_array,
                                                     radius_array, inner, sided_reach, sided_inf),
                          sight_simple=tuple(s.circle is None and isinstance(s.polygon, Polygon)
@@ -217,6 +172,19 @@ def _build_table(playmat: Playmat) -> TableGeometry:
                          sight_corners=tuple(() if s.circle is not None else
                                              tuple(map(tuple, s.edges[:, 0, :].tolist()))
                                              for s in shapes))
+
+
+def _edge_rows(edges: NDArray[np.float64], counts: list[int]
+               ) -> tuple[tuple[EdgeRow, ...], ...]:
+    """`TableGeometry.polygon_edge_rows`: each edge (m, 2, 2) as its start corner, length, unit
+    direction and left normal, in plain floats, the polygons' runs of `counts` edges apart."""
+    along = edges[:, 1, :] - edges[:, 0, :]
+    length = np.hypot(along[:, 0], along[:, 1])
+    unit = along / length[:, None]
+    rows = [(x, y, size, ex, ey, -ey, ex) for (x, y), size, (ex, ey)
+            in zip(edges[:, 0, :].tolist(), length.tolist(), unit.tolist(), strict=True)]
+    runs = np.cumsum([0, *counts]).tolist()
+    return tuple(tuple(rows[a:b]) for a, b in pairwise(runs))
 
 
 def _sight_bounds(*columns: NDArray[np.float64]) -> tuple[SightBound, ...]:
