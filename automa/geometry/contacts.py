@@ -85,9 +85,9 @@ def edge_contact(start: tuple[float, float], u: tuple[float, float], radius: flo
 def polygon_contact(start: tuple[float, float], u: tuple[float, float], radius: float,
                     edges: tuple[EdgeRow, ...]) -> float:
     """How far the moving disc goes before it first touches a polygon (its edges' least, in
-    their order, as numpy's `minimum.reduceat`)."""
+    their order, as numpy's `minimum.reduceat`: a tie keeps the later)."""
     least = math.inf
-    for k, edge in enumerate(edges):
+    for edge in edges:
         t = edge_contact(start, u, radius, edge)
-        least = t if k == 0 else (least if least < t else t)
+        least = least if least < t else t
     return least

@@ -309,8 +309,8 @@ def _extent(ax: float, ay: float, nx: float, ny: float, corners: tuple[Point, ..
             ) -> tuple[float, float]:
     """The highest and lowest offset along the normal (nx, ny) from (ax, ay) of a polygon's
     corners."""
-    high = low = fused(corners[0][0] - ax, nx, (corners[0][1] - ay) * ny)
-    for x, y in corners[1:]:
+    high, low = -math.inf, math.inf
+    for x, y in corners:
         offset = fused(x - ax, nx, (y - ay) * ny)
         high = offset if offset > high else high
         low = offset if offset < low else low
