@@ -27,6 +27,7 @@ atexit.register(shutil.rmtree, os.environ[CACHE_ENV], True)
 from automa.catalog.load import Catalog, load_catalog  # noqa: E402
 from automa.model.scenario import Scenario  # noqa: E402
 from automa.scenario.load import parse_scenario  # noqa: E402
+from automa.session.game import Game  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
@@ -76,3 +77,9 @@ def play_lines(folder: Path, lines: list[str]) -> str:
 def logged_inputs(folder: Path) -> list[dict[str, Any]]:
     """The session log's inputs, header left out."""
     return [json.loads(line) for line in (folder / "log.jsonl").read_text().splitlines()[1:]]
+
+
+def finish_ai_turn(game: Game) -> None:
+    """Every AI activation left in this turn, so the heroes may report again."""
+    while game.state.phase == "ai" and game.next_activation() is not None:
+        pass

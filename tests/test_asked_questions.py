@@ -68,7 +68,7 @@ def test_the_rush_is_shown_before_the_template_question(tmp_path: Path,
                                                          catalog: Catalog) -> None:
     session = make(tmp_path, catalog, "asked", DUEL)
     table = ScriptedTable([True, True, False])
-    session.next(table)
+    session.next_activation(table)
     said = table.transcript
     template = next(i for i, line in enumerate(said) if "Attack template" in line)
     rush = next(i for i, line in enumerate(said) if "rush: lay Ruler" in line)
@@ -81,7 +81,7 @@ def test_the_printout_after_points_back_at_what_was_shown(tmp_path: Path,
                                                           catalog: Catalog) -> None:
     session = make(tmp_path, catalog, "asked", DUEL)
     table = ScriptedTable([True, True, False])
-    session.next(table)
+    session.next_activation(table)
     printout = latest_activation_text(session.state, coordinates=False)
     assert "▸ melee+poison, a) to e): as shown above" in printout
     assert "rush: lay Ruler" not in printout  # not printed twice
@@ -93,7 +93,7 @@ def test_the_printout_after_points_back_at_what_was_shown(tmp_path: Path,
 def test_tracked_mode_shows_nothing_early(tmp_path: Path, catalog: Catalog) -> None:
     session = make(tmp_path, catalog, "tracked", DUEL)
     table = ScriptedTable([])
-    session.next(table)
+    session.next_activation(table)
     assert table.transcript == []
     assert "as shown above" not in latest_activation_text(session.state, coordinates=True)
 
@@ -107,7 +107,7 @@ def test_no_closest_question_when_an_earlier_column_decides(tmp_path: Path,
     session = make(tmp_path, catalog, "asked",
                    two_heroes("skeleton-warrior", elf=(5, 0), barbarian=(9, 0)))
     table = ScriptedTable([True, False])  # sees the Barbarian; the template misses
-    activation = session.next(table)
+    activation = session.next_activation(table)
     assert activation is not None and activation.target == "barbarian"
     assert not any("closest" in q for q in table.questions)
     assert [q for q in table.questions if q.startswith("Can ")] == [
@@ -122,7 +122,7 @@ def test_the_next_preferred_enemy_is_looked_at_when_the_first_is_hidden(
     session = make(tmp_path, catalog, "asked",
                    two_heroes("skeleton-warrior", elf=(5, 0), barbarian=(9, 0)))
     table = ScriptedTable([False, True, False])  # Barbarian hidden, Elf seen, template misses
-    activation = session.next(table)
+    activation = session.next_activation(table)
     assert activation is not None and activation.target == "elf"
     assert [q.split("?")[0] for q in table.questions[:2]] == [
         "Can Skeleton Warrior see Barbarian", "Can Skeleton Warrior see Elf"]
@@ -134,7 +134,7 @@ def test_closest_is_asked_among_those_still_tied_only(tmp_path: Path,
     """Both have 9 health: the Secondary column (closest) is reached, and the table says."""
     session = make(tmp_path, catalog, "asked", two_heroes("skeleton-warrior"))
     table = ScriptedTable([True, True, "elf", False])
-    activation = session.next(table)
+    activation = session.next_activation(table)
     assert activation is not None and activation.target == "elf"
     closest = [line for line in table.transcript if "closest" in line]
     assert len(closest) == 1 and closest[0].endswith("barbarian / elf")
@@ -147,7 +147,7 @@ def test_a_tie_on_every_column_is_read_off_the_real_tiles(tmp_path: Path,
     positions are the scenario's guesses: the players read the tiles, and are obeyed."""
     session = make(tmp_path, catalog, "asked", two_heroes("sewer-rat"))
     table = ScriptedTable([True, True, "elf", False])
-    activation = session.next(table)
+    activation = session.next_activation(table)
     tie = table.questions[2]
     assert "tie on every column" in tie and "leftmost seen from the Monster Start Zone" in tie
     assert activation is not None and activation.target == "elf"  # the computed one: Barbarian
@@ -158,7 +158,7 @@ def test_tracked_mode_keeps_its_recorded_questions(tmp_path: Path, catalog: Cata
     """Logs of tracked sessions replay: the computed answers are recorded as before."""
     session = make(tmp_path, catalog, "tracked",
                    two_heroes("skeleton-warrior", elf=(5, 0), barbarian=(9, 0)))
-    session.next(ScriptedTable([]))
+    session.next_activation(ScriptedTable([]))
     log = (tmp_path / "tracked" / "log.jsonl").read_text().splitlines()
     questions = [a["q"] for a in json.loads(log[-1])["answers"]]
     assert questions[:3] == [
@@ -176,7 +176,7 @@ def test_hybrid_does_not_ask_a_close_call_that_cannot_matter(tmp_path: Path,
         "los_blocked = true", "los_blocked = true\nclose_call = 10")
     session = make(tmp_path, catalog, "hybrid", text)
     table = ScriptedTable([True, False])
-    activation = session.next(table)
+    activation = session.next_activation(table)
     assert activation is not None and activation.target == "barbarian"
     assert [q.split("?")[0] for q in table.questions] == [
         "Can Skeleton Warrior see Barbarian",
@@ -186,7 +186,7 @@ def test_hybrid_does_not_ask_a_close_call_that_cannot_matter(tmp_path: Path,
 
 def test_asked_json_gives_no_invented_distances(tmp_path: Path, catalog: Catalog) -> None:
     session = make(tmp_path, catalog, "asked", two_heroes("skeleton-warrior"))
-    activation = session.next(ScriptedTable([True, True, "elf", True, False]))
+    activation = session.next_activation(ScriptedTable([True, True, "elf", True, False]))
     assert activation is not None
     data = activation_json(activation)
     assert not any(" cm" in line for line in (data["reason"], *data["explain"]))
@@ -196,7 +196,8 @@ def test_a_lazy_asked_session_replays(tmp_path: Path, catalog: Catalog) -> None:
     """The answers say the mode they were given in, so a replay takes the same (lazy) path."""
     session = make(tmp_path, catalog, "asked",
                    two_heroes("skeleton-warrior", elf=(5, 0), barbarian=(9, 0)))
-    session.next(ScriptedTable([False, True, True, True]))  # Elf seen, covered, at the edge
+    # the Elf seen, covered, at the edge
+    session.next_activation(ScriptedTable([False, True, True, True]))
     reopened = Session.open(tmp_path / "asked", catalog)
     assert reopened.state.battle == session.state.battle
     answers = json.loads((tmp_path / "asked" / "log.jsonl").read_text().splitlines()[-1])
@@ -208,7 +209,7 @@ def test_a_lazy_asked_session_replays(tmp_path: Path, catalog: Catalog) -> None:
 def test_asked_printout_and_explain_give_no_measurements(tmp_path: Path,
                                                          catalog: Catalog) -> None:
     session = make(tmp_path, catalog, "asked", two_heroes("skeleton-warrior"))
-    activation = session.next(ScriptedTable([True, True, "elf", True, False]))
+    activation = session.next_activation(ScriptedTable([True, True, "elf", True, False]))
     assert activation is not None
     pieces, names = labelled(session.state.battle.pieces)
     text = "\n".join(activation_lines(1, activation, names, pieces, True, explain=True,
@@ -222,7 +223,8 @@ def test_hybrid_gives_no_margin_after_the_table_answered(tmp_path: Path,
                                                          catalog: Catalog) -> None:
     session = make(tmp_path, catalog, "hybrid",
                    DUEL.replace("los_blocked = true", "los_blocked = true\nclose_call = 9"))
-    activation = session.next(ScriptedTable([True, False]))  # template: "no", said the table
+    # the template: "no", said the table
+    activation = session.next_activation(ScriptedTable([True, False]))
     assert activation is not None
     text = latest_activation_text(session.state, coordinates=True)
     assert "it does not reach elf: the shot misses" in text
@@ -234,7 +236,7 @@ def test_asked_clock_side_is_the_tables(tmp_path: Path, catalog: Catalog) -> Non
     hangs over the edge: the reverse side it is."""
     session = make(tmp_path, catalog, "asked", DUEL)
     table = ScriptedTable([True, True, True])
-    activation = session.next(table)
+    activation = session.next_activation(table)
     assert table.questions[-1] == ("Centre the Clock template on elf: does it hang over the "
                                    "mat edge?")
     assert activation is not None
@@ -247,7 +249,7 @@ def test_asked_no_target_move_asks_who_is_closest(tmp_path: Path, catalog: Catal
     scenario's guesses put both heroes at one distance; the table says the Elf."""
     session = make(tmp_path, catalog, "asked", two_heroes("orc"))
     table = ScriptedTable([False, False, "elf"])
-    activation = session.next(table)
+    activation = session.next_activation(table)
     assert table.questions[-1] == ("Which enemy is closest to Orc, edge to edge, whether it "
                                    "sees it or not?")
     assert activation is not None
@@ -277,7 +279,7 @@ def test_physical_rolls_come_after_the_steps_they_follow(tmp_path: Path,
     scenario.write_text(DUEL)
     session = Session.create(tmp_path / "dice", scenario, catalog, 4, "physical", "tracked")
     table = DiceTable([])
-    session.next(table)
+    session.next_activation(table)
     said = table.transcript
     token = next(i for i, line in enumerate(said) if line.startswith("? Draw a level"))
     push = next(i for i, line in enumerate(said) if line.startswith("? Roll the D12"))
@@ -294,7 +296,7 @@ def test_no_enemy_sight_is_asked_when_an_advanced_target_comes_first(
     session = make(tmp_path, catalog, "asked",
                    source.read_text().replace("los_blocked = false", "los_blocked = true"))
     table = ScriptedTable(["skeleton-1", "skeleton-2"])  # who acts first; the frozen mate
-    activation = session.next(table)
+    activation = session.next_activation(table)
     assert "tie on the Character" in table.questions[0]
     assert table.questions[1:] == ["Which frozen teammate that Skeleton Warrior #1 can see is "
                                    "nearest to it, edge to edge (nobody: none in sight)?"]
@@ -336,7 +338,7 @@ def test_who_acts_first_in_a_tile_tie_is_read_at_the_table(tmp_path: Path,
     put #2 leftmost seen from the Monster Start Zone, the table says #1."""
     session = make(tmp_path, catalog, "asked", TWO_RATS)
     table = ScriptedTable(["rat-1", False])  # #1 first; the template misses
-    activation = session.next(table)
+    activation = session.next_activation(table)
     assert table.questions[0].startswith("Sewer Rat #1, Sewer Rat #2 tie on the Character and "
                                          "Monster tiles: which is leftmost seen from the Monster "
                                          "Start Zone")
@@ -359,7 +361,7 @@ class PlainTable:
 
 def test_an_asker_without_instruct_still_plays(tmp_path: Path, catalog: Catalog) -> None:
     session = make(tmp_path, catalog, "asked", DUEL)
-    activation = session.next(PlainTable())  # type: ignore[arg-type]
+    activation = session.next_activation(PlainTable())  # type: ignore[arg-type]
     assert activation is not None and activation.target == "elf"
 
 
@@ -372,7 +374,7 @@ def test_an_asked_rune_move_replays(tmp_path: Path, catalog: Catalog) -> None:
         'monster = "wraith-commander"\nlevel = 3\nhealth = 2\nsequences = ["rush then sword"]')
     session = make(tmp_path, catalog, "asked", text)
     table = ScriptedTable([False, False, True])  # neither hero in sight; the rune is free
-    session.next(table)
+    session.next_activation(table)
     assert table.questions[-1].startswith("Is rune ")
     reopened = Session.open(tmp_path / "asked", catalog)
     assert reopened.state.battle == session.state.battle
@@ -395,8 +397,8 @@ def test_asked_repeat_asks_which_teammate_is_nearest(tmp_path: Path,
     source = Path(__file__).parent / "playthroughs" / "21-repeat-friend-acts-again.toml"
     session = make(tmp_path, catalog, "asked", source.read_text())
     table = YesTable([])
-    session.next(table)
-    lizard = session.next(table)
+    session.next_activation(table)
+    lizard = session.next_activation(table)
     assert lizard is not None and lizard.repeat == "orc-1"
     assert table.questions[-1] == ("Which teammate that Lizard Man #1 can see is nearest to it, "
                                    "edge to edge (nobody: none in sight)?")

@@ -14,7 +14,9 @@ from automa.campaign.route import load_campaigns
 from automa.catalog.load import Catalog, check_catalog, load_catalog
 from automa.cli.main import cli
 from automa.rules.rulings import ruling
+from automa.session.commands import Adjust, Counter, Damage, Hit, Remove
 from automa.session.store import Session
+from tests.conftest import finish_ai_turn
 
 # The card's list is our test's, not the real Glaaoth card (not in our sources).
 GLAAOTH = """
@@ -108,10 +110,11 @@ def test_a_scripted_campaign_evening(tmp_path: Path, data: Path) -> None:
     ok(["next", "--session", str(battle)], data)  # the AI can act in the room's session
     catalog = load_catalog(data)
     session = Session.open(battle, catalog)
-    session.report({"type": "damage", "piece": "elf", "amount": 2})
-    session.report({"type": "gold", "piece": "dwarf", "amount": 1})
+    finish_ai_turn(session)
+    session.do(Damage("elf", 2))
+    session.do(Adjust(Counter.GOLD, "dwarf", 1))
     for piece in [p.id for p in session.state.battle.pieces if p.side == "ai"]:
-        session.report({"type": "remove", "piece": piece, "why": "dead"})
+        session.do(Remove(piece, "dead"))
     ok(["campaign", "end-room", "--session", str(folder), "--gold", "2", "--spell",
         "--spell-to", "dwarf"], data)
     after = status(folder, data)
@@ -137,7 +140,7 @@ def test_a_scripted_campaign_evening(tmp_path: Path, data: Path) -> None:
                                  "--json"], data).stdout)["session"])
     session = Session.open(second, catalog)
     for piece in [p.id for p in session.state.battle.pieces if p.side == "ai"]:
-        session.report({"type": "remove", "piece": piece, "why": "dead"})
+        session.do(Remove(piece, "dead"))
     ok(["campaign", "end-room", "--session", str(again), "--spell-to", "elf"], data)
     elf = status(again, data)["heroes"]["elf"]
     assert (elf["gold"], elf["spells"]) == (7, 1)
@@ -149,7 +152,7 @@ def _cleared(folder: Path, data: Path | None) -> None:
     battle = next((folder / "rooms").glob(f"*-{current}"))
     session = Session.open(battle, load_catalog(data))
     for piece in [p.id for p in session.state.battle.pieces if p.side == "ai"]:
-        session.report({"type": "remove", "piece": piece, "why": "dead"})
+        session.do(Remove(piece, "dead"))
 
 
 def test_rewards_are_asked_and_the_spell_goes_to_a_chosen_hero(tmp_path: Path,
@@ -192,8 +195,8 @@ def test_a_dead_hero_gets_no_reward_and_the_death_rule_decides_the_rest(
     battle = Path(json.loads(ok(["campaign", "next", "glaaoth", "--session", str(folder),
                                  "--json"], data).stdout)["session"])
     session = Session.open(battle, load_catalog(data))
-    session.report({"type": "poison", "piece": "elf", "amount": 1})
-    session.report({"type": "remove", "piece": "elf", "why": "dead"})
+    session.do(Adjust(Counter.POISON, "elf", 1))
+    session.do(Remove("elf", "dead"))
     _cleared(folder, data)
     shown = ok(["campaign", "end-room", "--session", str(folder), "--gold", "2", "--no-spell"],
                data).stdout
@@ -455,7 +458,7 @@ def test_a_hidden_cave_monster_killed_in_the_battle_is_kept_without_typing_it(
                                  "--json"], data).stdout)["session"])
     session = Session.open(battle, load_catalog(data))
     victim = next(p.id for p in session.state.battle.pieces if p.monster == kind)
-    session.report({"type": "remove", "piece": victim, "why": "killed by dwarf"})
+    session.do(Remove(victim, "killed by dwarf"))
     _cleared(folder, data)
     ok(["campaign", "end-room", "--session", str(folder), "--gold", "0", "--no-spell"], data)
     assert status(folder, data)["hidden_cave"]["collected"] == {"elf": [], "dwarf": [kind]}
@@ -487,11 +490,11 @@ def test_a_room_left_with_only_frozen_monsters_is_cleared(tmp_path: Path, data: 
     ai = [p for p in session.state.battle.pieces if p.side == "ai"]
     frozen = next(p for p in ai if p.monster == "sewer-rat")
     killed = [p for p in ai if p is not frozen]
-    session.report_hit({"type": "hit", "targets": [frozen.id], "shot": "ice", "by": "elf"})
+    session.do(Hit((frozen.id,), "ice", by="elf"))
     refused(["campaign", "end-room", "--session", str(folder), "--gold", "2", "--no-spell"],
             data, f"{', '.join(p.id for p in killed)} still in play")  # not the frozen one
     for piece in killed:
-        session.report({"type": "remove", "piece": piece.id, "why": "killed by dwarf"})
+        session.do(Remove(piece.id, "killed by dwarf"))
     ok(["campaign", "end-room", "--session", str(folder), "--gold", "2", "--no-spell"], data)
     heroes = status(folder, data)["heroes"]
     gold = {m: s.gold or 0 for m, s in load_catalog(data).monsters.items()}

@@ -11,6 +11,7 @@ import pytest
 
 from automa.catalog.load import load_catalog
 from automa.errors import InputError
+from automa.session.commands import Remove, UseCard, UsePeriod
 from automa.session.store import Session
 from tests.test_campaign import GLAAOTH, ok, status
 
@@ -32,7 +33,7 @@ def _enter(folder: Path, data: Path, room: str) -> Session:
 def _clear(session: Session, killer: str | None) -> None:
     for piece in [p for p in session.state.battle.pieces if p.side == "ai"]:
         why = f"killed by {killer}" if killer and piece.monster == "sewer-rat" else "dead"
-        session.report({"type": "remove", "piece": piece.id, "why": why})
+        session.do(Remove(piece.id, why))
 
 
 def test_each_hero_collects_the_gold_of_the_monsters_they_destroyed(tmp_path: Path,
@@ -65,8 +66,8 @@ def test_a_card_used_this_game_stays_used_in_the_next_room(tmp_path: Path, data:
     ok(["campaign", "new", "monstrosity", "--session", str(folder), "--heroes", "elf=8",
         "--lord", "hmotha", "--seed", "3"], data)
     first = _enter(folder, data, "glaaoth")
-    first.report_used({"type": "used", "piece": "elf", "card": "fireball", "per": "game"})
-    first.report_used({"type": "used", "piece": "elf", "card": "elven-sight", "per": "room"})
+    first.do(UseCard("elf", "fireball", UsePeriod.GAME))
+    first.do(UseCard("elf", "elven-sight", UsePeriod.ROOM))
     _clear(first, None)
     ok(["campaign", "end-room", "--session", str(folder), "--gold", "0", "--no-spell"], data)
     assert status(folder, data)["heroes"]["elf"]["used"] == ["fireball"]
@@ -78,10 +79,10 @@ def test_a_card_used_this_game_stays_used_in_the_next_room(tmp_path: Path, data:
         '"Glaaoth"', '"Ehanostha"'), encoding="utf-8")
     second = _enter(folder, data, "ehanostha")
     assert second.state.battle.piece("elf").used == ("fireball (game)",)
-    second.report_used({"type": "used", "piece": "elf", "card": "elven-sight", "per": "room"})
+    second.do(UseCard("elf", "elven-sight", UsePeriod.ROOM))
     with pytest.raises(InputError, match="already used fireball"):
-        second.report_used({"type": "used", "piece": "elf", "card": "fireball", "per": "game"})
-    second.report_used({"type": "used", "piece": "elf", "card": "heal", "per": "game"})
+        second.do(UseCard("elf", "fireball", UsePeriod.GAME))
+    second.do(UseCard("elf", "heal", UsePeriod.GAME))
     _clear(second, None)
     ok(["campaign", "end-room", "--session", str(folder), "--gold", "0", "--no-spell"], data)
     assert status(folder, data)["heroes"]["elf"]["used"] == ["fireball", "heal"]

@@ -15,7 +15,9 @@ import pytest
 
 from automa.campaign.route import load_campaigns
 from automa.catalog.load import Catalog, check_catalog, load_catalog
+from automa.session.commands import Adjust, Counter, Damage, Remove
 from automa.session.store import Session
+from tests.conftest import finish_ai_turn
 from tests.test_campaign import ok, status
 
 LORD_CARD = ["--lord-card", "health=12", "--lord-card", "sequence=rush then melee",
@@ -52,14 +54,15 @@ def _battle(data: Path, session_path: Path, dice: str, hero: str, first: bool) -
     if dice == "virtual":
         ok(["next", "--session", str(session_path)], data)
     session = Session.open(session_path, load_catalog(data))
+    finish_ai_turn(session)
     if first:  # the hero is hurt and poisoned: Althea has work
-        session.report({"type": "damage", "piece": hero, "amount": 2})
-        session.report({"type": "poison", "piece": hero, "amount": 1})
+        session.do(Damage(hero, 2))
+        session.do(Adjust(Counter.POISON, hero, 1))
     ai = [p for p in session.state.battle.pieces if p.side == "ai"]
     for number, piece in enumerate(ai):
         lord = piece.kind == "catacomb-lord"
         why = f"killed by {hero}" if number == 0 and not lord else "dead"
-        session.report({"type": "remove", "piece": piece.id, "why": why})
+        session.do(Remove(piece.id, why))
 
 
 def _play(tmp_path: Path, name: str, dice: str, either: str, catalog: Catalog
@@ -174,7 +177,7 @@ def test_the_campaign_evening_in_docs_runs_as_written(tmp_path: Path,
         if args[1] == "play":
             session = Session.open(Path(args[3]), load_catalog(Path("my-data")))
             for piece in [p.id for p in session.state.battle.pieces if p.side == "ai"]:
-                session.report({"type": "remove", "piece": piece, "why": "dead"})
+                session.do(Remove(piece, "dead"))
             continue
         result = CliRunner().invoke(cli, args[1:], env={"AUTOMA_DATA_DIR": "my-data"})
         assert result.exit_code == 0, (line, result.output, result.stderr)

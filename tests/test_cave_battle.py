@@ -19,7 +19,8 @@ from automa.errors import InputError
 from automa.model.pieces import Piece
 from automa.model.scenario import Bag
 from automa.rules.rulings import cite
-from automa.session.cave_events import apply_cave_event, apply_summon_event
+from automa.session.cave import apply_cave, apply_summon
+from automa.session.commands import Adjust, Counter, EndHeroesTurn, EnterCave, Remove, Summon
 from automa.session.store import Session
 from tests.conftest import logged_inputs
 from tests.test_campaign import GLAAOTH, ok, status
@@ -55,7 +56,7 @@ def _campaign(tmp_path: Path, catalog: Catalog, heroes: str = "elf=8,dwarf=3",
                                 "--json"], data).stdout)["session"])
     session = Session.open(room1, load_catalog(data))
     for piece in [p.id for p in session.state.battle.pieces if p.side == "ai"]:
-        session.report({"type": "remove", "piece": piece, "why": "dead"})
+        session.do(Remove(piece, "dead"))
     collected = [f"--collect=elf={m}" for m in first[:collect]]
     ok(["campaign", "end-room", "--session", str(folder), "--gold", "0", "--no-spell",
         *collected], data)
@@ -67,7 +68,7 @@ def _campaign(tmp_path: Path, catalog: Catalog, heroes: str = "elf=8,dwarf=3",
 def _kill_the_fifth(battle: Path, data: Path, needed: list[str], by: str = "elf") -> None:
     session = Session.open(battle, load_catalog(data))
     victim = next(p.id for p in session.state.battle.pieces if p.monster in needed)
-    session.report({"type": "remove", "piece": victim, "why": f"killed by {by}"})
+    session.do(Remove(victim, f"killed by {by}"))
 
 
 def test_a_hero_with_all_five_enters_and_wins(tmp_path: Path, catalog: Catalog) -> None:
@@ -137,8 +138,7 @@ def test_one_visit_and_the_portal_trap(tmp_path: Path, catalog: Catalog) -> None
     # and take one of the four items (randomly determined)."
     folder, data, battle, needed = _campaign(tmp_path, catalog)
     _kill_the_fifth(battle, data, needed)
-    Session.open(battle, load_catalog(data)).report({"type": "poison", "piece": "dwarf",
-                                                     "amount": 1})
+    Session.open(battle, load_catalog(data)).do(Adjust(Counter.POISON, "dwarf", 1))
     # the dwarf (3 health: no token, 0 shot icons) sent by the Portal Trap: no collection
     # needed, and with no token the Kraken wins
     out = _play(battle, data, ["cave elf 20", "Trident", "urthoth", "cave dwarf 0 portal",
@@ -147,8 +147,8 @@ def test_one_visit_and_the_portal_trap(tmp_path: Path, catalog: Catalog) -> None
     assert "the Kraken wins: one Poison card discarded (if any), and" in out
     assert "elf has been in the Hidden Cave this turn" in out
     session = Session.open(battle, load_catalog(data))  # the AI's turn, then the heroes' again
-    session.report_turn_end()
-    while session.state.phase == "ai" and session.next() is not None:
+    session.do(EndHeroesTurn())
+    while session.state.phase == "ai" and session.next_activation() is not None:
         pass
     out = _play(battle, data, ["cave elf 20", "quit"])
     assert f"elf has visited the Hidden Cave already ({cite('cave-once')})" in out
@@ -194,7 +194,7 @@ def test_a_card_used_once_per_game_in_an_earlier_room(tmp_path: Path, catalog: C
     _play(room1, data, ["used elf fire ball game", "used elf elven arrow room", "quit"])
     session = Session.open(room1, load_catalog(data))
     for piece in [p.id for p in session.state.battle.pieces if p.side == "ai"]:
-        session.report({"type": "remove", "piece": piece, "why": "dead"})
+        session.do(Remove(piece, "dead"))
     ok(["campaign", "end-room", "--session", str(folder), "--gold", "0", "--no-spell"], data)
     room2_folder = Path(json.loads(ok(["campaign", "next", ROOM2, "--session", str(folder),
                                        "--json"], data).stdout)["session"])
@@ -215,6 +215,11 @@ def _event(**fields: Any) -> dict[str, Any]:
     return {"type": "cave", "piece": "elf", "shots": 0, "bag": 1, "strength": 5,
             "tokens": [], "tie": "kraken", "item": "Trident", "antient": None,
             "portal": False, **fields}
+
+
+def apply_cave_event(battle: Battle, event: dict[str, Any]) -> Battle:
+    """A Kraken fight's log line, read and applied."""
+    return apply_cave(battle, EnterCave.from_json(event))
 
 
 def test_the_outcome_lands_on_the_board(catalog: Catalog) -> None:
@@ -245,11 +250,11 @@ def test_the_outcome_lands_on_the_board(catalog: Catalog) -> None:
 @pytest.mark.parametrize(("fields", "words"), [
     ({"tokens": ["1"]}, "elf draws 2 red tokens (8 health, 0 shot icons), not 1"),
     ({"tokens": ["9", "9"]}, "the red token 9 is not in the level 1 bag"),
-    ({"strength": 13, "tokens": ["1", "1"]}, "the strength is a whole number from 1 to 12"),
+    ({"strength": 13, "tokens": ["1", "1"]}, "strength 13 is not a whole number from 1 to 12"),
     ({"strength": 1, "tokens": ["1", "1"]}, "name the unused Antient they take"),
     ({"strength": 12, "tokens": ["1", "1"], "antient": "urthoth"}, "the hero takes no Antient"),
     ({"piece": "rat-1", "tokens": ["1", "1"]}, "no hero 'rat-1' in play"),
-    ({"tie": "draw", "tokens": ["1", "1"]}, "a tie goes to the kraken or the hero"),
+    ({"tie": "draw", "tokens": ["1", "1"]}, "tie 'draw' is not one of kraken, hero"),
 ])
 def test_a_bad_cave_event_is_one_line(catalog: Catalog, fields: dict[str, Any],
                                       words: str) -> None:
@@ -261,11 +266,10 @@ def test_a_bad_cave_event_is_one_line(catalog: Catalog, fields: dict[str, Any],
 def test_a_summon_is_marked_used_once(catalog: Catalog) -> None:
     # rule: "This Antient may be summoned instead of performing their hero's base shot sequence
     # in a subsequent turn of the Battle Phase." (ruling antient-summon-once)
-    battle = apply_summon_event(_hero(), {"type": "summon", "piece": "elf",
-                                          "antient": "urthoth"})
+    battle = apply_summon(_hero(), Summon("elf", "urthoth"))
     assert battle.piece("elf").used == ("urthoth (summoned)",)
     with pytest.raises(InputError, match="summoned urthoth already"):
-        apply_summon_event(battle, {"type": "summon", "piece": "elf", "antient": "urthoth"})
+        apply_summon(battle, Summon("elf", "urthoth"))
 
 
 def test_a_physical_fight_asks_the_table(tmp_path: Path, catalog: Catalog) -> None:

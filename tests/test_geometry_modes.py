@@ -82,7 +82,7 @@ def test_asked_mode_asks_sight_and_the_template_and_obeys(tmp_path: Path,
                                                            catalog: Catalog) -> None:
     session = make(tmp_path, catalog, "asked")
     table = ScriptedTable([True, False])  # it sees the elf; the template does not cover it
-    activation = session.next(table)
+    activation = session.next_activation(table)
     assert activation is not None and activation.target == "elf"
     assert table.questions[0].startswith("Can Sewer Rat see elf?")
     assert "Attack template" in table.questions[1]
@@ -93,7 +93,7 @@ def test_asked_mode_asks_sight_and_the_template_and_obeys(tmp_path: Path,
 
 def test_asked_answers_replay_without_asking(tmp_path: Path, catalog: Catalog) -> None:
     session = make(tmp_path, catalog, "asked")
-    session.next(ScriptedTable([False]))  # nobody in sight: the No Target Action
+    session.next_activation(ScriptedTable([False]))  # nobody in sight: the No Target Action
     reopened = Session.open(tmp_path / "asked", catalog)
     assert reopened.state.battle == session.state.battle
     assert reopened.state.activations[-1][1].target is None
@@ -106,7 +106,7 @@ def test_hybrid_asks_only_close_calls(tmp_path: Path, catalog: Catalog) -> None:
         "round = 2", "round = 2\nclose_call = 0.3")
     session = make(tmp_path, catalog, "hybrid", text)
     table = ScriptedTable([False])
-    activation = session.next(table)
+    activation = session.next_activation(table)
     assert table.questions == ["Can Flame Wraith #1 see Elf? (a line from centre to centre "
                                "clear of obstacles)"]
     assert activation is not None and activation.target == "barbarian"
@@ -115,7 +115,7 @@ def test_hybrid_asks_only_close_calls(tmp_path: Path, catalog: Catalog) -> None:
 def test_tracked_mode_never_asks(tmp_path: Path, catalog: Catalog) -> None:
     session = make(tmp_path, catalog, "tracked")
     table = ScriptedTable([])
-    assert session.next(table) is not None and table.questions == []
+    assert session.next_activation(table) is not None and table.questions == []
 
 
 def test_a_battle_in_asked_mode_through_play(tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
 """A hero's hit on the AI's pieces, resolved by the rules (rules/hero_hits.py), logged as one
-`hit` event (session/events.py) and typed at the table as `hit ...` (cli/play.py). Each test
+`Hit` command (session/apply.py) and typed at the table as `hit ...` (cli/play.py). Each test
 cites the sentence it checks: the Red Box chapter, or catacombs-facts.md for base-game rules."""
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from automa.errors import InputError
 from automa.model.pieces import Piece
 from automa.rules.hero_hits import HeroShot, base_damage, disc_line, portal_trap, resolve
 from automa.rules.rulings import ruling
-from automa.session.events import apply_hit_event
+from automa.session.apply import apply_hit
+from automa.session.commands import Hit
 from tests.conftest import OPEN_MAT, logged_inputs, new_session, play_lines, scenario_from
 
 HEAD = 'format = 1\n[battle]\nplaymat = "inline"\n'
@@ -41,8 +42,8 @@ def battle_of(catalog: Catalog, *pieces: str) -> Battle:
 
 def hit(catalog: Catalog, battle: Battle, targets: list[str], shot: str,
         rulings: dict[str, str] | None = None, **extra: Any) -> tuple[Battle, list[str]]:
-    event = {"type": "hit", "targets": targets, "shot": shot, **extra}
-    return apply_hit_event(battle, event, catalog.monsters, rulings or {})
+    command = Hit.from_json({"type": "hit", "targets": targets, "shot": shot, **extra})
+    return apply_hit(battle, command, catalog.monsters, rulings or {})
 
 
 def monster(catalog: Catalog, spec_id: str, health: int | None = 1,

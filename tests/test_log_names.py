@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from automa.cli.main import cli
-from automa.render.session_out import describe_event
-from automa.session.checks import KINDS
+from automa.render.session_out import describe_command
+from automa.session.commands import READERS, command_from_json
 from tests.conftest import new_session, play_lines
 from tests.test_hero_hits import DUEL
 
@@ -64,7 +64,8 @@ def test_an_edited_name_cannot_send_escape_codes() -> None:
 
 
 EXAMPLES: dict[str, dict[str, Any]] = {
-    "activation": {"outcomes": [{"kind": "d12", "value": "4", "source": "virtual"}]},
+    "activation": {"outcomes": [{"kind": "d12", "value": "4", "source": "rng"}]},
+    "back": {"piece": "elf"},
     "end-heroes-turn": {},
     "move": {"piece": "elf", "to": [1.0, 2.0]},
     "remove": {"piece": "rat-1", "why": "dead"},
@@ -84,9 +85,14 @@ EXAMPLES: dict[str, dict[str, Any]] = {
 }
 
 
-@pytest.mark.parametrize("kind", KINDS)
+def describe_event(event: dict[str, Any]) -> str:
+    """A log line as `automa log` names it."""
+    return describe_command(command_from_json(event))
+
+
+@pytest.mark.parametrize("kind", sorted(READERS))
 def test_no_input_prints_as_its_bare_type(kind: str) -> None:
-    """Every type a log may hold (session/checks.py) has words of its own; a new type added
+    """Every type a log may hold (session/commands.py) has words of its own; a new type added
     there without them fails here."""
     text = describe_event({"type": kind, **EXAMPLES[kind]})
     assert text != kind and " " in text

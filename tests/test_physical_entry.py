@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 
 from automa.catalog.cards import parse_answer
 from automa.catalog.load import Catalog
-from automa.cli.asker import PromptAsker, plain_number, resolve
+from automa.cli.asker import PromptAsker
 from automa.cli.main import cli
 from automa.model.components import DamageToken
+from automa.session.answers import plain_number, resolve
 from automa.session.store import LOG
 from tests.conftest import new_session
 from tests.test_geometry_modes import DUEL

@@ -23,6 +23,7 @@ from automa.model.pieces import Piece
 from automa.render.labels import Box, Disc, disc_hits_box
 from automa.render.svg import picture
 from automa.scenario.load import load_scenario
+from automa.session.commands import NextActivation
 from automa.session.replay import open_recorded, replay_steps
 from tests.conftest import EXAMPLES
 
@@ -92,7 +93,7 @@ def test_each_clock_template_points_where_the_engine_laid_it(tmp_path: Path, cat
                                                               session: Path) -> None:
     checked = 0
     for step in replay_steps(open_recorded(str(session), catalog)):
-        assert step.activation is not None or step.event.get("type") != "activation"
+        assert step.activation is not None or not isinstance(step.command, NextActivation)
         pushes = [s for s in (step.activation.steps if step.activation else ())
                   if isinstance(s, MoveStep) and s.clock is not None]
         if not pushes:

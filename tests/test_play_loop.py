@@ -163,7 +163,7 @@ def test_the_battle_ends_with_a_summary(tmp_path: Path, catalog: Catalog) -> Non
     assert "Level 2 bag: 11 tokens left (0, 0, 1, 1, 1, 1R, 2, 2, 2, 2, 2R)" in summary
     assert "Level 3 bag: 13 tokens left" in summary
     session = Session.open(folder, catalog)
-    assert summary_text(session.state, session.effective()[0], catalog, session.seed) in out
+    assert summary_text(session.state, session.effective()[0], session.setting) in out
 
 
 def test_damage_by_names_a_hero(tmp_path: Path) -> None:

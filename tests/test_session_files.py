@@ -17,6 +17,7 @@ from click.testing import CliRunner, Result
 
 from automa.catalog.load import Catalog
 from automa.cli.main import cli
+from automa.session.commands import Undo
 from automa.session.lock import LOCK
 from automa.session.log import SessionError
 from automa.session.store import LOG, SCENARIO, Session
@@ -332,7 +333,7 @@ def test_a_log_replaced_under_an_open_window_is_one_line(tmp_path: Path,
     other = new_session(tmp_path, "other", seed=6)
     (folder / LOG).write_bytes((other / LOG).read_bytes())
     with pytest.raises(SessionError, match="was replaced by another session's log"):
-        session.undo()
+        session.do(Undo())
 
 
 def test_a_write_cut_short_by_a_full_disk_leaves_no_part_behind(

@@ -10,7 +10,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections import Counter
+from collections import Counter as Tally
 from pathlib import Path
 
 import pytest
@@ -19,6 +19,15 @@ from click.testing import CliRunner
 from automa.catalog.load import Catalog
 from automa.cli.main import cli
 from automa.errors import InputError, RulesError
+from automa.session.commands import (
+    Adjust,
+    Command,
+    Counter,
+    EndHeroesTurn,
+    Redo,
+    Undo,
+    command_from_json,
+)
 from automa.session.lock import LOCK
 from automa.session.store import LOG, Session
 from tests.conftest import AUTOMA
@@ -36,8 +45,8 @@ REPORTS = [
 ]
 
 
-def _key(event: dict) -> str:  # type: ignore[type-arg]
-    return json.dumps(event, sort_keys=True)
+def _key(event: dict | Command) -> str:  # type: ignore[type-arg]
+    return json.dumps(event if isinstance(event, dict) else event.to_json(), sort_keys=True)
 
 
 def _writer(folder: Path, catalog: Catalog, seed: int, kinds: list[str], count: int,
@@ -50,17 +59,16 @@ def _writer(folder: Path, catalog: Catalog, seed: int, kinds: list[str], count: 
             kind = rng.choice(kinds)
             try:
                 if kind == "report":
-                    event = dict(rng.choice(REPORTS))
-                    session.report(event)
+                    event = session.do(command_from_json(rng.choice(REPORTS))).command.to_json()
                 elif kind == "done":
-                    session.report_turn_end()
+                    session.do(EndHeroesTurn())
                     event = {"type": "end-heroes-turn"}
                 elif kind == "next":
-                    if session.next() is None:
+                    if session.next_activation() is None:
                         continue
-                    event = session.raw[-1]
+                    event = session.raw[-1].to_json()
                 else:
-                    session.undo() if kind == "undo" else session.redo()
+                    session.do(Undo()) if kind == "undo" else session.do(Redo())
                     event = {"type": kind}
             except (InputError, RulesError):
                 continue  # refused on the state as it is now: nothing written
@@ -93,8 +101,8 @@ def test_play_and_undo_in_two_windows_never_brick_the_session(tmp_path: Path, ca
         thread.join()
     assert not failures, failures
     session = Session.open(folder, catalog)  # opens and replays every input in force
-    logged = Counter(_key(e) for e in session.raw)
-    assert logged == Counter(_key(e) for e in accepted[0] + accepted[1])
+    logged = Tally(_key(e) for e in session.raw)
+    assert logged == Tally(_key(e) for e in accepted[0] + accepted[1])
     assert sum(len(a) for a in accepted) > 20
     status = CliRunner().invoke(cli, ["status", "--session", str(folder), "--json"])
     assert status.exit_code == 0, status.output
@@ -103,12 +111,12 @@ def test_play_and_undo_in_two_windows_never_brick_the_session(tmp_path: Path, ca
 def test_refresh_shows_another_windows_input(tmp_path: Path, catalog: Catalog) -> None:
     folder = new_session(tmp_path)
     mine, theirs = Session.open(folder, catalog), Session.open(folder, catalog)
-    theirs.report({"type": "gold", "piece": "elf", "amount": 2})
+    theirs.do(Adjust(Counter.GOLD, "elf", 2))
     assert mine.state.battle.piece("elf").gold == 7
     assert mine.refresh() is True
     assert mine.state.battle.piece("elf").gold == 9
     assert mine.refresh() is False
-    mine.undo()  # takes back their input: the latest in the log, not the latest it knew of
+    mine.do(Undo())  # takes back their input: the latest in the log, not the latest it knew of
     assert theirs.refresh() and theirs.state.battle.piece("elf").gold == 7
 
 
@@ -117,9 +125,9 @@ def test_a_stale_window_checks_its_input_on_the_fresh_battle(tmp_path: Path,
     """The elf's 7 gold are spent in one window; the other, which still shows 7, is refused."""
     folder = new_session(tmp_path)
     mine, theirs = Session.open(folder, catalog), Session.open(folder, catalog)
-    theirs.report({"type": "gold", "piece": "elf", "amount": -7})
+    theirs.do(Adjust(Counter.GOLD, "elf", -7))
     with pytest.raises(InputError, match="has only 0 gold"):
-        mine.report({"type": "gold", "piece": "elf", "amount": -7})
+        mine.do(Adjust(Counter.GOLD, "elf", -7))
     assert Session.open(folder, catalog).state.battle.piece("elf").gold == 0
 
 
@@ -151,7 +159,7 @@ def test_the_real_play_loop_and_a_second_window(tmp_path: Path, catalog: Catalog
     assert play.returncode == 0, err
     assert "disagree" not in out + err and "internal error" not in out + err
     session = Session.open(folder, catalog)
-    assert sum(e.get("type") == "undo" for e in session.raw) == undos
+    assert sum(isinstance(e, Undo) for e in session.raw) == undos
     assert _run("status", "--session", str(folder)).returncode == 0
 
 
@@ -160,7 +168,7 @@ def _physical_session(tmp_path: Path, catalog: Catalog) -> Path:
     result = CliRunner().invoke(cli, ["new", str(DEMO), "--session", str(folder), "--dice",
                                       "physical"])
     assert result.exit_code == 0, result.output
-    Session.open(folder, catalog).report({"type": "gold", "piece": "elf", "amount": 1})
+    Session.open(folder, catalog).do(Adjust(Counter.GOLD, "elf", 1))
     return folder
 
 
@@ -218,7 +226,7 @@ def test_the_play_loop_shows_another_windows_input_before_its_next_prompt(
     while '"gold"' not in (folder / LOG).read_text():
         assert time.monotonic() < deadline
         time.sleep(0.05)
-    Session.open(folder, catalog).report({"type": "gold", "piece": "elf", "amount": 5})
+    Session.open(folder, catalog).do(Adjust(Counter.GOLD, "elf", 5))
     out, err = play.communicate("\nstatus\nquit\n", timeout=60)
     assert play.returncode == 0, err
     elf = next(line for line in out.splitlines()[::-1] if line.strip().startswith("elf "))
@@ -238,7 +246,7 @@ def test_a_write_from_inside_an_activations_questions_is_refused(tmp_path: Path,
     class Asker:
         def undo_instead(self, *args: object) -> str:
             try:
-                session.undo()
+                session.do(Undo())
             except SessionError as error:
                 refused.append(str(error))
             raise KeyboardInterrupt
@@ -246,7 +254,8 @@ def test_a_write_from_inside_an_activations_questions_is_refused(tmp_path: Path,
         number = choice = yes_no = token = undo_instead
 
     with pytest.raises(KeyboardInterrupt):
-        session.next(Asker())  # type: ignore[arg-type]
+        session.next_activation(Asker())  # type: ignore[arg-type]
     assert refused == [f"{folder}: this window is in the middle of an activation; leave its "
                        f"questions (or finish them) before another input"]
-    assert session.undo() == {"type": "gold", "piece": "elf", "amount": 1}  # lock released
+    undone = session.do(Undo()).taken  # the lock is released
+    assert undone is not None and undone.to_json() == {"type": "gold", "piece": "elf", "amount": 1}

@@ -13,19 +13,20 @@ the answers so far, minus the last, given again.
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
 from automa.engine.judge import Briefing
 from automa.errors import InputError
+from automa.session.answers import menu_numbers_allowed, plain_number, resolve
+
+if TYPE_CHECKING:
+    from automa.session.cave import Notice
 
 T = TypeVar("T")
-PLAIN_NUMBER = re.compile(r"[0-9]{1,6}", re.ASCII)
-SIGNED_NUMBER = re.compile(r"[+-]?[0-9]{1,6}", re.ASCII)
 CONTROL_WORDS = ("back", "undo", "quit")
 
 
@@ -40,17 +41,6 @@ class UndoAtPrompt(Exception):
 class QuitAtPrompt(Exception):
     """`quit` (or Ctrl-C, or the end of the input): stop; nothing half-done is saved."""
 
-
-ASCII_SPACE = " \t\n\r\f\v"
-
-
-def plain_number(text: str, signed: bool = False) -> int | None:
-    """`text` as a whole number when it is plain ASCII digits (a sign if `signed`), else None:
-    a superscript two, full-width or Arabic-Indic digits are not numbers here (str.isdigit
-    would say they are)."""
-    pattern = SIGNED_NUMBER if signed else PLAIN_NUMBER
-    bare = text.strip(ASCII_SPACE)  # str.strip would also take \x1c-\x1f, which int refuses
-    return int(bare) if pattern.fullmatch(bare) else None
 
 
 def _read_answer(prompt: str) -> str:
@@ -88,39 +78,8 @@ def _complain(text: str) -> None:
     click.echo(f"  {text}; try again", err=True)
 
 
-def _menu_numbers_allowed(options: Sequence[str]) -> bool:
-    """A menu number could be mistaken for a value (a token face, a tile's level or number)
-    when any choice holds a digit: then only names are taken."""
-    return not any(char.isdigit() for option in options for char in option)
-
-
-def resolve(answer: str, options: Sequence[str]) -> str | None:
-    """A choice by its name (any case), by one word of it that no other choice shares
-    (`green` or `dungeon` for `green (dungeon)`, `4` for `level-4`), or by its menu number
-    where numbers cannot be values."""
-    text = answer.strip().lower()
-    if not text:
-        return None
-    exact = [o for o in options if o.lower() == text]
-    if exact:
-        return exact[0]
-    by_word = {o for o in options if text in _names_within(o)}
-    if len(by_word) == 1:
-        return by_word.pop()
-    number = plain_number(text)
-    if number is not None and _menu_numbers_allowed(options) and 1 <= number <= len(options):
-        return options[number - 1]
-    return None
-
-
-def _names_within(option: str) -> set[str]:
-    """`left-to-right (green)`: the parts in and out of brackets, and every word of them."""
-    parts = {part.strip() for part in re.split(r"[()]", option.lower()) if part.strip()}
-    return parts | {word for part in parts for word in re.split(r"[\s-]+", part) if word}
-
-
 def _menu(options: Sequence[str]) -> str:
-    if _menu_numbers_allowed(options):
+    if menu_numbers_allowed(options):
         return ", ".join(f"{i}={item}" for i, item in enumerate(options, start=1))
     return ", ".join(options)
 
@@ -216,6 +175,14 @@ class PromptAsker:
 
         for line in briefing_lines(briefing):
             click.echo(line, err=True)
+
+    @staticmethod
+    def announce(notice: Notice) -> None:
+        """What the table must know before it answers (a Kraken fight beginning)."""
+        from automa.render.session_out import notice_lines
+
+        for line in notice_lines(notice):
+            click.echo(line)
 
 def run_with_takebacks(step: Callable[[PromptAsker], T]) -> T:
     """Run `step` with a controlled asker; on `back`, run it again from the start with every

@@ -230,6 +230,7 @@ def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
     from automa.errors import InputError
     from automa.render.setup_out import setup_text
     from automa.scenario.save import save_scenario
+    from automa.session.commands import UseCard, UsePeriod
     from automa.session.store import SCENARIO, Session
 
     catalog, _, state = _state(ctx, folder)
@@ -278,8 +279,7 @@ def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
     for hero, board in returning(state.heroes, state.hero_death).items():
         if board.alive:  # this game's cards stay used: logged first in the room's battle
             for spent in board.used:
-                session.report_used({"type": "used", "piece": hero, "card": spent,
-                                     "per": "game"})
+                session.do(UseCard(hero, spent, UsePeriod.GAME))
     campaign_log.append(folder, {**step, "session": relative, "playmat": result.playmat})
     if as_json:
         emit_json({"room": room, "kind": entry.kind, "session": str(battle),

@@ -98,7 +98,7 @@ def ask_offers(ctx: click.Context, catalog: Any, room: Any, visit: Any, given: s
 def _payers(text: str | None, price: int, state: Any, target: str | None) -> dict[str, int]:
     """Who pays how much: --pay HERO (the whole price) or HERO=N,...; without it the hero the
     purchase is for, or the only living hero."""
-    from automa.cli.asker import plain_number
+    from automa.session.answers import plain_number
 
     if price == 0:
         return {}
@@ -126,8 +126,8 @@ def _bag(ctx: click.Context, visit: Any, given: str | None, ask: bool) -> dict[s
     """The Tavern's bag counts; the unknown ones from --bag or asked, then remembered."""
     from automa.campaign.visits import remember_visit
     from automa.catalog.locate import load_data_file, user_data_dir
-    from automa.cli.asker import plain_number
     from automa.cli.data_cmds import _ask
+    from automa.session.answers import plain_number
 
     missing = [k for k, n in visit.bag.items() if n is None]
     if not missing:

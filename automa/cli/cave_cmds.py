@@ -19,8 +19,8 @@ def hidden_cave() -> None:
 
 
 def _count(option: str, text: str) -> int:
-    from automa.cli.asker import plain_number
     from automa.errors import InputError
+    from automa.session.answers import plain_number
 
     value = plain_number(text)
     if value is None:

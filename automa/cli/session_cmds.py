@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -16,6 +16,9 @@ from automa.cli.main import (
     reports_errors,
 )
 
+if TYPE_CHECKING:
+    from automa.session.store import Session
+
 json_option = click.option("--json", "as_json", is_flag=True,
                            help="Print one JSON object instead of text.")
 session_option = click.option("--session", "folder", required=True,
@@ -23,11 +26,12 @@ session_option = click.option("--session", "folder", required=True,
                               help="The session folder.")
 
 
-def open_session(ctx: click.Context, folder: Path) -> Any:
+def open_session(ctx: click.Context, folder: Path) -> Session:
+    """The session in `folder`, with what its campaign says when it is a campaign's room."""
+    from automa.campaign.rooms import open_room
     from automa.session.lock import is_held
-    from automa.session.store import Session
 
-    session = Session.open(folder, _catalog(ctx))
+    session = open_room(folder, _catalog(ctx))
     if session.torn and not is_held(folder):  # not a line another window is writing now
         click.echo("automa: note: the last input was cut off by a crash and is ignored",
                    err=True)
@@ -77,17 +81,20 @@ def next_(ctx: click.Context, folder: Path, as_json: bool) -> None:
     from automa.cli.asker import QuitAtPrompt, UndoAtPrompt, run_with_takebacks
     from automa.errors import InputError
     from automa.render.json_out import activation_json
-    from automa.render.session_out import describe_event, latest_activation_text
+    from automa.render.session_out import describe_command, latest_activation_text
+    from automa.session.commands import NextActivation, Undo
 
     session = open_session(ctx, folder)
     try:  # `back` at a question asks the one before again (cli/asker.py)
-        activation = run_with_takebacks(session.next)
+        applied = run_with_takebacks(lambda asker: session.do(NextActivation(), asker))
     except UndoAtPrompt:
+        undone = session.do(Undo()).taken
         click.echo(f"Abandoned the activation (nothing logged); undone: "
-                   f"{describe_event(session.undo())}", err=True)
+                   f"{describe_command(undone) if undone else 'nothing'}", err=True)
         return
     except QuitAtPrompt:
         raise InputError("stopped at a question; the activation was not saved") from None
+    activation = applied.activation
     if activation is None:
         if as_json:
             emit_json(None)
@@ -100,15 +107,18 @@ def next_(ctx: click.Context, folder: Path, as_json: bool) -> None:
     click.echo(latest_activation_text(session.state, session.geometry_mode != "asked"))
 
 
-def _changed(session: Any, verb: str, event: dict[str, Any], as_json: bool) -> None:
-    from automa.cli.play_cave import session_status_json
-    from automa.render.session_out import describe_event
+def _marker(ctx: click.Context, folder: Path, verb: str, as_json: bool) -> None:
+    from automa.render.session_out import describe_command, session_status_json
+    from automa.session.commands import Redo, Undo
 
+    session = open_session(ctx, folder)
+    taken = session.do(Undo() if verb == "undone" else Redo()).taken
+    assert taken is not None
     if as_json:
-        emit_json({verb: event, **session_status_json(session)})
+        emit_json({verb: taken.to_json(), **session_status_json(session)})
     else:
-        click.echo(f"{verb.capitalize()}: {describe_event(event)} (round {session.state.round}, "
-                   f"{session.state.phase}'s turn)")
+        click.echo(f"{verb.capitalize()}: {describe_command(taken)} (round "
+                   f"{session.state.round}, {session.state.phase}'s turn)")
 
 
 @cli.command()
@@ -118,8 +128,7 @@ def _changed(session: Any, verb: str, event: dict[str, Any], as_json: bool) -> N
 @reports_errors
 def undo(ctx: click.Context, folder: Path, as_json: bool) -> None:
     """Take back the last input (the log keeps it; `redo` puts it back)."""
-    session = open_session(ctx, folder)
-    _changed(session, "undone", session.undo(), as_json)
+    _marker(ctx, folder, "undone", as_json)
 
 
 @cli.command()
@@ -129,8 +138,7 @@ def undo(ctx: click.Context, folder: Path, as_json: bool) -> None:
 @reports_errors
 def redo(ctx: click.Context, folder: Path, as_json: bool) -> None:
     """Put back the last input undone."""
-    session = open_session(ctx, folder)
-    _changed(session, "redone", session.redo(), as_json)
+    _marker(ctx, folder, "redone", as_json)
 
 
 @cli.command()
@@ -144,7 +152,7 @@ def rollback(ctx: click.Context, folder: Path, keep: int, as_json: bool) -> None
 
     It works on a log that no longer replays: the marker is written first, then the inputs
     kept are replayed."""
-    from automa.cli.play_cave import session_status_json
+    from automa.render.session_out import session_status_json
     from automa.session.log import SessionError
     from automa.session.store import rollback_log
 
@@ -168,16 +176,13 @@ def rollback(ctx: click.Context, folder: Path, keep: int, as_json: bool) -> None
 @reports_errors
 def status(ctx: click.Context, folder: Path, as_json: bool) -> None:
     """Where the battle stands."""
-    from automa.cli.play_cave import antients_held, session_status_json
-    from automa.render.measured import unmeasured_now
-    from automa.render.session_out import status_text
+    from automa.render.session_out import session_status_json, session_status_text
 
     session = open_session(ctx, folder)
     if as_json:
         emit_json(session_status_json(session))
     else:
-        click.echo(status_text(session.state, frozenset(unmeasured_now(session)),
-                               antients_held(session)), nl=False)
+        click.echo(session_status_text(session), nl=False)
 
 
 @cli.command("log")
@@ -187,21 +192,19 @@ def status(ctx: click.Context, folder: Path, as_json: bool) -> None:
 @reports_errors
 def log_(ctx: click.Context, folder: Path, as_json: bool) -> None:
     """Every input in force, numbered (the numbers `rollback` takes)."""
-    from automa.render.session_out import clean, describe_event
+    from automa.render.session_out import describe_command
     from automa.session.log import read_log
-    from automa.session.state import effective_events
-    from automa.session.store import LOG
+    from automa.session.state import in_force
+    from automa.session.store import LOG, commands_of
 
-    done, undone = effective_events(read_log(folder / LOG).events)  # no replay: always readable
+    contents = read_log(folder / LOG)  # no replay: always readable
+    done, undone = in_force(commands_of(contents))
     if as_json:
-        emit_json({"inputs": done, "redo": undone})
+        emit_json({"inputs": [c.to_json() for c in done],
+                   "redo": [c.to_json() for c in undone]})
         return
-    for number, event in enumerate(done, start=1):
-        try:
-            text = describe_event(event)
-        except (KeyError, TypeError, ValueError):
-            text = clean(f"(damaged input: {event})")
-        click.echo(f"{number:>4}  {text}")
+    for number, command in enumerate(done, start=1):
+        click.echo(f"{number:>4}  {describe_command(command)}")
     if undone:
         click.echo(f"      ({len(undone)} undone input(s) can be redone)")
 

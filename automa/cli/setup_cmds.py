@@ -13,8 +13,8 @@ if TYPE_CHECKING:
 
 
 def parse_heroes(text: str | None) -> tuple[tuple[str, int], ...]:
-    from automa.cli.asker import plain_number
     from automa.errors import InputError
+    from automa.session.answers import plain_number
 
     heroes = []
     for part in (text or "").split(","):

@@ -30,7 +30,10 @@ class Outcome:
 class Asker(Protocol):
     """The players at the table, answering with their real dice, tiles and cards."""
 
-    def number(self, prompt: str, allowed: Sequence[int]) -> int: ...
+    def number(self, prompt: str, allowed: Sequence[int], what: str | None = None) -> int:
+        """A number among `allowed`: a face of the die rolled, or (`what`, like "a Poison
+        card's value") another number the players read at the table."""
+        ...
 
     def order(self, prompt: str, items: Sequence[str]) -> list[str]: ...
 

@@ -14,13 +14,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import field
+from enum import StrEnum
 from typing import Any, Protocol
 
 from automa.engine.steps import Step
 from automa.errors import RulesError
 from automa.model.records import dataclass
 
-GEOMETRY_MODES = ("tracked", "asked", "hybrid")
+
+class GeometryMode(StrEnum):
+    """Where geometric answers come from: computed on the model (tracked), asked of the players
+    holding the real rulers and templates (asked), or computed and asked on close calls only
+    (hybrid)."""
+
+    TRACKED = "tracked"
+    ASKED = "asked"
+    HYBRID = "hybrid"
+
+
+GEOMETRY_MODES = tuple(GeometryMode)
 
 
 @dataclass(frozen=True)

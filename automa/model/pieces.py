@@ -2,14 +2,38 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from automa.model.records import dataclass
 from automa.model.shots import Sequence
 
+
+class Side(StrEnum):
+    """Whose a piece is: the Heroic Forces, the AI (the Overseer's), or nobody's (a wild
+    wyvern)."""
+
+    HEROES = "heroes"
+    AI = "ai"
+    NEUTRAL = "neutral"
+
+
+class Condition(StrEnum):
+    """What a piece may be under, besides its health (the cards and tokens laid on it)."""
+
+    FROZEN = "frozen"
+    STUNNED = "stunned"
+    TELEPORTED = "teleported"
+    DEVOURED = "devoured"
+    ALOFT = "aloft"
+    RIDING = "riding"
+    RIDDEN = "ridden"
+
+
 HERO_KINDS = ("hero", "ally", "familiar", "mount", "assistant")
 AI_KINDS = ("monster", "catacomb-lord", "antient")
-SIDES = ("heroes", "ai", "neutral")
+SIDES = tuple(Side)
 NEUTRAL_KINDS = ("wild-wyvern",)
-CONDITIONS = ("frozen", "stunned", "teleported", "devoured", "aloft", "riding", "ridden")
+CONDITIONS = tuple(Condition)
 
 Point = tuple[float, float]
 

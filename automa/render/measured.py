@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from automa.engine.activation import Activation
 from automa.engine.steps import MoveStep
 from automa.model.pieces import Piece
+from automa.session.commands import Move
+from automa.session.game import Game
 from automa.session.replay import ReplayStep, replay_steps
-from automa.session.store import Session
 
 Point = tuple[float, float]
 
@@ -55,8 +56,8 @@ def unmeasured_steps(steps: Sequence[ReplayStep]) -> list[Unmeasured]:
                     current[piece_id] = None  # summoned: placed by the model, never measured
                 elif (at != old[piece_id] or piece_id in moved) and piece_id not in current:
                     current[piece_id] = old[piece_id]
-            elif at != old.get(piece_id) or (step.event.get("piece") == piece_id
-                                             and step.event.get("type") == "move"):
+            elif at != old.get(piece_id) or (isinstance(step.command, Move)
+                                             and step.command.piece == piece_id):
                 current.pop(piece_id, None)  # the players said where it stands
         for piece_id in set(current) - set(new):
             del current[piece_id]  # out of play
@@ -64,7 +65,7 @@ def unmeasured_steps(steps: Sequence[ReplayStep]) -> list[Unmeasured]:
     return result
 
 
-def unmeasured_now(session: Session) -> Mapping[str, Point | None]:
+def unmeasured_now(session: Game) -> Mapping[str, Point | None]:
     """The pieces of a live session whose position the table never gave (empty unless its
     geometry is asked): id -> last measured spot."""
     if session.geometry_mode != "asked":

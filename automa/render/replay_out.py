@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from automa.render.session_out import describe_event
+from automa.render.session_out import describe_command
 from automa.render.text import RULE, activation_lines, labelled
+from automa.session.commands import EndHeroesTurn
 from automa.session.replay import ReplayStep
 
 
 def step_lines(step: ReplayStep, coordinates: bool = True) -> list[str]:
     if step.activation is None:
-        if step.event.get("type") == "end-heroes-turn":
+        if isinstance(step.command, EndHeroesTurn):
             return [f"[{step.number}] the heroes are done: round {step.after.round}, AI turn"]
         return [f"[{step.number}] round {step.before.round}, heroes: "
-                f"{describe_event(step.event)}"]
+                f"{describe_command(step.command)}"]
     pieces, names = labelled(step.before.scenario.pieces, step.before.battle.pieces,
                              step.after.battle.pieces)
     lines = []

@@ -1,22 +1,53 @@
-"""Printouts of a session: its status and its input log."""
+"""Printouts of a session: its status, its input log, and what each command did (the lines the
+terminal prints after a command and the board shows as its output)."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
 
 from automa.model.board import HeroBoard, board_of
+from automa.model.components import DamageToken
+from automa.model.pieces import Condition, Side
 from automa.render.json_out import pieces_json
-from automa.session.events import Event
-from automa.session.state import SessionState
+from automa.rules.hidden_cave import HiddenCave
+from automa.rules.kraken import hero_wins, token_count
+from automa.rules.rulings import cite
+from automa.session.apply import Applied
+from automa.session.cave import KrakenFightBegins, Notice, antients_held
+from automa.session.commands import (
+    Adjust,
+    Command,
+    Damage,
+    Damaged,
+    EndHeroesTurn,
+    EnterCave,
+    Heal,
+    Hit,
+    KrakenTie,
+    Move,
+    NextActivation,
+    Redo,
+    Remove,
+    ReturnToMat,
+    Rollback,
+    SetCondition,
+    Summon,
+    Undo,
+    UseCard,
+)
+from automa.session.game import Game
+from automa.session.state import Phase, SessionState
+from automa.session.words import Asked
 
 Antients = Mapping[str, Sequence[tuple[str, bool]]]  # hero -> (Antient, summoned) in order won
+WIDTH = 100
 
 
-def status_json(state: SessionState, antients: Antients | None = None) -> dict[str, Any]:
-    """The battle as JSON; with `antients` (cli/play_cave.py `antients_held`) each board also
+def status_json(state: SessionState, antients: Antients | None = None) -> dict[str, object]:
+    """The battle as JSON; with `antients` (session/cave.py `antients_held`) each board also
     lists the Antients the hero holds: `[{"name": ..., "summoned": bool}]`."""
-    boards: dict[str, dict[str, Any]] = {
+    boards: dict[str, dict[str, object]] = {
         b.hero: {"health": b.health, "starting_health": b.starting_health, "gold": b.gold,
                  "poison": b.poison, "items": b.items, "kills": list(b.kills),
                  "used": list(b.used)} for b in hero_boards(state)}
@@ -24,8 +55,16 @@ def status_json(state: SessionState, antients: Antients | None = None) -> dict[s
         for hero, board in boards.items():
             board["antients"] = [{"name": name, "summoned": summoned}
                                  for name, summoned in antients.get(hero, ())]
-    return {"round": state.round, "phase": state.phase, "pieces": pieces_json(state.battle),
+    return {"round": state.round, "phase": str(state.phase), "pieces": pieces_json(state.battle),
             "out": dict(state.battle.out), "boards": boards}
+
+
+def session_status_json(game: Game) -> dict[str, object]:
+    """`automa status --json` of a live session: the battle, and each board's Antients (the
+    one object `status`, `undo`/`redo`/`rollback --json` and the board's `/api/state`
+    print)."""
+    return status_json(game.state, antients_held(game.state.battle, game.room,
+                                                 game.effective()[0]))
 
 
 def antients_text(held: Sequence[tuple[str, bool]]) -> str:
@@ -40,7 +79,7 @@ def hero_boards(state: SessionState) -> list[HeroBoard]:
     """Each hero's board as the battle stands (no kills on it in the Lord fight)."""
     lord_fight = any(p.kind == "catacomb-lord" for p in state.scenario.pieces)
     return [board_of(p, state.battle.out, lord_fight) for p in state.battle.pieces
-            if p.side == "heroes" and p.kind == "hero"]
+            if p.side == Side.HEROES and p.kind == "hero"]
 
 
 def status_text(state: SessionState, unmeasured: Collection[str] = frozenset(),
@@ -48,9 +87,10 @@ def status_text(state: SessionState, unmeasured: Collection[str] = frozenset(),
     """Where the battle stands; a piece in `unmeasured` (asked geometry: moved by the AI and
     not yet reported) shows no coordinates, since nobody measured them. `antients`: the
     Antients each hero holds, shown on their board."""
-    phase = "the heroes' turn" if state.phase == "heroes" else "the AI turn"
+    phase = "the heroes' turn" if state.phase == Phase.HEROES else "the AI turn"
     lines = [f"Round {state.round} · {phase}"]
-    for side, title in (("heroes", "Heroic Forces"), ("ai", "AI"), ("neutral", "Neutral")):
+    for side, title in ((Side.HEROES, "Heroic Forces"), (Side.AI, "AI"),
+                        (Side.NEUTRAL, "Neutral")):
         pieces = [p for p in state.battle.pieces if p.side == side]
         if not pieces:
             continue
@@ -58,7 +98,7 @@ def status_text(state: SessionState, unmeasured: Collection[str] = frozenset(),
         for p in pieces:
             health = "" if p.health is None else f" health {p.health}"
             extra = "".join(f" {k} {getattr(p, k)}" for k in ("gold", "poison", "items")
-                            if side == "heroes")
+                            if side == Side.HEROES)
             conditions = f" [{', '.join(sorted(p.conditions))}]" if p.conditions else ""
             where = ("(not measured)" if p.id in unmeasured
                      else f"({p.at[0]:5.1f}, {p.at[1]:5.1f})")
@@ -71,74 +111,73 @@ def status_text(state: SessionState, unmeasured: Collection[str] = frozenset(),
     if state.battle.out:
         lines.append("  Out of play: " + ", ".join(f"{k} ({v})"
                                                    for k, v in state.battle.out.items()))
-    if state.phase == "ai" and state.progress is not None:
+    if state.phase == Phase.AI and state.progress is not None:
         lines.append(f"  Acted this turn: {', '.join(sorted(state.progress.acted)) or 'nobody'}")
     return "\n".join(lines) + "\n"
 
 
-def describe_event(event: Event) -> str:
-    kind = event.get("type")
-    if kind == "activation":
-        dice = ", ".join(f"{o['kind']} {o['value']}" for o in event.get("outcomes", []))
-        summary = event.get("summary")
-        if isinstance(summary, str) and summary:  # logged since the summary was kept
-            return clean(summary) + (f", {clean(dice)}" if dice else "")
+MARKER_WORDS = {EndHeroesTurn.TYPE: "end of the heroes' turn",
+                Undo.TYPE: "undo of the last input", Redo.TYPE: "redo of the last input undone"}
+
+
+def describe_command(command: Command) -> str:
+    """One input as `automa log` lists it."""
+    if isinstance(command, NextActivation):
+        dice = ", ".join(f"{o.kind} {o.value}" for o in command.outcomes)
+        if command.summary:  # logged since the summary was kept
+            return clean(command.summary) + (f", {clean(dice)}" if dice else "")
         return f"AI activation ({clean(dice) or 'no dice'})"
-    if kind == "damaged":
-        line = event.get("line")
-        return (f"damaged line {line}" if line else "damaged input") + \
-            f" ({clean(str(event.get('problem', '')))})"
-    if kind == "move":
-        x, y = event["to"]
-        return f"move {event['piece']} to ({x:.1f}, {y:.1f})"
-    if kind in ("damage", "heal", "gold", "items", "poison"):
-        return f"{kind} {event['piece']} {event['amount']:+d}" if kind in (
-            "gold", "items", "poison") else f"{kind} {event['piece']} {event['amount']}"
-    if kind == "used":
-        return f"{event['piece']} used {event.get('card')} (once per {event.get('per')})"
-    if kind == "hit":
-        by = f" by {event['by']}" if event.get("by") else ""
-        return f"hit {', '.join(map(str, event.get('targets', [])))} {event.get('shot')}{by}"
-    if kind == "remove":
-        return f"{event['piece']} leaves play ({event.get('why', 'dead')})"
-    if kind == "condition":
-        return f"{event['piece']} {'is' if event['on'] else 'is no longer'} {event['condition']}"
-    if kind == "rollback":
-        return f"rollback to {event['to']} inputs"
-    if kind == "cave":
-        return describe_cave(event)
-    if kind == "summon":
-        return clean(f"{event['piece']} summoned Antient {event['antient']} (instead of the "
+    if isinstance(command, Damaged):
+        return (f"damaged line {command.line}" if command.line else "damaged input") + \
+            f" ({clean(command.problem)})"
+    if isinstance(command, Move):
+        if command.to is None:
+            return clean(f"move {command.piece} to {command.words}")
+        x, y = command.to
+        return clean(f"move {command.piece} to ({x:.1f}, {y:.1f})")
+    if isinstance(command, Damage | Heal):
+        return clean(f"{command.TYPE} {command.piece} {command.amount}")
+    if isinstance(command, Adjust):
+        return clean(f"{command.counter} {command.piece} {command.change:+d}")
+    if isinstance(command, UseCard):
+        return clean(f"{command.piece} used {command.card} (once per {command.per})")
+    if isinstance(command, Hit):
+        by = f" by {command.by}" if command.by else ""
+        return clean(f"hit {', '.join(command.targets)} {command.shot}{by}")
+    if isinstance(command, Remove):
+        return clean(f"{command.piece} leaves play ({command.why})")
+    if isinstance(command, SetCondition):
+        return clean(f"{command.piece} {'is' if command.on else 'is no longer'} "
+                     f"{command.condition}")
+    if isinstance(command, ReturnToMat):
+        return clean(f"{command.piece} back on the mat from the Teleported! or Devoured! card")
+    if isinstance(command, Rollback):
+        return f"rollback to {command.keep} inputs"
+    if isinstance(command, EnterCave):
+        return describe_cave(command)
+    if isinstance(command, Summon):
+        return clean(f"{command.piece} summoned Antient {command.antient} (instead of the "
                      f"base shot sequence)")
-    if kind in MARKER_WORDS:
-        return MARKER_WORDS[kind]
-    return clean(str(kind))
+    return MARKER_WORDS[command.TYPE]
 
 
-MARKER_WORDS = {"end-heroes-turn": "end of the heroes' turn",
-                "undo": "undo of the last input", "redo": "redo of the last input undone"}
-
-
-def describe_cave(event: Event) -> str:
-    """A `cave` input as the log line: the hero's Kraken fight and what it gave them."""
-    from automa.model.components import DamageToken
-    from automa.rules.kraken import hero_wins
-
-    labels = [str(t) for t in event.get("tokens") or ()]
+def describe_cave(command: EnterCave) -> str:
+    """A Kraken fight as the log line: the hero's fight and what it gave them."""
+    fight = command.fight
+    sent = " (sent by the Portal Trap)" if command.portal else ""
+    if fight is None:
+        return clean(f"{command.piece} enters the Hidden Cave{sent}")
+    labels = list(fight.tokens)
     total = sum(DamageToken.parse(t).value for t in labels)
-    strength = int(event["strength"])
-    tie = str(event.get("tie", "kraken"))
-    won = hero_wins(strength, total, tie)
-    sent = " (sent by the Portal Trap)" if event.get("portal") else ""
-    fight = (f"{event['piece']} fought the Kraken{sent}: strength {strength}, tokens "
-             f"{', '.join(labels) or 'none'} = {total}")
-    if total == strength:
-        fight += f", a tie ({tie} wins)"
-    item = event.get("item")
-    outcome = (f"the hero wins; 1 platinum, 2 health, item {item}, Antient "
-               f"{event.get('antient')}" if won else
-               f"the Kraken wins; a Poison card discarded (if any), item {item}")
-    return clean(f"{fight}: {outcome}")
+    won = hero_wins(fight.strength, total, str(fight.tie))
+    text = (f"{command.piece} fought the Kraken{sent}: strength {fight.strength}, tokens "
+            f"{', '.join(labels) or 'none'} = {total}")
+    if total == fight.strength:
+        text += f", a tie ({fight.tie} wins)"
+    outcome = (f"the hero wins; 1 platinum, 2 health, item {fight.item}, Antient "
+               f"{fight.antient}" if won else
+               f"the Kraken wins; a Poison card discarded (if any), item {fight.item}")
+    return clean(f"{text}: {outcome}")
 
 
 def clean(text: str) -> str:
@@ -160,6 +199,201 @@ def latest_activation_text(state: SessionState, coordinates: bool) -> str:
         number += 1
     lines = activation_lines(number, activation, names, pieces,
                              state.scenario.settings.los_blocked, coordinates=coordinates)
-    if state.phase == "heroes":
+    if state.phase == Phase.HEROES:
         lines.append(f"The AI turn is over. Round {state.round}: the heroes' turn.")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# What a command did, in a few lines (indented as the play loop prints them).
+
+def _wrapped(line: str) -> list[str]:
+    return textwrap.wrap(line, WIDTH, initial_indent="  ", subsequent_indent="    ") or [""]
+
+
+def applied_lines(applied: Applied, announced: bool = False) -> list[str]:
+    """What the table is told after a heroes'-turn command (an activation's printout is
+    `latest_activation_text`); `announced`: the notices before its questions were shown."""
+    command, after = applied.command, applied.after.battle
+    if isinstance(command, Move):
+        assert command.to is not None
+        return [f"  {command.piece} is at ({command.to[0]:.1f}, {command.to[1]:.1f})"]
+    if isinstance(command, Damage | Heal | Adjust):
+        piece = after.get(command.piece)
+        return [f"  {command.piece}: " + ("out of play" if piece is None else
+                                          f"health {piece.health}, gold {piece.gold}, items "
+                                          f"{piece.items}, poison {piece.poison}")]
+    if isinstance(command, Hit):
+        rolls = [f"  D12 for the Portal Trap on {target}: {roll}"
+                 for target, roll in zip(command.targets, command.portal, strict=False)]
+        return [*rolls, *(wrapped for note in applied.notes for wrapped in _wrapped(note))]
+    if isinstance(command, UseCard):
+        fate = "flip the card; it is refreshed in the next Setup Phase" \
+            if command.per == "room" else "discard the card"
+        return [clean(f"  {command.piece} used {command.card}: {fate}")]
+    if isinstance(command, Remove):
+        return [f"  {command.piece} leaves play"]
+    if isinstance(command, SetCondition):
+        return [f"  {command.piece} {'is' if command.on else 'is no longer'} "
+                f"{command.condition}"]
+    if isinstance(command, ReturnToMat):
+        return [f"  {command.piece} is back on the mat at its old spot: `move` it where it "
+                f"stands"]
+    if isinstance(command, EnterCave):
+        return cave_lines(applied, announced)
+    if isinstance(command, Summon):
+        return summon_lines(command)
+    if isinstance(command, EndHeroesTurn):
+        return [f"Round {applied.after.round}: the AI turn."]
+    if isinstance(command, Undo | Redo):
+        verb = "undone" if isinstance(command, Undo) else "redone"
+        taken = describe_command(applied.taken) if applied.taken is not None else "nothing"
+        return [f"  {verb}: {taken}"]
+    if isinstance(command, Rollback):
+        return [f"Rolled back to input {command.keep}"]
+    return []
+
+
+def notice_lines(notice: Notice) -> list[str]:
+    """What the core tells the table before it asks (session/cave.py's notices)."""
+    if isinstance(notice, KrakenFightBegins):
+        why = "sent by the Portal Trap" if notice.portal else "instead of their turn"
+        lines = [f"{notice.hero} enters the Hidden Cave ({why}) and has left the Battle Phase; "
+                 f"the Kraken fight ({cite('cave-in-battle')})",
+                 f"{notice.hero} draws {notice.tokens} red Damage tokens (level {notice.bag} "
+                 f"bag, {cite('kraken-bag')}), one at a time, keeping each out of the bag"]
+    else:
+        lines = [f"The bag is empty: note the {notice.drawn} tokens drawn so far and put them "
+                 f"all back into the bag ({cite('kraken-draw')})"]
+    return [clean(f"  {line}") for line in lines]
+
+
+def cave_lines(applied: Applied, announced: bool = False) -> list[str]:
+    """The Kraken fight as the table is told it: the draws, the outcome and the reward (after
+    the fight's beginning, unless it was `announced` before the players were asked)."""
+    command = applied.command
+    assert isinstance(command, EnterCave) and command.fight is not None
+    fight = command.fight
+    hero = applied.before.battle.piece(command.piece)
+    health = hero.health or 0
+    tokens = [DamageToken.parse(t) for t in fight.tokens]
+    total = sum(t.value for t in tokens)
+    won = hero_wins(fight.strength, total, str(fight.tie))
+    begins = KrakenFightBegins(command.piece, command.portal,
+                               token_count(health, command.shots), fight.bag)
+    head = [] if announced else notice_lines(begins)
+    lines = [f"the Kraken's strength (D12): {fight.strength}",
+             f"red tokens ({health // 4} for health, {command.shots} for shot icons): "
+             f"{' '.join(fight.tokens) or 'none'} = {total}"]
+    if total == fight.strength:
+        winner = "the hero" if fight.tie == KrakenTie.HERO else "the Kraken"
+        lines.append(f"a tie: {winner} wins ({cite('kraken-tie')})")
+    if won:
+        lines.append(f"the hero evades the Kraken: 1 platinum coin (5 gold), 2 health, "
+                     f"{fight.item} (their choice), the Antient {fight.antient} (summon it "
+                     f"instead of the base shot sequence in a later turn: `summon "
+                     f"{command.piece} {fight.antient}`)")
+    else:
+        lines.append(f"the Kraken wins: one Poison card discarded (if any), and {fight.item}, "
+                     f"drawn at random")
+    after = applied.after.battle.piece(command.piece)
+    lines.append(f"{command.piece}: health {after.health}, gold {after.gold}, poison "
+                 f"{after.poison}, items {after.items}; back on the mat where they stood")
+    return [*head, *(clean(f"  {line}") for line in lines)]
+
+
+def summon_lines(command: Summon) -> list[str]:
+    hero, antient = command.piece, command.antient
+    return [clean(f"  {hero} summons {antient} instead of performing their base shot sequence "
+                  f"(\"This Antient may be summoned instead of performing their hero's base "
+                  f"shot sequence in a subsequent turn of the Battle Phase\"); marked used on "
+                  f"{hero}'s board ({cite('antient-summon-once')})."),
+            clean(f"  Place it within 2.5 cm of {hero}; it acts for the heroes first, then its "
+                  f"card passes to the Overseer and back until the Battle Phase ends "
+                  f"({cite('antient-control')}).")]
+
+
+def cave_view_lines(cave: HiddenCave, heroes: Sequence[str]) -> list[str]:
+    """`cave` alone: the Hidden Cave as this battle leaves it."""
+    lines = [f"  the Hidden Cave: collect {', '.join(cave.needed)}; items beside the card: "
+             f"{', '.join(cave.items) or 'none'}"]
+    for hero in heroes:
+        missing = cave.missing(hero)
+        state = "visited" if hero in cave.visited else \
+            "may enter instead of their turn" if not missing else \
+            f"missing {', '.join(missing)}"
+        lines.append(f"  {hero} keeps: {', '.join(cave.pieces(hero)) or 'none'} ({state})")
+    return lines
+
+
+REMINDERS = {
+    Condition.STUNNED: "a stunned hero cannot use items except familiars; the Stunned! card "
+                       "goes at the end of the Battle Phase, when the hero is teleported or "
+                       "devoured, or as your rulebook says (`unstun {id}`)",
+    Condition.FROZEN: "a frozen character cannot act, cannot be damaged and loses its "
+                      "defensive properties until the ice piece is knocked off "
+                      "(`unfreeze {id}`)",
+    Condition.TELEPORTED: "on the Teleported! card: it comes back this round anywhere on the "
+                          "mat's edge and makes one melee shot (`back {id}`, then "
+                          "`move {id} ...`)",
+    Condition.DEVOURED: "on the Devoured! card: out of play until the room is cleared or the "
+                        "devouring monster dies (`back {id}`, then `move {id} ...`)",
+}
+
+
+def condition_reminders(state: SessionState) -> list[str]:
+    """At the start of the heroes' turn: the conditions they hold and what the rules say."""
+    lines = []
+    for piece in state.battle.pieces:
+        if piece.side != Side.HEROES:
+            continue
+        for condition in sorted(piece.conditions & REMINDERS.keys()):
+            text = f"{piece.id} is {condition}: " + REMINDERS[Condition(condition)].format(
+                id=piece.id)
+            lines.append(textwrap.fill(text, WIDTH, initial_indent="  ",
+                                       subsequent_indent="    "))
+    return lines
+
+
+def log_lines(game: Game) -> list[str]:
+    """Play's `log`: every input in force, numbered (the numbers `rollback` takes)."""
+    return [f"  {number:>4}  {describe_command(command)}"
+            for number, command in enumerate(game.effective()[0], start=1)]
+
+
+def room_cave_lines(game: Game) -> list[str]:
+    """`cave` alone: the Hidden Cave as this battle leaves it."""
+    from automa.errors import InputError
+    from automa.session.cave import cave_now
+
+    room = game.room
+    if room is None or room.cave is None:
+        raise InputError("no Hidden Cave in this game")
+    cave = cave_now(game.state.scenario, game.state.battle, room, game.effective()[0])
+    heroes = sorted({p.id for p in game.state.scenario.pieces
+                     if p.side == Side.HEROES and p.kind == "hero"})
+    return cave_view_lines(cave, heroes)
+
+
+def session_status_text(game: Game) -> str:
+    """Play's `status` and `automa status`: the battle, positions nobody measured shown as
+    such, each hero's Antients on their board."""
+    from automa.render.measured import unmeasured_now
+
+    held = antients_held(game.state.battle, game.room, game.effective()[0])
+    return status_text(game.state, frozenset(unmeasured_now(game)), held)
+
+
+def answer_text(game: Game, asked: Asked) -> str:
+    """The answer to a question typed at the table (`los`, `status`, `log`, `cave`, `help`)."""
+    from automa.render.sight_out import los_lines
+    from automa.session.words import AI_HELP, HEROES_HELP, Query
+
+    if asked.query == Query.HELP:
+        return (HEROES_HELP if game.state.phase == Phase.HEROES else AI_HELP) + "\n"
+    if asked.query == Query.STATUS:
+        return session_status_text(game)
+    lines = log_lines(game) if asked.query == Query.LOG else \
+        los_lines(game, asked.args[0]) if asked.query == Query.LOS else \
+        room_cave_lines(game) if asked.query == Query.CAVE else []
+    return "".join(f"{line}\n" for line in lines)

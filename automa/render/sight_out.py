@@ -3,7 +3,9 @@ two say "sees" and "hidden" the same way."""
 
 from __future__ import annotations
 
+from automa.errors import InputError
 from automa.geometry.sight import Sighting
+from automa.session.game import Game
 
 
 def sight_line(s: Sighting, close_call: float | None = None) -> str:
@@ -18,3 +20,27 @@ def sight_line(s: Sighting, close_call: float | None = None) -> str:
     if s.margin < close_call:
         margin += " close call: check with a ruler edge"
     return f"  {seen} {s.target:<16} {s.distance:6.1f} cm{behind}{margin}"
+
+
+def los_lines(game: Game, viewer_id: str) -> list[str]:
+    """Play's `los ID`: whom the piece sees now, those nobody measured (asked geometry) read at
+    the table instead."""
+    from automa.geometry.sight import look_around
+    from automa.render.measured import unmeasured_now
+
+    battle = game.state.battle
+    viewer = battle.get(viewer_id)
+    if viewer is None:
+        raise InputError(f"no piece {viewer_id!r} in play")
+    unknown = unmeasured_now(game)
+    if viewer.id in unknown:
+        return [f"  {viewer.id} stands where nobody measured: sight is read at the table (a "
+                f"ruler edge from centre to centre), or report it with `move` first"]
+    settings = game.state.scenario.settings
+    others = [p for p in battle.on_table() if p.side != viewer.side and p.id not in unknown]
+    lines = [sight_line(s) for s in look_around(game.geometry, viewer, others,
+                                                settings.los_blocked, settings.los_test)]
+    if unmeasured := sorted(p.id for p in battle.on_table()
+                            if p.side != viewer.side and p.id in unknown):
+        lines.append(f"  not measured, read at the table: {', '.join(unmeasured)}")
+    return lines

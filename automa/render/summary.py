@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from automa.catalog.load import Catalog
-from automa.session.events import Event
-from automa.session.state import SessionState, replay_states, start
+from automa.model.pieces import Side
+from automa.session.apply import Setting, replay_states
+from automa.session.commands import Command, Damage, Hit, NextActivation
+from automa.session.state import SessionState, start
 
 UNNAMED = ""  # damage the heroes reported without saying who dealt it
-DAMAGING = frozenset({"activation", "damage", "hit"})  # inputs whose health losses are damage
 
 
 @dataclass
@@ -25,18 +25,18 @@ def _health(state: SessionState) -> dict[str, int]:
     return {p.id: p.health for p in state.battle.pieces if p.health is not None}
 
 
-def tally(state: SessionState, events: Sequence[Event], catalog: Catalog, seed: int) -> Tally:
+def tally(state: SessionState, done: Sequence[Command], setting: Setting) -> Tally:
     """Damage per hero over the effective inputs: a hero's health lost is damage taken
     (whoever caused it); an AI piece's health lost to a heroes' `damage` report is damage
     dealt by the hero the report names (`by`), else by the heroes unnamed. A piece that leaves
     play lost its remaining health only when damage took it (an activation, `damage`, `hit`);
     one reported dead or killed by poison cards took no damage in the summary's sense."""
     result = Tally()
-    heroes = {p.id for p in start(state.scenario).battle.pieces if p.side == "heroes"}
-    for event, (before, after) in zip(events, replay_states(state.scenario, events, catalog,
-                                                             seed), strict=True):
+    heroes = {p.id for p in start(state.scenario).battle.pieces if p.side == Side.HEROES}
+    for command, (before, after) in zip(done, replay_states(state.scenario, done, setting),
+                                        strict=True):
         was, now = _health(before), _health(after)
-        damaging = event.get("type") in DAMAGING
+        damaging = isinstance(command, NextActivation | Damage | Hit)
         for piece_id, health in was.items():
             if piece_id not in now and not damaging:
                 continue  # left play by a report (`dead`, poison): not damage dealt or taken
@@ -45,15 +45,14 @@ def tally(state: SessionState, events: Sequence[Event], catalog: Catalog, seed: 
                 continue
             if piece_id in heroes:
                 result.taken[piece_id] = result.taken.get(piece_id, 0) + lost
-            elif event.get("type") in ("damage", "hit"):
-                by = event.get("by")
-                who = by if isinstance(by, str) and by in heroes else UNNAMED
+            elif isinstance(command, Damage | Hit):
+                by = command.by
+                who = by if by is not None and by in heroes else UNNAMED
                 result.dealt[who] = result.dealt.get(who, 0) + lost
     return result
 
 
-def summary_text(state: SessionState, events: Sequence[Event], catalog: Catalog,
-                 seed: int) -> str:
+def summary_text(state: SessionState, done: Sequence[Command], setting: Setting) -> str:
     battle = state.battle
     first = state.scenario.round
     span = f"round {first}" if state.round <= first else f"rounds {first} to {state.round}"
@@ -62,8 +61,8 @@ def summary_text(state: SessionState, events: Sequence[Event], catalog: Catalog,
             if piece_id not in state.scenario.out]
     lines.append("  Fell: " + (", ".join(f"{piece_id} ({why})" for piece_id, why in fell)
                                or "nobody"))
-    counts = tally(state, events, catalog, seed)
-    heroes = [p for p in start(state.scenario).battle.pieces if p.side == "heroes"]
+    counts = tally(state, done, setting)
+    heroes = [p for p in start(state.scenario).battle.pieces if p.side == Side.HEROES]
     for hero in heroes:
         now = battle.get(hero.id)
         left = "fallen" if now is None else \

@@ -1,34 +1,36 @@
-"""A session's state is its starting scenario with every effective input applied, in order."""
+"""A session's state is its starting scenario with every input in force applied, in order."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from enum import StrEnum
 
 import numpy as np
 
 from automa.catalog.load import Catalog
 from automa.engine.activation import Activation
-from automa.engine.battle import Battle, Table
-from automa.engine.chance import Asker, Chance, Outcome
-from automa.engine.judge import Judge
-from automa.engine.turn import TurnProgress, step_turn
-from automa.errors import InputError, RulesError
-from automa.geometry.table import TableGeometry, build_table
+from automa.engine.battle import Battle
+from automa.engine.chance import Asker, Chance
+from automa.engine.turn import TurnProgress
 from automa.model.components import DamageToken
 from automa.model.scenario import ChanceScript, Scenario
-from automa.session.checks import DAMAGED
-from automa.session.events import (
-    TABLE_EVENTS,
-    Event,
-    apply_hit_event,
-    apply_table_event,
-    apply_used_event,
+from automa.session.commands import (
+    ChanceAnswer,
+    Command,
+    Damaged,
+    Die,
+    NextActivation,
+    Redo,
+    Rollback,
+    Source,
+    Undo,
 )
-from automa.session.log import SessionError
 
-MARKERS = ("undo", "redo", "rollback")
+
+class Phase(StrEnum):
+    HEROES = "heroes"
+    AI = "ai"
 
 
 @dataclass(frozen=True)
@@ -40,8 +42,8 @@ class SessionState:
     activations: tuple[tuple[int, Activation], ...]  # (round, activation), oldest first
 
     @property
-    def phase(self) -> str:
-        return "heroes" if self.progress is None else "ai"
+    def phase(self) -> Phase:
+        return Phase.HEROES if self.progress is None else Phase.AI
 
     def as_scenario(self) -> Scenario:
         battle = self.battle
@@ -49,72 +51,82 @@ class SessionState:
                        out=battle.out, chance=ChanceScript())
 
 
-def effective_events(events: Sequence[Event]) -> tuple[list[Event], list[Event]]:
-    """Apply the undo / redo / rollback markers: (the inputs in force, those that can be redone)."""
-    done: list[Event] = []
-    undone: list[Event] = []
-    for event in events:
-        kind = event.get("type")
-        if kind == "undo":
-            if done:
-                undone.append(done.pop())
-        elif kind == "redo":
-            if undone:
-                done.append(undone.pop())
-        elif kind == "rollback":
-            keep = event.get("to")
-            if not isinstance(keep, int) or isinstance(keep, bool) or not 0 <= keep <= len(done):
-                done.append({"type": DAMAGED, "problem": f"a rollback marker keeps {keep!r} "
-                                                         f"inputs of {len(done)}"})
-                undone.clear()
-                continue
-            undone = list(reversed(done[keep:])) + undone
-            done = done[:keep]
-        else:
-            done.append(event)
-            undone.clear()
-    return done, undone
-
-
-def script_of(outcomes: Sequence[dict[str, Any]]) -> ChanceScript:
-    """The recorded outcomes of one activation, as a script that replays them exactly."""
-    d12, rune, location = [], [], []
-    tokens: dict[int, list[DamageToken]] = {}
-    for outcome in outcomes:
-        kind, value = outcome.get("kind"), str(outcome.get("value"))
-        if kind == "d12":
-            d12.append(int(value))
-        elif kind == "rune_die":
-            rune.append(int(value))
-        elif kind == "location_die":
-            location.append(int(value))
-        elif kind == "token":
-            level, label = value.split(":")
-            tokens.setdefault(int(level), []).append(DamageToken.parse(label))
-    return ChanceScript(None, tuple(d12), tuple(rune), tuple(location),
-                        {level: tuple(values) for level, values in tokens.items()})
-
-
 def start(scenario: Scenario) -> SessionState:
     return SessionState(scenario, Battle(scenario.pieces, scenario.bags, scenario.out),
                         scenario.round, None, ())
 
 
-def advance(state: SessionState, catalog: Catalog, geometry: TableGeometry, chance: Chance,
-            judge: Judge) -> tuple[SessionState, Activation | None]:
-    """One AI activation (starting the AI turn if the heroes' turn was on)."""
-    progress = replace(state.progress or TurnProgress(state.battle), battle=state.battle)
-    table = Table(replace(state.scenario, round=state.round), catalog, geometry, chance, judge)
-    stepped = step_turn(table, progress)
-    if stepped is None:
-        return replace(state, progress=None), None
-    progress, activation = stepped
-    history = (*state.activations, (state.round, activation))
-    if progress.finished:
-        return replace(state, battle=progress.battle, round=state.round + 1, progress=None,
-                       activations=history), activation
-    return replace(state, battle=progress.battle, progress=progress,
-                   activations=history), activation
+def in_force(commands: Sequence[Command]) -> tuple[list[Command], list[Command]]:
+    """Apply the undo / redo / rollback markers: (the inputs in force, those that can be
+    redone, the next to redo last)."""
+    done: list[Command] = []
+    undone: list[Command] = []
+    for command in commands:
+        if isinstance(command, Undo):
+            if done:
+                undone.append(done.pop())
+        elif isinstance(command, Redo):
+            if undone:
+                done.append(undone.pop())
+        elif isinstance(command, Rollback):
+            if command.keep > len(done):
+                done.append(Damaged(f"a rollback marker keeps {command.keep} inputs of "
+                                    f"{len(done)}"))
+                undone.clear()
+                continue
+            undone = list(reversed(done[command.keep:])) + undone
+            done = done[:command.keep]
+        else:
+            done.append(command)
+            undone.clear()
+    return done, undone
+
+
+def script_of(outcomes: Sequence[ChanceAnswer]) -> ChanceScript:
+    """The outcomes of one activation, as a script that plays them again exactly."""
+    d12, rune, location = [], [], []
+    tokens: dict[int, list[DamageToken]] = {}
+    for outcome in outcomes:
+        if outcome.kind == Die.D12:
+            d12.append(int(outcome.value))
+        elif outcome.kind == Die.RUNE_DIE:
+            rune.append(int(outcome.value))
+        elif outcome.kind == Die.LOCATION_DIE:
+            location.append(int(outcome.value))
+        elif outcome.kind == "token":
+            level, label = outcome.value.split(":")
+            tokens.setdefault(int(level), []).append(DamageToken.parse(label))
+    return ChanceScript(None, tuple(d12), tuple(rune), tuple(location),
+                        {level: tuple(values) for level, values in tokens.items()})
+
+
+def followed_by(first: ChanceScript, then: ChanceScript) -> ChanceScript:
+    """`first`'s outcomes, then `then`'s, kind by kind."""
+    levels = {*first.tokens, *then.tokens}
+    return ChanceScript(None, first.d12 + then.d12, first.rune_die + then.rune_die,
+                        first.location_die + then.location_die,
+                        {level: first.tokens.get(level, ()) + then.tokens.get(level, ())
+                         for level in levels})
+
+
+def scripted_left(scenario: Scenario, done: Sequence[Command]) -> ChanceScript:
+    """The scenario's own [chance] outcomes not yet used by the logged activations."""
+    used: dict[str, int] = {}
+    for command in done:
+        if not isinstance(command, NextActivation):
+            continue
+        for outcome in command.outcomes:
+            if outcome.source == Source.SCRIPT:
+                kind = outcome.kind
+                if kind == "token":
+                    kind = f"token-{outcome.value.split(':')[0]}"
+                used[kind] = used.get(kind, 0) + 1
+    script = scenario.chance
+    return ChanceScript(
+        None, script.d12[used.get(Die.D12, 0):], script.rune_die[used.get(Die.RUNE_DIE, 0):],
+        script.location_die[used.get(Die.LOCATION_DIE, 0):],
+        {level: tokens[used.get(f"token-{level}", 0):]
+         for level, tokens in script.tokens.items()})
 
 
 def new_chance(catalog: Catalog, seed: int, index: int, asker: Asker | None,
@@ -128,116 +140,9 @@ def new_chance(catalog: Catalog, seed: int, index: int, asker: Asker | None,
                   script_source=script_source)
 
 
-def apply_event(state: SessionState, event: Event, index: int, catalog: Catalog,
-                geometry: TableGeometry, seed: int) -> SessionState:
-    kind = event.get("type")
-    if kind is None:
-        raise InputError("it has no type")
-    if kind == DAMAGED:
-        raise InputError(str(event.get("problem", "the line is damaged")))
-    if kind == "activation":
-        outcomes = event.get("outcomes", [])
-        if not isinstance(outcomes, list) or not all(isinstance(o, dict) for o in outcomes):
-            raise InputError("its dice are not a list of outcomes")
-        if not isinstance(event.get("answers", []), list):
-            raise InputError("its answers are not a list")
-        answers = event.get("answers", [])
-        _check_faces(outcomes, catalog)
-        chance = new_chance(catalog, seed, index, None, script_of(outcomes),
-                            "the tokens logged with it")
-        judge = Judge("tracked", state.scenario.settings.close_call, None, answers)
-        state, _ = advance(state, catalog, geometry, chance, judge)
-        if any(o.source != "script" for o in chance.record) or \
-                len(chance.record) != len(outcomes) or \
-                ("answers" in event and len(judge.record) != len(answers)):
-            raise InputError("the recorded dice do not match this activation; the log and "
-                             "the scenario disagree")
-        return state
-    if kind == "end-heroes-turn":
-        return state if state.progress is not None else replace(
-            state, progress=TurnProgress(state.battle))
-    if kind in TABLE_EVENTS:
-        return replace(state, battle=apply_table_event(state.battle, event, geometry))
-    if kind == "used":
-        return replace(state, battle=apply_used_event(state.battle, event))
-    if kind == "hit":
-        battle, _ = apply_hit_event(state.battle, event, catalog.monsters,
-                                    state.scenario.settings.rulings)
-        return replace(state, battle=battle)
-    raise InputError(f"unknown input {kind!r}")
-
-
-def _check_faces(outcomes: Sequence[dict[str, Any]], catalog: Catalog) -> None:
-    """Each logged die face is on that die and each token face is in that level's set."""
-    components = catalog.components
-    faces = {"rune_die": components.rune_die, "location_die": components.location_die}
-    for outcome in outcomes:
-        kind, value = outcome.get("kind"), str(outcome.get("value"))
-        if kind in faces and int(value) not in faces[str(kind)]:
-            raise InputError(f"{kind} {value} is not a face of that die")
-        if kind == "token":
-            level, _, face = value.partition(":")
-            tokens = components.bags.get(int(level))
-            if tokens is None:
-                raise InputError(f"token {value}: there is no level {level} bag")
-            if DamageToken.parse(face) not in tokens:
-                raise InputError(f"token {value}: no level {level} token reads {face}")
-
-
-def replay_states(scenario: Scenario, events: Sequence[Event], catalog: Catalog, seed: int,
-                  lines: Sequence[int] = (), log: str = ""
-                  ) -> Iterator[tuple[SessionState, SessionState]]:
-    """The state before and after each input in turn, from the scenario on. `lines` (the log
-    line of each event) and `log` (its path) make a failure name where it is."""
-    geometry = build_table(scenario.playmat)
-    state = start(scenario)
-    for index, event in enumerate(events):
-        before = state
-        try:
-            state = apply_event(state, event, index, catalog, geometry, seed)
-        except (InputError, RulesError, SessionError, ValueError, TypeError, AttributeError,
-                KeyError, IndexError) as error:
-            line = event.get("line") if event.get("type") == DAMAGED else None
-            line = line or (lines[index] if index < len(lines) else None)
-            where = f"{log or 'log.jsonl'} line {line}: " if line else ""
-            raise SessionError(f"{where}input {index + 1} of the log cannot be replayed "
-                               f"({error}); {way_out(index)}") from None
-        yield before, state
-
-
 def way_out(keep: int) -> str:
     """What to do about a log that cannot be replayed from input keep + 1 on."""
     return f"`automa log` lists the inputs; `automa rollback {keep}` keeps those before it"
-
-
-def replay(scenario: Scenario, events: Sequence[Event], catalog: Catalog,
-           seed: int, lines: Sequence[int] = (), log: str = "") -> SessionState:
-    final = start(scenario)
-    for _, after in replay_states(scenario, events, catalog, seed, lines, log):
-        final = after
-    return final
-
-
-def scripted_left(scenario: Scenario, events: Sequence[Event]) -> ChanceScript:
-    """The scenario's own [chance] outcomes not yet used by the logged activations."""
-    used: dict[str, int] = {}
-    for event in events:
-        for outcome in event.get("outcomes", []) if event.get("type") == "activation" else []:
-            if outcome.get("source") == "script":
-                kind = str(outcome.get("kind"))
-                if kind == "token":
-                    kind = f"token-{str(outcome.get('value')).split(':')[0]}"
-                used[kind] = used.get(kind, 0) + 1
-    script = scenario.chance
-    return ChanceScript(
-        None, script.d12[used.get("d12", 0):], script.rune_die[used.get("rune_die", 0):],
-        script.location_die[used.get("location_die", 0):],
-        {level: tokens[used.get(f"token-{level}", 0):]
-         for level, tokens in script.tokens.items()})
-
-
-def outcomes_json(outcomes: Sequence[Outcome]) -> list[dict[str, str]]:
-    return [{"kind": o.kind, "value": o.value, "source": o.source} for o in outcomes]
 
 
 def activation_summary(activation: Activation, before: SessionState,

@@ -7,22 +7,21 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from automa.catalog.load import Catalog
-from automa.engine.activation import Activation
-from automa.engine.battle import Battle
-from automa.engine.chance import Asker
-from automa.engine.judge import GEOMETRY_MODES, Judge
+from automa.engine.judge import GEOMETRY_MODES, GeometryMode
 from automa.errors import InputError, ScenarioError
-from automa.geometry.table import TableGeometry, build_table
 from automa.model.scenario import Scenario
 from automa.scenario.load import parse_scenario
-from automa.session.events import Event, apply_hit_event, apply_table_event, apply_used_event
+from automa.session.apply import Setting, replay
+from automa.session.cave import RoomContext
+from automa.session.checks import DAMAGED
+from automa.session.commands import Command, Damaged, Rollback, read_or_damaged
+from automa.session.game import Game
 from automa.session.lock import ACTIVATION, WRITE, session_lock
 from automa.session.log import (
     SCENARIO_SHA256,
@@ -36,16 +35,7 @@ from automa.session.log import (
     stamp_of,
     write_header,
 )
-from automa.session.state import (
-    SessionState,
-    activation_summary,
-    advance,
-    effective_events,
-    new_chance,
-    outcomes_json,
-    replay,
-    scripted_left,
-)
+from automa.session.state import SessionState, in_force
 from automa.storage import atomic_write_bytes
 
 SCENARIO = "scenario.toml"
@@ -53,20 +43,24 @@ LOG = "log.jsonl"
 CHANCE_MODES = ("virtual", "physical")
 
 
-@dataclass
-class Session:
-    """A session as last read from disk. Every write takes the folder's lock, reads the log
-    again if another window changed it, and only then checks and appends its input, so two
-    windows on one session never write a log that cannot be replayed."""
+class Session(Game):
+    """A game kept in a folder, as last read from disk. Every write takes the folder's lock,
+    reads the log again if another window changed it, and only then checks and appends its
+    input, so two windows on one session never write a log that cannot be replayed."""
 
-    folder: Path
-    catalog: Catalog
-    header: dict[str, Any]
-    raw: list[Event]
-    state: SessionState
-    geometry: TableGeometry
-    torn: bool = False
-    stamp: tuple[int, str] = (0, "")  # the log bytes the state was built from
+    def __init__(self, folder: Path, catalog: Catalog, header: dict[str, object],
+                 contents: LogContents, scenario: Scenario,
+                 room: RoomContext | None = None) -> None:
+        self.folder = folder
+        self.header = header
+        self.torn = contents.torn
+        self.stamp = contents.stamp  # the log bytes the state was built from
+        seed = header.get("seed")
+        assert isinstance(seed, int)
+        super().__init__(scenario, catalog, seed, header.get("chance") == "physical",
+                         _geometry_mode(header), room)
+        self.raw = commands_of(contents)
+        self.state = _replayed(folder, scenario, contents, self.raw, self.setting)
 
     @classmethod
     def create(cls, folder: Path, scenario_path: Path, catalog: Catalog, seed: int | None,
@@ -100,7 +94,9 @@ class Session:
         return cls.open(folder, catalog)
 
     @classmethod
-    def open(cls, folder: Path, catalog: Catalog) -> Session:
+    def open(cls, folder: Path, catalog: Catalog, room: RoomContext | None = None) -> Session:
+        """The session in `folder`; `room`: what its campaign's other rooms say (campaign/
+        rooms.py), for the Hidden Cave and the Antients held."""
         if not folder.is_dir():
             raise SessionError(f"{folder}: no such session folder")
         contents = read_log(folder / LOG)
@@ -108,25 +104,7 @@ class Session:
             raise SessionError(f"{folder / LOG}: line 1 lacks the chance mode")
         data = _fingerprinted(folder, contents.header)
         scenario = _parsed(folder / SCENARIO, data, catalog)  # the very bytes fingerprinted
-        state = _replayed(folder, scenario, contents, catalog)
-        return cls(folder, catalog, contents.header, contents.events, state,
-                   build_table(scenario.playmat), contents.torn, contents.stamp)
-
-    @property
-    def seed(self) -> int:
-        return int(self.header["seed"])
-
-    @property
-    def physical(self) -> bool:
-        return self.header.get("chance") == "physical"
-
-    @property
-    def geometry_mode(self) -> str:
-        mode = self.header.get("geometry", "tracked")
-        return mode if mode in GEOMETRY_MODES else "tracked"
-
-    def effective(self) -> tuple[list[Event], list[Event]]:
-        return effective_events(self.raw)
+        return cls(folder, catalog, contents.header, contents, scenario, room)
 
     def refresh(self) -> bool:
         """Read the log again if another window wrote to it; True when it had changed. The
@@ -139,112 +117,31 @@ class Session:
         if contents.header != self.header:
             raise SessionError(f"{self.folder / LOG}: was replaced by another session's log "
                                f"while this window had it open; open the session again")
-        state = _replayed(self.folder, self.state.scenario, contents, self.catalog)
-        self.header, self.raw, self.state = contents.header, contents.events, state
-        self.torn, self.stamp = contents.torn, contents.stamp
+        commands = commands_of(contents)
+        self.state = _replayed(self.folder, self.state.scenario, contents, commands,
+                               self.setting)
+        self.raw, self.torn, self.stamp = commands, contents.torn, contents.stamp
         return True
 
     @contextmanager
-    def _writing(self, purpose: str = WRITE) -> Iterator[None]:
-        """Hold the lock, on the log as it is on disk now."""
-        with session_lock(self.folder, purpose):
+    def _writing(self, asking: bool = False) -> Iterator[None]:
+        """Hold the lock, on the log as it is on disk now. When the players may be asked (an
+        activation with physical dice, asked or hybrid geometry) the lock is held through the
+        questions: another window's write waits for nobody and is refused in one line, rather
+        than changing the battle under a half-answered activation."""
+        with session_lock(self.folder, ACTIVATION if asking else WRITE):
             self.refresh()
             yield
 
-    def _record(self, event: Event) -> None:
+    def _record(self, command: Command) -> None:
         """Append one input; call it inside `_writing`."""
         path = self.folder / LOG
         if self.torn:  # cut a crash's half line off before the next input goes after it
             drop_torn_tail(path)
             self.torn = False
-        append_event(path, event)
-        self.raw.append(event)
+        append_event(path, command.to_json())
+        self.raw.append(command)
         self.stamp = stamp_of(read_bytes(path))
-
-    def _rebuild(self) -> None:
-        self.state = replay(self.state.scenario, self.effective()[0], self.catalog, self.seed)
-
-    def report(self, event: Event) -> None:
-        """A heroes'-turn report: checked against the table, then logged."""
-        with self._writing():
-            battle = apply_table_event(self.state.battle, event, self.geometry)
-            self._record(event)
-            self.state = _with_battle(self.state, battle)
-
-    def report_hit(self, event: Event) -> list[str]:
-        """A hero's hit resolved by the rules, then logged: what it did, a line or two a
-        piece."""
-        with self._writing():
-            battle, lines = apply_hit_event(self.state.battle, event, self.catalog.monsters,
-                                            self.state.scenario.settings.rulings)
-            self._record(event)
-            self.state = _with_battle(self.state, battle)
-            return lines
-
-    def report_used(self, event: Event) -> None:
-        """A hero's card used this room or this game: checked, then logged."""
-        with self._writing():
-            battle = apply_used_event(self.state.battle, event)
-            self._record(event)
-            self.state = _with_battle(self.state, battle)
-
-    def report_turn_end(self) -> None:
-        """The heroes are done: the AI turn begins."""
-        with self._writing():
-            if self.state.phase == "ai":
-                raise InputError("the AI turn is already on")
-            self._record({"type": "end-heroes-turn"})
-            self._rebuild()
-
-    def next(self, asker: Asker | None = None) -> Activation | None:
-        """One AI activation; its dice are logged with it. None: no AI character can act.
-
-        When the players may be asked (physical dice, asked or hybrid geometry) the lock is
-        held through the questions: another window's write waits for nobody and is refused
-        in one line, rather than changing the battle under a half-answered activation."""
-        asks = self.physical or self.geometry_mode != "tracked"
-        with self._writing(ACTIVATION if asks else WRITE):
-            done, _ = self.effective()
-            chance = new_chance(self.catalog, self.seed, len(done),
-                                asker if self.physical else None,
-                                scripted_left(self.state.scenario, done),
-                                f"{self.state.scenario.source}: [chance] tokens")
-            judge = Judge(self.geometry_mode, self.state.scenario.settings.close_call, asker)
-            state, activation = advance(self.state, self.catalog, self.geometry, chance, judge)
-            if activation is None:
-                self.state = state
-                return None
-            self._record({"type": "activation", "outcomes": outcomes_json(chance.record),
-                          "answers": judge.record,
-                          "summary": activation_summary(activation, self.state, state)})
-            self.state = state
-            return activation
-
-    def undo(self) -> Event:
-        with self._writing():
-            done, _ = self.effective()
-            if not done:
-                raise InputError("nothing to undo")
-            self._record({"type": "undo"})
-            self._rebuild()
-            return done[-1]
-
-    def redo(self) -> Event:
-        with self._writing():
-            _, undone = self.effective()
-            if not undone:
-                raise InputError("nothing to redo")
-            self._record({"type": "redo"})
-            self._rebuild()
-            return undone[-1]
-
-    def rollback(self, keep: int) -> None:
-        with self._writing():
-            done, _ = self.effective()
-            if not 0 <= keep <= len(done):
-                raise InputError(f"rollback: there are {len(done)} inputs; keep 0..{len(done)}")
-            self._record({"type": "rollback", "to": keep})
-            self._rebuild()
 
 
 def rollback_log(folder: Path, keep: int) -> int:
@@ -256,25 +153,40 @@ def rollback_log(folder: Path, keep: int) -> int:
     with session_lock(folder):
         contents = read_log(path)
         _fingerprinted(folder, contents.header)  # rolling back cannot mend an edited start
-        done, _ = effective_events(contents.events)
+        done, _ = in_force(commands_of(contents))
         if not 0 <= keep <= len(done):
             raise InputError(f"rollback: there are {len(done)} inputs; keep 0..{len(done)}")
         if contents.torn:
             drop_torn_tail(path)
-        append_event(path, {"type": "rollback", "to": keep})
+        append_event(path, Rollback(keep).to_json())
     return len(done)
 
 
+def commands_of(contents: LogContents) -> list[Command]:
+    """The log's inputs as commands; a line that cannot be one is kept as `Damaged`, so
+    replaying stops there naming it (and rollback can step back past it)."""
+    commands: list[Command] = []
+    for event, line in zip(contents.events, contents.lines, strict=False):
+        if event.get("type") == DAMAGED:
+            commands.append(Damaged(str(event.get("problem", "damaged")), line))
+        else:
+            commands.append(read_or_damaged(event, line))
+    return commands
+
+
 def _replayed(folder: Path, scenario: Scenario, contents: LogContents,
-              catalog: Catalog) -> SessionState:
+              commands: list[Command], setting: Setting) -> SessionState:
     """The state after the inputs in force, a failure naming the log line it stopped at."""
-    done, _ = effective_events(contents.events)
-    line_of = {id(event): line for event, line in zip(contents.events, contents.lines,
-                                                       strict=False)}
-    seed = contents.header.get("seed")
-    assert isinstance(seed, int)
-    return replay(scenario, done, catalog, seed, [line_of.get(id(e), 0) for e in done],
+    done, _ = in_force(commands)
+    line_of = {id(command): line for command, line in zip(commands, contents.lines,
+                                                           strict=False)}
+    return replay(scenario, done, setting, [line_of.get(id(c), 0) for c in done],
                   str(folder / LOG))
+
+
+def _geometry_mode(header: dict[str, object]) -> GeometryMode:
+    mode = header.get("geometry", GeometryMode.TRACKED)
+    return GeometryMode(str(mode)) if mode in GEOMETRY_MODES else GeometryMode.TRACKED
 
 
 def _fingerprinted(folder: Path, header: dict[str, Any]) -> bytes:
@@ -335,6 +247,3 @@ def _holds_session(path: Path) -> bool:
     except OSError:
         return True
 
-
-def _with_battle(state: SessionState, battle: Battle) -> SessionState:
-    return replace(state, battle=battle)

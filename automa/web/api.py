@@ -1,30 +1,42 @@
 """The board's endpoints, as functions over one session (no HTTP here: server.py is the
-plumbing). Every action goes through `automa play`'s own command handlers or the session's own
-methods, so the log is the only state and the page can do nothing the terminal cannot.
+plumbing). Each action's JSON is read into the same typed command the terminal makes of its
+words (session/commands.py) and done through `Session.do`, so the log is the only state and the
+page can do nothing the terminal cannot.
 
 Each endpoint takes the request's JSON body (None for a GET) and returns (status, payload);
 a request it refuses raises `ApiError` with the status and one line."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import math
-import shlex
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from automa.errors import AutomaError, InputError, RulesError
+from automa.errors import InputError, RulesError
+from automa.model.pieces import CONDITIONS, Condition
+from automa.session.apply import Applied
+from automa.session.commands import (
+    Command,
+    Damage,
+    EndHeroesTurn,
+    Heal,
+    Hit,
+    Move,
+    NextActivation,
+    Redo,
+    SetCondition,
+    Undo,
+)
 from automa.session.log import SessionError
 from automa.session.store import Session
 
 Payload = Any
 Result = tuple[int, Payload]
 MAX_TEXT = 400  # characters in one string field (a command line, a position in words)
-STATE_COMMANDS = ("done", "undo", "redo")  # refused for the battle's state, not their wording
+STATE_COMMANDS = (EndHeroesTurn, Undo, Redo)  # refused for the battle's state, not their words
 
 
 class ApiError(Exception):
@@ -49,6 +61,7 @@ class Board:
     # the question a device was last asked by Next, and the log's version then: other pages
     # show it while the log has not moved (not kept on disk: a question is not an input)
     _asking: tuple[str, str] | None = field(default=None, init=False, repr=False)
+    announced: list[str] = field(default_factory=list, init=False, repr=False)  # by the last
 
     def asked(self, prompt: str) -> None:
         """Next asked a device `prompt`: other pages show it until the log moves on."""
@@ -162,71 +175,46 @@ def _piece(session: Session, piece_id: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Running a line of `automa play`.
+# Doing a command through the session.
 
-@contextlib.contextmanager
-def _console(lines: Sequence[str]) -> Iterator[io.StringIO]:
-    """What a handler prints, captured; what it would read at a prompt, from `lines`."""
-    import sys
+def do(board: Board, command: Command, answers: Sequence[str] = (), word: str = "") -> Applied:
+    """One command through `Session.do`, the players' `answers` given ahead (a hit's dice, an
+    activation's rolls and geometry): a refusal for the state the battle is in (another turn,
+    nothing to undo, a log that moved on) is 409, one for how it was asked 400; an answer
+    still missing is 400 naming the question."""
+    from automa.session.apply import NotThisTurn
+    from automa.web.questions import BadAnswer, NeedsAnswer, ScriptedAsker
 
-    said = io.StringIO()
-    given = io.StringIO("".join(f"{line}\n" for line in lines))
-    stdin = sys.stdin
-    sys.stdin = given
+    asker = ScriptedAsker(answers)
     try:
-        with contextlib.redirect_stdout(said):
-            yield said
-    finally:
-        sys.stdin = stdin
+        applied = board.session.do(command, asker)
+    except NeedsAnswer as need:
+        prompt = str(need.question.get("prompt", "")).strip().rstrip(":")
+        raise ApiError(400, f"{word or command.TYPE}: needs an answer: {prompt}") from None
+    except BadAnswer as bad:
+        raise ApiError(400, str(bad)) from None
+    except (SessionError, RulesError, NotThisTurn) as error:
+        raise ApiError(409, str(error)) from None
+    except InputError as error:
+        refused_for_the_state = isinstance(command, STATE_COMMANDS)
+        raise ApiError(409 if refused_for_the_state else 400, str(error)) from None
+    board.announced = list(asker.announced)
+    return applied
 
 
-def run_command(board: Board, words: list[str], state_status: int = 400,
-                lines: Sequence[str] = ()) -> str:
-    """One line of `automa play` through its own handler table (the heroes' or the AI turn's,
-    as the battle stands); its printed text. `state_status`: the status of an InputError (409
-    where the input is refused for the state the battle is in, not for how it was written)."""
-    from automa.cli import play
+def _acted(board: Board, applied: Applied) -> Result:
+    """The view after a command, with what it did as the terminal prints it."""
+    from automa.render.session_out import applied_lines
 
-    session = board.session
-    command, args = words[0].lower(), words[1:]
-    ai_turn = session.state.phase == "ai"
-    handlers = play.AI_HANDLERS if ai_turn else play.HANDLERS
-    if command in ("quit", "exit"):
-        raise ApiError(400, f"{command!r} means nothing on the board (everything is saved); "
-                            f"close the page")
-    handler = handlers.get(command)
-    if handler is None:
-        if command in play.HANDLERS or command in play.AI_HANDLERS:
-            turn = "the AI turn" if ai_turn else "the heroes' turn"
-            raise ApiError(409, f"{command!r} cannot be done in {turn}")
-        raise ApiError(400, f"unknown command {command!r}")
-    with _console(lines) as said:
-        try:
-            handler(session, args)
-        except play.Quit:  # a prompt found no answer among `lines`
-            asked = said.getvalue().rstrip().splitlines()
-            prompt = asked[-1].strip().rstrip(":") if asked else "a number"
-            raise ApiError(400, f"{command}: needs an answer: {prompt}") from None
-        except (SessionError, RulesError) as error:
-            raise ApiError(409, str(error)) from None
-        except InputError as error:
-            raise ApiError(state_status, str(error)) from None
-        except AutomaError as error:
-            raise ApiError(400, str(error)) from None
-    return said.getvalue()
-
-
-def _acted(board: Board, words: list[str], state_status: int = 400,
-           lines: Sequence[str] = ()) -> Result:
-    said = run_command(board, words, state_status, lines)
-    return 200, {**board.view(), "output": said}
+    lines = [*board.announced, *applied_lines(applied, announced=bool(board.announced))]
+    return 200, {**board.view(), "output": "".join(f"{line}\n" for line in lines)}
 
 
 # ---------------------------------------------------------------------------------------------
 # The endpoints.
 
 def get_state(board: Board, body: Any) -> Result:
-    from automa.cli.play_cave import session_status_json
+    from automa.render.session_out import session_status_json
 
     return 200, session_status_json(board.session)
 
@@ -256,6 +244,7 @@ def get_threat(board: Board, body: Any) -> Result:
 def post_next(board: Board, body: Any) -> Result:
     """One AI activation, exactly as `automa next --json`; or the next question it needs."""
     from automa.render.json_out import activation_json
+    from automa.session.apply import NotThisTurn
     from automa.web.questions import (
         MAX_ANSWER_LENGTH,
         MAX_ANSWERS,
@@ -276,26 +265,23 @@ def post_next(board: Board, body: Any) -> Result:
         if len(answer) > MAX_ANSWER_LENGTH or not answer.isprintable():
             raise ApiError(400, f"answers: answer {number} is not a short line of text")
     session = board.session
-    if answers and not (session.physical or session.geometry_mode != "tracked"):
+    if answers and not session.setting.asks:
         raise ApiError(400, "answers: this session asks nothing (virtual dice, computed "
                             "geometry)")
     asker = ScriptedAsker(answers)
     try:
-        activation = session.next(asker)
+        applied = session.do(NextActivation(), asker)
     except NeedsAnswer as need:
         board.asked(str(need.question.get("prompt", "")))
         return 200, {"question": need.question, "answers": answers[:asker.used]}
     except BadAnswer as bad:
         raise ApiError(400, str(bad)) from None
-    except (SessionError, RulesError) as error:
+    except (SessionError, RulesError, NotThisTurn) as error:
         raise ApiError(409, str(error)) from None
     except InputError as error:
         raise ApiError(400, str(error)) from None
+    activation = applied.activation
     return 200, None if activation is None else activation_json(activation)
-
-
-def _number_in(value: float) -> str:
-    return f"{value:.3f}"
 
 
 def post_move(board: Board, body: Any) -> Result:
@@ -304,102 +290,107 @@ def post_move(board: Board, body: Any) -> Result:
     if ("at" in fields) == ("words" in fields):
         raise ApiError(400, "give the place as 'at': [x, y] or as 'words', one of them")
     if "words" in fields:
-        where = _text(fields, "words").split()
-    else:
-        at = fields["at"]
-        if not (isinstance(at, list) and len(at) == 2 and all(
-                isinstance(v, int | float) and not isinstance(v, bool) for v in at)):
-            raise ApiError(400, f"at: expected [x, y] in cm, got {_shown(at)}")
-        if not all(math.isfinite(v) and abs(v) < 10_000 for v in at):
-            raise ApiError(400, "at: expected [x, y] in cm on the mat")
-        where = [f"{_number_in(at[0])},{_number_in(at[1])}"]
-    return _acted(board, ["move", piece, *where])
+        return _acted(board, do(board, Move(piece, words=_text(fields, "words"))))
+    at = fields["at"]
+    if not (isinstance(at, list) and len(at) == 2 and all(
+            isinstance(v, int | float) and not isinstance(v, bool) for v in at)):
+        raise ApiError(400, f"at: expected [x, y] in cm, got {_shown(at)}")
+    if not all(math.isfinite(v) and abs(v) < 10_000 for v in at):
+        raise ApiError(400, "at: expected [x, y] in cm on the mat")
+    to = (round(float(at[0]), 3), round(float(at[1]), 3))
+    return _acted(board, do(board, Move(piece, to)))
 
 
-def _amount_action(kind: str) -> Callable[[Board, Any], Result]:
-    def endpoint(board: Board, body: Any) -> Result:
-        fields = _fields(body, ("piece", "amount"), ("by",) if kind == "damage" else ())
-        piece = _piece(board.session, _word(fields, "piece"))
-        amount = _integer(fields, "amount", 1, 999)
-        by = ["by", _word(fields, "by")] if "by" in fields else []
-        return _acted(board, [kind, piece, str(amount), *by])
-    return endpoint
+def post_damage(board: Board, body: Any) -> Result:
+    fields = _fields(body, ("piece", "amount"), ("by",))
+    piece = _piece(board.session, _word(fields, "piece"))
+    by = _word(fields, "by") if "by" in fields else None
+    return _acted(board, do(board, Damage(piece, _integer(fields, "amount", 1, 999), by)))
 
 
-post_damage = _amount_action("damage")
-post_heal = _amount_action("heal")
+def post_heal(board: Board, body: Any) -> Result:
+    fields = _fields(body, ("piece", "amount"))
+    piece = _piece(board.session, _word(fields, "piece"))
+    return _acted(board, do(board, Heal(piece, _integer(fields, "amount", 1, 999))))
 
 
 def post_condition(board: Board, body: Any) -> Result:
     fields = _fields(body, ("piece", "condition", "on"))
     piece = _piece(board.session, _word(fields, "piece"))
-    condition = _word(fields, "condition").lower()
-    on = _flag(fields, "on")
-    return _acted(board, ["condition", piece, condition, "on" if on else "off"])
+    name = _word(fields, "condition").lower()
+    if name not in CONDITIONS:
+        raise ApiError(400, f"unknown condition {name!r} (known: {', '.join(CONDITIONS)})")
+    return _acted(board, do(board, SetCondition(piece, Condition(name), _flag(fields, "on"))))
 
 
 def post_hit(board: Board, body: Any) -> Result:
-    """`play`'s `hit`: the Poison card drawn (1-9), then in physical mode a D12 per target of a
-    Portal Trap, are the `dice`, in that order."""
+    """`play`'s `hit`: the numbers it asks (the Poison card drawn, 1-9, then in physical mode
+    a D12 per target of a Portal Trap) are the `dice`, in that order."""
+    from automa.session.apply import hit_questions
+
     fields = _fields(body, ("targets", "shot"), ("by", "trilithon", "dice"))
     targets = fields["targets"]
     if not isinstance(targets, list) or not targets or len(targets) > 50:
         raise ApiError(400, f"targets: expected a list of piece ids, got {_shown(targets)}")
-    ids = [_piece(board.session, _word({"targets": t}, "targets")) for t in targets]
+    ids = tuple(_piece(board.session, _word({"targets": t}, "targets")) for t in targets)
     shot = _word(fields, "shot").lower()
-    words = ["hit", *(f"{t}," for t in ids[:-1]), ids[-1], shot]
-    if "by" in fields:
-        words += ["by", _word(fields, "by")]
-    if "trilithon" in fields and _flag(fields, "trilithon"):
-        words.append("trilithon")
-    asked = _dice_asked(board.session, shot, len(ids))
+    by = _word(fields, "by") if "by" in fields else None
+    trilithon = "trilithon" in fields and _flag(fields, "trilithon")
+    command = Hit(ids, shot, by, trilithon)
+    asked = hit_questions(command, board.session.physical)
     dice = fields.get("dice", [])
     if not isinstance(dice, list) or not all(
             isinstance(d, int) and not isinstance(d, bool) for d in dice):
         raise ApiError(400, f"dice: expected a list of whole numbers, got {_shown(dice)}")
     if len(dice) != len(asked):
-        wanted = "; ".join(f"{what} ({low}-{high})" for what, low, high in asked) or "none"
+        wanted = "; ".join(f"{q.name} ({q.low}-{q.high})" for q in asked) or "none"
         raise ApiError(400, f"dice: this hit needs {len(asked)}: {wanted}")
-    for value, (what, low, high) in zip(dice, asked, strict=True):
-        if not low <= value <= high:
-            raise ApiError(400, f"dice: {what}: {value} is not {low}-{high}")
-    return _acted(board, words, lines=[str(d) for d in dice])
-
-
-def _dice_asked(session: Session, shot: str, targets: int) -> list[tuple[str, int, int]]:
-    """What `play`'s `hit` asks at the table for this shot (cli/play.py `_hit`)."""
-    asked = []
-    if any(m.split("(")[0] == "poison" for m in shot.split("+")[1:]):
-        asked.append(("the Poison card drawn", 1, 9))
-    if shot.split("+")[0] == "portal-trap" and session.physical:
-        asked += [(f"the D12 for the Portal Trap on target {n}", 1, 12)
-                  for n in range(1, targets + 1)]
-    return asked
+    for value, question in zip(dice, asked, strict=True):
+        if not question.low <= value <= question.high:
+            raise ApiError(400, f"dice: {question.name}: {value} is not "
+                                f"{question.low}-{question.high}")
+    return _acted(board, do(board, command, [str(d) for d in dice], "hit"))
 
 
 def post_command(board: Board, body: Any) -> Result:
+    """Any line of `automa play`, read as the terminal reads it."""
+    from automa.render.session_out import answer_text
+    from automa.session.words import Asked, NotNow, Query, parse_line
+
     fields = _fields(body, ("line",))
     line = _text(fields, "line")
     try:
-        words = shlex.split(line)
-    except ValueError:
-        raise ApiError(400, "line: unbalanced quotes") from None
-    if not words:
+        parsed = parse_line(line, board.session.state.phase)
+    except NotNow as error:
+        raise ApiError(409, str(error)) from None
+    except InputError as error:
+        raise ApiError(400, str(error)) from None
+    if parsed is None:
         raise ApiError(400, "line: empty")
-    refused_for_the_state = 409 if words[0].lower() in STATE_COMMANDS else 400
-    return _acted(board, words, refused_for_the_state)
+    if isinstance(parsed, Asked):
+        if parsed.query == Query.QUIT:
+            raise ApiError(400, f"{line.split()[0]!r} means nothing on the board (everything "
+                                f"is saved); close the page")
+        try:
+            return 200, {**board.view(), "output": answer_text(board.session, parsed)}
+        except InputError as error:
+            raise ApiError(400, str(error)) from None
+    return _acted(board, do(board, parsed, word=line.split()[0].lower()))
 
 
-def _plain(command: str) -> Callable[[Board, Any], Result]:
-    def endpoint(board: Board, body: Any) -> Result:
-        _fields(body, ())
-        return _acted(board, [command], state_status=409 if command in STATE_COMMANDS else 400)
-    return endpoint
+def post_done(board: Board, body: Any) -> Result:
+    _fields(body, ())
+    return _acted(board, do(board, EndHeroesTurn(), word="done"))
 
 
-post_done = _plain("done")
-post_undo = _plain("undo")
-post_redo = _plain("redo")
+def post_undo(board: Board, body: Any) -> Result:
+    _fields(body, ())
+    return _acted(board, do(board, Undo()))
+
+
+def post_redo(board: Board, body: Any) -> Result:
+    _fields(body, ())
+    return _acted(board, do(board, Redo()))
 
 
 def post_rollback(board: Board, body: Any) -> Result:

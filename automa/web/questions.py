@@ -1,16 +1,17 @@
-"""The board's players answer from a list: `POST /api/next` carries the answers given so far to
-the activation's questions, in order. The activation is run again from its start with them;
-when they run out, the next question goes back to the page (`NeedsAnswer`) and nothing is
-logged. Each answer is checked as `automa play` checks a typed one (cli/asker.py): a die face
-in plain digits, a token face still in the bag, a choice by name, yes or no."""
+"""The board's players answer from a list: `POST /api/next` (and a hit's `dice`) carries the
+answers given so far to the command's questions, in order. The command is run again from its
+start with them; when they run out, the next question goes back to the page (`NeedsAnswer`) and
+nothing is logged. Each answer is read as `automa play` reads a typed one (session/answers.py):
+a die face in plain digits, a token face still in the bag, a choice by name, yes or no."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from automa.cli.asker import plain_number, resolve
 from automa.engine.judge import Briefing
+from automa.session.answers import plain_number, resolve
+from automa.session.cave import Notice
 
 MAX_ANSWERS = 500
 MAX_ANSWER_LENGTH = 200
@@ -36,6 +37,7 @@ class ScriptedAsker:
         self.used = 0
         self.briefing: list[str] = []  # steps shown since the last question
         self.briefed: list[str] = []  # every step shown in this activation so far
+        self.announced: list[str] = []  # what the core told the table before it asked
 
     def _next(self, question: dict[str, Any]) -> str:
         if self.used >= len(self.answers):
@@ -49,13 +51,14 @@ class ScriptedAsker:
     def _refuse(self, answer: str, why: str) -> BadAnswer:
         return BadAnswer(f"answer {self.used} {answer!r}: {why}")
 
-    def number(self, prompt: str, allowed: Sequence[int]) -> int:
+    def number(self, prompt: str, allowed: Sequence[int], what: str | None = None) -> int:
         span = f"{min(allowed)}-{max(allowed)}"
         answer = self._next({"kind": "number", "prompt": f"{prompt} [{span}]",
                              "options": [str(v) for v in allowed]})
         value = plain_number(answer)
         if value is None or value not in allowed:
-            raise self._refuse(answer, f"not a face of this die ({span}; plain digits)")
+            raise self._refuse(answer, f"not a face of this die ({span}; plain digits)"
+                               if what is None else f"not {what} ({span}; plain digits)")
         return value
 
     def order(self, prompt: str, items: Sequence[str]) -> list[str]:
@@ -92,6 +95,14 @@ class ScriptedAsker:
         if answer.strip().lower() not in ("y", "yes", "n", "no"):
             raise self._refuse(answer, "answer yes or no")
         return answer.strip().lower().startswith("y")
+
+    def announce(self, notice: Notice) -> None:
+        from automa.render.session_out import notice_lines
+
+        lines = [line.strip() for line in notice_lines(notice)]
+        self.announced += lines
+        self.briefing += lines
+        self.briefed += lines
 
     def instruct(self, briefing: Briefing) -> None:
         from automa.render.text import briefing_lines

@@ -10,6 +10,7 @@ from typing import Any
 from automa.model.pieces import Piece
 from automa.model.playmat import Playmat
 from automa.render.measured import Unmeasured
+from automa.session.commands import NextActivation
 from automa.session.replay import ReplayStep
 from automa.session.state import SessionState
 from automa.session.store import Session
@@ -25,12 +26,9 @@ def version(session: Session) -> str:
 
 def phase(state: SessionState) -> str:
     """heroes, ai, or over (the room is cleared or the heroes have fallen, as `play` ends)."""
-    from automa.rules.battle_end import overseer_won, room_cleared
+    from automa.session.ending import is_over
 
-    pieces = state.battle.pieces
-    if room_cleared(state.scenario.pieces, pieces) is not None or overseer_won(pieces) is not None:
-        return "over"
-    return state.phase
+    return "over" if is_over(state) else str(state.phase)
 
 
 def turn_order(state: SessionState) -> dict[str, Any]:
@@ -148,16 +146,10 @@ def playmat_view(mat: Playmat) -> dict[str, Any]:
 
 def log_view(session: Session) -> list[dict[str, Any]]:
     """The inputs in force, numbered and named as `automa log` names them."""
-    from automa.render.session_out import clean, describe_event
+    from automa.render.session_out import describe_command
 
-    named = []
-    for number, event in enumerate(session.effective()[0], start=1):
-        try:
-            text = describe_event(event)
-        except (KeyError, TypeError, ValueError):
-            text = clean(f"(damaged input: {event})")
-        named.append({"n": number, "text": text, "type": str(event.get("type"))})
-    return named
+    return [{"n": number, "text": describe_command(command), "type": command.TYPE}
+            for number, command in enumerate(session.effective()[0], start=1)]
 
 
 def bags_view(state: SessionState) -> dict[str, Any]:
@@ -195,10 +187,9 @@ def campaign_view(folder: Path, data_dir: Path | None) -> dict[str, Any] | None:
 def build_view(session: Session, data_dir: Path | None = None,
                with_campaign: bool = False) -> dict[str, Any]:
     """The `/api/view` object (docs/serve.md); `campaign` is None unless `with_campaign`."""
-    from automa.cli.play_cave import session_status_json
     from automa.render.json_out import activation_json
     from automa.render.measured import unmeasured_steps
-    from automa.render.session_out import latest_activation_text
+    from automa.render.session_out import latest_activation_text, session_status_json
     from automa.render.svg import MARGIN, SCALE
     from automa.session.replay import replay_steps
 
@@ -209,7 +200,7 @@ def build_view(session: Session, data_dir: Path | None = None,
     unmeasured: dict[str, Any] = dict(by_step[-1].after) if by_step else {}
     status = session_status_json(session)
     done, undone = session.effective()
-    last_input = max((n for n, e in enumerate(done, start=1) if e.get("type") == "activation"),
+    last_input = max((n for n, c in enumerate(done, start=1) if isinstance(c, NextActivation)),
                      default=None)
     mat = state.scenario.playmat
     return {

@@ -1,0 +1,798 @@
+"""What each command does to a battle, and why it may be refused there.
+
+`apply_command` takes the state and one command and gives the state after it, with the command
+as it goes into the log (every answer it needed filled in: a Poison card, the Portal Trap's
+D12s, a Kraken fight, an activation's dice and geometric answers) and what the rules said
+happened. It changes nothing: a command refused raises InputError (one line) and the state
+stays as it was, so `check_command` is the same call with the reason caught.
+
+Answers a command still needs are drawn from the input's own stream of the session seed
+(virtual dice) or asked through the asker (the players' own dice and choices; geometry asked
+at the table). Replaying a logged command asks nothing: every answer is in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from automa.catalog.load import Catalog
+from automa.engine.activation import Activation
+from automa.engine.battle import Battle, Table
+from automa.engine.chance import Asker, Chance
+from automa.engine.judge import GeometryMode, Judge
+from automa.engine.turn import TurnProgress, step_turn
+from automa.errors import InputError, RulesError
+from automa.geometry.moves import overlap_with
+from automa.geometry.table import PLACEMENT_TOLERANCE, TableGeometry, build_table
+from automa.model.components import DamageToken
+from automa.model.monsters import MonsterSpec
+from automa.model.pieces import Condition, Piece, Side
+from automa.model.scenario import Bag, Scenario
+from automa.model.shots import Shot, parse_shot
+from automa.rules.rulings import cite, option
+from automa.session.cave import (
+    BagEmptied,
+    KrakenFightBegins,
+    Notice,
+    RoomContext,
+    antients_won,
+    apply_cave,
+    apply_summon,
+    cave_now,
+    hero_in_play,
+    summoned_in_other_rooms,
+    summoned_mark,
+)
+from automa.session.commands import (
+    Adjust,
+    CaveFight,
+    ChanceAnswer,
+    Command,
+    Counter,
+    Damage,
+    Damaged,
+    EndHeroesTurn,
+    EnterCave,
+    GeometryAnswer,
+    Heal,
+    Hit,
+    KrakenTie,
+    Move,
+    NextActivation,
+    Redo,
+    Remove,
+    ReturnToMat,
+    Rollback,
+    SetCondition,
+    Source,
+    Summon,
+    Undo,
+    UseCard,
+)
+from automa.session.hero_turn import acted, this_turn
+from automa.session.positions import coordinates, parse_position
+from automa.session.state import (
+    Phase,
+    SessionState,
+    activation_summary,
+    followed_by,
+    new_chance,
+    script_of,
+    scripted_left,
+    start,
+    way_out,
+)
+
+OFF_THE_MAT = frozenset({Condition.TELEPORTED, Condition.DEVOURED})
+
+
+class TableAsker(Asker, Protocol):
+    """The players, asked what a command still needs (engine/chance.py's Asker), and told what
+    they must know before they answer (a Kraken fight beginning)."""
+
+    def announce(self, notice: Notice) -> None: ...
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What stays the same through a session: its data, the mat, the seed, how dice are rolled
+    and geometry is judged, and what the battle's campaign says (None: no campaign)."""
+
+    catalog: Catalog
+    geometry: TableGeometry
+    seed: int
+    physical: bool = False
+    geometry_mode: GeometryMode = GeometryMode.TRACKED
+    room: RoomContext | None = None
+
+    @property
+    def asks(self) -> bool:
+        """Whether the players may be asked anything during an activation."""
+        return self.physical or self.geometry_mode != GeometryMode.TRACKED
+
+
+@dataclass(frozen=True)
+class Applied:
+    """One command done: as it goes into the log, the states around it, what the rules said
+    happened (a line or two a piece hit, a Kraken fight), the activation it played, and for
+    undo / redo the input taken back or put back. `logged` is False when there was nothing
+    to do (no AI character can act): nothing goes into the log."""
+
+    command: Command
+    before: SessionState
+    after: SessionState
+    notes: tuple[str, ...] = ()
+    activation: Activation | None = None
+    taken: Command | None = None
+    logged: bool = True
+
+
+# ---------------------------------------------------------------------------------------------
+# The heroes' reports at the table.
+
+def _piece(battle: Battle, piece_id: str) -> Piece:
+    piece = battle.get(piece_id)
+    if piece is None:
+        ids = ", ".join(p.id for p in battle.pieces)
+        raise InputError(f"no piece {piece_id!r} in play (pieces: {ids})")
+    return piece
+
+
+def _positive(amount: int) -> int:
+    if amount < 1:
+        raise InputError(f"expected a whole number above 0, got {amount}")
+    return amount
+
+
+def poisoned_to_death(piece: Piece, cards: int) -> bool:
+    """"When the total of the Poison cards reaches or passes the hero's *starting* health, the
+    hero dies at once." (catacombs-facts.md 1.7)"""
+    return piece.side == Side.HEROES and piece.starting_health is not None and \
+        cards >= piece.starting_health
+
+
+def resolve_move(battle: Battle, command: Move, geometry: TableGeometry) -> Move:
+    """A move given in table words, with the place they name worked out (to the mm)."""
+    if command.words is None or command.to is not None:
+        if command.to is None:
+            raise InputError("a move needs a place: coordinates or table words")
+        return command
+    piece = _piece(battle, command.piece)
+    others = [p for p in battle.on_table() if p.id != piece.id]
+    at = parse_position(command.words, geometry, others, piece)
+    words = None if coordinates(command.words) is not None else command.words
+    return Move(command.piece, (round(at[0], 3), round(at[1], 3)), words)
+
+
+def apply_move(battle: Battle, command: Move, geometry: TableGeometry) -> Battle:
+    piece = _piece(battle, command.piece)
+    if command.to is None:
+        raise InputError("a move needs a place: coordinates or table words")
+    at = command.to
+    others = [p for p in battle.on_table() if p.id != piece.id]
+    clash = overlap_with(geometry, others, piece, at, PLACEMENT_TOLERANCE)
+    if clash == "the mat edge":
+        raise InputError(f"({at[0]:.1f}, {at[1]:.1f}) puts {piece.id} off the mat")
+    if clash is not None:
+        raise InputError(f"{piece.id} at ({at[0]:.1f}, {at[1]:.1f}) would be on {clash}")
+    return battle.with_piece(piece.moved(at))
+
+
+def apply_damage(battle: Battle, command: Damage) -> Battle:
+    piece = _piece(battle, command.piece)
+    if piece.health is None:
+        raise InputError(f"{piece.id} has no health to lose")
+    after = piece.health - _positive(command.amount)
+    if after <= 0:
+        return battle.without(piece.id, "dead")
+    return battle.with_piece(replace(piece, health=after))
+
+
+def apply_heal(battle: Battle, command: Heal) -> Battle:
+    piece = _piece(battle, command.piece)
+    if piece.health is None:
+        raise InputError(f"{piece.id} has no health to heal")
+    healed = piece.health + _positive(command.amount)
+    if piece.starting_health is not None:
+        healed = min(healed, piece.starting_health)  # never above the starting health
+    return battle.with_piece(replace(piece, health=healed))
+
+
+def apply_adjust(battle: Battle, command: Adjust) -> Battle:
+    piece = _piece(battle, command.piece)
+    kind = command.counter
+    value = getattr(piece, kind) + command.change
+    if value < 0:
+        raise InputError(f"{piece.id} has only {getattr(piece, kind)} {kind}")
+    if kind == Counter.POISON and poisoned_to_death(piece, value):
+        return battle.without(piece.id, "dead")
+    return battle.with_piece(replace(piece, **{str(kind): value}))
+
+
+def apply_condition(battle: Battle, command: SetCondition) -> Battle:
+    piece = _piece(battle, command.piece)
+    on, condition = command.on, command.condition
+    conditions = piece.conditions | {condition} if on else piece.conditions - {condition}
+    return battle.with_piece(replace(piece, conditions=frozenset(conditions)))
+
+
+def apply_return(battle: Battle, command: ReturnToMat) -> Battle:
+    piece = _piece(battle, command.piece)
+    held = piece.conditions & OFF_THE_MAT
+    if not held:
+        raise InputError(f"{piece.id} is not on the Teleported! or Devoured! card")
+    return battle.with_piece(replace(piece, conditions=piece.conditions - held))
+
+
+def apply_use(battle: Battle, command: UseCard) -> Battle:
+    """A hero used an Ability, Item or Spell card. "A once-per-room box (Ability cards, items)
+    is used at the player's choice, then the card is flipped and refreshed in the next Setup
+    Phase. A once-per-game box (Spells, items) is discarded after use." (catacombs-facts.md
+    1.8): a card is used once in a room; a once-per-game card once in the game (the campaign
+    logs the cards spent in earlier rooms at the start of each room's battle)."""
+    piece = _piece(battle, command.piece)
+    if piece.side != Side.HEROES:
+        raise InputError(f"{piece.id} is not one of the heroes: only their cards are used")
+    card = command.card
+    spent = next((entry for entry in piece.used if entry.split(" (")[0] == card), None)
+    if spent is not None:
+        raise InputError(f"{piece.id} already used {card} this game: the card is discarded"
+                         if spent.endswith(" (game)") else
+                         f"{piece.id} already used {card} in this room: the card is flipped "
+                         f"until the next Setup Phase")
+    return battle.with_piece(replace(piece, used=(*piece.used, f"{card} ({command.per})")))
+
+
+# ---------------------------------------------------------------------------------------------
+# A hero's hit on the AI's pieces (rules/hero_hits.py).
+
+def _parsed_shot(text: str) -> Shot:
+    try:  # a fire wall is no shot: the piece hit or was pushed into one
+        return Shot("fire-wall") if text == "fire-wall" else parse_shot(text)
+    except ValueError as error:
+        raise InputError(str(error)) from None
+
+
+def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
+              rulings: Mapping[str, str]) -> tuple[Battle, list[str]]:
+    """A hero's hit resolved by the rules: the battle after it and what happened, a line or two
+    a piece."""
+    from automa.rules.hero_hits import (
+        HIT_MODIFIERS,
+        HIT_SHOTS,
+        HeroShot,
+        disc_line,
+        health_after,
+        resolve,
+        trilithon_reshot,
+    )
+
+    targets = command.targets
+    if not targets:
+        raise InputError("a hit names the pieces it struck, as in `hit rat-1, rat-2 fireball`")
+    if len(set(targets)) != len(targets):
+        raise InputError("a hit names each piece it struck once")
+    parsed = _parsed_shot(command.shot)
+    if parsed.name not in HIT_SHOTS:
+        raise InputError(f"`hit` resolves {', '.join(HIT_SHOTS)}; report a {parsed.name} "
+                         f"with `damage ID N`")
+    modifiers = frozenset(m.name for m in parsed.modifiers)
+    if unknown := sorted(modifiers - HIT_MODIFIERS):
+        raise InputError(f"`hit` does not resolve the {', '.join(unknown)} modifier on the "
+                         f"AI's pieces; report it with `damage`/`condition`")
+    attacker = battle.get(command.by) if command.by is not None else None
+    if command.by is not None and (attacker is None or attacker.side != Side.HEROES):
+        raise InputError(f"`by {command.by}`: no hero {command.by!r} in play")
+    poison = command.poison_card
+    if "poison" in modifiers and poison is None:
+        raise InputError("a poison shot needs the Poison card's value (1-9)")
+    rolls = command.portal
+    if parsed.name == "portal-trap" and len(rolls) != len(targets):
+        raise InputError(f"the Portal Trap needs one D12 (1-12) per piece hit, not "
+                         f"{list(rolls)!r}")
+    vulnerabilities = option(rulings, "monster-vulnerabilities") == "on"
+    lines: list[str] = []
+    if parsed.name == "dagger":
+        thrower = "2 damage, thrown by a Catacomb hero" if _catacomb(attacker) else \
+            "1 damage, no Catacomb hero named"
+        lines.append(f"dagger: {thrower} ({cite('dagger-hero')}); the thrower now performs "
+                     f"move to rune")
+    for index, target_id in enumerate(targets):
+        target = _target(battle, target_id)
+        spec = monsters.get(target.monster) if target.monster else None
+        shot = HeroShot(parsed.name, modifiers, _catacomb(attacker), poison,
+                        rolls[index] if parsed.name == "portal-trap" else None,
+                        vulnerabilities, target_id in command.last_damaged)
+        out = resolve(shot, target, spec, modified=index == 0)
+        after = health_after(target, out)
+        said = disc_line(target, out, spec)
+        lines.append(f"{target.label}: " + "; ".join([*out.lines, *([said] if said else [])]))
+        if after is not None and after <= 0:
+            why = f"killed by {attacker.id}" if attacker is not None else "dead"
+            battle = _free_devoured(battle.without(target.id, why), target, lines)
+            continue
+        kept = replace(target, health=after if after is not None else target.health,
+                       conditions=target.conditions | out.gains)
+        battle = battle.with_piece(kept)
+        if attacker is not None and (out.reflected or out.heal_attacker):
+            battle = _attacker_change(battle, attacker.id, out.heal_attacker - out.reflected,
+                                      lines)
+    if command.trilithon:
+        lines.append(trilithon_reshot(parsed.name))
+    return battle, lines
+
+
+def _catacomb(attacker: Piece | None) -> bool:
+    """Ruling 48: a hero piece named with `by` is a Catacomb hero in a Catacombs 3E battle."""
+    return attacker is not None and attacker.kind == "hero"
+
+
+def _target(battle: Battle, target_id: str) -> Piece:
+    target = battle.get(target_id)
+    if target is None or target.side not in (Side.AI, Side.NEUTRAL):  # a wild wyvern too
+        ids = ", ".join(p.id for p in battle.on_table() if p.side in (Side.AI, Side.NEUTRAL))
+        raise InputError(f"no AI or neutral piece {target_id!r} in play (those pieces: {ids})")
+    if not battle.placed(target):
+        raise InputError(f"{target_id} is on the Teleported! or Devoured! card: it cannot be "
+                         f"hit")
+    return target
+
+
+def _attacker_change(battle: Battle, hero_id: str, change: int, lines: list[str]) -> Battle:
+    """Reflected damage hurts the hero who shot; regeneration heals it up to its starting
+    health."""
+    hero = battle.piece(hero_id)
+    if hero.health is None or change == 0:
+        return battle
+    health = hero.health + change
+    if hero.starting_health is not None:
+        health = min(health, hero.starting_health)
+    if health <= 0:
+        lines.append(f"{hero.label} dies of the reflected damage")
+        return battle.without(hero_id, "dead")
+    lines.append(f"{hero.label}: health {health}")
+    return battle.with_piece(replace(hero, health=health))
+
+
+def _free_devoured(battle: Battle, devourer: Piece, lines: list[str]) -> Battle:
+    """Devoured characters are released when the devouring monster dies: back where it died.
+    The log does not say whom a monster devoured: a dying devourer frees the devoured heroes
+    when no other AI piece in play could have devoured them."""
+    if "devour" not in _shot_words(devourer):
+        return battle
+    for piece in battle.pieces:
+        if piece.side == Side.HEROES and Condition.DEVOURED in piece.conditions and not any(
+                p.side == Side.AI and "devour" in _shot_words(p) for p in battle.on_table()):
+            battle = battle.with_piece(replace(piece.moved(devourer.at),
+                                               conditions=piece.conditions
+                                               - {Condition.DEVOURED}))
+            lines.append(f"{piece.label} is freed from the Devoured! card where "
+                         f"{devourer.label} died")
+    return battle
+
+
+def _shot_words(piece: Piece) -> set[str]:
+    return {s.name for seq in piece.sequences for s in seq.shots} | \
+        {m.name for seq in piece.sequences for s in seq.shots for m in s.modifiers}
+
+
+DAMAGE_USAGE = "damage ID N [by HERO]"
+HIT_USAGE = "hit ID[, ID...] SHOT[+MODIFIER...] [by HERO] [trilithon]"
+
+
+def check_dealt_by(state: SessionState, by: str | None, usage: str) -> None:
+    """`by HERO`: one of the battle's heroes dealt it (for the chain and the summary)."""
+    heroes = sorted(p.id for p in state.scenario.pieces if p.side == Side.HEROES)
+    if by is not None and by not in heroes:
+        raise InputError(f"usage: {usage} (heroes: {', '.join(heroes)})")
+
+
+@dataclass(frozen=True)
+class NumberAsked:
+    """A number a command asks the players for: what it is (`name`; `what` a value of it is,
+    for saying an answer is not one), the prompt, its range."""
+
+    name: str
+    what: str
+    prompt: str
+    low: int
+    high: int
+
+
+def hit_questions(command: Hit, physical: bool) -> list[NumberAsked]:
+    """What a hit asks the table, in order: the Poison card drawn for a poison shot, then in
+    physical mode the Portal Trap's D12 for each piece hit (virtual dice roll it)."""
+    asked = []
+    if "poison" in command.modifiers and command.poison_card is None:
+        asked.append(NumberAsked("the Poison card drawn", "a Poison card's value",
+                                 "the Poison card you drew shows", 1, 9))
+    if command.shot_name == "portal-trap" and not command.portal and physical:
+        asked += [NumberAsked(f"the D12 for the Portal Trap on {t}", "a face of the D12",
+                              f"D12 rolled for the Portal Trap on {t}", 1, 12)
+                  for t in command.targets]
+    return asked
+
+
+def resolve_hit(command: Hit, state: SessionState, setting: Setting, done: Sequence[Command],
+                asker: TableAsker | None) -> Hit:
+    """The hit with what it needs from the table (`hit_questions`: the Poison card drawn, the
+    Portal Trap's D12 per piece in physical mode, else rolled from this input's own stream of
+    the seed), and what the hero's previous shot this turn damaged (for chain)."""
+    check_dealt_by(state, command.by, HIT_USAGE)
+    answers = [_asked_number(asker, q.prompt, range(q.low, q.high + 1), q.what)
+               for q in hit_questions(command, setting.physical)]
+    resolved = command
+    if "poison" in command.modifiers and command.poison_card is None:
+        resolved = replace(resolved, poison_card=answers.pop(0))
+    if command.shot_name == "portal-trap" and not command.portal:
+        rolls = tuple(answers) if setting.physical else _rolled(command.targets, setting,
+                                                                len(done))
+        resolved = replace(resolved, portal=rolls)
+    if "chain" in command.modifiers and command.by is not None and not command.last_damaged:
+        resolved = replace(resolved, last_damaged=tuple(
+            last_damaged(state.scenario, done, setting, command.by)))
+    return resolved
+
+
+class Unanswered(InputError):
+    """A command needs an answer from the players and there is nobody to ask."""
+
+
+def _asked_number(asker: TableAsker | None, prompt: str, allowed: range, what: str) -> int:
+    if asker is None:
+        raise Unanswered(f"{what} is needed: give it with the command")
+    return asker.number(prompt, allowed, what)
+
+
+def _rolled(targets: Sequence[str], setting: Setting, index: int) -> tuple[int, ...]:
+    """The Portal Trap's D12 per piece, rolled from the input's own stream of the seed."""
+    chance = new_chance(setting.catalog, setting.seed, index, None)
+    return tuple(chance.d12(f"Portal Trap on {target}") for target in targets)
+
+
+def last_damaged(scenario: Scenario, done: Sequence[Command], setting: Setting,
+                 hero: str) -> list[str]:
+    """The pieces the hero's previous `hit` in this heroes' turn damaged (lost health or died),
+    in the order named; [] when the hero has not hit anything yet this turn."""
+    first = len(done) - len(this_turn(done))
+    previous = max((i for i, c in enumerate(done)
+                    if i >= first and isinstance(c, Hit) and c.by == hero), default=None)
+    if previous is None:
+        return []
+    hit = done[previous]
+    assert isinstance(hit, Hit)
+    for index, (before, after) in enumerate(replay_states(scenario, done[:previous + 1],
+                                                          setting)):
+        if index < previous:
+            continue
+        damaged = []
+        for target in hit.targets:
+            was, now = before.battle.get(target), after.battle.get(target)
+            if was is not None and (now is None or (was.health or 0) > (now.health or 0)):
+                damaged.append(target)
+        return damaged
+    return []
+
+
+# ---------------------------------------------------------------------------------------------
+# The Hidden Cave in a battle (session/cave.py).
+
+def _campaign_cave(setting: Setting) -> RoomContext:
+    room = setting.room
+    if room is None or room.cave is None:
+        raise InputError("no Hidden Cave in this game: it is set up with `automa campaign new "
+                         "... --hidden-cave`, and this session is not a room of such a campaign")
+    return room
+
+
+def resolve_cave(command: EnterCave, state: SessionState, setting: Setting,
+                 done: Sequence[Command], asker: TableAsker | None) -> EnterCave:
+    """The hero may enter (refused in one line when not), then fights the Kraken at once
+    (ruling cave-in-battle): the D12 and the red tokens from the dice (the players' own in
+    physical mode), the item and the Antient chosen by the players."""
+    from automa.rules.hidden_cave import enter
+    from automa.rules.kraken import fight, token_count
+
+    room = _campaign_cave(setting)
+    hero_id, portal = command.piece, command.portal
+    if state.phase != Phase.HEROES and not portal:
+        raise InputError(f"not the heroes' turn: {hero_id} enters the Hidden Cave instead of "
+                         f"taking their turn (`cave {hero_id} {command.shots} portal` when the "
+                         f"Portal Trap sent them)")
+    hero = state.battle.get(hero_id)
+    if hero is None or hero.side != Side.HEROES or hero.kind != "hero":
+        raise InputError(f"no hero {hero_id!r} in play")
+    if not state.battle.placed(hero) and not portal:
+        raise InputError(f"{hero_id} is on the Teleported! or Devoured! card: not on the mat")
+    took = None if portal else acted(done, hero_id)
+    if took is not None:
+        raise InputError(f"{hero_id} {took}: the Hidden Cave is entered instead of taking "
+                         f"their normal turn")
+    now = cave_now(state.scenario, state.battle, room, done)
+    try:
+        enter(now, hero_id, portal_trap=portal)
+    except RulesError as error:
+        raise InputError(str(error)) from None
+    if not now.items:
+        raise InputError("no item is left beside the Hidden Cave card")
+    if command.fight is not None:
+        return command
+    catalog = setting.catalog
+    level = catalog.components.red_bag
+    tie = KrakenTie(option(state.scenario.settings.rulings, "kraken-tie"))
+    chance = new_chance(catalog, setting.seed, len(done), asker if setting.physical else None)
+    if asker is not None:
+        asker.announce(KrakenFightBegins(hero_id, portal,
+                                         token_count(hero.health or 0, command.shots), level))
+    drawn = [0]
+
+    def draw(bag: Bag, hand: Sequence[DamageToken]) -> DamageToken:
+        if setting.physical and asker is not None and drawn[0] and not hand:
+            asker.announce(BagEmptied(drawn[0]))  # every token was in hand: all go back
+        drawn[0] = len(hand) + 1
+        return chance.token(level, bag, "against the Kraken", hand)
+
+    result = fight(hero.health or 0, command.shots, state.battle.bags[level],
+                   lambda: chance.d12("the Kraken's strength"), draw, str(tie))
+    antient = None
+    if result.hero_wins:
+        item = _asked_choice(asker, f"{hero_id} evaded the Kraken: the item of their choice",
+                             list(now.items))
+        taken = set(antients_won((*room.other_rooms, *done)))
+        free = [a for a, spec in sorted(catalog.monsters.items())
+                if spec.kind == "antient" and a not in taken]
+        antient = _asked_choice(asker, "the unused Antient of their choice", free) \
+            if free else "none"
+    else:
+        item = chance.pick(list(now.items), "the item beside the Hidden Cave card")
+    return replace(command, fight=CaveFight(level, result.strength,
+                                            tuple(t.label() for t in result.tokens), tie, item,
+                                            antient))
+
+
+def _asked_choice(asker: TableAsker | None, prompt: str, options: list[str]) -> str:
+    if asker is None:
+        raise Unanswered(f"the players' choice is needed ({prompt}): nobody to ask")
+    return asker.choice(prompt, options)
+
+
+def check_summon(command: Summon, state: SessionState, setting: Setting,
+                 done: Sequence[Command]) -> None:
+    """An Antient the hero holds (won in the Hidden Cave, or a hero's Antient card in this
+    battle), summoned in the heroes' turn instead of the base shot sequence."""
+    hero_id, antient = command.piece, command.antient
+    if state.phase != Phase.HEROES:
+        raise InputError(f"not the heroes' turn: {hero_id} summons an Antient instead of "
+                         f"performing their base shot sequence in their turn")
+    room = setting.room
+    won = antients_won((*(room.other_rooms if room else ()), *done), hero_id)
+    cards = [p.id for p in state.scenario.pieces
+             if p.side == Side.HEROES and p.kind == "antient"]
+    if antient not in won and antient not in cards:
+        held = ", ".join([*won, *cards]) or "none"
+        raise InputError(f"{hero_id} holds no Antient {antient!r} (held: {held}; won in the "
+                         f"Hidden Cave or a hero's Antient card in this battle)")
+    if summoned_mark(antient) in summoned_in_other_rooms(room, hero_id):
+        raise InputError(f"{hero_id} summoned {antient} in an earlier room: it is used")
+    hero_in_play(state.battle, hero_id)
+
+
+# ---------------------------------------------------------------------------------------------
+# An AI activation.
+
+def play_activation(state: SessionState, setting: Setting, chance: Chance,
+                    judge: Judge) -> tuple[SessionState, Activation | None]:
+    """One AI activation (starting the AI turn if the heroes' turn was on), its dice from
+    `chance` and its geometry judged by `judge`."""
+    progress = replace(state.progress or TurnProgress(state.battle), battle=state.battle)
+    table = Table(replace(state.scenario, round=state.round), setting.catalog,
+                  setting.geometry, chance, judge)
+    stepped = step_turn(table, progress)
+    if stepped is None:
+        return replace(state, progress=None), None
+    progress, activation = stepped
+    history = (*state.activations, (state.round, activation))
+    if progress.finished:
+        return replace(state, battle=progress.battle, round=state.round + 1, progress=None,
+                       activations=history), activation
+    return replace(state, battle=progress.battle, progress=progress,
+                   activations=history), activation
+
+
+def _check_faces(outcomes: Sequence[ChanceAnswer], catalog: Catalog) -> None:
+    """Each logged die face is on that die and each token face is in that level's set."""
+    components = catalog.components
+    faces = {"rune_die": components.rune_die, "location_die": components.location_die}
+    for outcome in outcomes:
+        kind, value = outcome.kind, outcome.value
+        if kind in faces and int(value) not in faces[kind]:
+            raise InputError(f"{kind} {value} is not a face of that die")
+        if kind == "token":
+            level, _, face = value.partition(":")
+            tokens = components.bags.get(int(level))
+            if tokens is None:
+                raise InputError(f"token {value}: there is no level {level} bag")
+            if DamageToken.parse(face) not in tokens:
+                raise InputError(f"token {value}: no level {level} token reads {face}")
+
+
+def replay_activation(state: SessionState, command: NextActivation, setting: Setting,
+                      index: int) -> tuple[SessionState, Activation | None]:
+    """A logged activation played again from its recorded dice and answers, which must be
+    exactly the ones it needs."""
+    _check_faces(command.outcomes, setting.catalog)
+    chance = new_chance(setting.catalog, setting.seed, index, None,
+                        script_of(command.outcomes), "the tokens logged with it")
+    records = [a.to_json() for a in command.answers]
+    judge = Judge(GeometryMode.TRACKED, state.scenario.settings.close_call, None, records)
+    after, activation = play_activation(state, setting, chance, judge)
+    if any(o.source != Source.SCRIPT for o in chance.record) or \
+            len(chance.record) != len(command.outcomes) or \
+            (command.answered and len(judge.record) != len(command.answers)):
+        raise InputError("the recorded dice do not match this activation; the log and the "
+                         "scenario disagree")
+    return after, activation
+
+
+def run_activation(state: SessionState, command: NextActivation, setting: Setting,
+                   done: Sequence[Command], asker: TableAsker | None
+                   ) -> tuple[SessionState, NextActivation, Activation | None]:
+    """A new activation: the answers given with the command first, then the scenario's own
+    scripted dice, then the dice (the players' in physical mode) and the geometry (asked of the
+    players in asked or hybrid mode). The command comes back with every answer in it."""
+    script = followed_by(script_of(command.outcomes), scripted_left(state.scenario, done))
+    chance = new_chance(setting.catalog, setting.seed, len(done),
+                        asker if setting.physical else None, script,
+                        f"{state.scenario.source}: [chance] tokens")
+    judge = Judge(setting.geometry_mode, state.scenario.settings.close_call, asker,
+                  [a.to_json() for a in command.answers])
+    after, activation = play_activation(state, setting, chance, judge)
+    if activation is None:
+        return after, command, None
+    logged = NextActivation(
+        tuple(ChanceAnswer(o.kind, o.value, Source(o.source)) for o in chance.record),
+        tuple(GeometryAnswer.from_record(r) for r in judge.record),
+        activation_summary(activation, state, after), answered=True)
+    return after, logged, activation
+
+
+# ---------------------------------------------------------------------------------------------
+# Every command.
+
+class NotThisTurn(InputError):
+    """A report the heroes make in their own turn, given during the AI turn."""
+
+
+HEROES_TURN_ONLY = (Damage, Heal, Adjust, Remove, SetCondition, ReturnToMat, Hit, UseCard,
+                    Summon, EndHeroesTurn)
+WORDS = {EndHeroesTurn.TYPE: "done", Remove.TYPE: "dead"}  # the words players type for them
+
+
+def check_turn(state: SessionState, command: Command) -> None:
+    """During the AI turn the heroes may only put a piece where it really stands (`move`), go
+    to the Hidden Cave when the Portal Trap sends them, and undo or redo."""
+    if state.phase == Phase.AI and isinstance(command, HEROES_TURN_ONLY):
+        word = WORDS.get(command.TYPE, command.TYPE)
+        raise NotThisTurn(f"{word!r} cannot be done in the AI turn")
+
+def apply_command(state: SessionState, command: Command, setting: Setting,
+                  done: Sequence[Command], asker: TableAsker | None = None,
+                  replaying: bool = False) -> Applied:
+    """The state after `command`, given the inputs in force before it (`done`); InputError
+    (nothing changed) if it cannot be. `replaying`: the command comes from the log, with every
+    answer in it, and is applied as it was done (what only its doing checks, such as whether
+    the hero may enter the Hidden Cave now, was checked then). Undo, redo and rollback are the
+    session's own (session/store.py): they change which inputs are in force."""
+    if isinstance(command, Damaged):
+        raise InputError(command.problem)
+    if not replaying:
+        check_turn(state, command)
+    battle = state.battle
+    if isinstance(command, NextActivation):
+        if replaying:
+            after, activation = replay_activation(state, command, setting, len(done))
+            return Applied(command, state, after, activation=activation)
+        after, logged, activation = run_activation(state, command, setting, done, asker)
+        return Applied(logged, state, after, activation=activation,
+                       logged=activation is not None)
+    if isinstance(command, EndHeroesTurn):
+        if state.phase == Phase.AI:
+            raise InputError("the AI turn is already on")
+        return Applied(command, state, replace(state, progress=TurnProgress(battle)))
+    notes: list[str] = []
+    if isinstance(command, Move):
+        command = resolve_move(battle, command, setting.geometry)
+        battle = apply_move(battle, command, setting.geometry)
+    elif isinstance(command, Damage):
+        if not replaying:
+            check_dealt_by(state, command.by, DAMAGE_USAGE)
+        battle = apply_damage(battle, command)
+    elif isinstance(command, Heal):
+        battle = apply_heal(battle, command)
+    elif isinstance(command, Adjust):
+        battle = apply_adjust(battle, command)
+    elif isinstance(command, Remove):
+        _piece(battle, command.piece)
+        battle = battle.without(command.piece, command.why)
+    elif isinstance(command, SetCondition):
+        battle = apply_condition(battle, command)
+    elif isinstance(command, ReturnToMat):
+        battle = apply_return(battle, command)
+    elif isinstance(command, UseCard):
+        battle = apply_use(battle, command)
+    elif isinstance(command, Hit):
+        if not replaying:
+            command = resolve_hit(command, state, setting, done, asker)
+        battle, lines = apply_hit(battle, command, setting.catalog.monsters,
+                                  state.scenario.settings.rulings)
+        notes.extend(lines)
+    elif isinstance(command, EnterCave):
+        if not replaying:
+            command = resolve_cave(command, state, setting, done, asker)
+        battle = apply_cave(battle, command)
+    elif isinstance(command, Summon):
+        if not replaying:
+            check_summon(command, state, setting, done)
+        battle = apply_summon(battle, command)
+    elif isinstance(command, Undo | Redo | Rollback):
+        raise InputError(f"{command.TYPE} changes which inputs are in force: the session does it")
+    return Applied(command, state, replace(state, battle=battle), tuple(notes))
+
+
+def check_command(state: SessionState, command: Command, setting: Setting,
+                  done: Sequence[Command]) -> str | None:
+    """Why `command` cannot be done now (one line), or None. Nothing is asked or changed: a
+    command that still needs the players' answers is checked as far as it can be without
+    them."""
+    try:
+        apply_command(state, command, setting, done, asker=None)
+    except Unanswered:
+        return None  # as far as it can be checked without the players' answers, it can be
+    except (InputError, RulesError) as error:
+        return str(error)
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Replaying a log.
+
+def replay_states(scenario: Scenario, done: Sequence[Command], setting: Setting,
+                  lines: Sequence[int] = (), log: str = ""
+                  ) -> Iterator[tuple[SessionState, SessionState]]:
+    """The state before and after each input in force, from the scenario on. `lines` (the log
+    line of each input) and `log` (its path) make a failure name where it is."""
+    from automa.session.log import SessionError
+
+    state = start(scenario)
+    for index, command in enumerate(done):
+        before = state
+        try:
+            state = _replayed_one(state, command, setting, done[:index])
+        except (InputError, RulesError, SessionError, ValueError, TypeError, AttributeError,
+                KeyError, IndexError) as error:
+            line = command.line if isinstance(command, Damaged) else None
+            line = line or (lines[index] if index < len(lines) else None)
+            where = f"{log or 'log.jsonl'} line {line}: " if line else ""
+            raise SessionError(f"{where}input {index + 1} of the log cannot be replayed "
+                               f"({error}); {way_out(index)}") from None
+        yield before, state
+
+
+def _replayed_one(state: SessionState, command: Command, setting: Setting,
+                  done: Sequence[Command]) -> SessionState:
+    return apply_command(state, command, setting, done, replaying=True).after
+
+
+def replay(scenario: Scenario, done: Sequence[Command], setting: Setting,
+           lines: Sequence[int] = (), log: str = "") -> SessionState:
+    final = start(scenario)
+    for _, after in replay_states(scenario, done, setting, lines, log):
+        final = after
+    return final
+
+
+def scenario_setting(scenario: Scenario, catalog: Catalog, seed: int) -> Setting:
+    """The setting of a battle played from a scenario alone (no session folder)."""
+    return Setting(catalog, build_table(scenario.playmat), seed)
