@@ -1,55 +1,12 @@
-"""A campaign's records: its route (data/campaigns.toml), the heroes' boards, its state."""
+"""A campaign's records: the heroes' boards, the Hidden Cave's collections, the state a campaign's
+log leaves (its route is data: model/campaigns.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-LAIR = "lair"  # the route's name for the Catacomb Lord's Lair
-CHOICES = ("one", "any")  # alternatives: either ... or / the heroes may visit both
-ROOM_STATES = ("done", "current", "open", "skipped")
-
-
-@dataclass(frozen=True)
-class RouteRoom:
-    id: str
-    name: str
-    level: int | None  # the printed Room card level, where one is shown
-    kind: str  # "battle", "special" or "lair"
-
-
-@dataclass(frozen=True)
-class RouteStep:
-    rooms: tuple[RouteRoom, ...]
-    choose: str = "one"  # with two rooms or more: "one" or "any"
-
-
-@dataclass(frozen=True)
-class Route:
-    id: str
-    name: str
-    start: str  # the start piece (a Catacomb Lord id in lords.toml)
-    steps: tuple[RouteStep, ...]
-    provenance: str
-
-    @property
-    def rooms(self) -> tuple[RouteRoom, ...]:
-        return tuple(room for step in self.steps for room in step.rooms)
-
-    def room(self, room_id: str) -> RouteRoom | None:
-        return next((r for r in self.rooms if r.id == room_id), None)
-
-    def step_of(self, room_id: str) -> RouteStep | None:
-        return next((s for s in self.steps if any(r.id == room_id for r in s.rooms)), None)
-
-
-@dataclass(frozen=True)
-class Rewards:
-    """A Room card's Room Level Rewards."""
-
-    gold: int  # each surviving hero gets this much gold
-    spell: bool  # the Spell card icon: one Spell card for a hero who can use it
-    provenance: str
+from automa.model.campaigns import LAIR, Route
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,8 @@ from dataclasses import replace
 from typing import Any
 
 from automa.campaign.log import CampaignError, CampaignLog
-from automa.campaign.model import LAIR, CampaignState, HeroBoard, HiddenCave, Rewards, Route
+from automa.campaign.model import CampaignState, HeroBoard, HiddenCave
+from automa.model.campaigns import LAIR, Rewards, Route
 from automa.model.pieces import Piece
 from automa.rules.battle_end import gold_earners, killer
 

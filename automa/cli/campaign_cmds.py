@@ -52,7 +52,7 @@ def campaign() -> None:
 
 
 def _routes(ctx: click.Context, catalog: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-    from automa.campaign.route import load_campaigns
+    from automa.catalog.campaigns import load_campaigns
     from automa.catalog.locate import user_data_dir
 
     return load_campaigns(user_data_dir(ctx.obj["data_dir"]), catalog.rooms, catalog.lords)
@@ -299,8 +299,8 @@ def _ask_rewards(ctx: click.Context, room: Any, known: Any, gold: int | None,
     remembered in the user's data folder."""
     import sys
 
-    from automa.campaign.model import Rewards
     from automa.errors import InputError
+    from automa.model.campaigns import Rewards
 
     if known is not None:
         return known
@@ -318,8 +318,8 @@ def _ask_rewards(ctx: click.Context, room: Any, known: Any, gold: int | None,
 
 def _remember(ctx: click.Context, room: Any, rewards: Any) -> None:
     """A new answer goes to the user's data folder, once the step is sure to be logged."""
-    from automa.campaign.route import remember_rewards
     from automa.catalog.locate import user_data_dir
+    from automa.catalog.remembered import remember_rewards
 
     user_dir = user_data_dir(ctx.obj["data_dir"])
     if user_dir is not None:

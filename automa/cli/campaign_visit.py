@@ -19,7 +19,7 @@ OFFERS_EXAMPLE = "rest=2:health+1; horse=5:items+1 (each:FIELD+N for every hero;
 
 
 def _visits(ctx: click.Context, catalog: Any) -> dict[str, Any]:
-    from automa.campaign.visits import load_visits
+    from automa.catalog.campaigns import load_visits
     from automa.catalog.locate import user_data_dir
 
     return load_visits(user_data_dir(ctx.obj["data_dir"]), catalog.rooms)
@@ -37,9 +37,8 @@ def offer_json(offer: Any, bought: int) -> dict[str, Any]:
 def menu_json(visit: Any, state: Any) -> dict[str, Any]:
     from automa.campaign.visits import times_bought
 
-    steps = [{"offer": o} for o in state.bought]
     return {"room": visit.room, "pool": visit.pool, "provenance": visit.provenance,
-            "offers": [offer_json(o, times_bought(steps, o.id))
+            "offers": [offer_json(o, times_bought(state.bought, o.id))
                        for o in visit.menu(state.settings)]}
 
 
@@ -63,8 +62,9 @@ def ask_offers(ctx: click.Context, catalog: Any, room: Any, visit: Any, given: s
                ask: bool) -> Any:
     """A special room whose offers our sources lack: from --offers, else asked; remembered in
     the data folder's visits.toml with provenance "asked"."""
-    from automa.campaign.visits import load_visits, parse_offers_answer, remember_visit
+    from automa.catalog.campaigns import load_visits, parse_offers_answer
     from automa.catalog.locate import user_data_dir
+    from automa.catalog.remembered import remember_offers
     from automa.cli.data_cmds import _ask
 
     if visit is not None and visit.known:
@@ -89,8 +89,7 @@ def ask_offers(ctx: click.Context, catalog: Any, room: Any, visit: Any, given: s
         raise InputError(f"{room.name}'s offers are not in our sources: pass --offers "
                          f"'ID=PRICE:EFFECT; ...' (e.g. {OFFERS_EXAMPLE}), or --ask to answer "
                          f"on stdin")
-    path = remember_visit(folder, room.id, {"pool": False, "known": True,
-                                            "provenance": "asked", "offers": offers})
+    path = remember_offers(folder, room.id, offers)
     click.echo(f"Remembered what {room.name} offers in {path}", err=True)
     return load_visits(folder, catalog.rooms)[room.id]
 
@@ -124,8 +123,8 @@ def _payers(text: str | None, price: int, state: Any, target: str | None) -> dic
 
 def _bag(ctx: click.Context, visit: Any, given: str | None, ask: bool) -> dict[str, int]:
     """The Tavern's bag counts; the unknown ones from --bag or asked, then remembered."""
-    from automa.campaign.visits import remember_visit
-    from automa.catalog.locate import load_data_file, user_data_dir
+    from automa.catalog.locate import user_data_dir
+    from automa.catalog.remembered import remember_bag
     from automa.cli.asker import plain_number
     from automa.cli.data_cmds import _ask
 
@@ -164,14 +163,9 @@ def _bag(ctx: click.Context, visit: Any, given: str | None, ask: bool) -> dict[s
         raise InputError(f"the Tavern bag's {', '.join(missing)} pieces are not in our data: "
                          f"pass --bag 'orc=N,fire-spirit=N,centaur=N' (your box), --drawn "
                          f"for a draw at the table, or --ask")
-    tables, _ = load_data_file("visits.toml", folder)
-    record = dict(tables[visit.room])
-    record["bag"] = {k: counts.get(k, v) for k, v in record["bag"].items()}
-    record["offers"] = [{"provenance": visit.provenance, **o} for o in record["offers"]]
-    record["provenance"] = "asked"
-    path = remember_visit(folder, visit.room, record)
+    path = remember_bag(folder, visit, counts)
     click.echo(f"Remembered the Tavern bag in {path}", err=True)
-    return {k: int(v) for k, v in record["bag"].items()}
+    return {k: counts.get(k, int(v or 0)) for k, v in visit.bag.items()}
 
 
 def _bet(ctx: click.Context, visit: Any, state: Any, seed: int, drawn_text: str | None,
@@ -239,7 +233,8 @@ def campaign_visit(ctx: click.Context, offer: str | None, folder: Path, target: 
     from automa.campaign import log as campaign_log
     from automa.campaign.log import CampaignError
     from automa.campaign.rules import boards_json
-    from automa.campaign.visits import Offer, bought, needs_target, paid, times_bought
+    from automa.campaign.visits import bought, needs_target, paid, times_bought
+    from automa.model.campaigns import Offer
 
     catalog, _, state = _state(ctx, folder)
     room = state.route.room(state.current) if state.current else None
@@ -260,7 +255,7 @@ def campaign_visit(ctx: click.Context, offer: str | None, folder: Path, target: 
     if chosen is None:
         raise InputError(f"OFFER: {room.name} offers no {offer!r} (offers: "
                          f"{', '.join(o.id for o in visit.menu(state.settings))})")
-    done = times_bought([{"offer": o} for o in state.bought], chosen.id)
+    done = times_bought(state.bought, chosen.id)
     if chosen.limit is not None and done >= chosen.limit:
         raise CampaignError(f"{chosen.id}: only {chosen.limit} per visit, already used")
     cost = chosen.price
