@@ -5,8 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
 from automa.model.campaigns import LAIR, Route
+
+HeroDeath = Literal["returns", "stays-dead", "keeps-board"]  # ruling campaign-hero-death
+RoomState = Literal["done", "current", "open", "skipped"]
+HERO_DEATH: tuple[HeroDeath, ...] = get_args(HeroDeath)
+ROOM_STATES: tuple[RoomState, ...] = get_args(RoomState)
 
 
 @dataclass(frozen=True)
@@ -46,7 +52,7 @@ class CampaignState:
     current_session: str | None  # its session folder, relative to the campaign folder
     hidden_cave: HiddenCave | None
     steps: int  # campaign steps in force (not undone)
-    hero_death: str = "returns"  # ruling campaign-hero-death
+    hero_death: HeroDeath = "returns"
     settings: Mapping[str, str] = field(default_factory=dict)  # switches: ruling -> option
     bought: tuple[str, ...] = ()  # the offers bought at the current visit, in order
 
@@ -57,3 +63,25 @@ class CampaignState:
     @property
     def victory(self) -> bool:
         return LAIR in self.done and any(h.alive for h in self.heroes.values())
+
+
+def room_states(state: CampaignState) -> dict[str, RoomState]:
+    """Each room of the route: done, current, open or skipped.
+
+    Ruling campaign-open-rooms: every room not yet visited is open, in any order; of two rooms
+    offered as "either ... or", visiting one skips the other; the Lord's Lair ends the campaign
+    and the rooms not visited by then are skipped."""
+    found: dict[str, RoomState] = {}
+    visited = set(state.done) | ({state.current} if state.current else set())
+    for step in state.route.steps:
+        chosen = [r.id for r in step.rooms if r.id in visited]
+        for room in step.rooms:
+            if room.id in state.done:
+                found[room.id] = "done"
+            elif room.id == state.current:
+                found[room.id] = "current"
+            elif state.over or (step.choose == "one" and chosen):
+                found[room.id] = "skipped"
+            else:
+                found[room.id] = "open"
+    return found

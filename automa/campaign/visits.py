@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
+from automa.campaign.commands import FieldConflict
 from automa.campaign.log import CampaignError
 from automa.campaign.model import HeroBoard
 from automa.model.campaigns import EFFECT, Offer
@@ -31,14 +32,14 @@ def paid(heroes: Mapping[str, HeroBoard], payers: Mapping[str, int], price: int,
          ) -> dict[str, HeroBoard]:
     """The boards once the price is paid: by one hero, or pooled where the room allows it."""
     if sum(payers.values()) != price:
-        raise CampaignError(f"--pay: {sum(payers.values())} gold given for a price of {price}")
+        raise FieldConflict("payers", f"{sum(payers.values())} gold given for a price of {price}")
     if len(payers) > 1 and not pool:
-        raise CampaignError("--pay: gold cannot be pooled here: one hero pays")
+        raise FieldConflict("payers", "gold cannot be pooled here: one hero pays")
     boards = dict(heroes)
     for hero, gold in payers.items():
         board = boards.get(hero)
         if board is None or not board.alive:
-            raise CampaignError(f"--pay: {hero!r} is not a living hero of the campaign")
+            raise FieldConflict("payers", f"{hero!r} is not a living hero of the campaign")
         if board.gold < gold:
             total = sum(b.gold for b in heroes.values() if b.alive)
             pooled = f" (the heroes hold {total} together)" if pool else ""
@@ -57,7 +58,7 @@ def bought(heroes: Mapping[str, HeroBoard], offer: Offer, target: str | None,
     if offer.effect == "resurrect":
         board = boards.get(target or "")
         if board is None or board.alive:
-            raise CampaignError(f"--for: {target!r} is not a dead hero of the campaign")
+            raise FieldConflict("hero", f"{target!r} is not a dead hero of the campaign")
         boards[board.id] = replace(board, health=offer.health, alive=True)
         return boards
     if offer.effect.startswith("each:"):
@@ -65,9 +66,9 @@ def bought(heroes: Mapping[str, HeroBoard], offer: Offer, target: str | None,
         return {h: _changed(b, effect, offer.over) if b.alive else b for h, b in boards.items()}
     board = boards.get(target or "")
     if board is None or not board.alive:
-        raise CampaignError(f"--for: {target!r} is not a living hero of the campaign")
+        raise FieldConflict("hero", f"{target!r} is not a living hero of the campaign")
     if offer.effect.startswith("poison-") and board.poison == 0:
-        raise CampaignError(f"--for: {board.id} has no Poison card to cure")
+        raise FieldConflict("hero", f"{board.id} has no Poison card to cure")
     boards[board.id] = _changed(board, offer.effect, offer.over)
     return boards
 
