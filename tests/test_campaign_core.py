@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from automa.campaign.asking import Question, TableAnswers, Unanswered
+from automa.campaign.cave import FightKraken, fight_kraken
 from automa.campaign.commands import (
     BadLine,
     Bet,
@@ -228,6 +229,14 @@ def test_any_logged_step_reads_back_as_itself(step: Any) -> None:
     assert step_from_json(line) == step
 
 
+@given(st.integers(0, 30), st.integers(0, 12), st.none() | st.integers(0, 2**63 - 1),
+       st.sampled_from(["virtual", "physical"]), st.sampled_from([None, "kraken", "hero"]))
+def test_the_kraken_fight_reads_back_as_itself(health: int, shots: int, seed: int | None,
+                                               dice: Any, tie: Any) -> None:
+    fight = FightKraken(health, shots, seed, dice, tie)
+    assert FightKraken.from_json(json.loads(json.dumps(fight.to_json()))) == fight
+
+
 @pytest.mark.parametrize(("line", "words"), [
     ([1, 2], "not a JSON object"),
     ({"type": "jump"}, "unknown step 'jump'"),
@@ -326,3 +335,18 @@ def test_what_nobody_can_answer_refuses_the_step(tmp_path: Path, data: Path) -> 
     assert at_table.step.result == "three-heroes" and at_table.step.price == 2
     with pytest.raises(CampaignError, match="elf cannot afford 2 gold"):
         campaign.do(Bet("bet"))
+
+
+def test_the_kraken_fight_by_the_seed_and_at_the_table(catalog: Catalog) -> None:
+    # rule: "roll the D12 ... draw one red Damage token for every 4 health (rounded down) and one
+    # for each damage-inflicting shot icon"
+    fought = fight_kraken(FightKraken(9, 4, seed=7), catalog)
+    again = fight_kraken(FightKraken(9, 4, seed=7), catalog)
+    assert fought == again and len(fought.fight.tokens) == fought.tokens == 9 // 4 + 4
+    table = Table(["5", "0", "1"])
+    physical = fight_kraken(FightKraken(4, 1, dice="physical"), catalog, table)
+    assert [t.label() for t in physical.fight.tokens] == ["0", "1"]
+    assert physical.fight.strength == 5 and not physical.fight.hero_wins
+    assert table.told and "red Damage tokens" in table.told[0]
+    with pytest.raises(Exception, match="nobody is there to be asked"):
+        fight_kraken(FightKraken(4, 1, dice="physical"), catalog)
