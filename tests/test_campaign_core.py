@@ -350,3 +350,18 @@ def test_the_kraken_fight_by_the_seed_and_at_the_table(catalog: Catalog) -> None
     assert table.told and "red Damage tokens" in table.told[0]
     with pytest.raises(Exception, match="nobody is there to be asked"):
         fight_kraken(FightKraken(4, 1, dice="physical"), catalog)
+
+
+def test_the_program_in_docs_runs_as_written(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/cli.md's campaign taken by a program, run as written."""
+    text = (Path(__file__).parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    program = text.split("## A campaign evening", 1)[1].split("```python\n", 1)[1] \
+        .split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    exec(compile(program, "docs/cli.md", "exec"), {})
+    shown = capsys.readouterr().out
+    assert "Pharaoh campaign" in shown and "elf: health 8/8, gold 3" in shown
+    steps = (tmp_path / "evening" / "campaign.jsonl").read_text().splitlines()[1:]
+    assert [json.loads(line)["type"] for line in steps] == ["enter", "visit", "end-room"]
