@@ -7,14 +7,16 @@ Nothing here reads a terminal or prints: the terminal's asker is in cli/campaign
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Literal, Protocol, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
-from automa.campaign.cards import RoomIcons
-from automa.engine.chance import Asker
 from automa.errors import InputError
-from automa.model.campaigns import Offer
+from automa.model.records import dataclass
+
+if TYPE_CHECKING:
+    from automa.campaign.cards import RoomIcons
+    from automa.engine.judge import Briefing
+    from automa.model.campaigns import Offer
 
 T = TypeVar("T")
 Dice = Literal["virtual", "physical"]
@@ -34,9 +36,23 @@ class Question:
     fields: tuple[str, ...] = ()
 
 
-class CampaignAsker(Asker, Protocol):
-    """The players at the table: their dice and tiles (the engine's questions), the answers
+class CampaignAsker(Protocol):
+    """The players at the table: their dice and tiles (the engine's questions: engine/chance.py's
+    `Asker`, restated here so that a campaign command that asks nothing loads no engine; mypy
+    holds the two together where a room's setup hands this asker to the engine), the answers
     read off their cards, and a line to read before they are asked."""
+
+    def number(self, prompt: str, allowed: Sequence[int]) -> int: ...
+
+    def order(self, prompt: str, items: Sequence[str]) -> list[str]: ...
+
+    def choice(self, prompt: str, options: Sequence[str]) -> str: ...
+
+    def yes_no(self, prompt: str) -> bool: ...
+
+    def token(self, prompt: str, faces: Sequence[str], elsewhere: Mapping[str, str]) -> str: ...
+
+    def instruct(self, briefing: Briefing) -> None: ...
 
     def text(self, question: Question, parse: Callable[[str], T]) -> T:
         """An answer `parse` accepts: a ValueError it raises says why the answer is refused,

@@ -6,12 +6,12 @@ change."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from automa.campaign.log import LOG
 from automa.catalog.load import Catalog
 from automa.model.pieces import Piece
+from automa.model.records import dataclass
 from automa.model.scenario import Scenario
 
 ROOMS_DIR = "rooms"

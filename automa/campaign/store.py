@@ -12,9 +12,9 @@ needs, logs it under the folder's lock and returns what happened, for a front en
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import overload
+from typing import TYPE_CHECKING, overload
 
 from automa.campaign import log as campaign_log
 from automa.campaign.asking import CampaignAsker, TableAnswers
@@ -38,9 +38,12 @@ from automa.campaign.model import CampaignState, HeroBoard
 from automa.campaign.rules import apply, initial_state, steps_in_force, undone
 from automa.catalog.campaigns import RESURRECTED_HEALTH
 from automa.catalog.load import Catalog
-from automa.engine.setup import SetupResult
 from automa.errors import InputError
 from automa.model.campaigns import Offer, Rewards, Route, RouteRoom, Visit
+from automa.model.records import dataclass
+
+if TYPE_CHECKING:
+    from automa.engine.setup import SetupResult
 
 SEED_SPACE = 2**63
 NOTHING_GIVEN = TableAnswers()  # the players gave nothing ahead: whatever is missing is asked

@@ -6,11 +6,12 @@ each bet" (ruling tavern-bet)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Literal, get_args
-
-import numpy as np
+from typing import TYPE_CHECKING, Literal, get_args
 
 from automa.campaign.log import CampaignError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 DRAWN = 3
 HERO = "hero"

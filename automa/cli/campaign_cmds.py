@@ -13,7 +13,6 @@ from automa.cli.campaign_ask import (
     in_option_words,
     json_option,
     open_campaign,
-    prompts,
 )
 from automa.cli.campaign_visit import campaign_visit
 from automa.cli.main import cli, emit_json, reports_errors
@@ -129,6 +128,7 @@ def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
     from automa.campaign.asking import TableAnswers
     from automa.campaign.commands import EnterRoom
     from automa.cli import campaign_ask as options
+    from automa.cli.campaign_prompts import prompts
     from automa.render.campaign_out import entered_json, entered_text
 
     campaign = open_campaign(ctx, folder)
@@ -174,6 +174,7 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
     from automa.campaign.asking import TableAnswers
     from automa.campaign.commands import EndRoom
     from automa.cli.campaign_ask import change
+    from automa.cli.campaign_prompts import prompts
     from automa.render.campaign_out import ended_text, status_json
 
     command = EndRoom(spell_to, tuple((hero, monster) for hero, _, monster

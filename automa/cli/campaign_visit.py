@@ -13,7 +13,6 @@ from automa.cli.campaign_ask import (
     in_option_words,
     json_option,
     open_campaign,
-    prompts,
 )
 from automa.cli.main import emit_json, reports_errors
 
@@ -55,6 +54,7 @@ def campaign_visit(ctx: click.Context, offer: str | None, folder: Path, target: 
     from automa.campaign.asking import TableAnswers
     from automa.campaign.commands import Bet, Buy
     from automa.cli import campaign_ask as options
+    from automa.cli.campaign_prompts import prompts
     from automa.errors import InputError
     from automa.render.campaign_out import bought_json, bought_text, menu_json, menu_text
 

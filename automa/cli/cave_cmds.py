@@ -49,14 +49,17 @@ def fight(ctx: click.Context, health: str, shots: str, seed: int | None, dice: s
     """
     from automa.campaign.cave import FightKraken, fight_kraken
     from automa.catalog.load import load_catalog
-    from automa.cli.campaign_ask import CampaignPrompts
-    from automa.render.campaign_out import kraken_json, kraken_text
+    from automa.render.kraken_out import kraken_json, kraken_text
 
     command = FightKraken(_count("--health", health), _count("--shots", shots), seed,
                           "physical" if dice == "physical" else "virtual",
                           "hero" if tie == "hero" else "kraken" if tie == "kraken" else None)
-    fought = fight_kraken(command, load_catalog(ctx.obj["data_dir"]),
-                          CampaignPrompts(may_ask=True) if command.dice == "physical" else None)
+    asker = None
+    if command.dice == "physical":  # the players roll and draw at the table: they are asked
+        from automa.cli.campaign_prompts import CampaignPrompts
+
+        asker = CampaignPrompts(may_ask=True)
+    fought = fight_kraken(command, load_catalog(ctx.obj["data_dir"]), asker)
     if as_json:
         emit_json(kraken_json(fought))
         return

@@ -1,19 +1,21 @@
 """What a campaign's steps show: the status (text, and CONTRACT.md's JSON), a room entered or
-ended, a visit's menu and purchases, a step taken back, the log, and the Kraken fight. The
-terminal prints these; the board sends the same JSON."""
+ended, a visit's menu and purchases, a step taken back, and the log. The terminal prints these;
+the board sends the same JSON."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from automa.campaign.cave import KrakenFought
 from automa.campaign.commands import Bet, Buy, EndRoom, EnterRoom, Step, boards_json
 from automa.campaign.model import CampaignState, room_states
-from automa.campaign.store import Bought, Entered, RoomEnded, Undone
-from automa.model.campaigns import Offer, Visit
-from automa.model.components import TileSet
 from automa.rules.rulings import cite
+
+if TYPE_CHECKING:
+    from automa.campaign.store import Bought, Entered, RoomEnded, Undone
+    from automa.model.campaigns import Offer, Visit
+    from automa.model.components import TileSet
 
 JSON = dict[str, object]
 
@@ -252,36 +254,3 @@ def log_text(steps: Sequence[Step], undone: set[int]) -> str:
                      + (" (undone)" if number - 1 in undone else "")
                      for number, step in enumerate(steps, start=1))
 
-
-# The Kraken fight ---------------------------------------------------------------------------
-
-def kraken_json(fought: KrakenFought) -> JSON:
-    result = fought.fight
-    return {"strength": result.strength, "tokens": [t.label() for t in result.tokens],
-            "total": result.total, "hero_wins": result.hero_wins}
-
-
-def kraken_text(fought: KrakenFought) -> str:
-    result, command = fought.fight, fought.command
-    lines = [f"The Kraken's strength (D12): {result.strength}"]
-    faces = " ".join(t.label() for t in result.tokens) or "none"
-    lines.append(f"The hero's {fought.tokens} red tokens ({command.health // 4} for health, "
-                 f"{command.shots} for shot icons): {faces} = {result.total}")
-    if result.refilled:
-        lines.append(f"  the bag ran out: the tokens in hand were counted and put back "
-                     f"({cite('kraken-draw')})")
-    if result.tie:
-        winner = "the hero" if result.hero_wins else "the Kraken"
-        lines.append(f"A tie: {winner} wins ({cite('kraken-tie')}, kraken-tie)")
-    if result.hero_wins:
-        lines.append("The hero evades the Kraken: 1 platinum coin from the Treasury, 2 health, "
-                     "1 of the items of their choice and 1 unused Antient of their choice.")
-        lines.append(f"  the items beside the Hidden Cave card: {', '.join(fought.items)}")
-    else:
-        lines.append("The Kraken wins: the hero may discard one Poison card (if they have one) "
-                     "and takes one of the four items, at random.")
-        if fought.item_drawn is not None:
-            lines.append(f"  the item, drawn at random: {fought.item_drawn}")
-    if command.dice == "virtual":
-        lines.append(f"(seed {command.seed})")
-    return "\n".join(lines)
