@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from automa.campaign.asking import Question, TableAnswers, Unanswered
+from automa.campaign.battles import campaign_folder
 from automa.campaign.cave import FightKraken, fight_kraken
 from automa.campaign.commands import (
     BadLine,
@@ -32,7 +33,6 @@ from automa.campaign.commands import (
 )
 from automa.campaign.log import CampaignError
 from automa.campaign.model import HeroBoard
-from automa.campaign.rooms import campaign_folder
 from automa.campaign.rules import new_heroes
 from automa.campaign.store import Campaign, open_campaign
 from automa.catalog.load import Catalog, load_catalog

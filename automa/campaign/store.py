@@ -249,7 +249,7 @@ class Campaign:
         are alive at its setup (their boards on the mat), and its battle session made."""
         import numpy as np
 
-        from automa.campaign.rooms import room_folder, start_battle
+        from automa.campaign.battles import room_folder, start_battle
         from automa.campaign.rules import returning
         from automa.engine.chance import Chance
         from automa.engine.setup import SetupOptions, run_setup
@@ -289,7 +289,7 @@ class Campaign:
     def _end_room(self, command: EndRoom, asker: CampaignAsker | None,
                   table: TableAnswers) -> RoomEnded:
         from automa.campaign.answers import room_rewards, spell_taker
-        from automa.campaign.rooms import battle_outcome
+        from automa.campaign.battles import battle_outcome
         from automa.campaign.rules import (
             carried_back,
             cave_kills,

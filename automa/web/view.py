@@ -168,7 +168,7 @@ def bags_view(state: SessionState) -> dict[str, Any]:
 
 def campaign_folder(folder: Path) -> Path | None:
     """The campaign folder holding this session (CAMPAIGN/rooms/NN-room), if any."""
-    from automa.campaign.rooms import campaign_folder as holding
+    from automa.campaign.battles import campaign_folder as holding
 
     return holding(folder)
 
