@@ -62,7 +62,7 @@ class Table:
     def tell(self, line: str) -> None:
         self.told.append(line)
 
-    def number(self, prompt: str, allowed: Sequence[int]) -> int:
+    def number(self, prompt: str, allowed: Sequence[int], what: str | None = None) -> int:
         self.asked.append(prompt)
         return int(self.answers.pop(0))
 

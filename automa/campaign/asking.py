@@ -42,7 +42,8 @@ class CampaignAsker(Protocol):
     holds the two together where a room's setup hands this asker to the engine), the answers
     read off their cards, and a line to read before they are asked."""
 
-    def number(self, prompt: str, allowed: Sequence[int]) -> int: ...
+    def number(self, prompt: str, allowed: Sequence[int], what: str | None = None) -> int:
+        ...
 
     def order(self, prompt: str, items: Sequence[str]) -> list[str]: ...
 

@@ -4,6 +4,7 @@ by cli/campaign_prompts.py)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,6 +28,7 @@ json_option = click.option("--json", "as_json", is_flag=True,
 folder_option = click.option("--session", "folder", required=True,
                              type=click.Path(file_okay=False, path_type=Path),
                              help="The campaign folder.")
+PLAIN_GOLD = re.compile(r"[0-9]{1,6}", re.ASCII)  # plain digits: no superscript or full-width ones
 LORD_FIELDS = {"health": "health", "size": "size", "sequence": "sequences",
                "minions": "minions", "mercenary": "mercenary"}  # --lord-card FIELD -> card field
 
@@ -118,7 +120,6 @@ def change(text: str) -> Change:
 def shares(text: str | None) -> tuple[Share, ...] | None:
     """--pay HERO (the whole price) or HERO=N,... (where the room lets gold be pooled)."""
     from automa.campaign.commands import Share
-    from automa.cli.asker import plain_number
 
     if text is None:
         return None
@@ -127,10 +128,11 @@ def shares(text: str | None) -> tuple[Share, ...] | None:
     found: list[Share] = []
     for part in (p.strip() for p in text.split(",") if p.strip()):
         hero, _, amount = part.partition("=")
-        gold = plain_number(amount)
-        if not hero.strip() or gold is None or hero.strip() in {s.hero for s in found}:
+        digits = amount.strip()
+        if (not hero.strip() or not PLAIN_GOLD.fullmatch(digits)
+                or hero.strip() in {s.hero for s in found}):
             raise InputError(f"--pay: write HERO=N,... (each hero once), not {part!r}")
-        found.append(Share(hero.strip(), gold))
+        found.append(Share(hero.strip(), int(digits)))
     return tuple(found)
 
 
