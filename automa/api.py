@@ -80,7 +80,7 @@ def open_scenario(path: str | Path, seed: int = 0, *, data_dir: str | Path | Non
 def open_session(folder: str | Path, *, data_dir: str | Path | None = None) -> Session:
     """A session folder (`automa new`, `automa campaign next`), with what its campaign says
     when it is a campaign's room."""
-    from automa.campaign.rooms import open_room
+    from automa.campaign.battles import open_room
 
     return open_room(Path(folder), load_catalog(data_dir))
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from automa.campaign.route import load_campaigns
+from automa.catalog.campaigns import load_campaigns
 from automa.catalog.load import Catalog, check_catalog, load_catalog
 from automa.cli.main import cli
 from automa.rules.rulings import ruling
@@ -427,9 +427,9 @@ def test_one_writer_and_a_crash_cut_line(tmp_path: Path) -> None:
 
 
 def test_remembering_never_breaks_the_players_file(tmp_path: Path) -> None:
-    from automa.campaign.model import Rewards
-    from automa.campaign.route import remember_rewards
+    from automa.catalog.remembered import remember_rewards
     from automa.errors import DataError
+    from automa.model.campaigns import Rewards
 
     mine = tmp_path / "campaigns.toml"
     mine.write_text("rewards = {}\n", encoding="utf-8")  # an inline table cannot be extended

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from automa.campaign.route import load_campaigns
+from automa.catalog.campaigns import load_campaigns
 from automa.catalog.load import Catalog, check_catalog, load_catalog
 from automa.session.commands import Adjust, Counter, Damage, Remove
 from automa.session.store import Session

@@ -14,8 +14,10 @@ import pytest
 from automa.campaign import tavern
 from automa.campaign.log import CampaignError
 from automa.campaign.model import HeroBoard
-from automa.campaign.visits import Offer, bought, load_visits, paid
+from automa.campaign.visits import bought, paid
+from automa.catalog.campaigns import load_visits
 from automa.catalog.load import Catalog
+from automa.model.campaigns import Offer
 from automa.rules.rulings import ruling
 from tests.test_campaign import ok, refused, status
 

@@ -1,55 +1,19 @@
-"""A campaign's records: its route (data/campaigns.toml), the heroes' boards, its state."""
+"""A campaign's records: the heroes' boards, the Hidden Cave's collections, the state a campaign's
+log leaves (its route is data: model/campaigns.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
+from typing import Literal, get_args
 
-LAIR = "lair"  # the route's name for the Catacomb Lord's Lair
-CHOICES = ("one", "any")  # alternatives: either ... or / the heroes may visit both
-ROOM_STATES = ("done", "current", "open", "skipped")
+from automa.model.campaigns import LAIR, Route
+from automa.model.records import dataclass
 
-
-@dataclass(frozen=True)
-class RouteRoom:
-    id: str
-    name: str
-    level: int | None  # the printed Room card level, where one is shown
-    kind: str  # "battle", "special" or "lair"
-
-
-@dataclass(frozen=True)
-class RouteStep:
-    rooms: tuple[RouteRoom, ...]
-    choose: str = "one"  # with two rooms or more: "one" or "any"
-
-
-@dataclass(frozen=True)
-class Route:
-    id: str
-    name: str
-    start: str  # the start piece (a Catacomb Lord id in lords.toml)
-    steps: tuple[RouteStep, ...]
-    provenance: str
-
-    @property
-    def rooms(self) -> tuple[RouteRoom, ...]:
-        return tuple(room for step in self.steps for room in step.rooms)
-
-    def room(self, room_id: str) -> RouteRoom | None:
-        return next((r for r in self.rooms if r.id == room_id), None)
-
-    def step_of(self, room_id: str) -> RouteStep | None:
-        return next((s for s in self.steps if any(r.id == room_id for r in s.rooms)), None)
-
-
-@dataclass(frozen=True)
-class Rewards:
-    """A Room card's Room Level Rewards."""
-
-    gold: int  # each surviving hero gets this much gold
-    spell: bool  # the Spell card icon: one Spell card for a hero who can use it
-    provenance: str
+HeroDeath = Literal["returns", "stays-dead", "keeps-board"]  # ruling campaign-hero-death
+RoomState = Literal["done", "current", "open", "skipped"]
+HERO_DEATH: tuple[HeroDeath, ...] = get_args(HeroDeath)
+ROOM_STATES: tuple[RoomState, ...] = get_args(RoomState)
 
 
 @dataclass(frozen=True)
@@ -89,7 +53,7 @@ class CampaignState:
     current_session: str | None  # its session folder, relative to the campaign folder
     hidden_cave: HiddenCave | None
     steps: int  # campaign steps in force (not undone)
-    hero_death: str = "returns"  # ruling campaign-hero-death
+    hero_death: HeroDeath = "returns"
     settings: Mapping[str, str] = field(default_factory=dict)  # switches: ruling -> option
     bought: tuple[str, ...] = ()  # the offers bought at the current visit, in order
 
@@ -100,3 +64,25 @@ class CampaignState:
     @property
     def victory(self) -> bool:
         return LAIR in self.done and any(h.alive for h in self.heroes.values())
+
+
+def room_states(state: CampaignState) -> dict[str, RoomState]:
+    """Each room of the route: done, current, open or skipped.
+
+    Ruling campaign-open-rooms: every room not yet visited is open, in any order; of two rooms
+    offered as "either ... or", visiting one skips the other; the Lord's Lair ends the campaign
+    and the rooms not visited by then are skipped."""
+    found: dict[str, RoomState] = {}
+    visited = set(state.done) | ({state.current} if state.current else set())
+    for step in state.route.steps:
+        chosen = [r.id for r in step.rooms if r.id in visited]
+        for room in step.rooms:
+            if room.id in state.done:
+                found[room.id] = "done"
+            elif room.id == state.current:
+                found[room.id] = "current"
+            elif state.over or (step.choose == "one" and chosen):
+                found[room.id] = "skipped"
+            else:
+                found[room.id] = "open"
+    return found

@@ -6,15 +6,20 @@ each bet" (ruling tavern-bet)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Literal, get_args
 
 from automa.campaign.log import CampaignError
 
+if TYPE_CHECKING:
+    import numpy as np
+
 DRAWN = 3
 HERO = "hero"
+TavernResult = Literal["three-heroes", "three-of-a-kind", "two-heroes", "three-colours",
+                       "one-hero"]
+TAVERN_RESULTS: tuple[TavernResult, ...] = get_args(TavernResult)
 # (result, its rewards: (id, what it does, the effect on the chosen hero's board)), best first
-RESULTS: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...] = (
+RESULTS: tuple[tuple[TavernResult, tuple[tuple[str, str, str], ...]], ...] = (
     ("three-heroes", (("full-heal", "full heal for a hero (and their ally)", "health=full"),
                       ("cure-all", "cure all poison on one hero", "poison=0"))),
     ("three-of-a-kind", (("item", "choose 1 Item card", "items+1"),)),
@@ -24,9 +29,10 @@ RESULTS: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...] = (
     ("one-hero", (("gold", "+1 gold", "gold+1"),)),
 )
 KINDS = ("orc", "fire-spirit", "centaur", HERO)
+BY_HEROES: tuple[TavernResult, ...] = ("one-hero", "two-heroes", "three-heroes")
 
 
-def result(drawn: Sequence[str]) -> str | None:
+def result(drawn: Sequence[str]) -> TavernResult | None:
     """What three drawn pieces make: the heroes among them first, then three of one monster
     kind, then one of each monster kind (three colours); two of a kind and another: nothing."""
     if len(drawn) != DRAWN or any(d not in KINDS for d in drawn):
@@ -34,14 +40,14 @@ def result(drawn: Sequence[str]) -> str | None:
                             f"{', '.join(drawn)}")
     heroes = sum(1 for d in drawn if d == HERO)
     if heroes:
-        return ("one-hero", "two-heroes", "three-heroes")[heroes - 1]
+        return BY_HEROES[heroes - 1]
     kinds = set(drawn)
     if len(kinds) == 1:
         return "three-of-a-kind"
     return "three-colours" if len(kinds) == DRAWN else None
 
 
-def rewards(won: str | None) -> tuple[tuple[str, str, str], ...]:
+def rewards(won: TavernResult | None) -> tuple[tuple[str, str, str], ...]:
     """The rewards the players may take for a result: its own, or any lower one."""
     if won is None:
         return ()

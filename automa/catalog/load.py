@@ -624,7 +624,7 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
 
 def _check_campaigns(user_dir: Path | None, rooms: Mapping[str, RoomSpec],
                      lords: Mapping[str, LordSpec]) -> None:
-    from automa.campaign.route import load_campaigns
+    from automa.catalog.campaigns import load_campaigns
 
     load_campaigns(user_dir, rooms, lords)
 

@@ -1,99 +1,87 @@
-"""What a campaign room needs and our data lacks, asked once at the table and remembered in the
-user's data folder: a Room card's monsters (rooms.toml, provenance "asked") and the start
-piece's or Lord's card (lords.toml, through `automa data card`)."""
+"""The terminal's side of the campaign commands: the options every one of them takes, and the
+options parsed into the core's typed steps and answers (the players are asked at the terminal
+by cli/campaign_prompts.py)."""
 
 from __future__ import annotations
 
-import contextlib
-import sys
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
 from automa.errors import InputError
 
+if TYPE_CHECKING:
+    from automa.campaign.asking import LordCard
+    from automa.campaign.cards import RoomIcons
+    from automa.campaign.commands import Change, Share
+    from automa.campaign.store import Campaign
+    from automa.catalog.load import Catalog
+    from automa.model.campaigns import Offer
+
+T = TypeVar("T")
+json_option = click.option("--json", "as_json", is_flag=True,
+                           help="Print one JSON object instead of text.")
+folder_option = click.option("--session", "folder", required=True,
+                             type=click.Path(file_okay=False, path_type=Path),
+                             help="The campaign folder.")
+PLAIN_GOLD = re.compile(r"[0-9]{1,6}", re.ASCII)  # plain digits: no superscript or full-width ones
 LORD_FIELDS = {"health": "health", "size": "size", "sequence": "sequences",
                "minions": "minions", "mercenary": "mercenary"}  # --lord-card FIELD -> card field
 
 
-def _folder(ctx: click.Context, what: str) -> Path:
-    from automa.catalog.locate import user_data_dir
-
-    folder = user_data_dir(ctx.obj["data_dir"])
-    if folder is None:
-        raise InputError(f"{what} not in our data and no data folder remembers it: give one "
-                         f"(automa --data-dir DIR campaign ..., or AUTOMA_DATA_DIR)")
-    return folder
-
-
-def _asking(ask: bool) -> bool:
-    return ask or sys.stdin.isatty()
+# A step's field, as the core names it, and the option (or argument) that gives it here.
+OPTION_OF = {"campaign": "NAME", "heroes": "--heroes", "lord": "--lord", "room": "ROOM",
+             "offer": "OFFER", "price": "--price", "hero": "--for", "payers": "--pay",
+             "reward": "--reward", "drawn": "--drawn",
+             "monsters": "--monsters", "offers": "--offers", "bag": "--bag",
+             "lord_card": "--lord-card", "spell_to": "--spell-to", "changes": "--change",
+             "collected": "--collect", "resurrected": "--resurrect"}
 
 
-def _icons(given: str, catalog: Any) -> Any:
-    from automa.campaign.cards import parse_icons
+@contextmanager
+def in_option_words() -> Iterator[None]:
+    """A refused field named by its option, as the players typed it."""
+    from automa.campaign.commands import BadField, FieldConflict
 
     try:
-        return parse_icons(given, catalog)
+        yield
+    except (BadField, FieldConflict) as exc:
+        raise type(exc)(OPTION_OF.get(exc.field, exc.field), exc.reason) from None
+
+
+def open_campaign(ctx: click.Context, folder: Path) -> Campaign:
+    from automa.campaign.store import open_campaign as opened
+    from automa.cli.main import _catalog
+
+    return opened(folder, _catalog(ctx), ctx.obj["data_dir"])
+
+
+# Options parsed into the core's answers --------------------------------------------------------
+
+def parsed(option: str, parse: Callable[[str], T], text: str) -> T:
+    """`parse(text)`, its ValueError one line naming the option."""
+    try:
+        return parse(text)
     except ValueError as exc:
-        raise InputError(f"--monsters: {exc}") from None
+        raise InputError(f"{option}: {exc}") from None
 
 
-def room_icons(ctx: click.Context, catalog: Any, room_id: str, given: str | None,
-               ask: bool) -> Any:
-    """The Room card's icons when our data lacks them (None when it has them): from
-    --monsters, else asked (stdin a terminal, or --ask). Nothing is written yet."""
-    from automa.campaign.cards import EXAMPLE, RoomIcons, parse_icons
-    from automa.cli.data_cmds import _ask
+def room_icons(text: str, catalog: Catalog) -> RoomIcons:
+    from automa.campaign.cards import parse_icons
 
-    room = catalog.rooms[room_id]
-    if room.known:
-        if given is not None and _icons(given, catalog) != RoomIcons(
-                room.monsters, room.metres, room.mercenaries or 0):
-            raise InputError(f"--monsters: {room.name}'s monsters in the data "
-                             f"({room.provenance}) differ; correct them in your rooms.toml")
-        return None
-    _folder(ctx, f"{room.name}'s monsters are")
-    if given is not None:
-        return _icons(given, catalog)
-    if _asking(ask):
-        return _ask("monsters", catalog, lambda _, text: parse_icons(text, catalog),
-                    f"The {room.name} Room card: its monsters, e.g. {EXAMPLE}")
-    raise InputError(f"{room.name}'s Room card monsters are not in our data: pass "
-                     f"--monsters 'KIND=COUNT,...' (e.g. {EXAMPLE}), or --ask to answer "
-                     f"on stdin")
+    return parsed("--monsters", lambda t: parse_icons(t, catalog), text)
 
 
-def remember_icons(ctx: click.Context, room_id: str, icons: Any) -> Any:
-    """The answer written to the data folder's rooms.toml; the catalog read again."""
-    from automa.campaign.cards import remember_room
-    from automa.catalog.load import load_catalog
+def lord_card(given: tuple[str, ...]) -> LordCard:
+    """`--lord-card FIELD=VALUE`, repeated (`sequence=` once for each Or)."""
+    from automa.campaign.asking import LordCard
 
-    folder = _folder(ctx, "the room is")
-    path = remember_room(folder, room_id, icons)
-    catalog = load_catalog(folder)
-    click.echo(f"Remembered {catalog.rooms[room_id].name}'s monsters ({icons.as_text()}) in "
-               f"{path}", err=True)
-    return catalog
-
-
-def lord_fields(lord: Any, lair: bool, mercenaries: int) -> list[str]:
-    """The Lord's card fields this room's setup and battle need that our data lacks."""
-    if lair:  # the Lord's piece fights (health, sequences) with its minions; a size defaults
-        return [f for f in ("health", "sequences", "minions") if f in lord.unknown]
-    return ["mercenary"] if mercenaries and "mercenary" in lord.unknown else []
-
-
-def lord_options(lord: Any, lair: bool, mercenaries: int, given: tuple[str, ...],
-                 ask: bool) -> dict[str, Any] | None:
-    """`automa data card`'s options for the Lord's card from --lord-card (None: the room needs
-    nothing more of it); refused in one line when fields are missing and nothing can be asked."""
-    from automa.catalog.fields import needed
-
-    if not lord_fields(lord, lair, mercenaries):
-        return None
-    options: dict[str, Any] = {"sequences": []}
+    fields: dict[str, str] = {}
+    sequences: list[str] = []
     for text in given:
         field, sep, value = text.partition("=")
         if not sep or field.strip() not in LORD_FIELDS:
@@ -101,26 +89,65 @@ def lord_options(lord: Any, lair: bool, mercenaries: int, given: tuple[str, ...]
                              f"{', '.join(LORD_FIELDS)}, not {text!r}")
         name = LORD_FIELDS[field.strip()]
         if name == "sequences":
-            options["sequences"].append(value.strip())
+            sequences.append(value.strip())
         else:
-            options[name] = value.strip()
-    missing = [f for f in needed(lord, every=True)
-               if not (options["sequences"] if f == "sequences" else f in options)]
-    if missing and not _asking(ask):
-        flags = ", ".join(next(k for k, v in LORD_FIELDS.items() if v == f) for f in missing)
-        raise InputError(f"{lord.name}'s card is not in our data: pass --lord-card FIELD=VALUE "
-                         f"for {flags} (e.g. --lord-card health=30), or --ask to answer on stdin")
-    return {**options, "sequences": tuple(options["sequences"])}
+            fields[name] = value.strip()
+    return LordCard(fields.get("health"), fields.get("size"), tuple(sequences),
+                    fields.get("minions"), fields.get("mercenary"))
 
 
-def lord_card(ctx: click.Context, lord_id: str, options: dict[str, Any]) -> Any:
-    """The Lord's card typed once through `automa data card` and remembered; the catalog read
-    again."""
-    from automa.catalog.load import load_catalog
-    from automa.cli.data_cmds import data_card
+def offers(text: str) -> tuple[Offer, ...]:
+    from automa.catalog.campaigns import parse_offers_answer
 
-    folder = _folder(ctx, "the Lord's card is")
-    with contextlib.redirect_stdout(sys.stderr):  # stdout keeps the room's setup (or --json)
-        ctx.invoke(data_card, record_id=lord_id, local_dir=folder, provenance="asked",
-                   every=False, ask=True, **options)
-    return load_catalog(folder)
+    return parsed("--offers", parse_offers_answer, text)
+
+
+def change(text: str) -> Change:
+    """`elf.gold=-3`: a change the players made on a hero's board (a visit's purchase)."""
+    from automa.campaign.commands import Change
+    from automa.model.campaigns import BOARD_FIELDS
+
+    target, _, amount = text.partition("=")
+    hero, _, field = target.partition(".")
+    digits = amount[1:] if amount[:1] in "+-" else amount
+    for known in BOARD_FIELDS:
+        if field == known and hero and digits.isascii() and digits.isdigit():
+            return Change(hero, known, int(amount))
+    raise InputError(f"--change: write HERO.FIELD=+N or -N (FIELD one of "
+                     f"{', '.join(BOARD_FIELDS)}), not {text!r}")
+
+
+def shares(text: str | None) -> tuple[Share, ...] | None:
+    """--pay HERO (the whole price) or HERO=N,... (where the room lets gold be pooled)."""
+    from automa.campaign.commands import Share
+
+    if text is None:
+        return None
+    if "=" not in text:
+        return (Share(text.strip()),)
+    found: list[Share] = []
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        hero, _, amount = part.partition("=")
+        digits = amount.strip()
+        if (not hero.strip() or not PLAIN_GOLD.fullmatch(digits)
+                or hero.strip() in {s.hero for s in found}):
+            raise InputError(f"--pay: write HERO=N,... (each hero once), not {part!r}")
+        found.append(Share(hero.strip(), int(digits)))
+    return tuple(found)
+
+
+def drawn(text: str) -> tuple[str, ...]:
+    from automa.campaign.log import CampaignError
+    from automa.campaign.tavern import parse_drawn
+
+    try:
+        return tuple(parse_drawn(text))
+    except CampaignError as exc:
+        raise InputError(f"--drawn: {exc}") from None
+
+
+def bag(text: str) -> dict[str, int]:
+    from automa.campaign.answers import parse_bag
+    from automa.model.campaigns import BAG_KINDS
+
+    return parsed("--bag", lambda t: parse_bag(t, BAG_KINDS), text)

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
 import click
 
 from automa.cli.main import cli, emit_json, reports_errors
-
-if TYPE_CHECKING:
-    from automa.model.components import DamageToken
 
 
 @cli.group("hidden-cave")
@@ -53,66 +47,20 @@ def fight(ctx: click.Context, health: str, shots: str, seed: int | None, dice: s
       automa hidden-cave fight --health 9 --shots 4 --seed 7
       automa hidden-cave fight --health 12 --shots 5 --dice physical
     """
-    import numpy as np
-
+    from automa.campaign.cave import FightKraken, fight_kraken
     from automa.catalog.load import load_catalog
-    from automa.cli.asker import PromptAsker
-    from automa.engine.chance import Chance
-    from automa.model.scenario import Bag, ChanceScript
-    from automa.rules.kraken import fight as kraken_fight
-    from automa.rules.kraken import reward, token_count
-    from automa.rules.rulings import cite, ruling
+    from automa.render.kraken_out import kraken_json, kraken_text
 
-    hero_health, icons = _count("--health", health), _count("--shots", shots)
-    catalog = load_catalog(ctx.obj["data_dir"])
-    components = catalog.components
-    level = components.red_bag
-    used_seed = seed if seed is not None else int(np.random.SeedSequence().generate_state(1)[0])
-    physical = dice == "physical"
-    chance = Chance(ChanceScript(), np.random.default_rng(used_seed),
-                    asker=PromptAsker() if physical else None)
-    count = token_count(hero_health, icons)
-    if physical:
-        click.echo(f"The hero draws {count} red Damage tokens (level {level} bag, "
-                   f"{cite('kraken-bag')}), one at a time, keeping each out of the bag.",
-                   err=True)
-    drawn = [0]
+    command = FightKraken(_count("--health", health), _count("--shots", shots), seed,
+                          "physical" if dice == "physical" else "virtual",
+                          "hero" if tie == "hero" else "kraken" if tie == "kraken" else None)
+    asker = None
+    if command.dice == "physical":  # the players roll and draw at the table: they are asked
+        from automa.cli.campaign_prompts import CampaignPrompts
 
-    def draw(bag: Bag, hand: Sequence[DamageToken]) -> DamageToken:
-        if physical and drawn[0] and not hand:  # ruling kraken-draw: every token was in hand
-            click.echo(f"The bag is empty: note the {drawn[0]} tokens drawn so far and put them "
-                       f"all back into the bag ({cite('kraken-draw')})", err=True)
-        drawn[0] = len(hand) + 1
-        return chance.token(level, bag, "against the Kraken", hand)
-
-    result = kraken_fight(hero_health, icons, Bag(components.bags[level]),
-                          lambda: chance.d12("the Kraken's strength"), draw,
-                          tie or ruling("kraken-tie").default or "kraken")
+        asker = CampaignPrompts(may_ask=True)
+    fought = fight_kraken(command, load_catalog(ctx.obj["data_dir"]), asker)
     if as_json:
-        emit_json({"strength": result.strength,
-                   "tokens": [t.label() for t in result.tokens],
-                   "total": result.total, "hero_wins": result.hero_wins})
+        emit_json(kraken_json(fought))
         return
-    click.echo(f"The Kraken's strength (D12): {result.strength}")
-    faces = " ".join(t.label() for t in result.tokens) or "none"
-    click.echo(f"The hero's {count} red tokens ({hero_health // 4} for health, {icons} for shot "
-               f"icons): {faces} = {result.total}")
-    if result.refilled:
-        click.echo(f"  the bag ran out: the tokens in hand were counted and put back "
-                   f"({cite('kraken-draw')})")
-    if result.tie:
-        winner = "the hero" if result.hero_wins else "the Kraken"
-        click.echo(f"A tie: {winner} wins ({cite('kraken-tie')}, kraken-tie)")
-    items = catalog.setup.hidden_cave_items
-    if result.hero_wins:
-        click.echo("The hero evades the Kraken: 1 platinum coin from the Treasury, 2 health, "
-                   "1 of the items of their choice and 1 unused Antient of their choice.")
-        click.echo(f"  the items beside the Hidden Cave card: {', '.join(items)}")
-    else:
-        click.echo("The Kraken wins: the hero may discard one Poison card (if they have one) "
-                   "and takes one of the four items, at random.")
-        if not physical and items:
-            taken = reward(False, 0, items, lambda left: chance.pick(left, "the item")).item
-            click.echo(f"  the item, drawn at random: {taken}")
-    if not physical:
-        click.echo(f"(seed {used_seed})")
+    click.echo(kraken_text(fought))

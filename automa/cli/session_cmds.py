@@ -28,7 +28,7 @@ session_option = click.option("--session", "folder", required=True,
 
 def open_session(ctx: click.Context, folder: Path) -> Session:
     """The session in `folder`, with what its campaign says when it is a campaign's room."""
-    from automa.campaign.rooms import open_room
+    from automa.campaign.battles import open_room
     from automa.session.lock import is_held
 
     session = open_room(folder, _catalog(ctx))

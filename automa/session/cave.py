@@ -45,7 +45,7 @@ Notice = KrakenFightBegins | BagEmptied
 
 @dataclass(frozen=True)
 class RoomContext:
-    """What the other rooms of the battle's campaign say (campaign/rooms.py reads it): the
+    """What the other rooms of the battle's campaign say (campaign/battles.py reads it): the
     Hidden Cave as the campaign log has it (None: played without it) and the inputs in force
     of the campaign's other rooms' sessions."""
 

@@ -160,28 +160,21 @@ def bags_view(state: SessionState) -> dict[str, Any]:
 
 def campaign_folder(folder: Path) -> Path | None:
     """The campaign folder holding this session (CAMPAIGN/rooms/NN-room), if any."""
-    from automa.campaign.log import LOG
-    from automa.cli.campaign_cmds import ROOMS_DIR
+    from automa.campaign.battles import campaign_folder as holding
 
-    parent = folder.resolve().parent
-    if parent.name == ROOMS_DIR and (parent.parent / LOG).is_file():
-        return parent.parent
-    return None
+    return holding(folder)
 
 
 def campaign_view(folder: Path, data_dir: Path | None) -> dict[str, Any] | None:
     """`automa campaign status --json` of the campaign holding the session, or None."""
-    import click
-
-    from automa.cli import campaign_cmds, campaign_show
-    from automa.cli.main import cli
+    from automa.campaign.store import open_campaign
+    from automa.catalog.load import load_catalog
+    from automa.render.campaign_out import status_json
 
     campaign = campaign_folder(folder)
     if campaign is None:
         return None
-    ctx = click.Context(cli, obj={"data_dir": data_dir})
-    _, _, state = campaign_cmds._state(ctx, campaign)
-    return campaign_show.status_json(state)
+    return status_json(open_campaign(campaign, load_catalog(data_dir), data_dir).state)
 
 
 def build_view(session: Session, data_dir: Path | None = None,

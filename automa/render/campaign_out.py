@@ -1,0 +1,256 @@
+"""What a campaign's steps show: the status (text, and CONTRACT.md's JSON), a room entered or
+ended, a visit's menu and purchases, a step taken back, and the log. The terminal prints these;
+the board sends the same JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from automa.campaign.commands import Bet, Buy, EndRoom, EnterRoom, Step, boards_json
+from automa.campaign.model import CampaignState, room_states
+from automa.rules.rulings import cite
+
+if TYPE_CHECKING:
+    from automa.campaign.store import Bought, Entered, RoomEnded, Undone
+    from automa.model.campaigns import Offer, Visit
+    from automa.model.components import TileSet
+
+JSON = dict[str, object]
+
+
+# The status --------------------------------------------------------------------------------
+
+def status_json(state: CampaignState) -> JSON:
+    states = room_states(state)
+    cave = state.hidden_cave
+    return {
+        "campaign": state.route.id, "lord": state.lord,
+        "rooms": [{"id": r.id, "name": r.name, "level": r.level, "state": states[r.id]}
+                  for r in state.route.rooms],
+        "heroes": boards_json(state.heroes.values()),
+        "hidden_cave": None if cave is None else {
+            "needed": list(cave.needed),
+            "collected": {h: list(m) for h, m in cave.collected.items()},
+            "items": list(cave.items)},
+    }
+
+
+def status_text(state: CampaignState) -> str:
+    states = room_states(state)
+    lines = [f"{state.route.name} campaign, Catacomb Lord: {state.lord}"]
+    for room in state.route.rooms:
+        level = f" (level {room.level})" if room.level is not None else ""
+        lines.append(f"  {states[room.id]:<8} {room.name}{level}  [{room.id}]")
+    lines.append("Heroes:")
+    for hero, b in state.heroes.items():
+        fate = "" if b.alive else "  (dead)"
+        extra = (f", allies {b.allies}" if b.allies else "") + (
+            f", used this game: {', '.join(b.used)}" if b.used else "")
+        lines.append(f"  {hero}: health {b.health}/{b.starting_health}, gold {b.gold}, "
+                     f"poison {b.poison}, items {b.items}, spells {b.spells}{extra}{fate}")
+    if state.hidden_cave is not None:
+        cave = state.hidden_cave
+        lines.append(f"Hidden Cave: collect {', '.join(cave.needed)}; items "
+                     f"{', '.join(cave.items)}")
+        for hero, kept in cave.collected.items():
+            ready = " (all five: may enter the Hidden Cave)" if set(cave.needed) <= set(kept) \
+                else ""
+            lines.append(f"  {hero} keeps: {', '.join(kept) or 'none yet'}{ready}")
+    if state.done:
+        names = [(entry.name if (entry := state.route.room(r)) else r) for r in state.done]
+        lines.append(f"Played, in order: {', '.join(names)}")
+    if state.over:
+        fallen = [h for h, b in state.heroes.items() if not b.alive]
+        lines.append("The campaign is over: " + ("victory!" if state.victory else "defeat.")
+                     + (f" Fallen: {', '.join(fallen)}." if fallen else ""))
+    elif state.current is not None and state.current_session is None:
+        bought = f" (bought so far: {', '.join(state.bought)})" if state.bought else ""
+        lines.append(f"Now: visiting {state.current}{bought}: `automa campaign visit` shows what "
+                     f"can be bought; then `automa campaign end-room`")
+    elif state.current is not None:
+        lines.append(f"Now: {state.current} (session {state.current_session}); then "
+                     f"`automa campaign end-room`")
+    else:
+        lines.append("Next: `automa campaign next ROOM` with one of the open rooms (any room "
+                     f"not yet visited: {cite('campaign-open-rooms')})")
+    return "\n".join(lines)
+
+
+# Entering and ending a room ----------------------------------------------------------------
+
+def entered_json(entered: Entered, folder: Path) -> JSON:
+    step = entered.step
+    if entered.visit is not None:
+        return {"room": step.room, "kind": "special", "session": None,
+                "menu": menu_json(entered.visit, entered.state)}
+    return {"room": step.room, "kind": entered.room.kind,
+            "session": None if step.session is None else str(folder / step.session),
+            "playmat": step.playmat}
+
+
+def entered_text(entered: Entered, folder: Path, tiles: TileSet) -> str:
+    """A visit's menu, or the room's setup and where its battle is played."""
+    from automa.render.setup_out import setup_text
+
+    if entered.visit is not None:
+        return (f"{entered.room.name}: a visit (no battle).\n"
+                + menu_text(entered.visit, entered.state, folder))
+    assert entered.setup is not None and entered.step.session is not None
+    battle = folder / entered.step.session
+    text = setup_text(entered.setup, tiles)
+    cave = entered.state.hidden_cave
+    if cave is not None:
+        text += (f"Hidden Cave: its pieces ({', '.join(cave.needed)}) stay aside, out of the "
+                 f"Overseer's reach.\n")
+    return text + (f"The battle is the session {battle}: `automa play --session {battle}`; "
+                   f"when the room is over, `automa campaign end-room --session {folder}`")
+
+
+def resolution_line(gained: Mapping[str, int], state: CampaignState) -> str:
+    """The Resolution Phase: kill gold, and every monster back to the Monster Pool but the
+    Hidden Cave's five pieces, which stay aside the whole game."""
+    gold = "; ".join(f"{hero} +{n} gold" for hero, n in gained.items()) or "no hero's kills"
+    cave = state.hidden_cave
+    aside = (f" (the Hidden Cave's pieces stay aside: {', '.join(cave.needed)}; those the "
+             f"heroes destroyed stay on their boards)" if cave is not None else "")
+    return (f"Resolution: the printed gold of the monsters each hero destroyed: {gold}. Every "
+            f"monster goes back to the Monster Pool{aside}.")
+
+
+def fallen_line(hero: str, state: CampaignState) -> str:
+    board = state.heroes[hero]
+    what = {"returns": f"their Items and Poison cards go back to the decks and their gold to the "
+                       f"Treasury; they keep their Spells and come back at the next room's setup "
+                       f"with {board.starting_health // 2} health",
+            "stays-dead": "their Items and Poison cards go back to the decks and their gold to "
+                          "the Treasury; they stay dead unless resurrected",
+            "keeps-board": f"they keep coins, items and spells, lose their Poison cards and "
+                           f"come back at the next room's setup with "
+                           f"{board.starting_health // 2} health"}[state.hero_death]
+    return (f"{hero} fell: {what} (* {cite('campaign-hero-death')}, hero-death = "
+            f"{state.hero_death})")
+
+
+def ended_text(ended: RoomEnded) -> str:
+    step, state = ended.step, ended.state
+    lines = [f"{ended.room.name} is done."]
+    if step.kill_gold is not None:
+        lines.append(resolution_line(dict(step.kill_gold), state))
+    lines.extend(fallen_line(hero, state) for hero, b in state.heroes.items()
+                 if not b.alive and ended.before[hero].alive)
+    if step.rewards is not None:
+        spell_line = (f"; a Spell card for {step.spell_to} (then reshuffle the Spell deck)"
+                      if step.rewards.spell else "")
+        lines.append(f"Room Level Rewards: {step.rewards.gold} gold to each surviving hero"
+                     f"{spell_line}")
+    lines.append(status_text(state))
+    return "\n".join(lines)
+
+
+# A visit ------------------------------------------------------------------------------------
+
+def offer_json(offer: Offer, bought: int) -> JSON:
+    return {"id": offer.id, "text": offer.text, "price": offer.price, "effect": offer.effect,
+            "provenance": offer.provenance, "limit": offer.limit, "bought": bought}
+
+
+def menu_json(visit: Visit, state: CampaignState) -> JSON:
+    from automa.campaign.visits import times_bought
+
+    return {"room": visit.room, "pool": visit.pool, "provenance": visit.provenance,
+            "offers": [offer_json(o, times_bought(state.bought, o.id))
+                       for o in visit.menu(state.settings)]}
+
+
+def menu_text(visit: Visit, state: CampaignState, folder: Path) -> str:
+    from automa.campaign.visits import times_bought
+
+    lines = [f"What can be bought or done here ({visit.provenance} data):"]
+    for offer in visit.menu(state.settings):
+        price = "the card's price" if offer.price is None else f"{offer.price} gold"
+        spent = (f" (used: {times_bought(state.bought, offer.id)} of {offer.limit})"
+                 if offer.limit else "")
+        lines.append(f"  {offer.id:<11} {price:>16}  {offer.text}{spent}")
+    pool = ("the heroes may pool their gold" if visit.pool else "one hero pays")
+    lines.append(f"Gold: {pool} ({cite('visit-pool')}). Buy with `automa campaign visit OFFER "
+                 f"--session {folder} --for HERO [--pay HERO=N,...]`; leave with `automa "
+                 f"campaign end-room --session {folder}`.")
+    return "\n".join(lines)
+
+
+def bought_json(bought: Bought) -> JSON:
+    step = {k: v for k, v in bought.step.to_json().items() if k not in ("type", "heroes")}
+    return {"visit": step, **status_json(bought.state)}
+
+
+def bought_line(step: Buy, offer: Offer) -> str:
+    paid_by = ", ".join(f"{s.hero} {s.gold}" for s in step.payers or ()) or "nobody"
+    line = f"{offer.text}: {step.price} gold (paid: {paid_by})"
+    if step.hero:
+        line += f", for {step.hero}"
+    if isinstance(step, Bet):
+        line += (f". Drawn: {', '.join(step.drawn or ())} -> {step.result or 'nothing'}"
+                 + (f"; reward: {step.reward}" if step.reward else "")
+                 + f" ({cite('tavern-bet')}; the pieces go back in the bag)")
+    return line
+
+
+def bought_text(bought: Bought) -> str:
+    step = bought.step
+    lines = [bought_line(step, bought.offer)]
+    for hero in sorted({*(s.hero for s in step.payers or ()), *([step.hero] if step.hero
+                                                                 else [])}):
+        b = bought.state.heroes[hero]
+        lines.append(f"  {hero}: health {b.health}/{b.starting_health}, gold {b.gold}, "
+                     f"poison {b.poison}, items {b.items}, allies {b.allies}"
+                     + ("" if b.alive else "  (dead)"))
+    return "\n".join(lines)
+
+
+# Undo and the log ---------------------------------------------------------------------------
+
+def undone_json(undone: Undone) -> JSON:
+    return {"undone": undone.step.to_json(), **status_json(undone.state)}
+
+
+def undone_text(undone: Undone) -> str:
+    last = undone.step
+    what = ("entering" if isinstance(last, EnterRoom) else
+            f"buying {last.offer} at" if isinstance(last, Buy) else "ending")
+    room = last.room if isinstance(last, EnterRoom | EndRoom | Buy) else None
+    session = last.session if isinstance(last, EnterRoom) else None
+    kept = f" (its session stays in {session})" if session else ""
+    return f"Undone: {what} {room}{kept}\n{status_text(undone.state)}"
+
+
+def describe_step(step: Step) -> str:
+    if isinstance(step, EnterRoom):
+        where = f" (session {step.session})" if step.session else " (a visit)"
+        return f"entered {step.room}{where}"
+    if isinstance(step, EndRoom):
+        rewards = step.rewards
+        gained = "" if not rewards else (
+            f": {rewards.gold} gold each"
+            + (f", a Spell card for {step.spell_to}" if rewards.spell else ""))
+        return f"ended {step.room}{gained}"
+    if isinstance(step, Buy):
+        payers = ", ".join(f"{s.hero} {s.gold}" for s in step.payers or ())
+        drawn = (f", drew {', '.join(step.drawn)} -> {step.reward or 'nothing'}"
+                 if isinstance(step, Bet) and step.drawn else "")
+        return (f"bought {step.offer} at {step.room} for {step.price} gold"
+                + (f" ({payers})" if payers else "")
+                + (f" for {step.hero}" if step.hero else "") + drawn)
+    return "undo"
+
+
+def log_json(steps: Sequence[Step], undone: set[int]) -> JSON:
+    return {"steps": [{**step.to_json(), "undone": i in undone} for i, step in enumerate(steps)]}
+
+
+def log_text(steps: Sequence[Step], undone: set[int]) -> str:
+    return "\n".join(f"{number:>3}. {describe_step(step)}"
+                     + (" (undone)" if number - 1 in undone else "")
+                     for number, step in enumerate(steps, start=1))
+
