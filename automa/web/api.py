@@ -13,7 +13,6 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from automa.errors import InputError, RulesError
 from automa.model.pieces import CONDITIONS, Condition
@@ -33,7 +32,8 @@ from automa.session.commands import (
 from automa.session.log import SessionError
 from automa.session.store import Session
 
-Payload = Any
+Json = dict[str, object]  # a request's body, or a reply's
+Payload = object  # what a reply carries: JSON values
 Result = tuple[int, Payload]
 MAX_TEXT = 400  # characters in one string field (a command line, a position in words)
 STATE_COMMANDS = (EndHeroesTurn, Undo, Redo)  # refused for the battle's state, not their words
@@ -55,8 +55,8 @@ class Board:
     session: Session
     data_dir: Path | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
-    _view: tuple[str, dict[str, Any]] | None = field(default=None, init=False, repr=False)
-    _threats: dict[tuple[str, str, float, tuple[str, ...]], dict[str, Any]] = field(
+    _view: tuple[str, Json] | None = field(default=None, init=False, repr=False)
+    _threats: dict[tuple[str, str, float, tuple[str, ...]], Json] = field(
         default_factory=dict, init=False, repr=False)
     # the question a device was last asked by Next, and the log's version then: other pages
     # show it while the log has not moved (not kept on disk: a question is not an input)
@@ -78,7 +78,7 @@ class Board:
             return None
         return self._asking[1]
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> Json:
         """The view, built again only when the log has changed (the campaign's status, kept in
         another log, is read each time)."""
         from automa.web.view import build_view, campaign_view, version
@@ -88,7 +88,7 @@ class Board:
             self._view = (now, build_view(self.session))
         return {**self._view[1], "campaign": campaign_view(self.session.folder, self.data_dir)}
 
-    def threat(self, hero: str, step: float, by: tuple[str, ...]) -> dict[str, Any]:
+    def threat(self, hero: str, step: float, by: tuple[str, ...]) -> Json:
         """A hero's threat map over the battle now, kept until the log changes (only the
         current version's maps are kept)."""
         from automa.web.threat import threat_json
@@ -106,7 +106,7 @@ class Board:
 # ---------------------------------------------------------------------------------------------
 # Checking the body: every field named, typed and bounded; unknown fields refused by name.
 
-def _fields(body: Any, required: Sequence[str], optional: Sequence[str] = ()) -> dict[str, Any]:
+def _fields(body: object, required: Sequence[str], optional: Sequence[str] = ()) -> Json:
     if body is None:
         body = {}
     if not isinstance(body, dict):
@@ -121,7 +121,7 @@ def _fields(body: Any, required: Sequence[str], optional: Sequence[str] = ()) ->
     return body
 
 
-def _text(body: dict[str, Any], name: str) -> str:
+def _text(body: Json, name: str) -> str:
     value = body[name]
     if not isinstance(value, str) or not value.strip():
         raise ApiError(400, f"{name}: expected a non-empty string, got {_shown(value)}")
@@ -132,7 +132,7 @@ def _text(body: dict[str, Any], name: str) -> str:
     return value.strip()
 
 
-def _word(body: dict[str, Any], name: str) -> str:
+def _word(body: Json, name: str) -> str:
     """One word: a piece id, a shot, a condition (no spaces: it goes into a command line)."""
     value = _text(body, name)
     if len(value.split()) != 1 or "," in value:
@@ -140,7 +140,7 @@ def _word(body: dict[str, Any], name: str) -> str:
     return value
 
 
-def _integer(body: dict[str, Any], name: str, low: int, high: int) -> int:
+def _integer(body: Json, name: str, low: int, high: int) -> int:
     value = body[name]
     if not isinstance(value, int) or isinstance(value, bool):
         raise ApiError(400, f"{name}: expected a whole number, got {_shown(value)}")
@@ -149,14 +149,14 @@ def _integer(body: dict[str, Any], name: str, low: int, high: int) -> int:
     return value
 
 
-def _flag(body: dict[str, Any], name: str) -> bool:
+def _flag(body: Json, name: str) -> bool:
     value = body[name]
     if not isinstance(value, bool):
         raise ApiError(400, f"{name}: expected true or false, got {_shown(value)}")
     return value
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     kind = {bool: "a boolean", int: "a number", float: "a number", str: "a string",
             list: "a list", dict: "an object", type(None): "null"}.get(type(value), "?")
     return kind
@@ -213,23 +213,23 @@ def _acted(board: Board, applied: Applied) -> Result:
 # ---------------------------------------------------------------------------------------------
 # The endpoints.
 
-def get_state(board: Board, body: Any) -> Result:
+def get_state(board: Board, body: object) -> Result:
     from automa.render.session_out import session_status_json
 
     return 200, session_status_json(board.session)
 
 
-def get_version(board: Board, body: Any) -> Result:
+def get_version(board: Board, body: object) -> Result:
     from automa.web.view import version
 
     return 200, {"version": version(board.session), "asking": board.asking()}
 
 
-def get_view(board: Board, body: Any) -> Result:
+def get_view(board: Board, body: object) -> Result:
     return 200, board.view()
 
 
-def get_threat(board: Board, body: Any) -> Result:
+def get_threat(board: Board, body: object) -> Result:
     """A hero's threat map (`?hero=ID&step=CM&by=PIECE`), as `automa threat --json` with the
     log's version and the colour bands the page shades the squares with."""
     from automa.web.threat import QueryError, threat_key
@@ -241,7 +241,7 @@ def get_threat(board: Board, body: Any) -> Result:
         raise ApiError(400, str(error)) from None
 
 
-def post_next(board: Board, body: Any) -> Result:
+def post_next(board: Board, body: object) -> Result:
     """One AI activation, exactly as `automa next --json`; or the next question it needs."""
     from automa.render.json_out import activation_json
     from automa.session.apply import NotThisTurn
@@ -284,7 +284,7 @@ def post_next(board: Board, body: Any) -> Result:
     return 200, None if activation is None else activation_json(activation)
 
 
-def post_move(board: Board, body: Any) -> Result:
+def post_move(board: Board, body: object) -> Result:
     fields = _fields(body, ("piece",), ("at", "words"))
     piece = _piece(board.session, _word(fields, "piece"))
     if ("at" in fields) == ("words" in fields):
@@ -301,20 +301,20 @@ def post_move(board: Board, body: Any) -> Result:
     return _acted(board, do(board, Move(piece, to)))
 
 
-def post_damage(board: Board, body: Any) -> Result:
+def post_damage(board: Board, body: object) -> Result:
     fields = _fields(body, ("piece", "amount"), ("by",))
     piece = _piece(board.session, _word(fields, "piece"))
     by = _word(fields, "by") if "by" in fields else None
     return _acted(board, do(board, Damage(piece, _integer(fields, "amount", 1, 999), by)))
 
 
-def post_heal(board: Board, body: Any) -> Result:
+def post_heal(board: Board, body: object) -> Result:
     fields = _fields(body, ("piece", "amount"))
     piece = _piece(board.session, _word(fields, "piece"))
     return _acted(board, do(board, Heal(piece, _integer(fields, "amount", 1, 999))))
 
 
-def post_condition(board: Board, body: Any) -> Result:
+def post_condition(board: Board, body: object) -> Result:
     fields = _fields(body, ("piece", "condition", "on"))
     piece = _piece(board.session, _word(fields, "piece"))
     name = _word(fields, "condition").lower()
@@ -323,7 +323,7 @@ def post_condition(board: Board, body: Any) -> Result:
     return _acted(board, do(board, SetCondition(piece, Condition(name), _flag(fields, "on"))))
 
 
-def post_hit(board: Board, body: Any) -> Result:
+def post_hit(board: Board, body: object) -> Result:
     """`play`'s `hit`: the numbers it asks (the Poison card drawn, 1-9, then in physical mode
     a D12 per target of a Portal Trap) are the `dice`, in that order."""
     from automa.session.apply import hit_questions
@@ -352,7 +352,7 @@ def post_hit(board: Board, body: Any) -> Result:
     return _acted(board, do(board, command, [str(d) for d in dice], "hit"))
 
 
-def post_command(board: Board, body: Any) -> Result:
+def post_command(board: Board, body: object) -> Result:
     """Any line of `automa play`, read as the terminal reads it."""
     from automa.render.session_out import answer_text
     from automa.session.words import Asked, NotNow, Query, parse_line
@@ -378,22 +378,22 @@ def post_command(board: Board, body: Any) -> Result:
     return _acted(board, do(board, parsed, word=line.split()[0].lower()))
 
 
-def post_done(board: Board, body: Any) -> Result:
+def post_done(board: Board, body: object) -> Result:
     _fields(body, ())
     return _acted(board, do(board, EndHeroesTurn(), word="done"))
 
 
-def post_undo(board: Board, body: Any) -> Result:
+def post_undo(board: Board, body: object) -> Result:
     _fields(body, ())
     return _acted(board, do(board, Undo()))
 
 
-def post_redo(board: Board, body: Any) -> Result:
+def post_redo(board: Board, body: object) -> Result:
     _fields(body, ())
     return _acted(board, do(board, Redo()))
 
 
-def post_rollback(board: Board, body: Any) -> Result:
+def post_rollback(board: Board, body: object) -> Result:
     """As `automa rollback`: the marker goes into the log first (so it works on a log that no
     longer replays), then the session is read again."""
     from automa.session.store import rollback_log
@@ -416,7 +416,7 @@ def post_rollback(board: Board, body: Any) -> Result:
 
 GET = "GET"
 POST = "POST"
-ENDPOINTS: dict[str, tuple[str, Callable[[Board, Any], Result]]] = {
+ENDPOINTS: dict[str, tuple[str, Callable[[Board, object], Result]]] = {
     "/api/state": (GET, get_state),
     "/api/version": (GET, get_version),
     "/api/view": (GET, get_view),
@@ -435,7 +435,7 @@ ENDPOINTS: dict[str, tuple[str, Callable[[Board, Any], Result]]] = {
 }
 
 
-def call(board: Board, path: str, body: Any) -> Result:
+def call(board: Board, path: str, body: object) -> Result:
     """One request to an API path (its method checked by the caller), the session read again
     first so another window's input shows."""
     from automa.web.view import version
