@@ -5,17 +5,24 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import select
 import shlex
 import shutil
+import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from click.testing import CliRunner
 
 from automa.user_cache import CACHE_ENV
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 # The suite never touches the user's own cache (~/.cache/automa: the validation marker, the
 # parsed data tables and the records' method code; automa/user_cache.py): one fresh folder for
@@ -38,11 +45,76 @@ AUTOMA_SHELL = " ".join(shlex.quote(part) for part in AUTOMA)
 
 OPEN_MAT = (Path(__file__).parent / "data_inline_mat.toml").read_text()
 
+# Debian's chromium, driven by Playwright: no browser is ever downloaded
+CHROMIUM = shutil.which("chromium")
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                  "--no-first-run", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync"]
+STOP_WITHIN = 20.0  # seconds a child process gets to stop on SIGTERM before it is killed
 
 
 @pytest.fixture(scope="session")
 def catalog() -> Catalog:
     return load_catalog()
+
+
+@contextmanager
+def running(command: Sequence[str], **options: Any) -> Iterator[subprocess.Popen[str]]:
+    """`subprocess.Popen(command, text=True, **options)`, stopped however the test ends: a
+    process still running is sent SIGTERM, then SIGKILL if it has not ended within
+    STOP_WITHIN, and waited for; its pipes are closed. A test may stop it first (a signal of
+    its own, `communicate`) and read what it printed."""
+    process = subprocess.Popen(list(command), text=True, **options)
+    try:
+        yield process
+    finally:
+        stop(process)
+
+
+def stop(process: subprocess.Popen[str]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=STOP_WITHIN)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    for pipe in (process.stdin, process.stdout, process.stderr):
+        if pipe is not None:
+            pipe.close()
+
+
+def first_line(process: subprocess.Popen[str], within: float = 60.0) -> str:
+    """The first line the process prints on stdout (a server's address), without its newline;
+    an AssertionError, not a hung test, when none comes in time."""
+    assert process.stdout is not None
+    ready, _, _ = select.select([process.stdout], [], [], within)
+    assert ready, f"{' '.join(map(str, process.args))}: printed nothing in {within:g} s"
+    return process.stdout.readline().strip()
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Browser]:
+    """One headless Chromium per test process, closed at its end."""
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def browser(chromium: Browser) -> Iterator[Browser]:
+    """The shared Chromium; every context (and so page) a test opened is closed when the test
+    ends, passed or failed, so no page goes on polling a board that is gone."""
+    yield chromium
+    for context in chromium.contexts:
+        context.close()
 
 
 def scenario_from(text: str, catalog: Catalog, inline_mat: bool = True) -> Scenario:

@@ -16,7 +16,7 @@ from automa.geometry.table import build_table
 from automa.scenario.load import load_scenario
 from automa.session.positions import parse_position
 from automa.session.store import LOG
-from tests.conftest import AUTOMA, EXAMPLES, play_lines
+from tests.conftest import AUTOMA, EXAMPLES, play_lines, running
 
 DEMO = EXAMPLES / "demo-battle.toml"
 # Two rounds at the table: reports, the AI turn one activation at a time, an undo and a redo.
@@ -180,20 +180,19 @@ def test_killed_for_real_nothing_is_corrupted(tmp_path: Path, catalog: Catalog,
     from automa.session.store import Session
 
     folder = new_session(tmp_path, "killed")
-    process = subprocess.Popen([*AUTOMA, "play", "--session", str(folder)],
-                               stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, text=True)
-    assert process.stdin is not None
-    try:
-        for line in SCRIPT:
-            process.stdin.write(line + "\n")
-            process.stdin.flush()
-            time.sleep(0.02)
-        time.sleep(delay - 0.02 * len(SCRIPT) if delay > 0.02 * len(SCRIPT) else 0)
-    except BrokenPipeError:
-        pass
-    process.send_signal(signal.SIGKILL)
-    process.wait()
+    with running([*AUTOMA, "play", "--session", str(folder)], stdin=subprocess.PIPE,
+                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as process:
+        assert process.stdin is not None
+        try:
+            for line in SCRIPT:
+                process.stdin.write(line + "\n")
+                process.stdin.flush()
+                time.sleep(0.02)
+            time.sleep(delay - 0.02 * len(SCRIPT) if delay > 0.02 * len(SCRIPT) else 0)
+        except BrokenPipeError:
+            pass
+        process.send_signal(signal.SIGKILL)
+        process.wait()
     session = Session.open(folder, catalog)  # replays every input on disk
     done, _ = session.effective()
     again = Session.open(folder, catalog)
