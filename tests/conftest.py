@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import settings
 
 from automa.user_cache import CACHE_ENV
 
@@ -30,6 +31,25 @@ if TYPE_CHECKING:
 # tests/test_cold_start.py and tests/test_method_code.py set their own.
 os.environ[CACHE_ENV] = tempfile.mkdtemp(prefix="automa-test-cache-")
 atexit.register(shutil.rmtree, os.environ[CACHE_ENV], True)
+
+# Hypothesis's run length is the profile's, chosen by HYPOTHESIS_PROFILE (or pytest's
+# --hypothesis-profile): "default" is sized so that every run of the suite stays quick,
+# "thorough" is for fuzzing (HYPOTHESIS_PROFILE=thorough pytest tests/test_foo.py). A test sets
+# its own count only for a reason it states, and then as a share of the profile's (`examples`).
+# No deadline in either: the suite shares its cores, and a timed example would fail at random.
+settings.register_profile("default", max_examples=25, deadline=None)
+settings.register_profile("thorough", max_examples=1000, deadline=None)
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "default")
+if PROFILE not in ("default", "thorough"):
+    raise pytest.UsageError(f"HYPOTHESIS_PROFILE={PROFILE!r}: not one of default, thorough")
+settings.load_profile(PROFILE)
+
+
+def examples(share: float) -> int:
+    """A share of the profile's examples, at least one: for a test whose every example is
+    slow (a threat map worked out twice), so it scales with the profile like the others."""
+    return max(1, round(settings().max_examples * share))
+
 
 from automa.catalog.load import Catalog, load_catalog  # noqa: E402
 from automa.model.scenario import Scenario  # noqa: E402

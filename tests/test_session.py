@@ -140,8 +140,7 @@ def test_bad_reports_change_nothing(tmp_path: Path) -> None:
     assert out.count("  ") >= 7
 
 
-@settings(max_examples=40, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs",),
                                                blacklist_characters="\r\n\x0b\x0c\x1c\x1d\x1e"
                                                                     "\x85\u2028\u2029"),
