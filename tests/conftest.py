@@ -1,4 +1,5 @@
-"""Shared fixtures: the shipped catalog and a small scenario builder for rule tests."""
+"""Shared fixtures: the shipped catalog and a small scenario builder for rule tests; the
+hypothesis profiles; child processes and the browser, stopped however a test ends."""
 
 from __future__ import annotations
 
@@ -71,6 +72,19 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   "--no-first-run", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync"]
 STOP_WITHIN = 20.0  # seconds a child process gets to stop on SIGTERM before it is killed
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """`-n auto` (pyproject.toml's addopts) spreads the whole suite over every core; a run
+    that names its files or tests on the command line stays in this process: its workers'
+    start would cost more than they save (6-13 s against 3 s for one small file on a loaded
+    2-core machine). None leaves the count to pytest-xdist (and its
+    PYTEST_XDIST_AUTO_NUM_WORKERS)."""
+    if config.args_source == pytest.Config.ArgsSource.ARGS \
+            and "PYTEST_XDIST_AUTO_NUM_WORKERS" not in os.environ:
+        return 0
+    return None
 
 
 @pytest.fixture(scope="session")
