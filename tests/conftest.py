@@ -1,21 +1,30 @@
-"""Shared fixtures: the shipped catalog and a small scenario builder for rule tests."""
+"""Shared fixtures: the shipped catalog and a small scenario builder for rule tests; the
+hypothesis profiles; child processes and the browser, stopped however a test ends."""
 
 from __future__ import annotations
 
 import atexit
 import json
 import os
+import select
 import shlex
 import shutil
+import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import settings
 
 from automa.user_cache import CACHE_ENV
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 # The suite never touches the user's own cache (~/.cache/automa: the validation marker, the
 # parsed data tables and the records' method code; automa/user_cache.py): one fresh folder for
@@ -23,6 +32,25 @@ from automa.user_cache import CACHE_ENV
 # tests/test_cold_start.py and tests/test_method_code.py set their own.
 os.environ[CACHE_ENV] = tempfile.mkdtemp(prefix="automa-test-cache-")
 atexit.register(shutil.rmtree, os.environ[CACHE_ENV], True)
+
+# Hypothesis's run length is the profile's, chosen by HYPOTHESIS_PROFILE (or pytest's
+# --hypothesis-profile): "default" is sized so that every run of the suite stays quick,
+# "thorough" is for fuzzing (HYPOTHESIS_PROFILE=thorough pytest tests/test_foo.py). A test sets
+# its own count only for a reason it states, and then as a share of the profile's (`examples`).
+# No deadline in either: the suite shares its cores, and a timed example would fail at random.
+settings.register_profile("default", max_examples=25, deadline=None)
+settings.register_profile("thorough", max_examples=1000, deadline=None)
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "default")
+if PROFILE not in ("default", "thorough"):
+    raise pytest.UsageError(f"HYPOTHESIS_PROFILE={PROFILE!r}: not one of default, thorough")
+settings.load_profile(PROFILE)
+
+
+def examples(share: float) -> int:
+    """A share of the profile's examples, at least one: for a test whose every example is
+    slow (a threat map worked out twice), so it scales with the profile like the others."""
+    return max(1, round(settings().max_examples * share))
+
 
 from automa.catalog.load import Catalog, load_catalog  # noqa: E402
 from automa.model.scenario import Scenario  # noqa: E402
@@ -39,11 +67,89 @@ AUTOMA_SHELL = " ".join(shlex.quote(part) for part in AUTOMA)
 
 OPEN_MAT = (Path(__file__).parent / "data_inline_mat.toml").read_text()
 
+# Debian's chromium, driven by Playwright: no browser is ever downloaded
+CHROMIUM = shutil.which("chromium")
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                  "--no-first-run", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync"]
+STOP_WITHIN = 20.0  # seconds a child process gets to stop on SIGTERM before it is killed
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """`-n auto` (pyproject.toml's addopts) spreads the whole suite over every core; a run
+    that names its files or tests on the command line stays in this process: its workers'
+    start would cost more than they save (6-13 s against 3 s for one small file on a loaded
+    2-core machine). None leaves the count to pytest-xdist (and its
+    PYTEST_XDIST_AUTO_NUM_WORKERS)."""
+    if config.args_source == pytest.Config.ArgsSource.ARGS \
+            and "PYTEST_XDIST_AUTO_NUM_WORKERS" not in os.environ:
+        return 0
+    return None
 
 
 @pytest.fixture(scope="session")
 def catalog() -> Catalog:
     return load_catalog()
+
+
+@contextmanager
+def running(command: Sequence[str], **options: Any) -> Iterator[subprocess.Popen[str]]:
+    """`subprocess.Popen(command, text=True, **options)`, stopped however the test ends: a
+    process still running is sent SIGTERM, then SIGKILL if it has not ended within
+    STOP_WITHIN, and waited for; its pipes are closed. A test may stop it first (a signal of
+    its own, `communicate`) and read what it printed."""
+    process = subprocess.Popen(list(command), text=True, **options)
+    try:
+        yield process
+    finally:
+        stop(process)
+
+
+def stop(process: subprocess.Popen[str]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=STOP_WITHIN)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    for pipe in (process.stdin, process.stdout, process.stderr):
+        if pipe is not None:
+            pipe.close()
+
+
+def first_line(process: subprocess.Popen[str], within: float = 60.0) -> str:
+    """The first line the process prints on stdout (a server's address), without its newline;
+    an AssertionError, not a hung test, when none comes in time."""
+    assert process.stdout is not None
+    ready, _, _ = select.select([process.stdout], [], [], within)
+    assert ready, f"{' '.join(map(str, process.args))}: printed nothing in {within:g} s"
+    return process.stdout.readline().strip()
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Browser]:
+    """One headless Chromium per test process, closed at its end."""
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def browser(chromium: Browser) -> Iterator[Browser]:
+    """The shared Chromium; every context (and so page) a test opened is closed when the test
+    ends, passed or failed, so no page goes on polling a board that is gone."""
+    yield chromium
+    for context in chromium.contexts:
+        context.close()
 
 
 def scenario_from(text: str, catalog: Catalog, inline_mat: bool = True) -> Scenario:

@@ -4,7 +4,7 @@ every read answers as a battle built fresh from the same pieces would."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from automa.engine.battle import Battle
@@ -39,7 +39,6 @@ def reads(battle: Battle) -> tuple[object, ...]:
             tuple(tuple(battle.teammates_of(i)) for i in IDS if battle.get(i) is not None))
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.lists(PIECES, min_size=1, max_size=5), st.lists(CHANGES, max_size=12))
 def test_carried_indexes_read_as_fresh_ones(start: list[Piece],
                                             changes: list[tuple[str, object]]) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from automa.catalog.cards import parse_answer, record_text, write_record
@@ -191,14 +191,12 @@ SHOT = st.builds(lambda name, mods: "+".join([name, *mods]),
                  st.lists(st.sampled_from(sorted(MODIFIERS)), max_size=2))
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.lists(SHOT, min_size=1, max_size=4))
 def test_a_typed_sequence_reads_back(catalog: Catalog, shots: list[str]) -> None:
     text = " then ".join(shots)
     assert parse_answer("sequences", text.upper(), catalog) == text
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.sampled_from(["family", "level", "health", "gold", "size", "nullifies", "sequences",
                         "minions", "mercenary"]), st.text(max_size=30))
 def test_any_answer_is_a_value_or_one_reason(catalog: Catalog, field: str, text: str) -> None:
@@ -213,7 +211,6 @@ def test_any_answer_is_a_value_or_one_reason(catalog: Catalog, field: str, text:
 TOML_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=20)
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.dictionaries(st.from_regex(r"[a-z][a-z_-]{0,8}", fullmatch=True),
                        st.one_of(TOML_TEXT, st.integers(-99, 99), st.lists(TOML_TEXT, max_size=3),
                                  st.lists(st.fixed_dictionaries({"monster": TOML_TEXT,

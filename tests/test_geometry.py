@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from automa.catalog.load import Catalog
@@ -144,7 +144,6 @@ def test_sweep_stops_touching_a_piece_ahead() -> None:
     assert move.stopped_by == "m" and move.end[1] == pytest.approx(63.5, abs=1e-5)
 
 
-@settings(max_examples=150, deadline=None)
 @given(*coords, *coords, st.floats(1.0, 20.0))
 def test_ruler_moves_never_end_on_anything(x1: float, y1: float, x2: float, y2: float,
                                            length: float) -> None:
@@ -158,7 +157,6 @@ def test_ruler_moves_never_end_on_anything(x1: float, y1: float, x2: float, y2: 
         assert edge_distance(mover.moved(move.end), target) == pytest.approx(0.0, abs=1e-5)
 
 
-@settings(max_examples=150, deadline=None)
 @given(*coords, st.floats(0, 2 * math.pi), st.floats(0.5, 20.0))
 def test_sweeps_never_end_on_anything(x: float, y: float, angle: float, length: float) -> None:
     mover, other = disc("m", x, y), disc("o", 30.0, 30.0)
@@ -180,7 +178,6 @@ def test_attack_template_covers_partly_or_wholly() -> None:
     assert not miss.covers and miss.margin == pytest.approx(0.25)
 
 
-@settings(max_examples=100, deadline=None)
 @given(st.floats(5.0, 55.0), st.floats(-6.0, 6.0))
 def test_shifting_by_the_margin_flips_the_sight_answer(x: float, offset: float) -> None:
     """A sight line's margin is how far it must move sideways to flip: move it by a little less
@@ -222,7 +219,6 @@ def test_worked_case_push_into_a_corner_of_obstacle_a() -> None:
     assert close(move.end, (26 + travelled / math.sqrt(2), 38 + travelled / math.sqrt(2)), 1e-5)
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(*coords), min_size=1, max_size=6))
 def test_the_vectorised_360_check_agrees_with_one_by_one(points: list[tuple[float, float]]
                                                           ) -> None:
@@ -236,7 +232,6 @@ def test_the_vectorised_360_check_agrees_with_one_by_one(points: list[tuple[floa
         assert at_once[other.id].margin == pytest.approx(single.margin, abs=1e-9)
 
 
-@settings(max_examples=80, deadline=None)
 @given(st.lists(st.tuples(*coords), min_size=1, max_size=8), *coords)
 def test_the_nearest_legal_spot_is_always_legal(crowd: list[tuple[float, float]], x: float,
                                                 y: float) -> None:

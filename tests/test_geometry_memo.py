@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from automa.catalog.load import load_catalog
@@ -114,7 +114,6 @@ def _moved_off_key(table: TableGeometry, kind: str, placed: tuple[Piece, ...],
                  for p, spot in zip(placed, spots, strict=False))
 
 
-@settings(max_examples=300, deadline=None)
 @given(tables(), crowd(), st.integers(0, 8), st.integers(0, 8), st.floats(0.0, 30.0), ELSEWHERE)
 def test_a_ruler_move_kept_by_the_pieces_near_it_is_the_move_worked_out_again(
         table: TableGeometry, placed: tuple[Piece, ...], which: int, towards: int, length: float,
@@ -138,7 +137,6 @@ def test_a_ruler_move_kept_by_the_pieces_near_it_is_the_move_worked_out_again(
     assert kept == fresh
 
 
-@settings(max_examples=300, deadline=None)
 @given(tables(), crowd(), st.integers(0, 8), direction, st.floats(0.0, 40.0), ELSEWHERE)
 def test_a_sweep_kept_by_the_pieces_near_its_line_is_the_sweep_worked_out_again(
         table: TableGeometry, placed: tuple[Piece, ...], which: int, way: tuple[float, float],

@@ -5,6 +5,7 @@ logged, so the session replays the same."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import time
@@ -140,16 +141,28 @@ class Pane:
     has its own tmux server (socket), so other tmux users on the machine cannot disturb it."""
 
     def __init__(self, folder: Path) -> None:
-        self.name = f"automa-test-{time.monotonic_ns()}"
+        self.name = f"automa-test-{os.getpid()}-{time.monotonic_ns()}"  # parallel runs too
         self.tmux = ["tmux", "-L", self.name]
+        self.folder = folder
+
+    def __enter__(self) -> Pane:
         subprocess.run([*self.tmux, "new-session", "-d", "-s", self.name, "-x", "120", "-y",
-                        "50", f"{AUTOMA_SHELL} play --session {folder}"], check=True)
-        # keep the pane (and what it shows) if `play` ends, so a failure can be read
-        subprocess.run([*self.tmux, "set-option", "-t", self.name, "remain-on-exit", "on"],
-                       capture_output=True)
+                        "50", f"{AUTOMA_SHELL} play --session {self.folder}"], check=True)
+        try:
+            # keep the pane (and what it shows) if `play` ends, so a failure can be read
+            subprocess.run([*self.tmux, "set-option", "-t", self.name, "remain-on-exit", "on"],
+                           capture_output=True, timeout=30)
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def close(self) -> None:
-        subprocess.run([*self.tmux, "kill-server"], capture_output=True)
+        """The pane's own tmux server goes, and `play` in it with it (SIGHUP)."""
+        subprocess.run([*self.tmux, "kill-server"], capture_output=True, timeout=30)
 
     def screen(self) -> str:
         return subprocess.run([*self.tmux, "capture-pane", "-p", "-t", self.name],
@@ -186,8 +199,7 @@ def test_play_in_a_real_terminal_under_tmux(tmp_path: Path) -> None:
     folder = tmp_path / "tmux-session"
     subprocess.run([*AUTOMA, "new", str(EXAMPLES / "demo-battle.toml"), "--session",
                     str(folder), "--seed", "1"], check=True, capture_output=True)
-    pane = Pane(folder)
-    try:
+    with Pane(folder) as pane:
         prompt = "[round 2 · heroes] >"
         pane.wait_line(prompt)
         pane.keys("move elf 12,30", "Enter")
@@ -213,8 +225,6 @@ def test_play_in_a_real_terminal_under_tmux(tmp_path: Path) -> None:
         pane.wait_for("1. Flame Wraith #1")
         pane.keys("quit", "Enter")
         pane.wait_for("Everything is saved")
-    finally:
-        pane.close()
     log = (folder / LOG).read_text().splitlines()
     assert [json.loads(line)["type"] for line in log[1:3]] == ["move", "move"]
     assert json.loads(log[-1])["type"] == "activation"
@@ -232,10 +242,9 @@ def test_back_at_a_question_in_a_real_terminal(tmp_path: Path) -> None:
     folder = tmp_path / "tmux-physical"
     subprocess.run([*AUTOMA, "new", str(scenario), "--session", str(folder), "--dice",
                     "physical"], check=True, capture_output=True)
-    pane = Pane(folder)
     token = "Draw a level 2 damage token (melee+poison damage) (in the bag: 0, 1, 1R, 2, 2R, 3):"
     d12 = "Roll the D12 (push direction for elf) [1-12]:"
-    try:
+    with Pane(folder) as pane:
         pane.wait_line("[round 1 · heroes] >")
         pane.keys("done", "Enter")
         pane.wait_line("[round 1 · AI] Enter for the next activation (help) >")
@@ -257,8 +266,6 @@ def test_back_at_a_question_in_a_real_terminal(tmp_path: Path) -> None:
         pane.wait_line(token)
         pane.keys("C-c")  # Ctrl-C at a question: the activation under way is not saved
         pane.wait_for("Every input so far is saved")  # interrupted, not a plain quit
-    finally:
-        pane.close()
     log = [json.loads(line) for line in (folder / LOG).read_text().splitlines()[1:]]
     assert [e["type"] for e in log] == ["end-heroes-turn", "activation", "end-heroes-turn"]
     assert [o["value"] for o in log[1]["outcomes"]] == ["2:2", "5"]

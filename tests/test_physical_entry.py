@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from automa.catalog.cards import parse_answer
@@ -83,7 +83,6 @@ def test_a_reported_amount_refuses_what_is_not_plain_digits(tmp_path: Path, type
     assert events == [{"type": "gold", "piece": "elf", "amount": 2}]
 
 
-@settings(max_examples=300, deadline=None)
 @given(LINE_TEXT)
 @example("0\x1f")  # found by hypothesis: str.strip took the separator, int() refused it
 def test_plain_number_takes_ascii_digits_only(text: str) -> None:
@@ -95,7 +94,6 @@ def test_plain_number_takes_ascii_digits_only(text: str) -> None:
         assert value is None
 
 
-@settings(max_examples=150, deadline=None)
 @given(LINE_TEXT)
 def test_a_die_prompt_never_crashes_on_any_text(text: str) -> None:
     """Whatever is typed, the die takes it only when it is a plain face; else asks again."""
@@ -107,7 +105,6 @@ def test_a_die_prompt_never_crashes_on_any_text(text: str) -> None:
     assert value == (int(stripped) if plain else 7)
 
 
-@settings(max_examples=150, deadline=None)
 @given(LINE_TEXT)
 def test_a_token_prompt_never_crashes_on_any_text(text: str) -> None:
     runner = CliRunner()
@@ -154,7 +151,6 @@ def test_back_and_undo_at_a_question_of_automa_next(tmp_path: Path) -> None:
         == ["activation", "undo"]
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.lists(LINE_TEXT, max_size=3), st.sampled_from(["damage elf", "heal elf", "gold elf",
                                                          "move elf", "damage rat-1 1 by"]))
 def test_play_never_crashes_on_typed_text(tmp_path_factory: pytest.TempPathFactory,

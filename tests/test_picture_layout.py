@@ -186,7 +186,7 @@ def test_labels_clear_of_each_other_and_of_pieces_on_the_shipped_battles(
 NAMES = st.text(alphabet="abcdefghijklmnopqrstuvwxyz-0123456789WM", min_size=1, max_size=22)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.floats(3, 27), st.floats(20, 45), NAMES, st.booleans()),
                 min_size=2, max_size=26, unique_by=lambda t: t[2]))
 @example([(11.1796875, 40.34375, "0", False), (11.69921875, 39.21875, "00", False)])  # rounding

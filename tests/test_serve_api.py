@@ -31,7 +31,7 @@ from automa.session.store import LOG, Session
 from automa.web import api
 from automa.web.api import Board
 from automa.web.server import MAX_BODY, make_server
-from tests.conftest import AUTOMA, EXAMPLES, new_session
+from tests.conftest import AUTOMA, EXAMPLES, STOP_WITHIN, first_line, new_session, running
 from tests.test_geometry_modes import DUEL
 
 DEMO = (EXAMPLES / "demo-battle.toml").read_text()
@@ -86,18 +86,21 @@ class Client:
 
 @contextmanager
 def serving(folder: Path, data_dir: Path | None = None) -> Iterator[Client]:
-    """The board on `folder` in a thread, on a free port."""
+    """The board on `folder` in a thread, on a free port; stopped and its socket closed
+    however the test ends (`shutdown` returns once `serve_forever` has, so the thread ends)."""
     board = Board(Session.open(folder, load_catalog(data_dir)), data_dir)
     server = make_server(board, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
     try:
-        yield Client(server.server_address[1])
+        thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                                  daemon=True)
+        thread.start()  # only a started loop may be shut down: `shutdown` waits for it
+        try:
+            yield Client(server.server_address[1])
+        finally:
+            server.shutdown()
+            thread.join()
     finally:
-        server.shutdown()
         server.server_close()
-        thread.join(5)
 
 
 @pytest.fixture
@@ -785,11 +788,12 @@ def test_clients_writing_at_once_each_get_their_input_logged(demo: Path, board: 
             replies.append(board.post("/api/command", {"line": "gold elf +1"}).status)
             replies.append(board.get("/api/view").status)
 
-    threads = [threading.Thread(target=client) for _ in range(4)]
+    threads = [threading.Thread(target=client, daemon=True) for _ in range(4)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(60)
+    assert not any(thread.is_alive() for thread in threads), "a client never finished"
     assert replies == [200] * 40
     state = cli_json("status", "--session", str(demo), "--json")
     assert state["pieces"]["elf"]["gold"] == 7 + 20
@@ -799,10 +803,8 @@ def test_clients_writing_at_once_each_get_their_input_logged(demo: Path, board: 
 def test_a_session_busy_in_another_window_is_a_conflict(tmp_path: Path) -> None:
     folder = new_session(tmp_path, DUEL, "--dice", "physical")
     with serving(folder) as board:
-        waiting = subprocess.Popen([*AUTOMA, "next", "--session", str(folder)],
-                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE)
-        try:
+        with running([*AUTOMA, "next", "--session", str(folder)], stdin=subprocess.PIPE,
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE) as waiting:
             deadline = time.monotonic() + 30
             while holder(folder)[1] != "activation":  # it waits at its first question
                 assert time.monotonic() < deadline and waiting.poll() is None
@@ -816,32 +818,31 @@ def test_a_session_busy_in_another_window_is_a_conflict(tmp_path: Path) -> None:
                 assert "another window is in the middle of an activation" in reply.error
             assert board.ok("GET", "/api/view")["phase"] == "heroes"  # reading still works
             assert log_bytes(folder) == before
-        finally:
             waiting.kill()
             waiting.communicate()
         board.ok("POST", "/api/damage", {"piece": "elf", "amount": 1})  # free again
 
 
-def _start_serve(folder: Path, *options: str) -> tuple[subprocess.Popen[str], Client]:
-    server = subprocess.Popen([*AUTOMA, "serve", "--session", str(folder), "--port", "0",
-                               *options], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True)
-    assert server.stdout is not None
-    url = server.stdout.readline().strip()
-    match = re.fullmatch(r"http://127\.0\.0\.1:(\d+)/", url)
-    assert match, (url, server.stderr.read() if server.poll() is not None else "")
-    return server, Client(int(match[1]))
+@contextmanager
+def started_serve(folder: Path, *options: str) -> Iterator[tuple[subprocess.Popen[str], Client]]:
+    """`automa serve --port 0` in its own process, and a client on the port it prints. The test
+    may stop it its own way; it is stopped anyway however the test ends."""
+    with running([*AUTOMA, "serve", "--session", str(folder), "--port", "0", *options],
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE) as server:
+        url = first_line(server)
+        match = re.fullmatch(r"http://127\.0\.0\.1:(\d+)/", url)
+        assert match, (url, server.communicate(timeout=STOP_WITHIN)[1]
+                       if server.poll() is not None else "")
+        yield server, Client(int(match[1]))
 
 
 def test_killing_the_server_mid_battle_loses_nothing(demo: Path) -> None:
-    server, board = _start_serve(demo)
-    try:
+    with started_serve(demo) as (server, board):
         board.ok("POST", "/api/move", {"piece": "elf", "at": [11, 35]})
         board.ok("POST", "/api/done")
         board.ok("POST", "/api/next")
         board.ok("POST", "/api/next")
         last = board.ok("GET", "/api/view")
-    finally:
         os.kill(server.pid, signal.SIGKILL)
         server.communicate()
     assert server.returncode == -signal.SIGKILL
@@ -855,10 +856,8 @@ def test_killing_the_server_mid_battle_loses_nothing(demo: Path) -> None:
 
 
 def test_serve_on_the_network_warns_and_ctrl_c_stops_cleanly(demo: Path) -> None:
-    server, board = _start_serve(demo, "--host", "0.0.0.0")
-    try:
+    with started_serve(demo, "--host", "0.0.0.0") as (server, board):
         assert board.ok("GET", "/api/state")["round"] == 2
-    finally:
         server.send_signal(signal.SIGINT)
         _, err = server.communicate(timeout=30)
     assert server.returncode == 0

@@ -10,7 +10,6 @@ import io
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -22,16 +21,13 @@ from typing import Any
 
 import pytest
 from PIL import Image
-from playwright.sync_api import Browser, Page, Route, sync_playwright
+from playwright.sync_api import Browser, Page, Route
 
-from tests.conftest import EXAMPLES
+from tests.conftest import CHROMIUM, EXAMPLES, first_line, running
 
-CHROMIUM = shutil.which("chromium")
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium): "
                              "the live board's browser test drives it through Playwright")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PIXELS = 1.5  # a drawn centre may sit this far from where the model says
 VIEWPORT = {"width": 1400, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -59,28 +55,15 @@ def environment(data: Path | None) -> dict[str, str]:
 
 @contextmanager
 def serving(folder: Path, tmp_path: Path, data: Path | None = None) -> Iterator[str]:
-    """`automa serve --port 0` on the session; yields the address its first line prints."""
-    errors = (tmp_path / f"{folder.name}-serve.err").open("w")
-    server = subprocess.Popen([sys.executable, "-m", "automa", "serve", "--session",
-                               str(folder), "--port", "0"], stdout=subprocess.PIPE,
-                              stderr=errors, text=True, cwd=tmp_path, env=environment(data))
-    try:
-        assert server.stdout is not None
-        url = server.stdout.readline().strip()
+    """`automa serve --port 0` on the session; yields the address its first line prints. The
+    server is stopped however the test ends (tests/conftest.py's `running`)."""
+    with (tmp_path / f"{folder.name}-serve.err").open("w") as errors, \
+            running([sys.executable, "-m", "automa", "serve", "--session", str(folder),
+                     "--port", "0"], stdout=subprocess.PIPE, stderr=errors, cwd=tmp_path,
+                    env=environment(data)) as server:
+        url = first_line(server)
         assert url.startswith("http://127.0.0.1:"), errors.name
         yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
-        errors.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield chromium
-        chromium.close()
 
 
 def api(url: str, path: str = "api/view") -> Any:

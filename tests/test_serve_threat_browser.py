@@ -24,7 +24,6 @@ from tests.test_serve_browser import (
 )
 
 pytestmark = shown.pytestmark  # skipped where Debian's chromium is missing
-browser = shown.browser  # the fixture: one headless Chromium for the module
 
 
 def play(folder: Path, line: str, cwd: Path) -> None:

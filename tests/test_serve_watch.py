@@ -12,15 +12,8 @@ from pathlib import Path
 import pytest
 
 from automa.web.server import READ_ONLY, may_write
-from tests.test_serve_browser import (
-    Browser,
-    api,
-    browser,  # noqa: F401  (the fixture)
-    new_session,
-    open_page,
-    serving,
-    settled,
-)
+from tests.conftest import first_line, running
+from tests.test_serve_browser import Browser, api, new_session, open_page, serving, settled
 
 
 @pytest.mark.parametrize("client, remote_control, allowed", [
@@ -38,7 +31,7 @@ def test_this_machine_may_write(tmp_path: Path) -> None:
         assert api(url, "api/access") == {"write": True}
 
 
-def test_a_watching_page_shows_the_battle_without_its_controls(browser: Browser,  # noqa: F811
+def test_a_watching_page_shows_the_battle_without_its_controls(browser: Browser,
                                                                tmp_path: Path) -> None:
     folder = new_session(tmp_path, "watch")
     with serving(folder, tmp_path) as url:
@@ -88,13 +81,10 @@ def test_a_post_from_another_machine_is_refused(tmp_path: Path) -> None:
     import sys
 
     folder = new_session(tmp_path, "remote")
-    server = subprocess.Popen([sys.executable, "-m", "automa", "serve", "--session",
-                               str(folder), "--port", "0", "--host", "0.0.0.0"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              cwd=tmp_path)
-    try:
-        assert server.stdout is not None
-        port = server.stdout.readline().strip().rsplit(":", 1)[1].rstrip("/")
+    with running([sys.executable, "-m", "automa", "serve", "--session", str(folder), "--port",
+                  "0", "--host", "0.0.0.0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                 cwd=tmp_path) as server:
+        port = first_line(server).rsplit(":", 1)[1].rstrip("/")
         remote = f"http://{address}:{port}/"
         assert api(remote, "api/access") == {"write": False}
         request = urllib.request.Request(remote + "api/undo", method="POST", data=b"{}",
@@ -103,8 +93,6 @@ def test_a_post_from_another_machine_is_refused(tmp_path: Path) -> None:
             urllib.request.urlopen(request, timeout=10)
         assert refused.value.code == 403
         assert "--remote-control" in json.load(refused.value)["error"]
-    finally:
         server.terminate()
-        assert server.stderr is not None
         warning = server.communicate(timeout=20)[1]
     assert "can see (not change) the battle" in warning

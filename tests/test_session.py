@@ -16,7 +16,7 @@ from automa.geometry.table import build_table
 from automa.scenario.load import load_scenario
 from automa.session.positions import parse_position
 from automa.session.store import LOG
-from tests.conftest import AUTOMA, EXAMPLES, play_lines
+from tests.conftest import AUTOMA, EXAMPLES, play_lines, running
 
 DEMO = EXAMPLES / "demo-battle.toml"
 # Two rounds at the table: reports, the AI turn one activation at a time, an undo and a redo.
@@ -140,8 +140,7 @@ def test_bad_reports_change_nothing(tmp_path: Path) -> None:
     assert out.count("  ") >= 7
 
 
-@settings(max_examples=40, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs",),
                                                blacklist_characters="\r\n\x0b\x0c\x1c\x1d\x1e"
                                                                     "\x85\u2028\u2029"),
@@ -180,20 +179,19 @@ def test_killed_for_real_nothing_is_corrupted(tmp_path: Path, catalog: Catalog,
     from automa.session.store import Session
 
     folder = new_session(tmp_path, "killed")
-    process = subprocess.Popen([*AUTOMA, "play", "--session", str(folder)],
-                               stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, text=True)
-    assert process.stdin is not None
-    try:
-        for line in SCRIPT:
-            process.stdin.write(line + "\n")
-            process.stdin.flush()
-            time.sleep(0.02)
-        time.sleep(delay - 0.02 * len(SCRIPT) if delay > 0.02 * len(SCRIPT) else 0)
-    except BrokenPipeError:
-        pass
-    process.send_signal(signal.SIGKILL)
-    process.wait()
+    with running([*AUTOMA, "play", "--session", str(folder)], stdin=subprocess.PIPE,
+                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as process:
+        assert process.stdin is not None
+        try:
+            for line in SCRIPT:
+                process.stdin.write(line + "\n")
+                process.stdin.flush()
+                time.sleep(0.02)
+            time.sleep(delay - 0.02 * len(SCRIPT) if delay > 0.02 * len(SCRIPT) else 0)
+        except BrokenPipeError:
+            pass
+        process.send_signal(signal.SIGKILL)
+        process.wait()
     session = Session.open(folder, catalog)  # replays every input on disk
     done, _ = session.effective()
     again = Session.open(folder, catalog)

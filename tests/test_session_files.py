@@ -387,14 +387,14 @@ def test_a_kill_during_new_leaves_no_dead_end(tmp_path: Path, delay: float) -> N
     import subprocess
     import time
 
-    from tests.conftest import AUTOMA
+    from tests.conftest import AUTOMA, running
 
     folder = tmp_path / "s"
-    process = subprocess.Popen([*AUTOMA, "new", str(DEMO), "--session", str(folder)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(delay)
-    process.send_signal(signal.SIGKILL)
-    process.wait()
+    with running([*AUTOMA, "new", str(DEMO), "--session", str(folder)],
+                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as process:
+        time.sleep(delay)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
     again = run("new", str(DEMO), "--session", str(folder))
     if again.exit_code != 0:
         assert "already holds a session" in one_line_error(again)

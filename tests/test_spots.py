@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from automa.catalog.load import load_catalog
-from automa.geometry.moves import legal_mask, nearest_legal_spot, overlap_with
+from automa.geometry.legal import legal_mask
+from automa.geometry.moves import nearest_legal_spot, overlap_with
 from automa.geometry.table import build_table
 from automa.scenario.load import parse_scenario
 from tests.fingerprint_tables import TableSpec, table_text

@@ -11,6 +11,8 @@ import subprocess
 import threading
 import time
 from collections import Counter as Tally
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -30,8 +32,11 @@ from automa.session.commands import (
 )
 from automa.session.lock import LOCK
 from automa.session.store import LOG, Session
-from tests.conftest import AUTOMA
+from tests.conftest import AUTOMA, running
 from tests.test_session import DEMO, new_session
+
+WRITERS_WITHIN = 120.0  # seconds the two writer threads get; they are daemons, so a hung one
+# fails its test without keeping the run alive
 
 REPORTS = [
     {"type": "gold", "piece": "barbarian", "amount": 1},
@@ -90,15 +95,16 @@ def test_play_and_undo_in_two_windows_never_brick_the_session(tmp_path: Path, ca
     threads = [
         threading.Thread(target=_writer, args=(
             folder, catalog, seed * 10, ["report"] * 4 + ["done", "next", "next"], 30,
-            accepted[0], failures)),
+            accepted[0], failures), daemon=True),
         threading.Thread(target=_writer, args=(
             folder, catalog, seed * 10 + 1, ["undo", "undo", "next", "redo", "report"], 30,
-            accepted[1], failures)),
+            accepted[1], failures), daemon=True),
     ]
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join()
+        thread.join(WRITERS_WITHIN)
+    assert not any(thread.is_alive() for thread in threads), "a writer never finished"
     assert not failures, failures
     session = Session.open(folder, catalog)  # opens and replays every input in force
     logged = Tally(_key(e) for e in session.raw)
@@ -142,20 +148,20 @@ def test_the_real_play_loop_and_a_second_window(tmp_path: Path, catalog: Catalog
     folder = new_session(tmp_path, seed=9)
     script = ["move elf 12,30", "gold barbarian +2", "done", "", "", "", "damage rat-1 1",
               "done", "", "", "heal wizard 1", "", "", "done", "", "", ""] * 2
-    play = subprocess.Popen([*AUTOMA, "play", "--session", str(folder)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert play.stdin is not None
-    rng = random.Random(4)
-    undos = 0
-    for number, line in enumerate(script):
-        play.stdin.write(line + "\n")
-        play.stdin.flush()
-        if number % 3 == 0:
-            result = _run(rng.choice(["undo", "next", "undo"]), "--session", str(folder))
-            assert result.returncode in (0, 2), result.stderr
-            assert "Traceback" not in result.stderr
-            undos += result.returncode == 0 and result.stdout.startswith("Undone")
-    out, err = play.communicate("quit\n", timeout=60)
+    with running([*AUTOMA, "play", "--session", str(folder)], stdin=subprocess.PIPE,
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE) as play:
+        assert play.stdin is not None
+        rng = random.Random(4)
+        undos = 0
+        for number, line in enumerate(script):
+            play.stdin.write(line + "\n")
+            play.stdin.flush()
+            if number % 3 == 0:
+                result = _run(rng.choice(["undo", "next", "undo"]), "--session", str(folder))
+                assert result.returncode in (0, 2), result.stderr
+                assert "Traceback" not in result.stderr
+                undos += result.returncode == 0 and result.stdout.startswith("Undone")
+        out, err = play.communicate("quit\n", timeout=60)
     assert play.returncode == 0, err
     assert "disagree" not in out + err and "internal error" not in out + err
     session = Session.open(folder, catalog)
@@ -172,39 +178,35 @@ def _physical_session(tmp_path: Path, catalog: Catalog) -> Path:
     return folder
 
 
-def _holding(folder: Path) -> subprocess.Popen[str]:
+@contextmanager
+def _holding(folder: Path) -> Iterator[subprocess.Popen[str]]:
     """`automa next` on physical dice, waiting for the players to type a token: it holds the
-    lock through its questions."""
-    holder = subprocess.Popen([*AUTOMA, "next", "--session", str(folder)],
-                              stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, text=True)
-    deadline = time.monotonic() + 30
-    while not (folder / LOCK).exists() or "activation" not in (folder / LOCK).read_text():
-        assert time.monotonic() < deadline and holder.poll() is None
-        time.sleep(0.05)
-    return holder
+    lock through its questions (and is stopped however the test ends)."""
+    with running([*AUTOMA, "next", "--session", str(folder)], stdin=subprocess.PIPE,
+                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as holder:
+        deadline = time.monotonic() + 30
+        while not (folder / LOCK).exists() or "activation" not in (folder / LOCK).read_text():
+            assert time.monotonic() < deadline and holder.poll() is None
+            time.sleep(0.05)
+        yield holder
 
 
 def test_a_second_writer_during_an_activation_is_refused_in_one_line(tmp_path: Path,
                                                                      catalog: Catalog) -> None:
     folder = _physical_session(tmp_path, catalog)
-    holder = _holding(folder)
-    try:
+    with _holding(folder) as holder:
         result = _run("undo", "--session", str(folder))
         assert result.returncode == 5
         assert result.stderr == (f"automa: {folder}: another window is in the middle of an "
                                  f"activation (pid {holder.pid}); try again when it is done\n")
         assert _run("status", "--session", str(folder)).returncode == 0  # reading still works
-    finally:
-        holder.kill()
-        holder.wait()
 
 
 def test_a_killed_holder_never_blocks_the_next_writer(tmp_path: Path, catalog: Catalog) -> None:
     folder = _physical_session(tmp_path, catalog)
-    holder = _holding(folder)
-    holder.send_signal(signal.SIGKILL)
-    holder.wait()
+    with _holding(folder) as holder:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
     started = time.monotonic()
     result = _run("undo", "--session", str(folder))
     assert result.returncode == 0, result.stderr
@@ -217,17 +219,17 @@ def test_a_killed_holder_never_blocks_the_next_writer(tmp_path: Path, catalog: C
 def test_the_play_loop_shows_another_windows_input_before_its_next_prompt(
         tmp_path: Path, catalog: Catalog) -> None:
     folder = new_session(tmp_path)
-    play = subprocess.Popen([*AUTOMA, "play", "--session", str(folder)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert play.stdin is not None
-    play.stdin.write("gold elf +1\n")
-    play.stdin.flush()
-    deadline = time.monotonic() + 30
-    while '"gold"' not in (folder / LOG).read_text():
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    Session.open(folder, catalog).do(Adjust(Counter.GOLD, "elf", 5))
-    out, err = play.communicate("\nstatus\nquit\n", timeout=60)
+    with running([*AUTOMA, "play", "--session", str(folder)], stdin=subprocess.PIPE,
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE) as play:
+        assert play.stdin is not None
+        play.stdin.write("gold elf +1\n")
+        play.stdin.flush()
+        deadline = time.monotonic() + 30
+        while '"gold"' not in (folder / LOG).read_text():
+            assert time.monotonic() < deadline and play.poll() is None
+            time.sleep(0.05)
+        Session.open(folder, catalog).do(Adjust(Counter.GOLD, "elf", 5))
+        out, err = play.communicate("\nstatus\nquit\n", timeout=60)
     assert play.returncode == 0, err
     elf = next(line for line in out.splitlines()[::-1] if line.strip().startswith("elf "))
     assert " gold 13 " in elf, out

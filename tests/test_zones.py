@@ -12,6 +12,7 @@ from automa.engine.chance import Chance
 from automa.engine.movement import climb_down, to_random_rune
 from automa.geometry.table import build_table
 from automa.geometry.zones import (
+    Spot,
     back_edge_centre,
     behind_obstacles,
     monster_zone_runes,
@@ -24,6 +25,7 @@ from automa.geometry.zones import (
 from automa.model.pieces import Piece
 from automa.model.playmat import Obstacle, Playmat
 from automa.model.scenario import ChanceScript
+from automa.rules.tiles import in_tile_order
 from tests.conftest import scenario_from
 
 OBSTACLES = (
@@ -38,6 +40,10 @@ TABLE = build_table(MAT)
 def disc(piece_id: str, x: float, y: float, **extra: object) -> Piece:
     return Piece(piece_id, "ai", "monster", (x, y), 1.25, 1, family="vermin", level=1,
                  **extra)  # type: ignore[arg-type]
+
+
+def _at(spot: Spot) -> tuple[float, float]:
+    return spot.at
 
 
 def test_sticker_runes_sit_on_their_obstacles() -> None:
@@ -60,18 +66,20 @@ def test_zone_membership_by_centre() -> None:
 def test_monster_zone_runes_scanned_along_the_green_tile(green: str, order: list[str]) -> None:
     """Setup 1: vacant Monster Start Zone runes from the edge the green tile starts at (its left
     is the mat's high x, seen from the Monster Start Zone)."""
-    spots = monster_zone_runes(TABLE, [], green, "msz-to-hsz")
+    spots = in_tile_order(monster_zone_runes(TABLE, []), (green, "msz-to-hsz"), _at)
     assert [s.where for s in spots] == order
 
 
 def test_occupied_runes_are_skipped() -> None:
-    spots = monster_zone_runes(TABLE, [disc("rat", 30.5, 85.0)], "left-to-right", "msz-to-hsz")
+    spots = in_tile_order(monster_zone_runes(TABLE, [disc("rat", 30.5, 85.0)]),
+                          ("left-to-right", "msz-to-hsz"), _at)
     assert [s.where for s in spots] == ["rune 3", "rune 1"]
 
 
 def test_behind_each_obstacle_touches_its_far_side() -> None:
     """Setup 2: directly behind each obstacle, opposite the Hero Start Zone."""
-    spots = behind_obstacles(TABLE, disc("m", 0, 0), "left-to-right", "msz-to-hsz")
+    spots = in_tile_order(behind_obstacles(TABLE, disc("m", 0, 0)),
+                          ("left-to-right", "msz-to-hsz"), _at)
     assert [s.where for s in spots] == ["behind obstacle B", "behind obstacle A"]
     assert spots[0].at == pytest.approx((45.0, 53.0 + 1.25), abs=0.01)
     assert spots[1].at == pytest.approx((12.0, 44.0 + 1.25), abs=0.01)
@@ -79,7 +87,8 @@ def test_behind_each_obstacle_touches_its_far_side() -> None:
 
 def test_corners_then_back_edge_centre() -> None:
     """Setup 3 and 4: the zone's corners in the green tile's order, then the back-edge centre."""
-    corners = zone_corners(MAT, disc("m", 0, 0), "right-to-left", "msz-to-hsz")
+    corners = in_tile_order(zone_corners(MAT, disc("m", 0, 0)), ("right-to-left", "msz-to-hsz"),
+                            _at)
     assert corners[0].at == pytest.approx((1.25, 88.75))
     assert back_edge_centre(MAT, disc("m", 0, 0)).at == pytest.approx((30.0, 88.75))
 

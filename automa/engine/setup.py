@@ -31,7 +31,7 @@ from automa.model.rooms import RoomSpec
 from automa.model.scenario import Bag, ChanceScript, Scenario, Settings, Templates, Tiles
 from automa.rules.rulings import cite
 from automa.rules.setup import Unit, character_tiles_for, d12_half, direction_pair, placement_order
-from automa.rules.tiles import tile_key
+from automa.rules.tiles import in_tile_order, tile_key
 
 MAX_REROLLS = 60
 TRILITHON_SIZE = (10.0, 2.0)  # cm, house: unmeasured
@@ -320,17 +320,22 @@ def _spots(table: TableGeometry, piece: Piece, tiles: Tiles, placed: list[Piece]
            not_behind: frozenset[str] = frozenset()) -> list[Spot]:
     """The placement spots in the rules' order, as they stand now. Nobody is placed behind the
     obstacles in `not_behind` (the Trilithon: the rule counts the mat's own six obstacles)."""
-    green, blue = tiles.direction
     mat = table.playmat
-    behind = [s for s in behind_obstacles(table, piece, green, blue)
+    behind = [s for s in _scanned(behind_obstacles(table, piece), tiles)
               if s.where not in {f"behind obstacle {o}" for o in not_behind}]
     if _castles_rules(mat):
-        line = _zone_line(mat, piece, green)
+        line = _zone_line(mat, piece, tiles.direction[0])
         return behind + line
-    return (monster_zone_runes(table, placed, green, blue)
+    return (_scanned(monster_zone_runes(table, placed), tiles)
             + behind
-            + zone_corners(mat, piece, green, blue)
+            + _scanned(zone_corners(mat, piece), tiles)
             + [back_edge_centre(mat, piece)])
+
+
+def _scanned(spots: Iterable[Spot], tiles: Tiles) -> list[Spot]:
+    """Each kind of spot is scanned along the green Direction tile, ties by the blue, as seen
+    from the Monster Start Zone."""
+    return in_tile_order(spots, tiles.direction, lambda spot: spot.at)
 
 
 def _zone_line(mat: Playmat, piece: Piece, green: str) -> list[Spot]:
@@ -379,7 +384,7 @@ def _place_lord(catalog: Catalog, table: TableGeometry, lord: LordSpec, pieces: 
     _require(lord, missing_for_battle(lord))
     piece = monster_piece(catalog, lord, lord.id, (0.0, 0.0))
     if _castles_rules(table.playmat):
-        spot = zone_corners(table.playmat, piece, *tiles.direction)[0]
+        spot = _scanned(zone_corners(table.playmat, piece), tiles)[0]
     else:
         spot = back_edge_centre(table.playmat, piece)
     at = nearest_legal_spot(table, pieces, piece, spot.at)

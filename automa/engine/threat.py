@@ -28,7 +28,7 @@ from automa.catalog.load import Catalog
 from automa.engine.battle import Battle
 from automa.engine.parts import merge_sightings
 from automa.errors import InputError
-from automa.geometry.moves import legal_mask
+from automa.geometry.legal import legal_mask
 from automa.geometry.sight import (
     ANY_LINE_SAMPLES,
     CORRIDOR_WIDTH,

@@ -11,12 +11,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 from shapely.geometry import Point
 from shapely.ops import nearest_points
 
 from automa.errors import RulesError
 from automa.geometry.contacts import disc_contact, polygon_contact
+from automa.geometry.legal import legal_mask
 from automa.geometry.ring import Disc, ring_spots, surely_taken
 from automa.geometry.spots import (
     first_obstacle_within,
@@ -31,7 +31,6 @@ from automa.geometry.table import (
     centre_distance,
     nearest_obstacle,
     off_mat_by,
-    point_gaps,
 )
 from automa.model.pieces import Piece
 from automa.model.records import dataclass
@@ -82,46 +81,6 @@ def overlap_with(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
                 and math.hypot(dx, dy) < reach:
             return other.id
     return None
-
-
-def legal_mask(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
-               centres: NDArray[np.float64], tolerance: float = EPSILON) -> NDArray[np.bool_]:
-    """Which of many candidate centres (n, 2) are legal for the mover, in one vectorised pass
-    (overlaps under `tolerance` count as touching)."""
-    r = mover.radius
-    mat = table.playmat
-    x, y = centres[:, 0], centres[:, 1]
-    ok = (x >= r - tolerance) & (x <= mat.width - r + tolerance)
-    ok &= (y >= r - tolerance) & (y <= mat.length - r + tolerance)
-    at, radii = _other_discs(pieces, mover.id)
-    if len(at):
-        reach = radii + r - tolerance
-        gaps = np.hypot(x[:, None] - at[None, :, 0], y[:, None] - at[None, :, 1])
-        ok &= (gaps >= reach[None, :]).all(axis=1)
-    if table.obstacles and ok.any():
-        rows = np.flatnonzero(ok)
-        spot, _, distances = point_gaps(table, centres[rows], r - tolerance)
-        ok[rows[spot[distances < r - tolerance]]] = False
-    return ok
-
-
-_DISCS_KEPT: list[tuple[Sequence[Piece], str, NDArray[np.float64], NDArray[np.float64]]] = []
-
-
-def _other_discs(pieces: Sequence[Piece], mover_id: str
-                 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """The centres (n, 2) and radii (n,) of the pieces other than the mover, in their order.
-    A search for a legal spot asks about the same pieces chunk after chunk: the arrays for the
-    last tuple of pieces (immutable, and kept alive here, so never mistaken) are kept."""
-    for kept_pieces, kept_id, at, radii in _DISCS_KEPT:
-        if kept_pieces is pieces and kept_id == mover_id:
-            return at, radii
-    others = [p for p in pieces if p.id != mover_id]
-    at = np.array([p.at for p in others], dtype=float).reshape(-1, 2)
-    radii = np.array([p.radius for p in others], dtype=float)
-    if isinstance(pieces, tuple):
-        _DISCS_KEPT[:] = [(pieces, mover_id, at, radii)]
-    return at, radii
 
 
 def nearest_legal_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,

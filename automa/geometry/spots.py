@@ -25,6 +25,7 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
+from automa.geometry.legal import legal_mask
 from automa.geometry.table import SLACK, TableGeometry
 from automa.model.pieces import Piece
 
@@ -215,8 +216,6 @@ def growing_chunks(order: NDArray[np.intp], first: int) -> Iterator[NDArray[np.i
 
 def _legal(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
            spots: NDArray[np.float64], within: tuple[Vec, float] | None) -> NDArray[np.bool_]:
-    from automa.geometry.moves import legal_mask
-
     ok = legal_mask(table, pieces, mover, spots, ON_BOUNDARY)
     if within is not None:
         (x, y), reach = within

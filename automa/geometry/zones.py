@@ -1,4 +1,7 @@
-"""Start zones, runes (printed and the Red Box stickers on obstacles) and the setup spots."""
+"""Start zones, runes (printed and the Red Box stickers on obstacles) and the setup spots.
+
+The setup spots come in the mat's order: the rules scan them along the Direction tiles
+(`rules.tiles.in_tile_order`, called by engine/setup.py), a rule this layer does not know."""
 
 from __future__ import annotations
 
@@ -9,7 +12,6 @@ from automa.geometry.table import TableGeometry
 from automa.model.pieces import Piece
 from automa.model.playmat import Playmat
 from automa.model.records import dataclass
-from automa.rules.tiles import by_tiles
 
 Vec = tuple[float, float]
 
@@ -62,22 +64,16 @@ class Spot:
     at: Vec
 
 
-def _ranked(points: list[tuple[str, Vec]], green: str, blue: str) -> list[tuple[str, Vec]]:
-    """Order along the green Direction tile, ties by the blue, as seen from the Monster Zone."""
-    return list(by_tiles(points, (green, blue), lambda item: item[1], lambda item: item[0]).ranked)
-
-
-def monster_zone_runes(table: TableGeometry, pieces: list[Piece], green: str,
-                       blue: str) -> list[Spot]:
-    """Vacant runes inside the Monster Start Zone, scanned from the edge along the green tile."""
+def monster_zone_runes(table: TableGeometry, pieces: list[Piece]) -> list[Spot]:
+    """Vacant runes inside the Monster Start Zone."""
     mat = table.playmat
     found = [(f"rune {r.number}", r.at) for r in runes_of(table).values()
              if r.on_obstacle is None and r.at[1] >= mat.monster_zone
              and vacant(r, pieces, mat.rune_radius)]
-    return [Spot(w, at) for w, at in _ranked(found, green, blue)]
+    return [Spot(w, at) for w, at in found]
 
 
-def behind_obstacles(table: TableGeometry, piece: Piece, green: str, blue: str) -> list[Spot]:
+def behind_obstacles(table: TableGeometry, piece: Piece) -> list[Spot]:
     """Directly behind each obstacle, on the side away from the Hero Start Zone, touching it."""
     spots = []
     for shape in table.obstacles:
@@ -85,11 +81,11 @@ def behind_obstacles(table: TableGeometry, piece: Piece, green: str, blue: str) 
         upright = LineString([(centre_x, 0.0), (centre_x, table.playmat.length)])
         top = float(upright.intersection(shape.polygon).bounds[3])
         spots.append((f"behind obstacle {shape.id}", (centre_x, top + piece.radius + 1e-3)))
-    return [Spot(w, at) for w, at in _ranked(spots, green, blue)]
+    return [Spot(w, at) for w, at in spots]
 
 
-def zone_corners(mat: Playmat, piece: Piece, green: str, blue: str) -> list[Spot]:
-    """The Monster Start Zone's corners (inset by the disc), in the green tile's order."""
+def zone_corners(mat: Playmat, piece: Piece) -> list[Spot]:
+    """The Monster Start Zone's corners (inset by the disc)."""
     r = piece.radius
     corners = [
         ("corner (high x, back edge)", (mat.width - r, mat.length - r)),
@@ -97,7 +93,7 @@ def zone_corners(mat: Playmat, piece: Piece, green: str, blue: str) -> list[Spot
         ("corner (high x, zone line)", (mat.width - r, mat.monster_zone + r)),
         ("corner (low x, zone line)", (r, mat.monster_zone + r)),
     ]
-    return [Spot(w, at) for w, at in _ranked(corners, green, blue)]
+    return [Spot(w, at) for w, at in corners]
 
 
 def back_edge_centre(mat: Playmat, piece: Piece) -> Spot:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from automa.render.canvas import MARGIN, Canvas
 from automa.render.markup import esc
 from automa.render.palette import (
     AI,
@@ -18,7 +19,6 @@ from automa.render.palette import (
     UNKNOWN,
     ZONE,
 )
-from automa.render.svg import MARGIN, Canvas
 
 ROW = 22.0  # px per legend row
 WRAP = 40  # characters per line of the title and notes

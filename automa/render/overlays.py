@@ -13,9 +13,9 @@ from automa.geometry.templates import TOWARD_HERO_ZONE, TOWARD_MONSTER_ZONE, rot
 from automa.model.components import Components
 from automa.model.pieces import Piece
 from automa.model.scenario import Scenario
+from automa.render.canvas import SCALE, Canvas, Point
 from automa.render.markup import esc
 from automa.render.palette import BLOCKED, PATH, PUSH, SEEN, TEMPLATE, side_colour
-from automa.render.svg import SCALE, Canvas, Point
 
 FULL = tuple(30.0 * face for face in range(1, 13))  # a plain clock, when no components are given
 HALF = tuple(-82.5 + 15.0 * face for face in range(12))

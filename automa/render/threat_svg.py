@@ -15,8 +15,9 @@ import numpy as np
 from automa.engine.threat import ThreatMap
 from automa.model.pieces import Piece
 from automa.model.scenario import Scenario
+from automa.render.canvas import MARGIN, SCALE, Canvas
 from automa.render.markup import esc
-from automa.render.svg import MARGIN, SCALE, Canvas, _labels, _mat, _pieces
+from automa.render.svg import _labels, _mat, _pieces
 
 # viridis, light to dark: the fewest pieces the lightest (yellow), the most the darkest
 ANCHORS = ((0xFD, 0xE7, 0x25), (0x5E, 0xC9, 0x62), (0x21, 0x91, 0x8C), (0x3B, 0x52, 0x8B),

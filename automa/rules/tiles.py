@@ -10,7 +10,7 @@ among those alone, so a lexicographic key over rounded ranks is the whole rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter, itemgetter
 from typing import Any, Generic, TypeVar
 
@@ -52,6 +52,14 @@ def tile_key(direction: Sequence[str], at: Point) -> tuple[float, ...]:
         return (round(direction_rank(green, at), TIE_DIGITS),
                 round(direction_rank(blue, at), TIE_DIGITS))
     return tuple(round(direction_rank(tile, at), TIE_DIGITS) for tile in direction)
+
+
+def in_tile_order(candidates: Iterable[T], direction: Sequence[str],
+                  at: Callable[[T], Point]) -> list[T]:
+    """The candidates along the tiles: the green's order, ties by the blue; a complete tie keeps
+    their given order (the order `by_tiles` ranks them in, without its trace). Setup scans its
+    spots so."""
+    return sorted(candidates, key=lambda candidate: tile_key(direction, at(candidate)))
 
 
 @dataclass(frozen=True)

@@ -104,8 +104,8 @@ def last_overlay(session: Session, steps: Sequence[ReplayStep],
     empty)."""
     from dataclasses import replace
 
+    from automa.render.canvas import Canvas
     from automa.render.overlays import activation_overlay, gone_pieces
-    from automa.render.svg import Canvas
 
     found = next((s for s in reversed(steps) if s.activation is not None), None)
     if found is None or found.activation is None:
@@ -180,10 +180,10 @@ def campaign_view(folder: Path, data_dir: Path | None) -> dict[str, Any] | None:
 def build_view(session: Session, data_dir: Path | None = None,
                with_campaign: bool = False) -> dict[str, Any]:
     """The `/api/view` object (docs/serve.md); `campaign` is None unless `with_campaign`."""
+    from automa.render.canvas import MARGIN, SCALE
     from automa.render.json_out import activation_json
     from automa.render.measured import unmeasured_steps
     from automa.render.session_out import latest_activation_text, session_status_json
-    from automa.render.svg import MARGIN, SCALE
     from automa.session.replay import replay_steps
 
     state = session.state
