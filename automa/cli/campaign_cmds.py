@@ -485,14 +485,33 @@ def campaign_undo(ctx: click.Context, folder: Path, as_json: bool) -> None:
 @campaign.command("log")
 @folder_option
 @json_option
+@click.option("--verify", is_flag=True,
+              help="Check every line against its hash and the one before, and that the "
+                   "campaign replays; one line per problem, exit 5 if there is any.")
+@click.option("--repair", is_flag=True,
+              help="Keep the steps before the first damaged or missing line (lines moved put "
+                   "back, a line copied twice kept once) and leave the rest out; the file as "
+                   "it was stays beside it.")
 @click.pass_context
 @reports_errors
-def campaign_log_cmd(ctx: click.Context, folder: Path, as_json: bool) -> None:
-    """Every campaign step in order, the undone ones marked."""
+def campaign_log_cmd(ctx: click.Context, folder: Path, as_json: bool, verify: bool,
+                     repair: bool) -> None:
+    """Every campaign step in order, the undone ones marked; or check or mend the log."""
     from automa.campaign import log as campaign_log
 
+    if verify and repair:
+        from automa.errors import InputError
+
+        raise InputError("--verify and --repair: give one at a time")
+    if verify:
+        _verify_campaign_log(ctx, folder, as_json)
+        return
+    if repair:
+        _repair_campaign_log(folder, as_json)
+        return
     _state(ctx, folder)  # a readable campaign
-    steps = campaign_log.read(folder).steps
+    contents = campaign_log.read(folder)
+    steps = contents.steps
     undone: set[int] = set()
     kept: list[int] = []
     for index, step in enumerate(steps):
@@ -504,9 +523,52 @@ def campaign_log_cmd(ctx: click.Context, folder: Path, as_json: bool) -> None:
     if as_json:
         emit_json({"steps": [{**step, "undone": i in undone} for i, step in enumerate(steps)]})
         return
+    if contents.torn:
+        click.echo(f"automa: note: {campaign_log.CUT_OFF}", err=True)
     for number, step in enumerate(steps, start=1):
         mark = " (undone)" if number - 1 in undone else ""
         click.echo(f"{number:>3}. {describe_step(step)}{mark}")
+
+
+def _verify_campaign_log(ctx: click.Context, folder: Path, as_json: bool) -> None:
+    from automa.campaign import log as campaign_log
+    from automa.errors import AutomaError
+    from automa.safe_text import one_line
+
+    problems, notes = campaign_log.check(folder)
+    if not problems:
+        try:
+            _state(ctx, folder)
+        except AutomaError as error:
+            problems.append(str(error))
+    if as_json:
+        emit_json({"sound": not problems, "problems": problems, "notes": notes})
+    else:
+        for line in (*problems, *notes):
+            click.echo(one_line(line))
+        if not problems:
+            click.echo(f"{folder / campaign_log.LOG}: sound: each line matches its hash and "
+                       f"follows the one before, and the campaign replays")
+    if problems:
+        ctx.exit(5)
+
+
+def _repair_campaign_log(folder: Path, as_json: bool) -> None:
+    from automa.campaign import log as campaign_log
+    from automa.safe_text import one_line
+    from automa.session.lock import session_lock
+
+    with session_lock(folder):
+        copy, left_out = campaign_log.repair(folder)
+    if as_json:
+        emit_json({"copy": None if copy is None else str(copy), "left_out": left_out})
+        return
+    if copy is None:
+        click.echo(f"{folder / campaign_log.LOG}: sound, nothing to mend")
+        return
+    for line in left_out:
+        click.echo(one_line(line))
+    click.echo(f"Kept every step before the first damage; the file as it was is {copy}")
 
 
 from automa.cli import campaign_visit as _visit_commands  # noqa: E402,F401  (campaign visit)

@@ -183,10 +183,43 @@ def status(ctx: click.Context, folder: Path, as_json: bool) -> None:
 @cli.command("log")
 @session_option
 @click.option("--json", "as_json", is_flag=True, help="The inputs in force, as recorded.")
+@click.option("--verify", is_flag=True,
+              help="Check the record: every line against its hash and the one before, the "
+                   "start, and a replay. One line per problem; exit 5 if there is any.")
+@click.option("--repair", is_flag=True,
+              help="Mend a damaged log, keeping every sound line (lines moved are put back, a "
+                   "line copied twice kept once, a lost one leaves a damaged input in its "
+                   "place); a damaged first line is restored or rebuilt from scenario.toml. "
+                   "The file as it was stays beside it.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
+              help="With --repair: the session's seed, if the damaged first line lost it.")
 @click.pass_context
 @reports_errors
-def log_(ctx: click.Context, folder: Path, as_json: bool) -> None:
-    """Every input in force, numbered (the numbers `rollback` takes)."""
+def log_(ctx: click.Context, folder: Path, as_json: bool, verify: bool, repair: bool,
+         seed: int | None) -> None:
+    """Every input in force, numbered (the numbers `rollback` takes); or check or mend the
+    record.
+
+    \b
+    Examples:
+      automa log --session my-battle --verify
+      automa log --session my-battle --repair
+    """
+    from automa.errors import InputError
+
+    if verify and repair:
+        raise InputError("--verify and --repair: give one at a time")
+    if seed is not None and not repair:
+        raise InputError("--seed goes with --repair")
+    if verify:
+        _verify_log(ctx, folder, as_json)
+    elif repair:
+        _repair_log(ctx, folder, seed, as_json)
+    else:
+        _list_log(folder, as_json)
+
+
+def _list_log(folder: Path, as_json: bool) -> None:
     from automa.render.session_out import clean, describe_event
     from automa.session.log import read_log
     from automa.session.state import effective_events
@@ -204,6 +237,45 @@ def log_(ctx: click.Context, folder: Path, as_json: bool) -> None:
         click.echo(f"{number:>4}  {text}")
     if undone:
         click.echo(f"      ({len(undone)} undone input(s) can be redone)")
+
+
+def _verify_log(ctx: click.Context, folder: Path, as_json: bool) -> None:
+    from automa.safe_text import one_line
+    from automa.session.mend import verify
+    from automa.session.store import LOG
+
+    verdict = verify(folder, _catalog(ctx))
+    if as_json:
+        emit_json({"sound": not verdict.problems, "problems": list(verdict.problems),
+                   "notes": list(verdict.notes), "lines": verdict.lines})
+    else:
+        for line in (*verdict.problems, *verdict.notes):
+            click.echo(one_line(line))
+        if not verdict.problems:
+            click.echo(f"{folder / LOG}: {verdict.lines} lines, sound: each line matches its "
+                       f"hash and follows the one before; the start is the one recorded, and "
+                       f"the log replays")
+    if verdict.problems:
+        ctx.exit(5)
+
+
+def _repair_log(ctx: click.Context, folder: Path, seed: int | None, as_json: bool) -> None:
+    from automa.safe_text import one_line
+    from automa.session.lock import session_lock
+    from automa.session.mend import repair
+
+    if not folder.is_dir():
+        from automa.session.log import SessionError
+
+        raise SessionError(f"{folder}: no such session folder")
+    with session_lock(folder):
+        mended = repair(folder, _catalog(ctx), seed)
+    if as_json:
+        emit_json({"copy": None if mended.backup is None else str(mended.backup),
+                   "notes": list(mended.notes)})
+        return
+    for line in mended.notes:
+        click.echo(one_line(line))
 
 
 @cli.command()

@@ -27,9 +27,8 @@ from automa.session.lock import ACTIVATION, WRITE, session_lock
 from automa.session.log import (
     SCENARIO_SHA256,
     LogContents,
+    LogEnd,
     SessionError,
-    append_event,
-    drop_torn_tail,
     parse_log,
     read_bytes,
     read_log,
@@ -67,6 +66,7 @@ class Session:
     geometry: TableGeometry
     torn: bool = False
     stamp: tuple[int, str] = (0, "")  # the log bytes the state was built from
+    end: LogEnd | None = None  # where the next input goes (the last line's hash)
 
     @classmethod
     def create(cls, folder: Path, scenario_path: Path, catalog: Catalog, seed: int | None,
@@ -110,7 +110,8 @@ class Session:
         scenario = _parsed(folder / SCENARIO, data, catalog)  # the very bytes fingerprinted
         state = _replayed(folder, scenario, contents, catalog)
         return cls(folder, catalog, contents.header, contents.events, state,
-                   build_table(scenario.playmat), contents.torn, contents.stamp)
+                   build_table(scenario.playmat), contents.torn, contents.stamp,
+                   LogEnd.of(folder / LOG, contents))
 
     @property
     def seed(self) -> int:
@@ -136,12 +137,13 @@ class Session:
         if stamp_of(data) == self.stamp:  # the same bytes: nothing to parse or replay
             return False
         contents = parse_log(path, data)
-        if contents.header != self.header:
+        if not same_start(contents.header, self.header):
             raise SessionError(f"{self.folder / LOG}: was replaced by another session's log "
                                f"while this window had it open; open the session again")
         state = _replayed(self.folder, self.state.scenario, contents, self.catalog)
         self.header, self.raw, self.state = contents.header, contents.events, state
         self.torn, self.stamp = contents.torn, contents.stamp
+        self.end = LogEnd.of(path, contents)
         return True
 
     @contextmanager
@@ -153,13 +155,11 @@ class Session:
 
     def _record(self, event: Event) -> None:
         """Append one input; call it inside `_writing`."""
-        path = self.folder / LOG
-        if self.torn:  # cut a crash's half line off before the next input goes after it
-            drop_torn_tail(path)
-            self.torn = False
-        append_event(path, event)
+        if self.end is None:
+            self.end = LogEnd.of(self.folder / LOG, read_log(self.folder / LOG))
+        self.stamp = self.end.append(event)  # a crash's half line is cut off first
+        self.torn = False
         self.raw.append(event)
-        self.stamp = stamp_of(read_bytes(path))
 
     def _rebuild(self) -> None:
         self.state = replay(self.state.scenario, self.effective()[0], self.catalog, self.seed)
@@ -259,9 +259,7 @@ def rollback_log(folder: Path, keep: int) -> int:
         done, _ = effective_events(contents.events)
         if not 0 <= keep <= len(done):
             raise InputError(f"rollback: there are {len(done)} inputs; keep 0..{len(done)}")
-        if contents.torn:
-            drop_torn_tail(path)
-        append_event(path, {"type": "rollback", "to": keep})
+        LogEnd.of(path, contents).append({"type": "rollback", "to": keep})
     return len(done)
 
 
@@ -275,6 +273,14 @@ def _replayed(folder: Path, scenario: Scenario, contents: LogContents,
     assert isinstance(seed, int)
     return replay(scenario, done, catalog, seed, [line_of.get(id(e), 0) for e in done],
                   str(folder / LOG))
+
+
+START_KEYS = ("seed", "chance", "geometry", SCENARIO_SHA256)  # what a session is started with
+
+
+def same_start(one: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Two headers of one session (the log may have been chained or mended since)."""
+    return all(one.get(key) == other.get(key) for key in START_KEYS)
 
 
 def _fingerprinted(folder: Path, header: dict[str, Any]) -> bytes:
