@@ -147,8 +147,9 @@ def test_a_sound_log_verifies(session: Path) -> None:
     result = run("log", "--verify", "--session", str(session))
     assert result.exit_code == 0, result.output
     assert result.stdout == (f"{session / LOG}: {len(lines_of(session))} lines, sound: each "
-                             f"line matches its hash and follows the one before; the start is "
-                             f"the one recorded, and the log replays\n")
+                             f"line matches its hash and follows the one before; the start, "
+                             f"the data and the rulings are those recorded; replay agrees with "
+                             f"every logged answer and end\n")
 
 
 # --- repair keeps every input -----------------------------------------------------------------

@@ -112,7 +112,14 @@ def describe_event(event: Event) -> str:
                      f"base shot sequence)")
     if kind in MARKER_WORDS:
         return MARKER_WORDS[kind]
+    if kind == "checkpoint":
+        return CHECKPOINT_WORDS.get(str(event.get("why")), CHECKPOINT_WORDS[""])
     return clean(str(kind))
+
+
+CHECKPOINT_WORDS = {"data": "checkpoint: the battle as logged goes on under the new data",
+                    "recomputed": "checkpoint: the battle as computed here goes on",
+                    "": "checkpoint: the battle goes on as it stood"}
 
 
 MARKER_WORDS = {"end-heroes-turn": "end of the heroes' turn",

@@ -9,8 +9,9 @@ from typing import Any
 DAMAGED = "damaged"  # the stand-in for a line that cannot be an input
 COUNTERS = ("damage", "heal", "gold", "items", "poison")
 MARKERS = ("undo", "redo", "rollback")
+CHECKPOINT = "checkpoint"  # goes on from a kept battle (session/provenance.py)
 KINDS = ("activation", "end-heroes-turn", "move", "remove", "condition", "hit", "used",
-         "cave", "summon", *COUNTERS, *MARKERS)
+         "cave", "summon", CHECKPOINT, *COUNTERS, *MARKERS)
 DICE = {"d12": 12, "rune_die": 99, "location_die": 99}
 MAX_AMOUNT = 99
 MAX_COORDINATE = 10_000.0  # cm: far beyond any mat, so a typo is caught, not drawn
@@ -62,7 +63,26 @@ def _activation(event: dict[str, Any]) -> str | None:
                 not isinstance(answer.get("a"), bool | str) or \
                 not isinstance(answer.get("source", ""), str):
             return "an answer is not {q, a, source}"
+    ends = event.get("ends", {})
+    if not isinstance(ends, dict) or not all(_position(at) for at in ends.values()):
+        return "ends is not a table of positions [x, y] on the table"
     return _text(event, "summary", optional=True)
+
+
+def _position(value: Any) -> bool:
+    return isinstance(value, list) and len(value) == 2 and all(
+        isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+        and abs(v) <= MAX_COORDINATE for v in value)
+
+
+def _checkpoint(event: dict[str, Any]) -> str | None:
+    """The rest (the battle it keeps) is checked when it is applied (session/snapshot.py)."""
+    if not isinstance(event.get("state"), dict):
+        return "a checkpoint without the battle it keeps"
+    if not isinstance(event.get("data", {}), dict) or \
+            not isinstance(event.get("rulings", {}), dict):
+        return "a checkpoint's record of the data or rulings is not a table"
+    return _text(event, "why", optional=True)
 
 
 def _hit(event: dict[str, Any]) -> str | None:
@@ -92,6 +112,8 @@ def check_event(event: dict[str, Any]) -> str | None:
         return f"unknown input {kind!r}"
     if kind == "activation":
         return _activation(event)
+    if kind == CHECKPOINT:
+        return _checkpoint(event)
     if kind == "rollback":
         keep = event.get("to")
         return None if isinstance(keep, int) and _whole(keep) and 0 <= keep <= MAX_INPUTS else \
@@ -114,9 +136,7 @@ def check_event(event: dict[str, Any]) -> str | None:
         return problem
     if kind == "move":
         to = event.get("to")
-        if not (isinstance(to, list) and len(to) == 2 and all(
-                isinstance(v, int | float) and not isinstance(v, bool)
-                and math.isfinite(v) and abs(v) <= MAX_COORDINATE for v in to)):
+        if not _position(to):
             return f"a move needs a position [x, y] on the table, not {to!r}"
         return None
     if kind in COUNTERS:

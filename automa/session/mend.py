@@ -45,6 +45,7 @@ from automa.session.log import (
     parse_log,
     read_bytes,
 )
+from automa.session.provenance import started_with
 from automa.session.state import effective_events
 from automa.session.store import LOG, SCENARIO, Session, _parsed, _scenario_bytes
 
@@ -210,8 +211,8 @@ def _modes(found: dict[str, Any], events: Sequence[dict[str, Any]]) -> tuple[str
 def rebuilt_header(folder: Path, catalog: Catalog, raw: bytes | None,
                    events: Sequence[dict[str, Any]], seed: int | None
                    ) -> tuple[dict[str, Any], str]:
-    """A header from scenario.toml and the inputs; one line saying where each part came from
-    and what cannot be told."""
+    """A header from scenario.toml, the data in force now and the inputs; one line saying
+    where each part came from and what cannot be told."""
     data = _scenario_bytes(folder / SCENARIO)
     scenario = _parsed(folder / SCENARIO, data, catalog)
     found = _lenient(raw) if raw is not None else {}
@@ -221,9 +222,10 @@ def rebuilt_header(folder: Path, catalog: Catalog, raw: bytes | None,
     name = found.get("scenario")
     header = {"format": LOG_FORMAT, "version": LOG_VERSION, "seed": used, "chance": chance,
               "geometry": geometry, "scenario": name if isinstance(name, str) else SCENARIO,
-              "round": scenario.round, SCENARIO_SHA256: hashlib.sha256(data).hexdigest()}
-    note = (f"rebuilt from {folder / SCENARIO} as it is now (if it was also changed since the "
-            f"session started, that can no longer be told); seed "
+              "round": scenario.round, SCENARIO_SHA256: hashlib.sha256(data).hexdigest(),
+              **started_with(scenario, catalog)}
+    note = (f"rebuilt from {folder / SCENARIO} and the data as they are now (if either was "
+            f"also changed since the session started, that can no longer be told); seed "
             f"{used} ({said_seed}); {said}")
     return header, note
 
@@ -341,7 +343,8 @@ class Verdict:
 
 def verify(folder: Path, catalog: Catalog) -> Verdict:
     """Every check a session's record gets, reported rather than refused: the chain line by
-    line, then (if it holds) the start and a replay."""
+    line, then (if it holds) the start, the data and rulings, and a replay comparing every
+    logged answer and end."""
     path = folder / LOG
     data = read_bytes(path)
     problems: list[str] = []
@@ -358,7 +361,9 @@ def verify(folder: Path, catalog: Catalog) -> Verdict:
                      f"cannot vouch for each other; it is chained on its next write")
     if not problems:
         try:
-            Session.open(folder, catalog)
+            session = Session.open(folder, catalog)
         except AutomaError as error:
             problems.append(str(error))
+        else:
+            problems += session.contradictions
     return Verdict(tuple(problems), tuple(notes), count)

@@ -18,6 +18,14 @@ from automa.errors import InputError, RulesError
 from automa.geometry.table import TableGeometry, build_table
 from automa.model.components import DamageToken
 from automa.model.scenario import ChanceScript, Scenario
+from automa.session.agreement import (
+    LOGGED,
+    Contradiction,
+    compare_ends,
+    from_answers,
+    keep_logged_ends,
+    logged_ends,
+)
 from automa.session.checks import DAMAGED
 from automa.session.events import (
     TABLE_EVENTS,
@@ -27,6 +35,8 @@ from automa.session.events import (
     apply_used_event,
 )
 from automa.session.log import SessionError
+from automa.session.provenance import CHECKPOINT
+from automa.session.snapshot import AI, HEROES, Standing, standing_from
 
 MARKERS = ("undo", "redo", "rollback")
 
@@ -129,30 +139,19 @@ def new_chance(catalog: Catalog, seed: int, index: int, asker: Asker | None,
 
 
 def apply_event(state: SessionState, event: Event, index: int, catalog: Catalog,
-                geometry: TableGeometry, seed: int) -> SessionState:
+                geometry: TableGeometry, seed: int, found: list[Contradiction] | None = None,
+                keep: str = LOGGED) -> SessionState:
+    """The state after one input. An activation's logged answers and ends stand (`keep`
+    COMPUTED: this machine's ends); what this machine computes otherwise goes to `found`."""
     kind = event.get("type")
     if kind is None:
         raise InputError("it has no type")
     if kind == DAMAGED:
         raise InputError(str(event.get("problem", "the line is damaged")))
     if kind == "activation":
-        outcomes = event.get("outcomes", [])
-        if not isinstance(outcomes, list) or not all(isinstance(o, dict) for o in outcomes):
-            raise InputError("its dice are not a list of outcomes")
-        if not isinstance(event.get("answers", []), list):
-            raise InputError("its answers are not a list")
-        answers = event.get("answers", [])
-        _check_faces(outcomes, catalog)
-        chance = new_chance(catalog, seed, index, None, script_of(outcomes),
-                            "the tokens logged with it")
-        judge = Judge("tracked", state.scenario.settings.close_call, None, answers)
-        state, _ = advance(state, catalog, geometry, chance, judge)
-        if any(o.source != "script" for o in chance.record) or \
-                len(chance.record) != len(outcomes) or \
-                ("answers" in event and len(judge.record) != len(answers)):
-            raise InputError("the recorded dice do not match this activation; the log and "
-                             "the scenario disagree")
-        return state
+        return replay_activation(state, event, index, catalog, geometry, seed, found, keep)
+    if kind == CHECKPOINT:
+        return restored(state, event.get("state"))
     if kind == "end-heroes-turn":
         return state if state.progress is not None else replace(
             state, progress=TurnProgress(state.battle))
@@ -165,6 +164,41 @@ def apply_event(state: SessionState, event: Event, index: int, catalog: Catalog,
                                     state.scenario.settings.rulings)
         return replace(state, battle=battle)
     raise InputError(f"unknown input {kind!r}")
+
+
+def replay_activation(state: SessionState, event: Event, index: int, catalog: Catalog,
+                      geometry: TableGeometry, seed: int, found: list[Contradiction] | None,
+                      keep: str) -> SessionState:
+    """A logged activation again, from its dice and answers; where the log kept where pieces
+    ended, there they stay (unless `keep` is COMPUTED)."""
+    outcomes = event.get("outcomes", [])
+    if not isinstance(outcomes, list) or not all(isinstance(o, dict) for o in outcomes):
+        raise InputError("its dice are not a list of outcomes")
+    if not isinstance(event.get("answers", []), list):
+        raise InputError("its answers are not a list")
+    answers = event.get("answers", [])
+    _check_faces(outcomes, catalog)
+    chance = new_chance(catalog, seed, index, None, script_of(outcomes),
+                        "the tokens logged with it")
+    judge = Judge("tracked", state.scenario.settings.close_call, None, answers)
+    before = state
+    state, activation = advance(state, catalog, geometry, chance, judge)
+    if any(o.source != "script" for o in chance.record) or \
+            len(chance.record) != len(outcomes) or \
+            ("answers" in event and len(judge.record) != len(answers)):
+        raise InputError("the recorded dice do not match this activation; the log and "
+                         "the scenario disagree")
+    ends = logged_ends(event)
+    if found is not None and activation is not None:
+        found += from_answers(index, activation.label, judge.disagreements)
+        if ends is not None:
+            found += compare_ends(index, activation.label, ends, before.battle, state.battle)
+    if ends is not None and keep == LOGGED:
+        battle = keep_logged_ends(ends, before.battle, state.battle)
+        if battle is not state.battle:
+            progress = state.progress and replace(state.progress, battle=battle)
+            state = replace(state, battle=battle, progress=progress)
+    return state
 
 
 def _check_faces(outcomes: Sequence[dict[str, Any]], catalog: Catalog) -> None:
@@ -185,16 +219,21 @@ def _check_faces(outcomes: Sequence[dict[str, Any]], catalog: Catalog) -> None:
 
 
 def replay_states(scenario: Scenario, events: Sequence[Event], catalog: Catalog, seed: int,
-                  lines: Sequence[int] = (), log: str = ""
+                  lines: Sequence[int] = (), log: str = "",
+                  found: list[Contradiction] | None = None, keep: str = LOGGED
                   ) -> Iterator[tuple[SessionState, SessionState]]:
     """The state before and after each input in turn, from the scenario on. `lines` (the log
-    line of each event) and `log` (its path) make a failure name where it is."""
+    line of each event) and `log` (its path) make a failure name where it is. What this
+    machine computes otherwise than the log goes to `found`, from the last checkpoint on (a
+    checkpoint went on from what came before it)."""
     geometry = build_table(scenario.playmat)
     state = start(scenario)
     for index, event in enumerate(events):
         before = state
+        if found is not None and event.get("type") == CHECKPOINT:
+            found.clear()
         try:
-            state = apply_event(state, event, index, catalog, geometry, seed)
+            state = apply_event(state, event, index, catalog, geometry, seed, found, keep)
         except (InputError, RulesError, SessionError, ValueError, TypeError, AttributeError,
                 KeyError, IndexError) as error:
             line = event.get("line") if event.get("type") == DAMAGED else None
@@ -216,6 +255,39 @@ def replay(scenario: Scenario, events: Sequence[Event], catalog: Catalog,
     for _, after in replay_states(scenario, events, catalog, seed, lines, log):
         final = after
     return final
+
+
+def replay_checked(scenario: Scenario, events: Sequence[Event], catalog: Catalog, seed: int,
+                   lines: Sequence[int] = (), log: str = "", keep: str = LOGGED
+                   ) -> tuple[SessionState, list[Contradiction]]:
+    """`replay`, and what this machine computes otherwise than the log since the last
+    checkpoint."""
+    found: list[Contradiction] = []
+    final = start(scenario)
+    for _, after in replay_states(scenario, events, catalog, seed, lines, log, found, keep):
+        final = after
+    return final, found
+
+
+def standing_of(state: SessionState) -> Standing:
+    """What a checkpoint keeps; refused in the middle of an AI turn with a piece still to act
+    out of the tiles' order (a repeat shot, a summon): the order of such a turn is not kept."""
+    progress = state.progress
+    if progress is not None and progress.queue:
+        raise InputError("a piece is still to act out of the tiles' order (a repeat shot or a "
+                         "summon): play on to the next activation, or `automa rollback` to the "
+                         "heroes' turn, first")
+    return Standing(state.battle, state.round, HEROES if progress is None else AI,
+                    progress.acted if progress is not None else frozenset(),
+                    progress.count if progress is not None else 0)
+
+
+def restored(state: SessionState, data: Any) -> SessionState:
+    """The state a checkpoint line keeps (the activations before it stay in the history)."""
+    standing = standing_from(data)
+    progress = None if standing.phase == HEROES else TurnProgress(
+        standing.battle, standing.acted, (), standing.count)
+    return replace(state, battle=standing.battle, round=standing.round, progress=progress)
 
 
 def scripted_left(scenario: Scenario, events: Sequence[Event]) -> ChanceScript:

@@ -22,6 +22,7 @@ from automa.errors import InputError, ScenarioError
 from automa.geometry.table import TableGeometry, build_table
 from automa.model.scenario import Scenario
 from automa.scenario.load import parse_scenario
+from automa.session.agreement import ENDS, LOGGED, Contradiction, ends_of
 from automa.session.events import Event, apply_hit_event, apply_table_event, apply_used_event
 from automa.session.lock import ACTIVATION, WRITE, session_lock
 from automa.session.log import (
@@ -35,6 +36,7 @@ from automa.session.log import (
     stamp_of,
     write_header,
 )
+from automa.session.provenance import basis_changes, recorded_basis, refusal, started_with
 from automa.session.state import (
     SessionState,
     activation_summary,
@@ -43,6 +45,7 @@ from automa.session.state import (
     new_chance,
     outcomes_json,
     replay,
+    replay_checked,
     scripted_left,
 )
 from automa.storage import atomic_write_bytes
@@ -67,6 +70,8 @@ class Session:
     torn: bool = False
     stamp: tuple[int, str] = (0, "")  # the log bytes the state was built from
     end: LogEnd | None = None  # where the next input goes (the last line's hash)
+    # logged figures this machine computes otherwise (the logged ones stand), one line each
+    contradictions: tuple[str, ...] = ()
 
     @classmethod
     def create(cls, folder: Path, scenario_path: Path, catalog: Catalog, seed: int | None,
@@ -96,7 +101,8 @@ class Session:
             write_header(folder / LOG, {
                 "seed": used_seed, "chance": chance, "geometry": geometry,
                 "scenario": scenario_path.name, "round": scenario.round,
-                SCENARIO_SHA256: hashlib.sha256(data).hexdigest()})
+                SCENARIO_SHA256: hashlib.sha256(data).hexdigest(),
+                **started_with(scenario, catalog)})
         return cls.open(folder, catalog)
 
     @classmethod
@@ -108,10 +114,14 @@ class Session:
             raise SessionError(f"{folder / LOG}: line 1 lacks the chance mode")
         data = _fingerprinted(folder, contents.header)
         scenario = _parsed(folder / SCENARIO, data, catalog)  # the very bytes fingerprinted
-        state = _replayed(folder, scenario, contents, catalog)
+        changes = basis_changes(recorded_basis(contents.header, effective_events(
+            contents.events)[0]), scenario, catalog)
+        if changes:
+            raise SessionError(refusal(folder, changes))
+        state, found = _replayed(folder, scenario, contents, catalog)
         return cls(folder, catalog, contents.header, contents.events, state,
                    build_table(scenario.playmat), contents.torn, contents.stamp,
-                   LogEnd.of(folder / LOG, contents))
+                   LogEnd.of(folder / LOG, contents), found)
 
     @property
     def seed(self) -> int:
@@ -140,10 +150,10 @@ class Session:
         if not same_start(contents.header, self.header):
             raise SessionError(f"{self.folder / LOG}: was replaced by another session's log "
                                f"while this window had it open; open the session again")
-        state = _replayed(self.folder, self.state.scenario, contents, self.catalog)
+        state, found = _replayed(self.folder, self.state.scenario, contents, self.catalog)
         self.header, self.raw, self.state = contents.header, contents.events, state
         self.torn, self.stamp = contents.torn, contents.stamp
-        self.end = LogEnd.of(path, contents)
+        self.end, self.contradictions = LogEnd.of(path, contents), found
         return True
 
     @contextmanager
@@ -216,9 +226,17 @@ class Session:
                 return None
             self._record({"type": "activation", "outcomes": outcomes_json(chance.record),
                           "answers": judge.record,
-                          "summary": activation_summary(activation, self.state, state)})
+                          "summary": activation_summary(activation, self.state, state),
+                          **self._ends(state)})
             self.state = state
             return activation
+
+    def _ends(self, after: SessionState) -> dict[str, Any]:
+        """Where the activation left each piece it moved (tracked positions only), so a
+        replay keeps them and a machine computing otherwise is found."""
+        if self.geometry_mode == "asked":
+            return {}
+        return {ENDS: ends_of(self.state.battle, after.battle)}
 
     def undo(self) -> Event:
         with self._writing():
@@ -263,16 +281,32 @@ def rollback_log(folder: Path, keep: int) -> int:
     return len(done)
 
 
-def _replayed(folder: Path, scenario: Scenario, contents: LogContents,
-              catalog: Catalog) -> SessionState:
-    """The state after the inputs in force, a failure naming the log line it stopped at."""
+def _replayed(folder: Path, scenario: Scenario, contents: LogContents, catalog: Catalog,
+              keep: str = LOGGED, advice: bool = True) -> tuple[SessionState, tuple[str, ...]]:
+    """The state after the inputs in force, a failure naming the log line it stopped at; and
+    one line for each logged figure this machine computes otherwise (the logged one stands,
+    or this machine's with `keep` COMPUTED)."""
     done, _ = effective_events(contents.events)
     line_of = {id(event): line for event, line in zip(contents.events, contents.lines,
                                                        strict=False)}
     seed = contents.header.get("seed")
     assert isinstance(seed, int)
-    return replay(scenario, done, catalog, seed, [line_of.get(id(e), 0) for e in done],
-                  str(folder / LOG))
+    lines = [line_of.get(id(e), 0) for e in done]
+    state, found = replay_checked(scenario, done, catalog, seed, lines, str(folder / LOG), keep)
+    return state, tuple(contradiction_line(folder / LOG, c, lines, advice) for c in found)
+
+
+def contradiction_line(log: Path, found: Contradiction, lines: list[int],
+                       advice: bool = True) -> str:
+    """One line: the input, the question and both answers (and what to do about it)."""
+    line = lines[found.input] if found.input < len(lines) else 0
+    where = f"{log} line {line}" if line else str(log)
+    text = (f"{where}: input {found.input + 1} ({found.actor}): {found.question!r} is "
+            f"{found.logged} in the log, {found.computed} as computed here")
+    if not advice:
+        return text
+    return (f"{text}; the log's stands (`automa log --accept-recomputed --session "
+            f"{log.parent}` goes on with this machine's)")
 
 
 START_KEYS = ("seed", "chance", "geometry", SCENARIO_SHA256)  # what a session is started with
