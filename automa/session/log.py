@@ -117,14 +117,6 @@ class LogEnd:
         self._reread()
 
 
-def append_event(path: Path, event: dict[str, Any], end: LogEnd | None = None) -> None:
-    """Append one input; it is on disk when this returns. Without `end` the log's end is read
-    from the file (a writer holding the lock that did not read the whole log)."""
-    if end is None:
-        end = LogEnd.of(path, read_log(path))
-    end.append(event)
-
-
 def chain_old_log(path: Path) -> Path | None:
     """A version-1 log rewritten with the chain (version 2), every input kept as it was read (a
     line that could not be an input stays a `damaged` stand-in); the old file is kept beside
