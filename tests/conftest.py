@@ -181,8 +181,33 @@ def play_lines(folder: Path, lines: list[str]) -> str:
 
 
 def logged_inputs(folder: Path) -> list[dict[str, Any]]:
-    """The session log's inputs, header left out."""
-    return [json.loads(line) for line in (folder / "log.jsonl").read_text().splitlines()[1:]]
+    """The session log's inputs, header left out (and each line's place in the chain)."""
+    return [unsealed(json.loads(line))
+            for line in (folder / "log.jsonl").read_text().splitlines()[1:]]
+
+
+def unsealed(record: dict[str, Any]) -> dict[str, Any]:
+    """A log line's record without the hash chain's fields (seq, prev, hash)."""
+    from automa.session.chain import SEAL_KEYS
+
+    return {key: value for key, value in record.items() if key not in SEAL_KEYS}
+
+
+def reseal(log: Path) -> None:
+    """Chain a log's lines again after a test edited them by hand, as automa would have written
+    them: the edit stays, only the hashes are made whole (what a faulty program would write)."""
+    from automa.session.chain import chained_bytes
+
+    records = [unsealed(json.loads(line)) for line in log.read_text().splitlines()]
+    log.write_bytes(chained_bytes(records)[0])
+
+
+def unchain(log: Path) -> None:
+    """The log as automa wrote it before the hash chain (version 1): such a log still opens,
+    and takes lines a test appends by hand."""
+    records = [unsealed(json.loads(line)) for line in log.read_text().splitlines()]
+    records[0]["version"] = 1
+    log.write_text("".join(json.dumps(record) + "\n" for record in records))
 
 
 def finish_ai_turn(game: Game) -> None:

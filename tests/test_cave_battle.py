@@ -22,7 +22,7 @@ from automa.rules.rulings import cite
 from automa.session.cave import apply_cave, apply_summon
 from automa.session.commands import Adjust, Counter, EndHeroesTurn, EnterCave, Remove, Summon
 from automa.session.store import Session
-from tests.conftest import logged_inputs
+from tests.conftest import logged_inputs, reseal
 from tests.test_campaign import GLAAOTH, ok, status
 
 ROOM2 = "ehanostha"  # the second battle room of the Monstrosity route
@@ -281,6 +281,7 @@ def test_a_physical_fight_asks_the_table(tmp_path: Path, catalog: Catalog) -> No
     header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
     assert header["chance"] == "virtual"
     log.write_text(json.dumps({**header, "chance": "physical"}) + "\n", encoding="utf-8")
+    reseal(log)
     _kill_the_fifth(battle, data, needed)
     # 8 health: 2 tokens, and 1 shot icon: 3 tokens, 1 + 1 + 2 = 4 against a D12 of 3
     out = _play(battle, data, ["cave elf 1", "3", "1", "1", "2", "Delilah's Potion",

@@ -20,6 +20,7 @@ from automa.session.commands import (
     BadCommand,
     CaveFight,
     ChanceAnswer,
+    Checkpoint,
     Command,
     Counter,
     Damage,
@@ -70,6 +71,9 @@ EVERY_COMMAND: list[Command] = [
                    (GeometryAnswer("Can rat-1 see elf?", True, Source.TABLE, "asked"),),
                    "Sewer Rat #1: melee at Elf", answered=True),
     Undo(), Redo(), Rollback(3),
+    NextActivation((), (), "Sewer Rat #1: rush, no target", answered=True,
+                   ends=(("rat-1", (12.5, 40.25)),)),
+    Checkpoint("data", {"rulings": {"kraken-tie": "kraken"}}, {"round": 2, "phase": "heroes"}),
 ]
 
 

@@ -74,6 +74,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "used": {"piece": "elf", "card": "elven-arrow", "per": "room"},
     "cave": _cave(),
     "summon": {"piece": "elf", "antient": "urthoth"},
+    "checkpoint": {"why": "data", "state": {}},
     "damage": {"piece": "elf", "amount": 2},
     "heal": {"piece": "elf", "amount": 2},
     "gold": {"piece": "elf", "amount": 5},

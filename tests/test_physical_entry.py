@@ -19,7 +19,7 @@ from automa.cli.main import cli
 from automa.model.components import DamageToken
 from automa.session.answers import plain_number, resolve
 from automa.session.store import LOG
-from tests.conftest import new_session
+from tests.conftest import logged_inputs, new_session
 from tests.test_geometry_modes import DUEL
 
 FULL_WIDTH = "\uff11\uff12"  # 12 in full-width digits: str.isdigit says yes
@@ -79,8 +79,7 @@ def test_a_reported_amount_refuses_what_is_not_plain_digits(tmp_path: Path, type
     assert result.exit_code == 0, result.output
     assert f"{typed!r} is not a whole number in plain digits (0-9)" in result.output
     assert f"cannot read the position '{FULL_WIDTH},30'" in result.output
-    events = [json.loads(line) for line in (folder / LOG).read_text().splitlines()[1:]]
-    assert events == [{"type": "gold", "piece": "elf", "amount": 2}]
+    assert logged_inputs(folder) == [{"type": "gold", "piece": "elf", "amount": 2}]
 
 
 @given(LINE_TEXT)

@@ -16,7 +16,7 @@ from automa.geometry.table import build_table
 from automa.scenario.load import load_scenario
 from automa.session.positions import parse_position
 from automa.session.store import LOG
-from tests.conftest import AUTOMA, EXAMPLES, play_lines, running
+from tests.conftest import AUTOMA, EXAMPLES, play_lines, reseal, running, unchain
 
 DEMO = EXAMPLES / "demo-battle.toml"
 # Two rounds at the table: reports, the AI turn one activation at a time, an undo and a redo.
@@ -125,6 +125,20 @@ def test_a_damaged_line_names_the_file_and_line(tmp_path: Path) -> None:
         log.write("not json\n")
     result = CliRunner().invoke(cli, ["status", "--session", str(folder)])
     assert result.exit_code == 5 and result.stderr.count("\n") == 1
+    assert f"{folder / LOG} line 3 is damaged (Expecting value)" in result.stderr
+    assert f"`automa log --repair --session {folder}` keeps every sound line" in result.stderr
+
+
+def test_a_damaged_line_of_an_older_log_names_the_file_and_line(tmp_path: Path) -> None:
+    """A log from before the hash chain: a line that is not an input stops the replay there,
+    and rollback leaves it behind."""
+    folder = new_session(tmp_path)
+    play_lines(folder, ["move elf 12,30"])
+    unchain(folder / LOG)
+    with (folder / LOG).open("a") as log:
+        log.write("not json\n")
+    result = CliRunner().invoke(cli, ["status", "--session", str(folder)])
+    assert result.exit_code == 5 and result.stderr.count("\n") == 1
     assert f"{folder / LOG} line 3: input 2 of the log cannot be replayed (damaged: " \
         in result.stderr
     assert "`automa log` lists the inputs; `automa rollback 1` keeps those before it" \
@@ -222,6 +236,7 @@ def test_a_session_uses_the_scenarios_own_chance(tmp_path: Path) -> None:
                                     '"answers": "x"'])
 def test_damaged_inputs_are_one_line_not_a_crash(tmp_path: Path, damage: str) -> None:
     folder = new_session(tmp_path)
+    unchain(folder / LOG)  # a log as automa wrote it before the hash chain takes such a line
     with (folder / LOG).open("a") as log:
         log.write('{"type": "activation", ' + damage + "}\n")
     result = CliRunner().invoke(cli, ["status", "--session", str(folder)])
@@ -290,6 +305,7 @@ def test_a_logged_token_not_in_the_bag_is_one_line(tmp_path: Path) -> None:
     text = log.read_text()
     assert '"3:4"' in text
     log.write_text(text.replace('"3:4"', '"3:3R"'))
+    reseal(log)
     result = CliRunner().invoke(cli, ["status", "--session", str(folder)])
     assert result.exit_code == 5, result.output
     assert result.stderr == (f"automa: {log} line 2: input 1 of the log cannot be replayed "

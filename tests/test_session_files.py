@@ -22,6 +22,7 @@ from automa.session.lock import LOCK
 from automa.session.log import SessionError
 from automa.session.store import LOG, SCENARIO, Session
 from automa.storage import atomic_write_text
+from tests.conftest import reseal, unchain
 from tests.test_session import DEMO, new_session
 
 
@@ -72,6 +73,7 @@ def test_an_old_log_without_summaries_lists_the_dice(tmp_path: Path) -> None:
         del event["summary"]
         lines[number - 1] = json.dumps(event)
     (folder / LOG).write_text("\n".join(lines) + "\n")
+    reseal(folder / LOG)  # as an older automa wrote them
     listed = run("log", "--session", str(folder)).stdout.splitlines()
     assert listed[0] == "   1  AI activation (token 1:1, d12 10)"
     assert listed[1] == "   2  AI activation (no dice)"
@@ -84,6 +86,7 @@ def test_log_and_rollback_work_on_a_log_that_no_longer_replays(tmp_path: Path) -
     battle goes on from there."""
     folder = three_activations(tmp_path)
     replace_line(folder, 4, lines_of(folder)[3].replace('"value": "3"', '"value": "13"'))
+    reseal(folder / LOG)  # as a faulty program would have written it
     error = one_line_error(run("status", "--session", str(folder)))
     assert f"{folder / LOG} line 4: input 3 of the log cannot be replayed" in error
     assert "d12 '13' is not a face of the die" in error
@@ -101,6 +104,7 @@ def test_log_and_rollback_work_on_a_log_that_no_longer_replays(tmp_path: Path) -
 
 def test_rollback_says_so_when_the_inputs_kept_still_fail(tmp_path: Path) -> None:
     folder = three_activations(tmp_path)
+    unchain(folder / LOG)  # a log from before the hash chain, damaged
     replace_line(folder, 2, "{not json")
     error = one_line_error(run("rollback", "--session", str(folder), "2"))
     assert error.startswith("automa: rolled back to input 2, but the inputs kept do not replay "
@@ -115,6 +119,7 @@ def test_a_damaged_rollback_marker_is_an_input_that_can_be_rolled_back(tmp_path:
     folder = three_activations(tmp_path)
     with (folder / LOG).open("a") as log:
         log.write('{"type": "rollback", "to": 7}\n')
+    reseal(folder / LOG)  # as a faulty program would have written it
     error = one_line_error(run("status", "--session", str(folder)))
     assert "a rollback marker keeps 7 inputs of 3" in error and "`automa rollback 3`" in error
     assert run("rollback", "--session", str(folder), "3").exit_code == 0
@@ -140,6 +145,7 @@ def test_an_edited_scenario_is_refused_with_how_to_start_from_it(tmp_path: Path)
 
 def test_an_old_header_without_a_fingerprint_still_opens(tmp_path: Path) -> None:
     folder = three_activations(tmp_path)
+    unchain(folder / LOG)  # as an automa before the fingerprint wrote it
     lines = lines_of(folder)
     header = json.loads(lines[0])
     del header["scenario_sha256"]
@@ -239,6 +245,7 @@ BAD_LINES = {
 def test_a_bad_logged_value_is_one_line_naming_the_log_line(tmp_path: Path, name: str) -> None:
     folder = new_session(tmp_path)
     line, problem = BAD_LINES[name]
+    unchain(folder / LOG)  # a log from before the hash chain takes lines added by hand
     with (folder / LOG).open("a") as log:
         log.write('{"type": "gold", "piece": "elf", "amount": 1}\n' + line + "\n")
     error = one_line_error(run("status", "--session", str(folder)))
@@ -355,6 +362,7 @@ def test_a_write_cut_short_by_a_full_disk_leaves_no_part_behind(
 
 def test_a_line_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
     folder = new_session(tmp_path)
+    unchain(folder / LOG)
     with (folder / LOG).open("ab") as log:
         log.write(b'{"type": "remove", "piece": "elf", "why": "\xff"}\n')
     error = one_line_error(run("status", "--session", str(folder)))

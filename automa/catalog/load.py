@@ -72,6 +72,7 @@ class Catalog:
     effects: Mapping[str, EffectSpec]
     setup: SetupData
     files: Mapping[str, str] = field(default_factory=dict)  # monster and Lord id -> its file
+    data_dir: Path | None = None  # the user's folder merged over the shipped data, if any
 
     def behaviour_for(self, piece: Piece) -> BehaviourRow:
         """The table row of an AI piece: by kind for Lords and Antients, else by family (kept
@@ -655,7 +656,8 @@ def build_catalog(user_dir: Path | None, problems: Problems) -> Catalog | None:
     chart_file = setup_file[1].get("playmat-chart", "data/setup.toml")
     problems.attempt(lambda: _check_rune_chart(components.rune_die, setup, chart_file))
     return Catalog(components, behaviour.by_id, monsters.by_id, lords.by_id, playmats.by_id,
-                   rooms.by_id, effects.by_id, setup, {**lords.origins, **monsters.origins})
+                   rooms.by_id, effects.by_id, setup, {**lords.origins, **monsters.origins},
+                   user_dir)
 
 
 def _check_rune_chart(rune_die: tuple[int, ...], setup: SetupData, chart_file: str) -> None:
@@ -706,6 +708,7 @@ class LazyCatalog(Catalog):
         """No field filled in yet: each is on first use (`replace` builds a whole one)."""
         catalog = cls.__new__(cls)
         object.__setattr__(catalog, "_user_dir", user_dir)
+        object.__setattr__(catalog, "data_dir", user_dir)
         return catalog
 
     def __getattr__(self, name: str) -> Any:  # only called for a field not read yet
@@ -748,6 +751,7 @@ PARTS: dict[str, Callable[[LazyCatalog, Path | None], dict[str, Any]]] = {
     "effects": _effects_part,
     "rooms": _rooms_part,
     "setup": _setup_part,
+    "data_dir": lambda catalog, user_dir: {"data_dir": user_dir},  # set by `reading` itself
 }
 
 

@@ -212,15 +212,77 @@ def campaign_undo(ctx: click.Context, folder: Path, as_json: bool) -> None:
 @campaign.command("log")
 @folder_option
 @json_option
+@click.option("--verify", is_flag=True,
+              help="Check every line against its hash and the one before, and that the "
+                   "campaign replays; one line per problem, exit 5 if there is any.")
+@click.option("--repair", is_flag=True,
+              help="Keep the steps before the first damaged or missing line (lines moved put "
+                   "back, a line copied twice kept once) and leave the rest out; the file as "
+                   "it was stays beside it.")
 @click.pass_context
 @reports_errors
-def campaign_log_cmd(ctx: click.Context, folder: Path, as_json: bool) -> None:
-    """Every campaign step in order, the undone ones marked."""
+def campaign_log_cmd(ctx: click.Context, folder: Path, as_json: bool, verify: bool,
+                     repair: bool) -> None:
+    """Every campaign step in order, the undone ones marked; or check or mend the log."""
+    from automa.campaign import log as campaign_log
     from automa.render.campaign_out import log_json, log_text
 
+    if verify and repair:
+        from automa.errors import InputError
+
+        raise InputError("--verify and --repair: give one at a time")
+    if verify:
+        _verify_campaign_log(ctx, folder, as_json)
+        return
+    if repair:
+        _repair_campaign_log(folder, as_json)
+        return
     campaign = open_campaign(ctx, folder)
     if as_json:
         emit_json(log_json(campaign.steps, campaign.undone()))
         return
+    if campaign_log.read(folder).torn:
+        click.echo(f"automa: note: {campaign_log.CUT_OFF}", err=True)
     if campaign.steps:
         click.echo(log_text(campaign.steps, campaign.undone()))
+
+
+def _verify_campaign_log(ctx: click.Context, folder: Path, as_json: bool) -> None:
+    from automa.campaign import log as campaign_log
+    from automa.errors import AutomaError
+    from automa.safe_text import one_line
+
+    problems, notes = campaign_log.check(folder)
+    if not problems:
+        try:
+            open_campaign(ctx, folder)
+        except AutomaError as error:
+            problems.append(str(error))
+    if as_json:
+        emit_json({"sound": not problems, "problems": problems, "notes": notes})
+    else:
+        for line in (*problems, *notes):
+            click.echo(one_line(line))
+        if not problems:
+            click.echo(f"{folder / campaign_log.LOG}: sound: each line matches its hash and "
+                       f"follows the one before, and the campaign replays")
+    if problems:
+        ctx.exit(5)
+
+
+def _repair_campaign_log(folder: Path, as_json: bool) -> None:
+    from automa.campaign import log as campaign_log
+    from automa.safe_text import one_line
+    from automa.session.lock import session_lock
+
+    with session_lock(folder):
+        copy, left_out = campaign_log.repair(folder)
+    if as_json:
+        emit_json({"copy": None if copy is None else str(copy), "left_out": left_out})
+        return
+    if copy is None:
+        click.echo(f"{folder / campaign_log.LOG}: sound, nothing to mend")
+        return
+    for line in left_out:
+        click.echo(one_line(line))
+    click.echo(f"Kept every step before the first damage; the file as it was is {copy}")

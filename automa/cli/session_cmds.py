@@ -35,7 +35,23 @@ def open_session(ctx: click.Context, folder: Path) -> Session:
     if session.torn and not is_held(folder):  # not a line another window is writing now
         click.echo("automa: note: the last input was cut off by a crash and is ignored",
                    err=True)
+    note_contradictions(session)
     return session
+
+
+SHOWN_CONTRADICTIONS = 3
+
+
+def note_contradictions(session: Session) -> None:
+    """The logged figures this machine computes otherwise (the logged ones stand)."""
+    from automa.safe_text import one_line
+
+    found = session.contradictions
+    for line in found[:SHOWN_CONTRADICTIONS]:
+        click.echo(f"automa: note: {one_line(line)}", err=True)
+    if len(found) > SHOWN_CONTRADICTIONS:
+        click.echo(f"automa: note: and {len(found) - SHOWN_CONTRADICTIONS} more (`automa log "
+                   f"--verify --session {session.folder}` lists them)", err=True)
 
 
 @cli.command()
@@ -188,10 +204,56 @@ def status(ctx: click.Context, folder: Path, as_json: bool) -> None:
 @cli.command("log")
 @session_option
 @click.option("--json", "as_json", is_flag=True, help="The inputs in force, as recorded.")
+@click.option("--verify", is_flag=True,
+              help="Check the record: every line against its hash and the one before, the "
+                   "start, the data and rulings, and every logged answer against a replay. One "
+                   "line per problem; exit 5 if there is any.")
+@click.option("--repair", is_flag=True,
+              help="Mend a damaged log, keeping every sound line (lines moved are put back, a "
+                   "line copied twice kept once, a lost one leaves a damaged input in its "
+                   "place); a damaged first line is restored or rebuilt from scenario.toml. "
+                   "The file as it was stays beside it.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
+              help="With --repair: the session's seed, if the damaged first line lost it.")
+@click.option("--accept-data", is_flag=True,
+              help="Go on under the rules data and rulings in force now, from the next input "
+                   "on: a checkpoint keeps the battle as logged.")
+@click.option("--accept-recomputed", is_flag=True,
+              help="Go on with the battle as this machine computes it where it differs from "
+                   "the logged figures, from the next input on (a checkpoint keeps it).")
 @click.pass_context
 @reports_errors
-def log_(ctx: click.Context, folder: Path, as_json: bool) -> None:
-    """Every input in force, numbered (the numbers `rollback` takes)."""
+def log_(ctx: click.Context, folder: Path, as_json: bool, verify: bool, repair: bool,
+         seed: int | None, accept_data: bool, accept_recomputed: bool) -> None:
+    """Every input in force, numbered (the numbers `rollback` takes); or check, mend or go on
+    from the record.
+
+    \b
+    Examples:
+      automa log --session my-battle --verify
+      automa log --session my-battle --repair
+      automa log --session my-battle --accept-data
+    """
+    from automa.errors import InputError
+
+    chosen = [name for name, on in (("--verify", verify), ("--repair", repair),
+                                    ("--accept-data", accept_data),
+                                    ("--accept-recomputed", accept_recomputed)) if on]
+    if len(chosen) > 1:
+        raise InputError(f"{' and '.join(chosen)}: give one at a time")
+    if seed is not None and not repair:
+        raise InputError("--seed goes with --repair")
+    if verify:
+        _verify_log(ctx, folder, as_json)
+    elif repair:
+        _repair_log(ctx, folder, seed, as_json)
+    elif accept_data or accept_recomputed:
+        _accept(ctx, folder, accept_data, as_json)
+    else:
+        _list_log(folder, as_json)
+
+
+def _list_log(folder: Path, as_json: bool) -> None:
     from automa.render.session_out import describe_command
     from automa.session.log import read_log
     from automa.session.state import in_force
@@ -207,6 +269,68 @@ def log_(ctx: click.Context, folder: Path, as_json: bool) -> None:
         click.echo(f"{number:>4}  {describe_command(command)}")
     if undone:
         click.echo(f"      ({len(undone)} undone input(s) can be redone)")
+
+
+def _verify_log(ctx: click.Context, folder: Path, as_json: bool) -> None:
+    from automa.safe_text import one_line
+    from automa.session.mend import verify
+    from automa.session.store import LOG
+
+    verdict = verify(folder, _catalog(ctx))
+    if as_json:
+        emit_json({"sound": not verdict.problems, "problems": list(verdict.problems),
+                   "notes": list(verdict.notes), "lines": verdict.lines})
+    else:
+        for line in (*verdict.problems, *verdict.notes):
+            click.echo(one_line(line))
+        if not verdict.problems:
+            click.echo(f"{folder / LOG}: {verdict.lines} lines, sound: each line matches its "
+                       f"hash and follows the one before; the start, the data and the rulings "
+                       f"are those recorded; replay agrees with every logged answer and end")
+    if verdict.problems:
+        ctx.exit(5)
+
+
+def _repair_log(ctx: click.Context, folder: Path, seed: int | None, as_json: bool) -> None:
+    from automa.safe_text import one_line
+    from automa.session.lock import session_lock
+    from automa.session.mend import repair
+
+    if not folder.is_dir():
+        from automa.session.log import SessionError
+
+        raise SessionError(f"{folder}: no such session folder")
+    with session_lock(folder):
+        mended = repair(folder, _catalog(ctx), seed)
+    if as_json:
+        emit_json({"copy": None if mended.backup is None else str(mended.backup),
+                   "notes": list(mended.notes)})
+        return
+    for line in mended.notes:
+        click.echo(one_line(line))
+
+
+def _accept(ctx: click.Context, folder: Path, data: bool, as_json: bool) -> None:
+    from automa.safe_text import one_line
+    from automa.session.accept import accept_data, accept_recomputed
+
+    if not folder.is_dir():
+        from automa.session.log import SessionError
+
+        raise SessionError(f"{folder}: no such session folder")
+    settled = list(accept_data(folder, _catalog(ctx)) if data else
+                   accept_recomputed(folder, _catalog(ctx)))
+    session = open_session(ctx, folder)
+    if as_json:
+        from automa.render.session_out import session_status_json
+
+        emit_json({"accepted": settled, **session_status_json(session)})
+        return
+    what = "the data and rulings in force now" if data else "the battle as computed here"
+    click.echo(f"Going on under {what} from the next input on; the battle as it stands is "
+               f"kept in the log (round {session.state.round}, {session.state.phase}'s turn):")
+    for line in settled:
+        click.echo(f"  {one_line(line)}")
 
 
 @cli.command()
@@ -242,6 +366,7 @@ def replay(ctx: click.Context, recorded: Path, upto: int | None, auto: bool, as_
 
         output_kind(html, ("html", "htm"), "--html")
     session = open_recorded(str(recorded), _catalog(ctx))
+    note_contradictions(session)  # the logged figures stand in what follows
     steps = [s for s in replay_steps(session) if upto is None or s.number <= upto]
     if html is not None:
         from automa.render.html import replay_page

@@ -33,6 +33,16 @@ class GeometryMode(StrEnum):
 
 
 GEOMETRY_MODES = tuple(GeometryMode)
+AGREEMENT_CM = 1e-6  # a decision this close to flipping agrees with either answer
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """A logged answer this machine computes otherwise (the logged one was used)."""
+
+    question: str
+    logged: bool | str
+    computed: bool | str
 
 
 @dataclass(frozen=True)
@@ -71,6 +81,8 @@ class Judge:
     script: Sequence[dict[str, Any]] = ()
     record: list[dict[str, Any]] = field(default_factory=list)
     narrator: Briefs | None = None  # the activation under way, shown before each question
+    # a replay's logged answers that were computed, and that this machine computes otherwise
+    disagreements: list[Disagreement] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         """A replay judges in the mode its answers were given in (they say so unless tracked):
@@ -126,6 +138,7 @@ class Judge:
         scripted, given_by = self._scripted(question)
         if isinstance(scripted, bool):
             answer, source = scripted, given_by
+            self._compare(question, scripted, given_by, computed, margin)
         elif self._ask_table(margin):
             assert self.asker is not None
             self.instruct()
@@ -134,6 +147,15 @@ class Judge:
             answer, source = computed, "computed"
         self._note(question, answer, source)
         return answer
+
+    def _compare(self, question: str, logged: bool | str, given_by: str,
+                 computed: bool | str, margin: float) -> None:
+        """The logged answer stands; one that was computed (not the players') and that this
+        machine computes otherwise, by more than the tolerance, is noted."""
+        if given_by != "computed" or self.mode == "asked" or logged == computed:
+            return
+        if abs(margin) > AGREEMENT_CM:
+            self.disagreements.append(Disagreement(question, logged, computed))
 
     def _note(self, question: str, answer: Any, source: str) -> None:
         entry = {"q": question, "a": answer, "source": source}
@@ -144,6 +166,7 @@ class Judge:
         scripted, given_by = self._scripted(question)
         if isinstance(scripted, str) and scripted in options:
             answer, source = scripted, given_by
+            self._compare(question, scripted, given_by, computed, margin)
         elif self._ask_table(margin):
             assert self.asker is not None
             self.instruct()

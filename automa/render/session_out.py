@@ -17,6 +17,7 @@ from automa.session.apply import Applied
 from automa.session.cave import KrakenFightBegins, Notice, antients_held
 from automa.session.commands import (
     Adjust,
+    Checkpoint,
     Command,
     Damage,
     Damaged,
@@ -158,7 +159,14 @@ def describe_command(command: Command) -> str:
     if isinstance(command, Summon):
         return clean(f"{command.piece} summoned Antient {command.antient} (instead of the "
                      f"base shot sequence)")
+    if isinstance(command, Checkpoint):
+        return CHECKPOINT_WORDS.get(command.why, CHECKPOINT_WORDS[""])
     return MARKER_WORDS[command.TYPE]
+
+
+CHECKPOINT_WORDS = {"data": "checkpoint: the battle as logged goes on under the new data",
+                    "recomputed": "checkpoint: the battle as computed here goes on",
+                    "": "checkpoint: the battle goes on as it stood"}
 
 
 def describe_cave(command: EnterCave) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Protocol
 
 from automa.catalog.load import Catalog
@@ -32,6 +33,13 @@ from automa.model.pieces import Condition, Piece, Side
 from automa.model.scenario import Bag, Scenario
 from automa.model.shots import Shot, parse_shot
 from automa.rules.rulings import cite, option
+from automa.session.agreement import (
+    Contradiction,
+    compare_ends,
+    ends_of,
+    from_answers,
+    keep_logged_ends,
+)
 from automa.session.cave import (
     BagEmptied,
     KrakenFightBegins,
@@ -49,6 +57,7 @@ from automa.session.commands import (
     Adjust,
     CaveFight,
     ChanceAnswer,
+    Checkpoint,
     Command,
     Counter,
     Damage,
@@ -73,12 +82,14 @@ from automa.session.commands import (
 )
 from automa.session.hero_turn import acted, this_turn
 from automa.session.positions import coordinates, parse_position
+from automa.session.snapshot import standing_from
 from automa.session.state import (
     Phase,
     SessionState,
     activation_summary,
     followed_by,
     new_chance,
+    restored,
     script_of,
     scripted_left,
     start,
@@ -618,10 +629,20 @@ def _check_faces(outcomes: Sequence[ChanceAnswer], catalog: Catalog) -> None:
                 raise InputError(f"token {value}: no level {level} token reads {face}")
 
 
+class Keep(StrEnum):
+    """Where a replay's figures and the log's differ, which stand: the log's (what happened at
+    the table), or this machine's (`automa log --accept-recomputed`)."""
+
+    LOGGED = "logged"
+    COMPUTED = "computed"
+
+
 def replay_activation(state: SessionState, command: NextActivation, setting: Setting,
-                      index: int) -> tuple[SessionState, Activation | None]:
+                      index: int, found: list[Contradiction] | None = None,
+                      keep: Keep = Keep.LOGGED) -> tuple[SessionState, Activation | None]:
     """A logged activation played again from its recorded dice and answers, which must be
-    exactly the ones it needs."""
+    exactly the ones it needs. Where the log kept where pieces ended, there they stay (unless
+    `keep` is COMPUTED); what this machine computes otherwise goes to `found`."""
     _check_faces(command.outcomes, setting.catalog)
     chance = new_chance(setting.catalog, setting.seed, index, None,
                         script_of(command.outcomes), "the tokens logged with it")
@@ -633,6 +654,16 @@ def replay_activation(state: SessionState, command: NextActivation, setting: Set
             (command.answered and len(judge.record) != len(command.answers)):
         raise InputError("the recorded dice do not match this activation; the log and the "
                          "scenario disagree")
+    ends = dict(command.ends) if command.ends is not None else None
+    if found is not None and activation is not None:
+        found += from_answers(index, activation.label, judge.disagreements)
+        if ends is not None:
+            found += compare_ends(index, activation.label, ends, state.battle, after.battle)
+    if ends is not None and keep == Keep.LOGGED:
+        battle = keep_logged_ends(ends, state.battle, after.battle)
+        if battle is not after.battle:
+            progress = after.progress and replace(after.progress, battle=battle)
+            after = replace(after, battle=battle, progress=progress)
     return after, activation
 
 
@@ -651,10 +682,12 @@ def run_activation(state: SessionState, command: NextActivation, setting: Settin
     after, activation = play_activation(state, setting, chance, judge)
     if activation is None:
         return after, command, None
+    ends = None if setting.geometry_mode == GeometryMode.ASKED else \
+        tuple(ends_of(state.battle, after.battle).items())  # nothing measured: no ends
     logged = NextActivation(
         tuple(ChanceAnswer(o.kind, o.value, Source(o.source)) for o in chance.record),
         tuple(GeometryAnswer.from_record(r) for r in judge.record),
-        activation_summary(activation, state, after), answered=True)
+        activation_summary(activation, state, after), answered=True, ends=ends)
     return after, logged, activation
 
 
@@ -687,6 +720,11 @@ def apply_command(state: SessionState, command: Command, setting: Setting,
     session's own (session/store.py): they change which inputs are in force."""
     if isinstance(command, Damaged):
         raise InputError(command.problem)
+    if isinstance(command, Checkpoint):
+        if not replaying:
+            raise InputError("a checkpoint is written by `automa log --accept-data` or "
+                             "`--accept-recomputed`, not played")
+        return Applied(command, state, restored(state, standing_from(command.standing)))
     if not replaying:
         check_turn(state, command)
     battle = state.battle
@@ -759,17 +797,26 @@ def check_command(state: SessionState, command: Command, setting: Setting,
 # Replaying a log.
 
 def replay_states(scenario: Scenario, done: Sequence[Command], setting: Setting,
-                  lines: Sequence[int] = (), log: str = ""
+                  lines: Sequence[int] = (), log: str = "",
+                  found: list[Contradiction] | None = None, keep: Keep = Keep.LOGGED
                   ) -> Iterator[tuple[SessionState, SessionState]]:
     """The state before and after each input in force, from the scenario on. `lines` (the log
-    line of each input) and `log` (its path) make a failure name where it is."""
+    line of each input) and `log` (its path) make a failure name where it is. What this
+    machine computes otherwise than the log goes to `found`, from the last checkpoint on (a
+    checkpoint went on from what came before it); `keep` says whose figures stand."""
     from automa.session.log import SessionError
 
     state = start(scenario)
     for index, command in enumerate(done):
         before = state
+        if found is not None and isinstance(command, Checkpoint):
+            found.clear()
         try:
-            state = _replayed_one(state, command, setting, done[:index])
+            if isinstance(command, NextActivation):
+                state = replay_activation(state, command, setting, index, found, keep)[0]
+            else:
+                state = apply_command(state, command, setting, done[:index],
+                                      replaying=True).after
         except (InputError, RulesError, SessionError, ValueError, TypeError, AttributeError,
                 KeyError, IndexError) as error:
             line = command.line if isinstance(command, Damaged) else None
@@ -780,17 +827,24 @@ def replay_states(scenario: Scenario, done: Sequence[Command], setting: Setting,
         yield before, state
 
 
-def _replayed_one(state: SessionState, command: Command, setting: Setting,
-                  done: Sequence[Command]) -> SessionState:
-    return apply_command(state, command, setting, done, replaying=True).after
-
-
 def replay(scenario: Scenario, done: Sequence[Command], setting: Setting,
            lines: Sequence[int] = (), log: str = "") -> SessionState:
     final = start(scenario)
     for _, after in replay_states(scenario, done, setting, lines, log):
         final = after
     return final
+
+
+def replay_checked(scenario: Scenario, done: Sequence[Command], setting: Setting,
+                   lines: Sequence[int] = (), log: str = "", keep: Keep = Keep.LOGGED
+                   ) -> tuple[SessionState, list[Contradiction]]:
+    """`replay`, and what this machine computes otherwise than the log since the last
+    checkpoint."""
+    found: list[Contradiction] = []
+    final = start(scenario)
+    for _, after in replay_states(scenario, done, setting, lines, log, found, keep):
+        final = after
+    return final, found
 
 
 def scenario_setting(scenario: Scenario, catalog: Catalog, seed: int) -> Setting:

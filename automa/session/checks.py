@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from automa.session.commands import READERS, BadCommand, Damaged, command_from_json
+from automa.session.commands import READERS, BadCommand, Checkpoint, Damaged, command_from_json
 
 DAMAGED = Damaged.TYPE  # the stand-in for a line that cannot be an input
+CHECKPOINT = Checkpoint.TYPE  # goes on from a kept battle (session/provenance.py)
 KINDS = tuple(READERS)
 
 

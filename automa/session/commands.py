@@ -524,19 +524,24 @@ class EndHeroesTurn:
 class NextActivation:
     """One AI activation. Its dice and tokens (`outcomes`) and its geometric `answers` are the
     ones given ahead (a replay gives all of them); the rest are drawn or asked, and the
-    activation is logged with every one of them and a one-line `summary`."""
+    activation is logged with every one of them, a one-line `summary` and where each piece it
+    moved or placed ended (`ends`, tracked geometry only: a replay keeps them, and reports a
+    machine that computes otherwise)."""
 
     TYPE: ClassVar[str] = "activation"
     outcomes: tuple[ChanceAnswer, ...] = ()
     answers: tuple[GeometryAnswer, ...] = ()
     summary: str = ""
     answered: bool = field(default=False, compare=False)  # from the log: every answer is in it
+    ends: tuple[tuple[str, Point], ...] | None = None  # None: logged before ends were kept
 
     def to_json(self) -> Json:
         data: Json = {"type": self.TYPE, "outcomes": [o.to_json() for o in self.outcomes],
                       "answers": [a.to_json() for a in self.answers]}
         if self.summary:
             data["summary"] = self.summary
+        if self.ends is not None:
+            data["ends"] = {piece: [at[0], at[1]] for piece, at in self.ends}
         return data
 
     @classmethod
@@ -547,7 +552,14 @@ class NextActivation:
         summary = data.get("summary", "")
         if not isinstance(summary, str):
             raise BadCommand("summary is not text")
-        return cls(outcomes, answers, summary, answered="answers" in data)
+        ends = None
+        if "ends" in data:
+            table = data["ends"]
+            if not isinstance(table, dict):
+                raise BadCommand("ends is not a table of positions [x, y] on the table")
+            places = _Fields({str(k): v for k, v in table.items()})
+            ends = tuple((str(piece), places.point(str(piece))) for piece in table)
+        return cls(outcomes, answers, summary, answered="answers" in data, ends=ends)
 
 
 @dataclass(frozen=True)
@@ -594,6 +606,35 @@ class Rollback:
 
 
 @dataclass(frozen=True)
+class Checkpoint:
+    """Go on from a kept battle (`automa log --accept-data`, `--accept-recomputed`): the
+    battle as it stood (`standing`, session/snapshot.py's JSON, read when it is applied), and
+    the data and rulings the inputs after it are played under (`basis`: the data files'
+    digests and the rulings in force, session/provenance.py). Never made by a player."""
+
+    TYPE: ClassVar[str] = "checkpoint"
+    why: str
+    basis: Mapping[str, object]
+    standing: Mapping[str, object]
+
+    def to_json(self) -> Json:
+        return {"type": self.TYPE, "why": self.why, **self.basis, "state": dict(self.standing)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> Checkpoint:
+        standing = data.get("state")
+        if not isinstance(standing, dict):
+            raise BadCommand("a checkpoint without the battle it keeps")
+        basis = {key: data[key] for key in BASIS_KEYS if key in data}
+        if not all(isinstance(value, dict) for value in basis.values()):
+            raise BadCommand("a checkpoint's record of the data or rulings is not a table")
+        return cls(_Fields(data).optional_text("why") or "", basis, standing)
+
+
+BASIS_KEYS = ("data", "data_files", "rulings")  # what a checkpoint records of the data
+
+
+@dataclass(frozen=True)
 class Damaged:
     """The stand-in for a log line that cannot be an input: replaying it stops with
     `problem`, naming `line`. Never made by a player."""
@@ -609,7 +650,8 @@ class Damaged:
 TableCommand = Move | Damage | Heal | Adjust | Remove | SetCondition | ReturnToMat
 HeroCommand = Hit | UseCard | EnterCave | Summon
 Marker = Undo | Redo | Rollback
-Command = TableCommand | HeroCommand | EndHeroesTurn | NextActivation | Marker | Damaged
+Command = (TableCommand | HeroCommand | EndHeroesTurn | NextActivation | Marker | Checkpoint
+           | Damaged)
 
 READERS: dict[str, Callable[[Mapping[str, object]], Command]] = {
     Move.TYPE: Move.from_json, Damage.TYPE: Damage.from_json, Heal.TYPE: Heal.from_json,
@@ -620,6 +662,7 @@ READERS: dict[str, Callable[[Mapping[str, object]], Command]] = {
     Summon.TYPE: Summon.from_json, EndHeroesTurn.TYPE: EndHeroesTurn.from_json,
     NextActivation.TYPE: NextActivation.from_json, Undo.TYPE: Undo.from_json,
     Redo.TYPE: Redo.from_json, Rollback.TYPE: Rollback.from_json,
+    Checkpoint.TYPE: Checkpoint.from_json,
 }
 
 

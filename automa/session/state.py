@@ -13,6 +13,7 @@ from automa.engine.activation import Activation
 from automa.engine.battle import Battle
 from automa.engine.chance import Asker, Chance
 from automa.engine.turn import TurnProgress
+from automa.errors import InputError
 from automa.model.components import DamageToken
 from automa.model.scenario import ChanceScript, Scenario
 from automa.session.commands import (
@@ -26,6 +27,7 @@ from automa.session.commands import (
     Source,
     Undo,
 )
+from automa.session.snapshot import AI, HEROES, Standing
 
 
 class Phase(StrEnum):
@@ -166,3 +168,24 @@ def activation_summary(activation: Activation, before: SessionState,
         elif piece.health is not None and now.health is not None and now.health != piece.health:
             changes.append(f"{names[piece.id]} {now.health - piece.health:+d} health")
     return text + (f" ({', '.join(changes)})" if changes else "")
+
+
+def standing_of(state: SessionState) -> Standing:
+    """What a checkpoint keeps of the state; refused in the middle of an AI turn with a piece
+    still to act out of the tiles' order (a repeat shot, a summon): such a turn's order is not
+    kept."""
+    progress = state.progress
+    if progress is not None and progress.queue:
+        raise InputError("a piece is still to act out of the tiles' order (a repeat shot or a "
+                         "summon): play on to the next activation, or `automa rollback` to the "
+                         "heroes' turn, first")
+    return Standing(state.battle, state.round, HEROES if progress is None else AI,
+                    progress.acted if progress is not None else frozenset(),
+                    progress.count if progress is not None else 0)
+
+
+def restored(state: SessionState, standing: Standing) -> SessionState:
+    """The state a checkpoint keeps (the activations before it stay in the history)."""
+    progress = None if standing.phase == HEROES else TurnProgress(
+        standing.battle, standing.acted, (), standing.count)
+    return replace(state, battle=standing.battle, round=standing.round, progress=progress)

@@ -5,7 +5,7 @@ time holds. Every command replays the log, so what is on disk is the whole truth
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -15,9 +15,11 @@ import numpy as np
 from automa.catalog.load import Catalog
 from automa.engine.judge import GEOMETRY_MODES, GeometryMode
 from automa.errors import InputError, ScenarioError
+from automa.geometry.table import build_table
 from automa.model.scenario import Scenario
 from automa.scenario.load import parse_scenario
-from automa.session.apply import Setting, replay
+from automa.session.agreement import Contradiction
+from automa.session.apply import Keep, Setting, replay_checked
 from automa.session.cave import RoomContext
 from automa.session.checks import DAMAGED
 from automa.session.commands import Command, Damaged, Rollback, read_or_damaged
@@ -26,15 +28,15 @@ from automa.session.lock import ACTIVATION, WRITE, session_lock
 from automa.session.log import (
     SCENARIO_SHA256,
     LogContents,
+    LogEnd,
     SessionError,
-    append_event,
-    drop_torn_tail,
     parse_log,
     read_bytes,
     read_log,
     stamp_of,
     write_header,
 )
+from automa.session.provenance import basis_changes, recorded_basis, refusal, started_with
 from automa.session.state import SessionState, in_force
 from automa.storage import atomic_write_bytes
 
@@ -55,12 +57,19 @@ class Session(Game):
         self.header = header
         self.torn = contents.torn
         self.stamp = contents.stamp  # the log bytes the state was built from
+        self.end = LogEnd.of(folder / LOG, contents)  # where the next input goes
         seed = header.get("seed")
         assert isinstance(seed, int)
         super().__init__(scenario, catalog, seed, header.get("chance") == "physical",
                          _geometry_mode(header), room)
         self.raw = commands_of(contents)
-        self.state = _replayed(folder, scenario, contents, self.raw, self.setting)
+        changes = basis_changes(recorded_basis(header, in_force(self.raw)[0]), scenario,
+                                catalog)
+        if changes:
+            raise SessionError(refusal(folder, changes))
+        # logged figures this machine computes otherwise (the logged ones stand), one line each
+        self.state, self.contradictions = replayed(folder, scenario, contents, self.raw,
+                                                   self.setting)
 
     @classmethod
     def create(cls, folder: Path, scenario_path: Path, catalog: Catalog, seed: int | None,
@@ -90,7 +99,8 @@ class Session(Game):
             write_header(folder / LOG, {
                 "seed": used_seed, "chance": chance, "geometry": geometry,
                 "scenario": scenario_path.name, "round": scenario.round,
-                SCENARIO_SHA256: hashlib.sha256(data).hexdigest()})
+                SCENARIO_SHA256: hashlib.sha256(data).hexdigest(),
+                **started_with(scenario, catalog)})
         return cls.open(folder, catalog)
 
     @classmethod
@@ -114,13 +124,14 @@ class Session(Game):
         if stamp_of(data) == self.stamp:  # the same bytes: nothing to parse or replay
             return False
         contents = parse_log(path, data)
-        if contents.header != self.header:
+        if not same_start(contents.header, self.header):
             raise SessionError(f"{self.folder / LOG}: was replaced by another session's log "
                                f"while this window had it open; open the session again")
         commands = commands_of(contents)
-        self.state = _replayed(self.folder, self.state.scenario, contents, commands,
-                               self.setting)
-        self.raw, self.torn, self.stamp = commands, contents.torn, contents.stamp
+        self.state, self.contradictions = replayed(self.folder, self.state.scenario, contents,
+                                                   commands, self.setting)
+        self.header, self.raw, self.torn = contents.header, commands, contents.torn
+        self.stamp, self.end = contents.stamp, LogEnd.of(path, contents)
         return True
 
     @contextmanager
@@ -134,14 +145,11 @@ class Session(Game):
             yield
 
     def _record(self, command: Command) -> None:
-        """Append one input; call it inside `_writing`."""
-        path = self.folder / LOG
-        if self.torn:  # cut a crash's half line off before the next input goes after it
-            drop_torn_tail(path)
-            self.torn = False
-        append_event(path, command.to_json())
+        """Append one input, sealed onto the last line's hash (a crash's half line is cut off
+        first); call it inside `_writing`."""
+        self.stamp = self.end.append(command.to_json())
+        self.torn = False
         self.raw.append(command)
-        self.stamp = stamp_of(read_bytes(path))
 
 
 def rollback_log(folder: Path, keep: int) -> int:
@@ -156,9 +164,7 @@ def rollback_log(folder: Path, keep: int) -> int:
         done, _ = in_force(commands_of(contents))
         if not 0 <= keep <= len(done):
             raise InputError(f"rollback: there are {len(done)} inputs; keep 0..{len(done)}")
-        if contents.torn:
-            drop_torn_tail(path)
-        append_event(path, Rollback(keep).to_json())
+        LogEnd.of(path, contents).append(Rollback(keep).to_json())
     return len(done)
 
 
@@ -174,17 +180,42 @@ def commands_of(contents: LogContents) -> list[Command]:
     return commands
 
 
-def _replayed(folder: Path, scenario: Scenario, contents: LogContents,
-              commands: list[Command], setting: Setting) -> SessionState:
-    """The state after the inputs in force, a failure naming the log line it stopped at."""
+def replayed(folder: Path, scenario: Scenario, contents: LogContents, commands: list[Command],
+             setting: Setting, keep: Keep = Keep.LOGGED, advice: bool = True
+             ) -> tuple[SessionState, tuple[str, ...]]:
+    """The state after the inputs in force, a failure naming the log line it stopped at; and
+    one line for each logged figure this machine computes otherwise (the logged one stands,
+    or this machine's with `keep` COMPUTED)."""
     done, _ = in_force(commands)
     line_of = {id(command): line for command, line in zip(commands, contents.lines,
                                                            strict=False)}
-    return replay(scenario, done, setting, [line_of.get(id(c), 0) for c in done],
-                  str(folder / LOG))
+    lines = [line_of.get(id(c), 0) for c in done]
+    state, found = replay_checked(scenario, done, setting, lines, str(folder / LOG), keep)
+    return state, tuple(contradiction_line(folder / LOG, c, lines, advice) for c in found)
 
 
-def _geometry_mode(header: dict[str, object]) -> GeometryMode:
+def contradiction_line(log: Path, found: Contradiction, lines: list[int],
+                       advice: bool = True) -> str:
+    """One line: the input, the question and both answers (and what to do about it)."""
+    line = lines[found.input] if found.input < len(lines) else 0
+    where = f"{log} line {line}" if line else str(log)
+    text = (f"{where}: input {found.input + 1} ({found.actor}): {found.question!r} is "
+            f"{found.logged} in the log, {found.computed} as computed here")
+    if not advice:
+        return text
+    return (f"{text}; the log's stands (`automa log --accept-recomputed --session "
+            f"{log.parent}` goes on with this machine's)")
+
+
+START_KEYS = ("seed", "chance", "geometry", SCENARIO_SHA256)  # what a session is started with
+
+
+def same_start(one: Mapping[str, object], other: Mapping[str, object]) -> bool:
+    """Two headers of one session (the log may have been chained or mended since)."""
+    return all(one.get(key) == other.get(key) for key in START_KEYS)
+
+
+def _geometry_mode(header: Mapping[str, object]) -> GeometryMode:
     mode = header.get("geometry", GeometryMode.TRACKED)
     return GeometryMode(str(mode)) if mode in GEOMETRY_MODES else GeometryMode.TRACKED
 
@@ -247,3 +278,11 @@ def _holds_session(path: Path) -> bool:
     except OSError:
         return True
 
+
+
+def setting_of(header: Mapping[str, object], scenario: Scenario, catalog: Catalog) -> Setting:
+    """The setting a session's header gives (no campaign: replaying needs none)."""
+    seed = header.get("seed")
+    assert isinstance(seed, int)
+    return Setting(catalog, build_table(scenario.playmat), seed,
+                   header.get("chance") == "physical", _geometry_mode(header))
