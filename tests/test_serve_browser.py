@@ -330,7 +330,9 @@ def test_a_whole_battle_through_the_page(browser: Browser, tmp_path: Path) -> No
 
         # Undo on the page takes back the last activation; a CLI redo shows on the page
         inputs = len(view["log"])
-        page.click("#undo")
+        page.click("#undo")  # the page's request may reach the server after the next read
+        page.wait_for_function("n => document.querySelectorAll('#log li').length === n",
+                               arg=inputs - 1, timeout=15000)
         view = settled(page, url)
         assert len(view["log"]) == inputs - 1
         assert page.locator("#log li").count() == inputs - 1
