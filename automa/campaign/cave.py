@@ -85,7 +85,7 @@ def fight_kraken(command: FightKraken, catalog: Catalog,
     from automa.engine.chance import Chance
     from automa.model.scenario import Bag, ChanceScript
     from automa.rules.kraken import fight, reward, token_count
-    from automa.rules.rulings import cite, ruling
+    from automa.rules.rulings import RulingKey, cite, ruling
 
     reason = command.check()
     if reason is not None:
@@ -103,20 +103,20 @@ def fight_kraken(command: FightKraken, catalog: Catalog,
     count = token_count(command.health, command.shots)
     if physical and asker is not None:
         asker.tell(f"The hero draws {count} red Damage tokens (level {level} bag, "
-                   f"{cite('kraken-bag')}), one at a time, keeping each out of the bag.")
+                   f"{cite(RulingKey.KRAKEN_BAG)}), one at a time, keeping each out of the bag.")
     drawn = [0]
 
     def draw(bag: Bag, hand: Sequence[DamageToken]) -> DamageToken:
         if physical and asker is not None and drawn[0] and not hand:  # ruling kraken-draw:
             # every token was in hand
             asker.tell(f"The bag is empty: note the {drawn[0]} tokens drawn so far and put "
-                       f"them all back into the bag ({cite('kraken-draw')})")
+                       f"them all back into the bag ({cite(RulingKey.KRAKEN_DRAW)})")
         drawn[0] = len(hand) + 1
         return chance.token(level, bag, "against the Kraken", hand)
 
     result = fight(command.health, command.shots, Bag(components.bags[level]),
                    lambda: chance.d12("the Kraken's strength"), draw,
-                   command.tie or ruling("kraken-tie").default or "kraken")
+                   command.tie or ruling(RulingKey.KRAKEN_TIE).default or "kraken")
     items = tuple(catalog.setup.hidden_cave_items)
     item = None
     if not result.hero_wins and not physical and items:

@@ -30,6 +30,7 @@ from automa.model.monsters import BehaviourRow
 from automa.model.pieces import Piece
 from automa.model.records import dataclass
 from automa.model.shots import Modifier, Sequence, Shot
+from automa.rules.rulings import RulingKey
 from automa.rules.sequences import (
     SequencePlan,
     band_text,
@@ -43,10 +44,10 @@ from automa.rules.tiles import DIRECTION_WORDS, TILE_NAMES
 
 SUMMON_RULER = 1
 TARGET_RULINGS = {  # what each ruling a target choice rests on decided there
-    "closest-edge": "\"closest\" is measured edge to edge",
-    "non-hero-wealth": "familiars, allies and mounts hold no gold or items of their own",
-    "most-poison": "pieces other than heroes count no Poison cards",
-    "direction-frame": "the Direction tiles are read from the Monster Start Zone",
+    RulingKey.CLOSEST_EDGE: "\"closest\" is measured edge to edge",
+    RulingKey.NON_HERO_WEALTH: "familiars, allies and mounts hold no gold or items of their own",
+    RulingKey.MOST_POISON: "pieces other than heroes count no Poison cards",
+    RulingKey.DIRECTION_FRAME: "the Direction tiles are read from the Monster Start Zone",
 }
 
 
@@ -112,7 +113,7 @@ class QuietLog(LiveLog):
     def explain(self, *lines: str) -> None:
         pass
 
-    def ruling(self, key: str, detail: str = "") -> None:
+    def ruling(self, key: RulingKey, detail: str = "") -> None:
         pass
 
 
@@ -142,7 +143,7 @@ class Aim:
 
 def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
              repeated: bool = False, resume: Resume | None = None,
-             order_rulings: tuple[str, ...] = ()) -> tuple[Battle, Activation]:
+             order_rulings: tuple[RulingKey, ...] = ()) -> tuple[Battle, Activation]:
     """One activation; `repeated` when a repeat shot gave this character its turn again;
     `resume` to finish a sequence a summon interrupted; `order_rulings`: the rulings its turn
     order rested on."""
@@ -166,14 +167,14 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
                       Sequence(resume.shots), "the rest of its sequence", repeated,
                       continued=True)
     if row.provenance == "house":
-        log.ruling("house-rows", f"the {row.id} row of the behaviour table is ours")
+        log.ruling(RulingKey.HOUSE_ROWS, f"the {row.id} row of the behaviour table is ours")
     if "frozen" in actor.conditions:
         log.add(NoteStep(f"{actor.label} is frozen by ice: it cannot act"))
         return battle, _finish(actor_id, battle, row, order_reason, log, (), (),
                                Aim(None, "frozen by ice: it cannot act"), (), "")
     if "stunned" in actor.conditions:
-        log.ruling("stun-and-aloft", "a stunned AI character loses its next turn, then the stun "
-                               "ends")
+        log.ruling(RulingKey.STUN_AND_ALOFT,
+                   "a stunned AI character loses its next turn, then the stun ends")
         log.add(NoteStep(f"{actor.label} is stunned: it loses this turn; remove its Stunned! "
                          f"card"))
         battle = battle.with_piece(replace(actor, conditions=actor.conditions - {"stunned"}))
@@ -267,7 +268,7 @@ def _enemy_aim(table: Table, battle: Battle, log: StepLog, row: BehaviourRow,
     tiles would break on positions is put to the table too."""
     actor = battle.piece(visible[0].viewer)
     candidates = [Candidate(battle.piece(s.target), s.distance) for s in visible]
-    wealth, tiles = table.option("non-hero-wealth"), table.scenario.tiles
+    wealth, tiles = table.option(RulingKey.NON_HERO_WEALTH), table.scenario.tiles
     asked = table.judge.asked
     if not asked and not table.quiet and "closest" in _columns(row) and len(candidates) > 1:
         # whether the choice reaches its `closest` column only sets the margin of a question
@@ -297,7 +298,7 @@ def _enemy_aim(table: Table, battle: Battle, log: StepLog, row: BehaviourRow,
         log.close_calls.append(f"target choice by {measured_by}: the runner-up is within "
                                f"{table.close_call} cm; measure both")
     if column_field and row.is_house(column_field):
-        log.ruling("house-rows", f"the {row.id} row's {choice.column} column is ours")
+        log.ruling(RulingKey.HOUSE_ROWS, f"the {row.id} row's {choice.column} column is ours")
     return Aim(choice.target, reason)
 
 
@@ -385,7 +386,7 @@ def _advanced_aim(table: Table, battle: Battle, log: StepLog, actor_id: str) -> 
         if mate is not None:
             log.explain(f"advanced 2: {mate} is the nearest teammate in sight to repeat")
             plan = plan_repeat(actor.sequences, actor.kind == "catacomb-lord",
-                               table.option("preferred-sequence"))
+                               table.option(RulingKey.PREFERRED_SEQUENCE))
             sequence, why = _follow_plan(table, log, actor, plan)
             return Aim(mate, f"advanced target 2: {battle.piece(mate).label} will repeat its "
                              f"turn", friendly=True, sequence=sequence, sequence_reason=why)
@@ -433,7 +434,7 @@ def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog, row: Behav
         return (tuple(s for s in sightings if s.visible),
                 tuple(s for s in sightings if not s.visible))
     asked = settings.los_blocked and table.judge.asked
-    wealth = table.option("non-hero-wealth")
+    wealth = table.option(RulingKey.NON_HERO_WEALTH)
 
     def rank(s: Sighting) -> tuple[float, ...]:
         return preference_key(Candidate(battle.piece(s.target), s.distance), row, wealth)
@@ -465,7 +466,7 @@ def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog, row: Behav
         _note_sight(table, log, actor_id, s)
     if settings.los_blocked and any(not s.visible or s.margin < CORRIDOR_WIDTH / 2
                                     for s in judged):
-        log.ruling("los-test", f"blocked sight by the {settings.los_test} test")
+        log.ruling(RulingKey.LOS_TEST, f"blocked sight by the {settings.los_test} test")
     return (tuple(s for s in judged if s.visible), tuple(s for s in judged if not s.visible))
 
 
@@ -497,7 +498,7 @@ def _sight_matters(table: Table, battle: Battle, row: BehaviourRow, sighting: Si
     others = [Candidate(battle.piece(s.target), s.distance) for s in sightings
               if s.visible and s.target != sighting.target]
     this = Candidate(battle.piece(sighting.target), sighting.distance)
-    tiles, wealth = table.scenario.tiles, table.option("non-hero-wealth")
+    tiles, wealth = table.scenario.tiles, table.option(RulingKey.NON_HERO_WEALTH)
     with_it = select_target([*others, this], row, tiles, table.close_call, wealth).target
     without = select_target(others, row, tiles, table.close_call, wealth).target \
         if others else None
@@ -516,9 +517,9 @@ def _choose_sequence(table: Table, log: StepLog, actor: Piece, row: BehaviourRow
     if spec is not None and spec.rotating_modifiers and len(actor.sequences) == 1:
         return _rotated(actor.sequences[0], spec.rotating_modifiers, table.scenario.round)
     plan = plan_sequence(actor.sequences, row.shot_preference, actor.kind == "catacomb-lord",
-                         table.option("preferred-sequence"), explain=log.explaining)
+                         table.option(RulingKey.PREFERRED_SEQUENCE), explain=log.explaining)
     if plan.index is not None and plan.count > 1 and row.is_house("shot_preference"):
-        log.ruling("house-rows", f"the {row.id} row's shot preference is ours")
+        log.ruling(RulingKey.HOUSE_ROWS, f"the {row.id} row's shot preference is ours")
     return _follow_plan(table, log, actor, plan)
 
 
@@ -551,15 +552,17 @@ def _lord_by_health(table: Table, log: StepLog, actor: Piece) -> tuple[Sequence,
     lord = table.catalog.lords.get(actor.monster or "")
     if lord is None or len(lord.health_bands) != len(actor.sequences) or actor.health is None:
         return None
-    if lord.provenance != "rulebook" and table.option("lord-sequence") != "card":
-        log.ruling("lord-sequence", f"the printed D12, not {lord.name}'s card's health bands "
-                                    f"({lord.provenance} data)")
+    if lord.provenance != "rulebook" and table.option(RulingKey.LORD_SEQUENCE) != "card":
+        log.ruling(RulingKey.LORD_SEQUENCE,
+                   f"the printed D12, not {lord.name}'s card's health bands "
+                   f"({lord.provenance} data)")
         return None
     for index, (low, high) in enumerate(lord.health_bands):
         if low <= actor.health <= high:
             if lord.provenance != "rulebook":
-                log.ruling("lord-sequence", f"{lord.name}'s card picks its sequence by health "
-                                            f"({lord.provenance} data), not the printed D12")
+                log.ruling(RulingKey.LORD_SEQUENCE,
+                           f"{lord.name}'s card picks its sequence by health "
+                           f"({lord.provenance} data), not the printed D12")
             return actor.sequences[index], (f"{lord.name} picks by health: {actor.health} "
                                             f"is in {low}-{high}")
     return None
@@ -577,7 +580,7 @@ def _rotated(sequence: Sequence, modifiers: tuple[str, ...], round_number: int
 def _no_target(table: Table, battle: Battle, log: StepLog, actor_id: str,
                row: BehaviourRow) -> Battle:
     if row.is_house("no_target"):
-        log.ruling("house-rows", f"the {row.id} row's No Target Action is ours")
+        log.ruling(RulingKey.HOUSE_ROWS, f"the {row.id} row's No Target Action is ours")
     actions: dict[str, Callable[[Table, Battle, StepLog, str, int], Battle]] = {
         "retreat-to-monster-zone": retreat_to_monster_zone,
         "move-toward-closest-obstacle": toward_closest_obstacle,
@@ -634,7 +637,7 @@ def perform(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: 
         log.add(ShotStep(shot.notation(), shot.notation()))
         return _summon(table, battle, log, ctx, shot.argument or "")
     log.add(ShotStep(shot.notation(), "nothing", "the AI has no rule for this shot"))
-    log.ruling("no-ai-rule", f"the AI skips the {name} shot (no AI rule for it)")
+    log.ruling(RulingKey.NO_AI_RULE, f"the AI skips the {name} shot (no AI rule for it)")
     return battle
 
 
@@ -658,7 +661,7 @@ def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Bat
     """The nearest friendly character in sight (not itself, not frozen) acts again."""
     actor = battle.piece(ctx.actor)
     if ctx.in_repeat:
-        log.ruling("repeat", "a repeated turn grants no further repeat")
+        log.ruling(RulingKey.REPEAT, "a repeated turn grants no further repeat")
         log.add(NoteStep("repeat: this turn is itself a repeat, so nobody acts again"))
         return battle
     if ctx.friendly and ctx.target is not None and battle.get(ctx.target) is not None \
@@ -672,11 +675,12 @@ def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Bat
                if p.side == "ai" and p.id != actor.id and "frozen" not in p.conditions]
     seen = [s for s in look_around(table.geometry, actor, friends, settings.los_blocked,
                                    settings.los_test) if s.visible]
-    if table.judge.asked and friends and table.option("repeat") == "nearest":
+    if table.judge.asked and friends and table.option(RulingKey.REPEAT) == "nearest":
         chosen = _asked_nearest(table, actor, friends, seen[0].target if seen else None)
         if chosen is not None:
             if len(friends) > 1:
-                log.ruling("repeat", "the repeat's friend is chosen by nearest friend in sight")
+                log.ruling(RulingKey.REPEAT,
+                           "the repeat's friend is chosen by nearest friend in sight")
             ctx.repeat = chosen
             log.add(NoteStep(f"repeat: {battle.piece(chosen).label} (the nearest friend in "
                              f"sight, as the table says) acts again at once"))
@@ -687,15 +691,15 @@ def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Bat
         return battle
     by = "nearest friend in sight"
     ctx.repeat, how = seen[0].target, by
-    if len(seen) > 1 and table.option("repeat") == "columns":
+    if len(seen) > 1 and table.option(RulingKey.REPEAT) == "columns":
         row = table.catalog.behaviour_for(actor)
         choice = select_target([Candidate(battle.piece(s.target), s.distance) for s in seen],
                                row, table.scenario.tiles, table.close_call,
-                               table.option("non-hero-wealth"))
+                               table.option(RulingKey.NON_HERO_WEALTH))
         by = f"the {row.id} row's columns"
         ctx.repeat, how = choice.target, f"{by}: {choice.reason}"
     if len(seen) > 1:
-        log.ruling("repeat", f"the repeat's friend is chosen by {by}")
+        log.ruling(RulingKey.REPEAT, f"the repeat's friend is chosen by {by}")
     log.add(NoteStep(f"repeat: {battle.piece(ctx.repeat).label} ({how}) acts again at once"))
     return battle
 

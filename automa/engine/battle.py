@@ -14,7 +14,7 @@ from automa.geometry.table import TableGeometry
 from automa.model.pieces import Piece
 from automa.model.records import dataclass
 from automa.model.scenario import Bag, Scenario
-from automa.rules.rulings import option, ruling
+from automa.rules.rulings import RulingKey, option, ruling
 
 # kept for reading a battle (dropped by Battle.forget_indexes)
 INDEXES = ("_by_id_kept", "_on_table_kept", "_on_table_ids_kept", "_places_kept",
@@ -222,10 +222,10 @@ class Table:
     def close_call(self) -> float:
         return self.scenario.settings.close_call
 
-    def option(self, key: str) -> str:
+    def option(self, key: RulingKey) -> str:
         """The option in force for switchable ruling `key` (the scenario's, else ours), looked
         up once per table (an activation asks several times; kept in the instance's dict)."""
-        kept: dict[str, str] | None = self.__dict__.get("_options_kept")
+        kept: dict[RulingKey, str] | None = self.__dict__.get("_options_kept")
         if kept is None:
             kept = self.__dict__["_options_kept"] = {}
         found = kept.get(key)
@@ -252,7 +252,7 @@ class StepLog:
         if self.explaining:
             self.trace.extend(lines)
 
-    def ruling(self, key: str, detail: str = "") -> None:
+    def ruling(self, key: RulingKey, detail: str = "") -> None:
         """A decision rests on ruling `key` of the registry: it is marked where it fires."""
         entry = ruling(key)
         fired = Fired(entry.number, key, detail or entry.title)
@@ -265,5 +265,5 @@ class Fired:
     """A ruling that decided something in an activation, and what it decided there."""
 
     number: int
-    key: str
+    key: RulingKey
     text: str

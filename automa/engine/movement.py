@@ -31,6 +31,7 @@ from automa.geometry.templates import (
 )
 from automa.geometry.zones import Rune, runes_of
 from automa.model.pieces import Piece
+from automa.rules.rulings import RulingKey
 
 HERO_RULER = 3  # the Heroic Forces always use Ruler 3
 
@@ -100,8 +101,9 @@ def push(table: Table, battle: Battle, log: StepLog, piece_id: str, why: str = "
     if piece is None or not battle.placed(piece):
         return battle
     if "aloft" in piece.conditions:
-        log.ruling("stun-and-aloft", "a piece on top of an obstacle is not moved by the Clock "
-                                     "template (it is safe from all template attacks)")
+        log.ruling(RulingKey.STUN_AND_ALOFT,
+                   "a piece on top of an obstacle is not moved by the Clock "
+                   "template (it is safe from all template attacks)")
         log.add(NoteStep(f"{piece.label} stands on top of an obstacle: the Clock template "
                          f"cannot move it"))
         return battle
@@ -128,15 +130,16 @@ def push(table: Table, battle: Battle, log: StepLog, piece_id: str, why: str = "
 def clock_reading(table: Table, log: StepLog, piece: Piece, face: int) -> ClockReading:
     """The Clock template on `piece`: front or reverse side by ruling 9, marked where the two
     readings of "at the edge" disagree."""
-    rule = table.option("clock-edge")
+    rule = table.option(RulingKey.CLOCK_EDGE)
     reading = clock_direction(table.geometry, table.catalog.components.clock,
                               table.scenario.templates.clock_radius, piece.at, face,
                               piece.radius, rule)
     if table.judge.asked:  # no positions: the players see whether it is at the edge
         return _asked_side(table, log, piece, face, rule, reading)
     if reading.disputed:
-        log.ruling("clock-edge", f"{piece.label} is near the edge: the {reading.side} side of "
-                                 f"the Clock template ({table.option('clock-edge')} reading)")
+        log.ruling(RulingKey.CLOCK_EDGE,
+                   f"{piece.label} is near the edge: the {reading.side} side of "
+                   f"the Clock template ({table.option(RulingKey.CLOCK_EDGE)} reading)")
     return reading
 
 
@@ -147,8 +150,9 @@ def _asked_side(table: Table, log: StepLog, piece: Piece, face: int, rule: str,
                 if rule == "overhang" else f"Does {piece.label} touch the mat edge?")
     at_edge = table.judge.confirm(question, computed.side == "reverse", math.inf)
     if at_edge:
-        log.ruling("clock-edge", f"{piece.label} is at the edge, as the table answered: the "
-                                 f"reverse side of the Clock template ({rule} reading)")
+        log.ruling(RulingKey.CLOCK_EDGE,
+                   f"{piece.label} is at the edge, as the table answered: the "
+                   f"reverse side of the Clock template ({rule} reading)")
     clock = table.catalog.components.clock
     if not at_edge:
         return ClockReading("front", face, rotate_clockwise(TOWARD_HERO_ZONE,
@@ -275,12 +279,12 @@ def _stays_on_its_rune(table: Table, log: StepLog, actor: Piece, runes: dict[int
                     if r.number != rolled.number and rune_occupant([actor], r.at, radius)), None)
     if current is None:
         return False
-    if table.option("rune-when-on-rune") == "stays":
-        log.ruling("rune-when-on-rune", f"{actor.label} is on rune {current}: it stays "
-                                        f"(your table's reading)")
+    if table.option(RulingKey.RUNE_WHEN_ON_RUNE) == "stays":
+        log.ruling(RulingKey.RUNE_WHEN_ON_RUNE, f"{actor.label} is on rune {current}: it stays "
+                                                f"(your table's reading)")
         return True
-    log.ruling("rune-when-on-rune", f"{actor.label} leaves rune {current} for rune "
-                                    f"{rolled.number}")
+    log.ruling(RulingKey.RUNE_WHEN_ON_RUNE, f"{actor.label} leaves rune {current} for rune "
+                                            f"{rolled.number}")
     return False
 
 
@@ -298,7 +302,8 @@ def _log_two_dice(table: Table, log: StepLog, why: str, faces: list[int], rune: 
         other, _ = (None, []) if table.judge.asked else _rune_choice(
             table, runes, faces[1:], battle, actor, table.geometry.playmat.rune_radius)
         if table.judge.asked or other is not None:
-            log.ruling("two-rolled-runes", "of two free rolled runes the AI takes the Rune Die's")
+            log.ruling(RulingKey.TWO_ROLLED_RUNES,
+                       "of two free rolled runes the AI takes the Rune Die's")
         result = (f"both runes are free: the Rune Die's, rune {rune.number}"
                   if other is not None else f"rune {rune.number}")
     log.add(RollStep("location", faces[1], why, result))
@@ -326,8 +331,8 @@ def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
                                                                      rune):
             rune, passed = None, [*passed, "already on a rune: it stays"]
         if rune is None and must_land:
-            log.ruling("random-rune", "coming back from the Teleported! card, a taken rune is "
-                                      "rolled again")
+            log.ruling(RulingKey.RANDOM_RUNE,
+                       "coming back from the Teleported! card, a taken rune is rolled again")
         outcome = "roll again" if must_land else "nothing happens"
         if not two_dice:
             log.add(RollStep("rune", faces[0], why, f"rune {rune.number}" if rune is not None
@@ -353,8 +358,9 @@ def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
                      default=None)
         goal = chosen.at if chosen else mid
         spot = nearest_legal_spot(table.geometry, battle.on_table(), actor, goal)
-        log.ruling("teleport-landing", "a piece that must land on a rune and rolls only taken "
-                                       "ones takes the free rune nearest the mat centre")
+        log.ruling(RulingKey.TELEPORT_LANDING,
+                   "a piece that must land on a rune and rolls only taken "
+                   "ones takes the free rune nearest the mat centre")
         where = f"rune {chosen.number}" if chosen else "the mat centre (no rune is free)"
         return _apply(battle, log, table, Move(actor_id, actor.at, spot, goal, None), why,
                       "Rune Die", where)

@@ -29,7 +29,7 @@ from automa.model.pieces import Piece
 from automa.model.playmat import Obstacle, Playmat
 from automa.model.rooms import RoomSpec
 from automa.model.scenario import Bag, ChanceScript, Scenario, Settings, Templates, Tiles
-from automa.rules.rulings import cite
+from automa.rules.rulings import RulingKey, cite
 from automa.rules.setup import Unit, character_tiles_for, d12_half, direction_pair, placement_order
 from automa.rules.tiles import tile_key
 
@@ -441,7 +441,7 @@ def _hidden_cave(catalog: Catalog, chance: Chance, notes: list[str]) -> tuple[st
     items = ", ".join(catalog.setup.hidden_cave_items)
     names = ", ".join(catalog.monsters[m].name for m in chosen)
     notes.append(f"Hidden Cave: set aside one piece of each of {names} (those pieces are not "
-                 f"available to the Overseer; {cite('cave-pieces')}); put {items} (or four "
+                 f"available to the Overseer; {cite(RulingKey.CAVE_PIECES)}); put {items} (or four "
                  f"random Item cards) face up beside the Hidden Cave card")
     return chosen
 

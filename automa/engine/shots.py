@@ -36,6 +36,7 @@ from automa.model.monsters import EffectSpec
 from automa.model.pieces import Piece
 from automa.model.records import dataclass
 from automa.model.shots import Shot
+from automa.rules.rulings import RulingKey
 from automa.rules.tokens import discard, draw, pour_back, refill_if_empty, token_levels
 
 TARGET_TILE_RETRIES = 24
@@ -90,9 +91,10 @@ def discard_tokens(table: Table, battle: Battle, log: StepLog, drawn: Drawn) -> 
         bag = discard(battle.bags[level], hand)
         battle = battle.with_bag(level, bag)
         if len(hand) > 1 and reset:
-            log.ruling("reset-timing", "a reset icon among a shot's several tokens returns the "
-                                       "discard pile once the whole shot is resolved and its "
-                                       "tokens discarded, so they go back into the bag too")
+            log.ruling(RulingKey.RESET_TIMING,
+                       "a reset icon among a shot's several tokens returns the "
+                       "discard pile once the whole shot is resolved and its "
+                       "tokens discarded, so they go back into the bag too")
         if log.loud and (len(drawn) > 1 or reset):
             log.add(DiscardStep(level, tuple(t.label() for t in hand), reset, len(bag.tokens),
                                 len(bag.discard)))
@@ -103,11 +105,11 @@ def discard_tokens(table: Table, battle: Battle, log: StepLog, drawn: Drawn) -> 
 
 def _reset_others(table: Table, battle: Battle, log: StepLog, level: int) -> Battle:
     """Ruling 18: a reset returns its own level's discard pile, or every level's."""
-    if table.option("reset-scope") == "own-level":
-        log.ruling("reset-scope", f"the reset returns the level {level} discard pile only")
+    if table.option(RulingKey.RESET_SCOPE) == "own-level":
+        log.ruling(RulingKey.RESET_SCOPE, f"the reset returns the level {level} discard pile only")
         return battle
-    log.ruling("reset-scope", "the reset returns every level's discard pile (your table's "
-                              "reading)")
+    log.ruling(RulingKey.RESET_SCOPE, "the reset returns every level's discard pile (your table's "
+                                      "reading)")
     for other, bag in battle.bags.items():
         if other != level and bag.discard:
             battle = battle.with_bag(other, pour_back(bag))
@@ -137,7 +139,7 @@ def apply_modifiers(table: Table, battle: Battle, log: StepLog, ctx: ShotContext
         if target is None or spec.effect == "ignored":
             continue
         if spec.provenance == "house":
-            log.ruling("effects-data", f"the {modifier.name} modifier's effect is ours")
+            log.ruling(RulingKey.EFFECTS_DATA, f"the {modifier.name} modifier's effect is ours")
         if spec.effect == "note":
             log.add(NoteStep(_effect_text(battle, spec, ctx, target, modifier.count, amount)))
             continue
@@ -262,12 +264,14 @@ def _partly_zero(table: Table, battle: Battle, log: StepLog, tokens: list[Damage
     """Several tokens, a zero among them (the boulder): ruling 17 reads the zero as a miss of
     the whole shot, or lets the other tokens' damage stand (no push, no effect)."""
     amount = sum(t.value for t in tokens)
-    if table.option("boulder-zero") == "miss" or amount == 0:
-        log.ruling("boulder-zero", "one zero among the shot's tokens: the whole shot misses")
+    if table.option(RulingKey.BOULDER_ZERO) == "miss" or amount == 0:
+        log.ruling(RulingKey.BOULDER_ZERO,
+                   "one zero among the shot's tokens: the whole shot misses")
         log.add(NoteStep("a zero: the shot misses (no damage, no effect, no push)"))
         return battle
-    log.ruling("boulder-zero", "a zero among the shot's tokens: the others' damage stands, no "
-                               "push (your table's reading)")
+    log.ruling(RulingKey.BOULDER_ZERO,
+               "a zero among the shot's tokens: the others' damage stands, no "
+               "push (your table's reading)")
     log.add(NoteStep(f"a zero among the tokens: {amount} damage, no effect, no push"))
     return damage(battle, log, character_of(battle, target_id), amount)
 
@@ -287,8 +291,9 @@ def _damage_and_push(table: Table, battle: Battle, log: StepLog, ctx: ShotContex
         owner = battle.get(character)
         if owner is None or not battle.placed(owner):
             return battle  # dead (the part left play with it) or on the Devoured! card
-        log.ruling("part-push", "a hit on a part of a character (Ulom's claw) pushes that piece, "
-                                "the one struck; the character takes the damage and the effects")
+        log.ruling(RulingKey.PART_PUSH,
+                   "a hit on a part of a character (Ulom's claw) pushes that piece, "
+                   "the one struck; the character takes the damage and the effects")
     return push(table, battle, log, target_id)
 
 
@@ -296,8 +301,8 @@ def spared_by_ice(table: Table, log: StepLog, target: Piece) -> bool:
     """A frozen character "cannot be damaged" (the base game's ice rule; ruling 39)."""
     if "frozen" not in target.conditions:
         return False
-    rule = table.option("frozen-hero")
-    log.ruling("frozen-hero", f"{target.label} is frozen: "
+    rule = table.option(RulingKey.FROZEN_HERO)
+    log.ruling(RulingKey.FROZEN_HERO, f"{target.label} is frozen: "
                               + ("it cannot be damaged" if rule == "no-damage"
                                  else "damaged all the same (your table's reading)"))
     if rule == "no-damage":
@@ -321,12 +326,14 @@ def _freeze(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: 
     log.add(EffectStep(target_id, "frozen",
                        f"put the ice piece on {target.label}: frozen until it is knocked off"))
     battle = battle.with_piece(replace(target, conditions=target.conditions | {"frozen"}))
-    if table.option("ice-push") == "no-push":
-        log.ruling("ice-push", "an ice hit freezes instead of damaging and the frozen target is "
-                               "not pushed (your table's reading)")
+    if table.option(RulingKey.ICE_PUSH) == "no-push":
+        log.ruling(RulingKey.ICE_PUSH,
+                   "an ice hit freezes instead of damaging and the frozen target is "
+                   "not pushed (your table's reading)")
         return battle
-    log.ruling("ice-push", "an ice hit freezes instead of damaging; no zero was drawn, so the "
-                           "frozen target is pushed too, the ice piece on it")
+    log.ruling(RulingKey.ICE_PUSH,
+               "an ice hit freezes instead of damaging; no zero was drawn, so the "
+               "frozen target is pushed too, the ice piece on it")
     return push(table, battle, log, struck)
 
 
@@ -454,8 +461,9 @@ def _boomerang(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     assert ctx.target is not None
     aim = aim_piece(table, battle, ctx.actor, ctx.target)
     landing, struck_name = battle.piece(aim).at, battle.piece(aim).label
-    log.ruling("boomerang", "the AI's boomerang lands where its target stood, and each enemy "
-                            "beneath the returning Ruler 3 is hit by a level 1 token")
+    log.ruling(RulingKey.BOOMERANG,
+               "the AI's boomerang lands where its target stood, and each enemy "
+               "beneath the returning Ruler 3 is hit by a level 1 token")
     battle = resolve_hit(table, battle, log, ctx, shot, aim)
     log.add(NoteStep(f"leave the boomerang on the spot where {struck_name} stood when it was hit"
                      if table.judge.asked else
@@ -521,11 +529,11 @@ def target_ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotCont
             break
         holder = next((h for h, t in tiles.items() if t == tile), None)
         if holder is None:
-            log.ruling("hero-target-reroll", "a roll on a Hero Target tile no hero holds is "
-                                             "rolled again")
+            log.ruling(RulingKey.HERO_TARGET_REROLL,
+                       "a roll on a Hero Target tile no hero holds is rolled again")
         else:
-            log.ruling("absent-hero-tile", f"the tile of {holder}, who is not on the mat, is "
-                                           f"rolled again")
+            log.ruling(RulingKey.ABSENT_HERO_TILE,
+                       f"the tile of {holder}, who is not on the mat, is rolled again")
     else:
         log.add(NoteStep("no Hero Target tile belongs to a hero in play: the shot is lost"))
         return battle

@@ -40,7 +40,7 @@ from automa.geometry.table import TableGeometry, build_table
 from automa.model.monsters import BehaviourRow
 from automa.model.pieces import Piece
 from automa.model.scenario import Scenario
-from automa.rules.rulings import option
+from automa.rules.rulings import RulingKey, option
 from automa.rules.sequences import has_preferred_shot
 from automa.rules.targeting import COLUMNS, Candidate, _measure
 from automa.rules.tiles import direction_rank
@@ -221,7 +221,7 @@ class _Context:
 
     @property
     def wealth(self) -> str:
-        return option(self.scenario.settings.rulings, "non-hero-wealth")
+        return option(self.scenario.settings.rulings, RulingKey.NON_HERO_WEALTH)
 
 
 def threat_map(source: Scenario | tuple[Scenario, Battle], catalog: Catalog, hero: str,

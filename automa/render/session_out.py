@@ -12,7 +12,7 @@ from automa.model.pieces import Condition, Side
 from automa.render.json_out import pieces_json
 from automa.rules.hidden_cave import HiddenCave
 from automa.rules.kraken import hero_wins, token_count
-from automa.rules.rulings import cite
+from automa.rules.rulings import RulingKey, cite
 from automa.session.apply import Applied
 from automa.session.cave import KrakenFightBegins, Notice, antients_held
 from automa.session.commands import (
@@ -259,12 +259,12 @@ def notice_lines(notice: Notice) -> list[str]:
     if isinstance(notice, KrakenFightBegins):
         why = "sent by the Portal Trap" if notice.portal else "instead of their turn"
         lines = [f"{notice.hero} enters the Hidden Cave ({why}) and has left the Battle Phase; "
-                 f"the Kraken fight ({cite('cave-in-battle')})",
+                 f"the Kraken fight ({cite(RulingKey.CAVE_IN_BATTLE)})",
                  f"{notice.hero} draws {notice.tokens} red Damage tokens (level {notice.bag} "
-                 f"bag, {cite('kraken-bag')}), one at a time, keeping each out of the bag"]
+                 f"bag, {cite(RulingKey.KRAKEN_BAG)}), one at a time, keeping each out of the bag"]
     else:
         lines = [f"The bag is empty: note the {notice.drawn} tokens drawn so far and put them "
-                 f"all back into the bag ({cite('kraken-draw')})"]
+                 f"all back into the bag ({cite(RulingKey.KRAKEN_DRAW)})"]
     return [clean(f"  {line}") for line in lines]
 
 
@@ -287,7 +287,7 @@ def cave_lines(applied: Applied, announced: bool = False) -> list[str]:
              f"{' '.join(fight.tokens) or 'none'} = {total}"]
     if total == fight.strength:
         winner = "the hero" if fight.tie == KrakenTie.HERO else "the Kraken"
-        lines.append(f"a tie: {winner} wins ({cite('kraken-tie')})")
+        lines.append(f"a tie: {winner} wins ({cite(RulingKey.KRAKEN_TIE)})")
     if won:
         lines.append(f"the hero evades the Kraken: 1 platinum coin (5 gold), 2 health, "
                      f"{fight.item} (their choice), the Antient {fight.antient} (summon it "
@@ -307,10 +307,10 @@ def summon_lines(command: Summon) -> list[str]:
     return [clean(f"  {hero} summons {antient} instead of performing their base shot sequence "
                   f"(\"This Antient may be summoned instead of performing their hero's base "
                   f"shot sequence in a subsequent turn of the Battle Phase\"); marked used on "
-                  f"{hero}'s board ({cite('antient-summon-once')})."),
+                  f"{hero}'s board ({cite(RulingKey.ANTIENT_SUMMON_ONCE)})."),
             clean(f"  Place it within 2.5 cm of {hero}; it acts for the heroes first, then its "
                   f"card passes to the Overseer and back until the Battle Phase ends "
-                  f"({cite('antient-control')}).")]
+                  f"({cite(RulingKey.ANTIENT_CONTROL)}).")]
 
 
 def cave_view_lines(cave: HiddenCave, heroes: Sequence[str]) -> list[str]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from automa.model.monsters import MonsterSpec
 from automa.model.pieces import Piece
 from automa.model.shots import RANGED_SHOTS
-from automa.rules.rulings import cite
+from automa.rules.rulings import RulingKey, cite
 
 # base damage of a hero's shot that lands (the card's shot icon); critical adds 1
 BASE_DAMAGE = {
@@ -113,15 +113,15 @@ def portal_trap(roll: int) -> HitOutcome:
             f"if still alive",))
     if roll <= 5:
         return HitOutcome(lines=(f"Portal Trap D12 {roll}: no damage; it may perform a rush "
-                                 f"shot ({cite('portal-rush')}: the AI declines)",))
+                                 f"shot ({cite(RulingKey.PORTAL_RUSH)}: the AI declines)",))
     if roll <= 11:
         return HitOutcome(damage=2, lines=(
             f"Portal Trap D12 {roll}: 2 damage, then if still alive move it to a random rune "
             f"(roll the rune die; `move ID rune N`)",))
     return HitOutcome(lines=(
-        f"Portal Trap D12 12: no damage; it goes to an unoccupied rune ({cite('portal-twelve')}: "
-        "not the "
-        "Hidden Cave; roll the rune die until it names an unoccupied rune)",))
+        f"Portal Trap D12 12: no damage; it goes to an unoccupied rune "
+        f"({cite(RulingKey.PORTAL_TWELVE)}: not the Hidden Cave; roll the rune die until it names "
+        f"an unoccupied rune)",))
 
 
 def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
@@ -164,8 +164,8 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
     extra = vulnerable_as(shot, target, spec)
     if extra is not None:
         out = out.say(f"Monster Vulnerabilities ({target.family}, "
-                      f"{cite('monster-vulnerabilities')}): the unmodified {shot.shot} counts "
-                      f"as {extra}")
+                      f"{cite(RulingKey.MONSTER_VULNERABILITIES)}): the unmodified {shot.shot} "
+                      f"counts as {extra}")
         mods = mods | {extra}
         shot = replace(shot, modifiers=mods)
     if "petrify" in mods:
@@ -182,7 +182,7 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
             raise ValueError("a poison shot needs the value of the Poison card drawn")
         out = replace(out, damage=out.damage + shot.poison_card).say(
             f"poison: the Poison card shows {shot.poison_card}, inflicted as damage "
-            f"({cite('hero-poison')}); shuffle it back into the deck")
+            f"({cite(RulingKey.HERO_POISON)}); shuffle it back into the deck")
     if "regeneration" in mods:
         out = replace(out, heal_attacker=1).say("regeneration: the attacker heals 1")
     survives = target.health is None or target.health > out.damage
@@ -208,9 +208,9 @@ def _iced(shot: HeroShot, target: Piece, out: HitOutcome) -> HitOutcome:
         return out.say("a Catacomb Lord: it cannot be frozen")
     damage = 1 if shot.vulnerabilities and target.family == "infernal" else 0
     if damage:
-        out = out.say(f"Monster Vulnerabilities (infernal, {cite('monster-vulnerabilities')}): the "
-                      "ice shot does 1 "
-                      "damage first")
+        out = out.say(f"Monster Vulnerabilities (infernal, "
+                      f"{cite(RulingKey.MONSTER_VULNERABILITIES)}): the ice shot does 1 damage "
+                      f"first")
     out = replace(out, damage=damage, gains=frozenset({"frozen"})).say(
         "ice: frozen, if still alive (put the ice piece on it)")
     return _damaged(out, target)
@@ -224,12 +224,12 @@ def _fire_wall(shot: HeroShot, target: Piece, out: HitOutcome) -> HitOutcome:
     applies."""
     if target.kind == "monster" and target.family == "undead" and shot.vulnerabilities:
         out = replace(out, damage=1).say(
-            f"Monster Vulnerabilities (undead, {cite('monster-vulnerabilities')}): the fire wall "
-            f"does 1 damage")
+            f"Monster Vulnerabilities (undead, {cite(RulingKey.MONSTER_VULNERABILITIES)}): the "
+            f"fire wall does 1 damage")
         return _damaged(out, target)
     why = "not an Undead monster" if shot.vulnerabilities else \
-        f"Monster Vulnerabilities are off ({cite('monster-vulnerabilities')}); with them an " \
-        f"Undead monster takes 1"
+        f"Monster Vulnerabilities are off ({cite(RulingKey.MONSTER_VULNERABILITIES)}); with " \
+        f"them an Undead monster takes 1"
     return out.say(f"fire wall: no damage (it hurts the heroes; {why})")
 
 

@@ -27,7 +27,7 @@ from automa.model.scenario import (
     Tiles,
 )
 from automa.model.shots import Sequence, parse_sequence
-from automa.rules.rulings import check_choice
+from automa.rules.rulings import NOT_A_SWITCH, check_choice, key_of
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -90,13 +90,18 @@ def _out(top: Record, pieces: tuple[Piece, ...]) -> dict[str, str]:
 
 
 def _rulings(top: Record) -> dict[str, str]:
-    """`[rulings]`: the table's choice for each switchable ruling it reads otherwise."""
-    chosen = top.table_of("rulings", {})
-    for key, value in chosen.items():
+    """`[rulings]`: the table's choice for each switchable ruling it reads otherwise, keyed by
+    the ruling's `RulingKey` (a word that names no ruling is refused by name)."""
+    chosen: dict[str, str] = {}
+    for word, value in top.table_of("rulings", {}).items():
+        key = key_of(word)
+        if key is None:
+            raise ScenarioError(top.file, "rulings", word, NOT_A_SWITCH)
         problem = check_choice(key, value)
         if problem is not None:
-            raise ScenarioError(top.file, "rulings", key, problem)
-    return {str(k): str(v) for k, v in chosen.items()}
+            raise ScenarioError(top.file, "rulings", word, problem)
+        chosen[key] = str(value)
+    return chosen
 
 
 def _playmat(top: Record, battle: Record, ref: str, catalog: Catalog) -> Playmat:

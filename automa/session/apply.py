@@ -31,7 +31,7 @@ from automa.model.monsters import MonsterSpec
 from automa.model.pieces import Condition, Piece, Side
 from automa.model.scenario import Bag, Scenario
 from automa.model.shots import Shot, parse_shot
-from automa.rules.rulings import cite, option
+from automa.rules.rulings import RulingKey, cite, option
 from automa.session.cave import (
     BagEmptied,
     KrakenFightBegins,
@@ -292,12 +292,12 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
     if parsed.name == "portal-trap" and len(rolls) != len(targets):
         raise InputError(f"the Portal Trap needs one D12 (1-12) per piece hit, not "
                          f"{list(rolls)!r}")
-    vulnerabilities = option(rulings, "monster-vulnerabilities") == "on"
+    vulnerabilities = option(rulings, RulingKey.MONSTER_VULNERABILITIES) == "on"
     lines: list[str] = []
     if parsed.name == "dagger":
         thrower = "2 damage, thrown by a Catacomb hero" if _catacomb(attacker) else \
             "1 damage, no Catacomb hero named"
-        lines.append(f"dagger: {thrower} ({cite('dagger-hero')}); the thrower now performs "
+        lines.append(f"dagger: {thrower} ({cite(RulingKey.DAGGER_HERO)}); the thrower now performs "
                      f"move to rune")
     for index, target_id in enumerate(targets):
         target = _target(battle, target_id)
@@ -521,7 +521,7 @@ def resolve_cave(command: EnterCave, state: SessionState, setting: Setting,
         return command
     catalog = setting.catalog
     level = catalog.components.red_bag
-    tie = KrakenTie(option(state.scenario.settings.rulings, "kraken-tie"))
+    tie = KrakenTie(option(state.scenario.settings.rulings, RulingKey.KRAKEN_TIE))
     chance = new_chance(catalog, setting.seed, len(done), asker if setting.physical else None)
     if asker is not None:
         asker.announce(KrakenFightBegins(hero_id, portal,
