@@ -40,6 +40,7 @@ from automa.catalog.campaigns import RESURRECTED_HEALTH
 from automa.catalog.load import Catalog
 from automa.errors import InputError
 from automa.model.campaigns import Offer, Rewards, Route, RouteRoom, Visit
+from automa.model.pieces import Side
 from automa.model.records import dataclass
 
 if TYPE_CHECKING:
@@ -275,7 +276,7 @@ class Campaign:
         setup = run_setup(catalog, options, chance)
         pieces = []
         for piece in setup.scenario.pieces:
-            board = boards.get(piece.id) if piece.side == "heroes" else None
+            board = boards.get(piece.id) if piece.side == Side.HEROES else None
             if board is not None:
                 piece = replace(piece, health=board.health, starting_health=board.starting_health,
                                 gold=board.gold, poison=board.poison, items=board.items)

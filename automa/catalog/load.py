@@ -12,6 +12,7 @@ from automa.catalog.problems import Problems, Records, raise_
 from automa.catalog.reader import (
     UNKNOWN,
     Record,
+    W,
     check_band,
     check_int,
     check_number,
@@ -27,10 +28,11 @@ from automa.model.components import (
     ClockTemplate,
     Components,
     DamageToken,
+    Family,
     TileSet,
 )
 from automa.model.monsters import BehaviourRow, EffectSpec, LordSpec, MinionSlot, MonsterSpec
-from automa.model.pieces import HERO_KINDS, Piece
+from automa.model.pieces import HERO_KINDS, Kind, Piece
 from automa.model.playmat import Obstacle, Playmat
 from automa.model.records import dataclass
 from automa.model.shots import MODIFIERS, SHOT_NAMES, Sequence, parse_sequence
@@ -51,8 +53,8 @@ NO_TARGET_ACTIONS = ("retreat-to-monster-zone", "move-toward-closest-obstacle",
 EFFECT_KINDS = ("poison-cards", "stunned-card", "lose-gold", "destroy-item-or-gold", "dies",
                 "devoured", "heal-attacker", "note", "ignored")
 SIZES = ("extra-small", "small", "medium", "large", "extra-large", "flat", "cube", "hero")
-ROW_FOR_KIND = {"catacomb-lord": "catacomb-lord", "antient": "antient"}
-MONSTER_KINDS = ("monster", "antient")
+ROW_FOR_KIND = {Kind.CATACOMB_LORD: "catacomb-lord", Kind.ANTIENT: "antient"}  # row ids
+MONSTER_KINDS = (Kind.MONSTER, Kind.ANTIENT)
 MAX_HEALTH = 99  # the scenario's bound on a piece's health
 MAX_OBSTACLES = 100  # the printed mats have six or seven
 MAX_CORNERS = 100
@@ -182,25 +184,25 @@ def _shot_names(rec: Record, key: str) -> tuple[str, ...]:
 
 
 def parse_monster(rec: Record) -> MonsterSpec:
-    kind = rec.choice("kind", MONSTER_KINDS, "monster")
-    if kind == "antient":
+    kind = rec.choice("kind", MONSTER_KINDS, Kind.MONSTER)
+    if kind == Kind.ANTIENT:
         for key in ANTIENT_LACKS:
             if rec.has(key):
                 raise rec.fail(key, "an Antient has none (it cannot be damaged or destroyed)")
-    shadow = kind == "monster" and rec.raw("health") == "shadow"
-    health = None if shadow or kind != "monster" else rec.maybe_unknown(
+    shadow = kind == Kind.MONSTER and rec.raw("health") == "shadow"
+    health = None if shadow or kind != Kind.MONSTER else rec.maybe_unknown(
         "health", lambda k: rec.integer(k, low=1))
     monster = MonsterSpec(
         id=rec.name,
         name=rec.string("name"),
         family=rec.maybe_unknown("family", lambda k: rec.choice(k, FAMILIES))
-        if kind == "monster" else None,
+        if kind == Kind.MONSTER else None,
         level=rec.maybe_unknown("level", lambda k: rec.integer(k, low=1, high=4))
-        if kind == "monster" else None,
+        if kind == Kind.MONSTER else None,
         health=health,
         shadow=shadow,
         gold=rec.maybe_unknown("gold", lambda k: rec.integer(k, low=0))
-        if kind == "monster" else None,
+        if kind == Kind.MONSTER else None,
         size=rec.maybe_unknown("size", lambda k: rec.choice(k, SIZES)),
         nullifies=_shot_names(rec, "nullifies"),
         reflects=_shot_names(rec, "reflects"),
@@ -441,11 +443,12 @@ def parse_setup(tables: Mapping[str, Any], origins: Mapping[str, str],
 def parse_effect(rec: Record) -> EffectSpec:
     if rec.name not in MODIFIERS:
         raise rec.fail("", f"unknown modifier (known: {', '.join(sorted(MODIFIERS))})")
-    effect = EffectSpec(rec.name, rec.choice("effect", EFFECT_KINDS), rec.boolean("needs_damage"),
-                        rec.strings("kinds", ()), rec.string("text"), rec.provenance())
-    for kind in effect.kinds:
+    kinds = rec.strings("kinds", ())
+    for kind in kinds:
         if kind not in HERO_KINDS:
             raise rec.fail("kinds", f"unknown kind {kind!r} (known: {', '.join(HERO_KINDS)})")
+    effect = EffectSpec(rec.name, rec.choice("effect", EFFECT_KINDS), rec.boolean("needs_damage"),
+                        tuple(map(Kind, kinds)), rec.string("text"), rec.provenance())
     try:  # the words are filled in at every hit: a placeholder they cannot fill is refused now
         effect.said("Elf", "Sewer Rat #1", 2, 1)
     except (KeyError, IndexError, ValueError, TypeError) as error:
@@ -459,9 +462,13 @@ def parse_effect(rec: Record) -> EffectSpec:
 
 def parse_behaviour(rec: Record) -> BehaviourRow:
     preference = rec.choice("shot_preference", PREFERENCES)
+    families = rec.strings("families", ())
+    for family in families:
+        if family not in FAMILIES:
+            raise rec.fail("families", f"unknown family {family!r}")
     row = BehaviourRow(
         id=rec.name,
-        families=rec.strings("families", ()),
+        families=tuple(map(Family, families)),
         ruler=rec.integer("ruler", low=1, high=3),
         shot_preference=None if preference == "none" else preference,
         primary=rec.choice("primary", CRITERIA),
@@ -472,9 +479,6 @@ def parse_behaviour(rec: Record) -> BehaviourRow:
         provenance=rec.provenance(),
         house_fields=frozenset(rec.strings("house_fields", ())),
     )
-    for family in row.families:
-        if family not in FAMILIES:
-            raise rec.fail("families", f"unknown family {family!r}")
     rec.optional_string("note")
     return row
 
@@ -585,11 +589,11 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
         rec.reject_unknown_keys()
         return level
 
-    def faces(rec: Record, key: str, vocabulary: tuple[str, ...]) -> tuple[str, ...]:
+    def faces(rec: Record, key: str, vocabulary: tuple[W, ...]) -> tuple[W, ...]:
         values = rec.strings(key)
         if sorted(values) != sorted(vocabulary):
             raise rec.fail(key, f"expected each of {', '.join(vocabulary)} once")
-        return values
+        return tuple(vocabulary[vocabulary.index(v)] for v in values)  # as enum members
 
     def tiles() -> TileSet:
         character = record("tiles", "character")

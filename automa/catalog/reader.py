@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 T = TypeVar("T")
+W = TypeVar("W", bound=str)  # a word of a closed set: str, or a StrEnum's member
 UNKNOWN = "unknown"
 PROVENANCES = ("rulebook", "official", "fan", "house", "asked")
 MAX_FILE_BYTES = 4_000_000  # the shipped monsters.toml is about 60 kB
@@ -171,12 +172,13 @@ class Record:
                                  f"write plain text")
         return text
 
-    def choice(self, key: str, choices: Iterable[str], default: str | EllipsisType = ...) -> str:
+    def choice(self, key: str, choices: Iterable[W], default: W | EllipsisType = ...) -> W:
+        """One of `choices`, as given there: a word of a StrEnum's members is that member."""
         allowed = tuple(choices)
         value = self._get(key, default)
         if value not in allowed:
             raise self.fail(key, f"expected one of {', '.join(allowed)}, got {describe(value)}")
-        return str(value)
+        return allowed[allowed.index(value)]
 
     def boolean(self, key: str, default: bool | EllipsisType = ...) -> bool:
         value = self._get(key, default)

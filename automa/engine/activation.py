@@ -27,7 +27,7 @@ from automa.errors import RulesError
 from automa.geometry.moves import nearest_legal_spot
 from automa.geometry.sight import CORRIDOR_WIDTH, Sighting, look_around
 from automa.model.monsters import BehaviourRow
-from automa.model.pieces import Piece
+from automa.model.pieces import Condition, Kind, Piece, Side
 from automa.model.records import dataclass
 from automa.model.shots import Modifier, Sequence, Shot
 from automa.rules.rulings import RulingKey
@@ -168,16 +168,17 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
                       continued=True)
     if row.provenance == "house":
         log.ruling(RulingKey.HOUSE_ROWS, f"the {row.id} row of the behaviour table is ours")
-    if "frozen" in actor.conditions:
+    if Condition.FROZEN in actor.conditions:
         log.add(NoteStep(f"{actor.label} is frozen by ice: it cannot act"))
         return battle, _finish(actor_id, battle, row, order_reason, log, (), (),
                                Aim(None, "frozen by ice: it cannot act"), (), "")
-    if "stunned" in actor.conditions:
+    if Condition.STUNNED in actor.conditions:
         log.ruling(RulingKey.STUN_AND_ALOFT,
                    "a stunned AI character loses its next turn, then the stun ends")
         log.add(NoteStep(f"{actor.label} is stunned: it loses this turn; remove its Stunned! "
                          f"card"))
-        battle = battle.with_piece(replace(actor, conditions=actor.conditions - {"stunned"}))
+        battle = battle.with_piece(replace(actor,
+                                           conditions=actor.conditions - {Condition.STUNNED}))
         return battle, _finish(actor_id, battle, row, order_reason, log, (), (),
                                Aim(None, "stunned: it cannot act"), (), "")
     battle, returning = _before_sight(table, battle, log, actor)
@@ -241,21 +242,21 @@ def _shoot(table: Table, battle: Battle, log: StepLog, actor_id: str, row: Behav
 def _pass_antient(battle: Battle, log: StepLog, actor_id: str) -> Battle:
     """Control of an Antient alternates: after the AI uses it, the heroes have it."""
     actor = battle.get(actor_id)
-    if actor is None or actor.kind != "antient":
+    if actor is None or actor.kind != Kind.ANTIENT:
         return battle
     log.add(NoteStep(f"pass the {actor.label} card back to the heroes: they control it next"))
-    return battle.with_piece(replace(actor, side="heroes"))
+    return battle.with_piece(replace(actor, side=Side.HEROES))
 
 
 def _before_sight(table: Table, battle: Battle, log: StepLog, actor: Piece
                   ) -> tuple[Battle, bool]:
     """Climbing down, coming back from the Teleported! card, an Antient's rune move."""
-    if "aloft" in actor.conditions:
+    if Condition.ALOFT in actor.conditions:
         battle = climb_down(table, battle, log, actor.id)
-    returning = "teleported" in actor.conditions
+    returning = Condition.TELEPORTED in actor.conditions
     if returning:
         battle = _return_from_teleport(table, battle, log, actor.id)
-    elif actor.kind == "antient":
+    elif actor.kind == Kind.ANTIENT:
         battle = to_random_rune(table, battle, log, actor.id,
                                 "an Antient moves to a random rune first")
     return battle, returning
@@ -374,24 +375,24 @@ def _advanced_aim(table: Table, battle: Battle, log: StepLog, actor_id: str) -> 
         return seen[0].target if seen else None
 
     teammates = battle.teammates_of(actor_id)
-    frozen = nearest_in_sight([p for p in teammates if "frozen" in p.conditions],
+    frozen = nearest_in_sight([p for p in teammates if Condition.FROZEN in p.conditions],
                               "frozen teammate")
     if frozen is not None:
         log.explain(f"advanced 1: {frozen} is the nearest frozen teammate in sight")
         return Aim(frozen, f"advanced target 1: rescue the frozen {battle.piece(frozen).label}",
                    friendly=True)
     if any(has_preferred_shot(s, "repeat") for s in actor.sequences):
-        mate = nearest_in_sight([p for p in teammates if "frozen" not in p.conditions],
+        mate = nearest_in_sight([p for p in teammates if Condition.FROZEN not in p.conditions],
                                 "teammate")
         if mate is not None:
             log.explain(f"advanced 2: {mate} is the nearest teammate in sight to repeat")
-            plan = plan_repeat(actor.sequences, actor.kind == "catacomb-lord",
+            plan = plan_repeat(actor.sequences, actor.kind == Kind.CATACOMB_LORD,
                                table.option(RulingKey.PREFERRED_SEQUENCE))
             sequence, why = _follow_plan(table, log, actor, plan)
             return Aim(mate, f"advanced target 2: {battle.piece(mate).label} will repeat its "
                              f"turn", friendly=True, sequence=sequence, sequence_reason=why)
     wyverns = [p for p in battle.on_table()
-               if p.kind == "wild-wyvern" and "ridden" not in p.conditions]
+               if p.kind == Kind.WILD_WYVERN and Condition.RIDDEN not in p.conditions]
     wyvern = nearest_in_sight(wyverns, "wild wyvern (not ridden)")
     if wyvern is not None:
         log.explain(f"advanced 3: {wyvern} is the nearest wild wyvern in sight")
@@ -516,7 +517,7 @@ def _choose_sequence(table: Table, log: StepLog, actor: Piece, row: BehaviourRow
     spec = table.catalog.monsters.get(actor.monster or "")
     if spec is not None and spec.rotating_modifiers and len(actor.sequences) == 1:
         return _rotated(actor.sequences[0], spec.rotating_modifiers, table.scenario.round)
-    plan = plan_sequence(actor.sequences, row.shot_preference, actor.kind == "catacomb-lord",
+    plan = plan_sequence(actor.sequences, row.shot_preference, actor.kind == Kind.CATACOMB_LORD,
                          table.option(RulingKey.PREFERRED_SEQUENCE), explain=log.explaining)
     if plan.index is not None and plan.count > 1 and row.is_house("shot_preference"):
         log.ruling(RulingKey.HOUSE_ROWS, f"the {row.id} row's shot preference is ours")
@@ -547,7 +548,7 @@ def _follow_plan(table: Table, log: StepLog, actor: Piece, plan: SequencePlan
 def _lord_by_health(table: Table, log: StepLog, actor: Piece) -> tuple[Sequence, str] | None:
     """A Lord card that picks its sequence by health (Kaulaurn's transcription): followed only
     when the data is the rulebook's or the table chose the card's reading (ruling 37)."""
-    if actor.kind != "catacomb-lord":
+    if actor.kind != Kind.CATACOMB_LORD:
         return None
     lord = table.catalog.lords.get(actor.monster or "")
     if lord is None or len(lord.health_bands) != len(actor.sequences) or actor.health is None:
@@ -646,12 +647,12 @@ def _teleport(battle: Battle, log: StepLog, ctx: ShotContext) -> Battle:
     log.add(NoteStep(f"put {actor.label} on the Teleported! card; it returns next round on a "
                      f"random rune and makes a melee shot"))
     ctx.stop = True
-    return battle.with_piece(replace(actor, conditions=actor.conditions | {"teleported"}))
+    return battle.with_piece(replace(actor, conditions=actor.conditions | {Condition.TELEPORTED}))
 
 
 def _return_from_teleport(table: Table, battle: Battle, log: StepLog, actor_id: str) -> Battle:
     actor = battle.piece(actor_id)
-    battle = battle.with_piece(replace(actor, conditions=actor.conditions - {"teleported"}))
+    battle = battle.with_piece(replace(actor, conditions=actor.conditions - {Condition.TELEPORTED}))
     log.add(NoteStep(f"{actor.label} returns from the Teleported! card onto a random rune"))
     return to_random_rune(table, battle, log, actor_id, "back from the Teleported! card",
                           must_land=True)
@@ -665,14 +666,14 @@ def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Bat
         log.add(NoteStep("repeat: this turn is itself a repeat, so nobody acts again"))
         return battle
     if ctx.friendly and ctx.target is not None and battle.get(ctx.target) is not None \
-            and battle.piece(ctx.target).side == "ai":
+            and battle.piece(ctx.target).side == Side.AI:
         ctx.repeat = ctx.target
         log.add(NoteStep(f"repeat: {battle.piece(ctx.target).label} (the advanced target) acts "
                          f"again at once"))
         return battle
     settings = table.scenario.settings
     friends = [p for p in battle.on_table()
-               if p.side == "ai" and p.id != actor.id and "frozen" not in p.conditions]
+               if p.side == Side.AI and p.id != actor.id and Condition.FROZEN not in p.conditions]
     seen = [s for s in look_around(table.geometry, actor, friends, settings.los_blocked,
                                    settings.los_test) if s.visible]
     if table.judge.asked and friends and table.option(RulingKey.REPEAT) == "nearest":

@@ -11,7 +11,7 @@ from automa.engine.chance import Chance
 from automa.engine.judge import Judge
 from automa.engine.steps import Step
 from automa.geometry.table import TableGeometry
-from automa.model.pieces import Piece
+from automa.model.pieces import Condition, Kind, Piece, Side
 from automa.model.records import dataclass
 from automa.model.scenario import Bag, Scenario
 from automa.rules.rulings import RulingKey, option, ruling
@@ -19,7 +19,8 @@ from automa.rules.rulings import RulingKey, option, ruling
 # kept for reading a battle (dropped by Battle.forget_indexes)
 INDEXES = ("_by_id_kept", "_on_table_kept", "_on_table_ids_kept", "_places_kept",
            "_on_table_places_kept", "_plain_kept")
-OFF_TABLE = frozenset({"teleported", "devoured"})  # conditions of a piece off the mat
+# the conditions of a piece off the mat
+OFF_TABLE = frozenset({Condition.TELEPORTED, Condition.DEVOURED})
 
 
 @dataclass(frozen=True)
@@ -138,10 +139,10 @@ class Battle:
         A piece that is part of another (Ulom's claw) is seen and measured as part of its owner
         (engine/parts.py).
         """
-        return [p for p in self.on_table() if p.side == "heroes" and p.kind != "antient"]
+        return [p for p in self.on_table() if p.side == Side.HEROES and p.kind != Kind.ANTIENT]
 
     def teammates_of(self, actor_id: str) -> list[Piece]:
-        return [p for p in self.on_table() if p.side == "ai" and p.id != actor_id]
+        return [p for p in self.on_table() if p.side == Side.AI and p.id != actor_id]
 
 
 def _places(kept: dict[str, object], name: str, pieces: tuple[Piece, ...]) -> dict[str, int]:

@@ -30,7 +30,7 @@ from automa.geometry.templates import (
     rotate_clockwise,
 )
 from automa.geometry.zones import Rune, runes_of
-from automa.model.pieces import Piece
+from automa.model.pieces import Condition, Piece, Side
 from automa.rules.rulings import RulingKey
 
 HERO_RULER = 3  # the Heroic Forces always use Ruler 3
@@ -38,7 +38,7 @@ HERO_RULER = 3  # the Heroic Forces always use Ruler 3
 
 def moving_ruler(table: Table, piece: Piece) -> int:
     """The line-of-sight / movement ruler of a piece: Ruler 3 for the Heroic Forces."""
-    if piece.side == "heroes":
+    if piece.side == Side.HEROES:
         return HERO_RULER
     return table.catalog.behaviour_for(piece).ruler
 
@@ -100,7 +100,7 @@ def push(table: Table, battle: Battle, log: StepLog, piece_id: str, why: str = "
     piece = battle.get(piece_id)
     if piece is None or not battle.placed(piece):
         return battle
-    if "aloft" in piece.conditions:
+    if Condition.ALOFT in piece.conditions:
         log.ruling(RulingKey.STUN_AND_ALOFT,
                    "a piece on top of an obstacle is not moved by the Clock "
                    "template (it is safe from all template attacks)")
@@ -108,7 +108,7 @@ def push(table: Table, battle: Battle, log: StepLog, piece_id: str, why: str = "
                          f"cannot move it"))
         return battle
     mount = mount_under(piece, battle.on_table())
-    if "riding" in piece.conditions:
+    if Condition.RIDING in piece.conditions:
         battle, piece = _knock_off(battle, log, piece, mount)
     face = table.chance.d12(f"{why} direction for {piece.label}" if log.loud else "")
     reading = clock_reading(table, log, piece, face)
@@ -170,10 +170,10 @@ def _knock_off(battle: Battle, log: StepLog, rider: Piece, mount: Piece | None
     name = mount.label if mount is not None else "the mount"
     log.add(NoteStep(f"{rider.label} is knocked off {name}: only the rider moves; {name} "
                      f"stays in place"))
-    rider = replace(rider, conditions=rider.conditions - {"riding"})
+    rider = replace(rider, conditions=rider.conditions - {Condition.RIDING})
     battle = battle.with_piece(rider)
     if mount is not None:
-        battle = battle.with_piece(replace(mount, conditions=mount.conditions - {"ridden"}))
+        battle = battle.with_piece(replace(mount, conditions=mount.conditions - {Condition.RIDDEN}))
     return battle, rider
 
 
@@ -342,7 +342,7 @@ def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
         if rune is None:
             continue
         if rune.on_obstacle:
-            aloft = replace(actor, at=rune.at, conditions=actor.conditions | {"aloft"})
+            aloft = replace(actor, at=rune.at, conditions=actor.conditions | {Condition.ALOFT})
             log.add(MoveStep(actor_id, actor.at, rune.at, why, "Rune Die",
                              f"rune {rune.number} on top of obstacle {rune.on_obstacle}"))
             return battle.with_piece(aloft)
@@ -370,7 +370,7 @@ def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
 def climb_down(table: Table, battle: Battle, log: StepLog, actor_id: str) -> Battle:
     """A flier on top of an obstacle starts its turn by climbing down beside it (within 2.5 cm)."""
     actor = battle.piece(actor_id)
-    grounded = replace(actor, conditions=actor.conditions - {"aloft"})
+    grounded = replace(actor, conditions=actor.conditions - {Condition.ALOFT})
     spot = nearest_legal_spot(table.geometry, battle.on_table(), grounded, actor.at)
     log.add(MoveStep(actor_id, actor.at, spot, "climb down from the obstacle", "by hand",
                      "on the nearest free spot beside it"))

@@ -33,7 +33,7 @@ from automa.geometry.table import edge_distance
 from automa.geometry.templates import attack_cover
 from automa.model.components import DamageToken
 from automa.model.monsters import EffectSpec
-from automa.model.pieces import Piece
+from automa.model.pieces import Condition, Kind, Piece
 from automa.model.records import dataclass
 from automa.model.shots import Shot
 from automa.rules.rulings import RulingKey
@@ -174,7 +174,7 @@ def _poison_cards(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece,
     return battle.with_piece(poisoned)
 
 
-def _gains(condition: str, effect: str) -> Effect:
+def _gains(condition: Condition, effect: str) -> Effect:
     """An effect that puts the target under a condition (a Stunned! card, the Devoured! card)."""
     def apply(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
               text: str) -> Battle:
@@ -183,7 +183,7 @@ def _gains(condition: str, effect: str) -> Effect:
     return apply
 
 
-_devoured = _gains("devoured", "devour")
+_devoured = _gains(Condition.DEVOURED, "devour")
 
 
 def _lose_gold(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
@@ -229,7 +229,7 @@ def _heal_attacker(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece
 
 EFFECTS: dict[str, Effect] = {
     "poison-cards": _poison_cards,
-    "stunned-card": _gains("stunned", "stun"),
+    "stunned-card": _gains(Condition.STUNNED, "stun"),
     "lose-gold": _lose_gold,
     "destroy-item-or-gold": _corrode,
     "dies": _dies,
@@ -299,7 +299,7 @@ def _damage_and_push(table: Table, battle: Battle, log: StepLog, ctx: ShotContex
 
 def spared_by_ice(table: Table, log: StepLog, target: Piece) -> bool:
     """A frozen character "cannot be damaged" (the base game's ice rule; ruling 39)."""
-    if "frozen" not in target.conditions:
+    if Condition.FROZEN not in target.conditions:
         return False
     rule = table.option(RulingKey.FROZEN_HERO)
     log.ruling(RulingKey.FROZEN_HERO, f"{target.label} is frozen: "
@@ -325,7 +325,7 @@ def _freeze(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: 
     target = battle.piece(target_id)
     log.add(EffectStep(target_id, "frozen",
                        f"put the ice piece on {target.label}: frozen until it is knocked off"))
-    battle = battle.with_piece(replace(target, conditions=target.conditions | {"frozen"}))
+    battle = battle.with_piece(replace(target, conditions=target.conditions | {Condition.FROZEN}))
     if table.option(RulingKey.ICE_PUSH) == "no-push":
         log.ruling(RulingKey.ICE_PUSH,
                    "an ice hit freezes instead of damaging and the frozen target is "
@@ -378,7 +378,8 @@ def _portal_trap(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, s
         return battle
     if result == "teleported":
         log.add(EffectStep(target_id, "teleported", f"put {target.label} on the Teleported! card"))
-        return battle.with_piece(replace(target, conditions=target.conditions | {"teleported"}))
+        return battle.with_piece(replace(target,
+                                         conditions=target.conditions | {Condition.TELEPORTED}))
     if result == "random-rune":
         moved = to_random_rune(table, battle, log, target_id, "portal trap: random rune")
         return keep_together(table, battle, moved, log, target_id)
@@ -405,7 +406,7 @@ def contact_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
         log.add(NoteStep(f"no {shot.name} at a friend: only the rush counts"))
         return reach_friend(battle, log, ctx)
     actor, target = battle.piece(ctx.actor), battle.piece(aim)
-    if "aloft" in target.conditions:
+    if Condition.ALOFT in target.conditions:
         log.add(NoteStep(f"{target.label} stands on top of an obstacle: safe from the Attack "
                          f"template"))
         return battle
@@ -484,7 +485,7 @@ def _boomerang(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
         under = _beneath_the_ruler(table, battle, log, thrower, under)
     struck: dict[str, str] = {}  # character -> its piece beneath (its own piece first)
     for p in under:
-        if "aloft" in p.conditions:
+        if Condition.ALOFT in p.conditions:
             continue
         character = character_of(battle, p.id)
         if character not in struck or p.id == character:
@@ -494,7 +495,7 @@ def _boomerang(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
                                         f"pointing at the centre of {thrower.label}: ")
     log.add(NoteStep(f"{lay}beneath it " + (", ".join(p.label for p in under) if under
                                             else "nobody")))
-    for aloft in (p for p in under if "aloft" in p.conditions):
+    for aloft in (p for p in under if Condition.ALOFT in p.conditions):
         log.add(NoteStep(f"{aloft.label} stands on top of an obstacle: safe from the ruler"))
     for enemy_id in beneath:
         if battle.get(enemy_id) is not None:
@@ -565,17 +566,18 @@ def reach_friend(battle: Battle, log: StepLog, ctx: ShotContext) -> Battle:
     actor, friend = battle.get(ctx.actor), battle.get(ctx.target)
     if actor is None or friend is None or edge_distance(actor, friend) > 0.01:
         return battle
-    if "frozen" in friend.conditions:
+    if Condition.FROZEN in friend.conditions:
         log.add(EffectStep(friend.id, "freed", f"remove the ice piece: {friend.label} is free"))
-        return battle.with_piece(replace(friend, conditions=friend.conditions - {"frozen"}))
-    if friend.kind == "wild-wyvern" and "ridden" not in friend.conditions:
+        return battle.with_piece(replace(friend, conditions=friend.conditions - {Condition.FROZEN}))
+    if friend.kind == Kind.WILD_WYVERN and Condition.RIDDEN not in friend.conditions:
         log.add(EffectStep(actor.id, "riding", f"{actor.label} now rides the wild wyvern "
                                                f"{friend.label}"))
         log.add(MoveStep(actor.id, actor.at, friend.at, "ride the wild wyvern", "by hand",
                          f"on top of {friend.label}"))
-        battle = battle.with_piece(replace(friend, conditions=friend.conditions | {"ridden"}))
+        battle = battle.with_piece(replace(friend,
+                                           conditions=friend.conditions | {Condition.RIDDEN}))
         return battle.with_piece(replace(actor, at=friend.at,
-                                         conditions=actor.conditions | {"riding"}))
+                                         conditions=actor.conditions | {Condition.RIDING}))
     return battle
 
 

@@ -12,7 +12,7 @@ from automa.engine.battle import Battle, Table
 from automa.engine.chance import Chance, Outcome
 from automa.errors import RulesError
 from automa.geometry.table import TableGeometry, build_table
-from automa.model.pieces import Piece
+from automa.model.pieces import Condition, Piece, Side
 from automa.model.records import dataclass
 from automa.model.scenario import Scenario, Tiles
 from automa.rules.rulings import RulingKey
@@ -65,8 +65,8 @@ class TurnProgress:
     count: int = 0
 
     def waiting(self) -> list[Piece]:
-        return [p for p in self.battle.pieces if p.side == "ai" and p.id not in self.acted
-                and "devoured" not in p.conditions]
+        return [p for p in self.battle.pieces if p.side == Side.AI and p.id not in self.acted
+                and Condition.DEVOURED not in p.conditions]
 
     @property
     def finished(self) -> bool:

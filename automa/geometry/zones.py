@@ -6,6 +6,7 @@ from shapely.geometry import LineString, Point, Polygon
 
 from automa.geometry.moves import rune_occupant
 from automa.geometry.table import TableGeometry
+from automa.model.components import DirectionTile
 from automa.model.pieces import Piece
 from automa.model.playmat import Playmat
 from automa.model.records import dataclass
@@ -62,13 +63,14 @@ class Spot:
     at: Vec
 
 
-def _ranked(points: list[tuple[str, Vec]], green: str, blue: str) -> list[tuple[str, Vec]]:
+def _ranked(points: list[tuple[str, Vec]], green: DirectionTile, blue: DirectionTile
+            ) -> list[tuple[str, Vec]]:
     """Order along the green Direction tile, ties by the blue, as seen from the Monster Zone."""
     return list(by_tiles(points, (green, blue), lambda item: item[1], lambda item: item[0]).ranked)
 
 
-def monster_zone_runes(table: TableGeometry, pieces: list[Piece], green: str,
-                       blue: str) -> list[Spot]:
+def monster_zone_runes(table: TableGeometry, pieces: list[Piece], green: DirectionTile,
+                       blue: DirectionTile) -> list[Spot]:
     """Vacant runes inside the Monster Start Zone, scanned from the edge along the green tile."""
     mat = table.playmat
     found = [(f"rune {r.number}", r.at) for r in runes_of(table).values()
@@ -77,7 +79,8 @@ def monster_zone_runes(table: TableGeometry, pieces: list[Piece], green: str,
     return [Spot(w, at) for w, at in _ranked(found, green, blue)]
 
 
-def behind_obstacles(table: TableGeometry, piece: Piece, green: str, blue: str) -> list[Spot]:
+def behind_obstacles(table: TableGeometry, piece: Piece, green: DirectionTile,
+                     blue: DirectionTile) -> list[Spot]:
     """Directly behind each obstacle, on the side away from the Hero Start Zone, touching it."""
     spots = []
     for shape in table.obstacles:
@@ -88,7 +91,8 @@ def behind_obstacles(table: TableGeometry, piece: Piece, green: str, blue: str) 
     return [Spot(w, at) for w, at in _ranked(spots, green, blue)]
 
 
-def zone_corners(mat: Playmat, piece: Piece, green: str, blue: str) -> list[Spot]:
+def zone_corners(mat: Playmat, piece: Piece, green: DirectionTile,
+                 blue: DirectionTile) -> list[Spot]:
     """The Monster Start Zone's corners (inset by the disc), in the green tile's order."""
     r = piece.radius
     corners = [

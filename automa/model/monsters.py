@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from automa.model.components import Family
+from automa.model.pieces import Kind
 from automa.model.records import dataclass
 from automa.model.shots import Sequence
 
@@ -10,7 +12,7 @@ from automa.model.shots import Sequence
 class MonsterSpec:
     id: str
     name: str
-    family: str | None  # None = unknown
+    family: Family | None  # None = unknown
     level: int | None
     health: int | None  # None = unknown or shadow
     shadow: bool
@@ -20,7 +22,7 @@ class MonsterSpec:
     reflects: tuple[str, ...]
     sequences: tuple[Sequence, ...]
     provenance: str
-    kind: str = "monster"  # or "antient"
+    kind: Kind = Kind.MONSTER  # or Kind.ANTIENT
     units: int | None = None  # pieces a Monster Metre icon brings, when the card says
     rotating_modifiers: tuple[str, ...] = ()  # the Gelatinous Cube: round 1, 2, 3, 4, 1 ...
     unknown: frozenset[str] = frozenset()  # fields written "unknown": our sources lack them
@@ -54,7 +56,7 @@ class BehaviourRow:
     """One row of the AI Player Attack Behaviour table (printed, or a house row)."""
 
     id: str
-    families: tuple[str, ...]
+    families: tuple[Family, ...]
     ruler: int
     shot_preference: str | None
     primary: str
@@ -76,7 +78,7 @@ class EffectSpec:
     modifier: str
     effect: str
     needs_damage: bool
-    kinds: tuple[str, ...]
+    kinds: tuple[Kind, ...]  # the heroes' kinds it affects
     text: str  # the step's words; may name {target}, {attacker}, {count}, {cards}, {amount}
     provenance: str
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import field
 
-from automa.model.components import DamageToken
+from automa.model.components import CharacterTile, DamageToken, DirectionTile, Family
 from automa.model.pieces import Piece
 from automa.model.playmat import Playmat
 from automa.model.records import dataclass
@@ -22,9 +22,9 @@ class Templates:
 
 @dataclass(frozen=True)
 class Tiles:
-    character_order: tuple[str, ...]
-    monster_order: tuple[str, ...]
-    direction: tuple[str, str]  # (green tile, blue tile)
+    character_order: tuple[CharacterTile, ...]
+    monster_order: tuple[Family, ...]
+    direction: tuple[DirectionTile, DirectionTile]  # (green tile, blue tile)
     hero_targets: Mapping[str, int]
 
 

@@ -8,7 +8,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from automa.model.board import HeroBoard, board_of
 from automa.model.components import DamageToken
-from automa.model.pieces import Condition, Side
+from automa.model.pieces import Condition, Kind, Side
 from automa.render.json_out import pieces_json
 from automa.rules.hidden_cave import HiddenCave
 from automa.rules.kraken import hero_wins, token_count
@@ -77,9 +77,9 @@ def antients_text(held: Sequence[tuple[str, bool]]) -> str:
 
 def hero_boards(state: SessionState) -> list[HeroBoard]:
     """Each hero's board as the battle stands (no kills on it in the Lord fight)."""
-    lord_fight = any(p.kind == "catacomb-lord" for p in state.scenario.pieces)
+    lord_fight = any(p.kind == Kind.CATACOMB_LORD for p in state.scenario.pieces)
     return [board_of(p, state.battle.out, lord_fight) for p in state.battle.pieces
-            if p.side == Side.HEROES and p.kind == "hero"]
+            if p.side == Side.HEROES and p.kind == Kind.HERO]
 
 
 def status_text(state: SessionState, unmeasured: Collection[str] = frozenset(),
@@ -371,7 +371,7 @@ def room_cave_lines(game: Game) -> list[str]:
         raise InputError("no Hidden Cave in this game")
     cave = cave_now(game.state.scenario, game.state.battle, room, game.effective()[0])
     heroes = sorted({p.id for p in game.state.scenario.pieces
-                     if p.side == Side.HEROES and p.kind == "hero"})
+                     if p.side == Side.HEROES and p.kind == Kind.HERO})
     return cave_view_lines(cave, heroes)
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from automa.model.components import Family
 from automa.model.monsters import MonsterSpec
-from automa.model.pieces import Piece
+from automa.model.pieces import Condition, Kind, Piece, Side
 from automa.model.shots import RANGED_SHOTS
 from automa.rules.rulings import RulingKey, cite
 
@@ -46,7 +47,7 @@ class HitOutcome:
     damage: int = 0  # health the piece loses
     reflected: int = 0  # damage back to the attacker
     heal_attacker: int = 0
-    gains: frozenset[str] = frozenset()  # conditions: frozen, stunned, devoured, teleported
+    gains: frozenset[Condition] = frozenset()  # frozen, stunned, devoured, teleported
     petrified: bool = False
     lines: tuple[str, ...] = ()  # what happened and why, and what the players do now
 
@@ -68,9 +69,9 @@ def defence(shot: HeroShot, target: Piece, spec: MonsterSpec | None) -> str | No
     """"nullified" or "reflected" when the card's box lists the shot, else None. A frozen
     character loses its defensive properties; with the vulnerabilities, a Wraith Knight's
     are ignored."""
-    if spec is None or "frozen" in target.conditions:
+    if spec is None or Condition.FROZEN in target.conditions:
         return None
-    if shot.vulnerabilities and target.family == "wraith-knight":
+    if shot.vulnerabilities and target.family == Family.WRAITH_KNIGHT:
         return None
     if shot.shot in spec.reflects:
         return "reflected"
@@ -81,18 +82,18 @@ def defence(shot: HeroShot, target: Piece, spec: MonsterSpec | None) -> str | No
 
 def vulnerable_as(shot: HeroShot, target: Piece, spec: MonsterSpec | None) -> str | None:
     """The modifier an unmodified shot counts as under Monster Vulnerabilities, or None."""
-    if not shot.vulnerabilities or shot.modifiers or target.kind != "monster":
+    if not shot.vulnerabilities or shot.modifiers or target.kind != Kind.MONSTER:
         return None
     family = target.family
-    if family == "zombie" and shot.shot == "melee":
+    if family == Family.ZOMBIE and shot.shot == "melee":
         return "critical"
-    if family == "dungeon" and shot.shot == "missile":
+    if family == Family.DUNGEON and shot.shot == "missile":
         return "critical"
-    if family == "undead" and shot.shot == "fireball":
+    if family == Family.UNDEAD and shot.shot == "fireball":
         return "critical"
-    if family == "mythological" and shot.shot == "melee":
+    if family == Family.MYTHOLOGICAL and shot.shot == "melee":
         return "regeneration"
-    if family == "vermin" and shot.shot in ("melee", "missile") and spec is not None \
+    if family == Family.VERMIN and shot.shot in ("melee", "missile") and spec is not None \
             and spec.size == "extra-small" and not _has_fear_shot(spec):
         return "fear"
     return None
@@ -108,7 +109,7 @@ def portal_trap(roll: int) -> HitOutcome:
     if not 1 <= roll <= 12:
         raise ValueError(f"a D12 shows 1 to 12, not {roll}")
     if roll <= 3:
-        return HitOutcome(damage=roll, gains=frozenset({"teleported"}), lines=(
+        return HitOutcome(damage=roll, gains=frozenset({Condition.TELEPORTED}), lines=(
             f"Portal Trap D12 {roll}: {roll} damage, then onto the Teleported! card "
             f"if still alive",))
     if roll <= 5:
@@ -135,9 +136,9 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
     if not modified and shot.modifiers:
         out = out.say("base damage only (the modifiers go to one piece hit, the first named)")
         shot = replace(shot, modifiers=frozenset())
-    if target.kind == "antient":
+    if target.kind == Kind.ANTIENT:
         return out.say("an Antient: immune to every shot and modifier")
-    if "frozen" in target.conditions:
+    if Condition.FROZEN in target.conditions:
         return out.say("frozen: it cannot be damaged (knocked the ice off? "
                        f"`unfreeze {target.id}` first)")
     box = defence(shot, target, spec)
@@ -147,7 +148,7 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
         if box == "reflected":
             out = replace(out, reflected=1).say("1 damage goes back to the attacker")
         return out
-    lord = target.kind == "catacomb-lord"
+    lord = target.kind == Kind.CATACOMB_LORD
     if lord and (ignored := sorted(mods - LORD_MODIFIERS)):
         out = out.say(f"a Catacomb Lord: immune to {', '.join(ignored)}")
         mods = mods & LORD_MODIFIERS
@@ -172,7 +173,7 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
         return replace(out, petrified=True).say("petrify: it dies at once")
     damage = base_damage(shot)
     if "chain" in mods and shot.last_damaged and not (
-            shot.vulnerabilities and target.family == "wraith-knight"):
+            shot.vulnerabilities and target.family == Family.WRAITH_KNIGHT):
         return out.say(f"chain: {target.label} is the last piece this hero damaged in this "
                        f"sequence; the same target cannot be damaged twice in a row: no damage")
     critical = " (critical)" if "critical" in mods else ""
@@ -187,12 +188,12 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
         out = replace(out, heal_attacker=1).say("regeneration: the attacker heals 1")
     survives = target.health is None or target.health > out.damage
     if "stun" in mods and survives:
-        out = replace(out, gains=out.gains | {"stunned"}).say(
+        out = replace(out, gains=out.gains | {Condition.STUNNED}).say(
             "stun: a Stunned! card (it loses its next turn)")
     if "devour" in mods and survives:
-        out = replace(out, gains=out.gains | {"devoured"}).say(
+        out = replace(out, gains=out.gains | {Condition.DEVOURED}).say(
             "devour: onto the Devoured! card")
-    if "chain" in mods and not (shot.vulnerabilities and target.family == "wraith-knight"):
+    if "chain" in mods and not (shot.vulnerabilities and target.family == Family.WRAITH_KNIGHT):
         out = out.say("chain: the same piece takes no damage twice in a row in one sequence "
                       "(with `by HERO`, the hero's next chain hit on it this turn does none)")
     out = _damaged(out, target)
@@ -204,14 +205,14 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
 def _iced(shot: HeroShot, target: Piece, out: HitOutcome) -> HitOutcome:
     """"Catacomb Lords and Antients are immune" to ice; an Infernal monster (vulnerabilities)
     takes 1 damage before freezing."""
-    if target.kind == "catacomb-lord":
+    if target.kind == Kind.CATACOMB_LORD:
         return out.say("a Catacomb Lord: it cannot be frozen")
-    damage = 1 if shot.vulnerabilities and target.family == "infernal" else 0
+    damage = 1 if shot.vulnerabilities and target.family == Family.INFERNAL else 0
     if damage:
         out = out.say(f"Monster Vulnerabilities (infernal, "
                       f"{cite(RulingKey.MONSTER_VULNERABILITIES)}): the ice shot does 1 damage "
                       f"first")
-    out = replace(out, damage=damage, gains=frozenset({"frozen"})).say(
+    out = replace(out, damage=damage, gains=frozenset({Condition.FROZEN})).say(
         "ice: frozen, if still alive (put the ice piece on it)")
     return _damaged(out, target)
 
@@ -222,7 +223,7 @@ def _fire_wall(shot: HeroShot, target: Piece, out: HitOutcome) -> HitOutcome:
     Vulnerabilities an Undead monster "take[s] 1 damage when they hit, or are pushed into,
     fire walls or fire obstacles" (catacombs-facts.md 1.6, 1.9). Not a shot: no card's box
     applies."""
-    if target.kind == "monster" and target.family == "undead" and shot.vulnerabilities:
+    if target.kind == Kind.MONSTER and target.family == Family.UNDEAD and shot.vulnerabilities:
         out = replace(out, damage=1).say(
             f"Monster Vulnerabilities (undead, {cite(RulingKey.MONSTER_VULNERABILITIES)}): the "
             f"fire wall does 1 damage")
@@ -237,7 +238,7 @@ def _damaged(out: HitOutcome, target: Piece) -> HitOutcome:
     """Shadow monsters and invulnerable pieces take no damage; the rest lose health."""
     if out.damage <= 0:
         return out
-    if target.health is None and target.side == "neutral":
+    if target.health is None and target.side == Side.NEUTRAL:
         return replace(out, damage=0).say("no health track in the scenario: no damage counted "
                                           "(give the piece its health to track it)")
     if target.health is None:
@@ -268,7 +269,7 @@ def disc_line(target: Piece, out: HitOutcome, spec: MonsterSpec | None) -> str |
     if after <= 0:
         return "it dies: its disc goes onto the hero's board (not in the Lord fight)"
     printed = spec.health if spec is not None else target.starting_health
-    if target.kind == "monster" and printed == 2 and after == 1:
+    if target.kind == Kind.MONSTER and printed == 2 and after == 1:
         return "1 health left: flip its disc to the damaged side"
     return f"{after} health left"
 

@@ -12,12 +12,12 @@ docs/rulings.md is generated from this registry
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import StrEnum
 
 from automa.model.records import dataclass
+from automa.model.vocabulary import Word
 
 
-class RulingKey(StrEnum):
+class RulingKey(Word):
     """The key of each ruling of the registry, in its order: the word a scenario's `[rulings]`
     table, the printout and the JSON use. The engine names a ruling only by its member, so a
     misspelt key is a type error, not a ruling silently never applied."""

@@ -6,7 +6,7 @@ import math
 from collections.abc import Callable
 
 from automa.model.monsters import BehaviourRow
-from automa.model.pieces import Piece
+from automa.model.pieces import Kind, Piece
 from automa.model.records import dataclass
 from automa.model.scenario import Tiles
 from automa.rules.rulings import RulingKey
@@ -64,7 +64,7 @@ def _build_measure(criterion: str, non_hero_wealth: str) -> Callable[[Candidate]
     behind = non_hero_wealth == "behind-heroes"
 
     def gold(c: Candidate, sign: int) -> float:
-        if c.piece.kind != "hero" and behind:
+        if c.piece.kind != Kind.HERO and behind:
             return math.inf
         return sign * c.piece.gold
 
@@ -74,8 +74,8 @@ def _build_measure(criterion: str, non_hero_wealth: str) -> Callable[[Candidate]
         # a piece without a health track (invulnerable) never wins on health
         "most-health": lambda c: -c.piece.health if c.piece.health is not None else math.inf,
         "least-health": lambda c: c.piece.health if c.piece.health is not None else math.inf,
-        "most-poison": lambda c: -c.piece.poison if c.piece.kind == "hero" else 0,
-        "no-items": lambda c: 0 if c.piece.kind == "hero" and c.piece.items == 0 else 1,
+        "most-poison": lambda c: -c.piece.poison if c.piece.kind == Kind.HERO else 0,
+        "no-items": lambda c: 0 if c.piece.kind == Kind.HERO and c.piece.items == 0 else 1,
         "closest": lambda c: c.distance,
     }[criterion]
 
@@ -83,7 +83,7 @@ def _build_measure(criterion: str, non_hero_wealth: str) -> Callable[[Candidate]
 def _shown(criterion: str, c: Candidate) -> str:
     """How the trace shows a candidate's value on a column (only that one is formatted)."""
     p = c.piece
-    if criterion in WEALTH_COLUMNS and p.kind != "hero":
+    if criterion in WEALTH_COLUMNS and p.kind != Kind.HERO:
         return f"a {p.kind}, no purse" if criterion != "no-items" else f"a {p.kind}"
     if criterion in ("most-gold", "least-gold"):
         return f"{p.gold} gold"
@@ -104,9 +104,9 @@ def _rulings_of(criterion: str, remaining: list[Candidate]) -> tuple[RulingKey, 
     fired: tuple[RulingKey, ...] = ()
     if criterion == "closest":
         fired += (RulingKey.CLOSEST_EDGE,)
-    if criterion in WEALTH_COLUMNS and any(c.piece.kind != "hero" for c in remaining):
+    if criterion in WEALTH_COLUMNS and any(c.piece.kind != Kind.HERO for c in remaining):
         fired += (RulingKey.NON_HERO_WEALTH,)
-    if criterion == "most-poison" and any(c.piece.kind != "hero" for c in remaining):
+    if criterion == "most-poison" and any(c.piece.kind != Kind.HERO for c in remaining):
         fired += (RulingKey.MOST_POISON,)
     return fired
 

@@ -28,7 +28,7 @@ from automa.geometry.moves import overlap_with
 from automa.geometry.table import PLACEMENT_TOLERANCE, TableGeometry, build_table
 from automa.model.components import DamageToken
 from automa.model.monsters import MonsterSpec
-from automa.model.pieces import Condition, Piece, Side
+from automa.model.pieces import Condition, Kind, Piece, Side
 from automa.model.scenario import Bag, Scenario
 from automa.model.shots import Shot, parse_shot
 from automa.rules.rulings import RulingKey, cite, option
@@ -326,7 +326,7 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
 
 def _catacomb(attacker: Piece | None) -> bool:
     """Ruling 48: a hero piece named with `by` is a Catacomb hero in a Catacombs 3E battle."""
-    return attacker is not None and attacker.kind == "hero"
+    return attacker is not None and attacker.kind == Kind.HERO
 
 
 def _target(battle: Battle, target_id: str) -> Piece:
@@ -502,7 +502,7 @@ def resolve_cave(command: EnterCave, state: SessionState, setting: Setting,
                          f"taking their turn (`cave {hero_id} {command.shots} portal` when the "
                          f"Portal Trap sent them)")
     hero = state.battle.get(hero_id)
-    if hero is None or hero.side != Side.HEROES or hero.kind != "hero":
+    if hero is None or hero.side != Side.HEROES or hero.kind != Kind.HERO:
         raise InputError(f"no hero {hero_id!r} in play")
     if not state.battle.placed(hero) and not portal:
         raise InputError(f"{hero_id} is on the Teleported! or Devoured! card: not on the mat")
@@ -542,7 +542,7 @@ def resolve_cave(command: EnterCave, state: SessionState, setting: Setting,
                              list(now.items))
         taken = set(antients_won((*room.other_rooms, *done)))
         free = [a for a, spec in sorted(catalog.monsters.items())
-                if spec.kind == "antient" and a not in taken]
+                if spec.kind == Kind.ANTIENT and a not in taken]
         antient = _asked_choice(asker, "the unused Antient of their choice", free) \
             if free else "none"
     else:
@@ -569,7 +569,7 @@ def check_summon(command: Summon, state: SessionState, setting: Setting,
     room = setting.room
     won = antients_won((*(room.other_rooms if room else ()), *done), hero_id)
     cards = [p.id for p in state.scenario.pieces
-             if p.side == Side.HEROES and p.kind == "antient"]
+             if p.side == Side.HEROES and p.kind == Kind.ANTIENT]
     if antient not in won and antient not in cards:
         held = ", ".join([*won, *cards]) or "none"
         raise InputError(f"{hero_id} holds no Antient {antient!r} (held: {held}; won in the "

@@ -1,0 +1,18 @@
+"""`Word`: the base of the closed sets of words the rules speak (sides, kinds, families, shots,
+ruling keys ...), so mypy catches a misspelt one.
+
+A member is a `str` equal to its word: it prints, formats, sorts, hashes and goes into JSON as
+the word. Its repr is the word's too (`'hero'`, not `<Kind.HERO: 'hero'>`): the records held
+these words as plain text before, and a message or a printout that shows one with `!r`, or in a
+list, reads the same as it always did.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Word(StrEnum):
+    """A StrEnum whose members read as their words everywhere, repr included."""
+
+    __repr__ = str.__repr__
