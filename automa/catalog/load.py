@@ -35,7 +35,14 @@ from automa.model.monsters import BehaviourRow, EffectSpec, LordSpec, MinionSlot
 from automa.model.pieces import HERO_KINDS, Kind, Piece
 from automa.model.playmat import Obstacle, Playmat
 from automa.model.records import dataclass
-from automa.model.shots import MODIFIERS, SHOT_NAMES, Sequence, parse_sequence
+from automa.model.shots import (
+    MODIFIERS,
+    SHOT_NAMES,
+    ModifierName,
+    Sequence,
+    ShotName,
+    parse_sequence,
+)
 
 if TYPE_CHECKING:  # a turn imports neither: paths are text, the rooms' model comes with them
     from pathlib import Path
@@ -175,12 +182,20 @@ def _unknown(rec: Record) -> frozenset[str]:
     return frozenset(k for k, v in rec.table.items() if v == UNKNOWN)
 
 
-def _shot_names(rec: Record, key: str) -> tuple[str, ...]:
+def _shot_names(rec: Record, key: str) -> tuple[ShotName, ...]:
     names = rec.maybe_unknown(key, lambda k: rec.strings(k, ())) or ()
     for name in names:
         if name not in SHOT_NAMES:
             raise rec.fail(key, f"unknown shot {name!r} (known: {', '.join(sorted(SHOT_NAMES))})")
-    return names
+    return tuple(map(ShotName, names))
+
+
+def _modifier_names(rec: Record, key: str) -> tuple[ModifierName, ...]:
+    names = rec.strings(key, ())
+    for name in names:
+        if name not in MODIFIERS:
+            raise rec.fail(key, f"unknown modifier {name!r}")
+    return tuple(map(ModifierName, names))
 
 
 def parse_monster(rec: Record) -> MonsterSpec:
@@ -210,13 +225,10 @@ def parse_monster(rec: Record) -> MonsterSpec:
         provenance=rec.provenance(),
         kind=kind,
         units=rec.integer("units", low=1, high=10) if rec.has("units") else None,
-        rotating_modifiers=rec.strings("rotating_modifiers", ()),
+        rotating_modifiers=_modifier_names(rec, "rotating_modifiers"),
         unknown=_unknown(rec),
         named_shots=_shot_names(rec, "named_shots"),
     )
-    for modifier in monster.rotating_modifiers:
-        if modifier not in MODIFIERS:
-            raise rec.fail("rotating_modifiers", f"unknown modifier {modifier!r}")
     for free_text in ("notes", "set"):
         rec.optional_string(free_text)
     return monster
@@ -447,8 +459,9 @@ def parse_effect(rec: Record) -> EffectSpec:
     for kind in kinds:
         if kind not in HERO_KINDS:
             raise rec.fail("kinds", f"unknown kind {kind!r} (known: {', '.join(HERO_KINDS)})")
-    effect = EffectSpec(rec.name, rec.choice("effect", EFFECT_KINDS), rec.boolean("needs_damage"),
-                        tuple(map(Kind, kinds)), rec.string("text"), rec.provenance())
+    effect = EffectSpec(ModifierName(rec.name), rec.choice("effect", EFFECT_KINDS),
+                        rec.boolean("needs_damage"), tuple(map(Kind, kinds)), rec.string("text"),
+                        rec.provenance())
     try:  # the words are filled in at every hit: a placeholder they cannot fill is refused now
         effect.said("Elf", "Sewer Rat #1", 2, 1)
     except (KeyError, IndexError, ValueError, TypeError) as error:

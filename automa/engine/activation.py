@@ -29,7 +29,7 @@ from automa.geometry.sight import CORRIDOR_WIDTH, Sighting, look_around
 from automa.model.monsters import BehaviourRow
 from automa.model.pieces import Condition, Kind, Piece, Side
 from automa.model.records import dataclass
-from automa.model.shots import Modifier, Sequence, Shot
+from automa.model.shots import Modifier, ModifierName, Sequence, Shot, ShotName
 from automa.rules.rulings import RulingKey
 from automa.rules.sequences import (
     SequencePlan,
@@ -189,7 +189,7 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
                                Aim(None, "nobody in sight: No Target Action"), (), "")
     aim = advanced or _enemy_aim(table, battle, log, row, visible)
     if returning:
-        sequence = Sequence((Shot("melee"),))
+        sequence = Sequence((Shot(ShotName.MELEE),))
         sequence_reason = "back from the Teleported! card: one melee shot"
     elif aim.sequence is not None:
         sequence, sequence_reason = aim.sequence, aim.sequence_reason
@@ -569,7 +569,7 @@ def _lord_by_health(table: Table, log: StepLog, actor: Piece) -> tuple[Sequence,
     return None
 
 
-def _rotated(sequence: Sequence, modifiers: tuple[str, ...], round_number: int
+def _rotated(sequence: Sequence, modifiers: tuple[ModifierName, ...], round_number: int
              ) -> tuple[Sequence, str]:
     """The Gelatinous Cube: its last melee carries this round's modifier, in rotation."""
     modifier = modifiers[(round_number - 1) % len(modifiers)]
@@ -602,11 +602,11 @@ def perform(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: 
     """One shot of the chosen sequence, as the AI performs it."""
     name = shot.name
     loud = log.loud
-    if name in ("rush", "open-portal"):
+    if name in (ShotName.RUSH, ShotName.OPEN_PORTAL):
         as_ = "rush"
         if loud:
             log.add(ShotStep(shot.notation(), as_, "the AI opens no portal: a rush instead"
-                             if name == "open-portal" else ""))
+                             if name == ShotName.OPEN_PORTAL else ""))
         if ctx.target is None:
             return battle
         battle = rush_toward(table, battle, log, ctx.actor,
@@ -620,21 +620,21 @@ def perform(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: 
         if loud:
             log.add(ShotStep(shot.notation(), shot.notation()))
         return ranged_shot(table, battle, log, ctx, shot)
-    if name == "move-to-rune":
+    if name == ShotName.MOVE_TO_RUNE:
         log.add(ShotStep(shot.notation(), "move-to-random-rune", "the AI rolls the Rune Die"))
         return to_random_rune(table, battle, log, ctx.actor)
-    if name == "runic-shift":
+    if name == ShotName.RUNIC_SHIFT:
         log.add(ShotStep(shot.notation(), "move-to-random-rune then melee",
                          "the AI always takes the optional melee"))
         battle = to_random_rune(table, battle, log, ctx.actor, "runic shift")
-        return contact_shot(table, battle, log, ctx, Shot("melee"))
-    if name == "teleport":
+        return contact_shot(table, battle, log, ctx, Shot(ShotName.MELEE))
+    if name == ShotName.TELEPORT:
         log.add(ShotStep(shot.notation(), "teleport"))
         return _teleport(battle, log, ctx)
-    if name == "repeat":
+    if name == ShotName.REPEAT:
         log.add(ShotStep(shot.notation(), "repeat"))
         return _repeat(table, battle, log, ctx)
-    if name == "summon":
+    if name == ShotName.SUMMON:
         log.add(ShotStep(shot.notation(), shot.notation()))
         return _summon(table, battle, log, ctx, shot.argument or "")
     log.add(ShotStep(shot.notation(), "nothing", "the AI has no rule for this shot"))

@@ -35,7 +35,7 @@ from automa.model.components import DamageToken
 from automa.model.monsters import EffectSpec
 from automa.model.pieces import Condition, Kind, Piece
 from automa.model.records import dataclass
-from automa.model.shots import Shot
+from automa.model.shots import ModifierName, Shot, ShotName
 from automa.rules.rulings import RulingKey
 from automa.rules.tokens import discard, draw, pour_back, refill_if_empty, token_levels
 
@@ -285,7 +285,7 @@ def _damage_and_push(table: Table, battle: Battle, log: StepLog, ctx: ShotContex
     else:
         battle = damage(battle, log, character, amount)
     battle = apply_modifiers(table, battle, log, ctx, shot, character, amount)
-    if shot.name == "devour":
+    if shot.name == ShotName.DEVOUR:
         battle = _devour_shot(table, battle, log, ctx, character, amount)
     if character != target_id:
         owner = battle.get(character)
@@ -341,7 +341,7 @@ def _devour_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, t
                  amount: int) -> Battle:
     """The devour shot: the damage, then a survivor goes onto the Devoured! card."""
     target = battle.get(target_id)
-    spec = table.catalog.effects["devour"]
+    spec = table.catalog.effects[ModifierName.DEVOUR]
     if target is None:
         return battle
     if target.kind not in spec.kinds:
@@ -441,7 +441,7 @@ def contact_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
 def ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
                 shot: Shot) -> Battle:
     """A ranged shot needs no template: the Active Target is hit unless a token says zero."""
-    if shot.name == "target":
+    if shot.name == ShotName.TARGET:
         return target_ranged_shot(table, battle, log, ctx, shot)
     if not _target_on_table(battle, log, ctx):
         return battle
@@ -449,7 +449,7 @@ def ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     if ctx.friendly:
         log.add(NoteStep(f"no {shot.name} at a friend: the shot is not made"))
         return battle
-    if shot.name == "boomerang":
+    if shot.name == ShotName.BOOMERANG:
         return _boomerang(table, battle, log, ctx, shot)
     return resolve_hit(table, battle, log, ctx, shot, aim_piece(table, battle, ctx.actor,
                                                                  ctx.target))
@@ -499,7 +499,7 @@ def _boomerang(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
         log.add(NoteStep(f"{aloft.label} stands on top of an obstacle: safe from the ruler"))
     for enemy_id in beneath:
         if battle.get(enemy_id) is not None:
-            battle = resolve_hit(table, battle, log, ctx, Shot("boomerang"), enemy_id)
+            battle = resolve_hit(table, battle, log, ctx, Shot(ShotName.BOOMERANG), enemy_id)
     return battle
 
 
@@ -591,4 +591,5 @@ def _target_on_table(battle: Battle, log: StepLog, ctx: ShotContext) -> bool:
 
 
 OnHit = Callable[[Table, Battle, StepLog, ShotContext, Shot, str, int], Battle]
-ON_HIT: dict[str, OnHit] = {"ice": _freeze, "portal-trap": _portal_trap, "dagger": _dagger}
+ON_HIT: dict[ShotName, OnHit] = {ShotName.ICE: _freeze, ShotName.PORTAL_TRAP: _portal_trap,
+                                 ShotName.DAGGER: _dagger}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from automa.model.components import Family
 from automa.model.pieces import Kind
 from automa.model.records import dataclass
-from automa.model.shots import Sequence
+from automa.model.shots import ModifierName, Sequence, ShotName
 
 
 @dataclass(frozen=True)
@@ -18,15 +18,17 @@ class MonsterSpec:
     shadow: bool
     gold: int | None
     size: str | None
-    nullifies: tuple[str, ...]
-    reflects: tuple[str, ...]
+    nullifies: tuple[ShotName, ...]
+    reflects: tuple[ShotName, ...]
     sequences: tuple[Sequence, ...]
     provenance: str
     kind: Kind = Kind.MONSTER  # or Kind.ANTIENT
     units: int | None = None  # pieces a Monster Metre icon brings, when the card says
-    rotating_modifiers: tuple[str, ...] = ()  # the Gelatinous Cube: round 1, 2, 3, 4, 1 ...
+    # the Gelatinous Cube's modifiers, turn by turn: round 1, 2, 3, 4, 1 ...
+    rotating_modifiers: tuple[ModifierName, ...] = ()
     unknown: frozenset[str] = frozenset()  # fields written "unknown": our sources lack them
-    named_shots: tuple[str, ...] = ()  # shots a source names for the card, its sequences unknown
+    # shots a source names for the card, its sequences unknown
+    named_shots: tuple[ShotName, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,7 @@ class BehaviourRow:
 class EffectSpec:
     """What a modifier does to the character a shot hits (data/effects.toml)."""
 
-    modifier: str
+    modifier: ModifierName
     effect: str
     needs_damage: bool
     kinds: tuple[Kind, ...]  # the heroes' kinds it affects

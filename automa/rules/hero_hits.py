@@ -14,27 +14,30 @@ from dataclasses import dataclass, replace
 from automa.model.components import Family
 from automa.model.monsters import MonsterSpec
 from automa.model.pieces import Condition, Kind, Piece, Side
-from automa.model.shots import RANGED_SHOTS
+from automa.model.shots import RANGED_SHOTS, ModifierName, ShotName
 from automa.rules.rulings import RulingKey, cite
 
 # base damage of a hero's shot that lands (the card's shot icon); critical adds 1
 BASE_DAMAGE = {
-    "melee": 1, "bite": 1, "roll": 1, "sword": 1, "devour": 1, "missile": 1, "fireball": 1,
-    "giant-fireball": 2, "target": 1, "boomerang": 1, "scorched-earth": 2, "dagger": 1,
-    "ice": 0, "portal-trap": 0, "fire-wall": 0,
+    ShotName.MELEE: 1, ShotName.BITE: 1, ShotName.ROLL: 1, ShotName.SWORD: 1,
+    ShotName.DEVOUR: 1, ShotName.MISSILE: 1, ShotName.FIREBALL: 1, ShotName.GIANT_FIREBALL: 2,
+    ShotName.TARGET: 1, ShotName.BOOMERANG: 1, ShotName.SCORCHED_EARTH: 2, ShotName.DAGGER: 1,
+    ShotName.ICE: 0, ShotName.PORTAL_TRAP: 0, ShotName.FIRE_WALL: 0,
 }
 HIT_SHOTS = tuple(BASE_DAMAGE)
-LORD_MODIFIERS = frozenset({"chain", "critical", "regeneration"})  # all a Lord feels
-HIT_MODIFIERS = frozenset({"poison", "stun", "fear", "critical", "chain", "regeneration",
-                           "devour", "petrify"})
+# all a Lord feels
+LORD_MODIFIERS = frozenset({ModifierName.CHAIN, ModifierName.CRITICAL, ModifierName.REGENERATION})
+HIT_MODIFIERS = frozenset({ModifierName.POISON, ModifierName.STUN, ModifierName.FEAR,
+                           ModifierName.CRITICAL, ModifierName.CHAIN, ModifierName.REGENERATION,
+                           ModifierName.DEVOUR, ModifierName.PETRIFY})
 
 
 @dataclass(frozen=True)
 class HeroShot:
     """One shot of a hero as it struck one piece."""
 
-    shot: str
-    modifiers: frozenset[str] = frozenset()
+    shot: ShotName
+    modifiers: frozenset[ModifierName] = frozenset()
     catacomb_hero: bool = False  # the dagger does 2 for a Catacomb hero
     poison_card: int | None = None  # the value on the Poison card drawn for a poison shot
     portal_roll: int | None = None  # the D12 rolled for this piece, for the Portal Trap
@@ -60,9 +63,9 @@ def base_damage(shot: HeroShot) -> int:
     performed by any Catacomb hero (including the Illusionist)." Critical: +1 on the base
     shot."""
     damage = BASE_DAMAGE[shot.shot]
-    if shot.shot == "dagger" and shot.catacomb_hero:
+    if shot.shot == ShotName.DAGGER and shot.catacomb_hero:
         damage = 2
-    return damage + (1 if "critical" in shot.modifiers and damage > 0 else 0)
+    return damage + (1 if ModifierName.CRITICAL in shot.modifiers and damage > 0 else 0)
 
 
 def defence(shot: HeroShot, target: Piece, spec: MonsterSpec | None) -> str | None:
@@ -80,27 +83,28 @@ def defence(shot: HeroShot, target: Piece, spec: MonsterSpec | None) -> str | No
     return None
 
 
-def vulnerable_as(shot: HeroShot, target: Piece, spec: MonsterSpec | None) -> str | None:
+def vulnerable_as(shot: HeroShot, target: Piece, spec: MonsterSpec | None
+                  ) -> ModifierName | None:
     """The modifier an unmodified shot counts as under Monster Vulnerabilities, or None."""
     if not shot.vulnerabilities or shot.modifiers or target.kind != Kind.MONSTER:
         return None
     family = target.family
-    if family == Family.ZOMBIE and shot.shot == "melee":
-        return "critical"
-    if family == Family.DUNGEON and shot.shot == "missile":
-        return "critical"
-    if family == Family.UNDEAD and shot.shot == "fireball":
-        return "critical"
-    if family == Family.MYTHOLOGICAL and shot.shot == "melee":
-        return "regeneration"
-    if family == Family.VERMIN and shot.shot in ("melee", "missile") and spec is not None \
-            and spec.size == "extra-small" and not _has_fear_shot(spec):
-        return "fear"
+    if family == Family.ZOMBIE and shot.shot == ShotName.MELEE:
+        return ModifierName.CRITICAL
+    if family == Family.DUNGEON and shot.shot == ShotName.MISSILE:
+        return ModifierName.CRITICAL
+    if family == Family.UNDEAD and shot.shot == ShotName.FIREBALL:
+        return ModifierName.CRITICAL
+    if family == Family.MYTHOLOGICAL and shot.shot == ShotName.MELEE:
+        return ModifierName.REGENERATION
+    if family == Family.VERMIN and shot.shot in (ShotName.MELEE, ShotName.MISSILE) \
+            and spec is not None and spec.size == "extra-small" and not _has_fear_shot(spec):
+        return ModifierName.FEAR
     return None
 
 
 def _has_fear_shot(spec: MonsterSpec) -> bool:
-    return any(m.name == "fear" for seq in spec.sequences for s in seq.shots
+    return any(m.name == ModifierName.FEAR for seq in spec.sequences for s in seq.shots
                for m in s.modifiers)
 
 
@@ -130,8 +134,8 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
     """What one hero's shot does to one AI piece it struck. `modified`: this piece takes the
     shot's modifiers (a modified shot hitting several applies them to one only)."""
     mods = shot.modifiers if modified else frozenset()
-    if shot.shot == "devour" and modified:  # the devour shot devours one of those it hits
-        mods = mods | {"devour"}
+    if shot.shot == ShotName.DEVOUR and modified:  # the devour shot devours one of those it hits
+        mods = mods | {ModifierName.DEVOUR}
     out = HitOutcome()
     if not modified and shot.modifiers:
         out = out.say("base damage only (the modifiers go to one piece hit, the first named)")
@@ -153,14 +157,14 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
         out = out.say(f"a Catacomb Lord: immune to {', '.join(ignored)}")
         mods = mods & LORD_MODIFIERS
         shot = replace(shot, modifiers=mods)
-    if shot.shot == "portal-trap":
+    if shot.shot == ShotName.PORTAL_TRAP:
         if shot.portal_roll is None:
             raise ValueError("the Portal Trap needs a D12 for each piece hit")
         trap = portal_trap(shot.portal_roll)
         return _damaged(replace(trap, lines=out.lines + trap.lines), target)
-    if shot.shot == "ice":
+    if shot.shot == ShotName.ICE:
         return _iced(shot, target, out)
-    if shot.shot == "fire-wall":
+    if shot.shot == ShotName.FIRE_WALL:
         return _fire_wall(shot, target, out)
     extra = vulnerable_as(shot, target, spec)
     if extra is not None:
@@ -169,35 +173,36 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
                       f"counts as {extra}")
         mods = mods | {extra}
         shot = replace(shot, modifiers=mods)
-    if "petrify" in mods:
+    if ModifierName.PETRIFY in mods:
         return replace(out, petrified=True).say("petrify: it dies at once")
     damage = base_damage(shot)
-    if "chain" in mods and shot.last_damaged and not (
+    if ModifierName.CHAIN in mods and shot.last_damaged and not (
             shot.vulnerabilities and target.family == Family.WRAITH_KNIGHT):
         return out.say(f"chain: {target.label} is the last piece this hero damaged in this "
                        f"sequence; the same target cannot be damaged twice in a row: no damage")
-    critical = " (critical)" if "critical" in mods else ""
+    critical = " (critical)" if ModifierName.CRITICAL in mods else ""
     out = replace(out, damage=damage).say(f"{shot.shot}{critical}: {damage} damage")
-    if "poison" in mods:
+    if ModifierName.POISON in mods:
         if shot.poison_card is None:
             raise ValueError("a poison shot needs the value of the Poison card drawn")
         out = replace(out, damage=out.damage + shot.poison_card).say(
             f"poison: the Poison card shows {shot.poison_card}, inflicted as damage "
             f"({cite(RulingKey.HERO_POISON)}); shuffle it back into the deck")
-    if "regeneration" in mods:
+    if ModifierName.REGENERATION in mods:
         out = replace(out, heal_attacker=1).say("regeneration: the attacker heals 1")
     survives = target.health is None or target.health > out.damage
-    if "stun" in mods and survives:
+    if ModifierName.STUN in mods and survives:
         out = replace(out, gains=out.gains | {Condition.STUNNED}).say(
             "stun: a Stunned! card (it loses its next turn)")
-    if "devour" in mods and survives:
+    if ModifierName.DEVOUR in mods and survives:
         out = replace(out, gains=out.gains | {Condition.DEVOURED}).say(
             "devour: onto the Devoured! card")
-    if "chain" in mods and not (shot.vulnerabilities and target.family == Family.WRAITH_KNIGHT):
+    if ModifierName.CHAIN in mods and not (shot.vulnerabilities
+                                           and target.family == Family.WRAITH_KNIGHT):
         out = out.say("chain: the same piece takes no damage twice in a row in one sequence "
                       "(with `by HERO`, the hero's next chain hit on it this turn does none)")
     out = _damaged(out, target)
-    if "fear" in mods and out.damage > 0:  # "an attacker who damages a target with it"
+    if ModifierName.FEAR in mods and out.damage > 0:  # "an attacker who damages a target with it"
         out = out.say("fear: the attacker may now flick one unmodified rush shot with it")
     return out
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from automa.model.records import dataclass
-from automa.model.shots import Sequence
+from automa.model.shots import ModifierName, Sequence, ShotName
 from automa.rules.rulings import RulingKey
 
 PREFERENCE_WORDS = {
@@ -30,13 +30,13 @@ class SequencePlan:
 
 def has_preferred_shot(sequence: Sequence, preference: str) -> bool:
     if preference == "poison-modifier":
-        return any(s.has_modifier("poison") for s in sequence.shots)
+        return any(s.has_modifier(ModifierName.POISON) for s in sequence.shots)
     if preference == "critical-modifier":
-        return any(s.has_modifier("critical") for s in sequence.shots)
+        return any(s.has_modifier(ModifierName.CRITICAL) for s in sequence.shots)
     if preference == "ranged-sequence":
         return any(s.is_ranged for s in sequence.shots)
     if preference == "repeat":
-        return any(s.name == "repeat" for s in sequence.shots)
+        return any(s.name == ShotName.REPEAT for s in sequence.shots)
     raise ValueError(f"unknown shot preference {preference!r}")
 
 

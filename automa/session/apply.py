@@ -30,7 +30,7 @@ from automa.model.components import DamageToken
 from automa.model.monsters import MonsterSpec
 from automa.model.pieces import Condition, Kind, Piece, Side
 from automa.model.scenario import Bag, Scenario
-from automa.model.shots import Shot, parse_shot
+from automa.model.shots import ModifierName, Shot, ShotName, parse_shot
 from automa.rules.rulings import RulingKey, cite, option
 from automa.session.cave import (
     BagEmptied,
@@ -250,7 +250,7 @@ def apply_use(battle: Battle, command: UseCard) -> Battle:
 
 def _parsed_shot(text: str) -> Shot:
     try:  # a fire wall is no shot: the piece hit or was pushed into one
-        return Shot("fire-wall") if text == "fire-wall" else parse_shot(text)
+        return Shot(ShotName.FIRE_WALL) if text == ShotName.FIRE_WALL else parse_shot(text)
     except ValueError as error:
         raise InputError(str(error)) from None
 
@@ -286,15 +286,15 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
     if command.by is not None and (attacker is None or attacker.side != Side.HEROES):
         raise InputError(f"`by {command.by}`: no hero {command.by!r} in play")
     poison = command.poison_card
-    if "poison" in modifiers and poison is None:
+    if ModifierName.POISON in modifiers and poison is None:
         raise InputError("a poison shot needs the Poison card's value (1-9)")
     rolls = command.portal
-    if parsed.name == "portal-trap" and len(rolls) != len(targets):
+    if parsed.name == ShotName.PORTAL_TRAP and len(rolls) != len(targets):
         raise InputError(f"the Portal Trap needs one D12 (1-12) per piece hit, not "
                          f"{list(rolls)!r}")
     vulnerabilities = option(rulings, RulingKey.MONSTER_VULNERABILITIES) == "on"
     lines: list[str] = []
-    if parsed.name == "dagger":
+    if parsed.name == ShotName.DAGGER:
         thrower = "2 damage, thrown by a Catacomb hero" if _catacomb(attacker) else \
             "1 damage, no Catacomb hero named"
         lines.append(f"dagger: {thrower} ({cite(RulingKey.DAGGER_HERO)}); the thrower now performs "
@@ -303,7 +303,7 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
         target = _target(battle, target_id)
         spec = monsters.get(target.monster) if target.monster else None
         shot = HeroShot(parsed.name, modifiers, _catacomb(attacker), poison,
-                        rolls[index] if parsed.name == "portal-trap" else None,
+                        rolls[index] if parsed.name == ShotName.PORTAL_TRAP else None,
                         vulnerabilities, target_id in command.last_damaged)
         out = resolve(shot, target, spec, modified=index == 0)
         after = health_after(target, out)
@@ -360,11 +360,11 @@ def _free_devoured(battle: Battle, devourer: Piece, lines: list[str]) -> Battle:
     """Devoured characters are released when the devouring monster dies: back where it died.
     The log does not say whom a monster devoured: a dying devourer frees the devoured heroes
     when no other AI piece in play could have devoured them."""
-    if "devour" not in _shot_words(devourer):
+    if not _devours(devourer):
         return battle
     for piece in battle.pieces:
         if piece.side == Side.HEROES and Condition.DEVOURED in piece.conditions and not any(
-                p.side == Side.AI and "devour" in _shot_words(p) for p in battle.on_table()):
+                p.side == Side.AI and _devours(p) for p in battle.on_table()):
             battle = battle.with_piece(replace(piece.moved(devourer.at),
                                                conditions=piece.conditions
                                                - {Condition.DEVOURED}))
@@ -373,9 +373,10 @@ def _free_devoured(battle: Battle, devourer: Piece, lines: list[str]) -> Battle:
     return battle
 
 
-def _shot_words(piece: Piece) -> set[str]:
-    return {s.name for seq in piece.sequences for s in seq.shots} | \
-        {m.name for seq in piece.sequences for s in seq.shots for m in s.modifiers}
+def _devours(piece: Piece) -> bool:
+    """Whether a piece can devour: a devour shot, or a shot with the devour modifier."""
+    return any(s.name == ShotName.DEVOUR or s.has_modifier(ModifierName.DEVOUR)
+               for seq in piece.sequences for s in seq.shots)
 
 
 DAMAGE_USAGE = "damage ID N [by HERO]"
@@ -405,10 +406,10 @@ def hit_questions(command: Hit, physical: bool) -> list[NumberAsked]:
     """What a hit asks the table, in order: the Poison card drawn for a poison shot, then in
     physical mode the Portal Trap's D12 for each piece hit (virtual dice roll it)."""
     asked = []
-    if "poison" in command.modifiers and command.poison_card is None:
+    if ModifierName.POISON in command.modifiers and command.poison_card is None:
         asked.append(NumberAsked("the Poison card drawn", "a Poison card's value",
                                  "the Poison card you drew shows", 1, 9))
-    if command.shot_name == "portal-trap" and not command.portal and physical:
+    if command.shot_name == ShotName.PORTAL_TRAP and not command.portal and physical:
         asked += [NumberAsked(f"the D12 for the Portal Trap on {t}", "a face of the D12",
                               f"D12 rolled for the Portal Trap on {t}", 1, 12)
                   for t in command.targets]
@@ -424,13 +425,14 @@ def resolve_hit(command: Hit, state: SessionState, setting: Setting, done: Seque
     answers = [_asked_number(asker, q.prompt, range(q.low, q.high + 1), q.what)
                for q in hit_questions(command, setting.physical)]
     resolved = command
-    if "poison" in command.modifiers and command.poison_card is None:
+    if ModifierName.POISON in command.modifiers and command.poison_card is None:
         resolved = replace(resolved, poison_card=answers.pop(0))
-    if command.shot_name == "portal-trap" and not command.portal:
+    if command.shot_name == ShotName.PORTAL_TRAP and not command.portal:
         rolls = tuple(answers) if setting.physical else _rolled(command.targets, setting,
                                                                 len(done))
         resolved = replace(resolved, portal=rolls)
-    if "chain" in command.modifiers and command.by is not None and not command.last_damaged:
+    if ModifierName.CHAIN in command.modifiers and command.by is not None \
+            and not command.last_damaged:
         resolved = replace(resolved, last_damaged=tuple(
             last_damaged(state.scenario, done, setting, command.by)))
     return resolved
