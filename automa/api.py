@@ -22,6 +22,7 @@ from automa.catalog.load import Catalog, load_catalog
 from automa.engine.activation import Activation
 from automa.engine.judge import GeometryMode
 from automa.errors import InputError
+from automa.model.modes import DiceMode
 from automa.scenario.load import load_scenario
 from automa.session.apply import Applied, TableAsker
 from automa.session.commands import (
@@ -90,4 +91,5 @@ def new_session(folder: str | Path, scenario: str | Path, seed: int | None = Non
                 geometry: GeometryMode | str = GeometryMode.TRACKED) -> Session:
     """A new session in `folder` from a scenario file, as `automa new` makes it."""
     return Session.create(Path(folder), Path(scenario), load_catalog(data_dir), seed,
-                          "physical" if physical else "virtual", str(GeometryMode(geometry)))
+                          DiceMode.PHYSICAL if physical else DiceMode.VIRTUAL,
+                          GeometryMode(geometry))

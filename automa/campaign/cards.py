@@ -19,9 +19,10 @@ from automa.catalog.load import Catalog, parse_room
 from automa.catalog.locate import load_data_file
 from automa.catalog.reader import Record
 from automa.model.pieces import Kind
+from automa.model.provenance import Provenance
 
 ROOMS_FILE = "rooms.toml"
-ASKED = "asked"
+ASKED = Provenance.ASKED
 MERCENARY = "mercenary"
 METRE = "metre-"
 MAX_COUNT = 10

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING
 
-from automa.campaign.asking import CampaignAsker, Dice
+from automa.campaign.asking import CampaignAsker
 from automa.errors import InputError
+from automa.model.modes import DiceMode, KrakenTie
 from automa.model.records import dataclass
 
 if TYPE_CHECKING:
@@ -18,9 +19,8 @@ if TYPE_CHECKING:
     from automa.model.scenario import Bag
     from automa.rules.kraken import KrakenFight
 
-Tie = Literal["kraken", "hero"]  # who wins a tie (ruling kraken-tie)
-TIES: tuple[Tie, ...] = get_args(Tie)
-DICE: tuple[Dice, ...] = get_args(Dice)
+TIES = tuple(KrakenTie)  # who wins a tie (ruling kraken-tie)
+DICE = tuple(DiceMode)
 SEED_SPACE = 2**63
 
 
@@ -32,8 +32,8 @@ class FightKraken:
     health: int
     shots: int
     seed: int | None = None
-    dice: Dice = "virtual"
-    tie: Tie | None = None
+    dice: DiceMode = DiceMode.VIRTUAL
+    tie: KrakenTie | None = None
 
     def to_json(self) -> dict[str, object]:
         return {"type": "kraken", "health": self.health, "shots": self.shots,
@@ -51,12 +51,13 @@ class FightKraken:
         if data.get("type") != "kraken":
             raise InputError(f"kraken: the type is {data.get('type')!r}, not 'kraken'")
         seed = None if data.get("seed") is None else whole("seed", 0, SEED_SPACE - 1)
-        dice, tie = data.get("dice", "virtual"), data.get("tie")
+        dice, tie = data.get("dice", DiceMode.VIRTUAL), data.get("tie")
         if dice not in DICE:
             raise InputError(f"kraken: dice {dice!r} is not one of {', '.join(DICE)}")
         if tie is not None and tie not in TIES:
             raise InputError(f"kraken: tie {tie!r} is not one of {', '.join(TIES)}")
-        return cls(whole("health"), whole("shots"), seed, dice, tie)
+        return cls(whole("health"), whole("shots"), seed, DiceMode(str(dice)),
+                   None if tie is None else KrakenTie(str(tie)))
 
     def check(self) -> str | None:
         if self.health < 0 or self.shots < 0:
@@ -90,7 +91,7 @@ def fight_kraken(command: FightKraken, catalog: Catalog,
     reason = command.check()
     if reason is not None:
         raise InputError(reason)
-    physical = command.dice == "physical"
+    physical = command.dice == DiceMode.PHYSICAL
     if physical and asker is None:
         raise InputError("physical dice: the players roll and draw at the table, and nobody "
                          "is there to be asked")
@@ -116,7 +117,8 @@ def fight_kraken(command: FightKraken, catalog: Catalog,
 
     result = fight(command.health, command.shots, Bag(components.bags[level]),
                    lambda: chance.d12("the Kraken's strength"), draw,
-                   command.tie or ruling(RulingKey.KRAKEN_TIE).default or "kraken")
+                   command.tie or KrakenTie(ruling(RulingKey.KRAKEN_TIE).default
+                                            or KrakenTie.KRAKEN))
     items = tuple(catalog.setup.hidden_cave_items)
     item = None
     if not result.hero_wins and not physical and items:

@@ -40,6 +40,7 @@ from automa.catalog.campaigns import RESURRECTED_HEALTH
 from automa.catalog.load import Catalog
 from automa.errors import InputError
 from automa.model.campaigns import Offer, Rewards, Route, RouteRoom, Visit
+from automa.model.modes import DiceMode
 from automa.model.pieces import Side
 from automa.model.records import dataclass
 
@@ -257,7 +258,7 @@ class Campaign:
         from automa.model.scenario import ChanceScript
 
         state, catalog = self.state, self.catalog
-        physical = table.dice == "physical"
+        physical = table.dice == DiceMode.PHYSICAL
         if physical and asker is None:
             raise InputError("physical dice: the players roll and draw at the table, and "
                              "nobody is there to be asked")
@@ -406,7 +407,7 @@ class Campaign:
         told = None
         if step.drawn is not None:
             pieces = list(step.drawn)
-        elif table.dice == "physical":
+        elif table.dice == DiceMode.PHYSICAL:
             pieces = drawn_at_table(asker)
         else:
             assert self.start.seed is not None

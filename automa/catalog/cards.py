@@ -20,11 +20,12 @@ from automa.catalog.reader import Record
 from automa.errors import DataError
 from automa.model.components import FAMILIES
 from automa.model.pieces import Kind
+from automa.model.provenance import Provenance
 from automa.model.shots import SHOT_NAMES, parse_sequence
 from automa.storage import atomic_write_text
 from automa.toml_text import toml_key, toml_string
 
-ENTRY_PROVENANCES = ("house", "fan")
+ENTRY_PROVENANCES = (Provenance.HOUSE, Provenance.FAN)
 FILE_OF_KIND = {"monster": "monsters.toml", "antient": "monsters.toml",
                 "catacomb-lord": "lords.toml", "room": "rooms.toml",
                 "visit": "visits.toml"}

@@ -34,6 +34,7 @@ from automa.model.components import (
 from automa.model.monsters import BehaviourRow, EffectSpec, LordSpec, MinionSlot, MonsterSpec
 from automa.model.pieces import HERO_KINDS, Kind, Piece
 from automa.model.playmat import Obstacle, Playmat
+from automa.model.provenance import Provenance
 from automa.model.records import dataclass
 from automa.model.shots import (
     MODIFIERS,
@@ -409,7 +410,7 @@ def parse_playmat(rec: Record, playmat_id: str | None = None) -> Playmat:
         obstacles=obstacles,
         runes=runes,
         rune_radius=rec.number("rune_radius", 1.5, positive=True),
-        provenance=rec.provenance() if rec.has("provenance") else "house",
+        provenance=rec.provenance() if rec.has("provenance") else Provenance.HOUSE,
         swappable_zones=rec.boolean("swappable_zones", False),
         sticker_runes=rec.boolean("sticker_runes", True),
     )
@@ -505,7 +506,7 @@ def _twelve(rec: Record, key: str) -> tuple[float, ...]:
 
 def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
                      problems: Problems) -> Components | None:
-    provenance: dict[str, str] = {}
+    provenance: dict[str, Provenance] = {}
 
     def record(top: str, key: str | None = None) -> Record:
         table = tables.get(top) if key is None else (tables.get(top) or {}).get(key)

@@ -14,6 +14,7 @@ from types import EllipsisType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from automa.errors import DataError
+from automa.model.provenance import Provenance
 from automa.safe_text import unsafe_character
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 W = TypeVar("W", bound=str)  # a word of a closed set: str, or a StrEnum's member
 UNKNOWN = "unknown"
-PROVENANCES = ("rulebook", "official", "fan", "house", "asked")
+PROVENANCES = tuple(Provenance)
 MAX_FILE_BYTES = 4_000_000  # the shipped monsters.toml is about 60 kB
 MAX_DEPTH = 12  # tables and lists inside one another; the deepest real file needs 5
 
@@ -240,7 +241,7 @@ class Record:
         value = self._get(key, default)
         return Record(self.file, name or f"{self.name}.{key}", value, self.error)
 
-    def provenance(self) -> str:
+    def provenance(self) -> Provenance:
         return self.choice("provenance", PROVENANCES)
 
     def reject_unknown_keys(self) -> None:

@@ -28,6 +28,7 @@ from automa.geometry.moves import nearest_legal_spot
 from automa.geometry.sight import CORRIDOR_WIDTH, Sighting, look_around
 from automa.model.monsters import BehaviourRow
 from automa.model.pieces import Condition, Kind, Piece, Side
+from automa.model.provenance import Provenance
 from automa.model.records import dataclass
 from automa.model.shots import Modifier, ModifierName, Sequence, Shot, ShotName
 from automa.rules.rulings import RulingKey
@@ -166,7 +167,7 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
                       Aim(resume.target, resume.reason, resume.friendly),
                       Sequence(resume.shots), "the rest of its sequence", repeated,
                       continued=True)
-    if row.provenance == "house":
+    if row.provenance == Provenance.HOUSE:
         log.ruling(RulingKey.HOUSE_ROWS, f"the {row.id} row of the behaviour table is ours")
     if Condition.FROZEN in actor.conditions:
         log.add(NoteStep(f"{actor.label} is frozen by ice: it cannot act"))
@@ -553,14 +554,14 @@ def _lord_by_health(table: Table, log: StepLog, actor: Piece) -> tuple[Sequence,
     lord = table.catalog.lords.get(actor.monster or "")
     if lord is None or len(lord.health_bands) != len(actor.sequences) or actor.health is None:
         return None
-    if lord.provenance != "rulebook" and table.option(RulingKey.LORD_SEQUENCE) != "card":
+    if lord.provenance != Provenance.RULEBOOK and table.option(RulingKey.LORD_SEQUENCE) != "card":
         log.ruling(RulingKey.LORD_SEQUENCE,
                    f"the printed D12, not {lord.name}'s card's health bands "
                    f"({lord.provenance} data)")
         return None
     for index, (low, high) in enumerate(lord.health_bands):
         if low <= actor.health <= high:
-            if lord.provenance != "rulebook":
+            if lord.provenance != Provenance.RULEBOOK:
                 log.ruling(RulingKey.LORD_SEQUENCE,
                            f"{lord.name}'s card picks its sequence by health "
                            f"({lord.provenance} data), not the printed D12")

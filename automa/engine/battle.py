@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from automa.catalog.load import Catalog
 from automa.engine.chance import Chance
-from automa.engine.judge import Judge
+from automa.engine.judge import GeometryMode, Judge
 from automa.engine.steps import Step
 from automa.geometry.table import TableGeometry
 from automa.model.pieces import Condition, Kind, Piece, Side
@@ -211,7 +211,7 @@ class Table:
     explain: bool = True
 
     def __post_init__(self) -> None:
-        if self.quiet and (self.judge.mode != "tracked" or self.judge.asker is not None
+        if self.quiet and (self.judge.mode != GeometryMode.TRACKED or self.judge.asker is not None
                            or self.judge.script or self.chance.asker is not None):
             raise ValueError("a quiet table asks nobody: its geometry is tracked and its dice "
                              "are rolled by the program")

@@ -65,7 +65,7 @@ class YesNoAsker(Protocol):
 
 @dataclass
 class Judge:
-    mode: str = "tracked"
+    mode: GeometryMode = GeometryMode.TRACKED
     tolerance: float = 0.5
     asker: YesNoAsker | None = None
     script: Sequence[dict[str, Any]] = ()
@@ -75,19 +75,19 @@ class Judge:
     def __post_init__(self) -> None:
         """A replay judges in the mode its answers were given in (they say so unless tracked):
         asked geometry takes other paths (only the questions the decision needs)."""
-        modes = {a.get("mode", "tracked") for a in self.script if isinstance(a, dict)}
+        modes = {a.get("mode", GeometryMode.TRACKED) for a in self.script if isinstance(a, dict)}
         if len(modes) == 1 and (recorded := modes.pop()) in GEOMETRY_MODES:
-            self.mode = recorded
+            self.mode = GeometryMode(recorded)
 
     @property
     def asked(self) -> bool:
         """Asked geometry: no positions are tracked, so nothing may be measured on them."""
-        return self.mode == "asked"
+        return self.mode == GeometryMode.ASKED
 
     @property
     def may_ask(self) -> bool:
         """Whether any question can go to the players at all (else no margin matters)."""
-        return self.asker is not None and self.mode != "tracked"
+        return self.asker is not None and self.mode != GeometryMode.TRACKED
 
     def would_ask(self, margin: float) -> bool:
         """Whether a question with this margin goes to the players (nothing is recorded)."""
@@ -98,12 +98,12 @@ class Judge:
         # an asker written before briefings existed (a test's, say) is simply not shown them
         show = getattr(self.asker, "instruct", None)
         if show is not None and self.narrator is not None:
-            show(self.narrator.briefing(self.mode != "asked"))
+            show(self.narrator.briefing(self.mode != GeometryMode.ASKED))
 
     def _ask_table(self, margin: float) -> bool:
-        if self.asker is None or self.mode == "tracked":
+        if self.asker is None or self.mode == GeometryMode.TRACKED:
             return False
-        return self.mode == "asked" or margin < self.tolerance
+        return self.mode == GeometryMode.ASKED or margin < self.tolerance
 
     def _scripted(self, question: str) -> tuple[Any, str]:
         """A recorded answer and who gave it (kept, so a replay prints what the game did)."""
@@ -137,7 +137,8 @@ class Judge:
 
     def _note(self, question: str, answer: Any, source: str) -> None:
         entry = {"q": question, "a": answer, "source": source}
-        self.record.append(entry if self.mode == "tracked" else {**entry, "mode": self.mode})
+        self.record.append(entry if self.mode == GeometryMode.TRACKED
+                           else {**entry, "mode": self.mode})
 
     def pick(self, question: str, options: Sequence[str], computed: str, margin: float) -> str:
         """Which of several pieces (the closest, the first along a tile ...)."""

@@ -34,6 +34,7 @@ from automa.geometry.templates import attack_cover
 from automa.model.components import DamageToken
 from automa.model.monsters import EffectSpec
 from automa.model.pieces import Condition, Kind, Piece
+from automa.model.provenance import Provenance
 from automa.model.records import dataclass
 from automa.model.shots import ModifierName, Shot, ShotName
 from automa.rules.rulings import RulingKey
@@ -138,7 +139,7 @@ def apply_modifiers(table: Table, battle: Battle, log: StepLog, ctx: ShotContext
         spec = table.catalog.effects[modifier.name]
         if target is None or spec.effect == "ignored":
             continue
-        if spec.provenance == "house":
+        if spec.provenance == Provenance.HOUSE:
             log.ruling(RulingKey.EFFECTS_DATA, f"the {modifier.name} modifier's effect is ours")
         if spec.effect == "note":
             log.add(NoteStep(_effect_text(battle, spec, ctx, target, modifier.count, amount)))

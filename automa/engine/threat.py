@@ -37,6 +37,7 @@ from automa.geometry.sight import (
     look_around,
 )
 from automa.geometry.table import TableGeometry, build_table
+from automa.model.modes import LosTest
 from automa.model.monsters import BehaviourRow
 from automa.model.pieces import Condition, Kind, Piece, Side
 from automa.model.scenario import Scenario
@@ -329,9 +330,9 @@ def _hero_sight(ctx: _Context, actor: Piece) -> tuple[BoolArray, FloatArray]:
         return np.ones(n, dtype=bool), distance
     pairs = np.stack([np.broadcast_to(start, end.shape), end], axis=1)
     lines = shapely.linestrings(pairs)
-    if settings.los_test == "any-line":
+    if settings.los_test == LosTest.ANY_LINE:
         return _any_line(ctx, actor, lines), distance
-    grow = CORRIDOR_WIDTH / 2 if settings.los_test == "corridor" else 0.0
+    grow = CORRIDOR_WIDTH / 2 if settings.los_test == LosTest.CORRIDOR else 0.0
     return ~_any(_blocked(ctx, lines, grow)), distance
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import field
 
+from automa.model.provenance import Provenance
 from automa.model.records import dataclass
 from automa.model.vocabulary import Word
 
@@ -115,5 +116,5 @@ class Components:
     bags: Mapping[int, tuple[DamageToken, ...]]
     hero_target_bands: Mapping[int, tuple[int, int]]
     tiles: TileSet
-    provenance: Mapping[str, str]
+    provenance: Mapping[str, Provenance]
     red_bag: int = 1  # the level of the Kraken fight's "red" Damage tokens (ruling kraken-bag)

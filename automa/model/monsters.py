@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from automa.model.components import Family
 from automa.model.pieces import Kind
+from automa.model.provenance import Provenance
 from automa.model.records import dataclass
 from automa.model.shots import ModifierName, Sequence, ShotName
 
@@ -21,7 +22,7 @@ class MonsterSpec:
     nullifies: tuple[ShotName, ...]
     reflects: tuple[ShotName, ...]
     sequences: tuple[Sequence, ...]
-    provenance: str
+    provenance: Provenance
     kind: Kind = Kind.MONSTER  # or Kind.ANTIENT
     units: int | None = None  # pieces a Monster Metre icon brings, when the card says
     # the Gelatinous Cube's modifiers, turn by turn: round 1, 2, 3, 4, 1 ...
@@ -47,7 +48,7 @@ class LordSpec:
     mercenary: tuple[str, ...]
     playmats: tuple[str, ...]
     sequences: tuple[Sequence, ...]
-    provenance: str
+    provenance: Provenance
     health_bands: tuple[tuple[int, int], ...] = ()  # Kaulaurn: sequence chosen by health
     summon_choices: tuple[str, ...] = ()  # P'holith: its summon is one of these (D12 split)
     unknown: frozenset[str] = frozenset()  # fields written "unknown": our sources lack them
@@ -66,11 +67,11 @@ class BehaviourRow:
     tie_breaker: str
     no_target: str
     no_target_ruler: int
-    provenance: str
+    provenance: Provenance
     house_fields: frozenset[str] = frozenset()
 
     def is_house(self, field: str) -> bool:
-        return self.provenance == "house" or field in self.house_fields
+        return self.provenance == Provenance.HOUSE or field in self.house_fields
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ class EffectSpec:
     needs_damage: bool
     kinds: tuple[Kind, ...]  # the heroes' kinds it affects
     text: str  # the step's words; may name {target}, {attacker}, {count}, {cards}, {amount}
-    provenance: str
+    provenance: Provenance
 
     def said(self, target: str, attacker: str, count: int, amount: int) -> str:
         """The step's words for one hit: `count` cards (or tokens) to `target`, `amount` damage."""

@@ -6,11 +6,12 @@ from collections.abc import Mapping
 from dataclasses import field
 
 from automa.model.components import CharacterTile, DamageToken, DirectionTile, Family
+from automa.model.modes import LosTest
 from automa.model.pieces import Piece
 from automa.model.playmat import Playmat
 from automa.model.records import dataclass
 
-LOS_TESTS = ("centre-line", "corridor", "any-line")
+LOS_TESTS = tuple(LosTest)
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ class ChanceScript:
 @dataclass(frozen=True)
 class Settings:
     los_blocked: bool = False
-    los_test: str = "centre-line"
+    los_test: LosTest = LosTest.CENTRE_LINE
     advanced_targeting: bool = False
     close_call: float = 0.5  # cm: decisions with a smaller margin are flagged for the table
     rulings: Mapping[str, str] = field(default_factory=dict)  # switchable ruling -> option

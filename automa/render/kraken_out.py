@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from automa.model.modes import DiceMode
 from automa.rules.rulings import RulingKey, cite
 
 if TYPE_CHECKING:
@@ -40,6 +41,6 @@ def kraken_text(fought: KrakenFought) -> str:
                      "and takes one of the four items, at random.")
         if fought.item_drawn is not None:
             lines.append(f"  the item, drawn at random: {fought.item_drawn}")
-    if command.dice == "virtual":
+    if command.dice == DiceMode.VIRTUAL:
         lines.append(f"(seed {command.seed})")
     return "\n".join(lines)

@@ -8,6 +8,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from automa.model.board import HeroBoard, board_of
 from automa.model.components import DamageToken
+from automa.model.modes import KrakenTie
 from automa.model.pieces import Condition, Kind, Side
 from automa.render.json_out import pieces_json
 from automa.rules.hidden_cave import HiddenCave
@@ -24,7 +25,6 @@ from automa.session.commands import (
     EnterCave,
     Heal,
     Hit,
-    KrakenTie,
     Move,
     NextActivation,
     Redo,
@@ -169,7 +169,7 @@ def describe_cave(command: EnterCave) -> str:
         return clean(f"{command.piece} enters the Hidden Cave{sent}")
     labels = list(fight.tokens)
     total = sum(DamageToken.parse(t).value for t in labels)
-    won = hero_wins(fight.strength, total, str(fight.tie))
+    won = hero_wins(fight.strength, total, fight.tie)
     text = (f"{command.piece} fought the Kraken{sent}: strength {fight.strength}, tokens "
             f"{', '.join(labels) or 'none'} = {total}")
     if total == fight.strength:
@@ -278,7 +278,7 @@ def cave_lines(applied: Applied, announced: bool = False) -> list[str]:
     health = hero.health or 0
     tokens = [DamageToken.parse(t) for t in fight.tokens]
     total = sum(t.value for t in tokens)
-    won = hero_wins(fight.strength, total, str(fight.tie))
+    won = hero_wins(fight.strength, total, fight.tie)
     begins = KrakenFightBegins(command.piece, command.portal,
                                token_count(health, command.shots), fight.bag)
     head = [] if announced else notice_lines(begins)

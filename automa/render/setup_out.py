@@ -7,10 +7,11 @@ from typing import Any
 
 from automa.engine.setup import SetupResult
 from automa.model.components import TileSet
+from automa.model.provenance import Provenance
 from automa.render.text import RULE, WIDTH
 from automa.rules.rulings import RulingKey, ruling
 
-UNMEASURED = "house"  # the provenance of our placeholder mat layouts (ruling 5)
+UNMEASURED = Provenance.HOUSE  # the provenance of our placeholder mat layouts (ruling 5)
 
 
 def _at(point: tuple[float, float], mark: str = "") -> str:

@@ -14,6 +14,7 @@ from automa.errors import ScenarioError
 from automa.geometry.moves import overlap_with, rides_on
 from automa.geometry.table import PLACEMENT_TOLERANCE, build_table
 from automa.model.components import FAMILIES, DamageToken, DirectionTile
+from automa.model.modes import LosTest
 from automa.model.monsters import LordSpec, MonsterSpec
 from automa.model.pieces import CONDITIONS, SIDE_KINDS, SIDES, Condition, Kind, Piece, Side
 from automa.model.playmat import Playmat
@@ -53,7 +54,7 @@ def parse_scenario(text: str, source: str, catalog: Catalog) -> Scenario:
     playmat = _playmat(top, battle, playmat_ref, catalog)
     settings = Settings(
         los_blocked=battle.boolean("los_blocked", False),
-        los_test=battle.choice("los_test", LOS_TESTS, "centre-line"),
+        los_test=battle.choice("los_test", LOS_TESTS, LosTest.CENTRE_LINE),
         advanced_targeting=battle.boolean("advanced_targeting", False),
         close_call=battle.number("close_call", 0.5, low=0.0, high=10.0),
         rulings=_rulings(top),

@@ -27,6 +27,7 @@ from automa.errors import InputError, RulesError
 from automa.geometry.moves import overlap_with
 from automa.geometry.table import PLACEMENT_TOLERANCE, TableGeometry, build_table
 from automa.model.components import DamageToken
+from automa.model.modes import KrakenTie
 from automa.model.monsters import MonsterSpec
 from automa.model.pieces import Condition, Kind, Piece, Side
 from automa.model.scenario import Bag, Scenario
@@ -58,7 +59,6 @@ from automa.session.commands import (
     GeometryAnswer,
     Heal,
     Hit,
-    KrakenTie,
     Move,
     NextActivation,
     Redo,
@@ -537,7 +537,7 @@ def resolve_cave(command: EnterCave, state: SessionState, setting: Setting,
         return chance.token(level, bag, "against the Kraken", hand)
 
     result = fight(hero.health or 0, command.shots, state.battle.bags[level],
-                   lambda: chance.d12("the Kraken's strength"), draw, str(tie))
+                   lambda: chance.d12("the Kraken's strength"), draw, tie)
     antient = None
     if result.hero_wins:
         item = _asked_choice(asker, f"{hero_id} evaded the Kraken: the item of their choice",

@@ -87,7 +87,7 @@ def replay_fight(battle: Battle, command: EnterCave, outcome: CaveFight) -> Krak
         return token
 
     return fight(hero.health or 0, command.shots, bag, lambda: outcome.strength, next_token,
-                 str(outcome.tie))
+                 outcome.tie)
 
 
 def apply_cave(battle: Battle, command: EnterCave) -> Battle:

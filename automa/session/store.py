@@ -15,6 +15,7 @@ import numpy as np
 from automa.catalog.load import Catalog
 from automa.engine.judge import GEOMETRY_MODES, GeometryMode
 from automa.errors import InputError, ScenarioError
+from automa.model.modes import DiceMode
 from automa.model.scenario import Scenario
 from automa.scenario.load import parse_scenario
 from automa.session.apply import Setting, replay
@@ -40,7 +41,7 @@ from automa.storage import atomic_write_bytes
 
 SCENARIO = "scenario.toml"
 LOG = "log.jsonl"
-CHANCE_MODES = ("virtual", "physical")
+CHANCE_MODES = tuple(DiceMode)
 
 
 class Session(Game):
@@ -57,14 +58,15 @@ class Session(Game):
         self.stamp = contents.stamp  # the log bytes the state was built from
         seed = header.get("seed")
         assert isinstance(seed, int)
-        super().__init__(scenario, catalog, seed, header.get("chance") == "physical",
+        super().__init__(scenario, catalog, seed, header.get("chance") == DiceMode.PHYSICAL,
                          _geometry_mode(header), room)
         self.raw = commands_of(contents)
         self.state = _replayed(folder, scenario, contents, self.raw, self.setting)
 
     @classmethod
     def create(cls, folder: Path, scenario_path: Path, catalog: Catalog, seed: int | None,
-               chance: str = "virtual", geometry: str = "tracked") -> Session:
+               chance: DiceMode = DiceMode.VIRTUAL,
+               geometry: GeometryMode = GeometryMode.TRACKED) -> Session:
         data = _scenario_bytes(scenario_path, in_session=False)
         scenario = _parsed(scenario_path, data, catalog)  # validate before writing anything
         try:
