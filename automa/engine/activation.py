@@ -44,6 +44,7 @@ from automa.rules.targeting import Candidate, TargetChoice, preference_key, sele
 from automa.rules.tiles import DIRECTION_WORDS, TILE_NAMES
 
 SUMMON_RULER = 1
+RUSH_SHOTS = frozenset({ShotName.RUSH, ShotName.OPEN_PORTAL})  # the AI opens no portal: a rush
 TARGET_RULINGS = {  # what each ruling a target choice rests on decided there
     RulingKey.CLOSEST_EDGE: "\"closest\" is measured edge to edge",
     RulingKey.NON_HERO_WEALTH: "familiars, allies and mounts hold no gold or items of their own",
@@ -603,7 +604,7 @@ def perform(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: 
     """One shot of the chosen sequence, as the AI performs it."""
     name = shot.name
     loud = log.loud
-    if name in (ShotName.RUSH, ShotName.OPEN_PORTAL):
+    if name in RUSH_SHOTS:
         as_ = "rush"
         if loud:
             log.add(ShotStep(shot.notation(), as_, "the AI opens no portal: a rush instead"

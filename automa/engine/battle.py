@@ -139,10 +139,12 @@ class Battle:
         A piece that is part of another (Ulom's claw) is seen and measured as part of its owner
         (engine/parts.py).
         """
-        return [p for p in self.on_table() if p.side == Side.HEROES and p.kind != Kind.ANTIENT]
+        heroes, antient = Side.HEROES, Kind.ANTIENT  # read once (model/vocabulary.py)
+        return [p for p in self.on_table() if p.side == heroes and p.kind != antient]
 
     def teammates_of(self, actor_id: str) -> list[Piece]:
-        return [p for p in self.on_table() if p.side == Side.AI and p.id != actor_id]
+        ai = Side.AI
+        return [p for p in self.on_table() if p.side == ai and p.id != actor_id]
 
 
 def _places(kept: dict[str, object], name: str, pieces: tuple[Piece, ...]) -> dict[str, int]:

@@ -33,6 +33,8 @@ class GeometryMode(StrEnum):
 
 
 GEOMETRY_MODES = tuple(GeometryMode)
+# the modes the Judge compares with at every question, read once (model/vocabulary.py)
+ASKED, TRACKED = GeometryMode.ASKED, GeometryMode.TRACKED
 
 
 @dataclass(frozen=True)
@@ -82,12 +84,12 @@ class Judge:
     @property
     def asked(self) -> bool:
         """Asked geometry: no positions are tracked, so nothing may be measured on them."""
-        return self.mode == GeometryMode.ASKED
+        return self.mode == ASKED
 
     @property
     def may_ask(self) -> bool:
         """Whether any question can go to the players at all (else no margin matters)."""
-        return self.asker is not None and self.mode != GeometryMode.TRACKED
+        return self.asker is not None and self.mode != TRACKED
 
     def would_ask(self, margin: float) -> bool:
         """Whether a question with this margin goes to the players (nothing is recorded)."""
@@ -98,12 +100,12 @@ class Judge:
         # an asker written before briefings existed (a test's, say) is simply not shown them
         show = getattr(self.asker, "instruct", None)
         if show is not None and self.narrator is not None:
-            show(self.narrator.briefing(self.mode != GeometryMode.ASKED))
+            show(self.narrator.briefing(self.mode != ASKED))
 
     def _ask_table(self, margin: float) -> bool:
-        if self.asker is None or self.mode == GeometryMode.TRACKED:
+        if self.asker is None or self.mode == TRACKED:
             return False
-        return self.mode == GeometryMode.ASKED or margin < self.tolerance
+        return self.mode == ASKED or margin < self.tolerance
 
     def _scripted(self, question: str) -> tuple[Any, str]:
         """A recorded answer and who gave it (kept, so a replay prints what the game did)."""
@@ -137,8 +139,7 @@ class Judge:
 
     def _note(self, question: str, answer: Any, source: str) -> None:
         entry = {"q": question, "a": answer, "source": source}
-        self.record.append(entry if self.mode == GeometryMode.TRACKED
-                           else {**entry, "mode": self.mode})
+        self.record.append(entry if self.mode == TRACKED else {**entry, "mode": self.mode})
 
     def pick(self, question: str, options: Sequence[str], computed: str, margin: float) -> str:
         """Which of several pieces (the closest, the first along a tile ...)."""

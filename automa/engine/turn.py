@@ -65,8 +65,9 @@ class TurnProgress:
     count: int = 0
 
     def waiting(self) -> list[Piece]:
-        return [p for p in self.battle.pieces if p.side == Side.AI and p.id not in self.acted
-                and Condition.DEVOURED not in p.conditions]
+        ai, devoured = Side.AI, Condition.DEVOURED  # read once (model/vocabulary.py)
+        return [p for p in self.battle.pieces if p.side == ai and p.id not in self.acted
+                and devoured not in p.conditions]
 
     @property
     def finished(self) -> bool:
