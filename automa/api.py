@@ -22,6 +22,8 @@ from automa.catalog.load import Catalog, load_catalog
 from automa.engine.activation import Activation
 from automa.engine.judge import GeometryMode
 from automa.errors import InputError
+from automa.model.modes import DiceMode
+from automa.model.pieces import Condition, Kind, Side
 from automa.scenario.load import load_scenario
 from automa.session.apply import Applied, TableAsker
 from automa.session.commands import (
@@ -53,11 +55,11 @@ from automa.session.game import Game
 from automa.session.store import Session
 
 __all__ = [
-    "Activation", "Adjust", "Applied", "BadCommand", "ChanceAnswer", "Command", "Counter",
-    "Damage", "EndHeroesTurn", "EnterCave", "Game", "GeometryAnswer", "GeometryMode", "Heal",
-    "Hit", "InputError", "Move", "NextActivation", "Redo", "Remove", "ReturnToMat", "Rollback",
-    "Session", "SetCondition", "Summon", "TableAsker", "Undo", "UseCard", "UsePeriod",
-    "command_from_json", "load_data", "new_session", "open_scenario", "open_session",
+    "Activation", "Adjust", "Applied", "BadCommand", "ChanceAnswer", "Command", "Condition",
+    "Counter", "Damage", "EndHeroesTurn", "EnterCave", "Game", "GeometryAnswer", "GeometryMode",
+    "Heal", "Hit", "InputError", "Kind", "Move", "NextActivation", "Redo", "Remove", "ReturnToMat",
+    "Rollback", "Session", "SetCondition", "Side", "Summon", "TableAsker", "Undo", "UseCard",
+    "UsePeriod", "command_from_json", "load_data", "new_session", "open_scenario", "open_session",
 ]
 
 
@@ -90,4 +92,5 @@ def new_session(folder: str | Path, scenario: str | Path, seed: int | None = Non
                 geometry: GeometryMode | str = GeometryMode.TRACKED) -> Session:
     """A new session in `folder` from a scenario file, as `automa new` makes it."""
     return Session.create(Path(folder), Path(scenario), load_catalog(data_dir), seed,
-                          "physical" if physical else "virtual", str(GeometryMode(geometry)))
+                          DiceMode.PHYSICAL if physical else DiceMode.VIRTUAL,
+                          GeometryMode(geometry))

@@ -13,7 +13,7 @@ from click.testing import CliRunner, Result
 from automa.catalog.campaigns import load_campaigns
 from automa.catalog.load import Catalog, check_catalog, load_catalog
 from automa.cli.main import cli
-from automa.rules.rulings import ruling
+from automa.rules.rulings import RulingKey, ruling
 from automa.session.commands import Adjust, Counter, Damage, Hit, Remove
 from automa.session.store import Session
 from tests.conftest import finish_ai_turn
@@ -200,7 +200,7 @@ def test_a_dead_hero_gets_no_reward_and_the_death_rule_decides_the_rest(
     _cleared(folder, data)
     shown = ok(["campaign", "end-room", "--session", str(folder), "--gold", "2", "--no-spell"],
                data).stdout
-    number = ruling("campaign-hero-death").number
+    number = ruling(RulingKey.CAMPAIGN_HERO_DEATH).number
     assert "elf fell: " in shown and f"(* ruling {number}, hero-death = {rule})" in shown
     heroes = status(folder, data)["heroes"]
     assert {k: heroes["elf"][k] for k in fallen} == fallen

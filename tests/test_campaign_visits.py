@@ -18,7 +18,7 @@ from automa.campaign.visits import bought, paid
 from automa.catalog.campaigns import load_visits
 from automa.catalog.load import Catalog
 from automa.model.campaigns import Offer
-from automa.rules.rulings import ruling
+from automa.rules.rulings import RulingKey, ruling
 from tests.test_campaign import ok, refused, status
 
 
@@ -66,7 +66,8 @@ def test_the_merchant_pools_gold_and_refuses_what_they_cannot_afford(tmp_path: P
     entered = _at("izchak-the-merchant", folder, None)
     assert [o["id"] for o in entered["menu"]["offers"]] == ["item", "next-card", "map"]
     shown = ok(["campaign", "visit", "--session", str(folder)], None).stdout
-    assert "map" in shown and "2 gold" in shown and f"{ruling('visit-pool').number}" in shown
+    assert "map" in shown and "2 gold" in shown
+    assert f"{ruling(RulingKey.VISIT_POOL).number}" in shown
     after = _buy(folder, None, "map", "--pay", "elf=1,dwarf=1")
     assert (after["heroes"]["elf"]["gold"], after["heroes"]["dwarf"]["gold"]) == (4, 4)
     refused(["campaign", "visit", "item", "--for", "elf", "--price", "6", "--session",

@@ -18,7 +18,7 @@ from automa.engine.battle import Battle
 from automa.errors import InputError
 from automa.model.pieces import Piece
 from automa.model.scenario import Bag
-from automa.rules.rulings import cite
+from automa.rules.rulings import RulingKey, cite
 from automa.session.cave import apply_cave, apply_summon
 from automa.session.commands import Adjust, Counter, EndHeroesTurn, EnterCave, Remove, Summon
 from automa.session.store import Session
@@ -84,7 +84,7 @@ def test_a_hero_with_all_five_enters_and_wins(tmp_path: Path, catalog: Catalog) 
     # and 8 more after the counted tokens go back are at least 5: the elf wins whatever comes
     out = _play(battle, data, ["damage elf 3", "cave elf 20", "Trident", "urthoth", "quit"])
     assert f"elf enters the Hidden Cave (instead of their turn) and has left the Battle " \
-           f"Phase; the Kraken fight ({cite('cave-in-battle')})" in out
+           f"Phase; the Kraken fight ({cite(RulingKey.CAVE_IN_BATTLE)})" in out
     assert "the hero evades the Kraken: 1 platinum coin (5 gold), 2 health, Trident" in out
     fight = logged_inputs(battle)[-1]
     assert fight["type"] == "cave" and len(fight["tokens"]) == 21
@@ -151,7 +151,7 @@ def test_one_visit_and_the_portal_trap(tmp_path: Path, catalog: Catalog) -> None
     while session.state.phase == "ai" and session.next_activation() is not None:
         pass
     out = _play(battle, data, ["cave elf 20", "quit"])
-    assert f"elf has visited the Hidden Cave already ({cite('cave-once')})" in out
+    assert f"elf has visited the Hidden Cave already ({cite(RulingKey.CAVE_ONCE)})" in out
     fights = [e for e in logged_inputs(battle) if e["type"] == "cave"]
     assert len(fights) == 2 and fights[1]["antient"] is None and fights[1]["tokens"] == []
     dwarf = Session.open(battle, load_catalog(data)).state.battle.piece("dwarf")
@@ -171,7 +171,7 @@ def test_summon_the_antient_won(tmp_path: Path, catalog: Catalog) -> None:
     assert "elf holds no Antient 'urthoth' (held: none;" in out
     assert "dwarf holds no Antient 'urthoth'" in out
     assert "elf summons urthoth instead of performing their base shot sequence" in out
-    assert f"({cite('antient-summon-once')})" in out
+    assert f"({cite(RulingKey.ANTIENT_SUMMON_ONCE)})" in out
     assert "elf has summoned urthoth already: it is used" in out
     elf = Session.open(battle, load_catalog(data)).state.battle.piece("elf")
     assert elf.used == ("urthoth (summoned)",)

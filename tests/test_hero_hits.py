@@ -18,7 +18,7 @@ from automa.engine.battle import Battle
 from automa.errors import InputError
 from automa.model.pieces import Piece
 from automa.rules.hero_hits import HeroShot, base_damage, disc_line, portal_trap, resolve
-from automa.rules.rulings import ruling
+from automa.rules.rulings import RulingKey, ruling
 from automa.session.apply import apply_hit
 from automa.session.commands import Hit
 from tests.conftest import OPEN_MAT, logged_inputs, new_session, play_lines, scenario_from
@@ -134,7 +134,7 @@ def test_poison_card_is_inflicted_as_damage(catalog: Catalog) -> None:
     after, lines = hit(catalog, battle, ["rem"], "melee+poison", poison_card=2)
     assert after.piece("rem").health == 1
     poison = next(line for line in lines if "Poison card shows 2" in line)
-    assert f"(ruling {ruling('hero-poison').number})" in poison  # the registry's number
+    assert f"(ruling {ruling(RulingKey.HERO_POISON).number})" in poison  # the registry's number
 
 
 def test_poison_needs_the_card(catalog: Catalog) -> None:

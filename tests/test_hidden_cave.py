@@ -20,7 +20,7 @@ from automa.errors import RulesError, ScenarioError
 from automa.model.components import DamageToken
 from automa.model.scenario import Bag, ChanceScript
 from automa.rules import hidden_cave, kraken
-from automa.rules.rulings import ruling
+from automa.rules.rulings import RulingKey, ruling
 
 
 def _t(*faces: str) -> tuple[DamageToken, ...]:
@@ -74,7 +74,7 @@ def test_the_tokens_add_up_against_the_d12() -> None:
 
 # Ruling 46 (kraken-tie): a tie is not mentioned; by default the Kraken wins it.
 def test_a_tie_goes_by_the_ruling() -> None:
-    assert ruling("kraken-tie").default == "kraken"
+    assert ruling(RulingKey.KRAKEN_TIE).default == "kraken"
     tie = kraken.fight(4, 1, BAG, lambda: 3, _scripted(["2", "1"]))
     assert tie.tie and not tie.hero_wins
     assert kraken.fight(4, 1, BAG, lambda: 3, _scripted(["2", "1"]), tie="hero").hero_wins

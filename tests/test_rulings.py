@@ -15,14 +15,14 @@ from automa.catalog.load import Catalog
 from automa.cli.main import cli
 from automa.engine.turn import TurnResult, run_turn
 from automa.errors import ScenarioError
-from automa.rules.rulings import BY_KEY, RULINGS, SWITCHES
+from automa.rules.rulings import BY_KEY, RULINGS, SWITCHES, RulingKey, key_of
 from automa.rules.rulings_doc import rulings_markdown
 from tests.conftest import scenario_from
 from tests.regenerate_playthroughs import run_scenario, scenario_files
 from tests.test_engine import HEAD, piece
 
 ROOT = Path(__file__).resolve().parents[1]
-APPLIED = re.compile(r"""\.(?:ruling|option)\(\s*["']([a-z][a-z0-9-]*)["']""")
+APPLIED_BY_WORD = re.compile(r"""\b(?:ruling|option|cite)\((?:[\w.]+, )?["'][a-z][a-z0-9-]*["']""")
 
 
 def test_numbers_run_from_one_without_gaps() -> None:
@@ -30,21 +30,37 @@ def test_numbers_run_from_one_without_gaps() -> None:
     assert len(BY_KEY) == len(RULINGS)
 
 
-def test_every_ruling_the_engine_applies_is_registered() -> None:
-    """The engine applies a ruling only by its key (`log.ruling`, `table.option`)."""
-    used = {key for path in (ROOT / "automa").rglob("*.py")
-            for key in APPLIED.findall(path.read_text(encoding="utf-8"))}
-    assert used, "the scan found no ruling applied at all"
-    assert used <= set(BY_KEY), f"unregistered rulings: {sorted(used - set(BY_KEY))}"
+def test_every_key_names_one_ruling_in_the_registry_order() -> None:
+    """`RulingKey` and the registry list the same rulings: a key without a record (or a record
+    without a key) is caught here, a misspelt key by mypy."""
+    assert [r.key for r in RULINGS] == list(RulingKey)
+    assert all(isinstance(r.key, RulingKey) for r in RULINGS)
+
+
+def test_the_engine_names_rulings_by_their_key_not_by_a_word() -> None:
+    """`log.ruling`, `table.option`, `option` and `cite` take a `RulingKey` member: a bare word
+    there would escape the type check."""
+    found = [f"{path.relative_to(ROOT)}: {hit}" for path in (ROOT / "automa").rglob("*.py")
+             for hit in APPLIED_BY_WORD.findall(path.read_text(encoding="utf-8"))]
+    assert found == []
     assert "house_rule(" not in "".join(p.read_text(encoding="utf-8")
                                        for p in (ROOT / "automa").rglob("*.py"))
 
 
 def test_every_switch_is_read_by_the_engine() -> None:
     sources = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "automa").rglob("*.py"))
-    for key in SWITCHES:  # `table.option("key")` or `option(rulings, "key")`
-        assert re.search(rf'option\((?:[\w.]+, )?"{re.escape(key)}"\)', sources), \
+    for key in SWITCHES:  # `table.option(RulingKey.KEY)` or `option(rulings, RulingKey.KEY)`
+        assert re.search(rf"option\((?:[\w.]+, )?RulingKey\.{key.name}\)", sources), \
             f"the switch {key!r} is never read"
+
+
+def test_a_scenario_names_a_switch_by_its_word(catalog: Catalog) -> None:
+    """`[rulings]` takes the ruling's word; the loaded settings hold the key itself."""
+    assert key_of("ice-push") is RulingKey.ICE_PUSH
+    assert key_of("ice_push") is None and key_of("ice-pushh") is None
+    scenario = scenario_from(HEAD + '[rulings]\nice-push = "no-push"\n'
+                             + piece("elf", "heroes", (30, 30), health=5), catalog)
+    assert [(type(k), k) for k in scenario.settings.rulings] == [(RulingKey, "ice-push")]
 
 
 def test_docs_are_generated_from_the_registry() -> None:

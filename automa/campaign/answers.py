@@ -24,10 +24,11 @@ from automa.catalog.load import Catalog
 from automa.errors import InputError
 from automa.model.campaigns import Offer, Rewards, RouteRoom, Visit
 from automa.model.monsters import LordSpec
+from automa.model.provenance import Provenance
 from automa.model.records import dataclass
 from automa.model.rooms import RoomSpec
 
-ASKED = "asked"
+ASKED = Provenance.ASKED
 OFFERS_EXAMPLE = "rest=2:health+1; horse=5:items+1 (each:FIELD+N for every hero; 'card' as " \
                  "the price when the card bought shows it)"
 MAX_GOLD = 99

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 from automa.errors import InputError
+from automa.model.modes import DiceMode
 from automa.model.records import dataclass
 
 if TYPE_CHECKING:
@@ -19,7 +20,6 @@ if TYPE_CHECKING:
     from automa.model.campaigns import Offer
 
 T = TypeVar("T")
-Dice = Literal["virtual", "physical"]
 # What a question asks, so a front end that cannot ask can say how to give it instead.
 Topic = Literal["gold", "spell", "spell-to", "monsters", "lord-card", "offers", "bag", "drawn"]
 
@@ -109,7 +109,7 @@ class TableAnswers:
     their data folder, never in the campaign log: the next campaign is not asked again) and
     whether they roll and draw at the table."""
 
-    dice: Dice = "virtual"
+    dice: DiceMode = DiceMode.VIRTUAL
     monsters: RoomIcons | None = None  # the Room card's icons, when our data lacks them
     lord_card: LordCard | None = None
     offers: tuple[Offer, ...] | None = None  # a special room's offers our sources lack

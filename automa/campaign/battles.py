@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from automa.campaign.log import LOG
 from automa.catalog.load import Catalog
+from automa.model.modes import DiceMode
 from automa.model.pieces import Piece
 from automa.model.records import dataclass
 from automa.model.scenario import Scenario
@@ -51,7 +52,7 @@ def start_battle(folder: Path, scenario: Scenario, catalog: Catalog, seed: int,
     folder.mkdir(parents=True, exist_ok=True)
     save_scenario(scenario, folder / SCENARIO)
     session = Session.create(folder, folder / SCENARIO, catalog, seed,
-                             "physical" if physical else "virtual")
+                             DiceMode.PHYSICAL if physical else DiceMode.VIRTUAL)
     for hero, cards in used.items():
         for card in cards:
             session.do(UseCard(hero, card, UsePeriod.GAME))

@@ -18,9 +18,11 @@ from automa.catalog.cards import write_record
 from automa.catalog.load import Catalog, parse_room
 from automa.catalog.locate import load_data_file
 from automa.catalog.reader import Record
+from automa.model.pieces import Kind
+from automa.model.provenance import Provenance
 
 ROOMS_FILE = "rooms.toml"
-ASKED = "asked"
+ASKED = Provenance.ASKED
 MERCENARY = "mercenary"
 METRE = "metre-"
 MAX_COUNT = 10
@@ -71,9 +73,9 @@ def parse_icons(text: str, catalog: Catalog) -> RoomIcons:
             metres[int(level)] = metres.get(int(level), 0) + count
         else:
             spec = catalog.monsters.get(name)
-            if spec is None or spec.kind != "monster":
+            if spec is None or spec.kind != Kind.MONSTER:
                 close = difflib.get_close_matches(
-                    name, [m for m, s in catalog.monsters.items() if s.kind == "monster"], n=1)
+                    name, [m for m, s in catalog.monsters.items() if s.kind == Kind.MONSTER], n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
                 raise ValueError(f"{name!r} is not a monster kind in the data{hint}")
             monsters[name] = monsters.get(name, 0) + count

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING
 
-from automa.campaign.asking import CampaignAsker, Dice
+from automa.campaign.asking import CampaignAsker
 from automa.errors import InputError
+from automa.model.modes import DiceMode, KrakenTie
 from automa.model.records import dataclass
 
 if TYPE_CHECKING:
@@ -18,9 +19,8 @@ if TYPE_CHECKING:
     from automa.model.scenario import Bag
     from automa.rules.kraken import KrakenFight
 
-Tie = Literal["kraken", "hero"]  # who wins a tie (ruling kraken-tie)
-TIES: tuple[Tie, ...] = get_args(Tie)
-DICE: tuple[Dice, ...] = get_args(Dice)
+TIES = tuple(KrakenTie)  # who wins a tie (ruling kraken-tie)
+DICE = tuple(DiceMode)
 SEED_SPACE = 2**63
 
 
@@ -32,8 +32,8 @@ class FightKraken:
     health: int
     shots: int
     seed: int | None = None
-    dice: Dice = "virtual"
-    tie: Tie | None = None
+    dice: DiceMode = DiceMode.VIRTUAL
+    tie: KrakenTie | None = None
 
     def to_json(self) -> dict[str, object]:
         return {"type": "kraken", "health": self.health, "shots": self.shots,
@@ -51,12 +51,13 @@ class FightKraken:
         if data.get("type") != "kraken":
             raise InputError(f"kraken: the type is {data.get('type')!r}, not 'kraken'")
         seed = None if data.get("seed") is None else whole("seed", 0, SEED_SPACE - 1)
-        dice, tie = data.get("dice", "virtual"), data.get("tie")
+        dice, tie = data.get("dice", DiceMode.VIRTUAL), data.get("tie")
         if dice not in DICE:
             raise InputError(f"kraken: dice {dice!r} is not one of {', '.join(DICE)}")
         if tie is not None and tie not in TIES:
             raise InputError(f"kraken: tie {tie!r} is not one of {', '.join(TIES)}")
-        return cls(whole("health"), whole("shots"), seed, dice, tie)
+        return cls(whole("health"), whole("shots"), seed, DiceMode(str(dice)),
+                   None if tie is None else KrakenTie(str(tie)))
 
     def check(self) -> str | None:
         if self.health < 0 or self.shots < 0:
@@ -85,12 +86,12 @@ def fight_kraken(command: FightKraken, catalog: Catalog,
     from automa.engine.chance import Chance
     from automa.model.scenario import Bag, ChanceScript
     from automa.rules.kraken import fight, reward, token_count
-    from automa.rules.rulings import cite, ruling
+    from automa.rules.rulings import RulingKey, cite, ruling
 
     reason = command.check()
     if reason is not None:
         raise InputError(reason)
-    physical = command.dice == "physical"
+    physical = command.dice == DiceMode.PHYSICAL
     if physical and asker is None:
         raise InputError("physical dice: the players roll and draw at the table, and nobody "
                          "is there to be asked")
@@ -103,20 +104,21 @@ def fight_kraken(command: FightKraken, catalog: Catalog,
     count = token_count(command.health, command.shots)
     if physical and asker is not None:
         asker.tell(f"The hero draws {count} red Damage tokens (level {level} bag, "
-                   f"{cite('kraken-bag')}), one at a time, keeping each out of the bag.")
+                   f"{cite(RulingKey.KRAKEN_BAG)}), one at a time, keeping each out of the bag.")
     drawn = [0]
 
     def draw(bag: Bag, hand: Sequence[DamageToken]) -> DamageToken:
         if physical and asker is not None and drawn[0] and not hand:  # ruling kraken-draw:
             # every token was in hand
             asker.tell(f"The bag is empty: note the {drawn[0]} tokens drawn so far and put "
-                       f"them all back into the bag ({cite('kraken-draw')})")
+                       f"them all back into the bag ({cite(RulingKey.KRAKEN_DRAW)})")
         drawn[0] = len(hand) + 1
         return chance.token(level, bag, "against the Kraken", hand)
 
     result = fight(command.health, command.shots, Bag(components.bags[level]),
                    lambda: chance.d12("the Kraken's strength"), draw,
-                   command.tie or ruling("kraken-tie").default or "kraken")
+                   command.tie or KrakenTie(ruling(RulingKey.KRAKEN_TIE).default
+                                            or KrakenTie.KRAKEN))
     items = tuple(catalog.setup.hidden_cave_items)
     item = None
     if not result.hero_wins and not physical and items:

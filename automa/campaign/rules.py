@@ -19,7 +19,7 @@ from automa.campaign.commands import (
 )
 from automa.campaign.model import CampaignState, HeroBoard, HeroDeath, HiddenCave
 from automa.model.campaigns import Rewards, Route
-from automa.model.pieces import Piece
+from automa.model.pieces import Kind, Piece, Side
 from automa.rules.battle_end import gold_earners, killer
 
 STARTING_GOLD = 5  # "each hero starts with 5 gold" (research notes, official rules)
@@ -124,7 +124,7 @@ def carried_back(heroes: Mapping[str, HeroBoard], pieces: Iterable[Piece],
                  out: Mapping[str, str], rule: HeroDeath) -> dict[str, HeroBoard]:
     """The heroes' boards as the room's session leaves them; a hero who left play dead, or
     with no health, is dead. Devoured and teleported heroes come back at the room's end."""
-    on_mat = {p.id: p for p in pieces if p.side == "heroes" and p.kind == "hero"}
+    on_mat = {p.id: p for p in pieces if p.side == Side.HEROES and p.kind == Kind.HERO}
     boards = {}
     for hero, board in heroes.items():
         piece = on_mat.get(hero)

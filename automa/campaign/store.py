@@ -40,6 +40,8 @@ from automa.catalog.campaigns import RESURRECTED_HEALTH
 from automa.catalog.load import Catalog
 from automa.errors import InputError
 from automa.model.campaigns import Offer, Rewards, Route, RouteRoom, Visit
+from automa.model.modes import DiceMode
+from automa.model.pieces import Side
 from automa.model.records import dataclass
 
 if TYPE_CHECKING:
@@ -256,7 +258,7 @@ class Campaign:
         from automa.model.scenario import ChanceScript
 
         state, catalog = self.state, self.catalog
-        physical = table.dice == "physical"
+        physical = table.dice == DiceMode.PHYSICAL
         if physical and asker is None:
             raise InputError("physical dice: the players roll and draw at the table, and "
                              "nobody is there to be asked")
@@ -275,7 +277,7 @@ class Campaign:
         setup = run_setup(catalog, options, chance)
         pieces = []
         for piece in setup.scenario.pieces:
-            board = boards.get(piece.id) if piece.side == "heroes" else None
+            board = boards.get(piece.id) if piece.side == Side.HEROES else None
             if board is not None:
                 piece = replace(piece, health=board.health, starting_health=board.starting_health,
                                 gold=board.gold, poison=board.poison, items=board.items)
@@ -405,7 +407,7 @@ class Campaign:
         told = None
         if step.drawn is not None:
             pieces = list(step.drawn)
-        elif table.dice == "physical":
+        elif table.dice == DiceMode.PHYSICAL:
             pieces = drawn_at_table(asker)
         else:
             assert self.start.seed is not None

@@ -26,6 +26,7 @@ from automa.model.campaigns import (
     Visit,
     check_effect,
 )
+from automa.model.provenance import Provenance
 from automa.model.rooms import RoomSpec
 
 CAMPAIGNS_FILE = "campaigns.toml"
@@ -34,7 +35,7 @@ REWARDS = "rewards"
 MAX_GOLD = 99
 UNKNOWN = "unknown"
 MAX_PRICE = 99
-ASKED = "asked"  # the provenance of what the players told at the table
+ASKED = Provenance.ASKED  # the provenance of what the players told at the table
 RESURRECTED_HEALTH = 2  # Althea the Healer: "Resurrect a hero with 2 health" (research notes)
 
 

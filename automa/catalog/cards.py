@@ -19,11 +19,13 @@ from automa.catalog.locate import load_data_file, read_toml
 from automa.catalog.reader import Record
 from automa.errors import DataError
 from automa.model.components import FAMILIES
+from automa.model.pieces import Kind
+from automa.model.provenance import Provenance
 from automa.model.shots import SHOT_NAMES, parse_sequence
 from automa.storage import atomic_write_text
 from automa.toml_text import toml_key, toml_string
 
-ENTRY_PROVENANCES = ("house", "fan")
+ENTRY_PROVENANCES = (Provenance.HOUSE, Provenance.FAN)
 FILE_OF_KIND = {"monster": "monsters.toml", "antient": "monsters.toml",
                 "catacomb-lord": "lords.toml", "room": "rooms.toml",
                 "visit": "visits.toml"}
@@ -62,7 +64,7 @@ def _whole(text: str, low: int, high: int) -> int:
 
 
 def _monster_id(text: str, catalog: Catalog) -> str:
-    if text in catalog.monsters and catalog.monsters[text].kind == "monster":
+    if text in catalog.monsters and catalog.monsters[text].kind == Kind.MONSTER:
         return text
     close = difflib.get_close_matches(text, list(catalog.monsters), n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -179,7 +181,7 @@ def entered_record(base: Mapping[str, Any], values: Mapping[str, Any], provenanc
 def check_record(record_id: str, kind: str, record: Mapping[str, Any], file: str) -> None:
     """Parse the record as the loader will; a DataError names the field."""
     rec = Record(file, record_id, dict(record))
-    (parse_lord if kind == "catacomb-lord" else parse_monster)(rec)
+    (parse_lord if kind == Kind.CATACOMB_LORD else parse_monster)(rec)
     rec.reject_unknown_keys()
 
 

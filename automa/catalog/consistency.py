@@ -12,6 +12,7 @@ from automa.catalog.problems import Problems, Records, raise_
 from automa.errors import DataError
 from automa.model.components import FAMILIES
 from automa.model.monsters import BehaviourRow, LordSpec, MonsterSpec
+from automa.model.pieces import Kind
 from automa.model.playmat import Playmat
 
 if TYPE_CHECKING:  # a turn never reads the rooms: their model is imported when they are
@@ -36,7 +37,7 @@ def _need(problems: Problems, file: str, record: str, field: str, wanted: str,
 def _units(monsters: Records[MonsterSpec]) -> dict[str, MonsterSpec]:
     # setup places the monsters a room, a Lord's minions and its mercenary name: monster cards
     # only (not a Lord, not an Antient)
-    return {k: m for k, m in monsters.by_id.items() if m.kind == "monster"}
+    return {k: m for k, m in monsters.by_id.items() if m.kind == Kind.MONSTER}
 
 
 def cross_check_rooms(monsters: Records[MonsterSpec], playmats: Records[Playmat],
@@ -103,7 +104,7 @@ def check_behaviour(behaviour: Records[BehaviourRow], monsters: Records[MonsterS
                 file, "", "families", f"no behaviour row covers family {family!r}{who}: "
                                       f"its monsters cannot act"))
     needed = {"catacomb-lord": bool(lords.by_id),
-              "antient": any(m.kind == "antient" for m in monsters.by_id.values())}
+              "antient": any(m.kind == Kind.ANTIENT for m in monsters.by_id.values())}
     for row_id, used in needed.items():
         if used and row_id not in behaviour.by_id:
             problems.report(DataError(

@@ -8,29 +8,31 @@ asks for them.
 from __future__ import annotations
 
 from automa.model.monsters import LordSpec, MonsterSpec
+from automa.model.pieces import Kind
 
-LORD = "catacomb-lord"
+LORD = Kind.CATACOMB_LORD
 # without these a battle refuses the piece (unless the scenario gives the field itself)
-REQUIRED: dict[str, tuple[str, ...]] = {
-    "monster": ("family", "level", "health", "sequences"),
-    "antient": ("sequences",),
+REQUIRED: dict[Kind, tuple[str, ...]] = {
+    Kind.MONSTER: ("family", "level", "health", "sequences"),
+    Kind.ANTIENT: ("sequences",),
     LORD: ("health", "sequences"),
 }
 # without these a battle goes on with a stand-in: the medium disc
-DEFAULTED: dict[str, tuple[str, ...]] = {"monster": ("size",), "antient": ("size",),
-                                         LORD: ("size",)}
+DEFAULTED: dict[Kind, tuple[str, ...]] = {Kind.MONSTER: ("size",), Kind.ANTIENT: ("size",),
+                                          LORD: ("size",)}
 # `automa setup` needs these (a lair's minions, the Mercenary icons)
-SETUP: dict[str, tuple[str, ...]] = {"monster": (), "antient": (), LORD: ("minions", "mercenary")}
+SETUP: dict[Kind, tuple[str, ...]] = {Kind.MONSTER: (), Kind.ANTIENT: (),
+                                      LORD: ("minions", "mercenary")}
 # everything a card shows that the data keeps, in the order a card is read
-CARD: dict[str, tuple[str, ...]] = {
-    "monster": ("family", "level", "health", "gold", "size", "nullifies", "reflects",
-                "sequences"),
-    "antient": ("size", "sequences"),
+CARD: dict[Kind, tuple[str, ...]] = {
+    Kind.MONSTER: ("family", "level", "health", "gold", "size", "nullifies", "reflects",
+                   "sequences"),
+    Kind.ANTIENT: ("size", "sequences"),
     LORD: ("health", "size", "sequences", "minions", "mercenary"),
 }
 
 
-def kind_of(spec: MonsterSpec | LordSpec) -> str:
+def kind_of(spec: MonsterSpec | LordSpec) -> Kind:
     return LORD if isinstance(spec, LordSpec) else spec.kind
 
 

@@ -12,6 +12,7 @@ from automa.catalog.problems import Problems, Records, raise_
 from automa.catalog.reader import (
     UNKNOWN,
     Record,
+    W,
     check_band,
     check_int,
     check_number,
@@ -27,13 +28,22 @@ from automa.model.components import (
     ClockTemplate,
     Components,
     DamageToken,
+    Family,
     TileSet,
 )
 from automa.model.monsters import BehaviourRow, EffectSpec, LordSpec, MinionSlot, MonsterSpec
-from automa.model.pieces import HERO_KINDS, Piece
+from automa.model.pieces import HERO_KINDS, Kind, Piece
 from automa.model.playmat import Obstacle, Playmat
+from automa.model.provenance import Provenance
 from automa.model.records import dataclass
-from automa.model.shots import MODIFIERS, SHOT_NAMES, Sequence, parse_sequence
+from automa.model.shots import (
+    MODIFIERS,
+    SHOT_NAMES,
+    ModifierName,
+    Sequence,
+    ShotName,
+    parse_sequence,
+)
 
 if TYPE_CHECKING:  # a turn imports neither: paths are text, the rooms' model comes with them
     from pathlib import Path
@@ -51,8 +61,8 @@ NO_TARGET_ACTIONS = ("retreat-to-monster-zone", "move-toward-closest-obstacle",
 EFFECT_KINDS = ("poison-cards", "stunned-card", "lose-gold", "destroy-item-or-gold", "dies",
                 "devoured", "heal-attacker", "note", "ignored")
 SIZES = ("extra-small", "small", "medium", "large", "extra-large", "flat", "cube", "hero")
-ROW_FOR_KIND = {"catacomb-lord": "catacomb-lord", "antient": "antient"}
-MONSTER_KINDS = ("monster", "antient")
+ROW_FOR_KIND = {Kind.CATACOMB_LORD: "catacomb-lord", Kind.ANTIENT: "antient"}  # row ids
+MONSTER_KINDS = (Kind.MONSTER, Kind.ANTIENT)
 MAX_HEALTH = 99  # the scenario's bound on a piece's health
 MAX_OBSTACLES = 100  # the printed mats have six or seven
 MAX_CORNERS = 100
@@ -174,34 +184,42 @@ def _unknown(rec: Record) -> frozenset[str]:
     return frozenset(k for k, v in rec.table.items() if v == UNKNOWN)
 
 
-def _shot_names(rec: Record, key: str) -> tuple[str, ...]:
+def _shot_names(rec: Record, key: str) -> tuple[ShotName, ...]:
     names = rec.maybe_unknown(key, lambda k: rec.strings(k, ())) or ()
     for name in names:
         if name not in SHOT_NAMES:
             raise rec.fail(key, f"unknown shot {name!r} (known: {', '.join(sorted(SHOT_NAMES))})")
-    return names
+    return tuple(map(ShotName, names))
+
+
+def _modifier_names(rec: Record, key: str) -> tuple[ModifierName, ...]:
+    names = rec.strings(key, ())
+    for name in names:
+        if name not in MODIFIERS:
+            raise rec.fail(key, f"unknown modifier {name!r}")
+    return tuple(map(ModifierName, names))
 
 
 def parse_monster(rec: Record) -> MonsterSpec:
-    kind = rec.choice("kind", MONSTER_KINDS, "monster")
-    if kind == "antient":
+    kind = rec.choice("kind", MONSTER_KINDS, Kind.MONSTER)
+    if kind == Kind.ANTIENT:
         for key in ANTIENT_LACKS:
             if rec.has(key):
                 raise rec.fail(key, "an Antient has none (it cannot be damaged or destroyed)")
-    shadow = kind == "monster" and rec.raw("health") == "shadow"
-    health = None if shadow or kind != "monster" else rec.maybe_unknown(
+    shadow = kind == Kind.MONSTER and rec.raw("health") == "shadow"
+    health = None if shadow or kind != Kind.MONSTER else rec.maybe_unknown(
         "health", lambda k: rec.integer(k, low=1))
     monster = MonsterSpec(
         id=rec.name,
         name=rec.string("name"),
         family=rec.maybe_unknown("family", lambda k: rec.choice(k, FAMILIES))
-        if kind == "monster" else None,
+        if kind == Kind.MONSTER else None,
         level=rec.maybe_unknown("level", lambda k: rec.integer(k, low=1, high=4))
-        if kind == "monster" else None,
+        if kind == Kind.MONSTER else None,
         health=health,
         shadow=shadow,
         gold=rec.maybe_unknown("gold", lambda k: rec.integer(k, low=0))
-        if kind == "monster" else None,
+        if kind == Kind.MONSTER else None,
         size=rec.maybe_unknown("size", lambda k: rec.choice(k, SIZES)),
         nullifies=_shot_names(rec, "nullifies"),
         reflects=_shot_names(rec, "reflects"),
@@ -209,13 +227,10 @@ def parse_monster(rec: Record) -> MonsterSpec:
         provenance=rec.provenance(),
         kind=kind,
         units=rec.integer("units", low=1, high=10) if rec.has("units") else None,
-        rotating_modifiers=rec.strings("rotating_modifiers", ()),
+        rotating_modifiers=_modifier_names(rec, "rotating_modifiers"),
         unknown=_unknown(rec),
         named_shots=_shot_names(rec, "named_shots"),
     )
-    for modifier in monster.rotating_modifiers:
-        if modifier not in MODIFIERS:
-            raise rec.fail("rotating_modifiers", f"unknown modifier {modifier!r}")
     for free_text in ("notes", "set"):
         rec.optional_string(free_text)
     return monster
@@ -396,7 +411,7 @@ def parse_playmat(rec: Record, playmat_id: str | None = None) -> Playmat:
         obstacles=obstacles,
         runes=runes,
         rune_radius=rec.number("rune_radius", 1.5, positive=True),
-        provenance=rec.provenance() if rec.has("provenance") else "house",
+        provenance=rec.provenance() if rec.has("provenance") else Provenance.HOUSE,
         swappable_zones=rec.boolean("swappable_zones", False),
         sticker_runes=rec.boolean("sticker_runes", True),
     )
@@ -442,11 +457,13 @@ def parse_setup(tables: Mapping[str, Any], origins: Mapping[str, str],
 def parse_effect(rec: Record) -> EffectSpec:
     if rec.name not in MODIFIERS:
         raise rec.fail("", f"unknown modifier (known: {', '.join(sorted(MODIFIERS))})")
-    effect = EffectSpec(rec.name, rec.choice("effect", EFFECT_KINDS), rec.boolean("needs_damage"),
-                        rec.strings("kinds", ()), rec.string("text"), rec.provenance())
-    for kind in effect.kinds:
+    kinds = rec.strings("kinds", ())
+    for kind in kinds:
         if kind not in HERO_KINDS:
             raise rec.fail("kinds", f"unknown kind {kind!r} (known: {', '.join(HERO_KINDS)})")
+    effect = EffectSpec(ModifierName(rec.name), rec.choice("effect", EFFECT_KINDS),
+                        rec.boolean("needs_damage"), tuple(map(Kind, kinds)), rec.string("text"),
+                        rec.provenance())
     try:  # the words are filled in at every hit: a placeholder they cannot fill is refused now
         effect.said("Elf", "Sewer Rat #1", 2, 1)
     except (KeyError, IndexError, ValueError, TypeError) as error:
@@ -460,9 +477,13 @@ def parse_effect(rec: Record) -> EffectSpec:
 
 def parse_behaviour(rec: Record) -> BehaviourRow:
     preference = rec.choice("shot_preference", PREFERENCES)
+    families = rec.strings("families", ())
+    for family in families:
+        if family not in FAMILIES:
+            raise rec.fail("families", f"unknown family {family!r}")
     row = BehaviourRow(
         id=rec.name,
-        families=rec.strings("families", ()),
+        families=tuple(map(Family, families)),
         ruler=rec.integer("ruler", low=1, high=3),
         shot_preference=None if preference == "none" else preference,
         primary=rec.choice("primary", CRITERIA),
@@ -473,9 +494,6 @@ def parse_behaviour(rec: Record) -> BehaviourRow:
         provenance=rec.provenance(),
         house_fields=frozenset(rec.strings("house_fields", ())),
     )
-    for family in row.families:
-        if family not in FAMILIES:
-            raise rec.fail("families", f"unknown family {family!r}")
     rec.optional_string("note")
     return row
 
@@ -489,7 +507,7 @@ def _twelve(rec: Record, key: str) -> tuple[float, ...]:
 
 def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
                      problems: Problems) -> Components | None:
-    provenance: dict[str, str] = {}
+    provenance: dict[str, Provenance] = {}
 
     def record(top: str, key: str | None = None) -> Record:
         table = tables.get(top) if key is None else (tables.get(top) or {}).get(key)
@@ -586,11 +604,11 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
         rec.reject_unknown_keys()
         return level
 
-    def faces(rec: Record, key: str, vocabulary: tuple[str, ...]) -> tuple[str, ...]:
+    def faces(rec: Record, key: str, vocabulary: tuple[W, ...]) -> tuple[W, ...]:
         values = rec.strings(key)
         if sorted(values) != sorted(vocabulary):
             raise rec.fail(key, f"expected each of {', '.join(vocabulary)} once")
-        return values
+        return tuple(vocabulary[vocabulary.index(v)] for v in values)  # as enum members
 
     def tiles() -> TileSet:
         character = record("tiles", "character")

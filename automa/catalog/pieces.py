@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from automa.catalog.load import Catalog
 from automa.model.monsters import LordSpec, MonsterSpec
-from automa.model.pieces import Piece
+from automa.model.pieces import Kind, Piece, Side
 
 DEFAULT_SIZE = "medium"
 
@@ -22,11 +22,11 @@ def monster_piece(catalog: Catalog, spec: MonsterSpec | LordSpec, piece_id: str,
                   at: tuple[float, float], name: str = "") -> Piece:
     """A fresh AI piece of a monster or Lord at full health."""
     if isinstance(spec, LordSpec):
-        return Piece(id=piece_id, side="ai", kind="catacomb-lord", at=at,
+        return Piece(id=piece_id, side=Side.AI, kind=Kind.CATACOMB_LORD, at=at,
                      radius=disc_radius(catalog, spec.size), health=spec.health,
                      monster=spec.id, name=name or spec.name, sequences=spec.sequences,
                      starting_health=spec.health)
-    return Piece(id=piece_id, side="ai", kind=spec.kind, at=at,
+    return Piece(id=piece_id, side=Side.AI, kind=spec.kind, at=at,
                  radius=disc_radius(catalog, spec.size), health=spec.health, monster=spec.id,
                  name=name or spec.name, family=spec.family, level=spec.level,
                  sequences=spec.sequences, starting_health=spec.health)

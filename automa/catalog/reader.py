@@ -14,14 +14,16 @@ from types import EllipsisType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from automa.errors import DataError
+from automa.model.provenance import Provenance
 from automa.safe_text import unsafe_character
 
 if TYPE_CHECKING:
     from pathlib import Path
 
 T = TypeVar("T")
+W = TypeVar("W", bound=str)  # a word of a closed set: str, or a StrEnum's member
 UNKNOWN = "unknown"
-PROVENANCES = ("rulebook", "official", "fan", "house", "asked")
+PROVENANCES = tuple(Provenance)
 MAX_FILE_BYTES = 4_000_000  # the shipped monsters.toml is about 60 kB
 MAX_DEPTH = 12  # tables and lists inside one another; the deepest real file needs 5
 
@@ -171,12 +173,13 @@ class Record:
                                  f"write plain text")
         return text
 
-    def choice(self, key: str, choices: Iterable[str], default: str | EllipsisType = ...) -> str:
+    def choice(self, key: str, choices: Iterable[W], default: W | EllipsisType = ...) -> W:
+        """One of `choices`, as given there: a word of a StrEnum's members is that member."""
         allowed = tuple(choices)
         value = self._get(key, default)
         if value not in allowed:
             raise self.fail(key, f"expected one of {', '.join(allowed)}, got {describe(value)}")
-        return str(value)
+        return allowed[allowed.index(value)]
 
     def boolean(self, key: str, default: bool | EllipsisType = ...) -> bool:
         value = self._get(key, default)
@@ -238,7 +241,7 @@ class Record:
         value = self._get(key, default)
         return Record(self.file, name or f"{self.name}.{key}", value, self.error)
 
-    def provenance(self) -> str:
+    def provenance(self) -> Provenance:
         return self.choice("provenance", PROVENANCES)
 
     def reject_unknown_keys(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from automa.catalog.fields import DEFAULTED, REQUIRED, SETUP, kind_of, needed
 from automa.catalog.load import Catalog
 from automa.model.monsters import LordSpec, MonsterSpec
+from automa.model.pieces import Kind
 from automa.model.records import dataclass
 
 
@@ -14,7 +15,7 @@ class Todo:
 
     id: str
     name: str
-    kind: str
+    kind: Kind
     file: str
     provenance: str
     fields: tuple[str, ...]

@@ -16,6 +16,7 @@ from automa.cli.campaign_ask import (
 )
 from automa.cli.campaign_visit import campaign_visit
 from automa.cli.main import cli, emit_json, reports_errors
+from automa.model.modes import DICE_WORDS, DiceMode
 
 
 @cli.group()
@@ -101,7 +102,7 @@ def campaign_status(ctx: click.Context, folder: Path, as_json: bool) -> None:
 @campaign.command("next")
 @click.argument("room")
 @folder_option
-@click.option("--dice", type=click.Choice(["virtual", "physical"]), default="virtual",
+@click.option("--dice", type=click.Choice(DICE_WORDS), default=DiceMode.VIRTUAL.value,
               help="physical: you roll and draw at the table and type what came up.")
 @click.option("--monsters", default=None, metavar="KIND=N,...",
               help="The Room card's monsters when our data lacks them, e.g. "
@@ -133,7 +134,7 @@ def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
 
     campaign = open_campaign(ctx, folder)
     table = TableAnswers(
-        "physical" if dice == "physical" else "virtual",
+        DiceMode(dice),
         monsters=None if monsters is None else options.room_icons(monsters, campaign.catalog),
         lord_card=options.lord_card(lord_card_values) if lord_card_values else None,
         offers=None if offers is None else options.offers(offers))

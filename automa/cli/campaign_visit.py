@@ -15,6 +15,7 @@ from automa.cli.campaign_ask import (
     open_campaign,
 )
 from automa.cli.main import emit_json, reports_errors
+from automa.model.modes import DICE_WORDS, DiceMode
 
 
 @click.command("visit")
@@ -32,7 +33,7 @@ from automa.cli.main import emit_json, reports_errors
                    "centaur, hero).")
 @click.option("--bag", default=None, metavar="KIND=N,...",
               help="The Tavern: the bag's pieces your box holds, when our data lacks them.")
-@click.option("--dice", type=click.Choice(["virtual", "physical"]), default="virtual",
+@click.option("--dice", type=click.Choice(DICE_WORDS), default=DiceMode.VIRTUAL.value,
               help="The Tavern: physical: draw at the table and type the pieces.")
 @click.option("--ask", is_flag=True, help="Ask what is missing even on a pipe.")
 @json_option
@@ -76,7 +77,7 @@ def campaign_visit(ctx: click.Context, offer: str | None, folder: Path, target: 
         raise InputError("--reward and --drawn are for the Tavern's bet")
     else:
         command = Buy(offer, target, payers, price)
-    table = TableAnswers("physical" if dice == "physical" else "virtual",
+    table = TableAnswers(DiceMode(dice),
                          bag=None if bag is None else options.bag(bag))
     with in_option_words():
         bought = campaign.do(command, prompts(ask), table=table)

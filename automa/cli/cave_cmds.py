@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from automa.cli.main import cli, emit_json, reports_errors
+from automa.model.modes import DICE_WORDS, DiceMode, KrakenTie
 
 
 @cli.group("hidden-cave")
@@ -30,7 +31,7 @@ def _count(option: str, text: str) -> int:
                    "cards (used ones too) and up to five Spell cards.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
               help="Seed for the virtual D12 and tokens (default: a fresh one, printed).")
-@click.option("--dice", type=click.Choice(["virtual", "physical"]), default="virtual",
+@click.option("--dice", type=click.Choice(DICE_WORDS), default=DiceMode.VIRTUAL.value,
               help="physical: roll the D12 and draw the red tokens at the table, type each.")
 @click.option("--tie", type=click.Choice(["kraken", "hero"]), default=None,
               help="Who wins a tie (ruling kraken-tie; default: the Kraken).")
@@ -52,10 +53,9 @@ def fight(ctx: click.Context, health: str, shots: str, seed: int | None, dice: s
     from automa.render.kraken_out import kraken_json, kraken_text
 
     command = FightKraken(_count("--health", health), _count("--shots", shots), seed,
-                          "physical" if dice == "physical" else "virtual",
-                          "hero" if tie == "hero" else "kraken" if tie == "kraken" else None)
+                          DiceMode(dice), None if tie is None else KrakenTie(tie))
     asker = None
-    if command.dice == "physical":  # the players roll and draw at the table: they are asked
+    if command.dice == DiceMode.PHYSICAL:  # the players roll and draw at the table: they are asked
         from automa.cli.campaign_prompts import CampaignPrompts
 
         asker = CampaignPrompts(may_ask=True)

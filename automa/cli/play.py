@@ -219,6 +219,7 @@ def _answer(session: Session, asked: Asked) -> None:
 def _activate(session: Session) -> None:
     """One AI activation. `back` at a question runs it again with the answers so far minus the
     last; `undo` abandons it and undoes the last logged input; nothing half-done is logged."""
+    from automa.engine.judge import GeometryMode
     from automa.render.session_out import latest_activation_text
     from automa.session.commands import NextActivation
 
@@ -237,6 +238,7 @@ def _activate(session: Session) -> None:
     if applied.activation is None:
         click.echo("No AI character can act.")
         return
-    click.echo(latest_activation_text(session.state, session.geometry_mode != "asked"))
+    click.echo(latest_activation_text(session.state,
+                                      session.geometry_mode != GeometryMode.ASKED))
 
 

@@ -15,6 +15,7 @@ from automa.cli.main import (
     emit_json,
     reports_errors,
 )
+from automa.model.modes import DICE_WORDS, DiceMode
 
 if TYPE_CHECKING:
     from automa.session.store import Session
@@ -58,7 +59,7 @@ def note_contradictions(session: Session) -> None:
 @click.argument("scenario", type=click.Path(dir_okay=False, path_type=Path))
 @session_option
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None)
-@click.option("--dice", type=click.Choice(["virtual", "physical"]), default="virtual",
+@click.option("--dice", type=click.Choice(DICE_WORDS), default=DiceMode.VIRTUAL.value,
               help="physical: you roll and draw at the table and type what came up.")
 @click.option("--geometry", type=click.Choice(["tracked", "asked", "hybrid"]),
               default="tracked",
@@ -76,9 +77,11 @@ def new(ctx: click.Context, scenario: Path, folder: Path, seed: int | None, dice
     Example:
       automa new battle.toml --session my-battle && automa play --session my-battle
     """
+    from automa.engine.judge import GeometryMode
     from automa.session.store import Session
 
-    session = Session.create(folder, scenario, _catalog(ctx), seed, dice, geometry)
+    session = Session.create(folder, scenario, _catalog(ctx), seed, DiceMode(dice),
+                             GeometryMode(geometry))
     if as_json:
         emit_json({"session": str(folder), "round": session.state.round, "dice": dice,
                    "geometry": geometry, "seed": session.seed})
@@ -95,6 +98,7 @@ def new(ctx: click.Context, scenario: Path, folder: Path, seed: int | None, dice
 def next_(ctx: click.Context, folder: Path, as_json: bool) -> None:
     """Advance one AI activation and print it."""
     from automa.cli.asker import QuitAtPrompt, UndoAtPrompt, run_with_takebacks
+    from automa.engine.judge import GeometryMode
     from automa.errors import InputError
     from automa.render.json_out import activation_json
     from automa.render.session_out import describe_command, latest_activation_text
@@ -120,7 +124,8 @@ def next_(ctx: click.Context, folder: Path, as_json: bool) -> None:
     if as_json:
         emit_json(activation_json(activation))
         return
-    click.echo(latest_activation_text(session.state, session.geometry_mode != "asked"))
+    click.echo(latest_activation_text(session.state,
+                                      session.geometry_mode != GeometryMode.ASKED))
 
 
 def _marker(ctx: click.Context, folder: Path, verb: str, as_json: bool) -> None:
@@ -357,6 +362,7 @@ def replay(ctx: click.Context, recorded: Path, upto: int | None, auto: bool, as_
     """
     import sys
 
+    from automa.engine.judge import GeometryMode
     from automa.render.json_out import activation_json
     from automa.render.replay_out import step_lines
     from automa.session.replay import open_recorded, replay_steps
@@ -378,7 +384,7 @@ def replay(ctx: click.Context, recorded: Path, upto: int | None, auto: bool, as_
     if as_json:
         emit_json([activation_json(s.activation) for s in steps if s.activation is not None])
         return
-    coordinates = session.geometry_mode != "asked"
+    coordinates = session.geometry_mode != GeometryMode.ASKED
     interactive = not auto and sys.stdin.isatty()
     for step in steps:
         click.echo("\n".join(step_lines(step, coordinates)))
@@ -416,6 +422,7 @@ def picture(ctx: click.Context, source: Path, output: Path, step: int | None) ->
         scenario = _scenario(ctx, source)
         svg = draw(scenario, scenario.pieces, source.stem, components=components)
     else:
+        from automa.engine.judge import GeometryMode
         from automa.render.measured import START, unmeasured_steps
         from automa.session.replay import open_recorded, replay_steps
 
@@ -427,7 +434,7 @@ def picture(ctx: click.Context, source: Path, output: Path, step: int | None) ->
                 raise InputError(f"--step {step}: the session has {len(steps)} inputs")
             chosen = steps[step - 1] if step else None
         scenario = session.state.scenario
-        asked = session.geometry_mode == "asked"
+        asked = session.geometry_mode == GeometryMode.ASKED
         title = f"{source.name}: " + (f"after input {chosen.number}" if chosen else "the start")
         if chosen is None:
             svg = draw(scenario, scenario.pieces, title, components=components,

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 from automa.cli.main import PathValue, _catalog, cli, emit_json, reports_errors
+from automa.model.modes import DICE_WORDS, DiceMode
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -62,7 +63,7 @@ def _campaign_last(path: Path | None) -> str | None:
 @click.option("--los-blocked", is_flag=True, help="Line of sight blocked by obstacles.")
 @click.option("--trilithon", is_flag=True, help="The heroes chose to use the Trilithon.")
 @click.option("--hidden-cave", is_flag=True, help="Set up the Hidden Cave too.")
-@click.option("--dice", type=click.Choice(["virtual", "physical"]), default="virtual",
+@click.option("--dice", type=click.Choice(DICE_WORDS), default=DiceMode.VIRTUAL.value,
               help="physical: you roll, shuffle and draw at the table and type the results.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (CONTRACT.md).")
@@ -101,17 +102,17 @@ def setup(ctx: click.Context, room: str, lord: str | None, playmat: str | None,
     used_seed = seed if seed is not None else int(np.random.SeedSequence().generate_state(1)[0])
     chance = Chance(ChanceScript(), np.random.default_rng(used_seed),
                     catalog.components.rune_die, catalog.components.location_die,
-                    asker=PromptAsker() if dice == "physical" else None)
+                    asker=PromptAsker() if dice == DiceMode.PHYSICAL else None)
     result = run_setup(catalog, options, chance)
     if out is not None:
         save_scenario(result.scenario, out)
     if campaign is not None:
         atomic_write_text(campaign, f'last_playmat = "{result.playmat}"\n')
     if as_json:
-        emit_json({**setup_json(result), "seed": used_seed if dice == "virtual" else None})
+        emit_json({**setup_json(result), "seed": used_seed if dice == DiceMode.VIRTUAL else None})
         return
     click.echo(setup_text(result, catalog.components.tiles), nl=False)
-    if out is not None and dice == "physical":  # a session keeps the table's dice and tokens
+    if out is not None and dice == DiceMode.PHYSICAL:  # a session keeps the table's dice and tokens
         click.echo(f"Saved the scenario to {out}. Play it with your own dice and tokens: "
                    f"`automa new {out} --session BATTLE --dice physical`, then "
                    f"`automa play --session BATTLE`")

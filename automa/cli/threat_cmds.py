@@ -78,7 +78,10 @@ def _label(scenario: Scenario, piece_id: str) -> str:
 
 
 def _on_mat(scenario: Scenario) -> list[Piece]:
-    return [p for p in scenario.pieces if not p.conditions & {"teleported", "devoured"}]
+    from automa.model.pieces import Condition
+
+    off = {Condition.TELEPORTED, Condition.DEVOURED}  # on the Teleported! or Devoured! card
+    return [p for p in scenario.pieces if not p.conditions & off]
 
 
 def summary(scenario: Scenario, found: ThreatMap, now: ThreatMap) -> str:

@@ -27,9 +27,11 @@ from automa.errors import RulesError
 from automa.geometry.moves import nearest_legal_spot
 from automa.geometry.sight import CORRIDOR_WIDTH, Sighting, look_around
 from automa.model.monsters import BehaviourRow
-from automa.model.pieces import Piece
+from automa.model.pieces import Condition, Kind, Piece, Side
+from automa.model.provenance import Provenance
 from automa.model.records import dataclass
-from automa.model.shots import Modifier, Sequence, Shot
+from automa.model.shots import Modifier, ModifierName, Sequence, Shot, ShotName
+from automa.rules.rulings import RulingKey
 from automa.rules.sequences import (
     SequencePlan,
     band_text,
@@ -42,11 +44,12 @@ from automa.rules.targeting import Candidate, TargetChoice, preference_key, sele
 from automa.rules.tiles import DIRECTION_WORDS, TILE_NAMES
 
 SUMMON_RULER = 1
+RUSH_SHOTS = frozenset({ShotName.RUSH, ShotName.OPEN_PORTAL})  # the AI opens no portal: a rush
 TARGET_RULINGS = {  # what each ruling a target choice rests on decided there
-    "closest-edge": "\"closest\" is measured edge to edge",
-    "non-hero-wealth": "familiars, allies and mounts hold no gold or items of their own",
-    "most-poison": "pieces other than heroes count no Poison cards",
-    "direction-frame": "the Direction tiles are read from the Monster Start Zone",
+    RulingKey.CLOSEST_EDGE: "\"closest\" is measured edge to edge",
+    RulingKey.NON_HERO_WEALTH: "familiars, allies and mounts hold no gold or items of their own",
+    RulingKey.MOST_POISON: "pieces other than heroes count no Poison cards",
+    RulingKey.DIRECTION_FRAME: "the Direction tiles are read from the Monster Start Zone",
 }
 
 
@@ -112,7 +115,7 @@ class QuietLog(LiveLog):
     def explain(self, *lines: str) -> None:
         pass
 
-    def ruling(self, key: str, detail: str = "") -> None:
+    def ruling(self, key: RulingKey, detail: str = "") -> None:
         pass
 
 
@@ -142,7 +145,7 @@ class Aim:
 
 def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
              repeated: bool = False, resume: Resume | None = None,
-             order_rulings: tuple[str, ...] = ()) -> tuple[Battle, Activation]:
+             order_rulings: tuple[RulingKey, ...] = ()) -> tuple[Battle, Activation]:
     """One activation; `repeated` when a repeat shot gave this character its turn again;
     `resume` to finish a sequence a summon interrupted; `order_rulings`: the rulings its turn
     order rested on."""
@@ -165,18 +168,19 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
                       Aim(resume.target, resume.reason, resume.friendly),
                       Sequence(resume.shots), "the rest of its sequence", repeated,
                       continued=True)
-    if row.provenance == "house":
-        log.ruling("house-rows", f"the {row.id} row of the behaviour table is ours")
-    if "frozen" in actor.conditions:
+    if row.provenance == Provenance.HOUSE:
+        log.ruling(RulingKey.HOUSE_ROWS, f"the {row.id} row of the behaviour table is ours")
+    if Condition.FROZEN in actor.conditions:
         log.add(NoteStep(f"{actor.label} is frozen by ice: it cannot act"))
         return battle, _finish(actor_id, battle, row, order_reason, log, (), (),
                                Aim(None, "frozen by ice: it cannot act"), (), "")
-    if "stunned" in actor.conditions:
-        log.ruling("stun-and-aloft", "a stunned AI character loses its next turn, then the stun "
-                               "ends")
+    if Condition.STUNNED in actor.conditions:
+        log.ruling(RulingKey.STUN_AND_ALOFT,
+                   "a stunned AI character loses its next turn, then the stun ends")
         log.add(NoteStep(f"{actor.label} is stunned: it loses this turn; remove its Stunned! "
                          f"card"))
-        battle = battle.with_piece(replace(actor, conditions=actor.conditions - {"stunned"}))
+        battle = battle.with_piece(replace(actor,
+                                           conditions=actor.conditions - {Condition.STUNNED}))
         return battle, _finish(actor_id, battle, row, order_reason, log, (), (),
                                Aim(None, "stunned: it cannot act"), (), "")
     battle, returning = _before_sight(table, battle, log, actor)
@@ -187,7 +191,7 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
                                Aim(None, "nobody in sight: No Target Action"), (), "")
     aim = advanced or _enemy_aim(table, battle, log, row, visible)
     if returning:
-        sequence = Sequence((Shot("melee"),))
+        sequence = Sequence((Shot(ShotName.MELEE),))
         sequence_reason = "back from the Teleported! card: one melee shot"
     elif aim.sequence is not None:
         sequence, sequence_reason = aim.sequence, aim.sequence_reason
@@ -240,21 +244,21 @@ def _shoot(table: Table, battle: Battle, log: StepLog, actor_id: str, row: Behav
 def _pass_antient(battle: Battle, log: StepLog, actor_id: str) -> Battle:
     """Control of an Antient alternates: after the AI uses it, the heroes have it."""
     actor = battle.get(actor_id)
-    if actor is None or actor.kind != "antient":
+    if actor is None or actor.kind != Kind.ANTIENT:
         return battle
     log.add(NoteStep(f"pass the {actor.label} card back to the heroes: they control it next"))
-    return battle.with_piece(replace(actor, side="heroes"))
+    return battle.with_piece(replace(actor, side=Side.HEROES))
 
 
 def _before_sight(table: Table, battle: Battle, log: StepLog, actor: Piece
                   ) -> tuple[Battle, bool]:
     """Climbing down, coming back from the Teleported! card, an Antient's rune move."""
-    if "aloft" in actor.conditions:
+    if Condition.ALOFT in actor.conditions:
         battle = climb_down(table, battle, log, actor.id)
-    returning = "teleported" in actor.conditions
+    returning = Condition.TELEPORTED in actor.conditions
     if returning:
         battle = _return_from_teleport(table, battle, log, actor.id)
-    elif actor.kind == "antient":
+    elif actor.kind == Kind.ANTIENT:
         battle = to_random_rune(table, battle, log, actor.id,
                                 "an Antient moves to a random rune first")
     return battle, returning
@@ -267,7 +271,7 @@ def _enemy_aim(table: Table, battle: Battle, log: StepLog, row: BehaviourRow,
     tiles would break on positions is put to the table too."""
     actor = battle.piece(visible[0].viewer)
     candidates = [Candidate(battle.piece(s.target), s.distance) for s in visible]
-    wealth, tiles = table.option("non-hero-wealth"), table.scenario.tiles
+    wealth, tiles = table.option(RulingKey.NON_HERO_WEALTH), table.scenario.tiles
     asked = table.judge.asked
     if not asked and not table.quiet and "closest" in _columns(row) and len(candidates) > 1:
         # whether the choice reaches its `closest` column only sets the margin of a question
@@ -297,7 +301,7 @@ def _enemy_aim(table: Table, battle: Battle, log: StepLog, row: BehaviourRow,
         log.close_calls.append(f"target choice by {measured_by}: the runner-up is within "
                                f"{table.close_call} cm; measure both")
     if column_field and row.is_house(column_field):
-        log.ruling("house-rows", f"the {row.id} row's {choice.column} column is ours")
+        log.ruling(RulingKey.HOUSE_ROWS, f"the {row.id} row's {choice.column} column is ours")
     return Aim(choice.target, reason)
 
 
@@ -373,24 +377,24 @@ def _advanced_aim(table: Table, battle: Battle, log: StepLog, actor_id: str) -> 
         return seen[0].target if seen else None
 
     teammates = battle.teammates_of(actor_id)
-    frozen = nearest_in_sight([p for p in teammates if "frozen" in p.conditions],
+    frozen = nearest_in_sight([p for p in teammates if Condition.FROZEN in p.conditions],
                               "frozen teammate")
     if frozen is not None:
         log.explain(f"advanced 1: {frozen} is the nearest frozen teammate in sight")
         return Aim(frozen, f"advanced target 1: rescue the frozen {battle.piece(frozen).label}",
                    friendly=True)
     if any(has_preferred_shot(s, "repeat") for s in actor.sequences):
-        mate = nearest_in_sight([p for p in teammates if "frozen" not in p.conditions],
+        mate = nearest_in_sight([p for p in teammates if Condition.FROZEN not in p.conditions],
                                 "teammate")
         if mate is not None:
             log.explain(f"advanced 2: {mate} is the nearest teammate in sight to repeat")
-            plan = plan_repeat(actor.sequences, actor.kind == "catacomb-lord",
-                               table.option("preferred-sequence"))
+            plan = plan_repeat(actor.sequences, actor.kind == Kind.CATACOMB_LORD,
+                               table.option(RulingKey.PREFERRED_SEQUENCE))
             sequence, why = _follow_plan(table, log, actor, plan)
             return Aim(mate, f"advanced target 2: {battle.piece(mate).label} will repeat its "
                              f"turn", friendly=True, sequence=sequence, sequence_reason=why)
     wyverns = [p for p in battle.on_table()
-               if p.kind == "wild-wyvern" and "ridden" not in p.conditions]
+               if p.kind == Kind.WILD_WYVERN and Condition.RIDDEN not in p.conditions]
     wyvern = nearest_in_sight(wyverns, "wild wyvern (not ridden)")
     if wyvern is not None:
         log.explain(f"advanced 3: {wyvern} is the nearest wild wyvern in sight")
@@ -433,7 +437,7 @@ def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog, row: Behav
         return (tuple(s for s in sightings if s.visible),
                 tuple(s for s in sightings if not s.visible))
     asked = settings.los_blocked and table.judge.asked
-    wealth = table.option("non-hero-wealth")
+    wealth = table.option(RulingKey.NON_HERO_WEALTH)
 
     def rank(s: Sighting) -> tuple[float, ...]:
         return preference_key(Candidate(battle.piece(s.target), s.distance), row, wealth)
@@ -465,7 +469,7 @@ def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog, row: Behav
         _note_sight(table, log, actor_id, s)
     if settings.los_blocked and any(not s.visible or s.margin < CORRIDOR_WIDTH / 2
                                     for s in judged):
-        log.ruling("los-test", f"blocked sight by the {settings.los_test} test")
+        log.ruling(RulingKey.LOS_TEST, f"blocked sight by the {settings.los_test} test")
     return (tuple(s for s in judged if s.visible), tuple(s for s in judged if not s.visible))
 
 
@@ -497,7 +501,7 @@ def _sight_matters(table: Table, battle: Battle, row: BehaviourRow, sighting: Si
     others = [Candidate(battle.piece(s.target), s.distance) for s in sightings
               if s.visible and s.target != sighting.target]
     this = Candidate(battle.piece(sighting.target), sighting.distance)
-    tiles, wealth = table.scenario.tiles, table.option("non-hero-wealth")
+    tiles, wealth = table.scenario.tiles, table.option(RulingKey.NON_HERO_WEALTH)
     with_it = select_target([*others, this], row, tiles, table.close_call, wealth).target
     without = select_target(others, row, tiles, table.close_call, wealth).target \
         if others else None
@@ -515,10 +519,10 @@ def _choose_sequence(table: Table, log: StepLog, actor: Piece, row: BehaviourRow
     spec = table.catalog.monsters.get(actor.monster or "")
     if spec is not None and spec.rotating_modifiers and len(actor.sequences) == 1:
         return _rotated(actor.sequences[0], spec.rotating_modifiers, table.scenario.round)
-    plan = plan_sequence(actor.sequences, row.shot_preference, actor.kind == "catacomb-lord",
-                         table.option("preferred-sequence"), explain=log.explaining)
+    plan = plan_sequence(actor.sequences, row.shot_preference, actor.kind == Kind.CATACOMB_LORD,
+                         table.option(RulingKey.PREFERRED_SEQUENCE), explain=log.explaining)
     if plan.index is not None and plan.count > 1 and row.is_house("shot_preference"):
-        log.ruling("house-rows", f"the {row.id} row's shot preference is ours")
+        log.ruling(RulingKey.HOUSE_ROWS, f"the {row.id} row's shot preference is ours")
     return _follow_plan(table, log, actor, plan)
 
 
@@ -546,26 +550,28 @@ def _follow_plan(table: Table, log: StepLog, actor: Piece, plan: SequencePlan
 def _lord_by_health(table: Table, log: StepLog, actor: Piece) -> tuple[Sequence, str] | None:
     """A Lord card that picks its sequence by health (Kaulaurn's transcription): followed only
     when the data is the rulebook's or the table chose the card's reading (ruling 37)."""
-    if actor.kind != "catacomb-lord":
+    if actor.kind != Kind.CATACOMB_LORD:
         return None
     lord = table.catalog.lords.get(actor.monster or "")
     if lord is None or len(lord.health_bands) != len(actor.sequences) or actor.health is None:
         return None
-    if lord.provenance != "rulebook" and table.option("lord-sequence") != "card":
-        log.ruling("lord-sequence", f"the printed D12, not {lord.name}'s card's health bands "
-                                    f"({lord.provenance} data)")
+    if lord.provenance != Provenance.RULEBOOK and table.option(RulingKey.LORD_SEQUENCE) != "card":
+        log.ruling(RulingKey.LORD_SEQUENCE,
+                   f"the printed D12, not {lord.name}'s card's health bands "
+                   f"({lord.provenance} data)")
         return None
     for index, (low, high) in enumerate(lord.health_bands):
         if low <= actor.health <= high:
-            if lord.provenance != "rulebook":
-                log.ruling("lord-sequence", f"{lord.name}'s card picks its sequence by health "
-                                            f"({lord.provenance} data), not the printed D12")
+            if lord.provenance != Provenance.RULEBOOK:
+                log.ruling(RulingKey.LORD_SEQUENCE,
+                           f"{lord.name}'s card picks its sequence by health "
+                           f"({lord.provenance} data), not the printed D12")
             return actor.sequences[index], (f"{lord.name} picks by health: {actor.health} "
                                             f"is in {low}-{high}")
     return None
 
 
-def _rotated(sequence: Sequence, modifiers: tuple[str, ...], round_number: int
+def _rotated(sequence: Sequence, modifiers: tuple[ModifierName, ...], round_number: int
              ) -> tuple[Sequence, str]:
     """The Gelatinous Cube: its last melee carries this round's modifier, in rotation."""
     modifier = modifiers[(round_number - 1) % len(modifiers)]
@@ -577,7 +583,7 @@ def _rotated(sequence: Sequence, modifiers: tuple[str, ...], round_number: int
 def _no_target(table: Table, battle: Battle, log: StepLog, actor_id: str,
                row: BehaviourRow) -> Battle:
     if row.is_house("no_target"):
-        log.ruling("house-rows", f"the {row.id} row's No Target Action is ours")
+        log.ruling(RulingKey.HOUSE_ROWS, f"the {row.id} row's No Target Action is ours")
     actions: dict[str, Callable[[Table, Battle, StepLog, str, int], Battle]] = {
         "retreat-to-monster-zone": retreat_to_monster_zone,
         "move-toward-closest-obstacle": toward_closest_obstacle,
@@ -598,11 +604,11 @@ def perform(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: 
     """One shot of the chosen sequence, as the AI performs it."""
     name = shot.name
     loud = log.loud
-    if name in ("rush", "open-portal"):
+    if name in RUSH_SHOTS:
         as_ = "rush"
         if loud:
             log.add(ShotStep(shot.notation(), as_, "the AI opens no portal: a rush instead"
-                             if name == "open-portal" else ""))
+                             if name == ShotName.OPEN_PORTAL else ""))
         if ctx.target is None:
             return battle
         battle = rush_toward(table, battle, log, ctx.actor,
@@ -616,25 +622,25 @@ def perform(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: 
         if loud:
             log.add(ShotStep(shot.notation(), shot.notation()))
         return ranged_shot(table, battle, log, ctx, shot)
-    if name == "move-to-rune":
+    if name == ShotName.MOVE_TO_RUNE:
         log.add(ShotStep(shot.notation(), "move-to-random-rune", "the AI rolls the Rune Die"))
         return to_random_rune(table, battle, log, ctx.actor)
-    if name == "runic-shift":
+    if name == ShotName.RUNIC_SHIFT:
         log.add(ShotStep(shot.notation(), "move-to-random-rune then melee",
                          "the AI always takes the optional melee"))
         battle = to_random_rune(table, battle, log, ctx.actor, "runic shift")
-        return contact_shot(table, battle, log, ctx, Shot("melee"))
-    if name == "teleport":
+        return contact_shot(table, battle, log, ctx, Shot(ShotName.MELEE))
+    if name == ShotName.TELEPORT:
         log.add(ShotStep(shot.notation(), "teleport"))
         return _teleport(battle, log, ctx)
-    if name == "repeat":
+    if name == ShotName.REPEAT:
         log.add(ShotStep(shot.notation(), "repeat"))
         return _repeat(table, battle, log, ctx)
-    if name == "summon":
+    if name == ShotName.SUMMON:
         log.add(ShotStep(shot.notation(), shot.notation()))
         return _summon(table, battle, log, ctx, shot.argument or "")
     log.add(ShotStep(shot.notation(), "nothing", "the AI has no rule for this shot"))
-    log.ruling("no-ai-rule", f"the AI skips the {name} shot (no AI rule for it)")
+    log.ruling(RulingKey.NO_AI_RULE, f"the AI skips the {name} shot (no AI rule for it)")
     return battle
 
 
@@ -643,12 +649,12 @@ def _teleport(battle: Battle, log: StepLog, ctx: ShotContext) -> Battle:
     log.add(NoteStep(f"put {actor.label} on the Teleported! card; it returns next round on a "
                      f"random rune and makes a melee shot"))
     ctx.stop = True
-    return battle.with_piece(replace(actor, conditions=actor.conditions | {"teleported"}))
+    return battle.with_piece(replace(actor, conditions=actor.conditions | {Condition.TELEPORTED}))
 
 
 def _return_from_teleport(table: Table, battle: Battle, log: StepLog, actor_id: str) -> Battle:
     actor = battle.piece(actor_id)
-    battle = battle.with_piece(replace(actor, conditions=actor.conditions - {"teleported"}))
+    battle = battle.with_piece(replace(actor, conditions=actor.conditions - {Condition.TELEPORTED}))
     log.add(NoteStep(f"{actor.label} returns from the Teleported! card onto a random rune"))
     return to_random_rune(table, battle, log, actor_id, "back from the Teleported! card",
                           must_land=True)
@@ -658,25 +664,26 @@ def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Bat
     """The nearest friendly character in sight (not itself, not frozen) acts again."""
     actor = battle.piece(ctx.actor)
     if ctx.in_repeat:
-        log.ruling("repeat", "a repeated turn grants no further repeat")
+        log.ruling(RulingKey.REPEAT, "a repeated turn grants no further repeat")
         log.add(NoteStep("repeat: this turn is itself a repeat, so nobody acts again"))
         return battle
     if ctx.friendly and ctx.target is not None and battle.get(ctx.target) is not None \
-            and battle.piece(ctx.target).side == "ai":
+            and battle.piece(ctx.target).side == Side.AI:
         ctx.repeat = ctx.target
         log.add(NoteStep(f"repeat: {battle.piece(ctx.target).label} (the advanced target) acts "
                          f"again at once"))
         return battle
     settings = table.scenario.settings
     friends = [p for p in battle.on_table()
-               if p.side == "ai" and p.id != actor.id and "frozen" not in p.conditions]
+               if p.side == Side.AI and p.id != actor.id and Condition.FROZEN not in p.conditions]
     seen = [s for s in look_around(table.geometry, actor, friends, settings.los_blocked,
                                    settings.los_test) if s.visible]
-    if table.judge.asked and friends and table.option("repeat") == "nearest":
+    if table.judge.asked and friends and table.option(RulingKey.REPEAT) == "nearest":
         chosen = _asked_nearest(table, actor, friends, seen[0].target if seen else None)
         if chosen is not None:
             if len(friends) > 1:
-                log.ruling("repeat", "the repeat's friend is chosen by nearest friend in sight")
+                log.ruling(RulingKey.REPEAT,
+                           "the repeat's friend is chosen by nearest friend in sight")
             ctx.repeat = chosen
             log.add(NoteStep(f"repeat: {battle.piece(chosen).label} (the nearest friend in "
                              f"sight, as the table says) acts again at once"))
@@ -687,15 +694,15 @@ def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Bat
         return battle
     by = "nearest friend in sight"
     ctx.repeat, how = seen[0].target, by
-    if len(seen) > 1 and table.option("repeat") == "columns":
+    if len(seen) > 1 and table.option(RulingKey.REPEAT) == "columns":
         row = table.catalog.behaviour_for(actor)
         choice = select_target([Candidate(battle.piece(s.target), s.distance) for s in seen],
                                row, table.scenario.tiles, table.close_call,
-                               table.option("non-hero-wealth"))
+                               table.option(RulingKey.NON_HERO_WEALTH))
         by = f"the {row.id} row's columns"
         ctx.repeat, how = choice.target, f"{by}: {choice.reason}"
     if len(seen) > 1:
-        log.ruling("repeat", f"the repeat's friend is chosen by {by}")
+        log.ruling(RulingKey.REPEAT, f"the repeat's friend is chosen by {by}")
     log.add(NoteStep(f"repeat: {battle.piece(ctx.repeat).label} ({how}) acts again at once"))
     return battle
 

@@ -8,18 +8,19 @@ from typing import ClassVar
 
 from automa.catalog.load import Catalog
 from automa.engine.chance import Chance
-from automa.engine.judge import Judge
+from automa.engine.judge import GeometryMode, Judge
 from automa.engine.steps import Step
 from automa.geometry.table import TableGeometry
-from automa.model.pieces import Piece
+from automa.model.pieces import Condition, Kind, Piece, Side
 from automa.model.records import dataclass
 from automa.model.scenario import Bag, Scenario
-from automa.rules.rulings import option, ruling
+from automa.rules.rulings import RulingKey, option, ruling
 
 # kept for reading a battle (dropped by Battle.forget_indexes)
 INDEXES = ("_by_id_kept", "_on_table_kept", "_on_table_ids_kept", "_places_kept",
            "_on_table_places_kept", "_plain_kept")
-OFF_TABLE = frozenset({"teleported", "devoured"})  # conditions of a piece off the mat
+# the conditions of a piece off the mat
+OFF_TABLE = frozenset({Condition.TELEPORTED, Condition.DEVOURED})
 
 
 @dataclass(frozen=True)
@@ -138,10 +139,12 @@ class Battle:
         A piece that is part of another (Ulom's claw) is seen and measured as part of its owner
         (engine/parts.py).
         """
-        return [p for p in self.on_table() if p.side == "heroes" and p.kind != "antient"]
+        heroes, antient = Side.HEROES, Kind.ANTIENT  # read once (model/vocabulary.py)
+        return [p for p in self.on_table() if p.side == heroes and p.kind != antient]
 
     def teammates_of(self, actor_id: str) -> list[Piece]:
-        return [p for p in self.on_table() if p.side == "ai" and p.id != actor_id]
+        ai = Side.AI
+        return [p for p in self.on_table() if p.side == ai and p.id != actor_id]
 
 
 def _places(kept: dict[str, object], name: str, pieces: tuple[Piece, ...]) -> dict[str, int]:
@@ -210,7 +213,7 @@ class Table:
     explain: bool = True
 
     def __post_init__(self) -> None:
-        if self.quiet and (self.judge.mode != "tracked" or self.judge.asker is not None
+        if self.quiet and (self.judge.mode != GeometryMode.TRACKED or self.judge.asker is not None
                            or self.judge.script or self.chance.asker is not None):
             raise ValueError("a quiet table asks nobody: its geometry is tracked and its dice "
                              "are rolled by the program")
@@ -222,10 +225,10 @@ class Table:
     def close_call(self) -> float:
         return self.scenario.settings.close_call
 
-    def option(self, key: str) -> str:
+    def option(self, key: RulingKey) -> str:
         """The option in force for switchable ruling `key` (the scenario's, else ours), looked
         up once per table (an activation asks several times; kept in the instance's dict)."""
-        kept: dict[str, str] | None = self.__dict__.get("_options_kept")
+        kept: dict[RulingKey, str] | None = self.__dict__.get("_options_kept")
         if kept is None:
             kept = self.__dict__["_options_kept"] = {}
         found = kept.get(key)
@@ -252,7 +255,7 @@ class StepLog:
         if self.explaining:
             self.trace.extend(lines)
 
-    def ruling(self, key: str, detail: str = "") -> None:
+    def ruling(self, key: RulingKey, detail: str = "") -> None:
         """A decision rests on ruling `key` of the registry: it is marked where it fires."""
         entry = ruling(key)
         fired = Fired(entry.number, key, detail or entry.title)
@@ -265,5 +268,5 @@ class Fired:
     """A ruling that decided something in an activation, and what it decided there."""
 
     number: int
-    key: str
+    key: RulingKey
     text: str

@@ -30,7 +30,7 @@ from automa.catalog.load import Catalog
 from automa.engine.outcome_tree import OutcomeTree, Place, Stream
 from automa.engine.seeding import pcg64_states
 from automa.geometry.table import TableGeometry, build_table, remembering
-from automa.model.pieces import Piece
+from automa.model.pieces import Kind, Piece, Side
 from automa.model.scenario import ChanceScript, Scenario
 
 Z95 = 1.959963984540054  # the normal quantile of 97.5 %
@@ -160,7 +160,7 @@ def forecast(scenario: Scenario, catalog: Catalog, runs: int, seed: int,
     """`runs` turns from `scenario`, on `workers` processes (default: every core, or one for
     fewer than SERIAL_BELOW runs)."""
     unscripted = replace(scenario, chance=ChanceScript())  # every outcome drawn, none fixed
-    heroes = tuple(p for p in scenario.pieces if p.side == "heroes" and p.kind != "antient")
+    heroes = tuple(p for p in scenario.pieces if p.side == Side.HEROES and p.kind != Kind.ANTIENT)
     job = _Job(unscripted, catalog, remembering(build_table(scenario.playmat)), heroes)
     streams = np.random.SeedSequence(seed).generate_state(runs)
     if workers is None:  # every core, unless starting them costs more than it saves

@@ -33,6 +33,8 @@ class GeometryMode(StrEnum):
 
 
 GEOMETRY_MODES = tuple(GeometryMode)
+# the modes the Judge compares with at every question, read once (model/vocabulary.py)
+ASKED, TRACKED = GeometryMode.ASKED, GeometryMode.TRACKED
 AGREEMENT_CM = 1e-6  # a decision this close to flipping agrees with either answer
 
 
@@ -75,7 +77,7 @@ class YesNoAsker(Protocol):
 
 @dataclass
 class Judge:
-    mode: str = "tracked"
+    mode: GeometryMode = GeometryMode.TRACKED
     tolerance: float = 0.5
     asker: YesNoAsker | None = None
     script: Sequence[dict[str, Any]] = ()
@@ -87,19 +89,19 @@ class Judge:
     def __post_init__(self) -> None:
         """A replay judges in the mode its answers were given in (they say so unless tracked):
         asked geometry takes other paths (only the questions the decision needs)."""
-        modes = {a.get("mode", "tracked") for a in self.script if isinstance(a, dict)}
+        modes = {a.get("mode", GeometryMode.TRACKED) for a in self.script if isinstance(a, dict)}
         if len(modes) == 1 and (recorded := modes.pop()) in GEOMETRY_MODES:
-            self.mode = recorded
+            self.mode = GeometryMode(recorded)
 
     @property
     def asked(self) -> bool:
         """Asked geometry: no positions are tracked, so nothing may be measured on them."""
-        return self.mode == "asked"
+        return self.mode == ASKED
 
     @property
     def may_ask(self) -> bool:
         """Whether any question can go to the players at all (else no margin matters)."""
-        return self.asker is not None and self.mode != "tracked"
+        return self.asker is not None and self.mode != TRACKED
 
     def would_ask(self, margin: float) -> bool:
         """Whether a question with this margin goes to the players (nothing is recorded)."""
@@ -110,12 +112,12 @@ class Judge:
         # an asker written before briefings existed (a test's, say) is simply not shown them
         show = getattr(self.asker, "instruct", None)
         if show is not None and self.narrator is not None:
-            show(self.narrator.briefing(self.mode != "asked"))
+            show(self.narrator.briefing(self.mode != ASKED))
 
     def _ask_table(self, margin: float) -> bool:
-        if self.asker is None or self.mode == "tracked":
+        if self.asker is None or self.mode == TRACKED:
             return False
-        return self.mode == "asked" or margin < self.tolerance
+        return self.mode == ASKED or margin < self.tolerance
 
     def _scripted(self, question: str) -> tuple[Any, str]:
         """A recorded answer and who gave it (kept, so a replay prints what the game did)."""
@@ -152,14 +154,14 @@ class Judge:
                  computed: bool | str, margin: float) -> None:
         """The logged answer stands; one that was computed (not the players') and that this
         machine computes otherwise, by more than the tolerance, is noted."""
-        if given_by != "computed" or self.mode == "asked" or logged == computed:
+        if given_by != "computed" or self.mode == ASKED or logged == computed:
             return
         if abs(margin) > AGREEMENT_CM:
             self.disagreements.append(Disagreement(question, logged, computed))
 
     def _note(self, question: str, answer: Any, source: str) -> None:
         entry = {"q": question, "a": answer, "source": source}
-        self.record.append(entry if self.mode == "tracked" else {**entry, "mode": self.mode})
+        self.record.append(entry if self.mode == TRACKED else {**entry, "mode": self.mode})
 
     def pick(self, question: str, options: Sequence[str], computed: str, margin: float) -> str:
         """Which of several pieces (the closest, the first along a tile ...)."""

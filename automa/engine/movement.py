@@ -30,14 +30,15 @@ from automa.geometry.templates import (
     rotate_clockwise,
 )
 from automa.geometry.zones import Rune, runes_of
-from automa.model.pieces import Piece
+from automa.model.pieces import Condition, Piece, Side
+from automa.rules.rulings import RulingKey
 
 HERO_RULER = 3  # the Heroic Forces always use Ruler 3
 
 
 def moving_ruler(table: Table, piece: Piece) -> int:
     """The line-of-sight / movement ruler of a piece: Ruler 3 for the Heroic Forces."""
-    if piece.side == "heroes":
+    if piece.side == Side.HEROES:
         return HERO_RULER
     return table.catalog.behaviour_for(piece).ruler
 
@@ -99,14 +100,15 @@ def push(table: Table, battle: Battle, log: StepLog, piece_id: str, why: str = "
     piece = battle.get(piece_id)
     if piece is None or not battle.placed(piece):
         return battle
-    if "aloft" in piece.conditions:
-        log.ruling("stun-and-aloft", "a piece on top of an obstacle is not moved by the Clock "
-                                     "template (it is safe from all template attacks)")
+    if Condition.ALOFT in piece.conditions:
+        log.ruling(RulingKey.STUN_AND_ALOFT,
+                   "a piece on top of an obstacle is not moved by the Clock "
+                   "template (it is safe from all template attacks)")
         log.add(NoteStep(f"{piece.label} stands on top of an obstacle: the Clock template "
                          f"cannot move it"))
         return battle
     mount = mount_under(piece, battle.on_table())
-    if "riding" in piece.conditions:
+    if Condition.RIDING in piece.conditions:
         battle, piece = _knock_off(battle, log, piece, mount)
     face = table.chance.d12(f"{why} direction for {piece.label}" if log.loud else "")
     reading = clock_reading(table, log, piece, face)
@@ -128,15 +130,16 @@ def push(table: Table, battle: Battle, log: StepLog, piece_id: str, why: str = "
 def clock_reading(table: Table, log: StepLog, piece: Piece, face: int) -> ClockReading:
     """The Clock template on `piece`: front or reverse side by ruling 9, marked where the two
     readings of "at the edge" disagree."""
-    rule = table.option("clock-edge")
+    rule = table.option(RulingKey.CLOCK_EDGE)
     reading = clock_direction(table.geometry, table.catalog.components.clock,
                               table.scenario.templates.clock_radius, piece.at, face,
                               piece.radius, rule)
     if table.judge.asked:  # no positions: the players see whether it is at the edge
         return _asked_side(table, log, piece, face, rule, reading)
     if reading.disputed:
-        log.ruling("clock-edge", f"{piece.label} is near the edge: the {reading.side} side of "
-                                 f"the Clock template ({table.option('clock-edge')} reading)")
+        log.ruling(RulingKey.CLOCK_EDGE,
+                   f"{piece.label} is near the edge: the {reading.side} side of "
+                   f"the Clock template ({table.option(RulingKey.CLOCK_EDGE)} reading)")
     return reading
 
 
@@ -147,8 +150,9 @@ def _asked_side(table: Table, log: StepLog, piece: Piece, face: int, rule: str,
                 if rule == "overhang" else f"Does {piece.label} touch the mat edge?")
     at_edge = table.judge.confirm(question, computed.side == "reverse", math.inf)
     if at_edge:
-        log.ruling("clock-edge", f"{piece.label} is at the edge, as the table answered: the "
-                                 f"reverse side of the Clock template ({rule} reading)")
+        log.ruling(RulingKey.CLOCK_EDGE,
+                   f"{piece.label} is at the edge, as the table answered: the "
+                   f"reverse side of the Clock template ({rule} reading)")
     clock = table.catalog.components.clock
     if not at_edge:
         return ClockReading("front", face, rotate_clockwise(TOWARD_HERO_ZONE,
@@ -166,10 +170,10 @@ def _knock_off(battle: Battle, log: StepLog, rider: Piece, mount: Piece | None
     name = mount.label if mount is not None else "the mount"
     log.add(NoteStep(f"{rider.label} is knocked off {name}: only the rider moves; {name} "
                      f"stays in place"))
-    rider = replace(rider, conditions=rider.conditions - {"riding"})
+    rider = replace(rider, conditions=rider.conditions - {Condition.RIDING})
     battle = battle.with_piece(rider)
     if mount is not None:
-        battle = battle.with_piece(replace(mount, conditions=mount.conditions - {"ridden"}))
+        battle = battle.with_piece(replace(mount, conditions=mount.conditions - {Condition.RIDDEN}))
     return battle, rider
 
 
@@ -275,12 +279,12 @@ def _stays_on_its_rune(table: Table, log: StepLog, actor: Piece, runes: dict[int
                     if r.number != rolled.number and rune_occupant([actor], r.at, radius)), None)
     if current is None:
         return False
-    if table.option("rune-when-on-rune") == "stays":
-        log.ruling("rune-when-on-rune", f"{actor.label} is on rune {current}: it stays "
-                                        f"(your table's reading)")
+    if table.option(RulingKey.RUNE_WHEN_ON_RUNE) == "stays":
+        log.ruling(RulingKey.RUNE_WHEN_ON_RUNE, f"{actor.label} is on rune {current}: it stays "
+                                                f"(your table's reading)")
         return True
-    log.ruling("rune-when-on-rune", f"{actor.label} leaves rune {current} for rune "
-                                    f"{rolled.number}")
+    log.ruling(RulingKey.RUNE_WHEN_ON_RUNE, f"{actor.label} leaves rune {current} for rune "
+                                            f"{rolled.number}")
     return False
 
 
@@ -298,7 +302,8 @@ def _log_two_dice(table: Table, log: StepLog, why: str, faces: list[int], rune: 
         other, _ = (None, []) if table.judge.asked else _rune_choice(
             table, runes, faces[1:], battle, actor, table.geometry.playmat.rune_radius)
         if table.judge.asked or other is not None:
-            log.ruling("two-rolled-runes", "of two free rolled runes the AI takes the Rune Die's")
+            log.ruling(RulingKey.TWO_ROLLED_RUNES,
+                       "of two free rolled runes the AI takes the Rune Die's")
         result = (f"both runes are free: the Rune Die's, rune {rune.number}"
                   if other is not None else f"rune {rune.number}")
     log.add(RollStep("location", faces[1], why, result))
@@ -326,8 +331,8 @@ def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
                                                                      rune):
             rune, passed = None, [*passed, "already on a rune: it stays"]
         if rune is None and must_land:
-            log.ruling("random-rune", "coming back from the Teleported! card, a taken rune is "
-                                      "rolled again")
+            log.ruling(RulingKey.RANDOM_RUNE,
+                       "coming back from the Teleported! card, a taken rune is rolled again")
         outcome = "roll again" if must_land else "nothing happens"
         if not two_dice:
             log.add(RollStep("rune", faces[0], why, f"rune {rune.number}" if rune is not None
@@ -337,7 +342,7 @@ def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
         if rune is None:
             continue
         if rune.on_obstacle:
-            aloft = replace(actor, at=rune.at, conditions=actor.conditions | {"aloft"})
+            aloft = replace(actor, at=rune.at, conditions=actor.conditions | {Condition.ALOFT})
             log.add(MoveStep(actor_id, actor.at, rune.at, why, "Rune Die",
                              f"rune {rune.number} on top of obstacle {rune.on_obstacle}"))
             return battle.with_piece(aloft)
@@ -353,8 +358,9 @@ def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
                      default=None)
         goal = chosen.at if chosen else mid
         spot = nearest_legal_spot(table.geometry, battle.on_table(), actor, goal)
-        log.ruling("teleport-landing", "a piece that must land on a rune and rolls only taken "
-                                       "ones takes the free rune nearest the mat centre")
+        log.ruling(RulingKey.TELEPORT_LANDING,
+                   "a piece that must land on a rune and rolls only taken "
+                   "ones takes the free rune nearest the mat centre")
         where = f"rune {chosen.number}" if chosen else "the mat centre (no rune is free)"
         return _apply(battle, log, table, Move(actor_id, actor.at, spot, goal, None), why,
                       "Rune Die", where)
@@ -364,7 +370,7 @@ def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
 def climb_down(table: Table, battle: Battle, log: StepLog, actor_id: str) -> Battle:
     """A flier on top of an obstacle starts its turn by climbing down beside it (within 2.5 cm)."""
     actor = battle.piece(actor_id)
-    grounded = replace(actor, conditions=actor.conditions - {"aloft"})
+    grounded = replace(actor, conditions=actor.conditions - {Condition.ALOFT})
     spot = nearest_legal_spot(table.geometry, battle.on_table(), grounded, actor.at)
     log.add(MoveStep(actor_id, actor.at, spot, "climb down from the obstacle", "by hand",
                      "on the nearest free spot beside it"))

@@ -17,6 +17,7 @@ from automa.geometry.moves import nearest_legal_spot
 from automa.geometry.sight import Sighting, look_around
 from automa.geometry.table import edge_distance
 from automa.model.pieces import Piece
+from automa.rules.rulings import RulingKey
 
 TOGETHER = 2.5  # cm edge to edge: "within 2.5cm (1") of the hero piece"
 PUT_BACK_GAP = 1.0  # cm: where the AI puts a separated part back (any gap within 2.5 cm will do)
@@ -113,9 +114,10 @@ def keep_together(table: Table, before: Battle, battle: Battle, log: StepLog,
         desired = (owner.at[0] + dx / norm * reach, owner.at[1] + dy / norm * reach)
         spot = nearest_legal_spot(table.geometry, battle.on_table(), part, desired,
                                   within=(owner.at, owner.radius + part.radius + TOGETHER))
-        log.ruling("part-rejoin", f"a hit that separates a part (Ulom's claw) from its owner "
-                                  f"puts it back {PUT_BACK_GAP:g} cm from the owner's edge, on "
-                                  f"the side where it lies")
+        log.ruling(RulingKey.PART_REJOIN,
+                   f"a hit that separates a part (Ulom's claw) from its owner "
+                   f"puts it back {PUT_BACK_GAP:g} cm from the owner's edge, on "
+                   f"the side where it lies")
         log.add(MoveStep(part.id, part.at, spot, f"separated from {owner.label}", "by hand",
                          f"back within {TOGETHER:g} cm of {owner.label}"))
         battle = battle.with_piece(part.moved(spot))

@@ -24,12 +24,13 @@ from automa.geometry.zones import (
     quadrant_problems,
     zone_corners,
 )
+from automa.model.components import CharacterTile, DirectionTile, Family
 from automa.model.monsters import LordSpec, MonsterSpec
-from automa.model.pieces import Piece
+from automa.model.pieces import Kind, Piece, Side
 from automa.model.playmat import Obstacle, Playmat
 from automa.model.rooms import RoomSpec
 from automa.model.scenario import Bag, ChanceScript, Scenario, Settings, Templates, Tiles
-from automa.rules.rulings import cite
+from automa.rules.rulings import RulingKey, cite
 from automa.rules.setup import Unit, character_tiles_for, d12_half, direction_pair, placement_order
 from automa.rules.tiles import in_tile_order, tile_key
 
@@ -69,7 +70,7 @@ class SetupResult:
     playmat: str
     playmat_reason: str
     tiles: Tiles
-    discarded_directions: tuple[str, ...]
+    discarded_directions: tuple[DirectionTile, ...]
     placements: tuple[Placement, ...]
     heroes: tuple[Placement, ...]
     notes: tuple[str, ...]
@@ -189,7 +190,7 @@ def choose_playmat(catalog: Catalog, options: SetupOptions, room: RoomSpec | Non
 
 
 def lay_tiles(catalog: Catalog, options: SetupOptions, lair: bool, chance: Chance
-              ) -> tuple[Tiles, list[str]]:
+              ) -> tuple[Tiles, list[DirectionTile]]:
     faces = catalog.components.tiles
     character = deal(chance, character_tiles_for(faces, lair), "the Character tiles")
     monster = deal(chance, faces.monster, "the Monster tiles",
@@ -202,9 +203,10 @@ def lay_tiles(catalog: Catalog, options: SetupOptions, lair: bool, chance: Chanc
     colour = {t: "green" for t in faces.green} | {t: "blue" for t in faces.blue}
     drawn = deal(chance, (*faces.green, *faces.blue), "the Direction tiles",
                  {t: f"{t} ({colour[t]})" for t in colour},
-                 enough=lambda tiles: len({colour[t] for t in tiles}) == 2)
-    green, blue, discarded = direction_pair(drawn, faces)
-    return Tiles(tuple(character), tuple(monster), (green, blue), targets), discarded
+                 enough=lambda tiles: len({colour[DirectionTile(t)] for t in tiles}) == 2)
+    green, blue, discarded = direction_pair(tuple(map(DirectionTile, drawn)), faces)
+    return Tiles(tuple(map(CharacterTile, character)), tuple(map(Family, monster)), (green, blue),
+                 targets), discarded
 
 
 def deal(chance: Chance, items: Sequence[str], why: str, names: Mapping[str, str] | None = None,
@@ -241,7 +243,7 @@ def _hero_targets(chance: Chance, heroes: list[str]) -> dict[str, int]:
 
 def _units_of(catalog: Catalog, monster_id: str, count: int, source: str) -> list[Unit]:
     spec = catalog.monsters.get(monster_id)
-    if spec is None or spec.kind != "monster":
+    if spec is None or spec.kind != Kind.MONSTER:
         raise RulesError(f"{monster_id}: not a monster in our data (docs/data.md)")
     _require(spec, missing_for_battle(spec))
     assert spec.level is not None and spec.family is not None
@@ -257,7 +259,7 @@ def _require(spec: MonsterSpec | LordSpec, missing: Iterable[str]) -> None:
 
 
 def _ready(spec: MonsterSpec) -> bool:
-    return spec.kind == "monster" and not missing_for_battle(spec)
+    return spec.kind == Kind.MONSTER and not missing_for_battle(spec)
 
 
 def room_units(catalog: Catalog, room: RoomSpec | None, lord: LordSpec | None, chance: Chance,
@@ -338,7 +340,7 @@ def _scanned(spots: Iterable[Spot], tiles: Tiles) -> list[Spot]:
     return in_tile_order(spots, tiles.direction, lambda spot: spot.at)
 
 
-def _zone_line(mat: Playmat, piece: Piece, green: str) -> list[Spot]:
+def _zone_line(mat: Playmat, piece: Piece, green: DirectionTile) -> list[Spot]:
     """Lined up along the Monster Start Zone line from the centre outward."""
     step = 2 * piece.radius + 0.5
     y = mat.monster_zone + piece.radius
@@ -397,7 +399,7 @@ def _hero_placeholders(catalog: Catalog, playmat: Playmat,
                        heroes: tuple[tuple[str, int], ...]) -> list[Piece]:
     radius = catalog.components.disc_radius.get(HERO_RADIUS_KEY, 1.25)
     count = len(heroes)
-    return [Piece(hero, "heroes", "hero",
+    return [Piece(hero, Side.HEROES, Kind.HERO,
                   (playmat.width * (i + 1) / (count + 1), max(radius, playmat.hero_zone / 2)),
                   radius, health, gold=5, starting_health=health)
             for i, (hero, health) in enumerate(heroes)]
@@ -437,7 +439,7 @@ def _hidden_cave(catalog: Catalog, chance: Chance, notes: list[str]) -> tuple[st
     the rulebook's own example draws Eris and the Mummy); five drawn at random are set aside to
     be collected. The kinds stay in the Overseer's draws (ruling cave-pieces)."""
     level_one = sorted(m.id for m in catalog.monsters.values()
-                       if m.level == 1 and m.kind == "monster")
+                       if m.level == 1 and m.kind == Kind.MONSTER)
     collect = catalog.setup.hidden_cave_collect
     drawn = deal(chance, level_one, "one of each level-1 monster piece",
                  names={m: catalog.monsters[m].name for m in level_one},
@@ -446,7 +448,7 @@ def _hidden_cave(catalog: Catalog, chance: Chance, notes: list[str]) -> tuple[st
     items = ", ".join(catalog.setup.hidden_cave_items)
     names = ", ".join(catalog.monsters[m].name for m in chosen)
     notes.append(f"Hidden Cave: set aside one piece of each of {names} (those pieces are not "
-                 f"available to the Overseer; {cite('cave-pieces')}); put {items} (or four "
+                 f"available to the Overseer; {cite(RulingKey.CAVE_PIECES)}); put {items} (or four "
                  f"random Item cards) face up beside the Hidden Cave card")
     return chosen
 

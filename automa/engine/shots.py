@@ -33,9 +33,11 @@ from automa.geometry.table import edge_distance
 from automa.geometry.templates import attack_cover
 from automa.model.components import DamageToken
 from automa.model.monsters import EffectSpec
-from automa.model.pieces import Piece
+from automa.model.pieces import Condition, Kind, Piece
+from automa.model.provenance import Provenance
 from automa.model.records import dataclass
-from automa.model.shots import Shot
+from automa.model.shots import ModifierName, Shot, ShotName
+from automa.rules.rulings import RulingKey
 from automa.rules.tokens import discard, draw, pour_back, refill_if_empty, token_levels
 
 TARGET_TILE_RETRIES = 24
@@ -90,9 +92,10 @@ def discard_tokens(table: Table, battle: Battle, log: StepLog, drawn: Drawn) -> 
         bag = discard(battle.bags[level], hand)
         battle = battle.with_bag(level, bag)
         if len(hand) > 1 and reset:
-            log.ruling("reset-timing", "a reset icon among a shot's several tokens returns the "
-                                       "discard pile once the whole shot is resolved and its "
-                                       "tokens discarded, so they go back into the bag too")
+            log.ruling(RulingKey.RESET_TIMING,
+                       "a reset icon among a shot's several tokens returns the "
+                       "discard pile once the whole shot is resolved and its "
+                       "tokens discarded, so they go back into the bag too")
         if log.loud and (len(drawn) > 1 or reset):
             log.add(DiscardStep(level, tuple(t.label() for t in hand), reset, len(bag.tokens),
                                 len(bag.discard)))
@@ -103,11 +106,11 @@ def discard_tokens(table: Table, battle: Battle, log: StepLog, drawn: Drawn) -> 
 
 def _reset_others(table: Table, battle: Battle, log: StepLog, level: int) -> Battle:
     """Ruling 18: a reset returns its own level's discard pile, or every level's."""
-    if table.option("reset-scope") == "own-level":
-        log.ruling("reset-scope", f"the reset returns the level {level} discard pile only")
+    if table.option(RulingKey.RESET_SCOPE) == "own-level":
+        log.ruling(RulingKey.RESET_SCOPE, f"the reset returns the level {level} discard pile only")
         return battle
-    log.ruling("reset-scope", "the reset returns every level's discard pile (your table's "
-                              "reading)")
+    log.ruling(RulingKey.RESET_SCOPE, "the reset returns every level's discard pile (your table's "
+                                      "reading)")
     for other, bag in battle.bags.items():
         if other != level and bag.discard:
             battle = battle.with_bag(other, pour_back(bag))
@@ -136,8 +139,8 @@ def apply_modifiers(table: Table, battle: Battle, log: StepLog, ctx: ShotContext
         spec = table.catalog.effects[modifier.name]
         if target is None or spec.effect == "ignored":
             continue
-        if spec.provenance == "house":
-            log.ruling("effects-data", f"the {modifier.name} modifier's effect is ours")
+        if spec.provenance == Provenance.HOUSE:
+            log.ruling(RulingKey.EFFECTS_DATA, f"the {modifier.name} modifier's effect is ours")
         if spec.effect == "note":
             log.add(NoteStep(_effect_text(battle, spec, ctx, target, modifier.count, amount)))
             continue
@@ -172,7 +175,7 @@ def _poison_cards(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece,
     return battle.with_piece(poisoned)
 
 
-def _gains(condition: str, effect: str) -> Effect:
+def _gains(condition: Condition, effect: str) -> Effect:
     """An effect that puts the target under a condition (a Stunned! card, the Devoured! card)."""
     def apply(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
               text: str) -> Battle:
@@ -181,7 +184,7 @@ def _gains(condition: str, effect: str) -> Effect:
     return apply
 
 
-_devoured = _gains("devoured", "devour")
+_devoured = _gains(Condition.DEVOURED, "devour")
 
 
 def _lose_gold(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
@@ -227,7 +230,7 @@ def _heal_attacker(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece
 
 EFFECTS: dict[str, Effect] = {
     "poison-cards": _poison_cards,
-    "stunned-card": _gains("stunned", "stun"),
+    "stunned-card": _gains(Condition.STUNNED, "stun"),
     "lose-gold": _lose_gold,
     "destroy-item-or-gold": _corrode,
     "dies": _dies,
@@ -262,12 +265,14 @@ def _partly_zero(table: Table, battle: Battle, log: StepLog, tokens: list[Damage
     """Several tokens, a zero among them (the boulder): ruling 17 reads the zero as a miss of
     the whole shot, or lets the other tokens' damage stand (no push, no effect)."""
     amount = sum(t.value for t in tokens)
-    if table.option("boulder-zero") == "miss" or amount == 0:
-        log.ruling("boulder-zero", "one zero among the shot's tokens: the whole shot misses")
+    if table.option(RulingKey.BOULDER_ZERO) == "miss" or amount == 0:
+        log.ruling(RulingKey.BOULDER_ZERO,
+                   "one zero among the shot's tokens: the whole shot misses")
         log.add(NoteStep("a zero: the shot misses (no damage, no effect, no push)"))
         return battle
-    log.ruling("boulder-zero", "a zero among the shot's tokens: the others' damage stands, no "
-                               "push (your table's reading)")
+    log.ruling(RulingKey.BOULDER_ZERO,
+               "a zero among the shot's tokens: the others' damage stands, no "
+               "push (your table's reading)")
     log.add(NoteStep(f"a zero among the tokens: {amount} damage, no effect, no push"))
     return damage(battle, log, character_of(battle, target_id), amount)
 
@@ -281,23 +286,24 @@ def _damage_and_push(table: Table, battle: Battle, log: StepLog, ctx: ShotContex
     else:
         battle = damage(battle, log, character, amount)
     battle = apply_modifiers(table, battle, log, ctx, shot, character, amount)
-    if shot.name == "devour":
+    if shot.name == ShotName.DEVOUR:
         battle = _devour_shot(table, battle, log, ctx, character, amount)
     if character != target_id:
         owner = battle.get(character)
         if owner is None or not battle.placed(owner):
             return battle  # dead (the part left play with it) or on the Devoured! card
-        log.ruling("part-push", "a hit on a part of a character (Ulom's claw) pushes that piece, "
-                                "the one struck; the character takes the damage and the effects")
+        log.ruling(RulingKey.PART_PUSH,
+                   "a hit on a part of a character (Ulom's claw) pushes that piece, "
+                   "the one struck; the character takes the damage and the effects")
     return push(table, battle, log, target_id)
 
 
 def spared_by_ice(table: Table, log: StepLog, target: Piece) -> bool:
     """A frozen character "cannot be damaged" (the base game's ice rule; ruling 39)."""
-    if "frozen" not in target.conditions:
+    if Condition.FROZEN not in target.conditions:
         return False
-    rule = table.option("frozen-hero")
-    log.ruling("frozen-hero", f"{target.label} is frozen: "
+    rule = table.option(RulingKey.FROZEN_HERO)
+    log.ruling(RulingKey.FROZEN_HERO, f"{target.label} is frozen: "
                               + ("it cannot be damaged" if rule == "no-damage"
                                  else "damaged all the same (your table's reading)"))
     if rule == "no-damage":
@@ -320,13 +326,15 @@ def _freeze(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: 
     target = battle.piece(target_id)
     log.add(EffectStep(target_id, "frozen",
                        f"put the ice piece on {target.label}: frozen until it is knocked off"))
-    battle = battle.with_piece(replace(target, conditions=target.conditions | {"frozen"}))
-    if table.option("ice-push") == "no-push":
-        log.ruling("ice-push", "an ice hit freezes instead of damaging and the frozen target is "
-                               "not pushed (your table's reading)")
+    battle = battle.with_piece(replace(target, conditions=target.conditions | {Condition.FROZEN}))
+    if table.option(RulingKey.ICE_PUSH) == "no-push":
+        log.ruling(RulingKey.ICE_PUSH,
+                   "an ice hit freezes instead of damaging and the frozen target is "
+                   "not pushed (your table's reading)")
         return battle
-    log.ruling("ice-push", "an ice hit freezes instead of damaging; no zero was drawn, so the "
-                           "frozen target is pushed too, the ice piece on it")
+    log.ruling(RulingKey.ICE_PUSH,
+               "an ice hit freezes instead of damaging; no zero was drawn, so the "
+               "frozen target is pushed too, the ice piece on it")
     return push(table, battle, log, struck)
 
 
@@ -334,7 +342,7 @@ def _devour_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, t
                  amount: int) -> Battle:
     """The devour shot: the damage, then a survivor goes onto the Devoured! card."""
     target = battle.get(target_id)
-    spec = table.catalog.effects["devour"]
+    spec = table.catalog.effects[ModifierName.DEVOUR]
     if target is None:
         return battle
     if target.kind not in spec.kinds:
@@ -371,7 +379,8 @@ def _portal_trap(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, s
         return battle
     if result == "teleported":
         log.add(EffectStep(target_id, "teleported", f"put {target.label} on the Teleported! card"))
-        return battle.with_piece(replace(target, conditions=target.conditions | {"teleported"}))
+        return battle.with_piece(replace(target,
+                                         conditions=target.conditions | {Condition.TELEPORTED}))
     if result == "random-rune":
         moved = to_random_rune(table, battle, log, target_id, "portal trap: random rune")
         return keep_together(table, battle, moved, log, target_id)
@@ -398,7 +407,7 @@ def contact_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
         log.add(NoteStep(f"no {shot.name} at a friend: only the rush counts"))
         return reach_friend(battle, log, ctx)
     actor, target = battle.piece(ctx.actor), battle.piece(aim)
-    if "aloft" in target.conditions:
+    if Condition.ALOFT in target.conditions:
         log.add(NoteStep(f"{target.label} stands on top of an obstacle: safe from the Attack "
                          f"template"))
         return battle
@@ -433,7 +442,7 @@ def contact_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
 def ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
                 shot: Shot) -> Battle:
     """A ranged shot needs no template: the Active Target is hit unless a token says zero."""
-    if shot.name == "target":
+    if shot.name == ShotName.TARGET:
         return target_ranged_shot(table, battle, log, ctx, shot)
     if not _target_on_table(battle, log, ctx):
         return battle
@@ -441,7 +450,7 @@ def ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     if ctx.friendly:
         log.add(NoteStep(f"no {shot.name} at a friend: the shot is not made"))
         return battle
-    if shot.name == "boomerang":
+    if shot.name == ShotName.BOOMERANG:
         return _boomerang(table, battle, log, ctx, shot)
     return resolve_hit(table, battle, log, ctx, shot, aim_piece(table, battle, ctx.actor,
                                                                  ctx.target))
@@ -454,8 +463,9 @@ def _boomerang(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     assert ctx.target is not None
     aim = aim_piece(table, battle, ctx.actor, ctx.target)
     landing, struck_name = battle.piece(aim).at, battle.piece(aim).label
-    log.ruling("boomerang", "the AI's boomerang lands where its target stood, and each enemy "
-                            "beneath the returning Ruler 3 is hit by a level 1 token")
+    log.ruling(RulingKey.BOOMERANG,
+               "the AI's boomerang lands where its target stood, and each enemy "
+               "beneath the returning Ruler 3 is hit by a level 1 token")
     battle = resolve_hit(table, battle, log, ctx, shot, aim)
     log.add(NoteStep(f"leave the boomerang on the spot where {struck_name} stood when it was hit"
                      if table.judge.asked else
@@ -476,7 +486,7 @@ def _boomerang(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
         under = _beneath_the_ruler(table, battle, log, thrower, under)
     struck: dict[str, str] = {}  # character -> its piece beneath (its own piece first)
     for p in under:
-        if "aloft" in p.conditions:
+        if Condition.ALOFT in p.conditions:
             continue
         character = character_of(battle, p.id)
         if character not in struck or p.id == character:
@@ -486,11 +496,11 @@ def _boomerang(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
                                         f"pointing at the centre of {thrower.label}: ")
     log.add(NoteStep(f"{lay}beneath it " + (", ".join(p.label for p in under) if under
                                             else "nobody")))
-    for aloft in (p for p in under if "aloft" in p.conditions):
+    for aloft in (p for p in under if Condition.ALOFT in p.conditions):
         log.add(NoteStep(f"{aloft.label} stands on top of an obstacle: safe from the ruler"))
     for enemy_id in beneath:
         if battle.get(enemy_id) is not None:
-            battle = resolve_hit(table, battle, log, ctx, Shot("boomerang"), enemy_id)
+            battle = resolve_hit(table, battle, log, ctx, Shot(ShotName.BOOMERANG), enemy_id)
     return battle
 
 
@@ -521,11 +531,11 @@ def target_ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotCont
             break
         holder = next((h for h, t in tiles.items() if t == tile), None)
         if holder is None:
-            log.ruling("hero-target-reroll", "a roll on a Hero Target tile no hero holds is "
-                                             "rolled again")
+            log.ruling(RulingKey.HERO_TARGET_REROLL,
+                       "a roll on a Hero Target tile no hero holds is rolled again")
         else:
-            log.ruling("absent-hero-tile", f"the tile of {holder}, who is not on the mat, is "
-                                           f"rolled again")
+            log.ruling(RulingKey.ABSENT_HERO_TILE,
+                       f"the tile of {holder}, who is not on the mat, is rolled again")
     else:
         log.add(NoteStep("no Hero Target tile belongs to a hero in play: the shot is lost"))
         return battle
@@ -557,17 +567,18 @@ def reach_friend(battle: Battle, log: StepLog, ctx: ShotContext) -> Battle:
     actor, friend = battle.get(ctx.actor), battle.get(ctx.target)
     if actor is None or friend is None or edge_distance(actor, friend) > 0.01:
         return battle
-    if "frozen" in friend.conditions:
+    if Condition.FROZEN in friend.conditions:
         log.add(EffectStep(friend.id, "freed", f"remove the ice piece: {friend.label} is free"))
-        return battle.with_piece(replace(friend, conditions=friend.conditions - {"frozen"}))
-    if friend.kind == "wild-wyvern" and "ridden" not in friend.conditions:
+        return battle.with_piece(replace(friend, conditions=friend.conditions - {Condition.FROZEN}))
+    if friend.kind == Kind.WILD_WYVERN and Condition.RIDDEN not in friend.conditions:
         log.add(EffectStep(actor.id, "riding", f"{actor.label} now rides the wild wyvern "
                                                f"{friend.label}"))
         log.add(MoveStep(actor.id, actor.at, friend.at, "ride the wild wyvern", "by hand",
                          f"on top of {friend.label}"))
-        battle = battle.with_piece(replace(friend, conditions=friend.conditions | {"ridden"}))
+        battle = battle.with_piece(replace(friend,
+                                           conditions=friend.conditions | {Condition.RIDDEN}))
         return battle.with_piece(replace(actor, at=friend.at,
-                                         conditions=actor.conditions | {"riding"}))
+                                         conditions=actor.conditions | {Condition.RIDING}))
     return battle
 
 
@@ -581,4 +592,5 @@ def _target_on_table(battle: Battle, log: StepLog, ctx: ShotContext) -> bool:
 
 
 OnHit = Callable[[Table, Battle, StepLog, ShotContext, Shot, str, int], Battle]
-ON_HIT: dict[str, OnHit] = {"ice": _freeze, "portal-trap": _portal_trap, "dagger": _dagger}
+ON_HIT: dict[ShotName, OnHit] = {ShotName.ICE: _freeze, ShotName.PORTAL_TRAP: _portal_trap,
+                                 ShotName.DAGGER: _dagger}

@@ -37,10 +37,11 @@ from automa.geometry.sight import (
     look_around,
 )
 from automa.geometry.table import TableGeometry, build_table
+from automa.model.modes import LosTest
 from automa.model.monsters import BehaviourRow
-from automa.model.pieces import Piece
+from automa.model.pieces import Condition, Kind, Piece, Side
 from automa.model.scenario import Scenario
-from automa.rules.rulings import option
+from automa.rules.rulings import RulingKey, option
 from automa.rules.sequences import has_preferred_shot
 from automa.rules.targeting import COLUMNS, Candidate, _measure
 from automa.rules.tiles import direction_rank
@@ -178,9 +179,9 @@ def check_step(step: float, width: float, length: float) -> None:
 
 def hero_of(battle: Battle, hero: str) -> Piece:
     """The hero to place, or one line naming the heroes there are."""
-    heroes = sorted(p.id for p in battle.pieces if p.kind == "hero")
+    heroes = sorted(p.id for p in battle.pieces if p.kind == Kind.HERO)
     piece = battle.get(hero)
-    if piece is None or piece.kind != "hero":
+    if piece is None or piece.kind != Kind.HERO:
         what = "no piece" if piece is None else f"a {piece.kind}, not a hero"
         raise InputError(f"threat {hero}: {what}; the heroes are "
                          f"{', '.join(heroes) or '(none)'}")
@@ -192,18 +193,18 @@ def hero_of(battle: Battle, hero: str) -> Piece:
 
 def unmapped_reason(piece: Piece) -> str | None:
     """Why an AI piece is not mapped (it moves before it looks), or None."""
-    if "teleported" in piece.conditions:
+    if Condition.TELEPORTED in piece.conditions:
         return PRE_MOVES["teleported"]
-    if "aloft" in piece.conditions:
+    if Condition.ALOFT in piece.conditions:
         return PRE_MOVES["aloft"]
-    if piece.kind == "antient":
+    if piece.kind == Kind.ANTIENT:
         return PRE_MOVES["antient"]
     return None
 
 
 def ai_characters(battle: Battle) -> list[Piece]:
     """The AI characters that act in the coming turn (parts are no characters of their own)."""
-    return [p for p in battle.pieces if p.side == "ai" and "devoured" not in p.conditions
+    return [p for p in battle.pieces if p.side == Side.AI and Condition.DEVOURED not in p.conditions
             and p.part_of is None]
 
 
@@ -221,7 +222,7 @@ class _Context:
 
     @property
     def wealth(self) -> str:
-        return option(self.scenario.settings.rulings, "non-hero-wealth")
+        return option(self.scenario.settings.rulings, RulingKey.NON_HERO_WEALTH)
 
 
 def threat_map(source: Scenario | tuple[Scenario, Battle], catalog: Catalog, hero: str,
@@ -275,7 +276,7 @@ def _split(source: Scenario | tuple[Scenario, Battle]) -> tuple[Scenario, Battle
 def _chosen(ctx: _Context, actor: Piece) -> BoolArray:
     """Per spot: does `actor` choose the hero as its Active Target with the hero there?"""
     n = len(ctx.spots)
-    if actor.conditions & {"frozen", "stunned"} or _advanced_target(ctx, actor):
+    if actor.conditions & {Condition.FROZEN, Condition.STUNNED} or _advanced_target(ctx, actor):
         return np.zeros(n, dtype=bool)
     settings = ctx.scenario.settings
     enemies = ctx.battle.enemies_of_ai()
@@ -307,13 +308,13 @@ def _advanced_target(ctx: _Context, actor: Piece) -> bool:
         return any(s.visible for s in look_around(ctx.geometry, actor, pieces,
                                                   settings.los_blocked, settings.los_test))
 
-    if any_in_sight([p for p in mates if "frozen" in p.conditions]):
+    if any_in_sight([p for p in mates if Condition.FROZEN in p.conditions]):
         return True
     if any(has_preferred_shot(s, "repeat") for s in actor.sequences) and any_in_sight(
-            [p for p in mates if "frozen" not in p.conditions]):
+            [p for p in mates if Condition.FROZEN not in p.conditions]):
         return True
     wyverns = [p for p in ctx.battle.on_table()
-               if p.kind == "wild-wyvern" and "ridden" not in p.conditions]
+               if p.kind == Kind.WILD_WYVERN and Condition.RIDDEN not in p.conditions]
     return any_in_sight(wyverns)
 
 
@@ -329,9 +330,9 @@ def _hero_sight(ctx: _Context, actor: Piece) -> tuple[BoolArray, FloatArray]:
         return np.ones(n, dtype=bool), distance
     pairs = np.stack([np.broadcast_to(start, end.shape), end], axis=1)
     lines = shapely.linestrings(pairs)
-    if settings.los_test == "any-line":
+    if settings.los_test == LosTest.ANY_LINE:
         return _any_line(ctx, actor, lines), distance
-    grow = CORRIDOR_WIDTH / 2 if settings.los_test == "corridor" else 0.0
+    grow = CORRIDOR_WIDTH / 2 if settings.los_test == LosTest.CORRIDOR else 0.0
     return ~_any(_blocked(ctx, lines, grow)), distance
 
 

@@ -12,9 +12,10 @@ from automa.engine.battle import Battle, Table
 from automa.engine.chance import Chance, Outcome
 from automa.errors import RulesError
 from automa.geometry.table import TableGeometry, build_table
-from automa.model.pieces import Piece
+from automa.model.pieces import Condition, Piece, Side
 from automa.model.records import dataclass
 from automa.model.scenario import Scenario, Tiles
+from automa.rules.rulings import RulingKey
 from automa.rules.tiles import next_to_act
 
 MAX_ACTIVATIONS = 200
@@ -50,7 +51,7 @@ class Pending:
     reason: str
     repeated: bool = False  # a repeat shot gave it this turn: its own turn still comes
     resume: Resume | None = None
-    rulings: tuple[str, ...] = ()  # rulings the choice of this actor rested on
+    rulings: tuple[RulingKey, ...] = ()  # rulings the choice of this actor rested on
     tied: tuple[str, ...] = ()  # tied on the order tiles: the Direction tiles chose among them
 
 
@@ -64,8 +65,9 @@ class TurnProgress:
     count: int = 0
 
     def waiting(self) -> list[Piece]:
-        return [p for p in self.battle.pieces if p.side == "ai" and p.id not in self.acted
-                and "devoured" not in p.conditions]
+        ai, devoured = Side.AI, Condition.DEVOURED  # read once (model/vocabulary.py)
+        return [p for p in self.battle.pieces if p.side == ai and p.id not in self.acted
+                and devoured not in p.conditions]
 
     @property
     def finished(self) -> bool:
@@ -83,7 +85,7 @@ def next_actor(progress: TurnProgress, tiles: Tiles) -> tuple[Pending, TurnProgr
     if not waiting:
         return None
     chosen = next_to_act(waiting, tiles)
-    rulings = ("direction-frame",) if chosen.by_direction else ()
+    rulings = (RulingKey.DIRECTION_FRAME,) if chosen.by_direction else ()
     if queue:  # every queued actor has left play
         progress = TurnProgress(battle=progress.battle, acted=progress.acted, queue=(),
                                 count=progress.count)

@@ -32,7 +32,7 @@ from automa.geometry.table import (
     nearest_obstacle,
     off_mat_by,
 )
-from automa.model.pieces import Piece
+from automa.model.pieces import Condition, Piece
 from automa.model.records import dataclass
 
 Vec = tuple[float, float]
@@ -357,14 +357,14 @@ def _closest_obstacle(table: TableGeometry, centre: Vec) -> tuple[str, Vec, floa
 def rides_on(rider: Piece, mount: Piece) -> bool:
     """The rider sits on top of the mount (or wild wyvern): it is marked riding, the mount
     ridden, and the rider's centre lies on the mount's disc, so the two discs overlap."""
-    return (rider.id != mount.id and "riding" in rider.conditions
-            and "ridden" in mount.conditions
+    return (rider.id != mount.id and Condition.RIDING in rider.conditions
+            and Condition.RIDDEN in mount.conditions
             and centre_distance(rider.at, mount.at) <= mount.radius + EPSILON)
 
 
 def mount_under(rider: Piece, pieces: Sequence[Piece]) -> Piece | None:
     """The mount or wild wyvern the rider sits on, if any (the nearest, should two qualify)."""
-    if "riding" not in rider.conditions:  # rides on nothing (as `rides_on` of each says)
+    if Condition.RIDING not in rider.conditions:  # rides on nothing (as `rides_on` of each says)
         return None
     under = [p for p in pieces if rides_on(rider, p)]
     return min(under, key=lambda p: centre_distance(rider.at, p.at), default=None)

@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from automa.geometry.contacts import fused
 from automa.geometry.table import MEMO_KEPT, SLACK, TableGeometry, edge_distance
+from automa.model.modes import LosTest
 from automa.model.pieces import Piece, Point
 from automa.model.records import dataclass
 
@@ -334,15 +335,15 @@ def _any_line_visible(table: TableGeometry, a: Piece, b: Piece) -> tuple[bool, f
 
 
 def line_of_sight(table: TableGeometry, a: Piece, b: Piece, blocked_by_obstacles: bool,
-                  test: str = "centre-line") -> Sighting:
+                  test: str = LosTest.CENTRE_LINE) -> Sighting:
     """Does `a` see `b`? With obstacles not blocking, always yes (margin infinite)."""
     distance = edge_distance(a, b)
     if not blocked_by_obstacles or not table.obstacles:
         return Sighting(a.id, b.id, True, distance, math.inf)
-    if test == "any-line":
+    if test == LosTest.ANY_LINE:
         visible, margin = _any_line_visible(table, a, b)
         return Sighting(a.id, b.id, visible, distance, margin)
-    grow = CORRIDOR_WIDTH / 2 if test == "corridor" else 0.0
+    grow = CORRIDOR_WIDTH / 2 if test == LosTest.CORRIDOR else 0.0
     blocked, clearance = sight_rows(table, [(a.at, b.at)], grow)
     blockers = [i for i, blocks in enumerate(blocked[0]) if blocks]
     if blockers:
@@ -353,7 +354,7 @@ def line_of_sight(table: TableGeometry, a: Piece, b: Piece, blocked_by_obstacles
 
 
 def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
-                blocked_by_obstacles: bool, test: str = "centre-line") -> list[Sighting]:
+                blocked_by_obstacles: bool, test: str = LosTest.CENTRE_LINE) -> list[Sighting]:
     """The 360-degree check: a sighting of every other piece, closest first.
 
     The centre-line test runs as one vectorised shapely call over every (line, obstacle) pair.
@@ -404,7 +405,7 @@ def _closest_first(sightings: list[Sighting]) -> list[Sighting]:
 
 def _looks(table: TableGeometry, viewer: Piece, targets: list[Piece], test: str) -> list[Seen]:
     """What the viewer sees of each target, obstacles blocking, worked out."""
-    if test == "centre-line":
+    if test == LosTest.CENTRE_LINE:
         return _centre_lines_at_once(table, viewer, targets)
     return [_seen(line_of_sight(table, viewer, other, True, test)) for other in targets]
 

@@ -5,12 +5,49 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import field
 
+from automa.model.provenance import Provenance
 from automa.model.records import dataclass
+from automa.model.vocabulary import Word
 
-FAMILIES = ("dungeon", "infernal", "mythological", "undead", "vermin", "wraith-knight", "zombie")
-CHARACTER_TILES = ("level-1", "level-2", "level-3", "level-4", "catacomb-lord", "antient")
-GREEN_TILES = ("left-to-right", "right-to-left")
-BLUE_TILES = ("msz-to-hsz", "hsz-to-msz")
+
+class Family(Word):
+    """A monster's family: the face of its Monster order tile and its metre colour's row."""
+
+    DUNGEON = "dungeon"
+    INFERNAL = "infernal"
+    MYTHOLOGICAL = "mythological"
+    UNDEAD = "undead"
+    VERMIN = "vermin"
+    WRAITH_KNIGHT = "wraith-knight"
+    ZOMBIE = "zombie"
+
+
+class CharacterTile(Word):
+    """The faces of the Character order tiles (a Catacomb Lord's and an Antient's are their
+    kinds' words)."""
+
+    LEVEL_1 = "level-1"
+    LEVEL_2 = "level-2"
+    LEVEL_3 = "level-3"
+    LEVEL_4 = "level-4"
+    CATACOMB_LORD = "catacomb-lord"
+    ANTIENT = "antient"
+
+
+class DirectionTile(Word):
+    """The faces of the Direction tiles, read from the Monster Start Zone: the green tile's
+    two, then the blue's (Monster Start Zone to Hero Start Zone, and back)."""
+
+    LEFT_TO_RIGHT = "left-to-right"
+    RIGHT_TO_LEFT = "right-to-left"
+    MSZ_TO_HSZ = "msz-to-hsz"
+    HSZ_TO_MSZ = "hsz-to-msz"
+
+
+FAMILIES = tuple(Family)
+CHARACTER_TILES = tuple(CharacterTile)
+GREEN_TILES = (DirectionTile.LEFT_TO_RIGHT, DirectionTile.RIGHT_TO_LEFT)
+BLUE_TILES = (DirectionTile.MSZ_TO_HSZ, DirectionTile.HSZ_TO_MSZ)
 
 
 @dataclass(frozen=True, order=True)
@@ -56,13 +93,13 @@ class AttackTemplate:
 class TileSet:
     """The faces of the order tiles; the ids are the vocabulary the rules code understands."""
 
-    character: tuple[str, ...] = CHARACTER_TILES
-    monster: tuple[str, ...] = FAMILIES
-    colours: Mapping[str, str] = field(default_factory=dict)  # family -> tile colour
-    green: tuple[str, ...] = GREEN_TILES
-    blue: tuple[str, ...] = BLUE_TILES
+    character: tuple[CharacterTile, ...] = CHARACTER_TILES
+    monster: tuple[Family, ...] = FAMILIES
+    colours: Mapping[Family, str] = field(default_factory=dict)  # family -> tile colour
+    green: tuple[DirectionTile, ...] = GREEN_TILES
+    blue: tuple[DirectionTile, ...] = BLUE_TILES
 
-    def monster_label(self, family: str) -> str:
+    def monster_label(self, family: Family) -> str:
         """A Monster tile as the players see it: its printed colour, then its family."""
         colour = self.colours.get(family)
         return f"{colour} ({family})" if colour else family
@@ -79,5 +116,5 @@ class Components:
     bags: Mapping[int, tuple[DamageToken, ...]]
     hero_target_bands: Mapping[int, tuple[int, int]]
     tiles: TileSet
-    provenance: Mapping[str, str]
+    provenance: Mapping[str, Provenance]
     red_bag: int = 1  # the level of the Kraken fight's "red" Damage tokens (ruling kraken-bag)

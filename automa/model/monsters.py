@@ -2,29 +2,34 @@
 
 from __future__ import annotations
 
+from automa.model.components import Family
+from automa.model.pieces import Kind
+from automa.model.provenance import Provenance
 from automa.model.records import dataclass
-from automa.model.shots import Sequence
+from automa.model.shots import ModifierName, Sequence, ShotName
 
 
 @dataclass(frozen=True)
 class MonsterSpec:
     id: str
     name: str
-    family: str | None  # None = unknown
+    family: Family | None  # None = unknown
     level: int | None
     health: int | None  # None = unknown or shadow
     shadow: bool
     gold: int | None
     size: str | None
-    nullifies: tuple[str, ...]
-    reflects: tuple[str, ...]
+    nullifies: tuple[ShotName, ...]
+    reflects: tuple[ShotName, ...]
     sequences: tuple[Sequence, ...]
-    provenance: str
-    kind: str = "monster"  # or "antient"
+    provenance: Provenance
+    kind: Kind = Kind.MONSTER  # or Kind.ANTIENT
     units: int | None = None  # pieces a Monster Metre icon brings, when the card says
-    rotating_modifiers: tuple[str, ...] = ()  # the Gelatinous Cube: round 1, 2, 3, 4, 1 ...
+    # the Gelatinous Cube's modifiers, turn by turn: round 1, 2, 3, 4, 1 ...
+    rotating_modifiers: tuple[ModifierName, ...] = ()
     unknown: frozenset[str] = frozenset()  # fields written "unknown": our sources lack them
-    named_shots: tuple[str, ...] = ()  # shots a source names for the card, its sequences unknown
+    # shots a source names for the card, its sequences unknown
+    named_shots: tuple[ShotName, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -43,7 +48,7 @@ class LordSpec:
     mercenary: tuple[str, ...]
     playmats: tuple[str, ...]
     sequences: tuple[Sequence, ...]
-    provenance: str
+    provenance: Provenance
     health_bands: tuple[tuple[int, int], ...] = ()  # Kaulaurn: sequence chosen by health
     summon_choices: tuple[str, ...] = ()  # P'holith: its summon is one of these (D12 split)
     unknown: frozenset[str] = frozenset()  # fields written "unknown": our sources lack them
@@ -54,7 +59,7 @@ class BehaviourRow:
     """One row of the AI Player Attack Behaviour table (printed, or a house row)."""
 
     id: str
-    families: tuple[str, ...]
+    families: tuple[Family, ...]
     ruler: int
     shot_preference: str | None
     primary: str
@@ -62,23 +67,23 @@ class BehaviourRow:
     tie_breaker: str
     no_target: str
     no_target_ruler: int
-    provenance: str
+    provenance: Provenance
     house_fields: frozenset[str] = frozenset()
 
     def is_house(self, field: str) -> bool:
-        return self.provenance == "house" or field in self.house_fields
+        return self.provenance == Provenance.HOUSE or field in self.house_fields
 
 
 @dataclass(frozen=True)
 class EffectSpec:
     """What a modifier does to the character a shot hits (data/effects.toml)."""
 
-    modifier: str
+    modifier: ModifierName
     effect: str
     needs_damage: bool
-    kinds: tuple[str, ...]
+    kinds: tuple[Kind, ...]  # the heroes' kinds it affects
     text: str  # the step's words; may name {target}, {attacker}, {count}, {cards}, {amount}
-    provenance: str
+    provenance: Provenance
 
     def said(self, target: str, attacker: str, count: int, amount: int) -> str:
         """The step's words for one hit: `count` cards (or tokens) to `target`, `amount` damage."""

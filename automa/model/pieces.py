@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
-
+from automa.model.components import Family
 from automa.model.records import dataclass
 from automa.model.shots import Sequence
+from automa.model.vocabulary import Word
 
 
-class Side(StrEnum):
+class Side(Word):
     """Whose a piece is: the Heroic Forces, the AI (the Overseer's), or nobody's (a wild
     wyvern)."""
 
@@ -17,7 +17,7 @@ class Side(StrEnum):
     NEUTRAL = "neutral"
 
 
-class Condition(StrEnum):
+class Condition(Word):
     """What a piece may be under, besides its health (the cards and tokens laid on it)."""
 
     FROZEN = "frozen"
@@ -29,10 +29,29 @@ class Condition(StrEnum):
     RIDDEN = "ridden"
 
 
-HERO_KINDS = ("hero", "ally", "familiar", "mount", "assistant")
-AI_KINDS = ("monster", "catacomb-lord", "antient")
+class Kind(Word):
+    """What a piece is: a hero or one of the heroes' helpers, a monster, a Catacomb Lord, an
+    Antient (the AI's, or a hero's won in the Hidden Cave), or a wild wyvern."""
+
+    HERO = "hero"
+    ALLY = "ally"
+    FAMILIAR = "familiar"
+    MOUNT = "mount"
+    ASSISTANT = "assistant"
+    MONSTER = "monster"
+    CATACOMB_LORD = "catacomb-lord"
+    ANTIENT = "antient"
+    WILD_WYVERN = "wild-wyvern"
+
+
+# The kinds each side fields, the first its default; an Antient may also be the heroes' (won
+# in the Hidden Cave: `SIDE_KINDS`).
+HERO_KINDS = (Kind.HERO, Kind.ALLY, Kind.FAMILIAR, Kind.MOUNT, Kind.ASSISTANT)
+AI_KINDS = (Kind.MONSTER, Kind.CATACOMB_LORD, Kind.ANTIENT)
+NEUTRAL_KINDS = (Kind.WILD_WYVERN,)
+SIDE_KINDS: dict[Side, tuple[Kind, ...]] = {Side.HEROES: (*HERO_KINDS, Kind.ANTIENT),
+                                            Side.AI: AI_KINDS, Side.NEUTRAL: NEUTRAL_KINDS}
 SIDES = tuple(Side)
-NEUTRAL_KINDS = ("wild-wyvern",)
 CONDITIONS = tuple(Condition)
 
 Point = tuple[float, float]
@@ -41,8 +60,8 @@ Point = tuple[float, float]
 @dataclass(frozen=True)
 class Piece:
     id: str
-    side: str
-    kind: str
+    side: Side
+    kind: Kind
     at: Point
     radius: float
     health: int | None = None  # None: shadow monster or Antient (no health track)
@@ -51,11 +70,11 @@ class Piece:
     items: int = 0
     monster: str | None = None
     name: str = ""
-    family: str | None = None
+    family: Family | None = None
     level: int | None = None
     sequences: tuple[Sequence, ...] = ()
     starting_health: int | None = None
-    conditions: frozenset[str] = frozenset()  # frozen, stunned, teleported, devoured, aloft
+    conditions: frozenset[Condition] = frozenset()
     flying: bool = False
     invulnerable: bool = False  # e.g. Yilleph's white pieces: hit and pushed, never damaged
     part_of: str | None = None  # e.g. Ulom's claw: targeted as part of Ulom

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from automa.model.provenance import Provenance
 from automa.model.records import dataclass
 
 
@@ -30,7 +31,7 @@ class Playmat:
     obstacles: tuple[Obstacle, ...]
     runes: Mapping[int, tuple[float, float]]
     rune_radius: float
-    provenance: str
+    provenance: Provenance
     swappable_zones: bool = False
     sticker_runes: bool = True
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from automa.model.provenance import Provenance
 from automa.model.records import dataclass
 
 
@@ -17,7 +18,7 @@ class RoomSpec:
     metres: tuple[tuple[int, int], ...]  # (level, count) Monster Metre icons
     mercenaries: int | None
     known: bool
-    provenance: str
+    provenance: Provenance
 
 
 @dataclass(frozen=True)

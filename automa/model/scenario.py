@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import field
 
-from automa.model.components import DamageToken
+from automa.model.components import CharacterTile, DamageToken, DirectionTile, Family
+from automa.model.modes import LosTest
 from automa.model.pieces import Piece
 from automa.model.playmat import Playmat
 from automa.model.records import dataclass
 
-LOS_TESTS = ("centre-line", "corridor", "any-line")
+LOS_TESTS = tuple(LosTest)
 
 
 @dataclass(frozen=True)
@@ -22,9 +23,9 @@ class Templates:
 
 @dataclass(frozen=True)
 class Tiles:
-    character_order: tuple[str, ...]
-    monster_order: tuple[str, ...]
-    direction: tuple[str, str]  # (green tile, blue tile)
+    character_order: tuple[CharacterTile, ...]
+    monster_order: tuple[Family, ...]
+    direction: tuple[DirectionTile, DirectionTile]  # (green tile, blue tile)
     hero_targets: Mapping[str, int]
 
 
@@ -50,7 +51,7 @@ class ChanceScript:
 @dataclass(frozen=True)
 class Settings:
     los_blocked: bool = False
-    los_test: str = "centre-line"
+    los_test: LosTest = LosTest.CENTRE_LINE
     advanced_targeting: bool = False
     close_call: float = 0.5  # cm: decisions with a smaller margin are flagged for the table
     rulings: Mapping[str, str] = field(default_factory=dict)  # switchable ruling -> option

@@ -9,24 +9,71 @@ from __future__ import annotations
 import re
 
 from automa.model.records import dataclass
+from automa.model.vocabulary import Word
 
-CHARACTER_DAMAGE_SHOTS = frozenset({"melee", "bite", "roll", "sword", "devour"})
-RANGED_SHOTS = frozenset(
-    {
-        "missile", "fireball", "giant-fireball", "ice", "target", "boulder",
-        "boomerang", "scorched-earth", "dagger", "portal-trap", "vortex",
-    }
-)
-OTHER_SHOTS = frozenset(
-    {"rush", "repeat", "move-to-rune", "runic-shift", "open-portal", "teleport", "shield", "summon"}
-)
-SHOT_NAMES = CHARACTER_DAMAGE_SHOTS | RANGED_SHOTS | OTHER_SHOTS
-MODIFIERS = frozenset(
-    {
-        "poison", "stun", "fear", "critical", "chain", "regeneration", "corrosion",
-        "petrify", "capture-coin", "transform", "devour", "target",
-    }
-)
+
+class ShotName(Word):
+    """A shot's name as a card prints it (the words of a sequence)."""
+
+    # character damage shots: they hit by contact
+    MELEE = "melee"
+    BITE = "bite"
+    ROLL = "roll"
+    SWORD = "sword"
+    DEVOUR = "devour"
+    # ranged shots
+    MISSILE = "missile"
+    FIREBALL = "fireball"
+    GIANT_FIREBALL = "giant-fireball"
+    ICE = "ice"
+    TARGET = "target"
+    BOULDER = "boulder"
+    BOOMERANG = "boomerang"
+    SCORCHED_EARTH = "scorched-earth"
+    DAGGER = "dagger"
+    PORTAL_TRAP = "portal-trap"
+    VORTEX = "vortex"
+    # the others: moves, repeats, summons
+    RUSH = "rush"
+    REPEAT = "repeat"
+    MOVE_TO_RUNE = "move-to-rune"
+    RUNIC_SHIFT = "runic-shift"
+    OPEN_PORTAL = "open-portal"
+    TELEPORT = "teleport"
+    SHIELD = "shield"
+    SUMMON = "summon"
+    # no shot: a hero's `hit` names it when a piece hit, or was pushed into, a fire wall
+    FIRE_WALL = "fire-wall"
+
+
+class ModifierName(Word):
+    """A shot's modifier, the "+poison" of "melee+poison"."""
+
+    POISON = "poison"
+    STUN = "stun"
+    FEAR = "fear"
+    CRITICAL = "critical"
+    CHAIN = "chain"
+    REGENERATION = "regeneration"
+    CORROSION = "corrosion"
+    PETRIFY = "petrify"
+    CAPTURE_COIN = "capture-coin"
+    TRANSFORM = "transform"
+    DEVOUR = "devour"
+    TARGET = "target"
+
+
+CHARACTER_DAMAGE_SHOTS = frozenset({ShotName.MELEE, ShotName.BITE, ShotName.ROLL, ShotName.SWORD,
+                                    ShotName.DEVOUR})
+RANGED_SHOTS = frozenset({
+    ShotName.MISSILE, ShotName.FIREBALL, ShotName.GIANT_FIREBALL, ShotName.ICE, ShotName.TARGET,
+    ShotName.BOULDER, ShotName.BOOMERANG, ShotName.SCORCHED_EARTH, ShotName.DAGGER,
+    ShotName.PORTAL_TRAP, ShotName.VORTEX})
+OTHER_SHOTS = frozenset({
+    ShotName.RUSH, ShotName.REPEAT, ShotName.MOVE_TO_RUNE, ShotName.RUNIC_SHIFT,
+    ShotName.OPEN_PORTAL, ShotName.TELEPORT, ShotName.SHIELD, ShotName.SUMMON})
+SHOT_NAMES = CHARACTER_DAMAGE_SHOTS | RANGED_SHOTS | OTHER_SHOTS  # not the fire wall
+MODIFIERS = frozenset(ModifierName)
 CONNECTORS = (" then ", " elastic ")
 
 _MODIFIER = re.compile(r"^(?P<name>[a-z-]+)(?:\((?P<count>[1-9])\))?$")
@@ -34,7 +81,7 @@ _MODIFIER = re.compile(r"^(?P<name>[a-z-]+)(?:\((?P<count>[1-9])\))?$")
 
 @dataclass(frozen=True)
 class Modifier:
-    name: str
+    name: ModifierName
     count: int = 1
 
     def notation(self) -> str:
@@ -43,7 +90,7 @@ class Modifier:
 
 @dataclass(frozen=True)
 class Shot:
-    name: str
+    name: ShotName
     modifiers: tuple[Modifier, ...] = ()
     argument: str | None = None  # the summoned monster id of "summon <id>"
 
@@ -55,7 +102,7 @@ class Shot:
     def damages_by_contact(self) -> bool:
         return self.name in CHARACTER_DAMAGE_SHOTS
 
-    def has_modifier(self, name: str) -> bool:
+    def has_modifier(self, name: ModifierName) -> bool:
         return any(m.name == name for m in self.modifiers)
 
     def notation(self) -> str:
@@ -90,7 +137,7 @@ def parse_shot(text: str) -> Shot:
     if not words:
         raise ValueError(f"empty shot in {text!r}")
     name, argument = words[0], None
-    if name == "summon":
+    if name == ShotName.SUMMON:
         if len(words) != 2:
             raise ValueError(f"'summon' needs one monster id, as in 'summon zombie', not {head!r}")
         argument = words[1]
@@ -103,8 +150,8 @@ def parse_shot(text: str) -> Shot:
         match = _MODIFIER.match(mod)
         if not match or match["name"] not in MODIFIERS:
             raise ValueError(f"unknown modifier {mod!r} (known: {', '.join(sorted(MODIFIERS))})")
-        modifiers.append(Modifier(match["name"], int(match["count"] or 1)))
-    return Shot(name, tuple(modifiers), argument)
+        modifiers.append(Modifier(ModifierName(match["name"]), int(match["count"] or 1)))
+    return Shot(ShotName(name), tuple(modifiers), argument)
 
 
 def parse_sequence(text: str) -> Sequence:

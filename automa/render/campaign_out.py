@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from automa.campaign.commands import Bet, Buy, EndRoom, EnterRoom, Step, boards_json
 from automa.campaign.model import CampaignState, room_states
-from automa.rules.rulings import cite
+from automa.rules.rulings import RulingKey, cite
 
 if TYPE_CHECKING:
     from automa.campaign.store import Bought, Entered, RoomEnded, Undone
@@ -74,7 +74,7 @@ def status_text(state: CampaignState) -> str:
                      f"`automa campaign end-room`")
     else:
         lines.append("Next: `automa campaign next ROOM` with one of the open rooms (any room "
-                     f"not yet visited: {cite('campaign-open-rooms')})")
+                     f"not yet visited: {cite(RulingKey.CAMPAIGN_OPEN_ROOMS)})")
     return "\n".join(lines)
 
 
@@ -129,7 +129,7 @@ def fallen_line(hero: str, state: CampaignState) -> str:
             "keeps-board": f"they keep coins, items and spells, lose their Poison cards and "
                            f"come back at the next room's setup with "
                            f"{board.starting_health // 2} health"}[state.hero_death]
-    return (f"{hero} fell: {what} (* {cite('campaign-hero-death')}, hero-death = "
+    return (f"{hero} fell: {what} (* {cite(RulingKey.CAMPAIGN_HERO_DEATH)}, hero-death = "
             f"{state.hero_death})")
 
 
@@ -174,8 +174,8 @@ def menu_text(visit: Visit, state: CampaignState, folder: Path) -> str:
                  if offer.limit else "")
         lines.append(f"  {offer.id:<11} {price:>16}  {offer.text}{spent}")
     pool = ("the heroes may pool their gold" if visit.pool else "one hero pays")
-    lines.append(f"Gold: {pool} ({cite('visit-pool')}). Buy with `automa campaign visit OFFER "
-                 f"--session {folder} --for HERO [--pay HERO=N,...]`; leave with `automa "
+    lines.append(f"Gold: {pool} ({cite(RulingKey.VISIT_POOL)}). Buy with `automa campaign visit "
+                 f"OFFER --session {folder} --for HERO [--pay HERO=N,...]`; leave with `automa "
                  f"campaign end-room --session {folder}`.")
     return "\n".join(lines)
 
@@ -193,7 +193,7 @@ def bought_line(step: Buy, offer: Offer) -> str:
     if isinstance(step, Bet):
         line += (f". Drawn: {', '.join(step.drawn or ())} -> {step.result or 'nothing'}"
                  + (f"; reward: {step.reward}" if step.reward else "")
-                 + f" ({cite('tavern-bet')}; the pieces go back in the bag)")
+                 + f" ({cite(RulingKey.TAVERN_BET)}; the pieces go back in the bag)")
     return line
 
 

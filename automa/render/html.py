@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from automa.engine.judge import GeometryMode
 from automa.render.markup import esc, script_json
 from automa.render.measured import START, unmeasured_steps
 from automa.render.replay_out import step_lines
@@ -58,7 +59,7 @@ PAGE = """<!doctype html>
 def replay_page(session: Session, steps: Sequence[ReplayStep]) -> str:
     scenario = session.state.scenario
     components = session.catalog.components
-    asked = session.geometry_mode == "asked"
+    asked = session.geometry_mode == GeometryMode.ASKED
     unmeasured = unmeasured_steps(steps) if asked else [None] * len(steps)
     frames = [{"label": "the start", "text": "The table before the first input.",
                "svg": picture(scenario, scenario.pieces, "the start", components=components,

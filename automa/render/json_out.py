@@ -10,7 +10,7 @@ from automa.engine.battle import Battle
 from automa.engine.parts import measured_to
 from automa.engine.turn import TurnResult
 from automa.geometry.sight import Sighting
-from automa.model.pieces import Piece
+from automa.model.pieces import Piece, Side
 from automa.render.text import ruling_text
 
 FORMAT = 1
@@ -23,7 +23,7 @@ def _r(value: float) -> float | None:
 def piece_json(piece: Piece) -> dict[str, Any]:
     data: dict[str, Any] = {"at": [round(piece.at[0], 2), round(piece.at[1], 2)],
                             "health": piece.health}
-    if piece.side == "heroes":
+    if piece.side == Side.HEROES:
         data.update(gold=piece.gold, poison=piece.poison, items=piece.items)
     if piece.conditions:
         data["conditions"] = sorted(piece.conditions)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from automa.rules.rulings import cite
+from automa.model.modes import DiceMode
+from automa.rules.rulings import RulingKey, cite
 
 if TYPE_CHECKING:
     from automa.campaign.cave import KrakenFought
@@ -27,10 +28,10 @@ def kraken_text(fought: KrakenFought) -> str:
                  f"{command.shots} for shot icons): {faces} = {result.total}")
     if result.refilled:
         lines.append(f"  the bag ran out: the tokens in hand were counted and put back "
-                     f"({cite('kraken-draw')})")
+                     f"({cite(RulingKey.KRAKEN_DRAW)})")
     if result.tie:
         winner = "the hero" if result.hero_wins else "the Kraken"
-        lines.append(f"A tie: {winner} wins ({cite('kraken-tie')}, kraken-tie)")
+        lines.append(f"A tie: {winner} wins ({cite(RulingKey.KRAKEN_TIE)}, kraken-tie)")
     if result.hero_wins:
         lines.append("The hero evades the Kraken: 1 platinum coin from the Treasury, 2 health, "
                      "1 of the items of their choice and 1 unused Antient of their choice.")
@@ -40,6 +41,6 @@ def kraken_text(fought: KrakenFought) -> str:
                      "and takes one of the four items, at random.")
         if fought.item_drawn is not None:
             lines.append(f"  the item, drawn at random: {fought.item_drawn}")
-    if command.dice == "virtual":
+    if command.dice == DiceMode.VIRTUAL:
         lines.append(f"(seed {command.seed})")
     return "\n".join(lines)

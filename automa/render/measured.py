@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from automa.engine.activation import Activation
+from automa.engine.judge import GeometryMode
 from automa.engine.steps import MoveStep
 from automa.model.pieces import Piece
 from automa.session.commands import Move
@@ -68,7 +69,7 @@ def unmeasured_steps(steps: Sequence[ReplayStep]) -> list[Unmeasured]:
 def unmeasured_now(session: Game) -> Mapping[str, Point | None]:
     """The pieces of a live session whose position the table never gave (empty unless its
     geometry is asked): id -> last measured spot."""
-    if session.geometry_mode != "asked":
+    if session.geometry_mode != GeometryMode.ASKED:
         return {}
     steps = list(replay_steps(session))
     return unmeasured_steps(steps)[-1].after if steps else {}

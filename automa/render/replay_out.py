@@ -6,6 +6,7 @@ from automa.render.session_out import describe_command
 from automa.render.text import RULE, activation_lines, labelled
 from automa.session.commands import EndHeroesTurn
 from automa.session.replay import ReplayStep
+from automa.session.state import Phase
 
 
 def step_lines(step: ReplayStep, coordinates: bool = True) -> list[str]:
@@ -23,6 +24,6 @@ def step_lines(step: ReplayStep, coordinates: bool = True) -> list[str]:
     lines += activation_lines(step.activation_number, step.activation, names, pieces,
                               step.before.scenario.settings.los_blocked,
                               coordinates=coordinates)
-    if step.after.phase == "heroes" and step.after.round != step.before.round:
+    if step.after.phase == Phase.HEROES and step.after.round != step.before.round:
         lines.append(f"The AI turn is over. Round {step.after.round}: the heroes' turn.")
     return lines

@@ -8,11 +8,12 @@ from collections.abc import Collection, Mapping, Sequence
 
 from automa.model.board import HeroBoard, board_of
 from automa.model.components import DamageToken
-from automa.model.pieces import Condition, Side
+from automa.model.modes import KrakenTie
+from automa.model.pieces import Condition, Kind, Side
 from automa.render.json_out import pieces_json
 from automa.rules.hidden_cave import HiddenCave
 from automa.rules.kraken import hero_wins, token_count
-from automa.rules.rulings import cite
+from automa.rules.rulings import RulingKey, cite
 from automa.session.apply import Applied
 from automa.session.cave import KrakenFightBegins, Notice, antients_held
 from automa.session.commands import (
@@ -25,7 +26,6 @@ from automa.session.commands import (
     EnterCave,
     Heal,
     Hit,
-    KrakenTie,
     Move,
     NextActivation,
     Redo,
@@ -78,9 +78,9 @@ def antients_text(held: Sequence[tuple[str, bool]]) -> str:
 
 def hero_boards(state: SessionState) -> list[HeroBoard]:
     """Each hero's board as the battle stands (no kills on it in the Lord fight)."""
-    lord_fight = any(p.kind == "catacomb-lord" for p in state.scenario.pieces)
+    lord_fight = any(p.kind == Kind.CATACOMB_LORD for p in state.scenario.pieces)
     return [board_of(p, state.battle.out, lord_fight) for p in state.battle.pieces
-            if p.side == Side.HEROES and p.kind == "hero"]
+            if p.side == Side.HEROES and p.kind == Kind.HERO]
 
 
 def status_text(state: SessionState, unmeasured: Collection[str] = frozenset(),
@@ -177,7 +177,7 @@ def describe_cave(command: EnterCave) -> str:
         return clean(f"{command.piece} enters the Hidden Cave{sent}")
     labels = list(fight.tokens)
     total = sum(DamageToken.parse(t).value for t in labels)
-    won = hero_wins(fight.strength, total, str(fight.tie))
+    won = hero_wins(fight.strength, total, fight.tie)
     text = (f"{command.piece} fought the Kraken{sent}: strength {fight.strength}, tokens "
             f"{', '.join(labels) or 'none'} = {total}")
     if total == fight.strength:
@@ -267,12 +267,12 @@ def notice_lines(notice: Notice) -> list[str]:
     if isinstance(notice, KrakenFightBegins):
         why = "sent by the Portal Trap" if notice.portal else "instead of their turn"
         lines = [f"{notice.hero} enters the Hidden Cave ({why}) and has left the Battle Phase; "
-                 f"the Kraken fight ({cite('cave-in-battle')})",
+                 f"the Kraken fight ({cite(RulingKey.CAVE_IN_BATTLE)})",
                  f"{notice.hero} draws {notice.tokens} red Damage tokens (level {notice.bag} "
-                 f"bag, {cite('kraken-bag')}), one at a time, keeping each out of the bag"]
+                 f"bag, {cite(RulingKey.KRAKEN_BAG)}), one at a time, keeping each out of the bag"]
     else:
         lines = [f"The bag is empty: note the {notice.drawn} tokens drawn so far and put them "
-                 f"all back into the bag ({cite('kraken-draw')})"]
+                 f"all back into the bag ({cite(RulingKey.KRAKEN_DRAW)})"]
     return [clean(f"  {line}") for line in lines]
 
 
@@ -286,7 +286,7 @@ def cave_lines(applied: Applied, announced: bool = False) -> list[str]:
     health = hero.health or 0
     tokens = [DamageToken.parse(t) for t in fight.tokens]
     total = sum(t.value for t in tokens)
-    won = hero_wins(fight.strength, total, str(fight.tie))
+    won = hero_wins(fight.strength, total, fight.tie)
     begins = KrakenFightBegins(command.piece, command.portal,
                                token_count(health, command.shots), fight.bag)
     head = [] if announced else notice_lines(begins)
@@ -295,7 +295,7 @@ def cave_lines(applied: Applied, announced: bool = False) -> list[str]:
              f"{' '.join(fight.tokens) or 'none'} = {total}"]
     if total == fight.strength:
         winner = "the hero" if fight.tie == KrakenTie.HERO else "the Kraken"
-        lines.append(f"a tie: {winner} wins ({cite('kraken-tie')})")
+        lines.append(f"a tie: {winner} wins ({cite(RulingKey.KRAKEN_TIE)})")
     if won:
         lines.append(f"the hero evades the Kraken: 1 platinum coin (5 gold), 2 health, "
                      f"{fight.item} (their choice), the Antient {fight.antient} (summon it "
@@ -315,10 +315,10 @@ def summon_lines(command: Summon) -> list[str]:
     return [clean(f"  {hero} summons {antient} instead of performing their base shot sequence "
                   f"(\"This Antient may be summoned instead of performing their hero's base "
                   f"shot sequence in a subsequent turn of the Battle Phase\"); marked used on "
-                  f"{hero}'s board ({cite('antient-summon-once')})."),
+                  f"{hero}'s board ({cite(RulingKey.ANTIENT_SUMMON_ONCE)})."),
             clean(f"  Place it within 2.5 cm of {hero}; it acts for the heroes first, then its "
                   f"card passes to the Overseer and back until the Battle Phase ends "
-                  f"({cite('antient-control')}).")]
+                  f"({cite(RulingKey.ANTIENT_CONTROL)}).")]
 
 
 def cave_view_lines(cave: HiddenCave, heroes: Sequence[str]) -> list[str]:
@@ -379,7 +379,7 @@ def room_cave_lines(game: Game) -> list[str]:
         raise InputError("no Hidden Cave in this game")
     cave = cave_now(game.state.scenario, game.state.battle, room, game.effective()[0])
     heroes = sorted({p.id for p in game.state.scenario.pieces
-                     if p.side == Side.HEROES and p.kind == "hero"})
+                     if p.side == Side.HEROES and p.kind == Kind.HERO})
     return cave_view_lines(cave, heroes)
 
 

@@ -7,10 +7,11 @@ from typing import Any
 
 from automa.engine.setup import SetupResult
 from automa.model.components import TileSet
+from automa.model.provenance import Provenance
 from automa.render.text import RULE, WIDTH
-from automa.rules.rulings import ruling
+from automa.rules.rulings import RulingKey, ruling
 
-UNMEASURED = "house"  # the provenance of our placeholder mat layouts (ruling 5)
+UNMEASURED = Provenance.HOUSE  # the provenance of our placeholder mat layouts (ruling 5)
 
 
 def _at(point: tuple[float, float], mark: str = "") -> str:
@@ -23,7 +24,7 @@ def unmeasured(result: SetupResult) -> bool:
 
 
 def _house_mark(result: SetupResult) -> str:
-    entry = ruling("sizes")
+    entry = ruling(RulingKey.SIZES)
     return (f"* ruling {entry.number}: the coordinates marked * are on our unmeasured placeholder "
             f"layout of the {result.scenario.playmat.name} mat (docs/rulings.md): place by the "
             f"words (the rune, the obstacle, the edge) and correct the positions where your mat "

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 
 from automa.engine.activation import Activation
 from automa.model.components import Components
-from automa.model.pieces import Piece
+from automa.model.pieces import Piece, Side
 from automa.model.scenario import Scenario
 from automa.render.canvas import SCALE, Canvas, Point
 from automa.render.labels import FONT, PAD, Box, Disc, place_labels
@@ -112,7 +112,7 @@ def _pieces(canvas: Canvas, pieces: Iterable[Piece], unmeasured: Mapping[str, Po
                    f'data-measured="{str(known).lower()}">')
         colour = side_colour(piece.side)
         if known:
-            dash = ' stroke-dasharray="4,2"' if piece.side == "ai" else ""
+            dash = ' stroke-dasharray="4,2"' if piece.side == Side.AI else ""
             canvas.add(f'<circle cx="{x}" cy="{y}" r="{r}" fill="{colour}" fill-opacity="0.9" '
                        f'stroke="#000" stroke-width="1.5"{dash}/>')
             canvas.add(f'<text x="{x}" y="{y + 4}" font-size="11" fill="#fff" '

@@ -25,7 +25,7 @@ from automa.engine.steps import (
 )
 from automa.engine.turn import TurnResult
 from automa.geometry.sight import Sighting
-from automa.model.pieces import Piece
+from automa.model.pieces import Kind, Piece
 
 WIDTH = 100
 RULE = "─" * WIDTH
@@ -59,9 +59,9 @@ def _laid(text: str, first: str, rest: str, wrap: bool) -> list[str]:
 
 
 def describe_piece(piece: Piece) -> str:
-    if piece.kind == "monster" and piece.family:
+    if piece.kind == Kind.MONSTER and piece.family:
         return f"{piece.label} ({piece.family.replace('-', ' ').title()}, level {piece.level})"
-    if piece.kind == "catacomb-lord":
+    if piece.kind == Kind.CATACOMB_LORD:
         return f"{piece.label} (Catacomb Lord)"
     return f"{piece.label} ({piece.kind})"
 

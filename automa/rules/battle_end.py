@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from automa.model.pieces import Piece
+from automa.model.pieces import Condition, Kind, Piece, Side
 
 FROZEN_CLEAR = "every other monster is dead: the frozen ones count as cleared"
 KILLED_BY = "killed by "  # how the log says who took a piece out of play (`hit ... by HERO`)
@@ -29,7 +29,7 @@ def gold_earners(out: Mapping[str, str], frozen_by: Mapping[str, str | None]
 def lord_fell(started: Sequence[Piece], now: Sequence[Piece]) -> bool:
     """A Catacomb Lord the battle began with is no longer in play."""
     present = {p.id for p in now}
-    return any(p.kind == "catacomb-lord" and p.id not in present for p in started)
+    return any(p.kind == Kind.CATACOMB_LORD and p.id not in present for p in started)
 
 
 def room_cleared(started: Sequence[Piece], pieces: Sequence[Piece]) -> str | None:
@@ -43,7 +43,7 @@ def room_cleared(started: Sequence[Piece], pieces: Sequence[Piece]) -> str | Non
     (catacombs-facts.md 2.3, 2.4, 1.6)"""
     if lord_fell(started, pieces):
         return "the Catacomb Lord is dead: the heroes win (the minions left need not be killed)"
-    holding = [p for p in pieces if p.side == "ai" and p.kind != "antient"]
+    holding = [p for p in pieces if p.side == Side.AI and p.kind != Kind.ANTIENT]
     if not holding:
         return "no AI character is left"
     if not still_holding(pieces):
@@ -54,16 +54,17 @@ def room_cleared(started: Sequence[Piece], pieces: Sequence[Piece]) -> str | Non
 def still_holding(pieces: Sequence[Piece]) -> list[Piece]:
     """The AI characters that keep the room from being cleared: not Antients, and not frozen
     on the mat (a frozen one on the Teleported! or Devoured! card still holds it)."""
-    return [p for p in pieces if p.side == "ai" and p.kind != "antient"
-            and ("frozen" not in p.conditions or p.conditions & {"teleported", "devoured"})]
+    return [p for p in pieces if p.side == Side.AI and p.kind != Kind.ANTIENT
+            and (Condition.FROZEN not in p.conditions
+                 or p.conditions & {Condition.TELEPORTED, Condition.DEVOURED})]
 
 
 def overseer_won(pieces: Sequence[Piece]) -> str | None:
     """Why the heroes have lost, or None while one can still act. "The Overseer wins as soon as
     all four heroes are dead or unable to act, for example all devoured"; a teleported hero
     comes back "in the next round" (catacombs-facts.md 1.6 and "Win / loss")."""
-    heroes = [p for p in pieces if p.side == "heroes" and p.kind == "hero"]
-    if any("devoured" not in p.conditions for p in heroes):
+    heroes = [p for p in pieces if p.side == Side.HEROES and p.kind == Kind.HERO]
+    if any(Condition.DEVOURED not in p.conditions for p in heroes):
         return None
     if heroes:
         return "every hero left is on the Devoured! card: none can act"
@@ -73,7 +74,7 @@ def overseer_won(pieces: Sequence[Piece]) -> str | None:
 def devoured_return(pieces: Sequence[Piece]) -> list[str]:
     """"Devoured characters are released when the room is cleared" (catacombs-facts.md 1.6)."""
     return [f"{p.label} comes back from the Devoured! card" for p in pieces
-            if p.side == "heroes" and "devoured" in p.conditions]
+            if p.side == Side.HEROES and Condition.DEVOURED in p.conditions]
 
 
 def resolution(pieces: Sequence[Piece], out: Mapping[str, str],
@@ -97,7 +98,7 @@ def resolution(pieces: Sequence[Piece], out: Mapping[str, str],
     earners = gold_earners(out, frozen_by)
     for piece_id in [*out, *(p for p in frozen_by if p not in out)]:
         piece = kind.get(piece_id)
-        if piece is None or piece.side != "ai" or piece.kind != "monster":
+        if piece is None or piece.side != Side.AI or piece.kind != Kind.MONSTER:
             continue
         hero = earners.get(piece_id)
         if hero is not None and not lord_fight:

@@ -11,29 +11,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from automa.model.components import Family
 from automa.model.monsters import MonsterSpec
-from automa.model.pieces import Piece
-from automa.model.shots import RANGED_SHOTS
-from automa.rules.rulings import cite
+from automa.model.pieces import Condition, Kind, Piece, Side
+from automa.model.shots import RANGED_SHOTS, ModifierName, ShotName
+from automa.rules.rulings import RulingKey, cite
 
 # base damage of a hero's shot that lands (the card's shot icon); critical adds 1
 BASE_DAMAGE = {
-    "melee": 1, "bite": 1, "roll": 1, "sword": 1, "devour": 1, "missile": 1, "fireball": 1,
-    "giant-fireball": 2, "target": 1, "boomerang": 1, "scorched-earth": 2, "dagger": 1,
-    "ice": 0, "portal-trap": 0, "fire-wall": 0,
+    ShotName.MELEE: 1, ShotName.BITE: 1, ShotName.ROLL: 1, ShotName.SWORD: 1,
+    ShotName.DEVOUR: 1, ShotName.MISSILE: 1, ShotName.FIREBALL: 1, ShotName.GIANT_FIREBALL: 2,
+    ShotName.TARGET: 1, ShotName.BOOMERANG: 1, ShotName.SCORCHED_EARTH: 2, ShotName.DAGGER: 1,
+    ShotName.ICE: 0, ShotName.PORTAL_TRAP: 0, ShotName.FIRE_WALL: 0,
 }
 HIT_SHOTS = tuple(BASE_DAMAGE)
-LORD_MODIFIERS = frozenset({"chain", "critical", "regeneration"})  # all a Lord feels
-HIT_MODIFIERS = frozenset({"poison", "stun", "fear", "critical", "chain", "regeneration",
-                           "devour", "petrify"})
+# all a Lord feels
+LORD_MODIFIERS = frozenset({ModifierName.CHAIN, ModifierName.CRITICAL, ModifierName.REGENERATION})
+HIT_MODIFIERS = frozenset({ModifierName.POISON, ModifierName.STUN, ModifierName.FEAR,
+                           ModifierName.CRITICAL, ModifierName.CHAIN, ModifierName.REGENERATION,
+                           ModifierName.DEVOUR, ModifierName.PETRIFY})
 
 
 @dataclass(frozen=True)
 class HeroShot:
     """One shot of a hero as it struck one piece."""
 
-    shot: str
-    modifiers: frozenset[str] = frozenset()
+    shot: ShotName
+    modifiers: frozenset[ModifierName] = frozenset()
     catacomb_hero: bool = False  # the dagger does 2 for a Catacomb hero
     poison_card: int | None = None  # the value on the Poison card drawn for a poison shot
     portal_roll: int | None = None  # the D12 rolled for this piece, for the Portal Trap
@@ -46,7 +50,7 @@ class HitOutcome:
     damage: int = 0  # health the piece loses
     reflected: int = 0  # damage back to the attacker
     heal_attacker: int = 0
-    gains: frozenset[str] = frozenset()  # conditions: frozen, stunned, devoured, teleported
+    gains: frozenset[Condition] = frozenset()  # frozen, stunned, devoured, teleported
     petrified: bool = False
     lines: tuple[str, ...] = ()  # what happened and why, and what the players do now
 
@@ -59,18 +63,18 @@ def base_damage(shot: HeroShot) -> int:
     performed by any Catacomb hero (including the Illusionist)." Critical: +1 on the base
     shot."""
     damage = BASE_DAMAGE[shot.shot]
-    if shot.shot == "dagger" and shot.catacomb_hero:
+    if shot.shot == ShotName.DAGGER and shot.catacomb_hero:
         damage = 2
-    return damage + (1 if "critical" in shot.modifiers and damage > 0 else 0)
+    return damage + (1 if ModifierName.CRITICAL in shot.modifiers and damage > 0 else 0)
 
 
 def defence(shot: HeroShot, target: Piece, spec: MonsterSpec | None) -> str | None:
     """"nullified" or "reflected" when the card's box lists the shot, else None. A frozen
     character loses its defensive properties; with the vulnerabilities, a Wraith Knight's
     are ignored."""
-    if spec is None or "frozen" in target.conditions:
+    if spec is None or Condition.FROZEN in target.conditions:
         return None
-    if shot.vulnerabilities and target.family == "wraith-knight":
+    if shot.vulnerabilities and target.family == Family.WRAITH_KNIGHT:
         return None
     if shot.shot in spec.reflects:
         return "reflected"
@@ -79,27 +83,28 @@ def defence(shot: HeroShot, target: Piece, spec: MonsterSpec | None) -> str | No
     return None
 
 
-def vulnerable_as(shot: HeroShot, target: Piece, spec: MonsterSpec | None) -> str | None:
+def vulnerable_as(shot: HeroShot, target: Piece, spec: MonsterSpec | None
+                  ) -> ModifierName | None:
     """The modifier an unmodified shot counts as under Monster Vulnerabilities, or None."""
-    if not shot.vulnerabilities or shot.modifiers or target.kind != "monster":
+    if not shot.vulnerabilities or shot.modifiers or target.kind != Kind.MONSTER:
         return None
     family = target.family
-    if family == "zombie" and shot.shot == "melee":
-        return "critical"
-    if family == "dungeon" and shot.shot == "missile":
-        return "critical"
-    if family == "undead" and shot.shot == "fireball":
-        return "critical"
-    if family == "mythological" and shot.shot == "melee":
-        return "regeneration"
-    if family == "vermin" and shot.shot in ("melee", "missile") and spec is not None \
-            and spec.size == "extra-small" and not _has_fear_shot(spec):
-        return "fear"
+    if family == Family.ZOMBIE and shot.shot == ShotName.MELEE:
+        return ModifierName.CRITICAL
+    if family == Family.DUNGEON and shot.shot == ShotName.MISSILE:
+        return ModifierName.CRITICAL
+    if family == Family.UNDEAD and shot.shot == ShotName.FIREBALL:
+        return ModifierName.CRITICAL
+    if family == Family.MYTHOLOGICAL and shot.shot == ShotName.MELEE:
+        return ModifierName.REGENERATION
+    if family == Family.VERMIN and shot.shot in (ShotName.MELEE, ShotName.MISSILE) \
+            and spec is not None and spec.size == "extra-small" and not _has_fear_shot(spec):
+        return ModifierName.FEAR
     return None
 
 
 def _has_fear_shot(spec: MonsterSpec) -> bool:
-    return any(m.name == "fear" for seq in spec.sequences for s in seq.shots
+    return any(m.name == ModifierName.FEAR for seq in spec.sequences for s in seq.shots
                for m in s.modifiers)
 
 
@@ -108,20 +113,20 @@ def portal_trap(roll: int) -> HitOutcome:
     if not 1 <= roll <= 12:
         raise ValueError(f"a D12 shows 1 to 12, not {roll}")
     if roll <= 3:
-        return HitOutcome(damage=roll, gains=frozenset({"teleported"}), lines=(
+        return HitOutcome(damage=roll, gains=frozenset({Condition.TELEPORTED}), lines=(
             f"Portal Trap D12 {roll}: {roll} damage, then onto the Teleported! card "
             f"if still alive",))
     if roll <= 5:
         return HitOutcome(lines=(f"Portal Trap D12 {roll}: no damage; it may perform a rush "
-                                 f"shot ({cite('portal-rush')}: the AI declines)",))
+                                 f"shot ({cite(RulingKey.PORTAL_RUSH)}: the AI declines)",))
     if roll <= 11:
         return HitOutcome(damage=2, lines=(
             f"Portal Trap D12 {roll}: 2 damage, then if still alive move it to a random rune "
             f"(roll the rune die; `move ID rune N`)",))
     return HitOutcome(lines=(
-        f"Portal Trap D12 12: no damage; it goes to an unoccupied rune ({cite('portal-twelve')}: "
-        "not the "
-        "Hidden Cave; roll the rune die until it names an unoccupied rune)",))
+        f"Portal Trap D12 12: no damage; it goes to an unoccupied rune "
+        f"({cite(RulingKey.PORTAL_TWELVE)}: not the Hidden Cave; roll the rune die until it names "
+        f"an unoccupied rune)",))
 
 
 def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
@@ -129,15 +134,15 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
     """What one hero's shot does to one AI piece it struck. `modified`: this piece takes the
     shot's modifiers (a modified shot hitting several applies them to one only)."""
     mods = shot.modifiers if modified else frozenset()
-    if shot.shot == "devour" and modified:  # the devour shot devours one of those it hits
-        mods = mods | {"devour"}
+    if shot.shot == ShotName.DEVOUR and modified:  # the devour shot devours one of those it hits
+        mods = mods | {ModifierName.DEVOUR}
     out = HitOutcome()
     if not modified and shot.modifiers:
         out = out.say("base damage only (the modifiers go to one piece hit, the first named)")
         shot = replace(shot, modifiers=frozenset())
-    if target.kind == "antient":
+    if target.kind == Kind.ANTIENT:
         return out.say("an Antient: immune to every shot and modifier")
-    if "frozen" in target.conditions:
+    if Condition.FROZEN in target.conditions:
         return out.say("frozen: it cannot be damaged (knocked the ice off? "
                        f"`unfreeze {target.id}` first)")
     box = defence(shot, target, spec)
@@ -147,56 +152,57 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
         if box == "reflected":
             out = replace(out, reflected=1).say("1 damage goes back to the attacker")
         return out
-    lord = target.kind == "catacomb-lord"
+    lord = target.kind == Kind.CATACOMB_LORD
     if lord and (ignored := sorted(mods - LORD_MODIFIERS)):
         out = out.say(f"a Catacomb Lord: immune to {', '.join(ignored)}")
         mods = mods & LORD_MODIFIERS
         shot = replace(shot, modifiers=mods)
-    if shot.shot == "portal-trap":
+    if shot.shot == ShotName.PORTAL_TRAP:
         if shot.portal_roll is None:
             raise ValueError("the Portal Trap needs a D12 for each piece hit")
         trap = portal_trap(shot.portal_roll)
         return _damaged(replace(trap, lines=out.lines + trap.lines), target)
-    if shot.shot == "ice":
+    if shot.shot == ShotName.ICE:
         return _iced(shot, target, out)
-    if shot.shot == "fire-wall":
+    if shot.shot == ShotName.FIRE_WALL:
         return _fire_wall(shot, target, out)
     extra = vulnerable_as(shot, target, spec)
     if extra is not None:
         out = out.say(f"Monster Vulnerabilities ({target.family}, "
-                      f"{cite('monster-vulnerabilities')}): the unmodified {shot.shot} counts "
-                      f"as {extra}")
+                      f"{cite(RulingKey.MONSTER_VULNERABILITIES)}): the unmodified {shot.shot} "
+                      f"counts as {extra}")
         mods = mods | {extra}
         shot = replace(shot, modifiers=mods)
-    if "petrify" in mods:
+    if ModifierName.PETRIFY in mods:
         return replace(out, petrified=True).say("petrify: it dies at once")
     damage = base_damage(shot)
-    if "chain" in mods and shot.last_damaged and not (
-            shot.vulnerabilities and target.family == "wraith-knight"):
+    if ModifierName.CHAIN in mods and shot.last_damaged and not (
+            shot.vulnerabilities and target.family == Family.WRAITH_KNIGHT):
         return out.say(f"chain: {target.label} is the last piece this hero damaged in this "
                        f"sequence; the same target cannot be damaged twice in a row: no damage")
-    critical = " (critical)" if "critical" in mods else ""
+    critical = " (critical)" if ModifierName.CRITICAL in mods else ""
     out = replace(out, damage=damage).say(f"{shot.shot}{critical}: {damage} damage")
-    if "poison" in mods:
+    if ModifierName.POISON in mods:
         if shot.poison_card is None:
             raise ValueError("a poison shot needs the value of the Poison card drawn")
         out = replace(out, damage=out.damage + shot.poison_card).say(
             f"poison: the Poison card shows {shot.poison_card}, inflicted as damage "
-            f"({cite('hero-poison')}); shuffle it back into the deck")
-    if "regeneration" in mods:
+            f"({cite(RulingKey.HERO_POISON)}); shuffle it back into the deck")
+    if ModifierName.REGENERATION in mods:
         out = replace(out, heal_attacker=1).say("regeneration: the attacker heals 1")
     survives = target.health is None or target.health > out.damage
-    if "stun" in mods and survives:
-        out = replace(out, gains=out.gains | {"stunned"}).say(
+    if ModifierName.STUN in mods and survives:
+        out = replace(out, gains=out.gains | {Condition.STUNNED}).say(
             "stun: a Stunned! card (it loses its next turn)")
-    if "devour" in mods and survives:
-        out = replace(out, gains=out.gains | {"devoured"}).say(
+    if ModifierName.DEVOUR in mods and survives:
+        out = replace(out, gains=out.gains | {Condition.DEVOURED}).say(
             "devour: onto the Devoured! card")
-    if "chain" in mods and not (shot.vulnerabilities and target.family == "wraith-knight"):
+    if ModifierName.CHAIN in mods and not (shot.vulnerabilities
+                                           and target.family == Family.WRAITH_KNIGHT):
         out = out.say("chain: the same piece takes no damage twice in a row in one sequence "
                       "(with `by HERO`, the hero's next chain hit on it this turn does none)")
     out = _damaged(out, target)
-    if "fear" in mods and out.damage > 0:  # "an attacker who damages a target with it"
+    if ModifierName.FEAR in mods and out.damage > 0:  # "an attacker who damages a target with it"
         out = out.say("fear: the attacker may now flick one unmodified rush shot with it")
     return out
 
@@ -204,14 +210,14 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
 def _iced(shot: HeroShot, target: Piece, out: HitOutcome) -> HitOutcome:
     """"Catacomb Lords and Antients are immune" to ice; an Infernal monster (vulnerabilities)
     takes 1 damage before freezing."""
-    if target.kind == "catacomb-lord":
+    if target.kind == Kind.CATACOMB_LORD:
         return out.say("a Catacomb Lord: it cannot be frozen")
-    damage = 1 if shot.vulnerabilities and target.family == "infernal" else 0
+    damage = 1 if shot.vulnerabilities and target.family == Family.INFERNAL else 0
     if damage:
-        out = out.say(f"Monster Vulnerabilities (infernal, {cite('monster-vulnerabilities')}): the "
-                      "ice shot does 1 "
-                      "damage first")
-    out = replace(out, damage=damage, gains=frozenset({"frozen"})).say(
+        out = out.say(f"Monster Vulnerabilities (infernal, "
+                      f"{cite(RulingKey.MONSTER_VULNERABILITIES)}): the ice shot does 1 damage "
+                      f"first")
+    out = replace(out, damage=damage, gains=frozenset({Condition.FROZEN})).say(
         "ice: frozen, if still alive (put the ice piece on it)")
     return _damaged(out, target)
 
@@ -222,14 +228,14 @@ def _fire_wall(shot: HeroShot, target: Piece, out: HitOutcome) -> HitOutcome:
     Vulnerabilities an Undead monster "take[s] 1 damage when they hit, or are pushed into,
     fire walls or fire obstacles" (catacombs-facts.md 1.6, 1.9). Not a shot: no card's box
     applies."""
-    if target.kind == "monster" and target.family == "undead" and shot.vulnerabilities:
+    if target.kind == Kind.MONSTER and target.family == Family.UNDEAD and shot.vulnerabilities:
         out = replace(out, damage=1).say(
-            f"Monster Vulnerabilities (undead, {cite('monster-vulnerabilities')}): the fire wall "
-            f"does 1 damage")
+            f"Monster Vulnerabilities (undead, {cite(RulingKey.MONSTER_VULNERABILITIES)}): the "
+            f"fire wall does 1 damage")
         return _damaged(out, target)
     why = "not an Undead monster" if shot.vulnerabilities else \
-        f"Monster Vulnerabilities are off ({cite('monster-vulnerabilities')}); with them an " \
-        f"Undead monster takes 1"
+        f"Monster Vulnerabilities are off ({cite(RulingKey.MONSTER_VULNERABILITIES)}); with " \
+        f"them an Undead monster takes 1"
     return out.say(f"fire wall: no damage (it hurts the heroes; {why})")
 
 
@@ -237,7 +243,7 @@ def _damaged(out: HitOutcome, target: Piece) -> HitOutcome:
     """Shadow monsters and invulnerable pieces take no damage; the rest lose health."""
     if out.damage <= 0:
         return out
-    if target.health is None and target.side == "neutral":
+    if target.health is None and target.side == Side.NEUTRAL:
         return replace(out, damage=0).say("no health track in the scenario: no damage counted "
                                           "(give the piece its health to track it)")
     if target.health is None:
@@ -268,7 +274,7 @@ def disc_line(target: Piece, out: HitOutcome, spec: MonsterSpec | None) -> str |
     if after <= 0:
         return "it dies: its disc goes onto the hero's board (not in the Lord fight)"
     printed = spec.health if spec is not None else target.starting_health
-    if target.kind == "monster" and printed == 2 and after == 1:
+    if target.kind == Kind.MONSTER and printed == 2 and after == 1:
         return "1 health left: flip its disc to the damaged side"
     return f"{after} health left"
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from automa.errors import RulesError, ScenarioError
-from automa.rules.rulings import cite
+from automa.rules.rulings import RulingKey, cite
 
 NEEDED = 5  # "randomly draw five of them"
 
@@ -60,7 +60,7 @@ def why_not_enter(cave: HiddenCave, hero: str) -> str | None:
     if hero in cave.inside:
         return f"{hero} is already in the Hidden Cave"
     if hero in cave.visited:
-        return f"{hero} has visited the Hidden Cave already ({cite('cave-once')})"
+        return f"{hero} has visited the Hidden Cave already ({cite(RulingKey.CAVE_ONCE)})"
     missing = cave.missing(hero)
     if missing:
         return f"{hero} has not collected {', '.join(missing)} yet"

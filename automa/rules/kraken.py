@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from automa.model.components import DamageToken
+from automa.model.modes import KrakenTie
 from automa.model.scenario import Bag
 from automa.rules.tokens import discard, draw, refill_if_empty
 
@@ -57,12 +58,12 @@ def token_count(health: int, shots: int) -> int:
     return health_tokens(health) + shots
 
 
-def hero_wins(strength: int, total: int, tie: str = "kraken") -> bool:
+def hero_wins(strength: int, total: int, tie: KrakenTie = KrakenTie.KRAKEN) -> bool:
     """The hero wins with more than the Kraken's strength; a tie goes by ruling `kraken-tie`
     (`kraken`: the Kraken wins, `hero`: the hero wins)."""
     if total != strength:
         return total > strength
-    return tie == "hero"
+    return tie == KrakenTie.HERO
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,7 @@ class KrakenFight:
 
 
 def fight(health: int, shots: int, bag: Bag, roll_d12: RollD12, draw_token: DrawToken,
-          tie: str = "kraken") -> KrakenFight:
+          tie: KrakenTie = KrakenTie.KRAKEN) -> KrakenFight:
     """Roll the Kraken's strength, then draw the hero's tokens one after the other from the red
     bag. When the bag is empty before the count is reached, its discard pile goes back first (as
     everywhere); when the tokens in hand are all there is, they are counted and go back into the

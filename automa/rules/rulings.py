@@ -4,7 +4,8 @@ Each ruling has a number, the sentence (or the silence) it rests on, our reading
 reading a table might prefer. A ruling with `options` is a switch: the first option is ours, and
 a scenario's `[rulings]` table picks another (`ice-push = "no-push"`). The engine applies a
 ruling only through `StepLog.ruling` (which marks it in the printout and the JSON) and reads a
-switch only through `option`; docs/rulings.md is generated from this registry
+switch only through `option`, both by a `RulingKey` member (so a misspelt key is a type error);
+docs/rulings.md is generated from this registry
 (`python -m automa.rules.rulings_doc`) and a test keeps the two equal.
 """
 
@@ -13,6 +14,76 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from automa.model.records import dataclass
+from automa.model.vocabulary import Word
+
+
+class RulingKey(Word):
+    """The key of each ruling of the registry, in its order: the word a scenario's `[rulings]`
+    table, the printout and the JSON use. The engine names a ruling only by its member, so a
+    misspelt key is a type error, not a ruling silently never applied."""
+
+    ORDER_TILES = "order-tiles"
+    DIRECTION_FRAME = "direction-frame"
+    HERO_TARGET_REROLL = "hero-target-reroll"
+    TOKEN_MIX = "token-mix"
+    SIZES = "sizes"
+    LOS_TEST = "los-test"
+    CLOSEST_EDGE = "closest-edge"
+    RUSH_STOP = "rush-stop"
+    CLOCK_EDGE = "clock-edge"
+    HALF_CLOCK = "half-clock"
+    SUMMON_PLACEMENT = "summon-placement"
+    RANDOM_RUNE = "random-rune"
+    HOUSE_ROWS = "house-rows"
+    MOST_POISON = "most-poison"
+    PREFERRED_SEQUENCE = "preferred-sequence"
+    TOKEN_LEVELS = "token-levels"
+    BOULDER_ZERO = "boulder-zero"
+    RESET_SCOPE = "reset-scope"
+    KEEP_TARGET = "keep-target"
+    ICE_PUSH = "ice-push"
+    REGENERATION = "regeneration"
+    TRANSFORM = "transform"
+    NO_AI_RULE = "no-ai-rule"
+    REPEAT = "repeat"
+    FRIENDLY_TARGET = "friendly-target"
+    TWO_ROLLED_RUNES = "two-rolled-runes"
+    PARTS = "parts"
+    ANTIENT_CONTROL = "antient-control"
+    EFFECTS_DATA = "effects-data"
+    DEVOUR_POISON = "devour-poison"
+    BOOMERANG = "boomerang"
+    PORTAL_TRAP = "portal-trap"
+    ABSENT_HERO_TILE = "absent-hero-tile"
+    CARD_RULES = "card-rules"
+    STUN_AND_ALOFT = "stun-and-aloft"
+    TELEPORT_LANDING = "teleport-landing"
+    LORD_SEQUENCE = "lord-sequence"
+    REPEAT_SEQUENCES = "repeat-sequences"
+    FROZEN_HERO = "frozen-hero"
+    NON_HERO_WEALTH = "non-hero-wealth"
+    RUNE_WHEN_ON_RUNE = "rune-when-on-rune"
+    PART_PUSH = "part-push"
+    PART_REJOIN = "part-rejoin"
+    RESET_TIMING = "reset-timing"
+    KRAKEN_BAG = "kraken-bag"
+    KRAKEN_TIE = "kraken-tie"
+    KRAKEN_DRAW = "kraken-draw"
+    CAVE_ONCE = "cave-once"
+    CAVE_PIECES = "cave-pieces"
+    MONSTER_VULNERABILITIES = "monster-vulnerabilities"
+    PORTAL_RUSH = "portal-rush"
+    PORTAL_TWELVE = "portal-twelve"
+    DAGGER_HERO = "dagger-hero"
+    HERO_POISON = "hero-poison"
+    CAMPAIGN_OPEN_ROOMS = "campaign-open-rooms"
+    CAMPAIGN_LORD = "campaign-lord"
+    CAMPAIGN_HERO_DEATH = "campaign-hero-death"
+    CAVE_IN_BATTLE = "cave-in-battle"
+    ANTIENT_SUMMON_ONCE = "antient-summon-once"
+    ALTHEA_CURE = "althea-cure"
+    VISIT_POOL = "visit-pool"
+    TAVERN_BET = "tavern-bet"
 
 
 @dataclass(frozen=True)
@@ -24,7 +95,7 @@ class Option:
 @dataclass(frozen=True)
 class Ruling:
     number: int
-    key: str
+    key: RulingKey
     section: str
     title: str
     text: str  # our reading, in our words
@@ -52,7 +123,7 @@ HERO_HITS = "The heroes' hits on the AI's pieces"
 CAMPAIGNS = "Campaigns"
 
 RULINGS: tuple[Ruling, ...] = (
-    Ruling(1, "order-tiles", COMPONENTS, "Order tiles",
+    Ruling(1, RulingKey.ORDER_TILES, COMPONENTS, "Order tiles",
            "Six Character tiles (level 1 to 4, Catacomb Lord, Antient; a Battle Room drops the "
            "Lord tile), seven Monster tiles, one per family (Dungeon green, Infernal orange, "
            "Mythological blue, Undead gray, Vermin brown, Wraith Knight black, Zombie purple), "
@@ -62,34 +133,35 @@ RULINGS: tuple[Ruling, ...] = (
            "Components: \"Character Order Tiles x6, Monster Order Tiles x7, Direction Tiles x4\"; "
            "the tiles' faces are not in the text.",
            "Enter your tiles' faces in your data folder (data/components.toml)."),
-    Ruling(2, "direction-frame", COMPONENTS, "Directions are read from the Monster Start Zone",
+    Ruling(2, RulingKey.DIRECTION_FRAME, COMPONENTS,
+           "Directions are read from the Monster Start Zone",
            "Its left is the mat's high x, so \"left to right\" ranks pieces from high x to low x; "
            "\"Monster Start Zone to Hero Start Zone\" ranks from high y to low y. A tile keeps "
            "only the pieces that tie on it; the next tile breaks ties among those alone.",
            "\"Important: The direction indicated by the Direction tile is always relative to "
            "the Monster Start Zone.\"",
            "None: the frame follows from the sentence once the mat's frame is fixed."),
-    Ruling(3, "hero-target-reroll", COMPONENTS, "Hero Target tiles",
+    Ruling(3, RulingKey.HERO_TARGET_REROLL, COMPONENTS, "Hero Target tiles",
            "The four tiles answer to D12 bands 1-3, 4-6, 7-9 and 10-12. A roll on a tile no hero "
            "in play holds is rolled again.",
            "\"Determine the target of the target ranged shot by rolling the D12 and checking "
            "which assigned Hero Target tile was selected.\" The bands and a roll on an "
            "unassigned tile are not in the text.",
            "A roll on an unassigned tile loses the shot."),
-    Ruling(4, "token-mix", COMPONENTS, "Damage tokens",
+    Ruling(4, RulingKey.TOKEN_MIX, COMPONENTS, "Damage tokens",
            "13 / 12 / 13 tokens as the rulebook counts them; the values and reset icons are a "
            "plausible mix with higher levels hitting harder. Enter your real mix in your data "
            "folder; `automa data check` verifies the counts.",
            "Components: \"Level 1 Damage Tokens x13, Level 2 x12, Level 3 x13\"; their values "
            "are not in the text.",
            "Your own tokens' values."),
-    Ruling(5, "sizes", COMPONENTS, "Sizes",
+    Ruling(5, RulingKey.SIZES, COMPONENTS, "Sizes",
            "Rulers 5 / 10 / 15 cm, the Attack template a 4 cm disc around the attacker, the "
            "Clock template 6 cm, disc radii by size class, playmat layouts: unmeasured "
            "placeholders.",
            "The text gives no sizes.",
            "Your measured sizes (`[templates]` in a scenario, or your data folder)."),
-    Ruling(6, "los-test", SIGHT, "Blocked sight: the centre line",
+    Ruling(6, RulingKey.LOS_TEST, SIGHT, "Blocked sight: the centre line",
            "With sight blocked by obstacles, the straight line between the two discs' centres "
            "must not cross an obstacle's interior (grazing an edge does not block). The ruler "
            "is the straightedge to sight along: the text sets its length aside (\"extends "
@@ -104,13 +176,13 @@ RULINGS: tuple[Ruling, ...] = (
                     Option("corridor", "a ruler-wide (3 cm) band along that line must be clear"),
                     Option("any-line", "any straight line from one disc to the other will do")),
            setting="[battle] los_test"),
-    Ruling(7, "closest-edge", SIGHT, "Distances are edge to edge",
+    Ruling(7, RulingKey.CLOSEST_EDGE, SIGHT, "Distances are edge to edge",
            "\"Closest\" is measured edge to edge. Two candidates within the close-call tolerance "
            "(`battle.close_call`, default 0.5 cm) of each other are flagged for the table to "
            "measure.",
            "\"closest enemy in LOS\" does not say how to measure.",
            "Centre to centre (differs only between discs of different sizes)."),
-    Ruling(8, "rush-stop", MOVEMENT, "Rush",
+    Ruling(8, RulingKey.RUSH_STOP, MOVEMENT, "Rush",
            "The centre moves along the centre-to-centre line by the ruler's length, through "
            "obstacles; if that would carry it past the target it stops touching the target. A "
            "piece never ends on an obstacle, another piece or off the mat: it goes to the "
@@ -120,7 +192,7 @@ RULINGS: tuple[Ruling, ...] = (
            "place the character's piece adjacent to the Active Target.\" Where a piece goes when "
            "the ruler ends on an obstacle is not said.",
            "Stop short, touching the obstacle."),
-    Ruling(9, "clock-edge", MOVEMENT, "Clock template at the edge",
+    Ruling(9, RulingKey.CLOCK_EDGE, MOVEMENT, "Clock template at the edge",
            "Face 12 toward the Hero Start Zone, faces clockwise seen from above. \"At the edge\" "
            "and \"near the edge\" mean the real template, centred on the piece, would hang over "
            "the mat edge (computed from the template's measured radius); then the reverse side "
@@ -131,20 +203,20 @@ RULINGS: tuple[Ruling, ...] = (
            "reverse side\"; for a summon: \"near the edge of the game board or playmat\".",
            options=(Option("overhang", "flip when the template would overhang the mat"),
                     Option("touching", "flip only when the piece itself touches the mat edge"))),
-    Ruling(10, "half-clock", MOVEMENT, "Half Clock template",
+    Ruling(10, RulingKey.HALF_CLOCK, MOVEMENT, "Half Clock template",
            "Brown's retreat: the twelve faces spread evenly over the half circle that faces the "
            "Monster Start Zone, 15 degrees apart.",
            "\"retreats to Monster Start Zone in random direction, half Clock template, Ruler 2\"; "
            "the half template's faces are not shown.",
            "Your template's faces (data/components.toml, `half`)."),
-    Ruling(11, "summon-placement", MOVEMENT, "Summon placement",
+    Ruling(11, RulingKey.SUMMON_PLACEMENT, MOVEMENT, "Summon placement",
            "The new piece's centre goes at the end of Ruler 1 laid from the summoner's edge in "
            "the rolled direction (nearest legal spot if taken); it acts at once, before the "
            "summoner's remaining shots, which it then finishes against the same Active Target.",
            "\"Roll the D12 and use Ruler 1 to place the newly summoned character ... Once placed, "
            "the newly summoned character immediately performs its shot sequence as normal.\"",
            "The summoner finishes its sequence first."),
-    Ruling(12, "random-rune", MOVEMENT, "Move to random rune",
+    Ruling(12, RulingKey.RANDOM_RUNE, MOVEMENT, "Move to random rune",
            "The Rune Die picks a rune; an occupied rune, a rune the mat does not print, or the "
            "rune the piece is already on means nothing happens. A piece coming back from the "
            "Teleported! card rolls again until a free rune comes up.",
@@ -152,7 +224,7 @@ RULINGS: tuple[Ruling, ...] = (
            "already occupied, then nothing happens.\" The return from the Teleported! card says "
            "only \"placed on a random rune\".",
            "A piece coming back takes the first rolled rune even if taken (nearest legal spot)."),
-    Ruling(13, "house-rows", TARGETING, "Missing rows of the behaviour table",
+    Ruling(13, RulingKey.HOUSE_ROWS, TARGETING, "Missing rows of the behaviour table",
            "The Orange, Green, Gray, Purple, Catacomb Lord and Antient rows and Black's No "
            "Target Action are ours (data/behaviour.toml, provenance `house`): Orange prefers "
            "ranged sequences (the Flame Wraith example), least health, closest, most gold, and "
@@ -166,11 +238,11 @@ RULINGS: tuple[Ruling, ...] = (
            "The printed table keeps only the Brown, Blue and Black rows, Black without a No "
            "Target Action.",
            "Your own rows in your data folder's behaviour.toml."),
-    Ruling(14, "most-poison", TARGETING, "\"Hero with most poison\"",
+    Ruling(14, RulingKey.MOST_POISON, TARGETING, "\"Hero with most poison\"",
            "Counts Poison cards; familiars, allies and mounts cannot be poisoned and count zero.",
            "\"hero with most poison\"",
            "None known."),
-    Ruling(15, "preferred-sequence", TARGETING, "Several sequences hold the preferred shot",
+    Ruling(15, RulingKey.PREFERRED_SEQUENCE, TARGETING, "Several sequences hold the preferred shot",
            "The first of them (in the card's order) is performed. With none, the D12 is split "
            "evenly: face f picks sequence floor((f-1)n/12)+1 (halves 1-6 / 7-12, thirds 1-4 / "
            "5-8 / 9-12, as printed; other counts as evenly as 12 allows). Marked when more than "
@@ -179,14 +251,14 @@ RULINGS: tuple[Ruling, ...] = (
            "sequence is assumed).",
            options=(Option("first", "the first sequence with the preferred shot"),
                     Option("d12", "the D12 split over the sequences with the preferred shot"))),
-    Ruling(16, "token-levels", SHOTS, "Token levels",
+    Ruling(16, RulingKey.TOKEN_LEVELS, SHOTS, "Token levels",
            "Unmodified shots draw level 1; roll, bite, sword (as bite), devour and giant "
            "fireball level 2; boulder two level 3; any modified shot level 2, critical level 3. "
            "The AI ignores the chain modifier, so a chain shot draws as unmodified.",
            "The list under \"After determining that an AI player's shot has inflicted damage\"; "
            "the sword is \"functionally equivalent to the bite shot\".",
            "A chain shot draws level 2 as a modified shot."),
-    Ruling(17, "boulder-zero", SHOTS, "A zero token is a miss",
+    Ruling(17, RulingKey.BOULDER_ZERO, SHOTS, "A zero token is a miss",
            "A token of value 0 is a miss: no damage, no modifier effect, no push. A shot that "
            "draws two tokens (the boulder) misses entirely if either is a zero. When every token "
            "of a shot is non-zero, the damage is their sum and the target is pushed.",
@@ -194,7 +266,7 @@ RULINGS: tuple[Ruling, ...] = (
            "comes \"when no zero value Damage tokens were drawn\".",
            options=(Option("miss", "one zero token and the whole shot misses"),
                     Option("sum", "the non-zero tokens still do their damage (no push)"))),
-    Ruling(18, "reset-scope", SHOTS, "Drawing, discarding, reset",
+    Ruling(18, RulingKey.RESET_SCOPE, SHOTS, "Drawing, discarding, reset",
            "A shot draws all its tokens into the hand before resolving any (a token in hand is "
            "in neither bag nor pile, so it cannot come out twice in one shot); an empty bag is "
            "refilled from its discard pile, the tokens in hand staying in hand. Once the shot is "
@@ -205,12 +277,12 @@ RULINGS: tuple[Ruling, ...] = (
            "discarded Damage tiles, flip them face down and add them back into their pile.\"",
            options=(Option("own-level", "only the reset token's level goes back"),
                     Option("all-levels", "every level's discard pile goes back"))),
-    Ruling(19, "keep-target", TARGETING, "The Active Target is kept for the whole sequence",
+    Ruling(19, RulingKey.KEEP_TARGET, TARGETING, "The Active Target is kept for the whole sequence",
            "If it dies or leaves the mat, later shots that need it have no target and do "
            "nothing.",
            "\"Perform the character's shot sequence\" names no new target selection.",
            "Select a new target for the rest of the sequence."),
-    Ruling(20, "ice-push", SHOTS, "Ice and the push",
+    Ruling(20, RulingKey.ICE_PUSH, SHOTS, "Ice and the push",
            "An ice hit freezes the target instead of damaging it; and since every draw with no "
            "zero token pushes, \"damage or not\", the frozen target is pushed too (the ice "
            "piece moves with it).",
@@ -219,22 +291,22 @@ RULINGS: tuple[Ruling, ...] = (
            "inflicted for this effect to be triggered\".",
            options=(Option("push", "the frozen target is pushed (the errata's every-hit push)"),
                     Option("no-push", "a frozen target stays where it was hit"))),
-    Ruling(21, "regeneration", SHOTS, "Regeneration",
+    Ruling(21, RulingKey.REGENERATION, SHOTS, "Regeneration",
            "The attacker heals 1 when its shot damages, up to its starting health.",
            "The regeneration modifier's 3E text was not found.",
            "Your card's text (data/effects.toml)."),
-    Ruling(22, "transform", SHOTS, "Transform",
+    Ruling(22, RulingKey.TRANSFORM, SHOTS, "Transform",
            "The AI never flips a piece into a fire wall.",
            "The AI section has no rule for the transform shot.",
            "None known."),
-    Ruling(23, "no-ai-rule", SHOTS, "Shots with no AI rule",
+    Ruling(23, RulingKey.NO_AI_RULE, SHOTS, "Shots with no AI rule",
            "Shield, and any shot the chapter gives the AI no rule for, are skipped and marked "
            "so. The Red Box's own ranged pieces (boomerang, Scorched Earth, dagger, portal trap, "
            "vortex) are resolved as ranged shots at the Active Target; the dagger then moves to "
            "a random rune.",
            "\"it is not possible for these instructions to cover every possible corner case\".",
            "Your own call at the table."),
-    Ruling(24, "repeat", TARGETING, "Repeat",
+    Ruling(24, RulingKey.REPEAT, TARGETING, "Repeat",
            "The repeat shot's \"target selection\" among friends picks the nearest friendly "
            "character in sight (not itself, not frozen): the columns speak of gold, poison and "
            "items, which teammates do not have. The friend gets an extra turn: if it had not "
@@ -246,7 +318,7 @@ RULINGS: tuple[Ruling, ...] = (
            "its turn again.\"",
            options=(Option("nearest", "the nearest friend in sight"),
                     Option("columns", "the row's target columns over the friends in sight"))),
-    Ruling(25, "friendly-target", TARGETING, "Advanced targets are friends, not victims",
+    Ruling(25, RulingKey.FRIENDLY_TARGET, TARGETING, "Advanced targets are friends, not victims",
            "A character aimed at a frozen teammate, a teammate to repeat or a wild wyvern makes "
            "its rushes toward it (the contact shots' rush part too) and no damaging shot at it; "
            "reaching a frozen teammate knocks the ice off, reaching a wild wyvern mounts it. A "
@@ -255,7 +327,7 @@ RULINGS: tuple[Ruling, ...] = (
            "Advanced Target Selection names the targets but not what a damaging shot does to "
            "a friend.",
            "Skip the rest of the sequence after the rush."),
-    Ruling(26, "two-rolled-runes", MOVEMENT, "Two rolled runes",
+    Ruling(26, RulingKey.TWO_ROLLED_RUNES, MOVEMENT, "Two rolled runes",
            "On the Cave of the Keystone and for fliers both dice are rolled; the AI takes the "
            "Rune Die's rune when it can, else the Location Die's (marked only when both rolled "
            "runes were free, the one case it decides). A flier landing on a sticker "
@@ -263,7 +335,7 @@ RULINGS: tuple[Ruling, ...] = (
            "at the start of its next turn.",
            "\"They then choose which rune to move to.\" The AI cannot choose.",
            "Roll a die to choose between two free runes."),
-    Ruling(27, "parts", TARGETING, "Parts and invulnerable pieces",
+    Ruling(27, RulingKey.PARTS, TARGETING, "Parts and invulnerable pieces",
            "A piece marked `part_of` another (Ulom's claw) is never a target of its own and has "
            "no health: its owner counts as seen if either piece is seen, measured to the piece "
            "seen (the nearer if both are), and target selection reads the owner's gold, health, "
@@ -276,18 +348,18 @@ RULINGS: tuple[Ruling, ...] = (
            "\"Both Ulom's piece and his claw piece start in play. Damage may be inflicted on "
            "either piece.\" \"The white Yilleph is invulnerable\".",
            "Measure only to Ulom's own piece."),
-    Ruling(28, "antient-control", TARGETING, "Antient control alternates",
+    Ruling(28, RulingKey.ANTIENT_CONTROL, TARGETING, "Antient control alternates",
            "After the AI uses an Antient, the scenario hands it back to the heroes (`side = "
            "\"heroes\"`), and the printout says to pass its card.",
            "Base game: control of an Antient passes back and forth until the Battle Phase ends.",
            "None known."),
-    Ruling(29, "effects-data", SHOTS, "Modifier effects are data",
+    Ruling(29, RulingKey.EFFECTS_DATA, SHOTS, "Modifier effects are data",
            "What each modifier does, to which kinds of piece (allies cannot be poisoned, "
            "stunned or devoured), and whether it needs damage, is in data/effects.toml. Stun and "
            "regeneration are house texts.",
            "The 3E texts of stun and regeneration were not found.",
            "Your cards' texts in your data folder."),
-    Ruling(30, "devour-poison", SHOTS, "Devour and poison",
+    Ruling(30, RulingKey.DEVOUR_POISON, SHOTS, "Devour and poison",
            "The devour shot deals its token's damage; a survivor goes onto the Devoured! card "
            "(so it is not pushed). Poison kills at once when a hero's Poison cards reach its "
            "starting health (give `starting_health` for heroes; without it the check cannot be "
@@ -295,32 +367,33 @@ RULINGS: tuple[Ruling, ...] = (
            "The devour shot is a level 2 draw; the base game's Poison cards kill at the hero's "
            "starting health.",
            "Push a devoured survivor first."),
-    Ruling(31, "boomerang", SHOTS, "Boomerang",
+    Ruling(31, RulingKey.BOOMERANG, SHOTS, "Boomerang",
            "A token decides the hit on the Active Target; the boomerang lands where the target "
            "stood; the thrower rushes; Ruler 3 laid from the boomerang toward the thrower hits "
            "every enemy beneath it, each with its own level 1 token.",
            "Boomerang: \"Flick the boomerang piece ... Place Ruler 3 over the boomerang piece "
            "and point it toward the attacking character.\" The AI does not flick.",
            "The return does no damage for the AI."),
-    Ruling(32, "portal-trap", SHOTS, "Portal trap",
+    Ruling(32, RulingKey.PORTAL_TRAP, SHOTS, "Portal trap",
            "A token decides the hit; then the D12 portal table replaces the push (1-3: that "
            "damage and the Teleported! card; 4-5: the character may rush; 6-11: 2 damage and a "
            "random rune; 12: the Hidden Cave or a free rune of the players' choice).",
            "\"For each character hit by this shot, roll the D12.\"",
            "Push after the portal table too."),
-    Ruling(33, "absent-hero-tile", COMPONENTS, "A Hero Target tile of a hero not on the mat",
+    Ruling(33, RulingKey.ABSENT_HERO_TILE, COMPONENTS,
+           "A Hero Target tile of a hero not on the mat",
            "A D12 that lands on the tile of a dead or unplaced hero is rolled again, as for an "
            "unassigned tile. A `[playmat]` table beside a shipped playmat id is checked for "
            "mistakes but not used (it is used only with `playmat = \"inline\"`).",
            "\"checking which assigned Hero Target tile was selected\".",
            "The shot is lost."),
-    Ruling(34, "card-rules", SHOTS, "Card rules kept from the data",
+    Ruling(34, RulingKey.CARD_RULES, SHOTS, "Card rules kept from the data",
            "The Gelatinous Cube's second melee carries the round's modifier in rotation "
            "(corrosion, fear, devour, critical); P'holith's summon is one of its four monsters "
            "by the D12 split. A Monster Metre draws cards without replacement.",
            "The cards' own texts (community transcription).",
            "Your cards' texts."),
-    Ruling(35, "stun-and-aloft", SHOTS, "Stun, pieces on obstacles, riders",
+    Ruling(35, RulingKey.STUN_AND_ALOFT, SHOTS, "Stun, pieces on obstacles, riders",
            "A stunned AI character loses its next turn and then the stun ends (the 3E stun text "
            "was not found; 2E stunned characters missed a turn). A piece standing on an "
            "obstacle is safe from the Attack template and from a ruler laid over it (the "
@@ -335,13 +408,13 @@ RULINGS: tuple[Ruling, ...] = (
            "off. Only the rider is moved ... the mount or wyvern remain in place.\"",
            "A stunned AI character still moves but makes no shot; a piece on an obstacle is "
            "pushed off it (the push is a move, not an attack)."),
-    Ruling(36, "teleport-landing", MOVEMENT, "Landing back from the Teleported! card",
+    Ruling(36, RulingKey.TELEPORT_LANDING, MOVEMENT, "Landing back from the Teleported! card",
            "A piece that must land on a rune and rolls only taken runes twelve times takes the "
            "free rune nearest the mat centre. Each re-roll of a taken rune is marked.",
            "\"When the character returns from the Teleported! card they are placed on a random "
            "rune (not the edge of the playmat)\".",
            "Stop rolling after the first taken rune and take the nearest free spot."),
-    Ruling(37, "lord-sequence", TARGETING, "A Catacomb Lord's shot sequence",
+    Ruling(37, RulingKey.LORD_SEQUENCE, TARGETING, "A Catacomb Lord's shot sequence",
            "A Catacomb Lord rolls the D12 for its sequence, split over all its sequences, as "
            "the chapter prints. A card that picks by health (the community transcription of "
            "Kaulaurn's card) is followed only when its data is marked `rulebook` or the switch "
@@ -351,7 +424,7 @@ RULINGS: tuple[Ruling, ...] = (
            "bands, provenance `fan`).",
            options=(Option("d12", "the printed D12 split"),
                     Option("card", "a card's health bands where the data has them"))),
-    Ruling(38, "repeat-sequences", TARGETING, "Aimed at a teammate to repeat",
+    Ruling(38, RulingKey.REPEAT_SEQUENCES, TARGETING, "Aimed at a teammate to repeat",
            "A character whose Active Target is a teammate to repeat performs one of the "
            "sequences that hold the repeat shot: a Catacomb Lord rolls the D12 split over those "
            "alone; another character takes them as ruling 15 says. The sequence's other shots "
@@ -360,7 +433,7 @@ RULINGS: tuple[Ruling, ...] = (
            "their shot sequence\"; \"If the character is a Catacomb Lord, roll the D12\".",
            "The Lord rolls over all its sequences, and a sequence without the repeat is "
            "performed against the friend (rushes only)."),
-    Ruling(39, "frozen-hero", SHOTS, "A frozen hero is not damaged",
+    Ruling(39, RulingKey.FROZEN_HERO, SHOTS, "A frozen hero is not damaged",
            "A frozen character \"cannot be damaged\" (base game, ice shots): an AI hit on a "
            "frozen hero does no damage and no effect that needs damage; the draw still pushes "
            "it when no zero comes out (ruling 20).",
@@ -368,7 +441,8 @@ RULINGS: tuple[Ruling, ...] = (
            "cannot be damaged, and loses its defensive properties.\"",
            options=(Option("no-damage", "a frozen hero takes no damage"),
                     Option("damage", "a frozen hero is damaged as usual"))),
-    Ruling(40, "non-hero-wealth", TARGETING, "Familiars, allies and mounts under gold and items",
+    Ruling(40, RulingKey.NON_HERO_WEALTH, TARGETING,
+           "Familiars, allies and mounts under gold and items",
            "Familiars, allies, mounts and assistants have no gold or items of their own "
            "(familiars \"earn no gold\"), so under the gold columns they rank behind every "
            "hero, and \"hero without any items\" never picks them. Among themselves they tie.",
@@ -377,7 +451,7 @@ RULINGS: tuple[Ruling, ...] = (
            "allies, mounts, and assistants\".",
            options=(Option("behind-heroes", "they rank behind every hero on gold"),
                     Option("count-zero", "they count as holding 0 gold"))),
-    Ruling(41, "rune-when-on-rune", MOVEMENT, "Move to random rune while on a rune",
+    Ruling(41, RulingKey.RUNE_WHEN_ON_RUNE, MOVEMENT, "Move to random rune while on a rune",
            "A piece already on one rune that rolls a different, free rune moves to it: the AI "
            "performs move to random rune, whose text stops it only on the rolled rune. Marked "
            "when the piece leaves a rune for another.",
@@ -386,14 +460,14 @@ RULINGS: tuple[Ruling, ...] = (
            "top of the rolled rune ... nothing happens.\"",
            options=(Option("moves", "it moves to the rolled free rune"),
                     Option("stays", "a piece on any rune stays (the Move to Rune note)"))),
-    Ruling(42, "part-push", SHOTS, "A hit on a part pushes the piece struck",
+    Ruling(42, RulingKey.PART_PUSH, SHOTS, "A hit on a part pushes the piece struck",
            "When the AI hits Ulom's claw, the claw, the piece struck, is pushed with the Clock "
            "template; Ulom takes the damage and the effects.",
            "Clock Template errata: the push \"simulates an enemy character being pushed away by "
            "the impact\"; \"Damage may be inflicted on either piece.\"",
            "Put the Clock template on Ulom's own piece (the push speaks of the Active Target) and "
            "let the claw follow."),
-    Ruling(43, "part-rejoin", MOVEMENT, "A separated part is put back",
+    Ruling(43, RulingKey.PART_REJOIN, MOVEMENT, "A separated part is put back",
            "A hit that separates Ulom's claw from Ulom (they were within 2.5 cm before) puts the "
            "claw back 1 cm from Ulom's edge, on the side where it lies, after any push of either "
            "piece. Ulom takes the damage either way, so putting it back after the damage gives "
@@ -403,7 +477,7 @@ RULINGS: tuple[Ruling, ...] = (
            "piece before any other effect (including damage) is resolved.\"",
            "The players put the claw anywhere within 2.5 cm; or any hit that leaves the two apart "
            "brings the claw back, even one that was far after its flick."),
-    Ruling(44, "reset-timing", SHOTS, "A reset among several tokens",
+    Ruling(44, RulingKey.RESET_TIMING, SHOTS, "A reset among several tokens",
            "A reset icon among a shot's several tokens (the boulder) returns the discard pile "
            "once the whole shot is resolved and its tokens discarded, so they go back into the "
            "bag too.",
@@ -411,7 +485,7 @@ RULINGS: tuple[Ruling, ...] = (
            "draw two level 3 Damage tokens\".",
            "Return the pile as soon as the reset token is resolved, while the shot's other token "
            "is still in hand; that one is discarded afterwards and stays on the pile."),
-    Ruling(45, "kraken-bag", CAVE, "The red Damage tokens are the level 1 bag",
+    Ruling(45, RulingKey.KRAKEN_BAG, CAVE, "The red Damage tokens are the level 1 bag",
            "The Kraken fight draws from the level 1 bag, the tokens an unmodified shot draws: "
            "the hero's own attack is not modified, and with level 1 tokens a hero's usual few "
            "tokens make a contest of the D12. Which bag is red is a data field "
@@ -423,7 +497,7 @@ RULINGS: tuple[Ruling, ...] = (
            options=(Option("1", "the level 1 bag"), Option("2", "the level 2 bag"),
                     Option("3", "the level 3 bag")),
            setting="data/components.toml [kraken] bag"),
-    Ruling(46, "kraken-tie", CAVE, "A tie with the Kraken",
+    Ruling(46, RulingKey.KRAKEN_TIE, CAVE, "A tie with the Kraken",
            "When the hero's tokens add up to exactly the Kraken's strength, the Kraken wins: the "
            "hero has not evaded it.",
            "\"Add up all of the values on the Damage tokens and compare it to the Kraken's attack "
@@ -432,7 +506,8 @@ RULINGS: tuple[Ruling, ...] = (
            options=(Option("kraken", "a tie is the Kraken's win"),
                     Option("hero", "a tie is the hero's win (the defender holds)")),
            setting="automa hidden-cave fight --tie"),
-    Ruling(47, "kraken-draw", CAVE, "The Kraken fight's tokens come out one after the other",
+    Ruling(47, RulingKey.KRAKEN_DRAW, CAVE,
+           "The Kraken fight's tokens come out one after the other",
            "The hero's tokens are drawn from the red bag without putting any back until the "
            "count is reached; if the bag runs empty, its discard pile goes back first, and if "
            "every token is in hand they are counted and all go back into the bag. Afterwards "
@@ -442,7 +517,7 @@ RULINGS: tuple[Ruling, ...] = (
            "values\"; the count can pass the 13 tokens of a bag, and the text does not say "
            "whether the fight's tokens go back.",
            "Draw each token and put it back at once (every draw from the full bag)."),
-    Ruling(48, "cave-once", CAVE, "One visit to the Hidden Cave per hero",
+    Ruling(48, RulingKey.CAVE_ONCE, CAVE, "One visit to the Hidden Cave per hero",
            "A hero who has collected all five monsters may place their piece on the Hidden Cave "
            "card once in the game; the collected pieces stay on their board, out of the game, "
            "after it. A hero sent there by the Portal Trap does not use up their own visit.",
@@ -450,7 +525,7 @@ RULINGS: tuple[Ruling, ...] = (
            "may place their hero's piece on the Hidden Cave card instead of taking their normal "
            "turn.\" The text does not say whether the hero may come back.",
            "The hero may enter again on any later turn while items are left beside the card."),
-    Ruling(49, "cave-pieces", CAVE, "The Hidden Cave sets aside pieces, not monster kinds",
+    Ruling(49, RulingKey.CAVE_PIECES, CAVE, "The Hidden Cave sets aside pieces, not monster kinds",
            "The five pieces set aside for the Hidden Cave are one piece of each of five "
            "level-1 kinds. The Overseer keeps those kinds' Monster cards and their other "
            "pieces: a Monster Metre icon may still draw them, and a hero collects a kind by "
@@ -462,7 +537,7 @@ RULINGS: tuple[Ruling, ...] = (
            "they keep it\".",
            "The five kinds leave the Overseer's draws altogether (then a hero can collect them "
            "only in rooms whose card names them)."),
-    Ruling(50, "monster-vulnerabilities", HERO_HITS, "Monster Vulnerabilities are opt-in",
+    Ruling(50, RulingKey.MONSTER_VULNERABILITIES, HERO_HITS, "Monster Vulnerabilities are opt-in",
            "A hero's `hit` applies the family vulnerabilities (Zombie and Dungeon melee or "
            "missile as critical, Undead fireball as critical, Mythological melee as "
            "regeneration, extra-small Vermin melee or missile as fear, Infernal ice doing 1 "
@@ -472,27 +547,27 @@ RULINGS: tuple[Ruling, ...] = (
            "monster's own defensive properties.\"",
            options=(Option("off", "the optional vulnerabilities are not used"),
                     Option("on", "the optional vulnerabilities apply to the heroes' hits"))),
-    Ruling(51, "portal-rush", HERO_HITS, "Portal Trap 4-5 on an AI piece",
+    Ruling(51, RulingKey.PORTAL_RUSH, HERO_HITS, "Portal Trap 4-5 on an AI piece",
            "When a hero's Portal Trap rolls 4 or 5 on an AI piece, the AI declines the rush "
            "shot it may perform: the piece stays where it is.",
            "\"Result 4-5: no damage is inflicted, affected character may perform rush shot.\" "
            "The chapter says the AI declines the Trilithon, the only other offered flick.",
            "The AI performs the rush toward its Active Target with its line of sight Ruler."),
-    Ruling(52, "portal-twelve", HERO_HITS, "Portal Trap 12 on an AI piece",
+    Ruling(52, RulingKey.PORTAL_TWELVE, HERO_HITS, "Portal Trap 12 on an AI piece",
            "When a hero's Portal Trap rolls 12 on an AI piece, it goes to an unoccupied rune, "
            "never to the Hidden Cave (the Cave is the heroes'); the players roll the rune die "
            "until it names an unoccupied rune, as the AI has no preference.",
            "\"Result 12: no damage is inflicted and the affected character is moved to the "
            "Hidden Cave card or an unoccupied rune of their choice.\"",
            "The heroes choose the rune, as the ones who flicked the trap."),
-    Ruling(53, "dagger-hero", HERO_HITS, "Who throws the dagger for 2",
+    Ruling(53, RulingKey.DAGGER_HERO, HERO_HITS, "Who throws the dagger for 2",
            "In a Catacombs 3E battle a dagger does 2 damage when the hit names its thrower "
            "(`by HERO`) and that piece is a hero; an ally, a familiar or no thrower named gets "
            "the default 1.",
            "\"In Catacombs 3E, this ranged shot inflicts 1 point of damage by default, 2 "
            "points when performed by any Catacomb hero (including the Illusionist).\"",
            "Every dagger does 2 in a 3E battle, whoever throws it."),
-    Ruling(54, "hero-poison", HERO_HITS, "A hero's poison shot on a monster",
+    Ruling(54, RulingKey.HERO_POISON, HERO_HITS, "A hero's poison shot on a monster",
            "The Poison card's value is damage on top of the shot's own, when the shot reaches "
            "the piece: not nullified, reflected or frozen, and never a Catacomb Lord (immune to "
            "every modifier but chain, critical and regeneration). With several pieces hit, "
@@ -500,7 +575,7 @@ RULINGS: tuple[Ruling, ...] = (
            "\"Draw one (and only one) Poison card and immediately inflict the indicated poison "
            "value as damage.\"",
            "The Poison card replaces the shot's damage instead of adding to it."),
-    Ruling(55, "campaign-open-rooms", CAMPAIGNS, "Which rooms are open next",
+    Ruling(55, RulingKey.CAMPAIGN_OPEN_ROOMS, CAMPAIGNS, "Which rooms are open next",
            "Every room of the campaign not yet visited is open, in any order the heroes choose; "
            "of two rooms offered as \"either ... or\" (the Crypt of Shaurath or the Alewife "
            "Tavern), visiting one skips the other; the Catacomb Lord's Lair ends the campaign, "
@@ -509,14 +584,14 @@ RULINGS: tuple[Ruling, ...] = (
            "as arrows on the printed diagrams, which are not in our text.",
            "Follow the printed arrows: put the route your diagram shows in campaigns.toml in "
            "your data folder, or play the rooms in the order the rulebook lists them."),
-    Ruling(56, "campaign-lord", CAMPAIGNS, "The campaign's Catacomb Lord",
+    Ruling(56, RulingKey.CAMPAIGN_LORD, CAMPAIGNS, "The campaign's Catacomb Lord",
            "The campaign's start piece (the Monstrosity, the Pharaoh) is its Catacomb Lord: it "
            "is the Lord whose Mercenary every room's setup uses and whose lair ends the "
            "campaign, unless the players name another with --lord.",
            "\"Start: use the Monstrosity.\" / \"Start: use the Pharaoh.\" The rulebook does "
            "not say what the start piece is used as.",
            "Roll or choose one of the Catacomb Lords and use the start piece otherwise."),
-    Ruling(57, "campaign-hero-death", CAMPAIGNS, "A hero who dies in a campaign room",
+    Ruling(57, RulingKey.CAMPAIGN_HERO_DEATH, CAMPAIGNS, "A hero who dies in a campaign room",
            "The official rule: the dead hero's Items and Poison cards go back to their decks, "
            "their gold to the Treasury and their kills to the pool; they keep their Spells and "
            "come back at the next room's setup with half their starting health, rounded down. "
@@ -531,7 +606,7 @@ RULINGS: tuple[Ruling, ...] = (
                                           "and spells, loses only Poison cards, and comes back "
                                           "at the next setup with half health")),
            setting="automa campaign new --hero-death"),
-    Ruling(58, "cave-in-battle", CAVE, "The Kraken fight inside a battle is fought at once",
+    Ruling(58, RulingKey.CAVE_IN_BATTLE, CAVE, "The Kraken fight inside a battle is fought at once",
            "A hero who enters the Hidden Cave during a room's battle (instead of their turn, or "
            "sent by the Portal Trap) fights the Kraken at once, with their health as it is then "
            "and the battle's own red bag; the outcome lands on their board (the 2 health never "
@@ -544,7 +619,7 @@ RULINGS: tuple[Ruling, ...] = (
            "text does not say when the hero comes back.",
            "The hero stays on the Hidden Cave card, safe from the AI, until the heroes' next "
            "turn, and the 2 health may pass the starting health."),
-    Ruling(59, "antient-summon-once", CAVE, "The cave's Antient is summoned once",
+    Ruling(59, RulingKey.ANTIENT_SUMMON_ONCE, CAVE, "The cave's Antient is summoned once",
            "The Antient won in the Hidden Cave is summoned once in the game, instead of the "
            "hero's base shot sequence in one of their turns; it is then marked used on the "
            "hero's board and a second `summon` is refused. A hero's Antient card in the battle "
@@ -553,14 +628,14 @@ RULINGS: tuple[Ruling, ...] = (
            "performing their hero's base shot sequence in a subsequent turn of the Battle "
            "Phase.\" The text does not say how often.",
            "The Antient may be summoned once in every room, as a once-per-room card."),
-    Ruling(60, "althea-cure", CAMPAIGNS, "Althea the Healer's price to cure a Poison card",
+    Ruling(60, RulingKey.ALTHEA_CURE, CAMPAIGNS, "Althea the Healer's price to cure a Poison card",
            "The official price: 20 gold a Poison card (after the one free cure).",
            "The sources disagree: the official rules say 20 gold, the fan transcription 2 gold "
            "(research notes, Special rooms: \"check the card\").",
            options=(Option("official", "20 gold, the official rules"),
                     Option("fan", "2 gold, the fan transcription")),
            setting="automa campaign new --althea-cure"),
-    Ruling(61, "visit-pool", CAMPAIGNS, "Who pays at a special room",
+    Ruling(61, RulingKey.VISIT_POOL, CAMPAIGNS, "Who pays at a special room",
            "The heroes pool their gold for a purchase only where the source says so (Izchak "
            "the Merchant: \"Gold can be pooled\"); elsewhere one hero pays for what they buy, "
            "even what helps every hero (the Amaranth Inn's sleep).",
@@ -568,7 +643,7 @@ RULINGS: tuple[Ruling, ...] = (
            "nothing about who pays.",
            "The heroes may pool their gold at every special room: set pool = true on the room "
            "in visits.toml in your data folder."),
-    Ruling(62, "tavern-bet", CAMPAIGNS, "The Alewife Tavern's draw",
+    Ruling(62, RulingKey.TAVERN_BET, CAMPAIGNS, "The Alewife Tavern's draw",
            "The heroes drawn decide first (one, two or three hero pieces); otherwise three "
            "pieces of one kind are three of a kind, and an Orc, a Fire Spirit and a Centaur "
            "are three different colours; any other draw wins nothing. The 2 gold bet is "
@@ -579,38 +654,44 @@ RULINGS: tuple[Ruling, ...] = (
            "A winning bet gives the 2 gold back with the reward."),
 )
 
-BY_KEY: Mapping[str, Ruling] = {r.key: r for r in RULINGS}
+BY_KEY: Mapping[RulingKey, Ruling] = {r.key: r for r in RULINGS}
 BY_NUMBER: Mapping[int, Ruling] = {r.number: r for r in RULINGS}
-SWITCHES: Mapping[str, Ruling] = {r.key: r for r in RULINGS if r.options and not r.setting}
+SWITCHES: Mapping[RulingKey, Ruling] = {r.key: r for r in RULINGS if r.options and not r.setting}
+NOT_A_SWITCH = "is not a switchable ruling (see `automa rulings`)"
 
 
-def cite(key: str) -> str:
+def cite(key: RulingKey) -> str:
     """How the printout names ruling `key` in a sentence: "ruling 12"."""
     return f"ruling {ruling(key).number}"
 
 
-def ruling(key: str) -> Ruling:
-    found = BY_KEY.get(key)
-    if found is None:
-        raise KeyError(f"no ruling {key!r} in the registry")
-    return found
+def ruling(key: RulingKey) -> Ruling:
+    return BY_KEY[key]
 
 
-def option(chosen: Mapping[str, str], key: str) -> str:
+def option(chosen: Mapping[str, str], key: RulingKey) -> str:
     """The option in force for a switchable ruling: the scenario's choice, else ours."""
     entry = ruling(key)
     if entry.default is None:
-        raise KeyError(f"ruling {key!r} is not a switch")
+        raise KeyError(f"ruling {key} is not a switch")
     return chosen.get(key, entry.default)
 
 
-def check_choice(key: str, value: object) -> str | None:
+def key_of(word: str) -> RulingKey | None:
+    """The ruling a scenario's `[rulings]` table names by `word`, or None if none is."""
+    try:
+        return RulingKey(word)
+    except ValueError:
+        return None
+
+
+def check_choice(key: RulingKey, value: object) -> str | None:
     """What is wrong with `[rulings] key = value`, or None when it is a valid choice."""
     entry = SWITCHES.get(key)
     if entry is None:
-        if key in BY_KEY and BY_KEY[key].setting:
+        if BY_KEY[key].setting:
             return f"is set as {BY_KEY[key].setting}, not under [rulings]"
-        return "is not a switchable ruling (see `automa rulings`)"
+        return NOT_A_SWITCH
     values = [o.value for o in entry.options]
     if value not in values:
         return (f"ruling {entry.number} takes one of {', '.join(map(repr, values))}, "

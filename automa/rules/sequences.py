@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from automa.model.records import dataclass
-from automa.model.shots import Sequence
+from automa.model.shots import ModifierName, Sequence, ShotName
+from automa.rules.rulings import RulingKey
 
 PREFERENCE_WORDS = {
     "poison-modifier": "any shot with the poison modifier",
@@ -24,18 +25,18 @@ class SequencePlan:
     count: int  # sequences on the card
     trace: tuple[str, ...] = ()
     split: tuple[int, ...] = ()  # the sequences (indices) the D12 is split over
-    rulings: tuple[str, ...] = ()  # keys of the rulings the plan rests on
+    rulings: tuple[RulingKey, ...] = ()  # the rulings the plan rests on
 
 
 def has_preferred_shot(sequence: Sequence, preference: str) -> bool:
     if preference == "poison-modifier":
-        return any(s.has_modifier("poison") for s in sequence.shots)
+        return any(s.has_modifier(ModifierName.POISON) for s in sequence.shots)
     if preference == "critical-modifier":
-        return any(s.has_modifier("critical") for s in sequence.shots)
+        return any(s.has_modifier(ModifierName.CRITICAL) for s in sequence.shots)
     if preference == "ranged-sequence":
         return any(s.is_ranged for s in sequence.shots)
     if preference == "repeat":
-        return any(s.name == "repeat" for s in sequence.shots)
+        return any(s.name == ShotName.REPEAT for s in sequence.shots)
     raise ValueError(f"unknown shot preference {preference!r}")
 
 
@@ -75,10 +76,10 @@ def _plan(sequences: tuple[Sequence, ...], preference: str | None, is_lord: bool
     if several_preferred == "d12":
         return SequencePlan(None, f"shot preference: {words}, held by {len(preferred)} "
                                   f"sequences; D12 split over those", count, split=preferred,
-                            rulings=("preferred-sequence",))
+                            rulings=(RulingKey.PREFERRED_SEQUENCE,))
     return SequencePlan(preferred[0], f"shot preference: {words}; the first of "
                                       f"{len(preferred)} sequences that hold it", count,
-                        rulings=("preferred-sequence",))
+                        rulings=(RulingKey.PREFERRED_SEQUENCE,))
 
 
 def d12_band(count: int, face: int) -> int:
@@ -99,11 +100,11 @@ def plan_repeat(sequences: tuple[Sequence, ...], is_lord: bool,
     a Catacomb Lord splits its D12 over those alone."""
     if not is_lord:
         plan = plan_sequence(sequences, "repeat", False, several_preferred)
-        return replace(plan, rulings=(*plan.rulings, "repeat-sequences"))
+        return replace(plan, rulings=(*plan.rulings, RulingKey.REPEAT_SEQUENCES))
     held = tuple(i for i, s in enumerate(sequences) if has_preferred_shot(s, "repeat"))
     if len(held) == 1:
         return SequencePlan(held[0], "the Catacomb Lord's only sequence with the repeat shot",
-                            len(sequences), rulings=("repeat-sequences",))
+                            len(sequences), rulings=(RulingKey.REPEAT_SEQUENCES,))
     return SequencePlan(None, f"a Catacomb Lord rolls the D12 over its {len(held)} sequences "
                               f"with the repeat shot", len(sequences), split=held,
-                        rulings=("repeat-sequences",))
+                        rulings=(RulingKey.REPEAT_SEQUENCES,))

@@ -6,17 +6,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from automa.model.components import TileSet
+from automa.model.components import CharacterTile, DirectionTile, Family, TileSet
 from automa.model.scenario import Tiles
 from automa.rules.sequences import d12_band
 
 
-def character_tiles_for(tiles: TileSet, lair: bool) -> tuple[str, ...]:
+def character_tiles_for(tiles: TileSet, lair: bool) -> tuple[CharacterTile, ...]:
     """A Battle Room puts the Catacomb Lord Character tile aside."""
-    return tiles.character if lair else tuple(t for t in tiles.character if t != "catacomb-lord")
+    return tiles.character if lair else tuple(t for t in tiles.character
+                                              if t != CharacterTile.CATACOMB_LORD)
 
 
-def direction_pair(drawn: Sequence[str], tiles: TileSet) -> tuple[str, str, list[str]]:
+def direction_pair(drawn: Sequence[DirectionTile], tiles: TileSet
+                   ) -> tuple[DirectionTile, DirectionTile, list[DirectionTile]]:
     """Draw two Direction tiles; a second of the first one's colour is discarded and another
     drawn, so there is one green and one blue. Returns (green, blue, discarded)."""
     colour = {t: "green" for t in tiles.green} | {t: "blue" for t in tiles.blue}
@@ -40,7 +42,7 @@ class Unit:
 
     monster: str
     level: int
-    family: str | None
+    family: Family | None
     source: str  # "named", "Monster Metre level 2", "Mercenary", "minion", ...
 
 

@@ -6,9 +6,10 @@ import math
 from collections.abc import Callable
 
 from automa.model.monsters import BehaviourRow
-from automa.model.pieces import Piece
+from automa.model.pieces import Kind, Piece
 from automa.model.records import dataclass
 from automa.model.scenario import Tiles
+from automa.rules.rulings import RulingKey
 from automa.rules.tiles import DIRECTION_WORDS, TILE_NAMES, by_tiles
 
 CRITERION_WORDS = {
@@ -38,7 +39,7 @@ class TargetChoice:
     reason: str
     close_call: bool = False
     trace: tuple[str, ...] = ()  # column by column: every candidate's value and who stayed
-    rulings: tuple[str, ...] = ()  # keys of the rulings the choice rested on
+    rulings: tuple[RulingKey, ...] = ()  # the rulings the choice rested on
     tied: tuple[str, ...] = ()  # the candidates still tied when the Direction tiles broke it
 
 
@@ -63,7 +64,7 @@ def _build_measure(criterion: str, non_hero_wealth: str) -> Callable[[Candidate]
     behind = non_hero_wealth == "behind-heroes"
 
     def gold(c: Candidate, sign: int) -> float:
-        if c.piece.kind != "hero" and behind:
+        if c.piece.kind != Kind.HERO and behind:
             return math.inf
         return sign * c.piece.gold
 
@@ -73,8 +74,8 @@ def _build_measure(criterion: str, non_hero_wealth: str) -> Callable[[Candidate]
         # a piece without a health track (invulnerable) never wins on health
         "most-health": lambda c: -c.piece.health if c.piece.health is not None else math.inf,
         "least-health": lambda c: c.piece.health if c.piece.health is not None else math.inf,
-        "most-poison": lambda c: -c.piece.poison if c.piece.kind == "hero" else 0,
-        "no-items": lambda c: 0 if c.piece.kind == "hero" and c.piece.items == 0 else 1,
+        "most-poison": lambda c: -c.piece.poison if c.piece.kind == Kind.HERO else 0,
+        "no-items": lambda c: 0 if c.piece.kind == Kind.HERO and c.piece.items == 0 else 1,
         "closest": lambda c: c.distance,
     }[criterion]
 
@@ -82,7 +83,7 @@ def _build_measure(criterion: str, non_hero_wealth: str) -> Callable[[Candidate]
 def _shown(criterion: str, c: Candidate) -> str:
     """How the trace shows a candidate's value on a column (only that one is formatted)."""
     p = c.piece
-    if criterion in WEALTH_COLUMNS and p.kind != "hero":
+    if criterion in WEALTH_COLUMNS and p.kind != Kind.HERO:
         return f"a {p.kind}, no purse" if criterion != "no-items" else f"a {p.kind}"
     if criterion in ("most-gold", "least-gold"):
         return f"{p.gold} gold"
@@ -98,15 +99,15 @@ def _shown(criterion: str, c: Candidate) -> str:
     raise KeyError(criterion)
 
 
-def _rulings_of(criterion: str, remaining: list[Candidate]) -> tuple[str, ...]:
+def _rulings_of(criterion: str, remaining: list[Candidate]) -> tuple[RulingKey, ...]:
     """The rulings a column rests on when it is read over these candidates."""
-    fired: tuple[str, ...] = ()
+    fired: tuple[RulingKey, ...] = ()
     if criterion == "closest":
-        fired += ("closest-edge",)
-    if criterion in WEALTH_COLUMNS and any(c.piece.kind != "hero" for c in remaining):
-        fired += ("non-hero-wealth",)
-    if criterion == "most-poison" and any(c.piece.kind != "hero" for c in remaining):
-        fired += ("most-poison",)
+        fired += (RulingKey.CLOSEST_EDGE,)
+    if criterion in WEALTH_COLUMNS and any(c.piece.kind != Kind.HERO for c in remaining):
+        fired += (RulingKey.NON_HERO_WEALTH,)
+    if criterion == "most-poison" and any(c.piece.kind != Kind.HERO for c in remaining):
+        fired += (RulingKey.MOST_POISON,)
     return fired
 
 
@@ -143,7 +144,7 @@ def select_target(candidates: list[Candidate], row: BehaviourRow, tiles: Tiles,
                             trace=(f"{only.label} is the only enemy in sight",))
     remaining = sorted(candidates, key=lambda c: c.piece.id)
     trace: list[str] = []
-    fired: tuple[str, ...] = ()
+    fired: tuple[RulingKey, ...] = ()
     for field, column in COLUMNS:
         criterion = getattr(row, field)
         if criterion == "closest" and closest is not None:
@@ -186,4 +187,4 @@ def select_target(candidates: list[Candidate], row: BehaviourRow, tiles: Tiles,
     return TargetChoice(first.id, column, tile,
                         f"tied on every column; {column}: {DIRECTION_WORDS[tile]} -> "
                         f"{first.label}", broken.gap < close_call, tuple(trace),
-                        (*fired, "direction-frame"), tuple(c.piece.id for c in remaining))
+                        (*fired, RulingKey.DIRECTION_FRAME), tuple(c.piece.id for c in remaining))

@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter, itemgetter
 from typing import Any, Generic, TypeVar
 
-from automa.model.pieces import Piece
+from automa.model.components import CharacterTile, DirectionTile, Family
+from automa.model.pieces import Kind, Piece
 from automa.model.records import dataclass
 from automa.model.scenario import Tiles
 
@@ -22,30 +23,30 @@ T = TypeVar("T")
 Point = tuple[float, float]
 
 DIRECTION_WORDS = {
-    "left-to-right": "leftmost seen from the Monster Start Zone",
-    "right-to-left": "rightmost seen from the Monster Start Zone",
-    "msz-to-hsz": "nearest the Monster Start Zone edge",
-    "hsz-to-msz": "nearest the Hero Start Zone edge",
+    DirectionTile.LEFT_TO_RIGHT: "leftmost seen from the Monster Start Zone",
+    DirectionTile.RIGHT_TO_LEFT: "rightmost seen from the Monster Start Zone",
+    DirectionTile.MSZ_TO_HSZ: "nearest the Monster Start Zone edge",
+    DirectionTile.HSZ_TO_MSZ: "nearest the Hero Start Zone edge",
 }
 TILE_NAMES = ("green tile", "blue tile")
 TIE_DIGITS = 6  # ranks equal to a millionth of a cm tie: pieces laid on one line
 
 
-def direction_rank(tile: str, at: Point) -> float:
+def direction_rank(tile: DirectionTile, at: Point) -> float:
     """Smaller comes first along the tile's arrow."""
     x, y = at
-    if tile == "left-to-right":
+    if tile == DirectionTile.LEFT_TO_RIGHT:
         return -x
-    if tile == "right-to-left":
+    if tile == DirectionTile.RIGHT_TO_LEFT:
         return x
-    if tile == "msz-to-hsz":
+    if tile == DirectionTile.MSZ_TO_HSZ:
         return -y
-    if tile == "hsz-to-msz":
+    if tile == DirectionTile.HSZ_TO_MSZ:
         return y
     raise KeyError(tile)
 
 
-def tile_key(direction: Sequence[str], at: Point) -> tuple[float, ...]:
+def tile_key(direction: Sequence[DirectionTile], at: Point) -> tuple[float, ...]:
     """The rank along the green tile, then along the blue; equal ranks tie."""
     if len(direction) == 2:  # the two tiles (without a generator: the turn order asks often)
         green, blue = direction
@@ -54,7 +55,7 @@ def tile_key(direction: Sequence[str], at: Point) -> tuple[float, ...]:
     return tuple(round(direction_rank(tile, at), TIE_DIGITS) for tile in direction)
 
 
-def in_tile_order(candidates: Iterable[T], direction: Sequence[str],
+def in_tile_order(candidates: Iterable[T], direction: Sequence[DirectionTile],
                   at: Callable[[T], Point]) -> list[T]:
     """The candidates along the tiles: the green's order, ties by the blue; a complete tie keeps
     their given order (the order `by_tiles` ranks them in, without its trace). Setup scans its
@@ -72,7 +73,7 @@ class TileBreak(Generic[T]):
     trace: tuple[str, ...]
 
 
-def by_tiles(candidates: Sequence[T], direction: Sequence[str], at: Callable[[T], Point],
+def by_tiles(candidates: Sequence[T], direction: Sequence[DirectionTile], at: Callable[[T], Point],
              name: Callable[[T], str], explain: bool = True) -> TileBreak[T]:
     """Break a tie with the Direction tiles: the green keeps those tied on it, the blue
     decides among those alone. A complete tie keeps the candidates' given order. Without
@@ -97,13 +98,13 @@ def by_tiles(candidates: Sequence[T], direction: Sequence[str], at: Callable[[T]
     return TileBreak(ranked, None, 0.0, tuple(trace))
 
 
-def character_tile(piece: Piece) -> str:
-    if piece.kind in ("catacomb-lord", "antient"):
-        return piece.kind
-    return f"level-{piece.level}" if piece.level else "level-1"
+def character_tile(piece: Piece) -> CharacterTile:
+    if piece.kind in (Kind.CATACOMB_LORD, Kind.ANTIENT):
+        return CharacterTile(piece.kind)
+    return CharacterTile(f"level-{piece.level}") if piece.level else CharacterTile.LEVEL_1
 
 
-def first_on_tiles(candidates: Sequence[T], direction: Sequence[str],
+def first_on_tiles(candidates: Sequence[T], direction: Sequence[DirectionTile],
                    at: Callable[[T], Point]) -> tuple[T, int | None]:
     """`by_tiles(...)`'s first candidate and deciding tile, without ranking the others or
     measuring the gap: the least key wins (the first of equal ones, as the stable sort keeps
@@ -122,7 +123,7 @@ def first_on_tiles(candidates: Sequence[T], direction: Sequence[str],
     return first, None
 
 
-RankKey = tuple[str, int | None, str | None]  # what a piece's places on the tiles rest on
+RankKey = tuple[Kind, int | None, Family | None]  # what a piece's places on the tiles rest on
 
 
 def _book(tiles: Tiles, name: str) -> dict[Any, Any]:

@@ -12,10 +12,12 @@ from collections.abc import Sequence
 
 from automa.model.components import DamageToken
 from automa.model.scenario import Bag
-from automa.model.shots import Shot
+from automa.model.shots import ModifierName, Shot, ShotName
 
-LEVEL_TWO_SHOTS = frozenset({"roll", "bite", "sword", "devour", "giant-fireball"})
-IGNORED_BY_AI = frozenset({"chain", "target"})  # chain ignored; target melee is a plain melee
+LEVEL_TWO_SHOTS = frozenset({ShotName.ROLL, ShotName.BITE, ShotName.SWORD, ShotName.DEVOUR,
+                             ShotName.GIANT_FIREBALL})
+# chain ignored; target melee is a plain melee
+IGNORED_BY_AI = frozenset({ModifierName.CHAIN, ModifierName.TARGET})
 
 
 def token_levels(shot: Shot) -> tuple[int, ...]:
@@ -25,9 +27,9 @@ def token_levels(shot: Shot) -> tuple[int, ...]:
     sword (as bite), devour and giant fireball: level 2. Any other unmodified shot: level 1.
     """
     modifiers = [m.name for m in shot.modifiers if m.name not in IGNORED_BY_AI]
-    if shot.name == "boulder":
+    if shot.name == ShotName.BOULDER:
         return (3, 3)  # already the strongest draw; a modifier does not lessen it
-    if "critical" in modifiers:
+    if ModifierName.CRITICAL in modifiers:
         return (3,)
     if modifiers or shot.name in LEVEL_TWO_SHOTS:
         return (2,)

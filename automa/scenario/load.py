@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING, Any
 from automa.catalog.fields import card_hint, kind_of, missing_for_battle
 from automa.catalog.load import Catalog, parse_playmat
 from automa.catalog.pieces import disc_radius, lookup, monster_piece
-from automa.catalog.reader import Record, check_int, describe, parse_toml, read_file_text
+from automa.catalog.reader import Record, W, check_int, describe, parse_toml, read_file_text
 from automa.errors import ScenarioError
 from automa.geometry.moves import overlap_with, rides_on
 from automa.geometry.table import PLACEMENT_TOLERANCE, build_table
-from automa.model.components import FAMILIES, DamageToken
+from automa.model.components import FAMILIES, DamageToken, DirectionTile
+from automa.model.modes import LosTest
 from automa.model.monsters import LordSpec, MonsterSpec
-from automa.model.pieces import AI_KINDS, CONDITIONS, HERO_KINDS, NEUTRAL_KINDS, SIDES, Piece
+from automa.model.pieces import CONDITIONS, SIDE_KINDS, SIDES, Condition, Kind, Piece, Side
 from automa.model.playmat import Playmat
 from automa.model.scenario import (
     LOS_TESTS,
@@ -27,7 +28,7 @@ from automa.model.scenario import (
     Tiles,
 )
 from automa.model.shots import Sequence, parse_sequence
-from automa.rules.rulings import check_choice
+from automa.rules.rulings import NOT_A_SWITCH, check_choice, key_of
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -53,7 +54,7 @@ def parse_scenario(text: str, source: str, catalog: Catalog) -> Scenario:
     playmat = _playmat(top, battle, playmat_ref, catalog)
     settings = Settings(
         los_blocked=battle.boolean("los_blocked", False),
-        los_test=battle.choice("los_test", LOS_TESTS, "centre-line"),
+        los_test=battle.choice("los_test", LOS_TESTS, LosTest.CENTRE_LINE),
         advanced_targeting=battle.boolean("advanced_targeting", False),
         close_call=battle.number("close_call", 0.5, low=0.0, high=10.0),
         rulings=_rulings(top),
@@ -90,13 +91,18 @@ def _out(top: Record, pieces: tuple[Piece, ...]) -> dict[str, str]:
 
 
 def _rulings(top: Record) -> dict[str, str]:
-    """`[rulings]`: the table's choice for each switchable ruling it reads otherwise."""
-    chosen = top.table_of("rulings", {})
-    for key, value in chosen.items():
+    """`[rulings]`: the table's choice for each switchable ruling it reads otherwise, keyed by
+    the ruling's `RulingKey` (a word that names no ruling is refused by name)."""
+    chosen: dict[str, str] = {}
+    for word, value in top.table_of("rulings", {}).items():
+        key = key_of(word)
+        if key is None:
+            raise ScenarioError(top.file, "rulings", word, NOT_A_SWITCH)
         problem = check_choice(key, value)
         if problem is not None:
-            raise ScenarioError(top.file, "rulings", key, problem)
-    return {str(k): str(v) for k, v in chosen.items()}
+            raise ScenarioError(top.file, "rulings", word, problem)
+        chosen[key] = str(value)
+    return chosen
 
 
 def _playmat(top: Record, battle: Record, ref: str, catalog: Catalog) -> Playmat:
@@ -167,8 +173,8 @@ def _pieces(top: Record, catalog: Catalog, playmat: Playmat) -> tuple[Piece, ...
                 raise rec.fail("id", f"{piece.id!r} is already the id of [[piece]] number "
                                      f"{number}; this is number {i + 1}")
         where = (x, y) = piece.at
-        off_table = piece.conditions & {"teleported", "devoured"}
-        placed = [p for p in pieces if not p.conditions & {"teleported", "devoured"}
+        off_table = piece.conditions & {Condition.TELEPORTED, Condition.DEVOURED}
+        placed = [p for p in pieces if not p.conditions & {Condition.TELEPORTED, Condition.DEVOURED}
                   and not rides_on(piece, p) and not rides_on(p, piece)]  # a rider on top
         if off_table and not (-playmat.width <= x <= 2 * playmat.width
                               and -playmat.length <= y <= 2 * playmat.length):
@@ -177,7 +183,7 @@ def _pieces(top: Record, catalog: Catalog, playmat: Playmat) -> tuple[Piece, ...
                                  f"Devoured! card keeps a spot on the mat or beside it")
         clash = None if off_table else overlap_with(table, placed, piece, where,
                                                     PLACEMENT_TOLERANCE)
-        if clash and clash.startswith("obstacle") and "aloft" in piece.conditions:
+        if clash and clash.startswith("obstacle") and Condition.ALOFT in piece.conditions:
             clash = None  # a flier on top of an obstacle
         if clash == "the mat edge":
             raise rec.fail("at", f"({x:g}, {y:g}) with radius {piece.radius:g} is off the "
@@ -197,21 +203,22 @@ def _pieces(top: Record, catalog: Catalog, playmat: Playmat) -> tuple[Piece, ...
 def _piece(rec: Record, catalog: Catalog) -> Piece:
     piece_id = rec.string("id")
     side = rec.choice("side", SIDES)
-    kinds = {"heroes": (*HERO_KINDS, "antient"), "ai": AI_KINDS, "neutral": NEUTRAL_KINDS}[side]
+    kinds = SIDE_KINDS[side]
     kind = rec.choice("kind", kinds, kinds[0])
     at = rec.point("at")
-    conditions = frozenset(rec.strings("conditions", ()))
-    for condition in conditions:
+    words = rec.strings("conditions", ())
+    for condition in words:
         if condition not in CONDITIONS:
             raise rec.fail("conditions", f"unknown condition {condition!r} "
                                          f"(known: {', '.join(CONDITIONS)})")
+    conditions = frozenset(map(Condition, words))
     spec = None
-    if side == "ai" or kind == "antient":
+    if side == Side.AI or kind == Kind.ANTIENT:
         base, spec = _ai_base(rec, catalog, piece_id, kind, at)
     else:
         base = Piece(id=piece_id, side=side, kind=kind, at=at,
                      radius=disc_radius(catalog, "hero"))
-    if spec is not None and side == "ai":
+    if spec is not None and side == Side.AI:
         _require_known(rec, catalog, spec)
     health_default = base.health if base.health is not None else ...
     health: int | None
@@ -220,7 +227,7 @@ def _piece(rec: Record, catalog: Catalog) -> Piece:
                                  "piece it is part of")
     if rec.has("part_of"):
         health = None
-    elif side == "heroes" and kind != "antient" and not rec.has("invulnerable"):
+    elif side == Side.HEROES and kind != Kind.ANTIENT and not rec.has("invulnerable"):
         health = rec.integer("health", low=1, high=99)
     elif rec.has("health") or base.health is not None:
         health = rec.integer("health", health_default, low=1, high=99)
@@ -231,7 +238,7 @@ def _piece(rec: Record, catalog: Catalog) -> Piece:
         sequences = _sequences(rec, catalog)
     family = rec.choice("family", FAMILIES) if rec.has("family") else base.family
     level = rec.integer("level", low=1, high=4) if rec.has("level") else base.level
-    if side == "ai" and kind == "monster" and (family is None or level is None):
+    if side == Side.AI and kind == Kind.MONSTER and (family is None or level is None):
         missing = "family" if family is None else "level"
         raise rec.fail(missing, f"not known for this monster; give `{missing}` here")
     return Piece(
@@ -284,15 +291,15 @@ def _require_known(rec: Record, catalog: Catalog, spec: MonsterSpec | LordSpec) 
                                   f"or {card_hint(spec.id)}")
 
 
-def _ai_base(rec: Record, catalog: Catalog, piece_id: str, kind: str,
+def _ai_base(rec: Record, catalog: Catalog, piece_id: str, kind: Kind,
              at: tuple[float, float]) -> tuple[Piece, MonsterSpec | LordSpec | None]:
     monster_id = rec.optional_string("monster")
     if monster_id is None:
-        if kind != "antient" and not rec.has("sequences"):
+        if kind != Kind.ANTIENT and not rec.has("sequences"):
             raise rec.fail("monster", "missing: give a monster id, or family, level, health "
                                       "and sequences for a monster our data lacks")
-        return Piece(id=piece_id, side="ai", kind=kind, at=at,
-                     radius=disc_radius(catalog, None if kind != "antient" else "hero")), None
+        return Piece(id=piece_id, side=Side.AI, kind=kind, at=at,
+                     radius=disc_radius(catalog, None if kind != Kind.ANTIENT else "hero")), None
     spec = lookup(catalog, monster_id)
     if spec is None:
         known = [*catalog.monsters, *catalog.lords]
@@ -319,7 +326,7 @@ def _tiles(top: Record, pieces: tuple[Piece, ...], catalog: Catalog) -> Tiles:
             raise rec.fail("direction", f"expected [green, blue]: green one of "
                                         f"{', '.join(faces.green)}, blue one of "
                                         f"{', '.join(faces.blue)}")
-        direction = (values[0], values[1])
+        direction = (DirectionTile(values[0]), DirectionTile(values[1]))
     targets: dict[str, int] = {}
     for hero, tile in rec.table_of("hero_targets", {}).items():
         rec.plain(f"hero_targets.{hero}", hero)
@@ -332,8 +339,8 @@ def _tiles(top: Record, pieces: tuple[Piece, ...], catalog: Catalog) -> Tiles:
     return Tiles(character, monster, direction, targets)
 
 
-def _order(rec: Record, key: str, known: tuple[str, ...], default: tuple[str, ...]
-           ) -> tuple[str, ...]:
+def _order(rec: Record, key: str, known: tuple[W, ...], default: tuple[W, ...]
+           ) -> tuple[W, ...]:
     if not rec.has(key):
         return default
     values = rec.strings(key)
@@ -342,7 +349,7 @@ def _order(rec: Record, key: str, known: tuple[str, ...], default: tuple[str, ..
             raise rec.fail(key, f"unknown tile {value!r} (known: {', '.join(known)})")
     if len(set(values)) != len(values):
         raise rec.fail(key, "a tile appears twice")
-    return values
+    return tuple(known[known.index(value)] for value in values)  # as enum members
 
 
 def _token(rec: Record, field: str, text: object, level: int, catalog: Catalog) -> DamageToken:

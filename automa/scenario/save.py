@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from automa.model.pieces import Piece
+from automa.model.pieces import Kind, Piece, Side
 from automa.model.playmat import Playmat
 from automa.model.scenario import Scenario
 from automa.scenario.load import FORMAT
@@ -57,7 +57,7 @@ def _piece_lines(piece: Piece) -> list[str]:
     for key in ("gold", "poison", "items"):
         if getattr(piece, key):
             lines.append(f"{key} = {getattr(piece, key)}")
-    if piece.side == "ai" and piece.kind == "monster":
+    if piece.side == Side.AI and piece.kind == Kind.MONSTER:
         lines += [f"family = {_s(piece.family or '')}", f"level = {piece.level}"]
     if piece.sequences:
         lines.append(f"sequences = {_list([_s(s.notation()) for s in piece.sequences])}")

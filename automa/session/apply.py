@@ -28,11 +28,12 @@ from automa.errors import InputError, RulesError
 from automa.geometry.moves import overlap_with
 from automa.geometry.table import PLACEMENT_TOLERANCE, TableGeometry, build_table
 from automa.model.components import DamageToken
+from automa.model.modes import KrakenTie
 from automa.model.monsters import MonsterSpec
-from automa.model.pieces import Condition, Piece, Side
+from automa.model.pieces import Condition, Kind, Piece, Side
 from automa.model.scenario import Bag, Scenario
-from automa.model.shots import Shot, parse_shot
-from automa.rules.rulings import cite, option
+from automa.model.shots import ModifierName, Shot, ShotName, parse_shot
+from automa.rules.rulings import RulingKey, cite, option
 from automa.session.agreement import (
     Contradiction,
     compare_ends,
@@ -67,7 +68,6 @@ from automa.session.commands import (
     GeometryAnswer,
     Heal,
     Hit,
-    KrakenTie,
     Move,
     NextActivation,
     Redo,
@@ -261,7 +261,7 @@ def apply_use(battle: Battle, command: UseCard) -> Battle:
 
 def _parsed_shot(text: str) -> Shot:
     try:  # a fire wall is no shot: the piece hit or was pushed into one
-        return Shot("fire-wall") if text == "fire-wall" else parse_shot(text)
+        return Shot(ShotName.FIRE_WALL) if text == ShotName.FIRE_WALL else parse_shot(text)
     except ValueError as error:
         raise InputError(str(error)) from None
 
@@ -297,24 +297,24 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
     if command.by is not None and (attacker is None or attacker.side != Side.HEROES):
         raise InputError(f"`by {command.by}`: no hero {command.by!r} in play")
     poison = command.poison_card
-    if "poison" in modifiers and poison is None:
+    if ModifierName.POISON in modifiers and poison is None:
         raise InputError("a poison shot needs the Poison card's value (1-9)")
     rolls = command.portal
-    if parsed.name == "portal-trap" and len(rolls) != len(targets):
+    if parsed.name == ShotName.PORTAL_TRAP and len(rolls) != len(targets):
         raise InputError(f"the Portal Trap needs one D12 (1-12) per piece hit, not "
                          f"{list(rolls)!r}")
-    vulnerabilities = option(rulings, "monster-vulnerabilities") == "on"
+    vulnerabilities = option(rulings, RulingKey.MONSTER_VULNERABILITIES) == "on"
     lines: list[str] = []
-    if parsed.name == "dagger":
+    if parsed.name == ShotName.DAGGER:
         thrower = "2 damage, thrown by a Catacomb hero" if _catacomb(attacker) else \
             "1 damage, no Catacomb hero named"
-        lines.append(f"dagger: {thrower} ({cite('dagger-hero')}); the thrower now performs "
+        lines.append(f"dagger: {thrower} ({cite(RulingKey.DAGGER_HERO)}); the thrower now performs "
                      f"move to rune")
     for index, target_id in enumerate(targets):
         target = _target(battle, target_id)
         spec = monsters.get(target.monster) if target.monster else None
         shot = HeroShot(parsed.name, modifiers, _catacomb(attacker), poison,
-                        rolls[index] if parsed.name == "portal-trap" else None,
+                        rolls[index] if parsed.name == ShotName.PORTAL_TRAP else None,
                         vulnerabilities, target_id in command.last_damaged)
         out = resolve(shot, target, spec, modified=index == 0)
         after = health_after(target, out)
@@ -337,7 +337,7 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
 
 def _catacomb(attacker: Piece | None) -> bool:
     """Ruling 48: a hero piece named with `by` is a Catacomb hero in a Catacombs 3E battle."""
-    return attacker is not None and attacker.kind == "hero"
+    return attacker is not None and attacker.kind == Kind.HERO
 
 
 def _target(battle: Battle, target_id: str) -> Piece:
@@ -371,11 +371,11 @@ def _free_devoured(battle: Battle, devourer: Piece, lines: list[str]) -> Battle:
     """Devoured characters are released when the devouring monster dies: back where it died.
     The log does not say whom a monster devoured: a dying devourer frees the devoured heroes
     when no other AI piece in play could have devoured them."""
-    if "devour" not in _shot_words(devourer):
+    if not _devours(devourer):
         return battle
     for piece in battle.pieces:
         if piece.side == Side.HEROES and Condition.DEVOURED in piece.conditions and not any(
-                p.side == Side.AI and "devour" in _shot_words(p) for p in battle.on_table()):
+                p.side == Side.AI and _devours(p) for p in battle.on_table()):
             battle = battle.with_piece(replace(piece.moved(devourer.at),
                                                conditions=piece.conditions
                                                - {Condition.DEVOURED}))
@@ -384,9 +384,10 @@ def _free_devoured(battle: Battle, devourer: Piece, lines: list[str]) -> Battle:
     return battle
 
 
-def _shot_words(piece: Piece) -> set[str]:
-    return {s.name for seq in piece.sequences for s in seq.shots} | \
-        {m.name for seq in piece.sequences for s in seq.shots for m in s.modifiers}
+def _devours(piece: Piece) -> bool:
+    """Whether a piece can devour: a devour shot, or a shot with the devour modifier."""
+    return any(s.name == ShotName.DEVOUR or s.has_modifier(ModifierName.DEVOUR)
+               for seq in piece.sequences for s in seq.shots)
 
 
 DAMAGE_USAGE = "damage ID N [by HERO]"
@@ -416,10 +417,10 @@ def hit_questions(command: Hit, physical: bool) -> list[NumberAsked]:
     """What a hit asks the table, in order: the Poison card drawn for a poison shot, then in
     physical mode the Portal Trap's D12 for each piece hit (virtual dice roll it)."""
     asked = []
-    if "poison" in command.modifiers and command.poison_card is None:
+    if ModifierName.POISON in command.modifiers and command.poison_card is None:
         asked.append(NumberAsked("the Poison card drawn", "a Poison card's value",
                                  "the Poison card you drew shows", 1, 9))
-    if command.shot_name == "portal-trap" and not command.portal and physical:
+    if command.shot_name == ShotName.PORTAL_TRAP and not command.portal and physical:
         asked += [NumberAsked(f"the D12 for the Portal Trap on {t}", "a face of the D12",
                               f"D12 rolled for the Portal Trap on {t}", 1, 12)
                   for t in command.targets]
@@ -435,13 +436,14 @@ def resolve_hit(command: Hit, state: SessionState, setting: Setting, done: Seque
     answers = [_asked_number(asker, q.prompt, range(q.low, q.high + 1), q.what)
                for q in hit_questions(command, setting.physical)]
     resolved = command
-    if "poison" in command.modifiers and command.poison_card is None:
+    if ModifierName.POISON in command.modifiers and command.poison_card is None:
         resolved = replace(resolved, poison_card=answers.pop(0))
-    if command.shot_name == "portal-trap" and not command.portal:
+    if command.shot_name == ShotName.PORTAL_TRAP and not command.portal:
         rolls = tuple(answers) if setting.physical else _rolled(command.targets, setting,
                                                                 len(done))
         resolved = replace(resolved, portal=rolls)
-    if "chain" in command.modifiers and command.by is not None and not command.last_damaged:
+    if ModifierName.CHAIN in command.modifiers and command.by is not None \
+            and not command.last_damaged:
         resolved = replace(resolved, last_damaged=tuple(
             last_damaged(state.scenario, done, setting, command.by)))
     return resolved
@@ -513,7 +515,7 @@ def resolve_cave(command: EnterCave, state: SessionState, setting: Setting,
                          f"taking their turn (`cave {hero_id} {command.shots} portal` when the "
                          f"Portal Trap sent them)")
     hero = state.battle.get(hero_id)
-    if hero is None or hero.side != Side.HEROES or hero.kind != "hero":
+    if hero is None or hero.side != Side.HEROES or hero.kind != Kind.HERO:
         raise InputError(f"no hero {hero_id!r} in play")
     if not state.battle.placed(hero) and not portal:
         raise InputError(f"{hero_id} is on the Teleported! or Devoured! card: not on the mat")
@@ -532,7 +534,7 @@ def resolve_cave(command: EnterCave, state: SessionState, setting: Setting,
         return command
     catalog = setting.catalog
     level = catalog.components.red_bag
-    tie = KrakenTie(option(state.scenario.settings.rulings, "kraken-tie"))
+    tie = KrakenTie(option(state.scenario.settings.rulings, RulingKey.KRAKEN_TIE))
     chance = new_chance(catalog, setting.seed, len(done), asker if setting.physical else None)
     if asker is not None:
         asker.announce(KrakenFightBegins(hero_id, portal,
@@ -546,14 +548,14 @@ def resolve_cave(command: EnterCave, state: SessionState, setting: Setting,
         return chance.token(level, bag, "against the Kraken", hand)
 
     result = fight(hero.health or 0, command.shots, state.battle.bags[level],
-                   lambda: chance.d12("the Kraken's strength"), draw, str(tie))
+                   lambda: chance.d12("the Kraken's strength"), draw, tie)
     antient = None
     if result.hero_wins:
         item = _asked_choice(asker, f"{hero_id} evaded the Kraken: the item of their choice",
                              list(now.items))
         taken = set(antients_won((*room.other_rooms, *done)))
         free = [a for a, spec in sorted(catalog.monsters.items())
-                if spec.kind == "antient" and a not in taken]
+                if spec.kind == Kind.ANTIENT and a not in taken]
         antient = _asked_choice(asker, "the unused Antient of their choice", free) \
             if free else "none"
     else:
@@ -580,7 +582,7 @@ def check_summon(command: Summon, state: SessionState, setting: Setting,
     room = setting.room
     won = antients_won((*(room.other_rooms if room else ()), *done), hero_id)
     cards = [p.id for p in state.scenario.pieces
-             if p.side == Side.HEROES and p.kind == "antient"]
+             if p.side == Side.HEROES and p.kind == Kind.ANTIENT]
     if antient not in won and antient not in cards:
         held = ", ".join([*won, *cards]) or "none"
         raise InputError(f"{hero_id} holds no Antient {antient!r} (held: {held}; won in the "

@@ -15,7 +15,7 @@ from automa.engine.battle import Battle
 from automa.errors import InputError
 from automa.model.board import PLATINUM
 from automa.model.components import DamageToken
-from automa.model.pieces import Piece, Side
+from automa.model.pieces import Kind, Piece, Side
 from automa.model.scenario import Bag, Scenario
 from automa.rules.hidden_cave import HiddenCave, collect
 from automa.rules.kraken import KrakenFight, fight, reward, token_count
@@ -55,9 +55,9 @@ class RoomContext:
 
 def hero_in_play(battle: Battle, hero_id: str) -> Piece:
     hero = battle.get(hero_id)
-    if hero is None or hero.side != Side.HEROES or hero.kind != "hero":
+    if hero is None or hero.side != Side.HEROES or hero.kind != Kind.HERO:
         heroes = ", ".join(p.id for p in battle.pieces
-                           if p.side == Side.HEROES and p.kind == "hero")
+                           if p.side == Side.HEROES and p.kind == Kind.HERO)
         raise InputError(f"no hero {hero_id!r} in play (heroes: {heroes or 'none'})")
     return hero
 
@@ -87,7 +87,7 @@ def replay_fight(battle: Battle, command: EnterCave, outcome: CaveFight) -> Krak
         return token
 
     return fight(hero.health or 0, command.shots, bag, lambda: outcome.strength, next_token,
-                 str(outcome.tie))
+                 outcome.tie)
 
 
 def apply_cave(battle: Battle, command: EnterCave) -> Battle:
@@ -185,7 +185,7 @@ def antients_held(battle: Battle, room: RoomContext | None, done: Sequence[Comma
     commands = (*(room.other_rooms if room else ()), *done)
     held: Held = {}
     for hero in battle.pieces:
-        if hero.side != Side.HEROES or hero.kind != "hero":
+        if hero.side != Side.HEROES or hero.kind != Kind.HERO:
             continue
         gone = {*hero.used, *summoned_in_other_rooms(room, hero.id)}
         held[hero.id] = tuple((name, summoned_mark(name) in gone)

@@ -20,6 +20,7 @@ from enum import StrEnum
 from typing import ClassVar, TypeVar
 
 from automa.errors import InputError
+from automa.model.modes import KrakenTie
 from automa.model.pieces import Condition
 
 Point = tuple[float, float]
@@ -49,13 +50,6 @@ class UsePeriod(StrEnum):
 
     ROOM = "room"
     GAME = "game"
-
-
-class KrakenTie(StrEnum):
-    """Who wins a tie against the Kraken (ruling kraken-tie)."""
-
-    KRAKEN = "kraken"
-    HERO = "hero"
 
 
 class Die(StrEnum):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from automa.model.pieces import Kind
 from automa.rules.battle_end import (
     FROZEN_CLEAR,
     devoured_return,
@@ -46,6 +47,6 @@ def battle_over(game: Game) -> BattleOver | None:
         else ()
     gold = {name: spec.gold for name, spec in game.catalog.monsters.items()}
     lines = resolution(pieces, battle.out, gold, cave,
-                       any(p.kind == "catacomb-lord" for p in pieces),
+                       any(p.kind == Kind.CATACOMB_LORD for p in pieces),
                        frozen_by(game) if cleared == FROZEN_CLEAR else None)
     return BattleOver(cleared, None, tuple(devoured_return(battle.pieces)), tuple(lines))

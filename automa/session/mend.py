@@ -21,7 +21,9 @@ from typing import Any
 import numpy as np
 
 from automa.catalog.load import Catalog
+from automa.engine.judge import GEOMETRY_MODES, GeometryMode
 from automa.errors import AutomaError
+from automa.model.modes import DiceMode
 from automa.session.chain import (
     SEQ,
     Sealed,
@@ -35,7 +37,7 @@ from automa.session.chain import (
     whole_lines,
 )
 from automa.session.checks import DAMAGED, check_event
-from automa.session.commands import read_or_damaged
+from automa.session.commands import Source, read_or_damaged
 from automa.session.log import (
     LOG_FORMAT,
     LOG_VERSION,
@@ -190,18 +192,21 @@ def _modes(found: dict[str, Any], events: Sequence[dict[str, Any]]) -> tuple[str
     valid and the inputs agree, else as the inputs show."""
     sources = {o.get("source") for e in events if e.get("type") == "activation"
                for o in e.get("outcomes", []) if isinstance(o, dict)}
-    modes = {a.get("mode", "tracked") for e in events if e.get("type") == "activation"
+    modes = {a.get("mode", GeometryMode.TRACKED) for e in events
+             if e.get("type") == "activation"
              for a in e.get("answers", []) if isinstance(a, dict)}
     chance = found.get("chance")
-    inferred_chance = "physical" if "table" in sources else "virtual"
-    if chance not in ("virtual", "physical") or ("table" in sources) != (chance == "physical"):
+    played_at_table = Source.TABLE in sources
+    inferred_chance = DiceMode.PHYSICAL if played_at_table else DiceMode.VIRTUAL
+    if chance not in tuple(DiceMode) or played_at_table != (chance == DiceMode.PHYSICAL):
         chance, said_chance = inferred_chance, "as the logged rolls show"
     else:
         said_chance = "read from the damaged line"
     geometry = found.get("geometry")
-    inferred = next(iter(modes)) if len(modes) == 1 else "hybrid" if modes else "tracked"
-    if geometry not in ("tracked", "asked", "hybrid") or (modes and geometry not in modes
-                                                          and geometry != "hybrid"):
+    inferred = next(iter(modes)) if len(modes) == 1 else \
+        GeometryMode.HYBRID if modes else GeometryMode.TRACKED
+    if geometry not in GEOMETRY_MODES or (modes and geometry not in modes
+                                          and geometry != GeometryMode.HYBRID):
         geometry, said_geometry = inferred, "as the logged answers show"
     else:
         said_geometry = "read from the damaged line"

@@ -12,8 +12,10 @@ from typing import Any
 
 from automa.catalog.digests import data_changes, data_digests, file_digests, well_formed
 from automa.catalog.load import Catalog
+from automa.model.pieces import Kind
 from automa.model.scenario import Scenario
 from automa.model.shots import Sequence as ShotSequence
+from automa.model.shots import ShotName
 from automa.rules.rulings import SWITCHES, option
 from automa.session.commands import BASIS_KEYS, Checkpoint, Command
 
@@ -28,7 +30,7 @@ def rulings_in_force(scenario: Scenario) -> dict[str, str]:
 
 def _summons(sequences: Iterable[ShotSequence]) -> list[str]:
     return [shot.argument for sequence in sequences for shot in sequence.shots
-            if shot.name == "summon" and shot.argument]
+            if shot.name == ShotName.SUMMON and shot.argument]
 
 
 def records_reached(scenario: Scenario, catalog: Catalog) -> dict[str, set[str]]:
@@ -37,7 +39,7 @@ def records_reached(scenario: Scenario, catalog: Catalog) -> dict[str, set[str]]
     summoned)."""
     todo = [p.monster for p in scenario.pieces if p.monster]
     todo += _summons(s for p in scenario.pieces for s in p.sequences)
-    todo += [key for key, spec in catalog.monsters.items() if spec.kind == "antient"]
+    todo += [key for key, spec in catalog.monsters.items() if spec.kind == Kind.ANTIENT]
     monsters: set[str] = set()
     lords: set[str] = set()
     while todo:

@@ -16,6 +16,7 @@ from automa.catalog.load import Catalog
 from automa.engine.judge import GEOMETRY_MODES, GeometryMode
 from automa.errors import InputError, ScenarioError
 from automa.geometry.table import build_table
+from automa.model.modes import DiceMode
 from automa.model.scenario import Scenario
 from automa.scenario.load import parse_scenario
 from automa.session.agreement import Contradiction
@@ -42,7 +43,7 @@ from automa.storage import atomic_write_bytes
 
 SCENARIO = "scenario.toml"
 LOG = "log.jsonl"
-CHANCE_MODES = ("virtual", "physical")
+CHANCE_MODES = tuple(DiceMode)
 
 
 class Session(Game):
@@ -60,7 +61,7 @@ class Session(Game):
         self.end = LogEnd.of(folder / LOG, contents)  # where the next input goes
         seed = header.get("seed")
         assert isinstance(seed, int)
-        super().__init__(scenario, catalog, seed, header.get("chance") == "physical",
+        super().__init__(scenario, catalog, seed, header.get("chance") == DiceMode.PHYSICAL,
                          _geometry_mode(header), room)
         self.raw = commands_of(contents)
         changes = basis_changes(recorded_basis(header, in_force(self.raw)[0]), scenario,
@@ -73,7 +74,8 @@ class Session(Game):
 
     @classmethod
     def create(cls, folder: Path, scenario_path: Path, catalog: Catalog, seed: int | None,
-               chance: str = "virtual", geometry: str = "tracked") -> Session:
+               chance: DiceMode = DiceMode.VIRTUAL,
+               geometry: GeometryMode = GeometryMode.TRACKED) -> Session:
         data = _scenario_bytes(scenario_path, in_session=False)
         scenario = _parsed(scenario_path, data, catalog)  # validate before writing anything
         try:
@@ -285,4 +287,4 @@ def setting_of(header: Mapping[str, object], scenario: Scenario, catalog: Catalo
     seed = header.get("seed")
     assert isinstance(seed, int)
     return Setting(catalog, build_table(scenario.playmat), seed,
-                   header.get("chance") == "physical", _geometry_mode(header))
+                   header.get("chance") == DiceMode.PHYSICAL, _geometry_mode(header))

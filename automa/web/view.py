@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from automa.engine.judge import GeometryMode
+from automa.model.modes import DiceMode
 from automa.model.pieces import Piece
 from automa.model.playmat import Playmat
 from automa.render.measured import Unmeasured
@@ -16,7 +18,8 @@ from automa.session.state import SessionState
 from automa.session.store import Session
 
 OVERLAYS = '<g id="overlays"></g>'
-GEOMETRY_NAMES = {"tracked": "computed", "asked": "asked", "hybrid": "hybrid"}
+GEOMETRY_NAMES = {GeometryMode.TRACKED: "computed", GeometryMode.ASKED: "asked",
+                  GeometryMode.HYBRID: "hybrid"}
 
 
 def version(session: Session) -> str:
@@ -84,7 +87,7 @@ def mat_svg(session: Session, unmeasured: dict[str, Any]) -> str:
     from automa.render.svg import picture
 
     state = session.state
-    asked = session.geometry_mode == "asked"
+    asked = session.geometry_mode == GeometryMode.ASKED
     svg = picture(state.scenario, state.battle.pieces, f"{session.folder.name}: round "
                   f"{state.round}", components=session.catalog.components,
                   unmeasured=Unmeasured({}, unmeasured) if asked else None)
@@ -110,7 +113,7 @@ def last_overlay(session: Session, steps: Sequence[ReplayStep],
     found = next((s for s in reversed(steps) if s.activation is not None), None)
     if found is None or found.activation is None:
         return ""
-    asked = session.geometry_mode == "asked"
+    asked = session.geometry_mode == GeometryMode.ASKED
     unmeasured = unmeasured_by_step[found.number - 1].before if asked else {}
     before = {p.id: p for p in found.before.battle.pieces}
     activation, scenario = found.activation, session.state.scenario
@@ -189,7 +192,7 @@ def build_view(session: Session, data_dir: Path | None = None,
     state = session.state
     steps = list(replay_steps(session)) if state.activations else []
     # asked geometry: what each step left unmeasured, worked out once for the mat and overlay
-    by_step = unmeasured_steps(steps) if session.geometry_mode == "asked" else []
+    by_step = unmeasured_steps(steps) if session.geometry_mode == GeometryMode.ASKED else []
     unmeasured: dict[str, Any] = dict(by_step[-1].after) if by_step else {}
     status = session_status_json(session)
     done, undone = session.effective()
@@ -211,14 +214,14 @@ def build_view(session: Session, data_dir: Path | None = None,
         "last": activation_json(state.activations[-1][1]) if state.activations else None,
         "last_input": last_input,
         "last_overlay": last_overlay(session, steps, by_step),
-        "printout": latest_activation_text(state, session.geometry_mode != "asked")
+        "printout": latest_activation_text(state, session.geometry_mode != GeometryMode.ASKED)
         if state.activations else "",
         "bags": bags_view(state),
         "boards": status["boards"],
         "log": log_view(session),
         "redo": len(undone),
-        "dice": "physical" if session.physical else "virtual",
+        "dice": DiceMode.PHYSICAL if session.physical else DiceMode.VIRTUAL,
         "geometry": GEOMETRY_NAMES[session.geometry_mode],
-        "asks": session.physical or session.geometry_mode != "tracked",
+        "asks": session.physical or session.geometry_mode != GeometryMode.TRACKED,
         "campaign": campaign_view(session.folder, data_dir) if with_campaign else None,
     }
