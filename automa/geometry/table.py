@@ -188,7 +188,7 @@ def _edge_rows(edges: NDArray[np.float64], counts: list[int]
 
 
 def _sight_bounds(*columns: NDArray[np.float64]) -> tuple[SightBound, ...]:
-    """`TableGeometry.sight_bounds`: the rows of sight's arrays (k,), the very same floats."""
+    """`TableGeometry.sight_bounds`: the rows of sight's arrays (k,), as plain floats."""
     return tuple(zip(*(column.tolist() for column in columns), strict=True))
 
 
@@ -231,9 +231,8 @@ def obstacle_distances(table: TableGeometry, centre: tuple[float, float]) -> NDA
 def nearest_obstacle(table: TableGeometry, centre: tuple[float, float]) -> tuple[int, float]:
     """The obstacle nearest a point (its index, the first of equals) and its distance (0
     inside): the least of `obstacle_distances`, measured exactly only for the obstacles whose
-    bounding circle could hold the nearest point (the others are surely farther). The same
-    arithmetic as `point_gaps` (numpy's `hypot` is the C library's, as is `abs` of a complex
-    number; a polygon by shapely). The table has obstacles."""
+    bounding circle could hold the nearest point (the others are surely farther), a polygon by
+    shapely. The table has obstacles."""
     x, y = centre
     hubs = table.hub_floats
     centre_gaps = [abs(complex(x - hx, y - hy)) for hx, hy, _, _ in hubs]
