@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -32,7 +32,6 @@ from automa.model.components import (
 from automa.model.monsters import BehaviourRow, EffectSpec, LordSpec, MinionSlot, MonsterSpec
 from automa.model.pieces import HERO_KINDS, Piece
 from automa.model.playmat import Obstacle, Playmat
-from automa.model.records import dataclass
 from automa.model.shots import MODIFIERS, SHOT_NAMES, Sequence, parse_sequence
 
 if TYPE_CHECKING:  # a turn imports neither: paths are text, the rooms' model comes with them

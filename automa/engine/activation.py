@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 
 from automa.catalog.fields import card_hint, missing_for_battle
 from automa.catalog.pieces import lookup, monster_piece
@@ -28,7 +28,6 @@ from automa.geometry.moves import nearest_legal_spot
 from automa.geometry.sight import CORRIDOR_WIDTH, Sighting, look_around
 from automa.model.monsters import BehaviourRow
 from automa.model.pieces import Piece
-from automa.model.records import dataclass
 from automa.model.shots import Modifier, Sequence, Shot
 from automa.rules.sequences import (
     SequencePlan,

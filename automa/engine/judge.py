@@ -13,12 +13,11 @@ points back at the steps shown (render/text.py).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from automa.engine.steps import Step
 from automa.errors import RulesError
-from automa.model.records import dataclass
 
 GEOMETRY_MODES = ("tracked", "asked", "hybrid")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 
 from shapely.geometry import LineString, Point
 
@@ -34,7 +34,6 @@ from automa.geometry.templates import attack_cover
 from automa.model.components import DamageToken
 from automa.model.monsters import EffectSpec
 from automa.model.pieces import Piece
-from automa.model.records import dataclass
 from automa.model.shots import Shot
 from automa.rules.tokens import discard, draw, pour_back, refill_if_empty, token_levels
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numpy.typing import NDArray
 from shapely.geometry import Point
 from shapely.ops import nearest_points
 
@@ -34,7 +34,9 @@ from automa.geometry.table import (
     point_gaps,
 )
 from automa.model.pieces import Piece
-from automa.model.records import dataclass
+
+if TYPE_CHECKING:  # for annotations only: numpy.typing costs a turn's start a millisecond
+    from numpy.typing import NDArray
 
 Vec = tuple[float, float]
 RING_CHECKED_AT_ONCE = 32  # ring spots checked for legality in the first vectorised call,
@@ -45,6 +47,8 @@ NEAR_SLACK = 0.01  # cm: a piece this much farther off than touching is not near
 
 @dataclass(frozen=True)
 class Move:
+    """A piece's move: where it started, where it ended and why it stopped there."""
+
     piece: str
     start: Vec
     end: Vec

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
-from numpy.typing import NDArray
 
 from automa.geometry.table import MEMO_KEPT, SLACK, TableGeometry, edge_distance
 from automa.model.pieces import Piece, Point
-from automa.model.records import dataclass
+
+if TYPE_CHECKING:  # for annotations only: numpy.typing costs a turn's start a millisecond
+    from numpy.typing import NDArray
 
 INTERIORS_MEET = "T********"  # DE-9IM: the line's interior meets the obstacle's interior
 CORRIDOR_WIDTH = 3.0  # cm, the ruler's width (house: unmeasured)
@@ -34,6 +37,8 @@ LOOK = "look"  # the first part of a whole look's key in the table's memo
 
 @dataclass(frozen=True)
 class Sighting:
+    """What one piece sees of another, and how near the answer came to turning."""
+
     viewer: str
     target: str
     visible: bool

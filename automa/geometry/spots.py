@@ -21,13 +21,16 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
-from numpy.typing import NDArray
 
 from automa.geometry.table import SLACK, TableGeometry
 from automa.model.pieces import Piece
+
+if TYPE_CHECKING:  # for annotations only: numpy.typing costs a turn's start a millisecond
+    from numpy.typing import NDArray
 
 Vec = tuple[float, float]
 CHECKED_ONE_BY_ONE = 16  # nearest candidates checked for legality one at a time in plain floats

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field
-
-from automa.model.records import dataclass
+from dataclasses import dataclass, field
 
 FAMILIES = ("dungeon", "infernal", "mythological", "undead", "vermin", "wraith-knight", "zombie")
 CHARACTER_TILES = ("level-1", "level-2", "level-3", "level-4", "catacomb-lord", "antient")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from automa.model.records import dataclass
+from dataclasses import dataclass
+
 from automa.model.shots import Sequence
 
 HERO_KINDS = ("hero", "ally", "familiar", "mount", "assistant")

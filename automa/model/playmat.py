@@ -7,8 +7,7 @@ toward the Monster Start Zone.
 from __future__ import annotations
 
 from collections.abc import Mapping
-
-from automa.model.records import dataclass
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)

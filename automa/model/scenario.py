@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 
 from automa.model.components import DamageToken
 from automa.model.pieces import Piece
 from automa.model.playmat import Playmat
-from automa.model.records import dataclass
 
 LOS_TESTS = ("centre-line", "corridor", "any-line")
 

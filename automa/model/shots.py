@@ -7,8 +7,7 @@ a shot is a name with optional "+modifier" terms; a modifier may carry a card co
 from __future__ import annotations
 
 import re
-
-from automa.model.records import dataclass
+from dataclasses import dataclass
 
 CHARACTER_DAMAGE_SHOTS = frozenset({"melee", "bite", "roll", "sword", "devour"})
 RANGED_SHOTS = frozenset(

@@ -11,8 +11,7 @@ switch only through `option`; docs/rulings.md is generated from this registry
 from __future__ import annotations
 
 from collections.abc import Mapping
-
-from automa.model.records import dataclass
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
