@@ -36,10 +36,11 @@ def timed(command: list[str], env: dict[str, str] | None = None) -> float:
 def instructions(tree: Path, args: list[str]) -> int:
     """Instructions (valgrind's cachegrind, `--cache-sim=no`) of `python ARGS` run on the code
     tree `tree` (first on the path), with a fixed hash seed, one BLAS thread (the idle one's
-    spinning varies) and no method-code cache: the same count from run to run, whatever else
-    the machine is doing. No bytecode is written: a count less another run's (a forecast of N
-    turns less one of one) would otherwise charge the first run with compiling every module
-    whose cached bytecode was stale or missing, and the second with nothing."""
+    spinning varies) and no user cache (the data is checked whole every time): the same count
+    from run to run, whatever else the machine is doing. No bytecode is written: a count less
+    another run's (a forecast of N turns less one of one) would otherwise charge the first run
+    with compiling every module whose cached bytecode was stale or missing, and the second with
+    nothing."""
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0",
            "OPENBLAS_NUM_THREADS": "1", "AUTOMA_CACHE_DIR": "", "PYTHONDONTWRITEBYTECODE": "1"}
     done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no",

@@ -26,10 +26,10 @@ from automa.user_cache import CACHE_ENV
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
-# The suite never touches the user's own cache (~/.cache/automa: the validation marker, the
-# parsed data tables and the records' method code; automa/user_cache.py): one fresh folder for
-# the whole run, set before any record is made and inherited by every command the tests start.
-# tests/test_cold_start.py and tests/test_method_code.py set their own.
+# The suite never touches the user's own cache (~/.cache/automa: the validation marker and the
+# parsed data tables; automa/user_cache.py): one fresh folder for the whole run, set before any
+# data is read and inherited by every command the tests start. tests/test_cold_start.py sets
+# its own.
 os.environ[CACHE_ENV] = tempfile.mkdtemp(prefix="automa-test-cache-")
 atexit.register(shutil.rmtree, os.environ[CACHE_ENV], True)
 

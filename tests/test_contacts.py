@@ -1,63 +1,37 @@
-"""The sweep's measures in plain floats (automa.geometry.contacts) are numpy's to the bit: the
-same first contact with each disc and each polygon, zeros signed alike, for one row as for
-many (numpy's product of rows rounds as fused multiply-adds, one row otherwise than several)."""
+"""The sweep's measures in plain floats (automa.geometry.contacts) against the numpy code they
+replaced (tests/test_geometry_fast.py keeps it): the same first contact with each disc and each
+polygon, within a millionth of a centimetre. The two round differently (numpy's product of rows
+goes to the BLAS, which may fuse each multiply-add), so a path that only grazes a disc may meet
+it on one side and pass it on the other: there any figure touches to within the tolerance."""
 
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automa.geometry.contacts import disc_contact, fused, polygon_contact
+from automa.geometry.contacts import disc_contact, polygon_contact
 from automa.geometry.table import TableGeometry
 from tests.test_geometry_fast import (
+    TOLERANCE,
+    close,
     numpy_contact_with_discs,
     numpy_contact_with_edges,
     numpy_polygon_edges,
     tables,
 )
 
-# no underflow (the product's error must be a float): any size a mat's figures have, and more
-sized = st.one_of(st.just(0.0), st.floats(1e-100, 1e6), st.floats(-1e6, -1e-100))
 on_mat = st.floats(-5.0, 95.0)
 radius = st.floats(0.0, 6.0)
 angle = st.floats(0.0, 2 * math.pi)
 
-
-def same(a: float, b: float) -> bool:
-    """The very same float: equal, and a zero of the same sign."""
-    return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
-
-
-@settings(max_examples=2000, deadline=None)
-@given(sized, sized, sized)
-def test_fused_rounds_the_exact_product_and_sum_once(a: float, b: float, c: float) -> None:
-    exact = Fraction(a) * Fraction(b) + Fraction(c)
-    assert fused(a, b, c) == float(exact)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(on_mat, on_mat), min_size=1, max_size=12), angle)
-def test_numpys_product_of_rows_is_the_fused_one_this_module_copies(
-        rows: list[tuple[float, float]], turn: float) -> None:
-    """The premise: on this machine numpy's `rows @ u` fuses each row's multiply-add, the one
-    row of a single-row product the other way round (if this fails, numpy or the BLAS under it
-    rounds otherwise here, and contacts.py must follow)."""
-    u = (math.cos(turn), math.sin(turn))
-    got = (np.array(rows, dtype=float) @ np.array(u)).tolist()
-    if len(rows) == 1:
-        (x, y), = rows
-        assert got == [fused(y, u[1], x * u[0])]
-    else:
-        assert got == [fused(x, u[0], y * u[1]) for x, y in rows]
+Case = tuple[tuple[float, float], tuple[float, float], float, list[tuple[float, float, float]]]
 
 
 @st.composite
-def discs_ahead(draw: st.DrawFn) -> tuple[tuple[float, float], tuple[float, float], float,
-                                          list[tuple[float, float, float]]]:
+def discs_ahead(draw: st.DrawFn) -> Case:
     """A disc moving along u, and fixed discs about its path: some touching, some grazed, some
     behind, some met head on."""
     start = (draw(on_mat), draw(on_mat))
@@ -78,27 +52,46 @@ def discs_ahead(draw: st.DrawFn) -> tuple[tuple[float, float], tuple[float, floa
     return start, u, mover, fixed
 
 
-@settings(max_examples=1000, deadline=None)
+def grazes(start: tuple[float, float], u: tuple[float, float], reach: float,
+           centre: tuple[float, float]) -> bool:
+    """Whether the path of a disc passes within the tolerance of just touching a disc `reach`
+    from it (centre to centre): where it meets the disc, or whether, turns on the last bits."""
+    across = (centre[0] - start[0]) * u[1] - (centre[1] - start[1]) * u[0]
+    return abs(abs(across) - reach) <= TOLERANCE
+
+
+@settings(max_examples=300, deadline=None)
 @given(discs_ahead())
-def test_disc_contacts_are_numpys(case: tuple[tuple[float, float], tuple[float, float], float,
-                                             list[tuple[float, float, float]]]) -> None:
+def test_disc_contacts_are_numpys(case: Case) -> None:
     start, u, mover, fixed = case
     expected = numpy_contact_with_discs(
         np.array(start), np.array(u), mover, np.array([f[:2] for f in fixed], dtype=float),
         np.array([f[2] for f in fixed], dtype=float)).tolist()
-    got = [disc_contact(start, u, mover, (x, y), other, single=len(fixed) == 1)
-           for x, y, other in fixed]
-    assert all(same(a, b) for a, b in zip(got, expected, strict=True)), (got, expected)
+    for (x, y, other), want in zip(fixed, expected, strict=True):
+        got = disc_contact(start, u, mover, (x, y), other)
+        assert close(got, want) or grazes(start, u, mover + other, (x, y)), (got, want)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(tables(), on_mat, on_mat, angle, st.floats(0.5, 3.0))
 def test_polygon_contacts_are_numpys(table: TableGeometry, x: float, y: float, turn: float,
                                      mover: float) -> None:
-    """Each polygon's first contact, the least over its edges as numpy's `minimum.reduceat`."""
+    """Each polygon's first contact, the least over its edges."""
     u = (math.cos(turn), math.sin(turn))
     for rank, edges in enumerate(numpy_polygon_edges(table)):
-        per_edge = numpy_contact_with_edges(np.array([x, y]), np.array(u), mover, edges)
-        expected = float(np.minimum.reduceat(per_edge, [0])[0])
+        expected = float(np.min(numpy_contact_with_edges(np.array([x, y]), np.array(u), mover,
+                                                         edges)))
         got = polygon_contact((x, y), u, mover, table.polygon_edge_rows[rank])
-        assert same(got, expected), (got, expected)
+        corners = edges[0].tolist()
+        assert close(got, expected) or any(grazes((x, y), u, mover, (cx, cy))
+                                           for cx, cy in corners), (got, expected)
+
+
+def test_a_disc_met_head_on_grazed_and_passed() -> None:
+    """A disc of reach 2 dead ahead is met at 8 cm; one 2 cm aside is grazed (touched at 10);
+    one behind or 3 cm aside never; one touching already and moved toward at 0."""
+    assert disc_contact((0.0, 0.0), (1.0, 0.0), 1.0, (10.0, 0.0), 1.0) == 8.0
+    assert disc_contact((0.0, 0.0), (1.0, 0.0), 1.0, (10.0, 2.0), 1.0) == 10.0
+    assert disc_contact((0.0, 0.0), (1.0, 0.0), 1.0, (-10.0, 0.0), 1.0) == math.inf
+    assert disc_contact((0.0, 0.0), (1.0, 0.0), 1.0, (10.0, 3.0), 1.0) == math.inf
+    assert disc_contact((0.0, 0.0), (1.0, 0.0), 1.0, (2.0, 0.0), 1.0) == 0.0

@@ -16,7 +16,7 @@ from automa.catalog.load import load_catalog
 from automa.engine import outcome_tree
 from automa.engine.activation import QUIET_LOG, QuietLog, Resume
 from automa.engine.outcome_tree import Call, OutcomeTree, TracedChance, TurnEnd
-from automa.engine.seeding import pcg64_states
+from automa.engine.seeding import pcg64_states, set_pcg64
 from automa.engine.turn import Pending, run_turn
 from automa.errors import AutomaError
 from automa.geometry.table import build_table
@@ -146,12 +146,12 @@ def test_a_scripted_outcome_is_refused() -> None:
 
 def test_traced_chance_answers_the_given_draws_first_then_its_stream() -> None:
     chance = TracedChance(ChanceScript(), np.random.default_rng(0))
-    chance.stream.set(*pcg64_states([5])[0])  # the run's stream: seed 5
+    set_pcg64(chance.rng, *pcg64_states([5])[0])  # the run's stream: seed 5
     chance.begin([4, (2, 0, 1)])
     assert chance.d12("first") == 5  # index 4 of 1..12
     assert chance.shuffle(["a", "b", "c"], "tiles") == ["c", "a", "b"]
     fresh = np.random.default_rng(5)
-    assert chance.d12("third") == int(fresh.integers(12)) + 1  # now from the stream itself
+    assert chance.d12("third") == int(fresh.integers(12)) + 1  # now from the Generator itself
     assert [raw for _, raw in chance.calls] == [4, (2, 0, 1), chance.calls[2][1]]
     assert chance.calls[1][0] == Call(("a", "b", "c"), order=True)
 

@@ -48,7 +48,7 @@ def every_spot_checked(table: TableGeometry, pieces: tuple[Piece, ...], mover: P
     return None
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(tables(), crowds(), st.integers(0, 9), st.integers(0, 9))
 def test_a_spot_surely_taken_is_refused_by_the_exact_check(
         table: TableGeometry, crowd: tuple[Piece, ...], which: int, whom: int) -> None:
@@ -61,7 +61,7 @@ def test_a_spot_surely_taken_is_refused_by_the_exact_check(
     assert not (taken & legal_mask(table, crowd, mover, spots)).any()
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(tables(), crowds(), st.integers(0, 9), st.integers(0, 9), st.floats(0.0, 2 * math.pi),
        st.floats(2.0, 30.0))
 def test_the_ring_spot_is_the_one_every_spot_checked_finds(

@@ -59,7 +59,7 @@ def hard_points(table: TableGeometry, inside: float, rng: np.random.Generator
     return points
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(tables(), st.sampled_from(INSIDES), st.integers(0, 2**32 - 1))
 def test_plain_nearness_is_shapelys(table: TableGeometry, inside: float, seed: int) -> None:
     rng = np.random.default_rng(seed)

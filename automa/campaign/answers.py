@@ -7,6 +7,7 @@ bag's pieces and a draw at the table. Each comes from what the players gave with
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from automa.campaign.asking import (
@@ -25,7 +26,6 @@ from automa.errors import InputError
 from automa.model.campaigns import Offer, Rewards, RouteRoom, Visit
 from automa.model.monsters import LordSpec
 from automa.model.provenance import Provenance
-from automa.model.records import dataclass
 from automa.model.rooms import RoomSpec
 
 ASKED = Provenance.ASKED

@@ -8,11 +8,11 @@ Nothing here reads a terminal or prints: the terminal's asker is in cli/campaign
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 from automa.errors import InputError
 from automa.model.modes import DiceMode
-from automa.model.records import dataclass
 
 if TYPE_CHECKING:
     from automa.campaign.cards import RoomIcons

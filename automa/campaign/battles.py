@@ -7,6 +7,7 @@ the other rooms' inputs: `room_context`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,6 @@ from automa.campaign.log import LOG
 from automa.catalog.load import Catalog
 from automa.model.modes import DiceMode
 from automa.model.pieces import Piece
-from automa.model.records import dataclass
 from automa.model.scenario import Scenario
 from automa.session.cave import RoomContext
 from automa.session.commands import Command

@@ -5,13 +5,12 @@ room's battle is the session's `cave` input.)"""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from automa.campaign.asking import CampaignAsker
 from automa.errors import InputError
 from automa.model.modes import DiceMode, KrakenTie
-from automa.model.records import dataclass
 
 if TYPE_CHECKING:
     from automa.catalog.load import Catalog

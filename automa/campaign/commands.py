@@ -12,6 +12,7 @@ taken now (None: it can).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import ClassVar, Literal, get_args
 
 from automa.campaign.log import CampaignError
@@ -25,7 +26,6 @@ from automa.campaign.model import (
 from automa.campaign.tavern import TAVERN_RESULTS, TavernResult
 from automa.errors import InputError
 from automa.model.campaigns import BOARD_FIELDS, BoardField
-from automa.model.records import dataclass
 
 AltheaCure = Literal["official", "fan"]  # ruling althea-cure: a Poison card's cure at Althea
 ALTHEA_CURE: tuple[AltheaCure, ...] = get_args(AltheaCure)

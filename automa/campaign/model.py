@@ -4,11 +4,10 @@ log leaves (its route is data: model/campaigns.py)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 from automa.model.campaigns import LAIR, Route
-from automa.model.records import dataclass
 
 HeroDeath = Literal["returns", "stays-dead", "keeps-board"]  # ruling campaign-hero-death
 RoomState = Literal["done", "current", "open", "skipped"]

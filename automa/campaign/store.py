@@ -12,7 +12,7 @@ needs, logs it under the folder's lock and returns what happened, for a front en
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, overload
 
@@ -42,7 +42,6 @@ from automa.errors import InputError
 from automa.model.campaigns import Offer, Rewards, Route, RouteRoom, Visit
 from automa.model.modes import DiceMode
 from automa.model.pieces import Side
-from automa.model.records import dataclass
 
 if TYPE_CHECKING:
     from automa.engine.setup import SetupResult

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -35,7 +35,6 @@ from automa.model.monsters import BehaviourRow, EffectSpec, LordSpec, MinionSlot
 from automa.model.pieces import HERO_KINDS, Kind, Piece
 from automa.model.playmat import Obstacle, Playmat
 from automa.model.provenance import Provenance
-from automa.model.records import dataclass
 from automa.model.shots import (
     MODIFIERS,
     SHOT_NAMES,

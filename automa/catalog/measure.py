@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from automa.catalog.cards import toml_value
 from automa.catalog.load import SIZES, Catalog
 from automa.catalog.locate import is_record, merge_records
-from automa.model.records import dataclass
 from automa.toml_text import toml_key
 
 MEASURED = "Measured at your table with automa calibrate"

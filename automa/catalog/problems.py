@@ -4,10 +4,10 @@ raised for normal loading; and the parsed records of one file with where each ca
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from automa.errors import DataError
-from automa.model.records import dataclass
 
 T = TypeVar("T")
 

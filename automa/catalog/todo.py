@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from automa.catalog.fields import DEFAULTED, REQUIRED, SETUP, kind_of, needed
 from automa.catalog.load import Catalog
 from automa.model.monsters import LordSpec, MonsterSpec
 from automa.model.pieces import Kind
-from automa.model.records import dataclass
 
 
 @dataclass(frozen=True)

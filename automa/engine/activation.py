@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 
 from automa.catalog.fields import card_hint, missing_for_battle
 from automa.catalog.pieces import lookup, monster_piece
@@ -29,7 +29,6 @@ from automa.geometry.sight import CORRIDOR_WIDTH, Sighting, look_around
 from automa.model.monsters import BehaviourRow
 from automa.model.pieces import Condition, Kind, Piece, Side
 from automa.model.provenance import Provenance
-from automa.model.records import dataclass
 from automa.model.shots import Modifier, ModifierName, Sequence, Shot, ShotName
 from automa.rules.rulings import RulingKey
 from automa.rules.sequences import (

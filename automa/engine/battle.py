@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from automa.catalog.load import Catalog
@@ -12,7 +12,6 @@ from automa.engine.judge import GeometryMode, Judge
 from automa.engine.steps import Step
 from automa.geometry.table import TableGeometry
 from automa.model.pieces import Condition, Kind, Piece, Side
-from automa.model.records import dataclass
 from automa.model.scenario import Bag, Scenario
 from automa.rules.rulings import RulingKey, option, ruling
 

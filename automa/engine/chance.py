@@ -6,7 +6,7 @@ Every outcome is recorded (what, why, from where), so a battle replays identical
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 from typing import ClassVar, Protocol
 
 import numpy as np
@@ -14,7 +14,6 @@ import numpy as np
 from automa.engine.judge import Briefing
 from automa.errors import InputError, RulesError
 from automa.model.components import DamageToken
-from automa.model.records import dataclass
 from automa.model.scenario import Bag, ChanceScript
 from automa.rules.tokens import whereabouts
 

@@ -13,13 +13,12 @@ points back at the steps shown (render/text.py).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
 from automa.engine.steps import Step
 from automa.errors import RulesError
-from automa.model.records import dataclass
 
 
 class GeometryMode(StrEnum):

@@ -24,8 +24,7 @@ import numpy as np
 from automa.catalog.load import Catalog
 from automa.engine.battle import Battle, Table
 from automa.engine.chance import Chance
-from automa.engine.plain_pcg64 import PlainPCG64
-from automa.engine.seeding import pcg64_state
+from automa.engine.seeding import set_pcg64
 from automa.engine.turn import TurnProgress, step_turn
 from automa.errors import RulesError
 from automa.geometry.table import TableGeometry
@@ -36,9 +35,8 @@ KEPT_NODES = 60_000  # ~0.6 kB a node with the battles it holds (tracemalloc): ~
 
 Raw = int | tuple[int, ...]  # what the Generator gave: an index, or a shuffle's order
 # a run's stream: its seed, or the (state, increment) that seed gives PCG64 (engine/seeding.py:
-# worked out for every run at once, and set in the run's plain-Python stream, not seeded)
+# worked out for every run at once, and set in the Generator the runs share, not seeded)
 Stream = int | tuple[int, int]
-NO_GENERATOR = np.random.Generator(np.random.PCG64(0))  # a traced Chance draws from its stream
 
 
 @dataclass(frozen=True)
@@ -48,11 +46,11 @@ class Call:
     options: tuple[object, ...]
     order: bool = False
 
-    def draw(self, stream: PlainPCG64) -> Raw:
-        """The draw from the run's own stream, made exactly as `Chance` makes it."""
+    def draw(self, rng: np.random.Generator) -> Raw:
+        """The draw from the run's own Generator, made exactly as `Chance` makes it."""
         if self.order:
-            return tuple(stream.permutation(len(self.options)))
-        return stream.integers(len(self.options))
+            return tuple([int(i) for i in rng.permutation(len(self.options))])
+        return int(rng.integers(len(self.options)))
 
     def outcome(self, raw: Raw) -> object:
         """What was drawn: two indices of equal tokens in a bag are the same outcome."""
@@ -138,12 +136,11 @@ class TurnEnd:
 @dataclass
 class TracedChance(Chance):
     """Chance that answers first the draws this run already made on its way down the tree,
-    then draws from the run's own stream, and records every draw. The stream is a plain-Python
-    PCG64 drawing as the Generator would (engine/plain_pcg64.py); `rng` is never drawn from."""
+    then draws from the run's own Generator (`rng`, set to the run's stream), and records every
+    draw."""
 
     given: list[Raw] = field(default_factory=list)
     calls: list[tuple[Call, Raw]] = field(default_factory=list)
-    stream: PlainPCG64 = field(default_factory=lambda: PlainPCG64(0, 1))  # set for each run
     keeps_record = False  # a run's outcomes are read from the tree, not from `record`
 
     def begin(self, given: list[Raw]) -> None:
@@ -151,13 +148,15 @@ class TracedChance(Chance):
         self.calls = []
 
     def _index(self, options: Sequence[object]) -> int:
-        raw = self.given.pop() if self.given else self.stream.integers(len(options))
-        self.calls.append((Call(tuple(options)), raw))
+        call = Call(tuple(options))
+        raw = self.given.pop() if self.given else call.draw(self.rng)
+        self.calls.append((call, raw))
         return cast(int, raw)
 
     def _permutation(self, items: Sequence[object]) -> list[int]:
-        raw = self.given.pop() if self.given else tuple(self.stream.permutation(len(items)))
-        self.calls.append((Call(tuple(items), order=True), raw))
+        call = Call(tuple(items), order=True)
+        raw = self.given.pop() if self.given else call.draw(self.rng)
+        self.calls.append((call, raw))
         return list(cast(tuple[int, ...], raw))
 
 
@@ -176,7 +175,7 @@ class OutcomeTree:
         self.places: dict[PlaceKey, Place] = {}
         self.over = Place(None)  # every turn ends here
         self.nodes = 0
-        self._table: Table | None = None  # one for every run, drawing from the run's stream
+        self._table: Table | None = None  # one for every run, its Generator set to the run's
 
     def play(self, stream: Stream) -> TurnEnd:
         """The turn seeded with `stream`, as `run_turn` would play it."""
@@ -184,7 +183,7 @@ class OutcomeTree:
         aimed: set[str] = set()
         place = self.start
         while place.progress is not None:
-            reached, made = self._walk(place, chance.stream)
+            reached, made = self._walk(place, chance.rng)
             acted = reached or self._act(place, made, table, chance)
             if acted.target is not None:
                 aimed.add(acted.target)
@@ -201,18 +200,18 @@ class OutcomeTree:
         for _ in range(steps):
             if place.progress is None:
                 break
-            reached, made = self._walk(place, chance.stream)
+            reached, made = self._walk(place, chance.rng)
             place = (reached or self._act(place, made, table, chance)).then
         return place
 
     def _start(self, stream: Stream) -> tuple[Table, TracedChance]:
-        """The table a run plays on, with a Chance drawing from the run's own stream (set in
-        the stream the table already has)."""
+        """The table a run plays on, with a Chance drawing from the run's own stream (its
+        Generator, the one the table already has, set to the stream's start)."""
         table = self._table
         if table is None:
             components = self.catalog.components
-            chance = TracedChance(self.scenario.chance, NO_GENERATOR, components.rune_die,
-                                  components.location_die)
+            chance = TracedChance(self.scenario.chance, np.random.Generator(np.random.PCG64(0)),
+                                  components.rune_die, components.location_die)
             # quiet: a run's steps, trace and questions are never read, so they are not made
             table = self._table = Table(self.scenario, self.catalog, self.geometry, chance,
                                         quiet=True)
@@ -220,18 +219,20 @@ class OutcomeTree:
         table.judge.record.clear()
         table.judge.narrator = None
         chance = cast(TracedChance, table.chance)
-        state, inc = stream if isinstance(stream, tuple) else pcg64_state(stream)
-        chance.stream.set(state, inc)  # as seeding leaves PCG64: no half-used word kept
+        if isinstance(stream, tuple):
+            set_pcg64(chance.rng, *stream)
+        else:
+            chance.rng = np.random.Generator(np.random.PCG64(stream))
         return table, chance
 
     @staticmethod
-    def _walk(place: Place, stream: PlainPCG64) -> tuple[Acted | None, list[Raw]]:
+    def _walk(place: Place, rng: np.random.Generator) -> tuple[Acted | None, list[Raw]]:
         """Down the kept draws below `place`, drawing as the activation would: the activation
         reached (None where this run leaves what is kept), and the draws made on the way."""
         made: list[Raw] = []
         node = place.next
         while isinstance(node, Drawn):
-            raw = node.call.draw(stream)
+            raw = node.call.draw(rng)
             made.append(raw)
             node = node.below.get(node.call.outcome(raw))
         return node, made

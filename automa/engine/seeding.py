@@ -74,11 +74,11 @@ def _pcg64(initstate: int, initseq: int) -> tuple[int, int]:
     return (state * PCG_MULTIPLIER + inc) & MASK128, inc
 
 
-def pcg64_state(seed: int) -> tuple[int, int]:
-    """PCG64's (state, increment) as `np.random.default_rng(seed)` leaves them, for any one
-    seed numpy takes (numpy seeds it: one seed costs no more so, and is not bound to 32 bits)."""
-    state = np.random.PCG64(seed).state["state"]
-    return state["state"], state["inc"]
+def set_pcg64(rng: np.random.Generator, state: int, inc: int) -> None:
+    """Set the PCG64 under `rng` to (state, increment), as seeding leaves it: no half-used
+    32-bit word kept."""
+    rng.bit_generator.state = {"bit_generator": "PCG64", "state": {"state": state, "inc": inc},
+                               "has_uint32": 0, "uinteger": 0}
 
 
 def pcg64_states(seeds: Any) -> list[tuple[int, int]]:

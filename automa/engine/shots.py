@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 
 from shapely.geometry import LineString, Point
 
@@ -35,7 +35,6 @@ from automa.model.components import DamageToken
 from automa.model.monsters import EffectSpec
 from automa.model.pieces import Condition, Kind, Piece
 from automa.model.provenance import Provenance
-from automa.model.records import dataclass
 from automa.model.shots import ModifierName, Shot, ShotName
 from automa.rules.rulings import RulingKey
 from automa.rules.tokens import discard, draw, pour_back, refill_if_empty, token_levels

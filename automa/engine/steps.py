@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
-
-from automa.model.records import dataclass
 
 Vec = tuple[float, float]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -13,7 +13,6 @@ from automa.engine.chance import Chance, Outcome
 from automa.errors import RulesError
 from automa.geometry.table import TableGeometry, build_table
 from automa.model.pieces import Condition, Piece, Side
-from automa.model.records import dataclass
 from automa.model.scenario import Scenario, Tiles
 from automa.rules.rulings import RulingKey
 from automa.rules.tiles import next_to_act

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from shapely.geometry import Point
@@ -33,7 +34,9 @@ from automa.geometry.table import (
     off_mat_by,
 )
 from automa.model.pieces import Condition, Piece
-from automa.model.records import dataclass
+
+if TYPE_CHECKING:  # for annotations only: numpy.typing costs a turn's start a millisecond
+    pass
 
 Vec = tuple[float, float]
 RING_CHECKED_AT_ONCE = 32  # ring spots checked for legality in the first vectorised call,
@@ -44,6 +47,8 @@ NEAR_SLACK = 0.01  # cm: a piece this much farther off than touching is not near
 
 @dataclass(frozen=True)
 class Move:
+    """A piece's move: where it started, where it ended and why it stopped there."""
+
     piece: str
     start: Vec
     end: Vec
@@ -248,9 +253,7 @@ def _maybe_met(wx: float, wy: float, ux: float, uy: float, reach: float, bound: 
 def _obstacle_contacts(table: TableGeometry, start: Vec, u: Vec, r: float, near: list[int]
                        ) -> list[tuple[int, float]]:
     """The first contact along u with each obstacle in `near`, in the table's order: a polygon
-    by its edges, a circle as a disc (its figure as numpy's product of all the table's circles
-    gave it: of one row when the table has a single circle)."""
-    single = len(table.circles) == 1
+    by its edges, a circle as a disc."""
     found = []
     for i in near:
         rank = table.sided_rank[i]
@@ -259,7 +262,7 @@ def _obstacle_contacts(table: TableGeometry, start: Vec, u: Vec, r: float, near:
         else:
             hx, hy, _, radius = table.hub_floats[i]
             assert radius is not None
-            found.append((i, disc_contact(start, u, r, (hx, hy), radius, single)))
+            found.append((i, disc_contact(start, u, r, (hx, hy), radius)))
     return found
 
 
@@ -284,7 +287,7 @@ def _sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, directio
     """The move, and whether it ends where the disc stopped (that spot was free: no piece off
     its line was read). Measured in plain floats (`contacts`), only what it may meet first."""
     dx, dy = float(direction[0]), float(direction[1])
-    norm = abs(complex(dx, dy))  # numpy's hypot is the C library's, as is abs of a complex
+    norm = math.hypot(dx, dy)
     if not norm > 0:
         raise ValueError(f"a sweep needs a direction, not {direction}")
     ux, uy = dx / norm, dy / norm
@@ -307,11 +310,10 @@ def _sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, directio
         limits += [(t, f"obstacle {table.obstacles[i].id}")
                    for i, t in _obstacle_contacts(table, (x, y), (ux, uy), r, near)
                    if math.isfinite(t)]
-    others = [p for p in pieces if p.id != mover.id]
-    single = len(others) == 1  # numpy measured every other piece at once
-    for piece in others:
-        if _maybe_met(piece.at[0] - x, piece.at[1] - y, ux, uy, piece.radius + r, bound):
-            t = disc_contact((x, y), (ux, uy), r, piece.at, piece.radius, single)
+    for piece in pieces:
+        if piece.id != mover.id and _maybe_met(piece.at[0] - x, piece.at[1] - y, ux, uy,
+                                               piece.radius + r, bound):
+            t = disc_contact((x, y), (ux, uy), r, piece.at, piece.radius)
             if t != math.inf:
                 limits.append((t, piece.id))
     limits.sort(key=lambda item: item[0])

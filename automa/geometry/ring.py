@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
-from numpy.typing import NDArray
+
+if TYPE_CHECKING:  # for annotations only: numpy.typing costs a turn's start a millisecond
+    from numpy.typing import NDArray
 
 RING_SAMPLES = 720  # candidate spots around a target when the direct touching spot is taken
 RING_ANGLES = np.linspace(0.0, 2 * np.pi, RING_SAMPLES, endpoint=False)  # k times STEP, exactly

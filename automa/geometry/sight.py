@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
-from numpy.typing import NDArray
 
-from automa.geometry.contacts import fused
 from automa.geometry.table import MEMO_KEPT, SLACK, TableGeometry, edge_distance
 from automa.model.modes import LosTest
 from automa.model.pieces import Piece, Point
-from automa.model.records import dataclass
+
+if TYPE_CHECKING:  # for annotations only: numpy.typing costs a turn's start a millisecond
+    from numpy.typing import NDArray
 
 INTERIORS_MEET = "T********"  # DE-9IM: the line's interior meets the obstacle's interior
 CORRIDOR_WIDTH = 3.0  # cm, the ruler's width (house: unmeasured)
@@ -36,6 +38,8 @@ LOOK = "look"  # the first part of a whole look's key in the table's memo
 
 @dataclass(frozen=True)
 class Sighting:
+    """What one piece sees of another, and how near the answer came to turning."""
+
     viewer: str
     target: str
     visible: bool
@@ -132,7 +136,7 @@ def sight_rows(table: TableGeometry, lines: Sequence[Line], grow: float = 0.0
                ) -> tuple[list[list[bool]], list[float]]:
     """`sight_lines` of lines given as end points, as lists: worked in plain floats when there
     are few (line, obstacle) pairs (numpy's fixed cost per call outweighs the work), in numpy
-    otherwise. Both give the very same answers (tests/test_sight_plain.py)."""
+    otherwise. Both give the same answers (tests/test_sight_plain.py)."""
     if len(lines) * len(table.obstacles) <= PLAIN_PAIRS:
         return plain_sight_lines(table, lines, grow)
     blocked, clearance = sight_lines(table, np.array(lines, dtype=float).reshape(-1, 2, 2), grow)
@@ -143,8 +147,7 @@ def plain_sight_lines(table: TableGeometry, lines: Sequence[Line], grow: float =
                       ) -> tuple[list[list[bool]], list[float]]:
     """`sight_lines` in plain floats, line by line and obstacle by obstacle, from
     `table.sight_bounds` (the rows of the arrays `sight_lines` reads): the same operations on
-    the same numbers in the same order (`abs` of a complex number is numpy's `hypot`, the C
-    library's), and the pairs that neither bounds nor corners settle (`_plainly_meets`)
+    the same numbers, and the pairs that neither bounds nor corners settle (`_plainly_meets`)
     asked of shapely, in one call for all lines. The least of a line's numbers is kept as they
     come (a least is the same whatever the order). Where the numbers' outcome is known, the
     operation is left out: `hypot(0, v)` is v, a polygon's gap (inf + anything) is never a
@@ -282,22 +285,17 @@ def _segment(a: Piece, b: Piece) -> NDArray[np.float64]:
 def _blocked_margin(table: TableGeometry, a: Piece, b: Piece, blockers: list[int],
                     grow: float) -> float:
     """The sideways shift of the sight line that would clear every blocking obstacle: each
-    one's extent across the line (a circle's from its centre, a polygon's from its corners).
-    In plain floats, as numpy's products gave them (`contacts.fused`): a circle's offset as a
-    product of one row, a polygon's corners as rows of the product of every polygon's."""
+    one's extent across the line (a circle's from its centre, a polygon's from its corners)."""
     (ax, ay), (bx, by) = a.at, b.at
     dx, dy = bx - ax, by - ay
-    # numpy's hypot is the C library's, as is abs() of a complex (math.hypot is not); they part
-    # only where the length overflows (abs raises), far beyond any mat
-    norm = max(abs(complex(dx, dy)), 1e-12)
+    norm = max(math.hypot(dx, dy), 1e-12)
     nx, ny = -dy / norm, dx / norm
-    ax, ay = float(ax), float(ay)
     left = right = 0.0
     for i in blockers:
         circle = table.obstacles[i].circle
         if circle is not None:
             hx, hy, _, _ = table.hub_floats[i]
-            offset = fused(hy - ay, ny, (hx - ax) * nx)
+            offset = (hx - ax) * nx + (hy - ay) * ny
             high, low = offset + circle[2], offset - circle[2]
         else:
             high, low = _extent(ax, ay, nx, ny, table.sight_corners[i])
@@ -310,12 +308,8 @@ def _extent(ax: float, ay: float, nx: float, ny: float, corners: tuple[Point, ..
             ) -> tuple[float, float]:
     """The highest and lowest offset along the normal (nx, ny) from (ax, ay) of a polygon's
     corners."""
-    high, low = -math.inf, math.inf
-    for x, y in corners:
-        offset = fused(x - ax, nx, (y - ay) * ny)
-        high = offset if offset > high else high
-        low = offset if offset < low else low
-    return high, low
+    offsets = [(x - ax) * nx + (y - ay) * ny for x, y in corners]
+    return max(offsets), min(offsets)
 
 
 def _any_line_visible(table: TableGeometry, a: Piece, b: Piece) -> tuple[bool, float]:

@@ -8,18 +8,19 @@ only drawing and the few slow queries that need a shape (zones, setup).
 from __future__ import annotations
 
 import math
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
-from numpy.typing import NDArray
 from shapely.geometry import Point, Polygon
 
 from automa.model.pieces import Piece
 from automa.model.playmat import Playmat
-from automa.model.records import dataclass
+
+if TYPE_CHECKING:  # for annotations only: numpy.typing costs a turn's start a millisecond
+    from numpy.typing import NDArray
 
 CIRCLE_SEGMENTS = 32  # quarter-circle segments: a 3 cm disc is off by under 0.01 mm
 EPSILON = 1e-6  # cm: "touching" tolerance for exact tests
@@ -29,6 +30,8 @@ PLACEMENT_TOLERANCE = 0.01  # cm: overlaps this small in a typed or saved positi
 
 @dataclass(frozen=True)
 class ObstacleShape:
+    """An obstacle as geometry: its polygon, edges and, for a circle, its centre and radius."""
+
     id: str
     polygon: Polygon
     edges: NDArray[np.float64]  # (n, 2, 2) segment end points, for swept-disc tests
@@ -43,6 +46,8 @@ HubFloats = tuple[float, float, float, float | None]  # x, y, reach; a circle's 
 
 @dataclass(frozen=True)
 class TableGeometry:
+    """A playmat as geometry: its obstacles as shapely polygons and as arrays and floats."""
+
     playmat: Playmat
     obstacles: tuple[ObstacleShape, ...]
     edges: NDArray[np.float64]  # every polygon obstacle's edge, (m, 2, 2), obstacle by obstacle
@@ -188,7 +193,7 @@ def _edge_rows(edges: NDArray[np.float64], counts: list[int]
 
 
 def _sight_bounds(*columns: NDArray[np.float64]) -> tuple[SightBound, ...]:
-    """`TableGeometry.sight_bounds`: the rows of sight's arrays (k,), the very same floats."""
+    """`TableGeometry.sight_bounds`: the rows of sight's arrays (k,), as plain floats."""
     return tuple(zip(*(column.tolist() for column in columns), strict=True))
 
 
@@ -231,9 +236,8 @@ def obstacle_distances(table: TableGeometry, centre: tuple[float, float]) -> NDA
 def nearest_obstacle(table: TableGeometry, centre: tuple[float, float]) -> tuple[int, float]:
     """The obstacle nearest a point (its index, the first of equals) and its distance (0
     inside): the least of `obstacle_distances`, measured exactly only for the obstacles whose
-    bounding circle could hold the nearest point (the others are surely farther). The same
-    arithmetic as `point_gaps` (numpy's `hypot` is the C library's, as is `abs` of a complex
-    number; a polygon by shapely). The table has obstacles."""
+    bounding circle could hold the nearest point (the others are surely farther), a polygon by
+    shapely. The table has obstacles."""
     x, y = centre
     hubs = table.hub_floats
     centre_gaps = [abs(complex(x - hx, y - hy)) for hx, hy, _, _ in hubs]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from shapely.affinity import translate
 from shapely.geometry import Point, Polygon
@@ -10,7 +11,6 @@ from shapely.geometry import Point, Polygon
 from automa.geometry.table import TableGeometry, centre_distance
 from automa.model.components import AttackTemplate, ClockTemplate
 from automa.model.pieces import Piece
-from automa.model.records import dataclass
 
 Vec = tuple[float, float]
 TOWARD_HERO_ZONE: Vec = (0.0, -1.0)
@@ -19,6 +19,8 @@ TOWARD_MONSTER_ZONE: Vec = (0.0, 1.0)
 
 @dataclass(frozen=True)
 class Cover:
+    """Whether a template covers a piece, and by how much."""
+
     covers: bool
     margin: float  # how far the target would have to move to flip the answer
 
@@ -60,6 +62,8 @@ EDGE_RULES = ("overhang", "touching")  # ruling 9's readings of "at the edge"
 
 @dataclass(frozen=True)
 class ClockReading:
+    """The Clock template's side up and the face a piece is pushed toward."""
+
     side: str  # "front" or "reverse"
     face: int
     direction: Vec

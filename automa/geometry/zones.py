@@ -5,19 +5,22 @@ The setup spots come in the mat's order: the rules scan them along the Direction
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from shapely.geometry import LineString, Point, Polygon
 
 from automa.geometry.moves import rune_occupant
 from automa.geometry.table import TableGeometry
 from automa.model.pieces import Piece
 from automa.model.playmat import Playmat
-from automa.model.records import dataclass
 
 Vec = tuple[float, float]
 
 
 @dataclass(frozen=True)
 class Rune:
+    """A rune of the mat: printed, or a sticker on an obstacle."""
+
     number: int
     at: Vec
     on_obstacle: str | None = None  # a sticker rune sits on top of this obstacle
@@ -60,6 +63,8 @@ def within_triangle(corners: tuple[Vec, Vec, Vec], piece: Piece) -> tuple[bool, 
 
 @dataclass(frozen=True)
 class Spot:
+    """A setup spot, in table words and as a point."""
+
     where: str  # table words: "rune 2", "behind obstacle C", "corner (left, back)"
     at: Vec
 

@@ -5,9 +5,9 @@ killed (their discs on the board)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from automa.model.pieces import Piece
-from automa.model.records import dataclass
 
 PLATINUM = 5  # "Platinum x10 (1 platinum = 5 gold)" (catacombs-facts.md, components)
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Literal, get_args
-
-from automa.model.records import dataclass
 
 RoomKind = Literal["battle", "special", "lair"]
 Choose = Literal["one", "any"]  # alternatives: either ... or / the heroes may visit both

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 
 from automa.model.provenance import Provenance
-from automa.model.records import dataclass
 from automa.model.vocabulary import Word
 
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from automa.model.components import Family
 from automa.model.pieces import Kind
 from automa.model.provenance import Provenance
-from automa.model.records import dataclass
 from automa.model.shots import ModifierName, Sequence, ShotName
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from automa.model.components import Family
-from automa.model.records import dataclass
 from automa.model.shots import Sequence
 from automa.model.vocabulary import Word
 

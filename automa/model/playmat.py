@@ -7,9 +7,9 @@ toward the Monster Start Zone.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from automa.model.provenance import Provenance
-from automa.model.records import dataclass
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from automa.model.provenance import Provenance
-from automa.model.records import dataclass
 
 
 @dataclass(frozen=True)

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 
 from automa.model.components import CharacterTile, DamageToken, DirectionTile, Family
 from automa.model.modes import LosTest
 from automa.model.pieces import Piece
 from automa.model.playmat import Playmat
-from automa.model.records import dataclass
 
 LOS_TESTS = tuple(LosTest)
 

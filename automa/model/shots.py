@@ -7,8 +7,8 @@ a shot is a name with optional "+modifier" terms; a modifier may carry a card co
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from automa.model.records import dataclass
 from automa.model.vocabulary import Word
 
 

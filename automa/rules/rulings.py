@@ -12,8 +12,8 @@ docs/rulings.md is generated from this registry
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
-from automa.model.records import dataclass
 from automa.model.vocabulary import Word
 
 

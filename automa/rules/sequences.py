@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from automa.model.records import dataclass
 from automa.model.shots import ModifierName, Sequence, ShotName
 from automa.rules.rulings import RulingKey
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from automa.model.monsters import BehaviourRow
 from automa.model.pieces import Kind, Piece
-from automa.model.records import dataclass
 from automa.model.scenario import Tiles
 from automa.rules.rulings import RulingKey
 from automa.rules.tiles import DIRECTION_WORDS, TILE_NAMES, by_tiles

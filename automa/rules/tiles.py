@@ -11,12 +11,12 @@ among those alone, so a lexicographic key over rounded ranks is the whole rule.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from operator import attrgetter, itemgetter
 from typing import Any, Generic, TypeVar
 
 from automa.model.components import CharacterTile, DirectionTile, Family
 from automa.model.pieces import Kind, Piece
-from automa.model.records import dataclass
 from automa.model.scenario import Tiles
 
 T = TypeVar("T")
