@@ -214,3 +214,30 @@ def finish_ai_turn(game: Game) -> None:
     """Every AI activation left in this turn, so the heroes may report again."""
     while game.state.phase == "ai" and game.next_activation() is not None:
         pass
+
+
+# A Battle Room card as the players would type it (the shipped Glaaoth's monsters are unknown):
+# the campaign tests play it.
+GLAAOTH = """
+[glaaoth]
+name = "Glaaoth"
+kind = "battle"
+difficulty = 1
+set = "red-box"
+suppresses = []
+playmat = "unknown"
+monsters = [{ monster = "sewer-rat", count = 2 }]
+metres = []
+mercenaries = 1
+known = true
+provenance = "house"
+"""
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    """A data folder of the players' own holding the Glaaoth room card."""
+    folder = tmp_path / "my-data"
+    folder.mkdir()
+    (folder / "rooms.toml").write_text(GLAAOTH, encoding="utf-8")
+    return folder

@@ -16,23 +16,9 @@ from automa.cli.main import cli
 from automa.rules.rulings import RulingKey, ruling
 from automa.session.commands import Adjust, Counter, Damage, Hit, Remove
 from automa.session.store import Session
-from tests.conftest import finish_ai_turn
+from tests.conftest import GLAAOTH, finish_ai_turn
 
 # The card's list is our test's, not the real Glaaoth card (not in our sources).
-GLAAOTH = """
-[glaaoth]
-name = "Glaaoth"
-kind = "battle"
-difficulty = 1
-set = "red-box"
-suppresses = []
-playmat = "unknown"
-monsters = [{ monster = "sewer-rat", count = 2 }]
-metres = []
-mercenaries = 1
-known = true
-provenance = "house"
-"""
 
 
 def run(args: list[str], data: Path | None, stdin: str | None = None) -> Result:
@@ -57,14 +43,6 @@ def status(folder: Path, data: Path | None) -> dict[str, Any]:
     out: dict[str, Any] = json.loads(
         ok(["campaign", "status", "--session", str(folder), "--json"], data).stdout)
     return out
-
-
-@pytest.fixture
-def data(tmp_path: Path) -> Path:
-    folder = tmp_path / "my-data"
-    folder.mkdir()
-    (folder / "rooms.toml").write_text(GLAAOTH, encoding="utf-8")
-    return folder
 
 
 MONSTROSITY = ["glaaoth", "ehanostha", "zhamanok", "amaranth-inn", "hearthshire-stables",

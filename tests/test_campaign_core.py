@@ -41,7 +41,6 @@ from automa.render.campaign_out import log_json, log_text, status_json, status_t
 from automa.session.commands import Remove
 from automa.session.store import Session
 from tests.conftest import unsealed
-from tests.test_campaign import GLAAOTH
 
 T = TypeVar("T")
 LOGS = Path(__file__).parent / "campaign_logs"
@@ -83,14 +82,6 @@ class Table:
 
     def instruct(self, briefing: Briefing) -> None:
         pass
-
-
-@pytest.fixture
-def data(tmp_path: Path) -> Path:
-    folder = tmp_path / "my-data"
-    folder.mkdir()
-    (folder / "rooms.toml").write_text(GLAAOTH, encoding="utf-8")
-    return folder
 
 
 def _begun(folder: Path, data: Path | None, catalog: Catalog, **more: Any) -> Campaign:

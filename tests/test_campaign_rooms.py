@@ -13,15 +13,8 @@ from automa.catalog.load import load_catalog
 from automa.errors import InputError
 from automa.session.commands import Remove, UseCard, UsePeriod
 from automa.session.store import Session
-from tests.test_campaign import GLAAOTH, ok, status
-
-
-@pytest.fixture
-def data(tmp_path: Path) -> Path:
-    folder = tmp_path / "my-data"
-    folder.mkdir()
-    (folder / "rooms.toml").write_text(GLAAOTH, encoding="utf-8")
-    return folder
+from tests.conftest import GLAAOTH
+from tests.test_campaign import ok, status
 
 
 def _enter(folder: Path, data: Path, room: str) -> Session:

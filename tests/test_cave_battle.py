@@ -22,8 +22,8 @@ from automa.rules.rulings import RulingKey, cite
 from automa.session.cave import apply_cave, apply_summon
 from automa.session.commands import Adjust, Counter, EndHeroesTurn, EnterCave, Remove, Summon
 from automa.session.store import Session
-from tests.conftest import logged_inputs, reseal
-from tests.test_campaign import GLAAOTH, ok, status
+from tests.conftest import GLAAOTH, logged_inputs, reseal
+from tests.test_campaign import ok, status
 
 ROOM2 = "ehanostha"  # the second battle room of the Monstrosity route
 
