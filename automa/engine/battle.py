@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from automa.catalog.load import Catalog
 from automa.engine.chance import Chance
-from automa.engine.judge import GeometryMode, Judge
+from automa.engine.judge import Briefing, GeometryMode, Judge
 from automa.engine.steps import Step
 from automa.geometry.table import TableGeometry
 from automa.model.pieces import Condition, Kind, Piece, Side
@@ -238,7 +238,9 @@ class Table:
 
 @dataclass
 class StepLog:
-    """Steps of one activation as they happen, plus what the table should double-check."""
+    """The steps of one activation as they happen, what the table should double-check, and
+    how many of the steps the players have been shown: before each question they see the ones
+    they have not (engine/judge.py Briefs)."""
 
     loud: ClassVar[bool] = True  # False: nothing is kept (QuietLog), so text need not be made
     steps: list[Step] = field(default_factory=list)
@@ -246,6 +248,13 @@ class StepLog:
     rulings: list[Fired] = field(default_factory=list)
     trace: list[str] = field(default_factory=list)  # --explain: every candidate, value, loser
     explaining: bool = True  # False: the trace is not asked for, so its lines need not be made
+    actor: str = ""  # the acting piece's name, and why it acts now: a briefing's heading
+    order: str = ""
+    named: tuple[Piece, ...] = ()  # whose names a briefing may need (built only if asked)
+    coordinates: bool = True  # positions are tracked: a briefing may give them
+    shown: int = 0
+    opened: bool = False
+    unasked: list[str] = field(default_factory=list)  # enemies whose sight was not asked
 
     def add(self, step: Step) -> None:
         self.steps.append(step)
@@ -260,6 +269,17 @@ class StepLog:
         fired = Fired(entry.number, key, detail or entry.title)
         if fired not in self.rulings:
             self.rulings.append(fired)
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {p.id: p.label for p in self.named}
+
+    def briefing(self) -> Briefing:
+        """The steps so far, of which those not shown yet are marked shown now."""
+        told = Briefing(self.actor, self.order, tuple(self.steps), self.shown, self.opened,
+                        self.names, self.coordinates)
+        self.shown, self.opened = len(self.steps), True
+        return told
 
 
 @dataclass(frozen=True)

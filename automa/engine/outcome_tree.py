@@ -217,7 +217,6 @@ class OutcomeTree:
                                         quiet=True)
         # a run leaves nothing behind but its stream (no script: nothing else is used)
         table.judge.record.clear()
-        table.judge.narrator = None
         chance = cast(TracedChance, table.chance)
         if isinstance(stream, tuple):
             set_pcg64(chance.rng, *stream)

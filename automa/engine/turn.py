@@ -141,8 +141,7 @@ def _follow(pending: Pending, activation: Activation) -> list[Pending]:
 def read_order_tiles(table: Table, battle: Battle, pending: Pending) -> Pending:
     """Asked geometry: who acts first among pieces tied on the order tiles rests on positions
     the table never gave, so the players read the Direction tiles on the real mat."""
-    table.judge.narrator = None  # nothing of this activation has happened yet
-    actor = read_direction_tiles(table, [battle.piece(t) for t in pending.tied],
+    actor = read_direction_tiles(table, None, [battle.piece(t) for t in pending.tied],
                                  "on the Character and Monster tiles", pending.actor,
                                  " It acts next.")
     return replace(pending, actor=actor, reason="tie on tiles; the Direction tiles, read at the "
