@@ -112,12 +112,11 @@ def step_turn(table: Table, progress: TurnProgress) -> tuple[TurnProgress, Activ
 
 def _acted_with(table: Table, acted: frozenset[str], actor: str) -> frozenset[str]:
     """`acted | {actor}`, one copy of each such set a table: a forecast's tree keeps thousands
-    of places, which share a few hundred sets (kept in the table's own dict; emptied if it
-    grows past ACTED_KEPT)."""
-    kept: dict[tuple[frozenset[str], str], frozenset[str]] | None = \
-        table.__dict__.get("_acted_kept")
-    if kept is None or len(kept) > ACTED_KEPT:
-        kept = table.__dict__["_acted_kept"] = {}
+    of places, which share a few hundred sets (kept in the table's memo; emptied if it grows
+    past ACTED_KEPT)."""
+    kept = table.memo.acted
+    if len(kept) > ACTED_KEPT:
+        kept.clear()
     found = kept.get((acted, actor))
     if found is None:
         found = kept[acted, actor] = acted | {actor}
