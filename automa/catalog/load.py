@@ -88,6 +88,8 @@ class CatalogMemo:
 
 @dataclass(frozen=True)
 class Catalog:
+    """The rules data: the shipped files merged with the user's folder, each record by id."""
+
     components: Components
     behaviour: Mapping[str, BehaviourRow]
     monsters: Mapping[str, MonsterSpec]

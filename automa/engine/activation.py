@@ -53,6 +53,8 @@ TARGET_RULINGS = {  # what each ruling a target choice rests on decided there
 
 @dataclass(frozen=True)
 class Activation:
+    """What one AI character's activation did and why: its sight, target, shots and steps."""
+
     character: str
     label: str
     order_reason: str

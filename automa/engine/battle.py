@@ -54,6 +54,8 @@ class BattleIndexes:
 
 @dataclass(frozen=True)
 class Battle:
+    """The pieces, the damage-token bags and the pieces out of play, as a turn changes them."""
+
     pieces: tuple[Piece, ...]
     bags: Mapping[int, Bag]
     out: Mapping[str, str]

@@ -22,6 +22,8 @@ D12_FACES = tuple(range(1, 13))
 
 @dataclass(frozen=True)
 class Outcome:
+    """One die rolled, token drawn or deck shuffled: what came up, from where, and why."""
+
     kind: str  # "d12", "rune_die", "location_die", "token"
     value: str
     source: str  # "script" or "rng"

@@ -88,6 +88,8 @@ def instruct(asker: object, briefs: Briefs | None) -> None:
 
 @dataclass
 class Judge:
+    """Where geometric answers come from in a turn (see the module's text), and each one given."""
+
     mode: GeometryMode = GeometryMode.TRACKED
     tolerance: float = 0.5
     asker: YesNoAsker | None = None

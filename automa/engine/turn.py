@@ -24,6 +24,8 @@ ACTED_KEPT = 4096  # (who has acted, who acts) pairs a table keeps: k AI pieces 
 
 @dataclass(frozen=True)
 class TurnResult:
+    """A whole AI turn: its activations, outcomes and the scenario before and after."""
+
     round: int
     seed: int
     activations: tuple[Activation, ...]

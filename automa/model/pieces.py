@@ -60,6 +60,8 @@ Point = tuple[float, float]
 
 @dataclass(frozen=True)
 class Piece:
+    """A piece on the table (or off it, on a card), as the scenario and the turn hold it."""
+
     id: str
     side: Side
     kind: Kind

@@ -16,6 +16,8 @@ LOS_TESTS = tuple(LosTest)
 
 @dataclass(frozen=True)
 class Templates:
+    """The rulers' lengths and the templates' radii in force (cm)."""
+
     rulers: Mapping[int, float]
     attack_radius: float
     clock_radius: float
@@ -41,6 +43,8 @@ class TilesMemo:
 
 @dataclass(frozen=True)
 class Tiles:
+    """The order tiles as laid for this battle, and the Hero Target tiles held."""
+
     character_order: tuple[CharacterTile, ...]
     monster_order: tuple[Family, ...]
     direction: tuple[DirectionTile, DirectionTile]  # (green tile, blue tile)
@@ -69,6 +73,8 @@ class ChanceScript:
 
 @dataclass(frozen=True)
 class Settings:
+    """The battle's switches: sight, advanced targeting, close calls, rulings."""
+
     los_blocked: bool = False
     los_test: LosTest = LosTest.CENTRE_LINE
     advanced_targeting: bool = False
@@ -78,6 +84,8 @@ class Settings:
 
 @dataclass(frozen=True)
 class Scenario:
+    """A battle as its scenario file holds it, at the start of an AI turn."""
+
     source: str
     playmat: Playmat
     playmat_ref: str  # a shipped playmat id, or "inline"

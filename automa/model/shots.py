@@ -81,6 +81,8 @@ _MODIFIER = re.compile(r"^(?P<name>[a-z-]+)(?:\((?P<count>[1-9])\))?$")
 
 @dataclass(frozen=True)
 class Modifier:
+    """A shot's modifier, with its card count."""
+
     name: ModifierName
     count: int = 1
 
@@ -90,6 +92,8 @@ class Modifier:
 
 @dataclass(frozen=True)
 class Shot:
+    """One shot of a sequence: its name, modifiers and (a summon's) argument."""
+
     name: ShotName
     modifiers: tuple[Modifier, ...] = ()
     argument: str | None = None  # the summoned monster id of "summon <id>"
@@ -120,6 +124,8 @@ class Shot:
 
 @dataclass(frozen=True)
 class Sequence:
+    """A shot sequence, its shots in order."""
+
     shots: tuple[Shot, ...]
     # "rush then melee+poison": worked out when the sequence is made, as `Shot.text`
     text: str = field(init=False, repr=False, compare=False)

@@ -147,6 +147,8 @@ def _ranks(piece: Piece, tiles: Tiles) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class NextActor:
+    """The next Active Character by the order tiles, and why."""
+
     piece: Piece
     reason: str
     by_direction: bool  # a Direction tile decided (the frame of ruling 2 applies)
