@@ -69,10 +69,12 @@ Fingerprint = dict[str, Any]  # one turn's: see `turn_fingerprint`
 
 
 def plain(value: Any) -> Any:
-    """A record as JSON-like values: a dataclass as a dict of its fields, numpy scalars as
-    Python ones, tuples as lists, a frozenset sorted. Floats stay floats."""
+    """A record as JSON-like values: a dataclass as a dict of the fields its value is made of
+    (not a memo nor a text worked out from the others: those are not compared), numpy scalars
+    as Python ones, tuples as lists, a frozenset sorted. Floats stay floats."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if f.compare}
     if isinstance(value, np.generic):
         return plain(value.item())
     if isinstance(value, (tuple, list)):

@@ -20,7 +20,7 @@ from click.testing import CliRunner, Result
 from automa.catalog.digests import table_digest
 from automa.catalog.locate import load_data_file, shipped_data_dir
 from automa.cli.main import cli
-from automa.engine.judge import Judge
+from automa.engine.judge import Briefs, Judge
 from automa.rules import rulings
 from automa.session.store import LOG
 from tests.conftest import EXAMPLES, logged_inputs, reseal
@@ -148,9 +148,10 @@ def _seeing_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
     """This machine computes every "Can X see Y?" the other way (the replay is asked)."""
     confirm = Judge.confirm
 
-    def other(self: Judge, question: str, computed: bool, margin: float) -> bool:
+    def other(self: Judge, question: str, computed: bool, margin: float,
+              briefs: Briefs | None) -> bool:
         flip = question.startswith("Can ") and bool(self.script)
-        return confirm(self, question, not computed if flip else computed, margin)
+        return confirm(self, question, not computed if flip else computed, margin, briefs)
 
     monkeypatch.setattr(Judge, "confirm", other)
 

@@ -35,6 +35,7 @@ from automa.model.monsters import BehaviourRow, EffectSpec, LordSpec, MinionSlot
 from automa.model.pieces import HERO_KINDS, Kind, Piece
 from automa.model.playmat import Obstacle, Playmat
 from automa.model.provenance import Provenance
+from automa.model.setup_charts import SetupData
 from automa.model.shots import (
     MODIFIERS,
     SHOT_NAMES,
@@ -47,7 +48,7 @@ from automa.model.shots import (
 if TYPE_CHECKING:  # a turn imports neither: paths are text, the rooms' model comes with them
     from pathlib import Path
 
-    from automa.model.rooms import RoomSpec, SetupData
+    from automa.model.rooms import RoomSpec
 
 T = TypeVar("T")
 BAG_SIZES = {1: 13, 2: 12, 3: 13}  # the rulebook's component list
@@ -70,8 +71,25 @@ MAX_MAT_CM = 1000.0  # ten metres: far beyond any table, small enough for exact 
 ANTIENT_LACKS = ("family", "level", "health", "gold", "nullifies", "reflects", "units")
 
 
+class CatalogMemo:
+    """What a turn asks of a catalog again and again, kept for the next reader (the behaviour
+    row of each kind and family): a cache, never part of the catalog's value, and the one
+    part of a Catalog that changes."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self) -> None:
+        self.rows: dict[tuple[str, str | None], BehaviourRow] = {}
+
+    def __reduce__(self) -> tuple[type[CatalogMemo], tuple[()]]:
+        """A copy or a pickle of a catalog starts with nothing kept."""
+        return CatalogMemo, ()
+
+
 @dataclass(frozen=True)
 class Catalog:
+    """The rules data: the shipped files merged with the user's folder, each record by id."""
+
     components: Components
     behaviour: Mapping[str, BehaviourRow]
     monsters: Mapping[str, MonsterSpec]
@@ -82,13 +100,13 @@ class Catalog:
     setup: SetupData
     files: Mapping[str, str] = field(default_factory=dict)  # monster and Lord id -> its file
     data_dir: Path | None = None  # the user's folder merged over the shipped data, if any
+    memo: CatalogMemo = field(default_factory=CatalogMemo, init=False, compare=False,
+                              repr=False)
 
     def behaviour_for(self, piece: Piece) -> BehaviourRow:
         """The table row of an AI piece: by kind for Lords and Antients, else by family (kept
-        by both in the instance's dict: an activation asks several times)."""
-        kept: dict[tuple[str, str | None], BehaviourRow] | None = self.__dict__.get("_rows_kept")
-        if kept is None:
-            kept = self.__dict__["_rows_kept"] = {}
+        by both in the memo: an activation asks several times)."""
+        kept = self.memo.rows
         found = kept.get((piece.kind, piece.family))
         if found is None:
             found = kept[piece.kind, piece.family] = self._behaviour_for(piece)
@@ -420,8 +438,6 @@ def parse_playmat(rec: Record, playmat_id: str | None = None) -> Playmat:
 
 def parse_setup(tables: Mapping[str, Any], origins: Mapping[str, str],
                 playmats: Mapping[str, Playmat]) -> SetupData:
-    from automa.model.rooms import SetupData
-
     def record(name: str) -> Record:
         rec = Record(origins.get(name, "data/setup.toml"), name, tables.get(name))
         rec.provenance()
@@ -686,90 +702,63 @@ def _check_rune_chart(rune_die: tuple[int, ...], setup: SetupData, chart_file: s
                         f"chart needs a playmat for every face it can roll")
 
 
-def _components_part(catalog: LazyCatalog, user_dir: Path | None) -> dict[str, Any]:
-    return {"components": parse_components(*load_data_file("components.toml", user_dir),
-                                           Problems(collect=False))}
+class RoomsOnRead(Mapping[str, "RoomSpec"]):
+    """The rooms of data already checked whole with the same bytes, read, parsed and checked
+    against the monsters, the playmats and the campaigns when first asked for: a turn reads no
+    room, so it does not pay for them (nor fails on a problem in them: `automa data check` and
+    `setup` still see it). Keys, their order and `==` are those of the dict `_records` builds."""
+
+    def __init__(self, user_dir: Path | None, monsters: Records[MonsterSpec],
+                 playmats: Records[Playmat], lords: Mapping[str, LordSpec]) -> None:
+        self._user_dir, self._monsters, self._playmats, self._lords = (user_dir, monsters,
+                                                                       playmats, lords)
+        self._rooms: Mapping[str, RoomSpec] | None = None  # read when first asked for
+
+    def _read(self) -> Mapping[str, RoomSpec]:
+        if self._rooms is None:
+            from automa.catalog.consistency import cross_check_rooms
+
+            problems = Problems(collect=False)
+            rooms = _records("rooms.toml", self._user_dir, problems, parse_room)
+            cross_check_rooms(self._monsters, self._playmats, rooms, problems)
+            _check_campaigns(self._user_dir, rooms.by_id, self._lords)
+            self._rooms = rooms.by_id
+        return self._rooms
+
+    def __getitem__(self, key: str) -> RoomSpec:
+        return self._read()[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._read()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
-def _pieces_part(catalog: LazyCatalog, user_dir: Path | None) -> dict[str, Any]:
-    """The behaviour rows, monsters, Lords and playmats, each parsed when first read (a turn
-    reads a few): checked against one another when the data was checked whole."""
+def read_on_demand(user_dir: Path | None) -> Catalog:
+    """The catalog of data checked whole before (the same bytes): each behaviour row, monster,
+    Lord, playmat and effect is parsed when first read, the rooms when first asked for (a
+    turn reads a few records and no room); the components and the setup charts, small, at
+    once. Equal, field by field, to the one `build_catalog` makes."""
+    problems = Problems(collect=False)
+    components = parse_components(*load_data_file("components.toml", user_dir), problems)
+    assert components is not None  # without collecting, the first problem raised
     behaviour = _records_on_read("behaviour.toml", user_dir, parse_behaviour)
     monsters = _records_on_read("monsters.toml", user_dir, parse_monster)
     lords = _records_on_read("lords.toml", user_dir, parse_lord)
     playmats = _records_on_read("playmats.toml", user_dir, parse_playmat)
-    return {"behaviour": behaviour.by_id, "monsters": monsters.by_id, "lords": lords.by_id,
-            "playmats": playmats.by_id, "files": {**lords.origins, **monsters.origins},
-            "_monster_records": monsters, "_playmat_records": playmats}
-
-
-def _effects_part(catalog: LazyCatalog, user_dir: Path | None) -> dict[str, Any]:
-    problems = Problems(collect=False)
-    effects = _records("effects.toml", user_dir, problems, parse_effect)
-    missing = sorted(MODIFIERS - set(effects.by_id))
-    if missing:
-        raise DataError("data/effects.toml", missing[0], "",
-                        "every modifier needs an effect record")
-    return {"effects": effects.by_id}
-
-
-class LazyCatalog(Catalog):
-    """`load_catalog`'s Catalog: each part is read, parsed and checked when first asked for.
-
-    A turn never reads the rooms, the setup tables or the campaigns, so it does not pay for them
-    (nor fails on a problem in them: `automa data check` and `setup` still see it). Attributes,
-    equality and `dataclasses.replace` behave as on the eager Catalog."""
-
-    @classmethod
-    def reading(cls, user_dir: Path | None) -> LazyCatalog:
-        """No field filled in yet: each is on first use (`replace` builds a whole one)."""
-        catalog = cls.__new__(cls)
-        object.__setattr__(catalog, "_user_dir", user_dir)
-        object.__setattr__(catalog, "data_dir", user_dir)
-        return catalog
-
-    def __getattr__(self, name: str) -> Any:  # only called for a field not read yet
-        part = PARTS.get(name)
-        if part is None and name in Catalog.__dataclass_fields__:
-            part = _whole  # a field no part knows (a new one): read everything, as eagerly
-        if part is None:
-            raise AttributeError(name)
-        for key, value in part(self, object.__getattribute__(self, "_user_dir")).items():
-            object.__setattr__(self, key, value)
-        return object.__getattribute__(self, name)
-
-
-def _rooms_part(catalog: LazyCatalog, user_dir: Path | None) -> dict[str, Any]:
-    """The rooms, checked against the monsters and playmats, then the campaigns against them."""
-    from automa.catalog.consistency import cross_check_rooms
-
-    problems = Problems(collect=False)
-    monsters, playmats = catalog._monster_records, catalog._playmat_records
-    rooms = _records("rooms.toml", user_dir, problems, parse_room)
-    cross_check_rooms(monsters, playmats, rooms, problems)
-    _check_campaigns(user_dir, rooms.by_id, catalog.lords)
-    return {"rooms": rooms.by_id}
-
-
-def _setup_part(catalog: LazyCatalog, user_dir: Path | None) -> dict[str, Any]:
-    return {"setup": parse_setup(*load_data_file("setup.toml", user_dir), catalog.playmats)}
-
-
-def _whole(catalog: LazyCatalog, user_dir: Path | None) -> dict[str, Any]:
-    whole = build_catalog(user_dir, Problems(collect=False))
-    assert whole is not None  # without collecting, the first problem raised
-    return {name: getattr(whole, name) for name in Catalog.__dataclass_fields__}
-
-
-PARTS: dict[str, Callable[[LazyCatalog, Path | None], dict[str, Any]]] = {
-    "components": _components_part,
-    **dict.fromkeys(("behaviour", "monsters", "lords", "playmats", "files", "_monster_records",
-                     "_playmat_records"), _pieces_part),
-    "effects": _effects_part,
-    "rooms": _rooms_part,
-    "setup": _setup_part,
-    "data_dir": lambda catalog, user_dir: {"data_dir": user_dir},  # set by `reading` itself
-}
+    effects = _records_on_read("effects.toml", user_dir, parse_effect)
+    setup = parse_setup(*load_data_file("setup.toml", user_dir), playmats.by_id)
+    rooms = RoomsOnRead(user_dir, monsters, playmats, lords.by_id)
+    return Catalog(components, behaviour.by_id, monsters.by_id, lords.by_id, playmats.by_id,
+                   rooms, effects.by_id, setup, {**lords.origins, **monsters.origins},
+                   user_dir)
 
 
 @cache
@@ -780,7 +769,7 @@ def _load(user_dir: Path | None, stamp: tuple[tuple[str, int, int], ...]) -> Cat
 
     digest = data_digest(user_dir)
     if is_validated(digest):
-        return LazyCatalog.reading(user_dir)
+        return read_on_demand(user_dir)
     catalog = build_catalog(user_dir, Problems(collect=False))
     assert catalog is not None  # without collecting, the first problem raised
     mark_validated(digest)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from automa.catalog.fields import card_hint, missing_for_battle
 from automa.catalog.pieces import lookup, monster_piece
 from automa.engine.battle import Battle, Fired, StepLog, Table
-from automa.engine.judge import Briefing
 from automa.engine.movement import (
     climb_down,
     clock_reading,
@@ -54,6 +53,8 @@ TARGET_RULINGS = {  # what each ruling a target choice rests on decided there
 
 @dataclass(frozen=True)
 class Activation:
+    """What one AI character's activation did and why: its sight, target, shots and steps."""
+
     character: str
     label: str
     order_reason: str
@@ -77,30 +78,7 @@ class Activation:
     unasked: tuple[str, ...] = ()  # enemies whose sight could not change the target: not asked
 
 
-@dataclass
-class LiveLog(StepLog):
-    """The steps of the activation under way, and how many of them the players have been
-    shown: before each question they see the ones they have not (engine/judge.py Briefs)."""
-
-    actor: str = ""
-    order: str = ""
-    named: tuple[Piece, ...] = ()  # whose names a briefing may need (built only if asked)
-    shown: int = 0
-    opened: bool = False
-    unasked: list[str] = field(default_factory=list)
-
-    @property
-    def names(self) -> dict[str, str]:
-        return {p.id: p.label for p in self.named}
-
-    def briefing(self, coordinates: bool) -> Briefing:
-        told = Briefing(self.actor, self.order, tuple(self.steps), self.shown, self.opened,
-                        self.names, coordinates)
-        self.shown, self.opened = len(self.steps), True
-        return told
-
-
-class QuietLog(LiveLog):
+class QuietLog(StepLog):
     """The log of a quiet table (`Table.quiet`, a forecast's runs): nobody reads the steps, the
     trace or the rulings, so none is kept, and the hot paths do not make their text. It keeps
     nothing, so one serves every quiet activation (`QUIET_LOG`; the tests check it stays
@@ -150,11 +128,9 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
     order rested on."""
     actor = battle.piece(actor_id)
     row = table.catalog.behaviour_for(actor)
-    log = QUIET_LOG if table.quiet else LiveLog(
-        actor=actor.label, order=order_reason, named=(*table.scenario.pieces, *battle.pieces),
-        explaining=table.explain)
-    table.judge.narrator = log
-    table.chance.prelude = table.judge.instruct  # a roll asked of the players comes after them
+    log = QUIET_LOG if table.quiet else StepLog(
+        explaining=table.explain, actor=actor.label, order=order_reason,
+        named=(*table.scenario.pieces, *battle.pieces), coordinates=not table.judge.asked)
     for key in order_rulings:
         log.ruling(key, "the Direction tiles are read from the Monster Start Zone (turn order)")
     if log.explaining:
@@ -325,7 +301,7 @@ def _judge_closest(table: Table, log: StepLog, actor: Piece, candidates: list[Ca
     ranked = sorted(candidates, key=lambda c: (c.distance, c.piece.id))
     margin = ranked[1].distance - ranked[0].distance if needed else math.inf
     closest = table.judge.pick(f"Which enemy is closest to {actor.label}, edge to edge?",
-                               [c.piece.id for c in ranked], ranked[0].piece.id, margin)
+                               [c.piece.id for c in ranked], ranked[0].piece.id, margin, log)
     if table.judge.asked or table.judge.last_asked:  # ranked by the table, no centimetres
         return [replace(c, distance=0.0 if c.piece.id == closest else 1.0, measured=False)
                 for c in candidates]
@@ -337,22 +313,23 @@ def _judge_closest(table: Table, log: StepLog, actor: Piece, candidates: list[Ca
             for c in candidates]
 
 
-def read_direction_tiles(table: Table, tied: list[Piece], tie: str, computed: str,
-                         then: str = "") -> str:
+def read_direction_tiles(table: Table, briefs: StepLog | None, tied: list[Piece], tie: str,
+                         computed: str, then: str = "") -> str:
     """Pieces tied `tie` are ranked by the Direction tiles, on positions the table never gave:
-    the players read the tiles on the real mat. `computed` is the model's own reading."""
+    the players read the tiles on the real mat. `computed` is the model's own reading;
+    `briefs`: the activation under way (None: none has begun)."""
     green, blue = (DIRECTION_WORDS[t] for t in table.scenario.tiles.direction)
     return table.judge.pick(
         f"{', '.join(p.label for p in tied)} tie {tie}: which is {green} (the green Direction "
         f"tile; if they are level there, the {blue}: the blue tile)?{then}",
-        [p.id for p in tied], computed, math.inf)
+        [p.id for p in tied], computed, math.inf, briefs)
 
 
 def _ask_tie(table: Table, log: StepLog, battle: Battle, actor: Piece, choice: TargetChoice
              ) -> TargetChoice:
     """A tie on every column, broken by the Direction tiles: on positions the table never
     gave, so the players read the tiles on the real mat."""
-    picked = read_direction_tiles(table, [battle.piece(t) for t in choice.tied],
+    picked = read_direction_tiles(table, log, [battle.piece(t) for t in choice.tied],
                                   f"on every column for {actor.label}", choice.target)
     label = battle.piece(picked).label
     log.explain(f"the table read the Direction tiles: {label}")
@@ -372,7 +349,8 @@ def _advanced_aim(table: Table, battle: Battle, log: StepLog, actor_id: str) -> 
         seen = [s for s in look_around(table.geometry, actor, pieces, settings.los_blocked,
                                        settings.los_test) if s.visible]
         if table.judge.asked and pieces:  # no positions: the players look and measure
-            return _asked_nearest(table, actor, pieces, seen[0].target if seen else None, what)
+            return _asked_nearest(table, log, actor, pieces, seen[0].target if seen else None,
+                                  what)
         return seen[0].target if seen else None
 
     teammates = battle.teammates_of(actor_id)
@@ -417,9 +395,7 @@ def _finish(actor_id: str, battle: Battle, row: BehaviourRow, order_reason: str,
     return Activation(actor_id, label, order_reason, row.id, row.provenance, visible, hidden,
                       aim.target, aim.reason, sequence, sequence_reason, tuple(log.steps),
                       tuple(log.close_calls), tuple(log.rulings), summoned, repeat,
-                      tuple(log.trace), resume, continued,
-                      log.shown if isinstance(log, LiveLog) else 0,
-                      tuple(log.unasked) if isinstance(log, LiveLog) else ())
+                      tuple(log.trace), resume, continued, log.shown, tuple(log.unasked))
 
 
 def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog, row: BehaviourRow
@@ -447,8 +423,7 @@ def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog, row: Behav
     found: tuple[float, ...] | None = None
     for s in sightings:
         if found is not None and rank(s) != found:
-            if isinstance(log, LiveLog):
-                log.unasked.append(s.target)
+            log.unasked.append(s.target)
             log.explain(f"sight {s.target}: not asked; an enemy the {row.id} row prefers is in "
                         f"sight")
             continue
@@ -459,7 +434,7 @@ def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog, row: Behav
             margin = s.margin if needed else math.inf
             seen = table.judge.confirm(f"Can {actor.label} see {target.label}? (a line from "
                                        f"centre to centre clear of obstacles)", s.visible,
-                                       margin)
+                                       margin, log)
             if table.judge.last_asked:
                 s = replace(s, visible=seen, blockers=(), margin=float("inf"))
             if asked and seen:
@@ -534,7 +509,7 @@ def _follow_plan(table: Table, log: StepLog, actor: Piece, plan: SequencePlan
             log.ruling(key, plan.reason)
     if plan.index is not None:
         return actor.sequences[plan.index], plan.reason
-    face = table.chance.d12("shot sequence")
+    face = table.chance.d12("shot sequence", log)
     band = d12_band(len(plan.split), face)
     index = plan.split[band]
     if log.loud:
@@ -678,7 +653,7 @@ def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Bat
     seen = [s for s in look_around(table.geometry, actor, friends, settings.los_blocked,
                                    settings.los_test) if s.visible]
     if table.judge.asked and friends and table.option(RulingKey.REPEAT) == "nearest":
-        chosen = _asked_nearest(table, actor, friends, seen[0].target if seen else None)
+        chosen = _asked_nearest(table, log, actor, friends, seen[0].target if seen else None)
         if chosen is not None:
             if len(friends) > 1:
                 log.ruling(RulingKey.REPEAT,
@@ -709,13 +684,14 @@ def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Bat
 NOBODY = "nobody"
 
 
-def _asked_nearest(table: Table, actor: Piece, pieces: list[Piece], computed: str | None,
-                   what: str = "teammate") -> str | None:
+def _asked_nearest(table: Table, log: StepLog, actor: Piece, pieces: list[Piece],
+                   computed: str | None, what: str = "teammate") -> str | None:
     """Asked geometry: the players say which of these in sight is nearest (or that none is)."""
     ranked = sorted(pieces, key=lambda p: p.label)
     chosen = table.judge.pick(f"Which {what} that {actor.label} can see is nearest to it, "
                               f"edge to edge ({NOBODY}: none in sight)?",
-                              [*(p.id for p in ranked), NOBODY], computed or NOBODY, math.inf)
+                              [*(p.id for p in ranked), NOBODY], computed or NOBODY, math.inf,
+                              log)
     return None if chosen == NOBODY else chosen
 
 
@@ -725,7 +701,7 @@ def _summon(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     summoner = battle.piece(ctx.actor)
     lord = table.catalog.lords.get(summoner.monster or "")
     if lord is not None and monster_id in lord.summon_choices:
-        face = table.chance.d12(f"which monster {lord.name} summons")
+        face = table.chance.d12(f"which monster {lord.name} summons", log)
         monster_id = lord.summon_choices[d12_band(len(lord.summon_choices), face)]
         log.add(RollStep("d12", face, "summon choice", f"-> {monster_id}"))
     spec = lookup(table.catalog, monster_id)
@@ -735,7 +711,7 @@ def _summon(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     if missing:
         raise RulesError(f"summon {monster_id}: {', '.join(missing)} not in our data; "
                          f"{card_hint(monster_id)}")
-    face = table.chance.d12(f"summon {monster_id}")
+    face = table.chance.d12(f"summon {monster_id}", log)
     reading = clock_reading(table, log, summoner, face)
     log.add(RollStep("d12", face, "summon placement", f"{reading.side} side, {face} o'clock"))
     existing = {p.id for p in battle.pieces} | set(battle.out)

@@ -8,90 +8,115 @@ from typing import ClassVar
 
 from automa.catalog.load import Catalog
 from automa.engine.chance import Chance
-from automa.engine.judge import GeometryMode, Judge
+from automa.engine.judge import Briefing, GeometryMode, Judge
 from automa.engine.steps import Step
 from automa.geometry.table import TableGeometry
 from automa.model.pieces import Condition, Kind, Piece, Side
 from automa.model.scenario import Bag, Scenario
 from automa.rules.rulings import RulingKey, option, ruling
 
-# kept for reading a battle (dropped by Battle.forget_indexes)
-INDEXES = ("_by_id_kept", "_on_table_kept", "_on_table_ids_kept", "_places_kept",
-           "_on_table_places_kept", "_plain_kept")
 # the conditions of a piece off the mat
 OFF_TABLE = frozenset({Condition.TELEPORTED, Condition.DEVOURED})
 
 
+class BattleIndexes:
+    """Indexes of one battle's pieces, each built when first read: a cache of values worked
+    out from the battle's `pieces` alone, and the one part of a Battle that changes (it is
+    not part of the battle's value: not compared, not printed). `Battle.with_piece` and
+    `with_bag` hand the next battle state the indexes that still hold (one piece differs, or
+    none), rather than building them again. None: not built (or forgotten)."""
+
+    __slots__ = ("by_id", "on_table", "on_table_ids", "on_table_places", "places", "plain")
+
+    def __init__(self) -> None:
+        self.by_id: dict[str, Piece] | None = None  # the first piece of each id
+        self.plain: bool | None = None  # no piece is part of another, no two share an id
+        self.on_table: tuple[Piece, ...] | None = None  # the pieces on the mat
+        self.on_table_ids: dict[str, Piece] | None = None  # those by id
+        self.places: dict[str, int] | None = None  # where each id stands in `pieces`
+        self.on_table_places: dict[str, int] | None = None  # and in `on_table`
+
+    def forget(self) -> None:
+        """Drop every index (each is built again when next read)."""
+        self.by_id = self.plain = self.on_table = self.on_table_ids = None
+        self.places = self.on_table_places = None
+
+    def copy_from(self, other: BattleIndexes) -> None:
+        """Take `other`'s indexes: for a battle of the very same pieces."""
+        self.by_id, self.plain, self.on_table = other.by_id, other.plain, other.on_table
+        self.on_table_ids, self.places = other.on_table_ids, other.places
+        self.on_table_places = other.on_table_places
+
+    def __reduce__(self) -> tuple[type[BattleIndexes], tuple[()]]:
+        """A copy or a pickle of a battle starts with none built."""
+        return BattleIndexes, ()
+
+
 @dataclass(frozen=True)
 class Battle:
+    """The pieces, the damage-token bags and the pieces out of play, as a turn changes them."""
+
     pieces: tuple[Piece, ...]
     bags: Mapping[int, Bag]
     out: Mapping[str, str]
-    # the index by id once built, in the instance's dict (see `_by_id`); named here for the
-    # type checker alone, never set on the class, so reading it before it is built fails
-    _by_id_kept: ClassVar[dict[str, Piece]]
+    # read through `get`, `piece`, `on_table`, `placed` and `plain`; made empty with every
+    # battle (`replace` too), filled as read, carried by `with_piece` and `with_bag`
+    indexes: BattleIndexes = field(default_factory=BattleIndexes, init=False, compare=False,
+                                   repr=False)
 
-    @property
     def _by_id(self) -> dict[str, Piece]:
-        """The pieces by id (the first, should two share one), built once per battle state
-        (kept in the instance's dict: functools.cached_property takes a lock on every read)."""
-        kept: dict[str, Piece] | None = self.__dict__.get("_by_id_kept")
+        """The pieces by id (the first, should two share one), built once per battle state."""
+        kept = self.indexes.by_id
         if kept is None:
-            kept = self.__dict__["_by_id_kept"] = {p.id: p for p in reversed(self.pieces)}
+            kept = self.indexes.by_id = {p.id: p for p in reversed(self.pieces)}
         return kept
 
     @property
     def plain(self) -> bool:
         """No piece is part of another (Ulom's claw) and no two share an id: every piece is a
         character of its own (kept per battle state)."""
-        kept: bool | None = self.__dict__.get("_plain_kept")
+        kept = self.indexes.plain
         if kept is None:
-            kept = self.__dict__["_plain_kept"] = len(self._by_id) == len(self.pieces) and all(
+            kept = self.indexes.plain = len(self._by_id()) == len(self.pieces) and all(
                 p.part_of is None for p in self.pieces)
         return kept
 
     def forget_indexes(self) -> None:
         """Drop the indexes built for reading (they are built again when next read): for
         battle states kept by the thousand, as a forecast's tree of outcomes keeps them."""
-        mine = self.__dict__
-        if len(mine) > 3:  # more than the three fields
-            for name in INDEXES:
-                mine.pop(name, None)
+        self.indexes.forget()
 
     def get(self, piece_id: str) -> Piece | None:
-        """The piece of that id, or None. The index is read as an attribute (a turn reads some
-        twenty pieces an activation; `__dict__.get` took three times as long)."""
-        try:
-            return self._by_id_kept.get(piece_id)
-        except AttributeError:  # not built yet
-            return self._by_id.get(piece_id)
+        """The piece of that id, or None (a turn reads some twenty pieces an activation)."""
+        kept = self.indexes.by_id
+        return (self._by_id() if kept is None else kept).get(piece_id)
 
     def piece(self, piece_id: str) -> Piece:
         """The piece of that id (KeyError when absent), read as `get` reads it."""
-        try:
-            return self._by_id_kept[piece_id]
-        except AttributeError:
-            return self._by_id[piece_id]
+        kept = self.indexes.by_id
+        return (self._by_id() if kept is None else kept)[piece_id]
 
     def with_piece(self, piece: Piece) -> Battle:
         """The battle with `piece` in place of the piece(s) of its id. Where this battle's
         index by id is built and the ids are unique, the indexes are carried over (one piece
-        differs) and the piece is put in by its place in the tuples, kept beside them
-        (`_places_kept`, `_on_table_places_kept`: id -> position, in the tuples' order)."""
-        mine = self.__dict__
-        kept: dict[str, Piece] | None = mine.get("_by_id_kept")
+        differs) and the piece is put in by its place in the tuples."""
+        mine = self.indexes
+        kept = mine.by_id
         old = kept.get(piece.id) if kept is not None and len(kept) == len(self.pieces) else None
         if kept is None or old is None:  # no index to carry (none built, shared ids, new id)
             return Battle(tuple(piece if p.id == piece.id else p for p in self.pieces),
                           self.bags, self.out)
-        places = _places(mine, "_places_kept", self.pieces)
-        theirs: dict[str, object] = {  # the same ids in the same places
-            "pieces": _put(self.pieces, places, piece), "bags": self.bags, "out": self.out,
-            "_places_kept": places, "_by_id_kept": {**kept, piece.id: piece}}
-        if old.part_of == piece.part_of and "_plain_kept" in mine:
-            theirs["_plain_kept"] = mine["_plain_kept"]
-        _carry_on_table(mine, theirs, old, piece)
-        return _made(theirs)
+        places = mine.places
+        if places is None:
+            places = mine.places = {p.id: i for i, p in enumerate(self.pieces)}
+        made = Battle(_put(self.pieces, places, piece), self.bags, self.out)
+        theirs = made.indexes  # the same ids in the same places
+        theirs.places, theirs.by_id = places, {**kept, piece.id: piece}
+        if old.part_of == piece.part_of:
+            theirs.plain = mine.plain
+        _carry_on_table(mine, theirs, self.pieces is mine.on_table, old, piece,
+                        made.pieces)
+        return made
 
     def without(self, piece_id: str, why: str) -> Battle:
         """The piece leaves play, and every part of it (Ulom's claw goes with Ulom)."""
@@ -101,36 +126,33 @@ class Battle:
 
     def with_bag(self, level: int, bag: Bag) -> Battle:
         """The battle with `bag` as level `level`'s: the same pieces, so the same indexes."""
-        return _made({**self.__dict__, "bags": {**self.bags, level: bag}})
+        made = Battle(self.pieces, {**self.bags, level: bag}, self.out)
+        made.indexes.copy_from(self.indexes)
+        return made
 
     def on_table(self) -> tuple[Piece, ...]:
         """Pieces physically on the mat (not on the Teleported! or Devoured! card)."""
-        kept: tuple[Piece, ...] | None = self.__dict__.get("_on_table_kept")
-        return self._on_table if kept is None else kept
-
-    @property
-    def _on_table(self) -> tuple[Piece, ...]:
-        kept: tuple[Piece, ...] | None = self.__dict__.get("_on_table_kept")
+        kept = self.indexes.on_table
         if kept is None:
             kept = tuple(p for p in self.pieces if p.conditions.isdisjoint(OFF_TABLE))
             if len(kept) == len(self.pieces):  # all on the mat: the pieces themselves
                 kept = self.pieces
-            self.__dict__["_on_table_kept"] = kept
+            self.indexes.on_table = kept
         return kept
 
-    @property
     def _on_table_ids(self) -> dict[str, Piece]:
-        kept: dict[str, Piece] | None = self.__dict__.get("_on_table_ids_kept")
+        kept = self.indexes.on_table_ids
         if kept is None:
-            on_table = self._on_table
-            kept = self.__dict__["_on_table_ids_kept"] = (
-                self._by_id if on_table is self.pieces else {p.id: p for p in reversed(on_table)})
+            on_table = self.on_table()
+            kept = self.indexes.on_table_ids = (
+                self._by_id() if on_table is self.pieces
+                else {p.id: p for p in reversed(on_table)})
         return kept
 
     def placed(self, piece: Piece) -> bool:
         """`piece in self.on_table()`, by identity first (comparing pieces field by field is
         slow): a piece taken from this battle is found at once."""
-        return self._on_table_ids.get(piece.id) is piece or piece in self._on_table
+        return self._on_table_ids().get(piece.id) is piece or piece in self.on_table()
 
     def enemies_of_ai(self) -> list[Piece]:
         """The Heroic Forces the AI may target; Antients not under its control are ignored.
@@ -146,58 +168,62 @@ class Battle:
         return [p for p in self.on_table() if p.side == ai and p.id != actor_id]
 
 
-def _places(kept: dict[str, object], name: str, pieces: tuple[Piece, ...]) -> dict[str, int]:
-    """Where each id stands in `pieces`, built once and kept under `name`."""
-    places: dict[str, int] | None = kept.get(name)  # type: ignore[assignment]
-    if places is None:
-        places = kept[name] = {p.id: i for i, p in enumerate(pieces)}
-    return places
-
-
 def _put(pieces: tuple[Piece, ...], places: dict[str, int], piece: Piece) -> tuple[Piece, ...]:
     changed = list(pieces)
     changed[places[piece.id]] = piece
     return tuple(changed)
 
 
-def _made(fields: dict[str, object]) -> Battle:
-    """The battle whose instance dict is `fields` (its three fields and the indexes carried):
-    what `Battle(...)` makes, without the frozen record's setter per field."""
-    made = object.__new__(Battle)
-    made.__dict__.update(fields)
-    return made
-
-
-def _carry_on_table(mine: dict[str, object], theirs: dict[str, object], old: Piece,
-                    piece: Piece) -> None:
+def _carry_on_table(mine: BattleIndexes, theirs: BattleIndexes, all_on: bool, old: Piece,
+                    piece: Piece, pieces: tuple[Piece, ...]) -> None:
     """The on-the-mat indexes of a battle where `old` became `piece`: the same pieces on the
     mat but one when it stays on, the same ones when it stays off, none carried when it comes
-    on or goes off (built again when read). With every piece on the mat they are the battle's
-    own pieces and index by id, in both battles."""
-    on_table: tuple[Piece, ...] | None = mine.get("_on_table_kept")  # type: ignore[assignment]
+    on or goes off (built again when read). With every piece on the mat (`all_on`) they are
+    the battle's own `pieces` and index by id, in both battles."""
+    on_table = mine.on_table
     if on_table is None:
         return
     was_on, is_on = old.conditions.isdisjoint(OFF_TABLE), piece.conditions.isdisjoint(OFF_TABLE)
-    if was_on and is_on and on_table is mine["pieces"]:
-        theirs["_on_table_kept"] = theirs["pieces"]
-        if "_on_table_ids_kept" in mine:
-            theirs["_on_table_ids_kept"] = theirs["_by_id_kept"]
+    if was_on and is_on and all_on:
+        theirs.on_table = pieces
+        if mine.on_table_ids is not None:
+            theirs.on_table_ids = theirs.by_id
     elif was_on and is_on:
-        theirs["_on_table_kept"] = _put(on_table, _places(mine, "_on_table_places_kept",
-                                                          on_table), piece)
-        theirs["_on_table_places_kept"] = mine["_on_table_places_kept"]
-        ids: dict[str, Piece] | None = mine.get("_on_table_ids_kept")  # type: ignore[assignment]
+        places = mine.on_table_places
+        if places is None:
+            places = mine.on_table_places = {p.id: i for i, p in enumerate(on_table)}
+        theirs.on_table, theirs.on_table_places = _put(on_table, places, piece), places
+        ids = mine.on_table_ids
         if ids is not None:
-            theirs["_on_table_ids_kept"] = {**ids, piece.id: piece}
+            theirs.on_table_ids = {**ids, piece.id: piece}
     elif not was_on and not is_on:
-        for name in ("_on_table_kept", "_on_table_ids_kept", "_on_table_places_kept"):
-            if name in mine:
-                theirs[name] = mine[name]
+        theirs.on_table, theirs.on_table_ids = on_table, mine.on_table_ids
+        theirs.on_table_places = mine.on_table_places
+
+
+class TableMemo:
+    """What a turn works out from a table's fixed fields again and again, kept for the next
+    reader: a cache, never part of the table's value, and the one part of a Table that
+    changes."""
+
+    __slots__ = ("acted", "options")
+
+    def __init__(self) -> None:
+        self.options: dict[RulingKey, str] = {}  # ruling -> the option in force
+        # (who had acted, who acts) -> who has acted: one copy of each set (engine/turn.py)
+        self.acted: dict[tuple[frozenset[str], str], frozenset[str]] = {}
+
+    def __reduce__(self) -> tuple[type[TableMemo], tuple[()]]:
+        """A copy or a pickle of a table starts with nothing kept."""
+        return TableMemo, ()
 
 
 @dataclass(frozen=True)
 class Table:
-    """What stays fixed during a turn: the scenario's settings, the data, the mat, the dice."""
+    """What stays fixed during a turn: the scenario's settings, the data, the mat, and where
+    the answers come from. `chance` (the dice) and `judge` (geometric answers) are ordinary
+    mutable objects, recording what they answer: the table never changes which ones it holds,
+    and each question is handed what the players must be shown before it (engine/judge.py)."""
 
     scenario: Scenario
     catalog: Catalog
@@ -210,6 +236,7 @@ class Table:
     # the explain trace is made (--explain, --json, a session's activations); without it the
     # printout's steps, close calls and rulings are made as ever
     explain: bool = True
+    memo: TableMemo = field(default_factory=TableMemo, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.quiet and (self.judge.mode != GeometryMode.TRACKED or self.judge.asker is not None
@@ -226,19 +253,19 @@ class Table:
 
     def option(self, key: RulingKey) -> str:
         """The option in force for switchable ruling `key` (the scenario's, else ours), looked
-        up once per table (an activation asks several times; kept in the instance's dict)."""
-        kept: dict[RulingKey, str] | None = self.__dict__.get("_options_kept")
-        if kept is None:
-            kept = self.__dict__["_options_kept"] = {}
-        found = kept.get(key)
+        up once per table (an activation asks several times)."""
+        options = self.memo.options
+        found = options.get(key)
         if found is None:
-            found = kept[key] = option(self.scenario.settings.rulings, key)
+            found = options[key] = option(self.scenario.settings.rulings, key)
         return found
 
 
 @dataclass
 class StepLog:
-    """Steps of one activation as they happen, plus what the table should double-check."""
+    """The steps of one activation as they happen, what the table should double-check, and
+    how many of the steps the players have been shown: before each question they see the ones
+    they have not (engine/judge.py Briefs)."""
 
     loud: ClassVar[bool] = True  # False: nothing is kept (QuietLog), so text need not be made
     steps: list[Step] = field(default_factory=list)
@@ -246,6 +273,13 @@ class StepLog:
     rulings: list[Fired] = field(default_factory=list)
     trace: list[str] = field(default_factory=list)  # --explain: every candidate, value, loser
     explaining: bool = True  # False: the trace is not asked for, so its lines need not be made
+    actor: str = ""  # the acting piece's name, and why it acts now: a briefing's heading
+    order: str = ""
+    named: tuple[Piece, ...] = ()  # whose names a briefing may need (built only if asked)
+    coordinates: bool = True  # positions are tracked: a briefing may give them
+    shown: int = 0
+    opened: bool = False
+    unasked: list[str] = field(default_factory=list)  # enemies whose sight was not asked
 
     def add(self, step: Step) -> None:
         self.steps.append(step)
@@ -260,6 +294,17 @@ class StepLog:
         fired = Fired(entry.number, key, detail or entry.title)
         if fired not in self.rulings:
             self.rulings.append(fired)
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {p.id: p.label for p in self.named}
+
+    def briefing(self) -> Briefing:
+        """The steps so far, of which those not shown yet are marked shown now."""
+        told = Briefing(self.actor, self.order, tuple(self.steps), self.shown, self.opened,
+                        self.names, self.coordinates)
+        self.shown, self.opened = len(self.steps), True
+        return told
 
 
 @dataclass(frozen=True)

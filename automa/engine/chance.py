@@ -5,21 +5,25 @@ Every outcome is recorded (what, why, from where), so a battle replays identical
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Protocol
 
 import numpy as np
 
-from automa.engine.judge import Briefing
+from automa.engine.judge import Briefing, Briefs, instruct
 from automa.errors import InputError, RulesError
 from automa.model.components import DamageToken
 from automa.model.scenario import Bag, ChanceScript
 from automa.rules.tokens import whereabouts
 
+D12_FACES = tuple(range(1, 13))
+
 
 @dataclass(frozen=True)
 class Outcome:
+    """One die rolled, token drawn or deck shuffled: what came up, from where, and why."""
+
     kind: str  # "d12", "rune_die", "location_die", "token"
     value: str
     source: str  # "script" or "rng"
@@ -51,7 +55,9 @@ class Asker(Protocol):
 @dataclass
 class Chance:
     """Scripted outcomes are consumed in order before any other source; then the players'
-    own dice when an `asker` is given (physical mode), else the injected Generator."""
+    own dice when an `asker` is given (physical mode), else the injected Generator. A roll or
+    draw made in an activation is handed it (`briefs`), so players asked to roll are shown the
+    steps so far first (engine/judge.py)."""
 
     script: ChanceScript
     rng: np.random.Generator
@@ -61,12 +67,7 @@ class Chance:
     record: list[Outcome] = field(default_factory=list)
     asker: Asker | None = None
     script_source: str = "[chance] tokens"  # where scripted tokens come from, for messages
-    prelude: Callable[[], None] | None = None  # shows the players the steps so far, first
     keeps_record: ClassVar[bool] = True  # False: nobody reads `record`, so it stays empty
-
-    def _before_asking(self) -> None:
-        if self.prelude is not None:
-            self.prelude()
 
     def _scripted(self, kind: str, values: tuple[object, ...]) -> object | None:
         used = self.used.get(kind, 0)
@@ -75,12 +76,13 @@ class Chance:
             return values[used]
         return None
 
-    def _die(self, kind: str, values: tuple[int, ...], faces: tuple[int, ...], why: str) -> int:
+    def _die(self, kind: str, values: tuple[int, ...], faces: tuple[int, ...], why: str,
+             briefs: Briefs | None) -> int:
         scripted = self._scripted(kind, values)
         if scripted is not None:
             value, source = int(str(scripted)), "script"
         elif self.asker is not None:
-            self._before_asking()
+            instruct(self.asker, briefs)
             die = {"d12": "the D12", "rune_die": "the Rune Die",
                    "location_die": "the Location Die"}[kind]
             value, source = self.asker.number(f"Roll {die} ({why})", faces), "table"
@@ -119,17 +121,19 @@ class Chance:
             self.record.append(Outcome("draw", picked, source, why))
         return picked
 
-    def d12(self, why: str) -> int:
-        return self._die("d12", self.script.d12, tuple(range(1, 13)), why)
+    def d12(self, why: str, briefs: Briefs | None = None) -> int:
+        """A D12 roll; `briefs`: the activation under way (None outside one)."""
+        return self._die("d12", self.script.d12, D12_FACES, why, briefs)
 
-    def rune_die(self, why: str) -> int:
-        return self._die("rune_die", self.script.rune_die, self.rune_faces, why)
+    def rune_die(self, why: str, briefs: Briefs | None = None) -> int:
+        return self._die("rune_die", self.script.rune_die, self.rune_faces, why, briefs)
 
-    def location_die(self, why: str) -> int:
-        return self._die("location_die", self.script.location_die, self.location_faces, why)
+    def location_die(self, why: str, briefs: Briefs | None = None) -> int:
+        return self._die("location_die", self.script.location_die, self.location_faces, why,
+                         briefs)
 
-    def token(self, level: int, bag: Bag, why: str,
-              hand: Sequence[DamageToken] = ()) -> DamageToken:
+    def token(self, level: int, bag: Bag, why: str, hand: Sequence[DamageToken] = (),
+              briefs: Briefs | None = None) -> DamageToken:
         """The token drawn from a (non-empty) bag of that level; `hand` holds the tokens this
         shot has drawn already. A scripted token that is not in the bag is refused; a typed
         one is asked for again, saying where that token is."""
@@ -143,7 +147,7 @@ class Chance:
                                  f"{whereabouts(scripted, bag, hand)})")
             token, source = scripted, "script"
         elif self.asker is not None:
-            self._before_asking()
+            instruct(self.asker, briefs)
             token, source = self._typed_token(level, bag, hand, why), "table"
         else:
             token, source = bag.tokens[self._index(bag.tokens)], "rng"

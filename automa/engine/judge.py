@@ -6,8 +6,10 @@ Modes: `tracked` computes every answer; `asked` asks every one (no coordinates n
 
 Instruct, then ask: before the players are asked anything, they are shown the activation's
 steps not yet shown (a `Briefing`: lay the ruler, slide it ...), so every question comes after
-the instruction that sets up what it asks about. The printout after the activation then only
-points back at the steps shown (render/text.py).
+the instruction that sets up what it asks about. Each question is handed the activation under
+way (`Briefs`: engine/battle.py's StepLog), or None where nothing has happened yet; the judge
+keeps no pointer to it. The printout after the activation then only points back at the steps
+shown (render/text.py).
 """
 
 from __future__ import annotations
@@ -61,9 +63,10 @@ class Briefing:
 
 
 class Briefs(Protocol):
-    """The activation under way: what the table has not been shown yet."""
+    """The activation under way: what the table has not been shown yet (each briefing marks
+    its steps shown)."""
 
-    def briefing(self, coordinates: bool) -> Briefing: ...
+    def briefing(self) -> Briefing: ...
 
 
 class YesNoAsker(Protocol):
@@ -74,14 +77,24 @@ class YesNoAsker(Protocol):
     def instruct(self, briefing: Briefing) -> None: ...
 
 
+def instruct(asker: object, briefs: Briefs | None) -> None:
+    """Show the players the steps of the activation under way they have not seen yet, before
+    they are asked (a question or a die). An asker written before briefings existed (a test's,
+    say) is simply not shown them."""
+    show = getattr(asker, "instruct", None)
+    if show is not None and briefs is not None:
+        show(briefs.briefing())
+
+
 @dataclass
 class Judge:
+    """Where geometric answers come from in a turn (see the module's text), and each one given."""
+
     mode: GeometryMode = GeometryMode.TRACKED
     tolerance: float = 0.5
     asker: YesNoAsker | None = None
     script: Sequence[dict[str, Any]] = ()
     record: list[dict[str, Any]] = field(default_factory=list)
-    narrator: Briefs | None = None  # the activation under way, shown before each question
     # a replay's logged answers that were computed, and that this machine computes otherwise
     disagreements: list[Disagreement] = field(default_factory=list)
 
@@ -106,13 +119,6 @@ class Judge:
         """Whether a question with this margin goes to the players (nothing is recorded)."""
         return self._ask_table(margin)
 
-    def instruct(self) -> None:
-        """The steps the players have not seen yet, before they are asked (their dice too)."""
-        # an asker written before briefings existed (a test's, say) is simply not shown them
-        show = getattr(self.asker, "instruct", None)
-        if show is not None and self.narrator is not None:
-            show(self.narrator.briefing(self.mode != ASKED))
-
     def _ask_table(self, margin: float) -> bool:
         if self.asker is None or self.mode == TRACKED:
             return False
@@ -134,15 +140,17 @@ class Judge:
         """Whether the last answer came from the players (then no measurement backs it)."""
         return bool(self.record) and self.record[-1]["source"] == "table"
 
-    def confirm(self, question: str, computed: bool, margin: float) -> bool:
-        """A yes/no geometric question."""
+    def confirm(self, question: str, computed: bool, margin: float,
+                briefs: Briefs | None) -> bool:
+        """A yes/no geometric question; `briefs`: the activation under way, whose steps the
+        players are shown first if they are asked."""
         scripted, given_by = self._scripted(question)
         if isinstance(scripted, bool):
             answer, source = scripted, given_by
             self._compare(question, scripted, given_by, computed, margin)
         elif self._ask_table(margin):
             assert self.asker is not None
-            self.instruct()
+            instruct(self.asker, briefs)
             answer, source = self.asker.yes_no(question), "table"
         else:
             answer, source = computed, "computed"
@@ -162,15 +170,17 @@ class Judge:
         entry = {"q": question, "a": answer, "source": source}
         self.record.append(entry if self.mode == TRACKED else {**entry, "mode": self.mode})
 
-    def pick(self, question: str, options: Sequence[str], computed: str, margin: float) -> str:
-        """Which of several pieces (the closest, the first along a tile ...)."""
+    def pick(self, question: str, options: Sequence[str], computed: str, margin: float,
+             briefs: Briefs | None) -> str:
+        """Which of several pieces (the closest, the first along a tile ...); `briefs` as for
+        `confirm`."""
         scripted, given_by = self._scripted(question)
         if isinstance(scripted, str) and scripted in options:
             answer, source = scripted, given_by
             self._compare(question, scripted, given_by, computed, margin)
         elif self._ask_table(margin):
             assert self.asker is not None
-            self.instruct()
+            instruct(self.asker, briefs)
             answer, source = self.asker.choice(question, options), "table"
         else:
             answer, source = computed, "computed"

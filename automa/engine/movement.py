@@ -110,7 +110,7 @@ def push(table: Table, battle: Battle, log: StepLog, piece_id: str, why: str = "
     mount = mount_under(piece, battle.on_table())
     if Condition.RIDING in piece.conditions:
         battle, piece = _knock_off(battle, log, piece, mount)
-    face = table.chance.d12(f"{why} direction for {piece.label}" if log.loud else "")
+    face = table.chance.d12(f"{why} direction for {piece.label}" if log.loud else "", log)
     reading = clock_reading(table, log, piece, face)
     if log.loud:
         log.add(RollStep("d12", face, f"{why} direction", f"{reading.side} side, {face} o'clock"))
@@ -148,7 +148,7 @@ def _asked_side(table: Table, log: StepLog, piece: Piece, face: int, rule: str,
     """Front or reverse side, as the players see the real template at the mat edge."""
     question = (f"Centre the Clock template on {piece.label}: does it hang over the mat edge?"
                 if rule == "overhang" else f"Does {piece.label} touch the mat edge?")
-    at_edge = table.judge.confirm(question, computed.side == "reverse", math.inf)
+    at_edge = table.judge.confirm(question, computed.side == "reverse", math.inf, log)
     if at_edge:
         log.ruling(RulingKey.CLOCK_EDGE,
                    f"{piece.label} is at the edge, as the table answered: the "
@@ -180,7 +180,7 @@ def _knock_off(battle: Battle, log: StepLog, rider: Piece, mount: Piece | None
 def retreat_to_monster_zone(table: Table, battle: Battle, log: StepLog, actor_id: str,
                             ruler: int) -> Battle:
     actor = battle.piece(actor_id)
-    face = table.chance.d12("retreat direction")
+    face = table.chance.d12("retreat direction", log)
     direction = half_clock_direction(table.catalog.components.clock, TOWARD_MONSTER_ZONE, face)
     offset = table.catalog.components.clock.half[face - 1]
     log.add(RollStep("d12", face, "retreat direction",
@@ -203,7 +203,7 @@ def toward_closest_obstacle(table: Table, battle: Battle, log: StepLog, actor_id
     if table.judge.asked and len(table.geometry.obstacles) > 1:  # no positions: the table says
         ids = [o.id for o in table.geometry.obstacles]
         obstacle_id = table.judge.pick(f"Which obstacle is closest to {actor.label}, edge to "
-                                       f"edge?", ids, obstacle_id, math.inf)
+                                       f"edge?", ids, obstacle_id, math.inf, log)
         shape = next(o.polygon for o in table.geometry.obstacles if o.id == obstacle_id)
         near = nearest_points(shape.exterior, Point(actor.at))[0]
         point = (float(near.x), float(near.y))
@@ -225,7 +225,7 @@ def toward_closest_enemy(table: Table, battle: Battle, log: StepLog, actor_id: s
         ranked = sorted(enemies, key=lambda e: e.label)
         chosen = table.judge.pick(f"Which enemy is closest to {actor.label}, edge to edge, "
                                   f"whether it sees it or not?", [e.id for e in ranked],
-                                  enemy.id, math.inf)
+                                  enemy.id, math.inf, log)
         enemy = battle.piece(chosen)
     move = ruler_toward(table.geometry, battle.on_table(), actor, enemy.at, enemy.radius,
                         table.ruler(ruler), goal_piece=enemy, goal_name=enemy.label)
@@ -243,8 +243,9 @@ def toward_hero_zone(table: Table, battle: Battle, log: StepLog, actor_id: str,
                   "the Hero Start Zone")
 
 
-def _rune_choice(table: Table, runes: dict[int, Rune], faces: list[int], battle: Battle,
-                 actor: Piece, rune_radius: float) -> tuple[Rune | None, list[str]]:
+def _rune_choice(table: Table, log: StepLog, runes: dict[int, Rune], faces: list[int],
+                 battle: Battle, actor: Piece, rune_radius: float
+                 ) -> tuple[Rune | None, list[str]]:
     """The first rolled rune the piece may move to, and why each other one was passed over."""
     passed = []
     others = [p for p in battle.on_table() if p.id != actor.id]
@@ -256,7 +257,8 @@ def _rune_choice(table: Table, runes: dict[int, Rune], faces: list[int], battle:
             passed.append(f"rune {face} is on obstacle {rune.on_obstacle}: only fliers go there")
         elif table.judge.asked:  # no positions: the players look at the rune
             if table.judge.confirm(f"Is rune {face} free (no piece on its icon, and "
-                                   f"{actor.label} not already on it)?", True, float("inf")):
+                                   f"{actor.label} not already on it)?", True, float("inf"),
+                                   log):
                 return rune, passed
             passed.append(f"rune {face} is taken")
         elif rune_occupant([actor], rune.at, rune_radius) and battle.placed(actor):
@@ -300,7 +302,7 @@ def _log_two_dice(table: Table, log: StepLog, why: str, faces: list[int], rune: 
         result = f"{'; '.join(passed)}: rune {rune.number}"
     else:
         other, _ = (None, []) if table.judge.asked else _rune_choice(
-            table, runes, faces[1:], battle, actor, table.geometry.playmat.rune_radius)
+            table, log, runes, faces[1:], battle, actor, table.geometry.playmat.rune_radius)
         if table.judge.asked or other is not None:
             log.ruling(RulingKey.TWO_ROLLED_RUNES,
                        "of two free rolled runes the AI takes the Rune Die's")
@@ -323,10 +325,11 @@ def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
     actor = battle.piece(actor_id)
     two_dice = playmat.prints_all_runes or actor.flying
     for _ in range(12 if must_land else 1):
-        faces = [table.chance.rune_die(why)]
+        faces = [table.chance.rune_die(why, log)]
         if two_dice:
-            faces.append(table.chance.location_die(why))
-        rune, passed = _rune_choice(table, runes, faces, battle, actor, playmat.rune_radius)
+            faces.append(table.chance.location_die(why, log))
+        rune, passed = _rune_choice(table, log, runes, faces, battle, actor,
+                                    playmat.rune_radius)
         if rune is not None and not must_land and _stays_on_its_rune(table, log, actor, runes,
                                                                      rune):
             rune, passed = None, [*passed, "already on a rune: it stays"]

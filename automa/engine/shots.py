@@ -73,7 +73,7 @@ def draw_tokens(table: Table, battle: Battle, log: StepLog, shot: Shot) -> tuple
         bag, refilled = refill_if_empty(battle.bags[level])
         hand = tuple(t for lvl, t in drawn if lvl == level)
         token = table.chance.token(level, bag, f"{shot.notation()} damage" if log.loud else "",
-                                   hand)
+                                   hand, log)
         battle = battle.with_bag(level, draw(bag, (token,)))
         if log.loud:
             log.add(TokenStep(level, token.value, token.reset, refilled, number, len(levels)))
@@ -363,7 +363,7 @@ def _portal_trap(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, s
     target = battle.get(target_id)
     if target is None:
         return battle
-    face = table.chance.d12(f"portal trap on {target.label}")
+    face = table.chance.d12(f"portal trap on {target.label}", log)
     loss, result = PORTAL_TRAP.get(face, (2, "random-rune"))
     log.add(RollStep("d12", face, "portal trap", {
         "teleported": f"{loss} damage, then the Teleported! card",
@@ -415,7 +415,8 @@ def contact_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     if table.quiet:  # nobody is asked, nothing is said
         return resolve_hit(table, battle, log, ctx, shot, aim) if cover.covers else battle
     covers = table.judge.confirm(f"Centre the Attack template on {actor.label}: does it cover "
-                                 f"{target.label}, even partly?", cover.covers, cover.margin)
+                                 f"{target.label}, even partly?", cover.covers, cover.margin,
+                                 log)
     told = table.judge.last_asked  # the players answered: no margin backs it
     if covers != cover.covers:  # the players saw it otherwise
         cover = replace(cover, covers=covers)
@@ -511,7 +512,7 @@ def _beneath_the_ruler(table: Table, battle: Battle, log: StepLog, thrower: Piec
     return [p for p in battle.enemies_of_ai()
             if table.judge.confirm(f"Is {p.label} beneath Ruler 3 (laid from the boomerang "
                                    f"toward {thrower.label}), even partly?", p in computed,
-                                   math.inf)]
+                                   math.inf, log)]
 
 
 def target_ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
@@ -521,7 +522,7 @@ def target_ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotCont
     bands = table.catalog.components.hero_target_bands
     alive = {p.id for p in battle.enemies_of_ai()}
     for _ in range(TARGET_TILE_RETRIES):
-        face = table.chance.d12("Hero Target tile")
+        face = table.chance.d12("Hero Target tile", log)
         tile = next(t for t, (low, high) in bands.items() if low <= face <= high)
         hero = next((h for h, t in tiles.items() if t == tile and h in alive), None)
         log.add(RollStep("d12", face, "Hero Target tile",
@@ -547,7 +548,7 @@ def target_ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotCont
     log.add(NoteStep(f"lay Ruler 3 from {actor.label}'s edge pointing at the centre of "
                      f"{target.label}"))
     in_range = table.judge.confirm(f"Is {target.label} within Ruler 3 of {actor.label}?",
-                                   gap <= reach, abs(gap - reach))
+                                   gap <= reach, abs(gap - reach), log)
     told = table.judge.last_asked  # the players measured: no distance backs it
     if not told and abs(gap - reach) < table.close_call:
         log.close_calls.append(f"Ruler 3 range to {target.label}: {gap:.1f} cm; check it")

@@ -14,6 +14,8 @@ def _pt(p: Vec) -> list[float]:
 
 @dataclass(frozen=True)
 class ShotStep:
+    """A shot of the sequence begins (performed as another where the AI has no rule)."""
+
     kind: ClassVar[str] = "shot"
     shot: str
     performed_as: str  # the shot the AI really performs ("rush" for open portal ...)
@@ -25,6 +27,8 @@ class ShotStep:
 
 @dataclass(frozen=True)
 class RollStep:
+    """A die rolled, and what its face decided."""
+
     kind: ClassVar[str] = "roll"
     die: str
     value: int
@@ -38,6 +42,8 @@ class RollStep:
 
 @dataclass(frozen=True)
 class MoveStep:
+    """A piece moved by a ruler or a template: from where to where, and what stopped it."""
+
     kind: ClassVar[str] = "move"
     piece: str
     start: Vec
@@ -71,6 +77,8 @@ class MoveStep:
 
 @dataclass(frozen=True)
 class AttackStep:
+    """The Attack template laid on the attacker: whether it covers the target."""
+
     kind: ClassVar[str] = "attack"
     piece: str
     target: str
@@ -127,6 +135,8 @@ class DiscardStep:
 
 @dataclass(frozen=True)
 class DamageStep:
+    """Damage a piece took, and its health before and after."""
+
     kind: ClassVar[str] = "damage"
     piece: str
     amount: int
@@ -141,6 +151,8 @@ class DamageStep:
 
 @dataclass(frozen=True)
 class EffectStep:
+    """A modifier's effect on the piece hit (a Poison card, a Stunned! card ...)."""
+
     kind: ClassVar[str] = "effect"
     piece: str
     effect: str
@@ -152,6 +164,8 @@ class EffectStep:
 
 @dataclass(frozen=True)
 class NoteStep:
+    """An instruction or remark for the table, in words alone."""
+
     kind: ClassVar[str] = "note"
     text: str
 

@@ -24,6 +24,8 @@ ACTED_KEPT = 4096  # (who has acted, who acts) pairs a table keeps: k AI pieces 
 
 @dataclass(frozen=True)
 class TurnResult:
+    """A whole AI turn: its activations, outcomes and the scenario before and after."""
+
     round: int
     seed: int
     activations: tuple[Activation, ...]
@@ -112,12 +114,11 @@ def step_turn(table: Table, progress: TurnProgress) -> tuple[TurnProgress, Activ
 
 def _acted_with(table: Table, acted: frozenset[str], actor: str) -> frozenset[str]:
     """`acted | {actor}`, one copy of each such set a table: a forecast's tree keeps thousands
-    of places, which share a few hundred sets (kept in the table's own dict; emptied if it
-    grows past ACTED_KEPT)."""
-    kept: dict[tuple[frozenset[str], str], frozenset[str]] | None = \
-        table.__dict__.get("_acted_kept")
-    if kept is None or len(kept) > ACTED_KEPT:
-        kept = table.__dict__["_acted_kept"] = {}
+    of places, which share a few hundred sets (kept in the table's memo; emptied if it grows
+    past ACTED_KEPT)."""
+    kept = table.memo.acted
+    if len(kept) > ACTED_KEPT:
+        kept.clear()
     found = kept.get((acted, actor))
     if found is None:
         found = kept[acted, actor] = acted | {actor}
@@ -141,8 +142,7 @@ def _follow(pending: Pending, activation: Activation) -> list[Pending]:
 def read_order_tiles(table: Table, battle: Battle, pending: Pending) -> Pending:
     """Asked geometry: who acts first among pieces tied on the order tiles rests on positions
     the table never gave, so the players read the Direction tiles on the real mat."""
-    table.judge.narrator = None  # nothing of this activation has happened yet
-    actor = read_direction_tiles(table, [battle.piece(t) for t in pending.tied],
+    actor = read_direction_tiles(table, None, [battle.piece(t) for t in pending.tied],
                                  "on the Character and Monster tiles", pending.actor,
                                  " It acts next.")
     return replace(pending, actor=actor, reason="tie on tiles; the Direction tiles, read at the "

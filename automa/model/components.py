@@ -106,6 +106,8 @@ class TileSet:
 
 @dataclass(frozen=True)
 class Components:
+    """The physical components' measures and contents (data/components.toml)."""
+
     disc_radius: Mapping[str, float]
     rulers: Mapping[int, float]
     attack: AttackTemplate

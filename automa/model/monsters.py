@@ -12,6 +12,8 @@ from automa.model.shots import ModifierName, Sequence, ShotName
 
 @dataclass(frozen=True)
 class MonsterSpec:
+    """A monster card, as data/monsters.toml gives it."""
+
     id: str
     name: str
     family: Family | None  # None = unknown
@@ -35,12 +37,16 @@ class MonsterSpec:
 
 @dataclass(frozen=True)
 class MinionSlot:
+    """A Catacomb Lord's minions of one kind: which monster (or a D12 choice of two), how many."""
+
     choices: tuple[str, ...]  # one id, or two when the card offers a D12 choice
     count: int
 
 
 @dataclass(frozen=True)
 class LordSpec:
+    """A Catacomb Lord card, as data/lords.toml gives it."""
+
     id: str
     name: str
     health: int | None

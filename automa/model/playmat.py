@@ -14,6 +14,8 @@ from automa.model.provenance import Provenance
 
 @dataclass(frozen=True)
 class Obstacle:
+    """An obstacle printed on a playmat: a polygon or a circle, in cm on the mat."""
+
     id: str
     polygon: tuple[tuple[float, float], ...] = ()
     circle: tuple[float, float, float] | None = None  # x, y, radius
@@ -22,6 +24,8 @@ class Obstacle:
 
 @dataclass(frozen=True)
 class Playmat:
+    """A playmat: its size, start zones, obstacles and runes, in cm."""
+
     id: str
     name: str
     width: float

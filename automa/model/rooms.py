@@ -20,15 +20,3 @@ class RoomSpec:
     mercenaries: int | None
     known: bool
     provenance: Provenance
-
-
-@dataclass(frozen=True)
-class SetupData:
-    """The setup charts and counts (data/setup.toml)."""
-
-    rune_die_mats: dict[int, str]
-    d12_mats: dict[int, str]
-    metre_units: dict[int, int]
-    hidden_cave_items: tuple[str, ...]
-    hidden_cave_collect: int
-    max_monsters: int

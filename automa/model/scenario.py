@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from automa.model.components import CharacterTile, DamageToken, DirectionTile, Family
 from automa.model.modes import LosTest
@@ -15,17 +16,40 @@ LOS_TESTS = tuple(LosTest)
 
 @dataclass(frozen=True)
 class Templates:
+    """The rulers' lengths and the templates' radii in force (cm)."""
+
     rulers: Mapping[int, float]
     attack_radius: float
     clock_radius: float
 
 
+class TilesMemo:
+    """What the turn order works out from a Tiles' fields before every activation, kept for
+    the next (rules/tiles.py: each piece's places on the Character and Monster tiles, the
+    order of a set of waiting pieces, the reasons printed): a cache, never part of the tiles'
+    value, and the one part of a Tiles that changes."""
+
+    __slots__ = ("orders", "ranks", "reasons")
+
+    def __init__(self) -> None:
+        self.ranks: dict[Any, Any] = {}
+        self.orders: dict[Any, Any] = {}
+        self.reasons: dict[Any, Any] = {}
+
+    def __reduce__(self) -> tuple[type[TilesMemo], tuple[()]]:
+        """A copy or a pickle of the tiles starts with nothing kept."""
+        return TilesMemo, ()
+
+
 @dataclass(frozen=True)
 class Tiles:
+    """The order tiles as laid for this battle, and the Hero Target tiles held."""
+
     character_order: tuple[CharacterTile, ...]
     monster_order: tuple[Family, ...]
     direction: tuple[DirectionTile, DirectionTile]  # (green tile, blue tile)
     hero_targets: Mapping[str, int]
+    memo: TilesMemo = field(default_factory=TilesMemo, init=False, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -49,6 +73,8 @@ class ChanceScript:
 
 @dataclass(frozen=True)
 class Settings:
+    """The battle's switches: sight, advanced targeting, close calls, rulings."""
+
     los_blocked: bool = False
     los_test: LosTest = LosTest.CENTRE_LINE
     advanced_targeting: bool = False
@@ -58,6 +84,8 @@ class Settings:
 
 @dataclass(frozen=True)
 class Scenario:
+    """A battle as its scenario file holds it, at the start of an AI turn."""
+
     source: str
     playmat: Playmat
     playmat_ref: str  # a shipped playmat id, or "inline"

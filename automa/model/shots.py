@@ -7,7 +7,7 @@ a shot is a name with optional "+modifier" terms; a modifier may carry a card co
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from automa.model.vocabulary import Word
 
@@ -81,6 +81,8 @@ _MODIFIER = re.compile(r"^(?P<name>[a-z-]+)(?:\((?P<count>[1-9])\))?$")
 
 @dataclass(frozen=True)
 class Modifier:
+    """A shot's modifier, with its card count."""
+
     name: ModifierName
     count: int = 1
 
@@ -90,9 +92,19 @@ class Modifier:
 
 @dataclass(frozen=True)
 class Shot:
+    """One shot of a sequence: its name, modifiers and (a summon's) argument."""
+
     name: ShotName
     modifiers: tuple[Modifier, ...] = ()
     argument: str | None = None  # the summoned monster id of "summon <id>"
+    # its notation, "melee+poison(2)": worked out from the fields above when the shot is made
+    # (`__post_init__`), as every step and summary that names the shot prints it
+    text: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        head = f"{self.name} {self.argument}" if self.argument else self.name
+        # a frozen record's derived field is set once, here, as dataclasses documents
+        object.__setattr__(self, "text", "+".join([head, *(m.notation() for m in self.modifiers)]))
 
     @property
     def is_ranged(self) -> bool:
@@ -106,28 +118,26 @@ class Shot:
         return any(m.name == name for m in self.modifiers)
 
     def notation(self) -> str:
-        """"melee+poison(2)" (made once per shot, kept in the instance's dict)."""
-        kept: str | None = self.__dict__.get("_notation_kept")
-        if kept is None:
-            head = f"{self.name} {self.argument}" if self.argument else self.name
-            kept = self.__dict__["_notation_kept"] = "+".join(
-                [head, *(m.notation() for m in self.modifiers)])
-        return kept
+        """"melee+poison(2)"."""
+        return self.text
 
 
 @dataclass(frozen=True)
 class Sequence:
+    """A shot sequence, its shots in order."""
+
     shots: tuple[Shot, ...]
+    # "rush then melee+poison": worked out when the sequence is made, as `Shot.text`
+    text: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", " then ".join([s.text for s in self.shots]))
 
     def notation(self) -> str:
-        kept: str | None = self.__dict__.get("_notation_kept")
-        if kept is None:
-            kept = self.__dict__["_notation_kept"] = " then ".join(s.notation()
-                                                                 for s in self.shots)
-        return kept
+        return self.text
 
     def shot_names(self) -> list[str]:
-        return [s.notation() for s in self.shots]
+        return [s.text for s in self.shots]
 
 
 def parse_shot(text: str) -> Shot:

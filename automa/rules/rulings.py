@@ -88,12 +88,16 @@ class RulingKey(Word):
 
 @dataclass(frozen=True)
 class Option:
+    """One reading a switchable ruling offers, and what it means."""
+
     value: str
     meaning: str
 
 
 @dataclass(frozen=True)
 class Ruling:
+    """One of our readings of the rules, numbered, with what it rests on."""
+
     number: int
     key: RulingKey
     section: str

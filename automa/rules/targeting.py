@@ -26,6 +26,8 @@ COLUMNS = (("primary", "Primary"), ("secondary", "Secondary"), ("tie_breaker", "
 
 @dataclass(frozen=True)
 class Candidate:
+    """An enemy the AI may target, with its distance from the actor."""
+
     piece: Piece
     distance: float  # edge to edge, cm
     measured: bool = True  # False: the players ranked it (0 the closest, 1 farther), no cm
@@ -33,6 +35,8 @@ class Candidate:
 
 @dataclass(frozen=True)
 class TargetChoice:
+    """The target the behaviour row's columns chose, and how they chose it."""
+
     target: str
     column: str  # "Primary", "Secondary", "Tie Breaker", "green tile", "blue tile", "only one"
     criterion: str

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter, itemgetter
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from automa.model.components import CharacterTile, DirectionTile, Family
 from automa.model.pieces import Kind, Piece
@@ -126,18 +126,10 @@ def first_on_tiles(candidates: Sequence[T], direction: Sequence[DirectionTile],
 RankKey = tuple[Kind, int | None, Family | None]  # what a piece's places on the tiles rest on
 
 
-def _book(tiles: Tiles, name: str) -> dict[Any, Any]:
-    """A dict kept under `name` in the tiles' own dict (made empty when first asked for): what
-    a turn works out from the tiles again before every activation, kept with them."""
-    kept: dict[Any, Any] | None = tiles.__dict__.get(name)
-    if kept is None:
-        kept = tiles.__dict__[name] = {}
-    return kept
-
-
 def _rank_book(tiles: Tiles) -> dict[RankKey, tuple[int, int]]:
-    """The places on the Character and Monster tiles by what they rest on."""
-    return _book(tiles, "_ranks_kept")
+    """The places on the Character and Monster tiles by what they rest on (kept in the
+    tiles' memo)."""
+    return tiles.memo.ranks
 
 
 def _learnt(book: dict[RankKey, tuple[int, int]], piece: Piece, tiles: Tiles) -> tuple[int, int]:
@@ -155,6 +147,8 @@ def _ranks(piece: Piece, tiles: Tiles) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class NextActor:
+    """The next Active Character by the order tiles, and why."""
+
     piece: Piece
     reason: str
     by_direction: bool  # a Direction tile decided (the frame of ruling 2 applies)
@@ -168,7 +162,7 @@ def next_to_act(waiting: list[Piece], tiles: Tiles) -> NextActor:
     before every activation, from the same few sets); only a tie left to the Direction tiles
     is read again, on where the tied pieces stand now."""
     key = tuple(map(_ORDER_FIELDS, waiting))
-    book: dict[tuple[tuple[object, ...], ...], OrderPlan] = _book(tiles, "_orders_kept")
+    book: dict[tuple[tuple[object, ...], ...], OrderPlan] = tiles.memo.orders
     plan = book.get(key)
     if plan is None:
         plan = book[key] = _order_plan(waiting, tiles)
@@ -208,8 +202,8 @@ def _at(piece: Piece) -> Point:
 
 def _reason(tiles: Tiles, decided: str, first: Piece) -> str:
     """Why `first` acts first when the Character tile (`decided` "character") or the Monster
-    tile ("monster") decided; kept by what it rests on in the tiles' own dict."""
-    kept: dict[tuple[str, RankKey], str] = _book(tiles, "_reasons_kept")
+    tile ("monster") decided; kept by what it rests on in the tiles' memo."""
+    kept: dict[tuple[str, RankKey], str] = tiles.memo.reasons
     key = (decided, (first.kind, first.level, first.family))
     found = kept.get(key)
     if found is None:
