@@ -28,7 +28,6 @@ a number.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import math
@@ -39,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from msgspec import Struct
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -46,6 +46,7 @@ if str(ROOT) not in sys.path:
 
 from automa.catalog.load import Catalog, load_catalog  # noqa: E402
 from automa.engine.turn import TurnResult, run_turn  # noqa: E402
+from automa.model.memo import Memo  # noqa: E402
 from automa.model.scenario import Scenario  # noqa: E402
 from automa.render.json_out import turn_json  # noqa: E402
 from automa.render.text import turn_text  # noqa: E402
@@ -69,12 +70,12 @@ Fingerprint = dict[str, Any]  # one turn's: see `turn_fingerprint`
 
 
 def plain(value: Any) -> Any:
-    """A record as JSON-like values: a dataclass as a dict of the fields its value is made of
-    (not a memo nor a text worked out from the others: those are not compared), numpy scalars
-    as Python ones, tuples as lists, a frozenset sorted. Floats stay floats."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)
-                if f.compare}
+    """A record as JSON-like values: a record as a dict of its fields (but a memo: never
+    part of its value), numpy scalars as Python ones, tuples as lists, a frozenset sorted.
+    Floats stay floats."""
+    if isinstance(value, Struct):
+        return {name: plain(getattr(value, name)) for name in value.__struct_fields__
+                if not isinstance(getattr(value, name), Memo)}
     if isinstance(value, np.generic):
         return plain(value.item())
     if isinstance(value, (tuple, list)):

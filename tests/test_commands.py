@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from automa import api
 from automa.model.pieces import Condition
@@ -142,7 +143,10 @@ def test_any_line_is_a_command_or_one_reason(kind: str, fields: dict[str, Any]) 
     except BadCommand as bad:
         assert str(bad) and "\n" not in str(bad)
         return
-    assert command_from_json(json.loads(json.dumps(command.to_json()))) == command
+    again = command_from_json(json.loads(json.dumps(command.to_json())))
+    if isinstance(command, NextActivation):  # its line always carries its answers
+        command = replace(command, answered=True)
+    assert again == command
 
 
 @pytest.mark.parametrize(("command", "reason"), [

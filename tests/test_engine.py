@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
+from msgspec.structs import replace
 
 from automa.catalog.load import Catalog
 from automa.engine.turn import TurnResult, run_turn

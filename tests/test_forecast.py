@@ -4,12 +4,12 @@ seed's streams, and each share printed with its 95 % interval (CONTRACT.md's key
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from msgspec.structs import replace
 
 from automa.catalog.load import load_catalog
 from automa.cli.main import cli

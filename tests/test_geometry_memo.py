@@ -5,10 +5,9 @@ uses), and a key tells apart what changes the answer (a radius, a moved piece)."
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from hypothesis import given
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from automa.catalog.load import load_catalog
 from automa.engine.turn import run_turn

@@ -5,12 +5,12 @@ cites the sentence it checks: the Red Box chapter, or catacombs-facts.md for bas
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from msgspec.structs import replace
 
 from automa.catalog.load import Catalog
 from automa.cli.main import cli
@@ -184,7 +184,7 @@ def test_devourer_dying_frees_the_devoured_hero(catalog: Catalog) -> None:
     devouring monster dies; in that case they return where the monster died.\""""
     battle = battle_of(catalog, ai("rem", "remorhaz", health=1))
     elf = battle.piece("elf")
-    battle = battle.with_piece(Piece(**{**elf.__dict__, "conditions": frozenset({"devoured"})}))
+    battle = battle.with_piece(replace(elf, conditions=frozenset({"devoured"})))
     after, lines = hit(catalog, battle, ["rem"], "melee")
     freed = after.piece("elf")
     assert "devoured" not in freed.conditions and freed.at == (40.0, 60.0)
@@ -243,7 +243,7 @@ def test_zombie_family_unmodified_melee_is_critical(catalog: Catalog) -> None:
     shots successfully inflicted upon them as if they had the critical modifier.\""""
     spec = catalog.monsters["orc"]
     piece = monster(catalog, "orc", health=3)
-    piece = Piece(**{**piece.__dict__, "family": "zombie"})
+    piece = replace(piece, family="zombie")
     assert resolve(HeroShot("melee", vulnerabilities=True), piece, spec).damage == 2
     assert resolve(HeroShot("melee"), piece, spec).damage == 1
     assert resolve(HeroShot("melee", frozenset({"stun"}), vulnerabilities=True), piece,
@@ -254,7 +254,7 @@ def test_wraith_knight_ignores_defensive_properties(catalog: Catalog) -> None:
     """"When attacking monsters from the Wraith Knight (black) family ignore their defensive
     properties and also ignore the effects of the chain modifier.\""""
     spec = catalog.monsters["skeleton-warrior"]  # a card whose box nullifies missiles
-    piece = Piece(**{**monster(catalog, "skeleton-warrior").__dict__, "family": "wraith-knight"})
+    piece = replace(monster(catalog, "skeleton-warrior"), family="wraith-knight")
     assert resolve(HeroShot("missile", vulnerabilities=True), piece, spec).damage == 1
     assert resolve(HeroShot("missile"), piece, spec).damage == 0
 
@@ -290,7 +290,7 @@ def test_mythological_melee_regenerates_the_attacker(catalog: Catalog) -> None:
     regeneration." (effects.toml, house: the attacker heals 1)"""
     battle = battle_of(catalog, ai("mino", "minotaur"))
     elf = battle.piece("elf")
-    battle = battle.with_piece(Piece(**{**elf.__dict__, "health": 4}))
+    battle = battle.with_piece(replace(elf, health=4))
     after, _ = hit(catalog, battle, ["mino"], "melee", rulings=ON, by="elf")
     assert after.piece("elf").health == 5
 
@@ -419,8 +419,8 @@ def test_room_cleared_rules(catalog: Catalog) -> None:
     from automa.rules.battle_end import devoured_return, room_cleared
 
     rat = monster(catalog, "sewer-rat")
-    frozen = Piece(**{**rat.__dict__, "conditions": frozenset({"frozen"})})
-    away = Piece(**{**rat.__dict__, "conditions": frozenset({"teleported"})})
+    frozen = replace(rat, conditions=frozenset({"frozen"}))
+    away = replace(rat, conditions=frozenset({"teleported"}))
     antient = Piece("an", "ai", "antient", (0.0, 0.0), 1.0)
     lord = Piece("lord", "ai", "catacomb-lord", (9.0, 9.0), 2.0, health=12)
     assert room_cleared([rat], [rat]) is None

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import shutil
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from msgspec.structs import replace
 
 from automa.catalog.digests import table_digest
 from automa.catalog.locate import load_data_file, shipped_data_dir

@@ -8,13 +8,13 @@ import math
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from automa.catalog.load import Catalog
 from automa.cli.main import cli

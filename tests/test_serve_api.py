@@ -257,7 +257,7 @@ def test_a_part_leaves_with_its_owner_and_a_piece_at_its_death(tmp_path: Path) -
     """The step a piece leaves play at is its death, not merely the last step naming it; a
     part of another piece (Ulom's claw) leaves with its owner, even when a step moved it
     before."""
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     from automa.engine.steps import MoveStep, NoteStep
     from automa.model.pieces import Piece

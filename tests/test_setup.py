@@ -52,7 +52,7 @@ def test_playmat_chart(catalog: Catalog, options: SetupOptions, d12: tuple[int, 
 
 def test_a_lord_with_two_mats_rolls_the_d12_halves(catalog: Catalog) -> None:
     """Catacomb Lord Room Setup 1: 1-6 the left playmat, 7-12 the right."""
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     lord = replace(catalog.lords["hmotha"], playmats=("altar", "campfire"))
     for face, mat in ((6, "altar"), (7, "campfire")):
@@ -173,7 +173,7 @@ def test_the_trilithon_goes_on_the_centre_of_the_monster_start_zone_line(catalog
 
 def test_the_trilithon_moves_along_the_line_clear_of_an_obstacle(catalog: Catalog) -> None:
     """"... and move it such that it is not blocked by other obstacles (if necessary)"."""
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     from automa.model.playmat import Obstacle
 

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from automa.catalog.load import Catalog
 from automa.engine.setup import SetupOptions, SetupResult, run_setup

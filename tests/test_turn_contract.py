@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import tomllib
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from msgspec.structs import replace
 
 from automa.catalog.load import Catalog
 from automa.cli.main import cli

@@ -142,7 +142,7 @@ def test_a_flier_rolls_both_dice_and_may_land_on_an_obstacle(catalog: Catalog) -
 
 def test_quadrant_rule_for_castle_obstacles() -> None:
     """Catacombs & Castles: at most two per quadrant, none doubled while one is empty."""
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     crowded = replace(MAT, obstacles=tuple(
         Obstacle(c, circle=(10.0 + i, 10.0 + 2 * i, 0.5)) for i, c in enumerate("ABC")))

@@ -7,8 +7,9 @@ bag's pieces and a draw at the table. Each comes from what the players gave with
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from automa.campaign.asking import (
     CampaignAsker,
@@ -123,8 +124,7 @@ def lord_fields(lord: LordSpec, lair: bool, mercenaries: int) -> list[str]:
     return ["mercenary"] if mercenaries and "mercenary" in lord.unknown else []
 
 
-@dataclass(frozen=True)
-class LordCardEntry:
+class LordCardEntry(Struct, frozen=True):
     """The Lord's card as it will be written: every field typed, parsed."""
 
     lord: str

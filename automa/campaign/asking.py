@@ -8,8 +8,9 @@ Nothing here reads a terminal or prints: the terminal's asker is in cli/campaign
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
+
+from msgspec import Struct
 
 from automa.errors import InputError
 from automa.model.modes import DiceMode
@@ -24,8 +25,7 @@ T = TypeVar("T")
 Topic = Literal["gold", "spell", "spell-to", "monsters", "lord-card", "offers", "bag", "drawn"]
 
 
-@dataclass(frozen=True)
-class Question:
+class Question(Struct, frozen=True):
     """One question to the players. `lacking` says in one line what is missing, for a front end
     that cannot ask; `fields` names the parts missing (a Lord's card's fields, the bag's
     kinds)."""
@@ -80,8 +80,7 @@ def ask(asker: CampaignAsker | None, question: Question, parse: Callable[[str], 
     return asker.text(question, parse)
 
 
-@dataclass(frozen=True)
-class LordCard:
+class LordCard(Struct, frozen=True):
     """A Catacomb Lord's card fields as the players typed them (`automa data card`'s answers):
     each is parsed as the data folder holds it when the card is written."""
 
@@ -103,8 +102,7 @@ class LordCard:
         return fields
 
 
-@dataclass(frozen=True)
-class TableAnswers:
+class TableAnswers(Struct, frozen=True):
     """What the players give with a step rather than be asked: what their cards show (kept in
     their data folder, never in the campaign log: the next campaign is not asked again) and
     whether they roll and draw at the table."""

@@ -7,9 +7,10 @@ the other rooms' inputs: `room_context`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from automa.campaign.log import LOG
 from automa.catalog.load import Catalog
@@ -58,8 +59,7 @@ def start_battle(folder: Path, scenario: Scenario, catalog: Catalog, seed: int,
             session.do(UseCard(hero, card, UsePeriod.GAME))
 
 
-@dataclass(frozen=True)
-class BattleOutcome:
+class BattleOutcome(Struct, frozen=True):
     """A room's battle as its session leaves it."""
 
     started: tuple[Piece, ...]  # the pieces it began with

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
 
 from automa.catalog.cards import write_record
 from automa.catalog.load import Catalog, parse_room
@@ -29,8 +30,7 @@ MAX_COUNT = 10
 EXAMPLE = "sewer-rat=2, skeleton-warrior=1 (metre-1=1 for a Monster Metre icon, mercenary=2)"
 
 
-@dataclass(frozen=True)
-class RoomIcons:
+class RoomIcons(Struct, frozen=True):
     monsters: tuple[tuple[str, int], ...]  # (monster id, count) in card order
     metres: tuple[tuple[int, int], ...]  # (level, count)
     mercenaries: int

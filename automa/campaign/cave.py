@@ -5,8 +5,10 @@ room's battle is the session's `cave` input.)"""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from automa.campaign.asking import CampaignAsker
 from automa.errors import InputError
@@ -23,8 +25,7 @@ DICE = tuple(DiceMode)
 SEED_SPACE = 2**63
 
 
-@dataclass(frozen=True)
-class FightKraken:
+class FightKraken(Struct, frozen=True):
     """The fight: the hero's current health and damage-inflicting shot icons (`seed` filled in
     when the dice are virtual and none was given; `tie` None: the ruling's default)."""
 
@@ -66,8 +67,7 @@ class FightKraken:
         return None
 
 
-@dataclass(frozen=True)
-class KrakenFought:
+class KrakenFought(Struct, frozen=True):
     command: FightKraken  # as fought: the seed filled in
     fight: KrakenFight
     tokens: int  # how many red tokens the hero drew

@@ -12,8 +12,9 @@ taken now (None: it can).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import ClassVar, Literal, get_args
+
+from msgspec import Struct
 
 from automa.campaign.log import CampaignError
 from automa.campaign.model import (
@@ -55,8 +56,7 @@ class FieldConflict(CampaignError):
         self.field, self.reason = field, reason
 
 
-@dataclass(frozen=True)
-class Refusal:
+class Refusal(Struct, frozen=True):
     """Why a step cannot be taken, and the field to blame when one is (a front end names it
     its own way)."""
 
@@ -70,6 +70,8 @@ class Refusal:
 
 class Checked:
     """`check(state)`: the one line saying why the step cannot be taken now (None: it can)."""
+
+    __slots__ = ()  # a mixin of records: they hold their fields alone
 
     def refusal(self, state: CampaignState) -> Refusal | None:
         raise NotImplementedError
@@ -178,8 +180,7 @@ def _heroes_in(state: CampaignState, boards: Iterable[HeroBoard] | None) -> Refu
 
 # The header: line 1 -------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class CaveSetup:
+class CaveSetup(Struct, frozen=True):
     """The Hidden Cave as drawn at the campaign's start."""
 
     needed: tuple[str, ...]  # the five level-1 monsters to collect
@@ -189,8 +190,7 @@ class CaveSetup:
         return {"needed": list(self.needed), "items": list(self.items)}
 
 
-@dataclass(frozen=True)
-class StartCampaign:
+class StartCampaign(Struct, frozen=True):
     """`campaign new`: the route, the heroes' boards, the Lord, the rules chosen. `lord`, `seed`
     and `cave` are filled in when the campaign starts (the route's start piece, a fresh seed,
     the five cave monsters drawn); the filled command is the log's first line."""
@@ -265,8 +265,7 @@ class StartCampaign:
 
 # The steps: every line after the first --------------------------------------------------------
 
-@dataclass(frozen=True)
-class EnterRoom(Checked):
+class EnterRoom(Checked, Struct, frozen=True):
     """`campaign next ROOM`: the heroes enter one of the open rooms. A battle room's or the
     Lair's battle is a session in the campaign folder (`session`, filled in with its `playmat`
     when the room is set up); a special room is a visit (no session)."""
@@ -306,8 +305,7 @@ class EnterRoom(Checked):
         return None
 
 
-@dataclass(frozen=True)
-class RoomRewards:
+class RoomRewards(Struct, frozen=True):
     """The Room card's Room Level Rewards as given to the heroes, and where they came from."""
 
     gold: int
@@ -315,8 +313,7 @@ class RoomRewards:
     provenance: str
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(Struct, frozen=True):
     """A change the players made on a hero's board at the table (`--change elf.gold=-3`)."""
 
     hero: str
@@ -327,8 +324,7 @@ class Change:
         return {"hero": self.hero, "field": self.field, "amount": self.amount}
 
 
-@dataclass(frozen=True)
-class EndRoom(Checked):
+class EndRoom(Checked, Struct, frozen=True):
     """`campaign end-room`: the room is over. The players decide `spell_to` (who takes the
     Spell card), the Hidden Cave monsters to keep that the battle's log cannot tell
     (`collected`), the dead heroes resurrected at the table and their own changes; the rest is
@@ -405,16 +401,14 @@ class EndRoom(Checked):
         return _heroes_in(state, self.heroes)
 
 
-@dataclass(frozen=True)
-class Share:
+class Share(Struct, frozen=True):
     """Who pays how much of a price; `gold` None: the whole price (one payer)."""
 
     hero: str
     gold: int | None = None
 
 
-@dataclass(frozen=True)
-class Buy(Checked):
+class Buy(Checked, Struct, frozen=True):
     """`campaign visit OFFER`: a purchase at the special room being visited (the Merchant, the
     Healer, the Inn, the Stables, the Crypt). `price` is the data's, or the card's when the
     data leaves it to the card; the boards afterwards are filled in."""
@@ -461,8 +455,7 @@ class Buy(Checked):
         return _heroes_in(state, self.heroes)
 
 
-@dataclass(frozen=True)
-class Bet(Buy):
+class Bet(Buy, frozen=True):
     """The Alewife Tavern's bet: three pieces drawn from the bag (`drawn`: at the table; None:
     by the dice mode), what they make and the reward taken (`reward` None in the command: the
     best the draw wins; in the log: nothing won)."""
@@ -487,8 +480,7 @@ class Bet(Buy):
                    result=result, reward=_maybe_text(data, "reward", what))
 
 
-@dataclass(frozen=True)
-class Undo(Checked):
+class Undo(Checked, Struct, frozen=True):
     """`campaign undo`: take back the last step in force (the log keeps it)."""
 
     kind: ClassVar[Kind] = "undo"

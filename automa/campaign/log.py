@@ -9,9 +9,10 @@ kept beside it as `campaign.jsonl.v1`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
 
 from automa.errors import AutomaError
 from automa.session.chain import (
@@ -44,8 +45,7 @@ class CampaignError(AutomaError):
     exit_code = 5
 
 
-@dataclass(frozen=True)
-class CampaignLog:
+class CampaignLog(Struct, frozen=True):
     header: dict[str, Any]
     steps: tuple[dict[str, Any], ...]
     torn: bool  # a step cut off by a crash: it never happened, and it is cut off on the next

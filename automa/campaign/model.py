@@ -4,8 +4,9 @@ log leaves (its route is data: model/campaigns.py)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Literal, get_args
+
+from msgspec import Struct, field
 
 from automa.model.campaigns import LAIR, Route
 
@@ -15,8 +16,7 @@ HERO_DEATH: tuple[HeroDeath, ...] = get_args(HeroDeath)
 ROOM_STATES: tuple[RoomState, ...] = get_args(RoomState)
 
 
-@dataclass(frozen=True)
-class HeroBoard:
+class HeroBoard(Struct, frozen=True):
     id: str
     starting_health: int
     health: int
@@ -35,15 +35,13 @@ class HeroBoard:
                 "used": list(self.used)}
 
 
-@dataclass(frozen=True)
-class HiddenCave:
+class HiddenCave(Struct, frozen=True):
     needed: tuple[str, ...]  # the five level-1 monsters to collect
     items: tuple[str, ...]  # the four items beside the Hidden Cave card
     collected: Mapping[str, tuple[str, ...]]  # hero -> monsters collected so far
 
 
-@dataclass(frozen=True)
-class CampaignState:
+class CampaignState(Struct, frozen=True):
     route: Route
     lord: str
     heroes: Mapping[str, HeroBoard]

@@ -4,8 +4,9 @@ heroes' boards out of a room, and the Room Level Rewards."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
+
+from msgspec.structs import replace
 
 from automa.campaign.commands import (
     Buy,

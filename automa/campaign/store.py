@@ -12,9 +12,11 @@ needs, logs it under the folder's lock and returns what happened, for a front en
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, overload
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from automa.campaign import log as campaign_log
 from automa.campaign.asking import CampaignAsker, TableAnswers
@@ -52,8 +54,7 @@ NOTHING_GIVEN = TableAnswers()  # the players gave nothing ahead: whatever is mi
 
 # What a step did, for a front end to show -----------------------------------------------------
 
-@dataclass(frozen=True)
-class Entered:
+class Entered(Struct, frozen=True):
     step: EnterRoom  # as logged: a battle room's session and playmat filled in
     room: RouteRoom
     state: CampaignState
@@ -62,8 +63,7 @@ class Entered:
     notes: tuple[str, ...]  # what was remembered in the data folder, one line each
 
 
-@dataclass(frozen=True)
-class RoomEnded:
+class RoomEnded(Struct, frozen=True):
     step: EndRoom  # as logged
     room: RouteRoom
     before: Mapping[str, HeroBoard]  # the boards when the room began to end
@@ -71,24 +71,21 @@ class RoomEnded:
     notes: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Bought:
+class Bought(Struct, frozen=True):
     step: Buy  # as logged (a Bet for the Tavern's bet)
     offer: Offer
     state: CampaignState
     notes: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Undone:
+class Undone(Struct, frozen=True):
     step: Step  # the step taken back
     state: CampaignState
 
 
 # The folder -----------------------------------------------------------------------------------
 
-@dataclass
-class Campaign:
+class Campaign(Struct):
     """A campaign as last read from its folder. Every step takes the folder's lock and reads
     the log again before it is checked and appended, so two windows never log a step on a
     campaign the other has changed."""

@@ -4,7 +4,8 @@ data/visits.toml, read by catalog/campaigns.py). Pure: the campaign asks, this d
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from automa.campaign.commands import FieldConflict
 from automa.campaign.log import CampaignError

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from msgspec import Struct, field
+from msgspec.structs import force_setattr
 
 from automa.catalog.locate import DATA_FILES, load_data_file, user_data_dir
 from automa.catalog.problems import Problems, Records, raise_
@@ -31,6 +33,7 @@ from automa.model.components import (
     Family,
     TileSet,
 )
+from automa.model.memo import Memo
 from automa.model.monsters import BehaviourRow, EffectSpec, LordSpec, MinionSlot, MonsterSpec
 from automa.model.pieces import HERO_KINDS, Kind, Piece
 from automa.model.playmat import Obstacle, Playmat
@@ -71,7 +74,7 @@ MAX_MAT_CM = 1000.0  # ten metres: far beyond any table, small enough for exact 
 ANTIENT_LACKS = ("family", "level", "health", "gold", "nullifies", "reflects", "units")
 
 
-class CatalogMemo:
+class CatalogMemo(Memo):
     """What a turn asks of a catalog again and again, kept for the next reader (the behaviour
     row of each kind and family): a cache, never part of the catalog's value, and the one
     part of a Catalog that changes."""
@@ -81,13 +84,8 @@ class CatalogMemo:
     def __init__(self) -> None:
         self.rows: dict[tuple[str, str | None], BehaviourRow] = {}
 
-    def __reduce__(self) -> tuple[type[CatalogMemo], tuple[()]]:
-        """A copy or a pickle of a catalog starts with nothing kept."""
-        return CatalogMemo, ()
 
-
-@dataclass(frozen=True)
-class Catalog:
+class Catalog(Struct, frozen=True):
     """The rules data: the shipped files merged with the user's folder, each record by id."""
 
     components: Components
@@ -100,8 +98,10 @@ class Catalog:
     setup: SetupData
     files: Mapping[str, str] = field(default_factory=dict)  # monster and Lord id -> its file
     data_dir: Path | None = None  # the user's folder merged over the shipped data, if any
-    memo: CatalogMemo = field(default_factory=CatalogMemo, init=False, compare=False,
-                              repr=False)
+    memo: CatalogMemo = field(default_factory=CatalogMemo)
+
+    def __post_init__(self) -> None:
+        force_setattr(self, "memo", CatalogMemo())  # its own, even when `replace`d
 
     def behaviour_for(self, piece: Piece) -> BehaviourRow:
         """The table row of an AI piece: by kind for Lords and Antients, else by family (kept

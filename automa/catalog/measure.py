@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from automa.catalog.cards import toml_value
 from automa.catalog.load import SIZES, Catalog
@@ -27,8 +28,7 @@ DISC_WHAT = {
 }
 
 
-@dataclass(frozen=True)
-class Question:
+class Question(Struct, frozen=True):
     """One length to measure: `key` names it in --set and the answers file."""
 
     key: str

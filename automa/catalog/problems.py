@@ -4,8 +4,9 @@ raised for normal loading; and the parsed records of one file with where each ca
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Generic, TypeVar
+
+from msgspec import Struct
 
 from automa.errors import DataError
 
@@ -35,8 +36,7 @@ class Problems:
         self.found.append(error)
 
 
-@dataclass(frozen=True)
-class Records(Generic[T]):
+class Records(Struct, Generic[T], frozen=True):
     """The parsed records of one data file, and the file each record came from."""
 
     by_id: Mapping[str, T]

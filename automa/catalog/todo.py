@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from automa.catalog.fields import DEFAULTED, REQUIRED, SETUP, kind_of, needed
 from automa.catalog.load import Catalog
@@ -10,8 +10,7 @@ from automa.model.monsters import LordSpec, MonsterSpec
 from automa.model.pieces import Kind
 
 
-@dataclass(frozen=True)
-class Todo:
+class Todo(Struct, frozen=True):
     """One record's card fields our data lacks."""
 
     id: str

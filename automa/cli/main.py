@@ -191,7 +191,7 @@ def _catalog(ctx: click.Context) -> Any:
 
 def _scenario(ctx: click.Context, path: str | Path, close_call: float | None = None) -> Any:
     """Load a scenario; `close_call` (cm) overrides its close-call tolerance."""
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     from automa.scenario.load import load_scenario
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from automa.catalog.fields import card_hint, missing_for_battle
 from automa.catalog.pieces import lookup, monster_piece
@@ -51,8 +53,7 @@ TARGET_RULINGS = {  # what each ruling a target choice rests on decided there
 }
 
 
-@dataclass(frozen=True)
-class Activation:
+class Activation(Struct, frozen=True):
     """What one AI character's activation did and why: its sight, target, shots and steps."""
 
     character: str
@@ -99,8 +100,7 @@ class QuietLog(StepLog):
 QUIET_LOG = QuietLog(explaining=False)
 
 
-@dataclass(frozen=True)
-class Resume:
+class Resume(Struct, frozen=True):
     """A sequence interrupted by a summon: the summoned piece acts at once, then this."""
 
     shots: tuple[Shot, ...]
@@ -109,8 +109,7 @@ class Resume:
     reason: str
 
 
-@dataclass(frozen=True)
-class Aim:
+class Aim(Struct, frozen=True):
     """Whom the activation is aimed at, why, and a sequence the choice forces, if any."""
 
     target: str | None

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import ClassVar
+
+from msgspec import Struct, field
+from msgspec.structs import force_setattr
 
 from automa.catalog.load import Catalog
 from automa.engine.chance import Chance
 from automa.engine.judge import Briefing, GeometryMode, Judge
 from automa.engine.steps import Step
 from automa.geometry.table import TableGeometry
+from automa.model.memo import Memo
 from automa.model.pieces import Condition, Kind, Piece, Side
 from automa.model.scenario import Bag, Scenario
 from automa.rules.rulings import RulingKey, option, ruling
@@ -19,7 +22,7 @@ from automa.rules.rulings import RulingKey, option, ruling
 OFF_TABLE = frozenset({Condition.TELEPORTED, Condition.DEVOURED})
 
 
-class BattleIndexes:
+class BattleIndexes(Memo):
     """Indexes of one battle's pieces, each built when first read: a cache of values worked
     out from the battle's `pieces` alone, and the one part of a Battle that changes (it is
     not part of the battle's value: not compared, not printed). `Battle.with_piece` and
@@ -47,13 +50,8 @@ class BattleIndexes:
         self.on_table_ids, self.places = other.on_table_ids, other.places
         self.on_table_places = other.on_table_places
 
-    def __reduce__(self) -> tuple[type[BattleIndexes], tuple[()]]:
-        """A copy or a pickle of a battle starts with none built."""
-        return BattleIndexes, ()
 
-
-@dataclass(frozen=True)
-class Battle:
+class Battle(Struct, frozen=True):
     """The pieces, the damage-token bags and the pieces out of play, as a turn changes them."""
 
     pieces: tuple[Piece, ...]
@@ -61,8 +59,10 @@ class Battle:
     out: Mapping[str, str]
     # read through `get`, `piece`, `on_table`, `placed` and `plain`; made empty with every
     # battle (`replace` too), filled as read, carried by `with_piece` and `with_bag`
-    indexes: BattleIndexes = field(default_factory=BattleIndexes, init=False, compare=False,
-                                   repr=False)
+    indexes: BattleIndexes = field(default_factory=BattleIndexes)
+
+    def __post_init__(self) -> None:
+        force_setattr(self, "indexes", BattleIndexes())  # its own, even when `replace`d
 
     def _by_id(self) -> dict[str, Piece]:
         """The pieces by id (the first, should two share one), built once per battle state."""
@@ -201,7 +201,7 @@ def _carry_on_table(mine: BattleIndexes, theirs: BattleIndexes, all_on: bool, ol
         theirs.on_table_places = mine.on_table_places
 
 
-class TableMemo:
+class TableMemo(Memo):
     """What a turn works out from a table's fixed fields again and again, kept for the next
     reader: a cache, never part of the table's value, and the one part of a Table that
     changes."""
@@ -213,13 +213,8 @@ class TableMemo:
         # (who had acted, who acts) -> who has acted: one copy of each set (engine/turn.py)
         self.acted: dict[tuple[frozenset[str], str], frozenset[str]] = {}
 
-    def __reduce__(self) -> tuple[type[TableMemo], tuple[()]]:
-        """A copy or a pickle of a table starts with nothing kept."""
-        return TableMemo, ()
 
-
-@dataclass(frozen=True)
-class Table:
+class Table(Struct, frozen=True):
     """What stays fixed during a turn: the scenario's settings, the data, the mat, and where
     the answers come from. `chance` (the dice) and `judge` (geometric answers) are ordinary
     mutable objects, recording what they answer: the table never changes which ones it holds,
@@ -236,9 +231,10 @@ class Table:
     # the explain trace is made (--explain, --json, a session's activations); without it the
     # printout's steps, close calls and rulings are made as ever
     explain: bool = True
-    memo: TableMemo = field(default_factory=TableMemo, init=False, compare=False, repr=False)
+    memo: TableMemo = field(default_factory=TableMemo)
 
     def __post_init__(self) -> None:
+        force_setattr(self, "memo", TableMemo())  # its own, even when `replace`d
         if self.quiet and (self.judge.mode != GeometryMode.TRACKED or self.judge.asker is not None
                            or self.judge.script or self.chance.asker is not None):
             raise ValueError("a quiet table asks nobody: its geometry is tracked and its dice "
@@ -261,8 +257,7 @@ class Table:
         return found
 
 
-@dataclass
-class StepLog:
+class StepLog(Struct):
     """The steps of one activation as they happen, what the table should double-check, and
     how many of the steps the players have been shown: before each question they see the ones
     they have not (engine/judge.py Briefs)."""
@@ -307,8 +302,7 @@ class StepLog:
         return told
 
 
-@dataclass(frozen=True)
-class Fired:
+class Fired(Struct, frozen=True):
     """A ruling that decided something in an activation, and what it decided there."""
 
     number: int

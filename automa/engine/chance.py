@@ -6,10 +6,11 @@ Every outcome is recorded (what, why, from where), so a battle replays identical
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from typing import ClassVar, Protocol
 
 import numpy as np
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from automa.engine.judge import Briefing, Briefs, instruct
 from automa.errors import InputError, RulesError
@@ -20,8 +21,7 @@ from automa.rules.tokens import whereabouts
 D12_FACES = tuple(range(1, 13))
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(Struct, frozen=True):
     """One die rolled, token drawn or deck shuffled: what came up, from where, and why."""
 
     kind: str  # "d12", "rune_die", "location_die", "token"
@@ -52,8 +52,7 @@ class Asker(Protocol):
     def instruct(self, briefing: Briefing) -> None: ...
 
 
-@dataclass
-class Chance:
+class Chance(Struct):
     """Scripted outcomes are consumed in order before any other source; then the players'
     own dice when an `asker` is given (physical mode), else the injected Generator. A roll or
     draw made in an activation is handed it (`briefs`), so players asked to roll are shown the

@@ -21,10 +21,11 @@ import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
+from msgspec import Struct
+from msgspec.structs import replace
 
 from automa.catalog.load import Catalog
 from automa.engine.outcome_tree import OutcomeTree, Place, Stream
@@ -39,8 +40,7 @@ SERIAL_BELOW = 200  # fewer runs than this: starting workers costs more than it 
 BRANCH_STEPS = 1  # runs are dealt to workers by where their first step leads
 
 
-@dataclass(frozen=True)
-class HeroForecast:
+class HeroForecast(Struct, frozen=True):
     """One hero's figures over all runs, each share with its 95 % (Wilson) interval."""
 
     targeted: float  # share of turns in which some activation targets it
@@ -74,8 +74,7 @@ def mean_interval(total: int, squares: int, runs: int) -> tuple[float, float]:
     return (max(0.0, mean - half), mean + half)
 
 
-@dataclass(frozen=True)
-class _Job:
+class _Job(Struct, frozen=True):
     """What every run shares: built once, handed to each worker once."""
 
     scenario: Scenario

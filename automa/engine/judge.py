@@ -15,9 +15,10 @@ shown (render/text.py).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
+
+from msgspec import Struct, field
 
 from automa.engine.steps import Step
 from automa.errors import RulesError
@@ -39,8 +40,7 @@ ASKED, TRACKED = GeometryMode.ASKED, GeometryMode.TRACKED
 AGREEMENT_CM = 1e-6  # a decision this close to flipping agrees with either answer
 
 
-@dataclass(frozen=True)
-class Disagreement:
+class Disagreement(Struct, frozen=True):
     """A logged answer this machine computes otherwise (the logged one was used)."""
 
     question: str
@@ -48,8 +48,7 @@ class Disagreement:
     computed: bool | str
 
 
-@dataclass(frozen=True)
-class Briefing:
+class Briefing(Struct, frozen=True):
     """What the table must do before it can answer: the activation's steps so far, of which the
     first `shown` were shown already (`opened`: the acting piece was announced)."""
 
@@ -86,8 +85,7 @@ def instruct(asker: object, briefs: Briefs | None) -> None:
         show(briefs.briefing())
 
 
-@dataclass
-class Judge:
+class Judge(Struct):
     """Where geometric answers come from in a turn (see the module's text), and each one given."""
 
     mode: GeometryMode = GeometryMode.TRACKED

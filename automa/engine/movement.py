@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
+from msgspec.structs import replace
 from shapely.geometry import Point
 from shapely.ops import nearest_points
 

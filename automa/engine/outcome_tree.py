@@ -16,10 +16,10 @@ rest without keeping it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import cast
 
 import numpy as np
+from msgspec import Struct, field
 
 from automa.catalog.load import Catalog
 from automa.engine.battle import Battle, Table
@@ -28,7 +28,6 @@ from automa.engine.seeding import set_pcg64
 from automa.engine.turn import TurnProgress, step_turn
 from automa.errors import RulesError
 from automa.geometry.table import TableGeometry
-from automa.model.pieces import Piece
 from automa.model.scenario import Scenario
 
 KEPT_NODES = 60_000  # ~0.6 kB a node with the battles it holds (tracemalloc): ~36 MB at most
@@ -39,8 +38,7 @@ Raw = int | tuple[int, ...]  # what the Generator gave: an index, or a shuffle's
 Stream = int | tuple[int, int]
 
 
-@dataclass(frozen=True)
-class Call:
+class Call(Struct, frozen=True):
     """One draw an activation made: an index into `options`, or (`order`) a shuffle of them."""
 
     options: tuple[object, ...]
@@ -59,8 +57,7 @@ class Call:
         return self.options[raw]
 
 
-@dataclass
-class Place:
+class Place(Struct):
     """A point of the turn (`progress`; None once the turn is over) and, below it, the draws
     of the activation that comes next from there."""
 
@@ -68,16 +65,14 @@ class Place:
     next: Drawn | Acted | None = None
 
 
-@dataclass(frozen=True)
-class Acted:
+class Acted(Struct, frozen=True):
     """What one activation did (its Active Target) and the point of the turn it led to."""
 
     target: str | None
     then: Place
 
 
-@dataclass
-class Drawn:
+class Drawn(Struct):
     """The activation drew next with `call`; what followed, by what came up."""
 
     call: Call
@@ -114,27 +109,16 @@ class PlaceKey:
                 and mine.queue == theirs.queue
                 and dict(mine.battle.out) == dict(theirs.battle.out)
                 and dict(mine.battle.bags) == dict(theirs.battle.bags)  # not in the hash
-                and _same_pieces(mine.battle.pieces, theirs.battle.pieces))
+                and mine.battle.pieces == theirs.battle.pieces)
 
 
-def _same_pieces(mine: tuple[Piece, ...], theirs: tuple[Piece, ...]) -> bool:
-    """`mine == theirs`, a piece's fields compared as its instance dict rather than as the
-    tuple of them the record's `__eq__` builds (a fifth of the time): a Piece's dict holds its
-    fields and nothing else, every one compared (tests/test_honest_state.py holds both)."""
-    return len(mine) == len(theirs) and all(
-        p is q or (p.__class__ is q.__class__ and p.__dict__ == q.__dict__)
-        for p, q in zip(mine, theirs, strict=True))
-
-
-@dataclass(frozen=True)
-class TurnEnd:
+class TurnEnd(Struct, frozen=True):
     """One run's turn: who was targeted, and the battle at its end."""
 
     aimed: frozenset[str]
     battle: Battle
 
 
-@dataclass
 class TracedChance(Chance):
     """Chance that answers first the draws this run already made on its way down the tree,
     then draws from the run's own Generator (`rng`, set to the run's stream), and records every

@@ -9,7 +9,8 @@ part back beside its owner when a hit separates them.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from automa.engine.battle import Battle, StepLog, Table
 from automa.engine.steps import MoveStep, NoteStep

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
 
+from msgspec import Struct
+from msgspec.structs import replace
 from shapely.geometry import Polygon
 
 from automa.catalog.fields import card_hint, missing_for_battle
@@ -40,8 +41,7 @@ TRILITHON_ID = "T"
 HERO_RADIUS_KEY = "hero"
 
 
-@dataclass(frozen=True)
-class SetupOptions:
+class SetupOptions(Struct, frozen=True):
     room: str  # a room id, or "lair" with `lord`
     lord: str | None = None
     playmat: str | None = None
@@ -53,8 +53,7 @@ class SetupOptions:
     hidden_cave: bool = False
 
 
-@dataclass(frozen=True)
-class Placement:
+class Placement(Struct, frozen=True):
     piece: str
     monster: str
     at: tuple[float, float]
@@ -62,8 +61,7 @@ class Placement:
     source: str
 
 
-@dataclass(frozen=True)
-class SetupResult:
+class SetupResult(Struct, frozen=True):
     room: str
     room_name: str
     lair: bool

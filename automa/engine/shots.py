@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 
+from msgspec import Struct, field
+from msgspec.structs import replace
 from shapely.geometry import LineString, Point
 
 from automa.engine.battle import Battle, StepLog, Table
@@ -42,8 +43,7 @@ from automa.rules.tokens import discard, draw, pour_back, refill_if_empty, token
 TARGET_TILE_RETRIES = 24
 
 
-@dataclass
-class ShotContext:
+class ShotContext(Struct):
     """One activation's actor and Active Target, and what the shots ask the turn to do next."""
 
     actor: str

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
+
+from msgspec import Struct
 
 Vec = tuple[float, float]
 
@@ -12,8 +13,7 @@ def _pt(p: Vec) -> list[float]:
     return [round(p[0], 2), round(p[1], 2)]
 
 
-@dataclass(frozen=True)
-class ShotStep:
+class ShotStep(Struct, frozen=True):
     """A shot of the sequence begins (performed as another where the AI has no rule)."""
 
     kind: ClassVar[str] = "shot"
@@ -25,8 +25,7 @@ class ShotStep:
         return {"kind": self.kind, "shot": self.shot, "as": self.performed_as, "note": self.note}
 
 
-@dataclass(frozen=True)
-class RollStep:
+class RollStep(Struct, frozen=True):
     """A die rolled, and what its face decided."""
 
     kind: ClassVar[str] = "roll"
@@ -40,8 +39,7 @@ class RollStep:
                 "result": self.result}
 
 
-@dataclass(frozen=True)
-class MoveStep:
+class MoveStep(Struct, frozen=True):
     """A piece moved by a ruler or a template: from where to where, and what stopped it."""
 
     kind: ClassVar[str] = "move"
@@ -75,8 +73,7 @@ class MoveStep:
         return data
 
 
-@dataclass(frozen=True)
-class AttackStep:
+class AttackStep(Struct, frozen=True):
     """The Attack template laid on the attacker: whether it covers the target."""
 
     kind: ClassVar[str] = "attack"
@@ -97,8 +94,7 @@ class AttackStep:
         return data
 
 
-@dataclass(frozen=True)
-class TokenStep:
+class TokenStep(Struct, frozen=True):
     """One token drawn into the hand: draw `draw` of the shot's `of` (all are drawn before any
     is resolved)."""
 
@@ -115,8 +111,7 @@ class TokenStep:
                 "refilled": self.refilled, "draw": self.draw, "of": self.of}
 
 
-@dataclass(frozen=True)
-class DiscardStep:
+class DiscardStep(Struct, frozen=True):
     """The shot is resolved: its tokens of one level go from the hand onto the discard pile,
     and after a reset icon the whole pile goes back into the bag. Logged when the shot drew
     several tokens or a reset icon; a single plain token is simply discarded."""
@@ -133,8 +128,7 @@ class DiscardStep:
                 "reset": self.reset, "bag": self.bag, "discard": self.discard}
 
 
-@dataclass(frozen=True)
-class DamageStep:
+class DamageStep(Struct, frozen=True):
     """Damage a piece took, and its health before and after."""
 
     kind: ClassVar[str] = "damage"
@@ -149,8 +143,7 @@ class DamageStep:
                 "health": self.health_after, "died": self.died}
 
 
-@dataclass(frozen=True)
-class EffectStep:
+class EffectStep(Struct, frozen=True):
     """A modifier's effect on the piece hit (a Poison card, a Stunned! card ...)."""
 
     kind: ClassVar[str] = "effect"
@@ -162,8 +155,7 @@ class EffectStep:
         return {"kind": self.kind, "piece": self.piece, "effect": self.effect, "text": self.text}
 
 
-@dataclass(frozen=True)
-class NoteStep:
+class NoteStep(Struct, frozen=True):
     """An instruction or remark for the table, in words alone."""
 
     kind: ClassVar[str] = "note"

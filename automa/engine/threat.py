@@ -17,11 +17,12 @@ against the engine's own activation, one spot at a time.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import shapely
+from msgspec import Struct
+from msgspec.structs import replace
 from numpy.typing import NDArray
 
 from automa.catalog.load import Catalog
@@ -61,16 +62,14 @@ FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
 
 
-@dataclass(frozen=True)
-class ThreatCell:
+class ThreatCell(Struct, frozen=True):
     at: tuple[float, float]
     targeted_by: tuple[str, ...]  # every AI piece with a chance of choosing the hero here
     p_targeted: float  # the chance at least one of them does
     p_by: dict[str, float]  # each piece's own chance
 
 
-@dataclass(frozen=True)
-class ThreatMap:
+class ThreatMap(Struct, frozen=True):
     hero: str
     step: float
     hero_at: tuple[float, float]
@@ -208,8 +207,7 @@ def ai_characters(battle: Battle) -> list[Piece]:
             and p.part_of is None]
 
 
-@dataclass(frozen=True)
-class _Context:
+class _Context(Struct, frozen=True):
     scenario: Scenario
     catalog: Catalog
     geometry: TableGeometry

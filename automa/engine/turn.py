@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 import numpy as np
+from msgspec import Struct
+from msgspec.structs import replace
 
 from automa.catalog.load import Catalog
 from automa.engine.activation import Activation, Resume, activate, read_direction_tiles
@@ -22,8 +22,7 @@ REPEAT_REASON = "repeat shot"
 ACTED_KEPT = 4096  # (who has acted, who acts) pairs a table keeps: k AI pieces make k * 2**(k-1)
 
 
-@dataclass(frozen=True)
-class TurnResult:
+class TurnResult(Struct, frozen=True):
     """A whole AI turn: its activations, outcomes and the scenario before and after."""
 
     round: int
@@ -44,8 +43,7 @@ def resolve_seed(scenario: Scenario, seed: int | None) -> int:
     return int(np.random.SeedSequence().generate_state(1)[0])
 
 
-@dataclass(frozen=True)
-class Pending:
+class Pending(Struct, frozen=True):
     """A character that acts next out of the tiles' order: summoned, repeated or resuming."""
 
     actor: str
@@ -56,8 +54,7 @@ class Pending:
     tied: tuple[str, ...] = ()  # tied on the order tiles: the Direction tiles chose among them
 
 
-@dataclass(frozen=True)
-class TurnProgress:
+class TurnProgress(Struct, frozen=True):
     """Where an AI turn stands: who has acted, who acts next by a repeat or a summon."""
 
     battle: Battle

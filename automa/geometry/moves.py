@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from msgspec import Struct
 from shapely.geometry import Point
 from shapely.ops import nearest_points
 
@@ -45,8 +45,7 @@ NEAR_SLACK = 0.01  # cm: a piece this much farther off than touching is not near
 # geometry's own tolerances are a millionth of that)
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(Struct, frozen=True):
     """A piece's move: where it started, where it ended and why it stopped there."""
 
     piece: str

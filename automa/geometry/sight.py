@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
+from msgspec import Struct
 
 from automa.geometry.table import MEMO_KEPT, SLACK, TableGeometry, edge_distance
 from automa.model.modes import LosTest
@@ -36,8 +36,7 @@ Seen = tuple[bool, float, float, tuple[str, ...]]
 LOOK = "look"  # the first part of a whole look's key in the table's memo
 
 
-@dataclass(frozen=True)
-class Sighting:
+class Sighting(Struct, frozen=True):
     """What one piece sees of another, and how near the answer came to turning."""
 
     viewer: str

@@ -8,12 +8,13 @@ only drawing and the few slow queries that need a shape (zones, setup).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
+from msgspec import Struct, field
+from msgspec.structs import replace
 from shapely.geometry import Point, Polygon
 
 from automa.model.pieces import Piece
@@ -28,8 +29,7 @@ SLACK = 1e-7  # cm: a bound this close to a threshold is settled by the exact (s
 PLACEMENT_TOLERANCE = 0.01  # cm: overlaps this small in a typed or saved position are touching
 
 
-@dataclass(frozen=True)
-class ObstacleShape:
+class ObstacleShape(Struct, frozen=True):
     """An obstacle as geometry: its polygon, edges and, for a circle, its centre and radius."""
 
     id: str
@@ -44,8 +44,7 @@ EdgeRow = tuple[float, float, float, float, float, float, float]
 HubFloats = tuple[float, float, float, float | None]  # x, y, reach; a circle's radius
 
 
-@dataclass(frozen=True)
-class TableGeometry:
+class TableGeometry(Struct, frozen=True):
     """A playmat as geometry: its obstacles as shapely polygons and as arrays and floats."""
 
     playmat: Playmat
@@ -64,7 +63,7 @@ class TableGeometry:
     # past MEMO_KEPT entries. Only a geometry made by `remembering` keeps them (a forecast's,
     # whose turns start from one place): None in the shared one, as a single turn's own
     # questions are never asked twice and the keys would be work for nothing
-    memo: dict[Any, Any] | None = field(default=None, compare=False, repr=False)
+    memo: dict[Any, Any] | None = None
     # each obstacle as plain floats: its bounding circle (x, y, reach) and a circle's own
     # radius (None for a polygon), for the checks of one spot or one path that need not start
     # numpy (the same floats as the arrays above)
@@ -73,26 +72,26 @@ class TableGeometry:
     sided_rank: tuple[int, ...] = ()
     # how far from its hub every point is surely inside a polygon obstacle (0: not at all, and
     # for circles): a line or band passing nearer the hub than this meets the interior
-    hub_inner: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
+    hub_inner: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
     # the bounding reach of a polygon and -inf for a circle, and inf for a polygon and 0 for a
     # circle: masks as numbers, so one arithmetic call both measures and selects
-    sided_reach: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
-    sided_inf: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0), repr=False)
-    circles: NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp),
-                                      repr=False)  # the circle obstacles (indices)
+    sided_reach: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
+    sided_inf: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
+    # the circle obstacles (indices)
+    circles: NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
     # each polygon's edges as plain floats, an edge a row (its start corner, length, unit
     # direction and left normal), polygon by polygon: the sweep measures the few near its path
-    polygon_edge_rows: tuple[tuple[EdgeRow, ...], ...] = field(default=(), repr=False)
+    polygon_edge_rows: tuple[tuple[EdgeRow, ...], ...] = ()
     # each obstacle's row of the arrays sight measures with, as plain floats (hub x, hub y,
     # hub_radius, circle_radius, hub_inner, sided_reach, sided_inf): sight's few-line path
-    sight_bounds: tuple[SightBound, ...] = field(default=(), repr=False)
+    sight_bounds: tuple[SightBound, ...] = ()
     # each polygon obstacle's corners as plain floats (none for a circle): sight's quick test
     # that a line passes wholly to one side of it, before asking shapely
-    sight_corners: tuple[tuple[tuple[float, float], ...], ...] = field(default=(), repr=False)
+    sight_corners: tuple[tuple[tuple[float, float], ...], ...] = ()
     # whether each obstacle is a polygon of one simple ring (no holes), whose every edge has
     # the inside on one side and the outside on the other: sight's quick test that a line
     # crossing an edge enters it
-    sight_simple: tuple[bool, ...] = field(default=(), repr=False)
+    sight_simple: tuple[bool, ...] = ()
 
     def obstacle(self, obstacle_id: str) -> ObstacleShape:
         return next(o for o in self.obstacles if o.id == obstacle_id)

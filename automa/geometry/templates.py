@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
+from msgspec import Struct
 from shapely.affinity import translate
 from shapely.geometry import Point, Polygon
 
@@ -17,8 +17,7 @@ TOWARD_HERO_ZONE: Vec = (0.0, -1.0)
 TOWARD_MONSTER_ZONE: Vec = (0.0, 1.0)
 
 
-@dataclass(frozen=True)
-class Cover:
+class Cover(Struct, frozen=True):
     """Whether a template covers a piece, and by how much."""
 
     covers: bool
@@ -60,8 +59,7 @@ EDGE_TOUCH = 0.01  # cm: a disc this close to the mat edge touches it
 EDGE_RULES = ("overhang", "touching")  # ruling 9's readings of "at the edge"
 
 
-@dataclass(frozen=True)
-class ClockReading:
+class ClockReading(Struct, frozen=True):
     """The Clock template's side up and the face a piece is pushed toward."""
 
     side: str  # "front" or "reverse"

@@ -5,8 +5,7 @@ The setup spots come in the mat's order: the rules scan them along the Direction
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from msgspec import Struct
 from shapely.geometry import LineString, Point, Polygon
 
 from automa.geometry.moves import rune_occupant
@@ -17,8 +16,7 @@ from automa.model.playmat import Playmat
 Vec = tuple[float, float]
 
 
-@dataclass(frozen=True)
-class Rune:
+class Rune(Struct, frozen=True):
     """A rune of the mat: printed, or a sticker on an obstacle."""
 
     number: int
@@ -61,8 +59,7 @@ def within_triangle(corners: tuple[Vec, Vec, Vec], piece: Piece) -> tuple[bool, 
     return bool(inside_by >= piece.radius), float(abs(inside_by - piece.radius))
 
 
-@dataclass(frozen=True)
-class Spot:
+class Spot(Struct, frozen=True):
     """A setup spot, in table words and as a point."""
 
     where: str  # table words: "rune 2", "behind obstacle C", "corner (left, back)"

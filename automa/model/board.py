@@ -5,15 +5,15 @@ killed (their discs on the board)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from automa.model.pieces import Piece
 
 PLATINUM = 5  # "Platinum x10 (1 platinum = 5 gold)" (catacombs-facts.md, components)
 
 
-@dataclass(frozen=True)
-class HeroBoard:
+class HeroBoard(Struct, frozen=True):
     hero: str
     health: int | None
     starting_health: int | None

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Literal, get_args
+
+from msgspec import Struct
 
 RoomKind = Literal["battle", "special", "lair"]
 Choose = Literal["one", "any"]  # alternatives: either ... or / the heroes may visit both
@@ -24,22 +25,19 @@ SPECIAL_EFFECTS = ("resurrect", "note", "bet")
 EFFECT = re.compile(r"^(?P<each>each:)?(?:(?P<field>[a-z]+)(?P<sign>[+-=])(?P<amount>\d+|full))$")
 
 
-@dataclass(frozen=True)
-class RouteRoom:
+class RouteRoom(Struct, frozen=True):
     id: str
     name: str
     level: int | None  # the printed Room card level, where one is shown
     kind: RoomKind
 
 
-@dataclass(frozen=True)
-class RouteStep:
+class RouteStep(Struct, frozen=True):
     rooms: tuple[RouteRoom, ...]
     choose: Choose = "one"  # with two rooms or more
 
 
-@dataclass(frozen=True)
-class Route:
+class Route(Struct, frozen=True):
     id: str
     name: str
     start: str  # the start piece (a Catacomb Lord id in lords.toml)
@@ -57,8 +55,7 @@ class Route:
         return next((s for s in self.steps if any(r.id == room_id for r in s.rooms)), None)
 
 
-@dataclass(frozen=True)
-class Rewards:
+class Rewards(Struct, frozen=True):
     """A Room card's Room Level Rewards."""
 
     gold: int  # each surviving hero gets this much gold
@@ -66,8 +63,7 @@ class Rewards:
     provenance: str
 
 
-@dataclass(frozen=True)
-class Offer:
+class Offer(Struct, frozen=True):
     id: str
     text: str
     price: int | None  # None: the price printed on the card bought, asked at the purchase
@@ -80,8 +76,7 @@ class Offer:
     provenance: str = ""
 
 
-@dataclass(frozen=True)
-class Visit:
+class Visit(Struct, frozen=True):
     room: str
     offers: tuple[Offer, ...]
     pool: bool

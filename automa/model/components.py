@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from automa.model.provenance import Provenance
 from automa.model.vocabulary import Word
@@ -49,8 +50,7 @@ GREEN_TILES = (DirectionTile.LEFT_TO_RIGHT, DirectionTile.RIGHT_TO_LEFT)
 BLUE_TILES = (DirectionTile.MSZ_TO_HSZ, DirectionTile.HSZ_TO_MSZ)
 
 
-@dataclass(frozen=True, order=True)
-class DamageToken:
+class DamageToken(Struct, frozen=True, order=True):
     """One damage token: its value (0 is a miss) and whether it bears the reset icon."""
 
     value: int
@@ -70,8 +70,7 @@ class DamageToken:
         return f"{self.value}R" if self.reset else str(self.value)
 
 
-@dataclass(frozen=True)
-class ClockTemplate:
+class ClockTemplate(Struct, frozen=True):
     """Each side is twelve angles, face 1..12, degrees clockwise seen from above, from face 12."""
 
     radius: float
@@ -80,16 +79,14 @@ class ClockTemplate:
     half: tuple[float, ...]
 
 
-@dataclass(frozen=True)
-class AttackTemplate:
+class AttackTemplate(Struct, frozen=True):
     """Centred on the attacker; a disc of `radius`, or a polygon given relative to the centre."""
 
     radius: float
     polygon: tuple[tuple[float, float], ...] = ()
 
 
-@dataclass(frozen=True)
-class TileSet:
+class TileSet(Struct, frozen=True):
     """The faces of the order tiles; the ids are the vocabulary the rules code understands."""
 
     character: tuple[CharacterTile, ...] = CHARACTER_TILES
@@ -104,8 +101,7 @@ class TileSet:
         return f"{colour} ({family})" if colour else family
 
 
-@dataclass(frozen=True)
-class Components:
+class Components(Struct, frozen=True):
     """The physical components' measures and contents (data/components.toml)."""
 
     disc_radius: Mapping[str, float]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from automa.model.components import Family
 from automa.model.pieces import Kind
@@ -10,8 +10,7 @@ from automa.model.provenance import Provenance
 from automa.model.shots import ModifierName, Sequence, ShotName
 
 
-@dataclass(frozen=True)
-class MonsterSpec:
+class MonsterSpec(Struct, frozen=True):
     """A monster card, as data/monsters.toml gives it."""
 
     id: str
@@ -35,16 +34,14 @@ class MonsterSpec:
     named_shots: tuple[ShotName, ...] = ()
 
 
-@dataclass(frozen=True)
-class MinionSlot:
+class MinionSlot(Struct, frozen=True):
     """A Catacomb Lord's minions of one kind: which monster (or a D12 choice of two), how many."""
 
     choices: tuple[str, ...]  # one id, or two when the card offers a D12 choice
     count: int
 
 
-@dataclass(frozen=True)
-class LordSpec:
+class LordSpec(Struct, frozen=True):
     """A Catacomb Lord card, as data/lords.toml gives it."""
 
     id: str
@@ -61,8 +58,7 @@ class LordSpec:
     unknown: frozenset[str] = frozenset()  # fields written "unknown": our sources lack them
 
 
-@dataclass(frozen=True)
-class BehaviourRow:
+class BehaviourRow(Struct, frozen=True):
     """One row of the AI Player Attack Behaviour table (printed, or a house row)."""
 
     id: str
@@ -81,8 +77,7 @@ class BehaviourRow:
         return self.provenance == Provenance.HOUSE or field in self.house_fields
 
 
-@dataclass(frozen=True)
-class EffectSpec:
+class EffectSpec(Struct, frozen=True):
     """What a modifier does to the character a shot hits (data/effects.toml)."""
 
     modifier: ModifierName

@@ -7,13 +7,13 @@ toward the Monster Start Zone.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from automa.model.provenance import Provenance
 
 
-@dataclass(frozen=True)
-class Obstacle:
+class Obstacle(Struct, frozen=True):
     """An obstacle printed on a playmat: a polygon or a circle, in cm on the mat."""
 
     id: str
@@ -22,8 +22,7 @@ class Obstacle:
     rune: int | None = None  # the Red Box sticker on it
 
 
-@dataclass(frozen=True)
-class Playmat:
+class Playmat(Struct, frozen=True):
     """A playmat: its size, start zones, obstacles and runes, in cm."""
 
     id: str

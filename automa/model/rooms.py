@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from automa.model.provenance import Provenance
 
 
-@dataclass(frozen=True)
-class RoomSpec:
+class RoomSpec(Struct, frozen=True):
     id: str
     name: str
     kind: str  # battle | special

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
+from msgspec import Struct, field
+from msgspec.structs import force_setattr
+
 from automa.model.components import CharacterTile, DamageToken, DirectionTile, Family
+from automa.model.memo import Memo
 from automa.model.modes import LosTest
 from automa.model.pieces import Piece
 from automa.model.playmat import Playmat
@@ -14,8 +17,7 @@ from automa.model.playmat import Playmat
 LOS_TESTS = tuple(LosTest)
 
 
-@dataclass(frozen=True)
-class Templates:
+class Templates(Struct, frozen=True):
     """The rulers' lengths and the templates' radii in force (cm)."""
 
     rulers: Mapping[int, float]
@@ -23,7 +25,7 @@ class Templates:
     clock_radius: float
 
 
-class TilesMemo:
+class TilesMemo(Memo):
     """What the turn order works out from a Tiles' fields before every activation, kept for
     the next (rules/tiles.py: each piece's places on the Character and Monster tiles, the
     order of a set of waiting pieces, the reasons printed): a cache, never part of the tiles'
@@ -36,32 +38,28 @@ class TilesMemo:
         self.orders: dict[Any, Any] = {}
         self.reasons: dict[Any, Any] = {}
 
-    def __reduce__(self) -> tuple[type[TilesMemo], tuple[()]]:
-        """A copy or a pickle of the tiles starts with nothing kept."""
-        return TilesMemo, ()
 
-
-@dataclass(frozen=True)
-class Tiles:
+class Tiles(Struct, frozen=True):
     """The order tiles as laid for this battle, and the Hero Target tiles held."""
 
     character_order: tuple[CharacterTile, ...]
     monster_order: tuple[Family, ...]
     direction: tuple[DirectionTile, DirectionTile]  # (green tile, blue tile)
     hero_targets: Mapping[str, int]
-    memo: TilesMemo = field(default_factory=TilesMemo, init=False, compare=False, repr=False)
+    memo: TilesMemo = field(default_factory=TilesMemo)
+
+    def __post_init__(self) -> None:
+        force_setattr(self, "memo", TilesMemo())  # its own, even when `replace`d
 
 
-@dataclass(frozen=True)
-class Bag:
+class Bag(Struct, frozen=True):
     """One level's damage tokens: those in the bag and those face up on the discard pile."""
 
     tokens: tuple[DamageToken, ...]
     discard: tuple[DamageToken, ...] = ()
 
 
-@dataclass(frozen=True)
-class ChanceScript:
+class ChanceScript(Struct, frozen=True):
     """Outcomes the players fixed in advance; each list is used in order before any RNG draw."""
 
     seed: int | None = None
@@ -71,8 +69,7 @@ class ChanceScript:
     tokens: Mapping[int, tuple[DamageToken, ...]] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(Struct, frozen=True):
     """The battle's switches: sight, advanced targeting, close calls, rulings."""
 
     los_blocked: bool = False
@@ -82,8 +79,7 @@ class Settings:
     rulings: Mapping[str, str] = field(default_factory=dict)  # switchable ruling -> option
 
 
-@dataclass(frozen=True)
-class Scenario:
+class Scenario(Struct, frozen=True):
     """A battle as its scenario file holds it, at the start of an AI turn."""
 
     source: str

@@ -3,11 +3,10 @@ holds them and a turn reads no room."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 
-@dataclass(frozen=True)
-class SetupData:
+class SetupData(Struct, frozen=True):
     """The setup charts and counts (data/setup.toml)."""
 
     rune_die_mats: dict[int, str]

@@ -7,7 +7,8 @@ a shot is a name with optional "+modifier" terms; a modifier may carry a card co
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+
+from msgspec import Struct
 
 from automa.model.vocabulary import Word
 
@@ -79,8 +80,7 @@ CONNECTORS = (" then ", " elastic ")
 _MODIFIER = re.compile(r"^(?P<name>[a-z-]+)(?:\((?P<count>[1-9])\))?$")
 
 
-@dataclass(frozen=True)
-class Modifier:
+class Modifier(Struct, frozen=True):
     """A shot's modifier, with its card count."""
 
     name: ModifierName
@@ -90,21 +90,20 @@ class Modifier:
         return self.name if self.count == 1 else f"{self.name}({self.count})"
 
 
-@dataclass(frozen=True)
-class Shot:
+class Shot(Struct, frozen=True):
     """One shot of a sequence: its name, modifiers and (a summon's) argument."""
 
     name: ShotName
     modifiers: tuple[Modifier, ...] = ()
     argument: str | None = None  # the summoned monster id of "summon <id>"
-    # its notation, "melee+poison(2)": worked out from the fields above when the shot is made
-    # (`__post_init__`), as every step and summary that names the shot prints it
-    text: str = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
+    @property
+    def text(self) -> str:
+        """Its notation, "melee+poison(2)", as every step and summary that names it prints it."""
         head = f"{self.name} {self.argument}" if self.argument else self.name
-        # a frozen record's derived field is set once, here, as dataclasses documents
-        object.__setattr__(self, "text", "+".join([head, *(m.notation() for m in self.modifiers)]))
+        if not self.modifiers:
+            return head
+        return "+".join([head, *(m.notation() for m in self.modifiers)])
 
     @property
     def is_ranged(self) -> bool:
@@ -122,16 +121,15 @@ class Shot:
         return self.text
 
 
-@dataclass(frozen=True)
-class Sequence:
+class Sequence(Struct, frozen=True):
     """A shot sequence, its shots in order."""
 
     shots: tuple[Shot, ...]
-    # "rush then melee+poison": worked out when the sequence is made, as `Shot.text`
-    text: str = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "text", " then ".join([s.text for s in self.shots]))
+    @property
+    def text(self) -> str:
+        """Its notation, "rush then melee+poison"."""
+        return " then ".join([s.text for s in self.shots])
 
     def notation(self) -> str:
         return self.text

@@ -4,7 +4,7 @@ legend's panel, and the parts drawn so far. The mat (svg.py), an activation's ov
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from automa.model.playmat import Playmat
 from automa.render.labels import PAD, Box, label_size
@@ -16,8 +16,7 @@ LEGEND_WIDTH = 300.0  # px, the panel right of the mat
 Point = tuple[float, float]
 
 
-@dataclass
-class Canvas:
+class Canvas(Struct):
     """Mat coordinates (cm, y toward the Monster Start Zone) to SVG pixels (y down)."""
 
     mat: Playmat

@@ -12,8 +12,9 @@ import itertools
 import math
 import textwrap
 from collections.abc import Mapping
-from dataclasses import dataclass
 from html import escape
+
+from msgspec import Struct
 
 from automa.model.components import Components
 
@@ -30,8 +31,7 @@ PRINT_NOTE = ("Print at 100 % / actual size: no fit-to-page, no scaling.",
               "Lay a ruler on the 10 cm bar: if it is not 10 cm long, the printer scaled the page.")
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(Struct, frozen=True):
     """One drawing: `kind` "length" (a straight measure) or "circle"; sizes in mm."""
 
     id: str
@@ -129,8 +129,7 @@ def layout(drawn: tuple[Item, ...], paper: str, reserve: float = 0.0,
     return pages
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(Struct, frozen=True):
     x1: float
     y1: float
     x2: float
@@ -140,8 +139,7 @@ class Line:
     id: str = ""
 
 
-@dataclass(frozen=True)
-class Circle:
+class Circle(Struct, frozen=True):
     cx: float
     cy: float
     r: float
@@ -149,8 +147,7 @@ class Circle:
     id: str = ""
 
 
-@dataclass(frozen=True)
-class Text:
+class Text(Struct, frozen=True):
     x: float
     y: float  # the baseline
     text: str

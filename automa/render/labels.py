@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 FONT = 11.0  # px
 PAD = 2.0  # px around the text inside its box
@@ -20,8 +21,7 @@ NARROW, MIDDLING = set("ijlIJ.,:;'!|()[]ftr- "), set("cksvxyz")
 PLAIN_CAPITALS, WIDE = set("EFLPSTY"), set("mwMW@%")
 
 
-@dataclass(frozen=True)
-class Box:
+class Box(Struct, frozen=True):
     x0: float
     y0: float
     x1: float
@@ -43,8 +43,7 @@ class Box:
         return ((self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2)
 
 
-@dataclass(frozen=True)
-class Disc:
+class Disc(Struct, frozen=True):
     x: float
     y: float
     r: float
@@ -54,8 +53,7 @@ class Disc:
         return Box(self.x - self.r, self.y - self.r, self.x + self.r, self.y + self.r)
 
 
-@dataclass(frozen=True)
-class Placed:
+class Placed(Struct, frozen=True):
     box: Box
     leader: bool  # away from its disc: draw a thin line back to it
 

@@ -8,7 +8,8 @@ any report that sets its position). The scenario's own positions count as given.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from automa.engine.activation import Activation
 from automa.engine.judge import GeometryMode
@@ -21,8 +22,7 @@ from automa.session.replay import ReplayStep, replay_steps
 Point = tuple[float, float]
 
 
-@dataclass(frozen=True)
-class Unmeasured:
+class Unmeasured(Struct, frozen=True):
     """Pieces whose model position the table never gave: id -> its last measured spot (None:
     it never had one), at the start of a step and after it."""
 

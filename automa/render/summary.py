@@ -5,7 +5,8 @@ every input is replayed and the health of each piece compared before and after i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from automa.model.pieces import Side
 from automa.session.apply import Setting, replay_states
@@ -15,8 +16,7 @@ from automa.session.state import SessionState, start
 UNNAMED = ""  # damage the heroes reported without saying who dealt it
 
 
-@dataclass
-class Tally:
+class Tally(Struct):
     taken: dict[str, int] = field(default_factory=dict)  # hero -> damage taken
     dealt: dict[str, int] = field(default_factory=dict)  # hero (or UNNAMED) -> damage dealt
 

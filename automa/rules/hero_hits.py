@@ -9,7 +9,8 @@ The players' flick decides who was hit; this module says what that hit does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from msgspec import Struct
+from msgspec.structs import replace
 
 from automa.model.components import Family
 from automa.model.monsters import MonsterSpec
@@ -32,8 +33,7 @@ HIT_MODIFIERS = frozenset({ModifierName.POISON, ModifierName.STUN, ModifierName.
                            ModifierName.DEVOUR, ModifierName.PETRIFY})
 
 
-@dataclass(frozen=True)
-class HeroShot:
+class HeroShot(Struct, frozen=True):
     """One shot of a hero as it struck one piece."""
 
     shot: ShotName
@@ -45,8 +45,7 @@ class HeroShot:
     last_damaged: bool = False  # the hero's previous shot in this sequence damaged this piece
 
 
-@dataclass(frozen=True)
-class HitOutcome:
+class HitOutcome(Struct, frozen=True):
     damage: int = 0  # health the piece loses
     reflected: int = 0  # damage back to the attacker
     heal_attacker: int = 0

@@ -6,7 +6,9 @@ is on the Hidden Cave card. Pure functions; each returns a new state.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from automa.errors import RulesError, ScenarioError
 from automa.rules.rulings import RulingKey, cite
@@ -14,8 +16,7 @@ from automa.rules.rulings import RulingKey, cite
 NEEDED = 5  # "randomly draw five of them"
 
 
-@dataclass(frozen=True)
-class HiddenCave:
+class HiddenCave(Struct, frozen=True):
     needed: tuple[str, ...]  # the five level-1 monsters a hero must collect
     items: tuple[str, ...]  # the items still face up beside the Hidden Cave card
     collected: tuple[tuple[str, tuple[str, ...]], ...] = ()  # hero -> pieces kept, in order

@@ -12,7 +12,8 @@ Pure: the D12 and each token come from callables the caller injects (virtual or 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from automa.model.components import DamageToken
 from automa.model.modes import KrakenTie
@@ -27,8 +28,7 @@ RollD12 = Callable[[], int]
 DrawToken = Callable[[Bag, Sequence[DamageToken]], DamageToken]  # (bag, hand so far) -> token
 
 
-@dataclass(frozen=True)
-class ShotIcons:
+class ShotIcons(Struct, frozen=True):
     """The damage-inflicting shot icons on the hero's cards, counted by the players."""
 
     base: int = 0
@@ -66,8 +66,7 @@ def hero_wins(strength: int, total: int, tie: KrakenTie = KrakenTie.KRAKEN) -> b
     return tie == KrakenTie.HERO
 
 
-@dataclass(frozen=True)
-class KrakenFight:
+class KrakenFight(Struct, frozen=True):
     strength: int
     tokens: tuple[DamageToken, ...]
     hero_wins: bool
@@ -107,8 +106,7 @@ def fight(health: int, shots: int, bag: Bag, roll_d12: RollD12, draw_token: Draw
                        total == strength, discard(bag, hand), refilled)
 
 
-@dataclass(frozen=True)
-class Reward:
+class Reward(Struct, frozen=True):
     """What the fight gives, as printed."""
 
     platinum: int

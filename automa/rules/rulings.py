@@ -12,7 +12,8 @@ docs/rulings.md is generated from this registry
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from automa.model.vocabulary import Word
 
@@ -86,16 +87,14 @@ class RulingKey(Word):
     TAVERN_BET = "tavern-bet"
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(Struct, frozen=True):
     """One reading a switchable ruling offers, and what it means."""
 
     value: str
     meaning: str
 
 
-@dataclass(frozen=True)
-class Ruling:
+class Ruling(Struct, frozen=True):
     """One of our readings of the rules, numbered, with what it rests on."""
 
     number: int

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from msgspec import Struct
+from msgspec.structs import replace
 
 from automa.model.shots import ModifierName, Sequence, ShotName
 from automa.rules.rulings import RulingKey
@@ -15,8 +16,7 @@ PREFERENCE_WORDS = {
 }
 
 
-@dataclass(frozen=True)
-class SequencePlan:
+class SequencePlan(Struct, frozen=True):
     """Either a decided sequence (`index`) or a D12 split over the sequences in `split`."""
 
     index: int | None

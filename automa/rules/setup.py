@@ -4,7 +4,8 @@ order in which monsters are placed."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from automa.model.components import CharacterTile, DirectionTile, Family, TileSet
 from automa.model.scenario import Tiles
@@ -36,8 +37,7 @@ def d12_half(face: int, options: Sequence[str]) -> str:
     return options[d12_band(len(options), face)]
 
 
-@dataclass(frozen=True)
-class Unit:
+class Unit(Struct, frozen=True):
     """One monster piece to place: its id, and where it came from on the card."""
 
     monster: str

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from automa.model.monsters import BehaviourRow
 from automa.model.pieces import Kind, Piece
@@ -24,8 +25,7 @@ CRITERION_WORDS = {
 COLUMNS = (("primary", "Primary"), ("secondary", "Secondary"), ("tie_breaker", "Tie Breaker"))
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(Struct, frozen=True):
     """An enemy the AI may target, with its distance from the actor."""
 
     piece: Piece
@@ -33,8 +33,7 @@ class Candidate:
     measured: bool = True  # False: the players ranked it (0 the closest, 1 farther), no cm
 
 
-@dataclass(frozen=True)
-class TargetChoice:
+class TargetChoice(Struct, frozen=True):
     """The target the behaviour row's columns chose, and how they chose it."""
 
     target: str

@@ -11,9 +11,10 @@ among those alone, so a lexicographic key over rounded ranks is the whole rule.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from operator import attrgetter, itemgetter
 from typing import Generic, TypeVar
+
+from msgspec import Struct
 
 from automa.model.components import CharacterTile, DirectionTile, Family
 from automa.model.pieces import Kind, Piece
@@ -63,8 +64,7 @@ def in_tile_order(candidates: Iterable[T], direction: Sequence[DirectionTile],
     return sorted(candidates, key=lambda candidate: tile_key(direction, at(candidate)))
 
 
-@dataclass(frozen=True)
-class TileBreak(Generic[T]):
+class TileBreak(Struct, Generic[T], frozen=True):
     """Candidates in the tiles' order, and how far down the tiles the first one was decided."""
 
     ranked: tuple[T, ...]
@@ -145,8 +145,7 @@ def _ranks(piece: Piece, tiles: Tiles) -> tuple[int, int]:
     return char_rank, family_rank
 
 
-@dataclass(frozen=True)
-class NextActor:
+class NextActor(Struct, frozen=True):
     """The next Active Character by the order tiles, and why."""
 
     piece: Piece

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from automa.engine.battle import Battle
 from automa.engine.judge import AGREEMENT_CM, Disagreement
@@ -16,8 +17,7 @@ from automa.engine.judge import AGREEMENT_CM, Disagreement
 LOGGED, COMPUTED = "logged", "computed"  # which figures a replay keeps where they differ
 
 
-@dataclass(frozen=True)
-class Contradiction:
+class Contradiction(Struct, frozen=True):
     """One logged figure this machine computes otherwise."""
 
     input: int  # the input's index among those in force (0-based)

@@ -14,9 +14,11 @@ at the table). Replaying a logged command asks nothing: every answer is in it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Protocol
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from automa.catalog.load import Catalog
 from automa.engine.activation import Activation
@@ -106,8 +108,7 @@ class TableAsker(Asker, Protocol):
     def announce(self, notice: Notice) -> None: ...
 
 
-@dataclass(frozen=True)
-class Setting:
+class Setting(Struct, frozen=True):
     """What stays the same through a session: its data, the mat, the seed, how dice are rolled
     and geometry is judged, and what the battle's campaign says (None: no campaign)."""
 
@@ -124,8 +125,7 @@ class Setting:
         return self.physical or self.geometry_mode != GeometryMode.TRACKED
 
 
-@dataclass(frozen=True)
-class Applied:
+class Applied(Struct, frozen=True):
     """One command done: as it goes into the log, the states around it, what the rules said
     happened (a line or two a piece hit, a Kraken fight), the activation it played, and for
     undo / redo the input taken back or put back. `logged` is False when there was nothing
@@ -401,8 +401,7 @@ def check_dealt_by(state: SessionState, by: str | None, usage: str) -> None:
         raise InputError(f"usage: {usage} (heroes: {', '.join(heroes)})")
 
 
-@dataclass(frozen=True)
-class NumberAsked:
+class NumberAsked(Struct, frozen=True):
     """A number a command asks the players for: what it is (`name`; `what` a value of it is,
     for saying an answer is not one), the prompt, its range."""
 

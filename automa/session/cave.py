@@ -9,7 +9,9 @@ the battle's own bag in the logged order, and anything that does not fit is refu
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from automa.engine.battle import Battle
 from automa.errors import InputError
@@ -22,8 +24,7 @@ from automa.rules.kraken import KrakenFight, fight, reward, token_count
 from automa.session.commands import CaveFight, Command, EnterCave, Summon
 
 
-@dataclass(frozen=True)
-class KrakenFightBegins:
+class KrakenFightBegins(Struct, frozen=True):
     """Told the table as a hero enters the Hidden Cave, before any die or token: who, why,
     and how many red tokens they draw from which bag."""
 
@@ -33,8 +34,7 @@ class KrakenFightBegins:
     bag: int
 
 
-@dataclass(frozen=True)
-class BagEmptied:
+class BagEmptied(Struct, frozen=True):
     """Told the table when a Kraken fight has drawn every red token: they all go back."""
 
     drawn: int
@@ -43,8 +43,7 @@ class BagEmptied:
 Notice = KrakenFightBegins | BagEmptied
 
 
-@dataclass(frozen=True)
-class RoomContext:
+class RoomContext(Struct, frozen=True):
     """What the other rooms of the battle's campaign say (campaign/battles.py reads it): the
     Hidden Cave as the campaign log has it (None: played without it) and the inputs in force
     of the campaign's other rooms' sessions."""

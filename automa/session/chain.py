@@ -19,9 +19,10 @@ import math
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
 
 from automa.storage import atomic_write_bytes
 
@@ -35,8 +36,7 @@ TAIL_BLOCK = 1 << 16  # bytes read at a time from the end of a log for its last 
 Fail = Callable[[str], Exception]
 
 
-@dataclass(frozen=True)
-class Link:
+class Link(Struct, frozen=True):
     """The last line of a chain: the next line carries `seq + 1` and this `hash`."""
 
     seq: int = 0
@@ -46,8 +46,7 @@ class Link:
 START = Link()
 
 
-@dataclass(frozen=True)
-class Sealed:
+class Sealed(Struct, frozen=True):
     """One line as read: its record (without the chain's fields) and its place in the chain."""
 
     record: dict[str, Any]
@@ -57,16 +56,14 @@ class Sealed:
     intact: bool  # its bytes still give its hash
 
 
-@dataclass(frozen=True)
-class Break:
+class Break(Struct, frozen=True):
     """Where the chain does not hold, and why (the file's name is the caller's to add)."""
 
     line: int
     problem: str
 
 
-@dataclass(frozen=True)
-class Chain:
+class Chain(Struct, frozen=True):
     """A chained log as read: the sound lines, the last link, what does not hold."""
 
     lines: tuple[tuple[int, Sealed], ...]  # (line number, line) of each complete line sealed
@@ -298,8 +295,7 @@ def _last_bytes(path: Path, fail: Fail) -> tuple[int, bytes]:
         os.close(fd)
 
 
-@dataclass(frozen=True)
-class Tail:
+class Tail(Struct, frozen=True):
     """The end of a chained log: what the next line follows, and how to mend the end first."""
 
     link: Link  # the last whole line's

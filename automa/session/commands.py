@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import ClassVar, TypeVar
+
+from msgspec import Struct
 
 from automa.errors import InputError
 from automa.model.modes import KrakenTie
@@ -161,8 +162,7 @@ def _without_none(data: Json) -> Json:
 # ---------------------------------------------------------------------------------------------
 # The answers the table gives (or the Generator, or the model), kept in an activation's line.
 
-@dataclass(frozen=True)
-class ChanceAnswer:
+class ChanceAnswer(Struct, frozen=True):
     """A die rolled or a damage token drawn: `kind` is a die's name or "token"; a token's
     `value` is LEVEL:FACE (like 2:1R)."""
 
@@ -192,8 +192,7 @@ class ChanceAnswer:
         return cls(kind, value, source)
 
 
-@dataclass(frozen=True)
-class GeometryAnswer:
+class GeometryAnswer(Struct, frozen=True):
     """A geometric question's answer (yes/no, or which piece), who gave it, and in which
     geometry mode it was asked (None: tracked)."""
 
@@ -225,8 +224,7 @@ class GeometryAnswer:
         return cls.from_json(record)
 
 
-@dataclass(frozen=True)
-class CaveFight:
+class CaveFight(Struct, frozen=True):
     """How a Kraken fight came out: the Kraken's strength (the D12), each red token drawn from
     the bag of `bag`'s level, who wins a tie, the item taken and the Antient won (None when the
     Kraken won)."""
@@ -242,8 +240,7 @@ class CaveFight:
 # ---------------------------------------------------------------------------------------------
 # The commands.
 
-@dataclass(frozen=True)
-class Move:
+class Move(Struct, frozen=True):
     """A piece now stands elsewhere: at `to` (cm, mat frame), or where the table `words` say
     (`rune 3`, `touching obstacle B on its north side`, `2 cm left of elf`), worked out when it
     is done and logged with both."""
@@ -264,8 +261,7 @@ class Move:
         return cls(fields.text("piece"), fields.point("to"), fields.optional_text("words"))
 
 
-@dataclass(frozen=True)
-class Damage:
+class Damage(Struct, frozen=True):
     """Raw damage on any piece, no rules applied; `by`: the hero who dealt it (for the battle's
     summary)."""
 
@@ -285,8 +281,7 @@ class Damage:
                    fields.optional_text("by"))
 
 
-@dataclass(frozen=True)
-class Heal:
+class Heal(Struct, frozen=True):
     """Health back, never above the piece's starting health."""
 
     TYPE: ClassVar[str] = "heal"
@@ -302,8 +297,7 @@ class Heal:
         return cls(fields.text("piece"), fields.whole("amount", -MAX_AMOUNT, MAX_AMOUNT))
 
 
-@dataclass(frozen=True)
-class Adjust:
+class Adjust(Struct, frozen=True):
     """A hero's gold, items or Poison cards changed by `change` (signed)."""
 
     counter: Counter
@@ -324,8 +318,7 @@ class Adjust:
                    fields.whole("amount", -MAX_AMOUNT, MAX_AMOUNT))
 
 
-@dataclass(frozen=True)
-class Remove:
+class Remove(Struct, frozen=True):
     """The piece leaves play (`why`: dead, or another reason the table gives)."""
 
     TYPE: ClassVar[str] = "remove"
@@ -341,8 +334,7 @@ class Remove:
         return cls(fields.text("piece"), fields.optional_text("why") or "dead")
 
 
-@dataclass(frozen=True)
-class SetCondition:
+class SetCondition(Struct, frozen=True):
     """A condition put on a piece or taken off it."""
 
     TYPE: ClassVar[str] = "condition"
@@ -361,8 +353,7 @@ class SetCondition:
                    fields.flag("on"))
 
 
-@dataclass(frozen=True)
-class ReturnToMat:
+class ReturnToMat(Struct, frozen=True):
     """A piece comes back on the mat from the Teleported! or Devoured! card, where it stood
     (then it is moved where it stands)."""
 
@@ -377,8 +368,7 @@ class ReturnToMat:
         return cls(_Fields(data).text("piece"))
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(Struct, frozen=True):
     """A hero's hit on the AI's pieces, resolved by the rules (rules/hero_hits.py): the pieces
     struck, the shot with its modifiers ("fireball+poison"), the hero who shot, whether it went
     through the Trilithon. Answers it needs: the Poison card's value for a poison shot, one D12
@@ -426,8 +416,7 @@ class Hit:
                    fields.texts("last_damaged"))
 
 
-@dataclass(frozen=True)
-class UseCard:
+class UseCard(Struct, frozen=True):
     """A hero used an Ability, Item or Spell card, once per room or once per game."""
 
     TYPE: ClassVar[str] = "used"
@@ -446,8 +435,7 @@ class UseCard:
                    fields.choice("per", UsePeriod))
 
 
-@dataclass(frozen=True)
-class EnterCave:
+class EnterCave(Struct, frozen=True):
     """The hero enters the Hidden Cave instead of their turn (or the Portal Trap sent them) and
     fights the Kraken at once. SHOTS: the damage-inflicting shot icons they bring. `fight` is
     how it came out, filled in when it is done."""
@@ -483,8 +471,7 @@ class EnterCave:
                    fight)
 
 
-@dataclass(frozen=True)
-class Summon:
+class Summon(Struct, frozen=True):
     """An Antient the hero holds, summoned instead of their base shot sequence."""
 
     TYPE: ClassVar[str] = "summon"
@@ -500,8 +487,7 @@ class Summon:
         return cls(fields.text("piece"), fields.text("antient", MAX_NAME))
 
 
-@dataclass(frozen=True)
-class EndHeroesTurn:
+class EndHeroesTurn(Struct, frozen=True):
     """The heroes are done: the AI turn begins."""
 
     TYPE: ClassVar[str] = "end-heroes-turn"
@@ -514,8 +500,7 @@ class EndHeroesTurn:
         return cls()
 
 
-@dataclass(frozen=True)
-class NextActivation:
+class NextActivation(Struct, frozen=True):
     """One AI activation. Its dice and tokens (`outcomes`) and its geometric `answers` are the
     ones given ahead (a replay gives all of them); the rest are drawn or asked, and the
     activation is logged with every one of them, a one-line `summary` and where each piece it
@@ -526,7 +511,7 @@ class NextActivation:
     outcomes: tuple[ChanceAnswer, ...] = ()
     answers: tuple[GeometryAnswer, ...] = ()
     summary: str = ""
-    answered: bool = field(default=False, compare=False)  # from the log: every answer is in it
+    answered: bool = False  # from the log: every answer is in it
     ends: tuple[tuple[str, Point], ...] | None = None  # None: logged before ends were kept
 
     def to_json(self) -> Json:
@@ -556,8 +541,7 @@ class NextActivation:
         return cls(outcomes, answers, summary, answered="answers" in data, ends=ends)
 
 
-@dataclass(frozen=True)
-class Undo:
+class Undo(Struct, frozen=True):
     """Take back the last input in force (the log keeps it; Redo puts it back)."""
 
     TYPE: ClassVar[str] = "undo"
@@ -570,8 +554,7 @@ class Undo:
         return cls()
 
 
-@dataclass(frozen=True)
-class Redo:
+class Redo(Struct, frozen=True):
     """Put back the last input undone."""
 
     TYPE: ClassVar[str] = "redo"
@@ -584,8 +567,7 @@ class Redo:
         return cls()
 
 
-@dataclass(frozen=True)
-class Rollback:
+class Rollback(Struct, frozen=True):
     """Keep the first `keep` inputs in force; the rest can be redone."""
 
     TYPE: ClassVar[str] = "rollback"
@@ -599,8 +581,7 @@ class Rollback:
         return cls(_Fields(data).whole("to", 0, MAX_INPUTS))
 
 
-@dataclass(frozen=True)
-class Checkpoint:
+class Checkpoint(Struct, frozen=True):
     """Go on from a kept battle (`automa log --accept-data`, `--accept-recomputed`): the
     battle as it stood (`standing`, session/snapshot.py's JSON, read when it is applied), and
     the data and rulings the inputs after it are played under (`basis`: the data files'
@@ -628,8 +609,7 @@ class Checkpoint:
 BASIS_KEYS = ("data", "data_files", "rulings")  # what a checkpoint records of the data
 
 
-@dataclass(frozen=True)
-class Damaged:
+class Damaged(Struct, frozen=True):
     """The stand-in for a log line that cannot be an input: replaying it stops with
     `problem`, naming `line`. Never made by a player."""
 

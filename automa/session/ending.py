@@ -4,7 +4,7 @@ discs back to the Monster Pool, the Hidden Cave's kept)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from automa.model.pieces import Kind
 from automa.rules.battle_end import (
@@ -19,8 +19,7 @@ from automa.session.replay import frozen_by
 from automa.session.state import SessionState
 
 
-@dataclass(frozen=True)
-class BattleOver:
+class BattleOver(Struct, frozen=True):
     cleared: str | None  # how the room was cleared (None: the heroes fell)
     fallen: str | None  # how the heroes fell (None: the room was cleared)
     devoured_back: tuple[str, ...] = ()

@@ -10,9 +10,10 @@ write, the old file kept beside it as `log.jsonl.v1`.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
 
 from automa.errors import AutomaError
 from automa.session.chain import (
@@ -47,8 +48,7 @@ class SessionError(AutomaError):
     exit_code = 5
 
 
-@dataclass(frozen=True)
-class LogContents:
+class LogContents(Struct, frozen=True):
     header: dict[str, Any]
     events: list[dict[str, Any]]
     torn: bool  # the last line was cut off by a crash and is ignored
@@ -56,7 +56,7 @@ class LogContents:
     lines: tuple[int, ...] = ()  # the line number of each event
     version: int = LOG_VERSION
     tail: Tail = NO_TAIL  # where the next line goes (version 2)
-    digest: Any = field(default=None, compare=False, repr=False)  # sha256 of the bytes read
+    digest: Any = None  # sha256 of the bytes read
 
 
 def write_header(path: Path, header: dict[str, Any], log_format: str = LOG_FORMAT,
@@ -69,8 +69,7 @@ def write_header(path: Path, header: dict[str, Any], log_format: str = LOG_FORMA
     atomic_write_bytes(path, line)
 
 
-@dataclass
-class LogEnd:
+class LogEnd(Struct):
     """The end of a log as its writer last read it (under the session's lock): each input
     is sealed onto the last line's hash kept here, so appending never reads the file again."""
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from msgspec import Struct
 
 from automa.catalog.load import Catalog
 from automa.engine.judge import GEOMETRY_MODES, GeometryMode
@@ -57,8 +57,7 @@ _LOOSE_SEAL = re.compile(rb', "hash": "[^"\n]*"\}\Z')
 SUBSTITUTES = bytes(range(0x20, 0x7f))  # one changed character: printable ASCII, bit flips
 
 
-@dataclass(frozen=True)
-class Mended:
+class Mended(Struct, frozen=True):
     backup: Path | None  # the file as it was (None: nothing needed mending)
     notes: tuple[str, ...]  # what was done, one line each
     header: dict[str, Any]
@@ -66,8 +65,7 @@ class Mended:
 
 # --- the seed ---------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Roll:
+class Roll(Struct, frozen=True):
     """A roll logged with an activation that only the seed decided: the first the Generator
     drew in that activation (an index into the die's faces), so a seed can be checked by it."""
 
@@ -340,8 +338,7 @@ def repair(folder: Path, catalog: Catalog, seed: int | None) -> Mended:
     return Mended(backup, tuple(notes), header)
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(Struct, frozen=True):
     problems: tuple[str, ...]  # one line each: what does not hold
     notes: tuple[str, ...]  # one line each: worth knowing, not damage
     lines: int  # the log's lines read

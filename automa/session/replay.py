@@ -4,8 +4,9 @@ an AI activation, the activation as it happened (reproduced from the logged dice
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from automa.catalog.load import Catalog
 from automa.engine.activation import Activation
@@ -18,8 +19,7 @@ from automa.session.state import SessionState, way_out
 from automa.session.store import Session
 
 
-@dataclass(frozen=True)
-class ReplayStep:
+class ReplayStep(Struct, frozen=True):
     number: int  # 1-based input number (the numbers `automa log` and `rollback` use)
     command: Command
     before: SessionState

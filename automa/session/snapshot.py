@@ -6,8 +6,9 @@ the inputs after it start from, whatever the data says about the ones before it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
 from typing import Any
+
+from msgspec import Struct
 
 from automa.engine.battle import Battle
 from automa.errors import InputError
@@ -19,8 +20,7 @@ from automa.model.shots import parse_sequence
 HEROES, AI = "heroes", "ai"
 
 
-@dataclass(frozen=True)
-class Standing:
+class Standing(Struct, frozen=True):
     """What a checkpoint keeps of a session's state."""
 
     battle: Battle
@@ -32,17 +32,17 @@ class Standing:
 
 def piece_json(piece: Piece) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for spec in fields(Piece):
-        value = getattr(piece, spec.name)
-        if spec.name == "at":
+    for name in Piece.__struct_fields__:
+        value = getattr(piece, name)
+        if name == "at":
             value = [value[0], value[1]]
-        elif spec.name == "sequences":
+        elif name == "sequences":
             value = [s.notation() for s in value]
-        elif spec.name == "conditions":
+        elif name == "conditions":
             value = sorted(value)
-        elif spec.name == "used":
+        elif name == "used":
             value = list(value)
-        out[spec.name] = value
+        out[name] = value
     return out
 
 
@@ -69,7 +69,7 @@ def _piece(data: Any) -> Piece:
     values["sequences"] = tuple(parse_sequence(str(s)) for s in values.get("sequences", []))
     values["conditions"] = frozenset(map(str, values.get("conditions", [])))
     values["used"] = tuple(map(str, values.get("used", [])))
-    known = {spec.name for spec in fields(Piece)}
+    known = set(Piece.__struct_fields__)
     return Piece(**{k: v for k, v in values.items() if k in known})
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from enum import StrEnum
 
 import numpy as np
+from msgspec import Struct
+from msgspec.structs import replace
 
 from automa.catalog.load import Catalog
 from automa.engine.activation import Activation
@@ -35,8 +36,7 @@ class Phase(StrEnum):
     AI = "ai"
 
 
-@dataclass(frozen=True)
-class SessionState:
+class SessionState(Struct, frozen=True):
     scenario: Scenario
     battle: Battle
     round: int

@@ -9,8 +9,9 @@ the loop (`quit`): those are `Asked`, answered by the front end from the battle 
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
 from enum import StrEnum
+
+from msgspec import Struct
 
 from automa.errors import InputError
 from automa.model.board import PLATINUM
@@ -50,8 +51,7 @@ class Query(StrEnum):
     QUIT = "quit"
 
 
-@dataclass(frozen=True)
-class Asked:
+class Asked(Struct, frozen=True):
     query: Query
     args: tuple[str, ...] = ()
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
 
 from automa.errors import InputError, RulesError
 from automa.model.pieces import CONDITIONS, Condition
@@ -47,21 +48,19 @@ class ApiError(Exception):
         self.status = status
 
 
-@dataclass
-class Board:
+class Board(Struct):
     """The session the server shows, the data folder its catalog came from, and the lock that
     lets one request at a time read or write it (the session object is not shared safely)."""
 
     session: Session
     data_dir: Path | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
-    _view: tuple[str, Json] | None = field(default=None, init=False, repr=False)
-    _threats: dict[tuple[str, str, float, tuple[str, ...]], Json] = field(
-        default_factory=dict, init=False, repr=False)
+    _view: tuple[str, Json] | None = None
+    _threats: dict[tuple[str, str, float, tuple[str, ...]], Json] = field(default_factory=dict)
     # the question a device was last asked by Next, and the log's version then: other pages
     # show it while the log has not moved (not kept on disk: a question is not an input)
-    _asking: tuple[str, str] | None = field(default=None, init=False, repr=False)
-    announced: list[str] = field(default_factory=list, init=False, repr=False)  # by the last
+    _asking: tuple[str, str] | None = None
+    announced: list[str] = field(default_factory=list)  # by the last
 
     def asked(self, prompt: str) -> None:
         """Next asked a device `prompt`: other pages show it until the log moves on."""

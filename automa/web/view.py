@@ -105,7 +105,7 @@ def last_overlay(session: Session, steps: Sequence[ReplayStep],
     activation took out of play, drawn where it stood, for the page to show until step N.
     `unmeasured_by_step`: render/measured.py's `unmeasured_steps` of an asked session (else
     empty)."""
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     from automa.render.canvas import Canvas
     from automa.render.overlays import activation_overlay, gone_pieces
