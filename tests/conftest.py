@@ -47,8 +47,9 @@ settings.load_profile(PROFILE)
 
 
 def examples(share: float) -> int:
-    """A share of the profile's examples, at least one: for a test whose every example is
-    slow (a threat map worked out twice), so it scales with the profile like the others."""
+    """A share of the profile's examples, at least one: fewer for a test whose every example
+    is slow (a threat map worked out twice), more for one whose every example is microseconds
+    (plain floats held to numpy), so it scales with the profile like the others."""
     return max(1, round(settings().max_examples * share))
 
 

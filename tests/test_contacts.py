@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from automa.geometry.contacts import disc_contact, polygon_contact
 from automa.geometry.table import TableGeometry
+from tests.conftest import examples
 from tests.test_geometry_fast import (
     TOLERANCE,
     close,
@@ -22,6 +23,9 @@ from tests.test_geometry_fast import (
     numpy_polygon_edges,
     tables,
 )
+
+# Each example here is microseconds of plain arithmetic held to numpy's or shapely's answer,
+# so these properties run several times the profile's examples (`examples`).
 
 on_mat = st.floats(-5.0, 95.0)
 radius = st.floats(0.0, 6.0)
@@ -60,7 +64,7 @@ def grazes(start: tuple[float, float], u: tuple[float, float], reach: float,
     return abs(abs(across) - reach) <= TOLERANCE
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(12))
 @given(discs_ahead())
 def test_disc_contacts_are_numpys(case: Case) -> None:
     start, u, mover, fixed = case
@@ -72,7 +76,7 @@ def test_disc_contacts_are_numpys(case: Case) -> None:
         assert close(got, want) or grazes(start, u, mover + other, (x, y)), (got, want)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(8))
 @given(tables(), on_mat, on_mat, angle, st.floats(0.5, 3.0))
 def test_polygon_contacts_are_numpys(table: TableGeometry, x: float, y: float, turn: float,
                                      mover: float) -> None:

@@ -29,7 +29,11 @@ from automa.geometry.table import (
 )
 from automa.model.pieces import Piece
 from automa.model.playmat import Obstacle, Playmat
+from tests.conftest import examples
 from tests.regenerate_fingerprints import TOLERANCE_CM as TOLERANCE
+
+# Each example here is microseconds of plain arithmetic held to numpy's or shapely's answer,
+# so these properties run several times the profile's examples (`examples`).
 
 WIDTH, LENGTH = 60.0, 90.0
 coordinate = st.floats(0.0, WIDTH)
@@ -219,7 +223,7 @@ def same_sweep(got: object, want: object) -> bool:
             and (close(got.margin, want.margin) or tie))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(6))
 @given(tables(), pieces(), direction, st.floats(0.0, 40.0), st.integers(0, 8))
 def test_the_sweep_measures_only_what_it_may_meet(table: TableGeometry,
                                                   placed: tuple[Piece, ...],
@@ -232,7 +236,7 @@ def test_the_sweep_measures_only_what_it_may_meet(table: TableGeometry,
                       outcome(full_sweep, table, placed, mover, way, length))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(6))
 @given(tables(), pieces(), st.integers(0, 10**6), st.floats(0.0, 2 * math.pi),
        st.floats(-1.1, 1.1), st.floats(-3.0, 25.0), st.floats(0.0, 30.0))
 def test_the_sweep_grazing_what_it_may_meet(table: TableGeometry, placed: tuple[Piece, ...],
@@ -289,7 +293,7 @@ def fresh_curves(table: TableGeometry, pieces: Sequence[Piece], mover: Piece,
     return np.concatenate(circles), np.concatenate(lines)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(4))
 @given(st.lists(tables(), min_size=1, max_size=3), pieces(), st.integers(0, 8),
        st.one_of(st.none(), st.tuples(st.tuples(coordinate, depth), st.floats(1.0, 20.0))))
 def test_the_kept_curves_are_the_curves(tables_: list[TableGeometry], placed: tuple[Piece, ...],
@@ -336,7 +340,7 @@ def old_blocked_margin(table: TableGeometry, a: Piece, b: Piece, blockers: list[
     return min(left, right)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(4))
 @given(tables(), pieces(), st.sampled_from([0.0, 1.5]), st.data())
 def test_a_blocked_line_margin_in_plain_floats(table: TableGeometry, placed: tuple[Piece, ...],
                                                grow: float, data: st.DataObject) -> None:
@@ -352,7 +356,7 @@ def test_a_blocked_line_margin_in_plain_floats(table: TableGeometry, placed: tup
             assert type(got) is float
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(6))
 @given(tables(), st.lists(st.tuples(st.floats(-5.0, WIDTH + 5.0), st.floats(-5.0, LENGTH + 5.0)),
                           min_size=1, max_size=12))
 def test_the_nearest_obstacle_is_the_least_of_all_distances(
@@ -382,7 +386,7 @@ def test_growing_chunks_cover_the_order_once_in_order(count: int, first: int) ->
     assert [len(chunk) for chunk in chunks[:-1]] == [first * 2**i for i in range(len(chunks) - 1)]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(4))
 @given(tables(), st.lists(st.tuples(coordinate, depth), min_size=1, max_size=8))
 def test_the_closest_obstacle_remembered_is_the_one_worked_out(
         table: TableGeometry, points: list[tuple[float, float]]) -> None:
@@ -414,7 +418,7 @@ def legal_candidates(table: TableGeometry, placed: tuple[Piece, ...], mover: Pie
                            np.array(on_edges + extra, dtype=float).reshape(-1, 2)])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(6))
 @given(tables(), pieces(), st.integers(0, 8), st.tuples(coordinate, depth),
        st.one_of(st.none(), st.tuples(st.tuples(coordinate, depth), st.floats(0.0, 20.0))),
        st.lists(st.tuples(st.floats(-5.0, WIDTH + 5.0), st.floats(-5.0, LENGTH + 5.0)),
@@ -439,7 +443,7 @@ def test_one_candidates_legality_in_plain_floats(
     assert plain == vectorised
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(4))
 @given(tables(), pieces(), st.integers(0, 8), st.tuples(coordinate, depth),
        st.one_of(st.none(), st.tuples(st.tuples(coordinate, depth), st.floats(0.0, 20.0))),
        st.sampled_from([0, 1, 3]))
@@ -475,7 +479,7 @@ unit_lines = st.one_of(
 # the mat's, a tangent, one whose foot has a sum of two negative zeros
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(12))
 @given(curve_circles, st.lists(unit_lines, max_size=8))
 def test_crossings_in_plain_floats_are_numpys(circles: list[tuple[float, float, float]],
                                               lines: list[tuple[float, float, float, float]]
@@ -490,7 +494,7 @@ def test_crossings_in_plain_floats_are_numpys(circles: list[tuple[float, float, 
     assert np.allclose(plain, vectorised, rtol=0.0, atol=TOLERANCE)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(6))
 @given(curve_circles, st.lists(unit_lines, max_size=8), st.tuples(finite, finite),
        st.floats(0.0, 200.0))
 def test_the_nearer_crossings_in_plain_floats(circles: list[tuple[float, float, float]],
@@ -553,7 +557,7 @@ def original_nearest(table: TableGeometry, placed: Sequence[Piece], mover: Piece
     return None if best is None else (float(best[0]), float(best[1]))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(6))
 @given(tables(), pieces(), st.integers(0, 8),
        st.one_of(st.tuples(coordinate, depth),
                  st.tuples(st.floats(-5.0, WIDTH + 5.0), st.floats(-5.0, LENGTH + 5.0))),
@@ -590,7 +594,7 @@ def original_obstacle_overlap(table: TableGeometry, mover: Piece, centre: tuple[
     return None
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(6))
 @given(tables(), st.sampled_from([1.0, 1.25, 1.5, 2.5]),
        st.sampled_from([moves.EPSILON, 0.0, 0.01, spots.ON_BOUNDARY]),
        st.lists(st.tuples(st.floats(-5.0, WIDTH + 5.0), st.floats(-5.0, LENGTH + 5.0)),

@@ -16,7 +16,11 @@ from automa.geometry.ring import RING_SAMPLES, ring_spots, surely_taken
 from automa.geometry.spots import growing_chunks
 from automa.geometry.table import TableGeometry
 from automa.model.pieces import Piece
+from tests.conftest import examples
 from tests.test_geometry_fast import tables
+
+# Each example here is microseconds of plain arithmetic held to numpy's or shapely's answer,
+# so these properties run several times the profile's examples (`examples`).
 
 # a crowd round a target in the middle of the mat, in millimetres (pieces meet each other)
 near_target = st.tuples(st.integers(150, 450).map(lambda mm: mm / 10),
@@ -48,7 +52,7 @@ def every_spot_checked(table: TableGeometry, pieces: tuple[Piece, ...], mover: P
     return None
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(6))
 @given(tables(), crowds(), st.integers(0, 9), st.integers(0, 9))
 def test_a_spot_surely_taken_is_refused_by_the_exact_check(
         table: TableGeometry, crowd: tuple[Piece, ...], which: int, whom: int) -> None:
@@ -61,7 +65,7 @@ def test_a_spot_surely_taken_is_refused_by_the_exact_check(
     assert not (taken & legal_mask(table, crowd, mover, spots)).any()
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(6))
 @given(tables(), crowds(), st.integers(0, 9), st.integers(0, 9), st.floats(0.0, 2 * math.pi),
        st.floats(2.0, 30.0))
 def test_the_ring_spot_is_the_one_every_spot_checked_finds(

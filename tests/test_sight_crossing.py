@@ -16,8 +16,12 @@ from automa.geometry import sight
 from automa.geometry.sight import INTERIORS_MEET, Line, _plainly_meets, plain_sight_lines
 from automa.geometry.table import TableGeometry, build_table
 from automa.model.playmat import Obstacle, Playmat
+from tests.conftest import examples
 from tests.test_geometry_fast import LENGTH, WIDTH, tables
 from tests.test_sight_plain import lines_on, numpy_answer, same_sight
+
+# Each example here is microseconds of plain arithmetic held to numpy's or shapely's answer,
+# so these properties run several times the profile's examples (`examples`).
 
 GROWS = [0.0, 0.25, sight.CORRIDOR_WIDTH / 2]
 
@@ -56,7 +60,7 @@ def through_corners(table: TableGeometry, rng: np.random.Generator) -> list[Line
     return found
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(4))
 @given(tables(), st.sampled_from(GROWS), st.data())
 def test_the_plain_answer_is_shapelys(table: TableGeometry, grow: float,
                                       data: st.DataObject) -> None:
@@ -71,7 +75,7 @@ def test_the_plain_answer_is_shapelys(table: TableGeometry, grow: float,
                 assert plain == shapely_answer(table, line, j, grow), (line, j)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(2.4))
 @given(tables(), st.integers(0, 2**32 - 1))
 def test_seeded_lines_answer_as_shapely_and_numpy(table: TableGeometry, seed: int) -> None:
     """Lines at seeded random points (hypothesis's round numbers are exact either way), and the

@@ -18,7 +18,11 @@ from automa.geometry import sight
 from automa.geometry.sight import Line, plain_sight_lines, sight_lines, sight_rows
 from automa.geometry.table import TableGeometry, build_table
 from automa.model.playmat import Obstacle, Playmat
+from tests.conftest import examples
 from tests.test_geometry_fast import LENGTH, WIDTH, close, coordinate, depth, tables
+
+# Each example here is microseconds of plain arithmetic held to numpy's or shapely's answer,
+# so these properties run several times the profile's examples (`examples`).
 
 Point = tuple[float, float]
 Answer = tuple[list[list[bool]], list[float]]
@@ -96,7 +100,7 @@ def numpy_answer(table: TableGeometry, lines: list[Line], grow: float) -> Answer
 
 # a line of no length asks shapely its distance to a polygon, which warns of a division by zero
 @pytest.mark.filterwarnings("ignore:divide by zero encountered in distance:RuntimeWarning")
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(6))
 @given(tables(), st.sampled_from([0.0, sight.CORRIDOR_WIDTH / 2, 0.25]), st.data())
 def test_plain_sight_lines_are_numpys(table: TableGeometry, grow: float,
                                       data: st.DataObject) -> None:
@@ -127,7 +131,7 @@ def test_a_line_through_a_polygon_a_circle_and_along_an_edge() -> None:
     # every hub at distance 0 from them (their direction is 0, 0), whatever it is
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(2.4))
 @given(tables(), st.lists(st.tuples(st.tuples(coordinate, depth), st.tuples(coordinate, depth)),
                           min_size=1, max_size=20))
 @example(build_table(Playmat("t", "T", WIDTH, LENGTH, 12.0, 75.0, (), {}, 1.5, "test")),
@@ -138,7 +142,7 @@ def test_sight_rows_answers_as_numpy_on_either_side_of_the_cut(table: TableGeome
     assert same_sight(sight_rows(table, lines), numpy_answer(table, lines, 0.0))
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(3.2))
 @given(tables(), st.integers(0, 2**32 - 1))
 def test_many_plain_lines_are_numpys(table: TableGeometry, seed: int) -> None:
     """Many lines a table, at points drawn by a seeded generator (hypothesis favours round

@@ -16,7 +16,11 @@ from hypothesis import strategies as st
 from automa.geometry.spots import _plainly_within, first_obstacle_within
 from automa.geometry.table import SLACK, TableGeometry, build_table
 from automa.model.playmat import Obstacle, Playmat
+from tests.conftest import examples
 from tests.test_geometry_fast import LENGTH, WIDTH, tables
+
+# Each example here is microseconds of plain arithmetic held to numpy's or shapely's answer,
+# so these properties run several times the profile's examples (`examples`).
 
 HAIRS = [0.0, 1e-12, -1e-12, 1e-9, -1e-9, 1e-7, -1e-7, 1e-3, -1e-3]
 INSIDES = [1.0 - 1e-6, 1.25 - 1e-9, 2.5 - 1e-6, 0.0, -1e-6]
@@ -59,7 +63,7 @@ def hard_points(table: TableGeometry, inside: float, rng: np.random.Generator
     return points
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(3.2))
 @given(tables(), st.sampled_from(INSIDES), st.integers(0, 2**32 - 1))
 def test_plain_nearness_is_shapelys(table: TableGeometry, inside: float, seed: int) -> None:
     rng = np.random.default_rng(seed)
