@@ -115,6 +115,16 @@ def test_cli_doc_lists_each_shots_base_damage() -> None:
     assert {shot: int(n) for shot, n in listed.items()} == dict(BASE_DAMAGE)
 
 
+def test_roll_hitting_several_is_refused(catalog: Catalog) -> None:
+    """facts 1.3 Roll: "If it hits several characters, only one is affected (the shooter
+    chooses)": a roll names the one piece it affects."""
+    battle = battle_of(catalog, ai("a", "troll", 40.0), ai("b", "troll", 50.0))
+    with pytest.raises(InputError, match=r"^a roll that hits several pieces affects only "
+                                         r"the one the shooter chooses: .*`hit a roll\+critical`$"):
+        hit(catalog, battle, ["a", "b"], "roll+critical")
+    assert hit(catalog, battle, ["b"], "roll")[0].get("b") is None
+
+
 def test_two_health_disc_is_flipped_then_killed(catalog: Catalog) -> None:
     """facts 2.1: "2-health monsters: after 1 damage the disc is flipped in place to its orange
     or black damaged side; the next hit kills it.\""""
@@ -395,10 +405,12 @@ def test_play_hit_several_with_poison_asks_the_card(tmp_path: Path) -> None:
 
 def test_play_sword_does_two(tmp_path: Path) -> None:
     """`hit troll-1 sword by elf`: the sword does 2 (Red Box l.358), so the 2-health Troll
-    dies."""
+    dies; a roll naming two pieces is refused in one line and nothing is logged."""
     folder = new_session(tmp_path, HEAD + ELF + ai("troll-1", "troll", 40.0)
                          + ai("troll-2", "troll", 50.0) + "[chance]\nseed = 1\n" + OPEN_MAT)
-    out = play_lines(folder, ["hit troll-1 sword by elf", "quit"])
+    out = play_lines(folder, ["hit troll-1, troll-2 roll by elf", "hit troll-1 sword by elf",
+                              "quit"])
+    assert "a roll that hits several pieces affects only the one the shooter chooses" in out
     assert "Troll: sword: 2 damage; it dies" in out
     assert [e["targets"] for e in logged_inputs(folder)] == [["troll-1"]]
 
