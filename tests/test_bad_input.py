@@ -109,6 +109,19 @@ CASES: dict[str, Bad] = {
     "hero-without-health": Bad("health = 8\n", "", "piece elf", "health", ("missing",)),
     "part-with-health": Bad('id = "barbarian"\n', 'id = "barbarian"\npart_of = "elf"\n',
                             "piece barbarian", "health", ("no health of its own",)),
+    # `part_of` names a whole piece (issue 27): else a monster no hit can damage loaded
+    "part-of-itself": Bad('monster = "sewer-rat"', 'monster = "sewer-rat"\npart_of = "rat-1"',
+                          "piece rat-1", "part_of", ("'rat-1' cannot be part of itself",)),
+    "parts-of-each-other": Bad(text=BASE.replace(
+        'monster = "sewer-rat"', 'monster = "sewer-rat"\npart_of = "skeleton-1"').replace(
+        'monster = "skeleton-warrior"', 'monster = "skeleton-warrior"\npart_of = "rat-1"'),
+        record="piece rat-1", field="part_of",
+        says=("'skeleton-1' is itself part of 'rat-1'", "not to another part")),
+    "part-of-a-part": Bad(text=BASE.replace(
+        'monster = "sewer-rat"', 'monster = "sewer-rat"\npart_of = "skeleton-1"')
+        + '\n[[piece]]\nid = "tail"\nside = "ai"\nmonster = "sewer-rat"\nat = [30.0, 80.0]\n'
+        'part_of = "rat-1"\n', record="piece tail", field="part_of",
+        says=("'rat-1' is itself part of 'skeleton-1'",)),
     "no-format": Bad("format = 1\n", "", None, "format", ("missing",)),
     "health-not-a-number": Bad("health = 8", 'health = "lots"', "piece elf", "health",
                                ("lots",)),
