@@ -12,6 +12,7 @@ from automa.catalog.pieces import disc_radius, lookup, monster_piece
 from automa.catalog.reader import (
     Record,
     W,
+    blank,
     check_int,
     describe,
     parse_toml,
@@ -171,7 +172,8 @@ def _pieces(top: Record, catalog: Catalog, playmat: Playmat) -> tuple[Piece, ...
     pieces: list[Piece] = []
     table = build_table(playmat)
     for i, entry in enumerate(raw):
-        name = f"piece {entry.get('id', i + 1)}" if isinstance(entry, dict) else f"piece {i + 1}"
+        given = entry.get("id") if isinstance(entry, dict) else None
+        name = f"piece {given if given is not None and not _blank_text(given) else i + 1}"
         rec = Record(top.file, name, entry, ScenarioError)
         piece = _piece(rec, catalog)
         rec.reject_unknown_keys()
@@ -202,6 +204,10 @@ def _pieces(top: Record, catalog: Catalog, playmat: Playmat) -> tuple[Piece, ...
     for piece in pieces:
         _check_part(top.file, piece, pieces)
     return tuple(pieces)
+
+
+def _blank_text(value: object) -> bool:
+    return isinstance(value, str) and blank(value)
 
 
 def _check_part(file: str, piece: Piece, pieces: list[Piece]) -> None:
