@@ -109,6 +109,37 @@ CASES: dict[str, Bad] = {
     "hero-without-health": Bad("health = 8\n", "", "piece elf", "health", ("missing",)),
     "part-with-health": Bad('id = "barbarian"\n', 'id = "barbarian"\npart_of = "elf"\n',
                             "piece barbarian", "health", ("no health of its own",)),
+    # `part_of` names a whole piece (issue 27): else a monster no hit can damage loaded
+    "part-of-itself": Bad('monster = "sewer-rat"', 'monster = "sewer-rat"\npart_of = "rat-1"',
+                          "piece rat-1", "part_of", ("'rat-1' cannot be part of itself",)),
+    "parts-of-each-other": Bad(text=BASE.replace(
+        'monster = "sewer-rat"', 'monster = "sewer-rat"\npart_of = "skeleton-1"').replace(
+        'monster = "skeleton-warrior"', 'monster = "skeleton-warrior"\npart_of = "rat-1"'),
+        record="piece rat-1", field="part_of",
+        says=("'skeleton-1' is itself part of 'rat-1'", "not to another part")),
+    "part-of-a-part": Bad(text=BASE.replace(
+        'monster = "sewer-rat"', 'monster = "sewer-rat"\npart_of = "skeleton-1"')
+        + '\n[[piece]]\nid = "tail"\nside = "ai"\nmonster = "sewer-rat"\nat = [30.0, 80.0]\n'
+        'part_of = "rat-1"\n', record="piece tail", field="part_of",
+        says=("'rat-1' is itself part of 'skeleton-1'",)),
+    # an id or a name is something to read and type, not only whitespace (issue 27)
+    "blank-id": Bad('id = "rat-1"', 'id = "  "', "piece 3", "id",
+                    ("expected a non-blank string, got '  '",)),
+    "empty-id": Bad('id = "rat-1"', 'id = ""', "piece 3", "id",
+                    ("expected a non-blank string, got ''",)),
+    "invisible-id": Bad('id = "rat-1"', 'id = "\\u200b\\t"', "piece 3", "id",
+                        ("expected a non-blank string",)),
+    "blank-name": Bad(RAT_AT, RAT_AT + '\nname = " "', "piece rat-1", "name",
+                      ("expected a non-blank string",)),
+    "blank-part-of": Bad(RAT_AT, RAT_AT + '\npart_of = "  "', "piece rat-1", "part_of",
+                         ("expected a non-blank string",)),
+    "blank-condition": Bad(RAT_AT, RAT_AT + '\nconditions = [" "]', "piece rat-1", "conditions",
+                           ("expected a non-blank string",)),
+    "blank-out-id": Bad("[chance]", '[out]\n"  " = "dead"\n\n[chance]', None, "out.  ",
+                        ("expected a non-blank string",)),
+    "blank-hero-target": Bad("hero_targets = { elf = 1, barbarian = 2 }",
+                             'hero_targets = { " " = 1, barbarian = 2 }', "tiles", None,
+                             ("expected a non-blank string",)),
     "no-format": Bad("format = 1\n", "", None, "format", ("missing",)),
     "health-not-a-number": Bad("health = 8", 'health = "lots"', "piece elf", "health",
                                ("lots",)),
@@ -337,6 +368,23 @@ def test_too_many_pieces_is_refused_quickly(tmp_path: Path) -> None:
     path.write_text(BASE + extra, encoding="utf-8")
     line = assert_one_clean_line(run("turn", str(path)))
     assert "at most 200" in line
+
+
+def test_a_blank_id_or_name_in_a_data_file_is_refused(tmp_path: Path) -> None:
+    """Data files are read by the same reader: a monster whose name or id holds only
+    whitespace is refused with the same words, naming the file and the record."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / "monsters.toml").write_text('["  "]\nname = "Orc"\n', encoding="utf-8")
+    result = run("data", "check", str(folder))
+    assert result.exit_code == 1
+    assert any(line.startswith(f"{folder / 'monsters.toml'}: [  ]") and
+               "expected a non-blank string, got '  '" in line
+               for line in result.stdout.splitlines()), result.stdout
+    (folder / "monsters.toml").write_text('[orc]\nname = "\\u3000"\n', encoding="utf-8")
+    result = run("data", "check", str(folder))
+    assert any(line.startswith(f"{folder / 'monsters.toml'}: [orc] name: expected a non-blank "
+                               f"string") for line in result.stdout.splitlines()), result.stdout
 
 
 def test_a_long_string_is_cut_short_in_the_error(tmp_path: Path) -> None:

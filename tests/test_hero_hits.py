@@ -5,6 +5,7 @@ cites the sentence it checks: the Red Box chapter, or catacombs-facts.md for bas
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,14 @@ from automa.cli.main import cli
 from automa.engine.battle import Battle
 from automa.errors import InputError
 from automa.model.pieces import Piece
-from automa.rules.hero_hits import HeroShot, base_damage, disc_line, portal_trap, resolve
+from automa.rules.hero_hits import (
+    BASE_DAMAGE,
+    HeroShot,
+    base_damage,
+    disc_line,
+    portal_trap,
+    resolve,
+)
 from automa.rules.rulings import RulingKey, ruling
 from automa.session.apply import apply_hit
 from automa.session.commands import Hit
@@ -86,6 +94,35 @@ def test_critical_adds_one(catalog: Catalog) -> None:
     """facts 1.7: "Critical (red): +1 damage on the base shot.\""""
     assert base_damage(HeroShot("melee", frozenset({"critical"}))) == 2
     assert base_damage(HeroShot("melee")) == 1
+
+
+@pytest.mark.parametrize("shot", ["bite", "roll", "sword"])
+def test_bite_roll_and_sword_do_two(catalog: Catalog, shot: str) -> None:
+    """facts 1.3: "Bite: does 2 damage to what it hits." "Roll ... Unmodified it does 2
+    damage." Red Box l.358: the sword "is functionally equivalent to the bite shot, inflicting
+    two points of damage in its unmodified form". A 2-health Troll dies of one."""
+    battle = battle_of(catalog, ai("troll", "troll"))
+    after, lines = hit(catalog, battle, ["troll"], shot, by="elf")
+    assert after.get("troll") is None and f"{shot}: 2 damage" in lines[0]
+    assert base_damage(HeroShot(shot)) == 2
+    assert base_damage(HeroShot(shot, frozenset({"critical"}))) == 3
+
+
+def test_cli_doc_lists_each_shots_base_damage() -> None:
+    """docs/cli.md's table of base damage is the one `hit` uses, shot for shot."""
+    text = (Path(__file__).parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    listed = dict(re.findall(r"^\| `([a-z-]+)` \| (\d) \|", text, re.MULTILINE))
+    assert {shot: int(n) for shot, n in listed.items()} == dict(BASE_DAMAGE)
+
+
+def test_roll_hitting_several_is_refused(catalog: Catalog) -> None:
+    """facts 1.3 Roll: "If it hits several characters, only one is affected (the shooter
+    chooses)": a roll names the one piece it affects."""
+    battle = battle_of(catalog, ai("a", "troll", 40.0), ai("b", "troll", 50.0))
+    with pytest.raises(InputError, match=r"^a roll that hits several pieces affects only "
+                                         r"the one the shooter chooses: .*`hit a roll\+critical`$"):
+        hit(catalog, battle, ["a", "b"], "roll+critical")
+    assert hit(catalog, battle, ["b"], "roll")[0].get("b") is None
 
 
 def test_two_health_disc_is_flipped_then_killed(catalog: Catalog) -> None:
@@ -364,6 +401,18 @@ def test_play_hit_several_with_poison_asks_the_card(tmp_path: Path) -> None:
     assert "Poison card shows 2" in out and "base damage only" in out
     event = logged_inputs(folder)[0]
     assert event["targets"] == ["rat-1", "mino"] and event["poison_card"] == 2
+
+
+def test_play_sword_does_two(tmp_path: Path) -> None:
+    """`hit troll-1 sword by elf`: the sword does 2 (Red Box l.358), so the 2-health Troll
+    dies; a roll naming two pieces is refused in one line and nothing is logged."""
+    folder = new_session(tmp_path, HEAD + ELF + ai("troll-1", "troll", 40.0)
+                         + ai("troll-2", "troll", 50.0) + "[chance]\nseed = 1\n" + OPEN_MAT)
+    out = play_lines(folder, ["hit troll-1, troll-2 roll by elf", "hit troll-1 sword by elf",
+                              "quit"])
+    assert "a roll that hits several pieces affects only the one the shooter chooses" in out
+    assert "Troll: sword: 2 damage; it dies" in out
+    assert [e["targets"] for e in logged_inputs(folder)] == [["troll-1"]]
 
 
 def test_play_portal_trap_rolls_the_sessions_d12(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import stat
 import tomllib
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from types import EllipsisType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -97,6 +98,15 @@ def nested_too_deep(document: object, limit: int = MAX_DEPTH) -> str | None:
     return None
 
 
+NON_BLANK = "expected a non-blank string"
+
+
+def blank(text: str) -> bool:
+    """Nothing to see: empty, or only whitespace and invisible format characters (a zero-width
+    space, a bidi mark)."""
+    return all(c.isspace() or unicodedata.category(c) == "Cf" for c in text)
+
+
 def describe(value: object) -> str:
     """A value as an error shows it: strings quoted and escaped, and cut short when long."""
     if isinstance(value, str):
@@ -152,21 +162,24 @@ class Record:
 
     def string(self, key: str, default: str | EllipsisType | None = ...) -> str:
         value = self._get(key, default)
-        if not isinstance(value, str) or not value:
-            raise self.fail(key, f"expected a non-empty string, got {describe(value)}")
+        if not isinstance(value, str):
+            raise self.fail(key, f"{NON_BLANK}, got {describe(value)}")
         return self.plain(key, value)
 
     def optional_string(self, key: str) -> str | None:
         value = self._get(key, None)
         if value is None:
             return None
-        if not isinstance(value, str) or not value:
-            raise self.fail(key, f"expected a non-empty string, got {describe(value)}")
+        if not isinstance(value, str):
+            raise self.fail(key, f"{NON_BLANK}, got {describe(value)}")
         return self.plain(key, value)
 
     def plain(self, key: str, text: str) -> str:
-        """Text that is printed (ids, names): no control character, line break or bidi
-        override, which a terminal would obey (recolour, rewrite) instead of showing."""
+        """Text that is printed (ids, names): something to see, not only whitespace (an id of
+        spaces names nothing a player can type or read), and no control character, line break
+        or bidi override, which a terminal would obey (recolour, rewrite) instead of showing."""
+        if blank(text):
+            raise self.fail(key, f"{NON_BLANK}, got {describe(text)}")
         bad = unsafe_character(text)
         if bad is not None:
             raise self.fail(key, f"{describe(text)} holds the control character {bad}: "
@@ -220,9 +233,9 @@ class Record:
         value = self._get(key, default)
         if isinstance(value, tuple):  # the default
             return value
-        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise self.fail(key, f"expected a list of strings, got {describe(value)}")
-        return tuple(self.plain(key, v) for v in value)
+        return tuple(self.plain(key, v) for v in value)  # each non-blank, plain
 
     def list_of(self, key: str) -> list[Any]:
         """A list field (empty when absent), its items left for the caller to check."""

@@ -14,11 +14,11 @@ from automa.cli.campaign_ask import (
     json_option,
     open_campaign,
 )
-from automa.cli.main import emit_json, reports_errors
+from automa.cli.main import AutomaCommand, emit_json, reports_errors
 from automa.model.modes import DICE_WORDS, DiceMode
 
 
-@click.command("visit")
+@click.command("visit", cls=AutomaCommand)
 @click.argument("offer", required=False)
 @folder_option
 @click.option("--for", "target", default=None, help="The hero the purchase is for.")

@@ -147,8 +147,71 @@ COMMAND_MODULES = {
 }
 
 
-class LazyGroup(click.Group):
-    """A group whose sibling modules attach their commands when first needed."""
+def command_line_refused(error: click.UsageError, ctx: click.Context | None,
+                         path: str | None = None) -> click.UsageError:
+    """A refused command line (a bad option value, a missing argument, an unknown command or
+    option) as `OneLineUsage`; a bare group's help (`NoArgsIsHelpError`) is kept as it is.
+    `path`: the command's words, when click made no context for it."""
+    if isinstance(error, OneLineUsage | click.exceptions.NoArgsIsHelpError):
+        return error
+    return OneLineUsage(error.format_message(), error.ctx or ctx, path)
+
+
+class OneLineUsage(click.UsageError):
+    """Shown as one line on stderr naming the command and pointing at its help, e.g.
+    "automa new: Invalid value for '--dice': ... (`automa new --help` says what it takes)",
+    in place of click's usage block; exit 2."""
+
+    def __init__(self, message: str, ctx: click.Context | None = None,
+                 path: str | None = None) -> None:
+        super().__init__(message, ctx)
+        self.path = ctx.command_path if ctx is not None else path or "automa"
+
+    def show(self, file: Any = None) -> None:
+        from automa.safe_text import one_line
+
+        click.echo(one_line(f"{self.path}: {self.format_message()} (`{self.path} --help` says "
+                            f"what it takes)"), file=file, err=True)
+
+
+class OneLineUsageMixin:
+    """Usage errors met parsing this command's line, or finding and running its sub-command,
+    become `OneLineUsage`."""
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        try:
+            made: click.Context = super().make_context(  # type: ignore[misc]
+                info_name, args, parent, **extra)
+        except click.UsageError as error:
+            words = [parent.command_path] if parent is not None else []
+            raise command_line_refused(error, None, " ".join([*words, info_name or ""]).strip()
+                                       ) from None
+        return made
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)  # type: ignore[misc]
+        except click.UsageError as error:
+            raise command_line_refused(error, ctx) from None
+
+
+class AutomaCommand(OneLineUsageMixin, click.Command):
+    """Every automa command: a refused command line is one line (`OneLineUsage`)."""
+
+
+class AutomaGroup(OneLineUsageMixin, click.Group):
+    """Every automa group: a refused command line is one line; its commands and groups are
+    made of these classes too."""
+
+    command_class = AutomaCommand
+    group_class: type[click.Group | type] | None = type  # a sub-group is an AutomaGroup
+
+
+class LazyGroup(AutomaGroup):
+    """The root group, whose sibling modules attach their commands when first needed."""
+
+    group_class = AutomaGroup  # its sub-groups are not lazy
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*self.commands, *COMMAND_MODULES})
@@ -162,7 +225,8 @@ class LazyGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group("automa", cls=LazyGroup,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=PathValue),
               envvar="AUTOMA_DATA_DIR", default=None,
               help="Folder whose data files extend or replace the shipped ones "

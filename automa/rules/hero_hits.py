@@ -18,9 +18,12 @@ from automa.model.pieces import Condition, Kind, Piece, Side
 from automa.model.shots import RANGED_SHOTS, ModifierName, ShotName
 from automa.rules.rulings import RulingKey, cite
 
-# base damage of a hero's shot that lands (the card's shot icon); critical adds 1
+# base damage of a hero's shot that lands (the card's shot icon); critical adds 1. Printed
+# rules: bite 2 and roll 2 unmodified (catacombs-facts.md 1.3, Dized "character shots" and
+# "roll shots"); the sword is "functionally equivalent to the bite shot, inflicting two points
+# of damage in its unmodified form" (red-box-solo-rules.txt l.358).
 BASE_DAMAGE = {
-    ShotName.MELEE: 1, ShotName.BITE: 1, ShotName.ROLL: 1, ShotName.SWORD: 1,
+    ShotName.MELEE: 1, ShotName.BITE: 2, ShotName.ROLL: 2, ShotName.SWORD: 2,
     ShotName.DEVOUR: 1, ShotName.MISSILE: 1, ShotName.FIREBALL: 1, ShotName.GIANT_FIREBALL: 2,
     ShotName.TARGET: 1, ShotName.BOOMERANG: 1, ShotName.SCORCHED_EARTH: 2, ShotName.DAGGER: 1,
     ShotName.ICE: 0, ShotName.PORTAL_TRAP: 0, ShotName.FIRE_WALL: 0,

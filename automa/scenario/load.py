@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, Any
 from automa.catalog.fields import card_hint, kind_of, missing_for_battle
 from automa.catalog.load import Catalog, parse_playmat
 from automa.catalog.pieces import disc_radius, lookup, monster_piece
-from automa.catalog.reader import Record, W, check_int, describe, parse_toml, read_file_text
+from automa.catalog.reader import (
+    Record,
+    W,
+    blank,
+    check_int,
+    describe,
+    parse_toml,
+    read_file_text,
+)
 from automa.errors import ScenarioError
 from automa.geometry.moves import overlap_with, rides_on
 from automa.geometry.table import PLACEMENT_TOLERANCE, build_table
@@ -164,7 +172,8 @@ def _pieces(top: Record, catalog: Catalog, playmat: Playmat) -> tuple[Piece, ...
     pieces: list[Piece] = []
     table = build_table(playmat)
     for i, entry in enumerate(raw):
-        name = f"piece {entry.get('id', i + 1)}" if isinstance(entry, dict) else f"piece {i + 1}"
+        given = entry.get("id") if isinstance(entry, dict) else None
+        name = f"piece {given if given is not None and not _blank_text(given) else i + 1}"
         rec = Record(top.file, name, entry, ScenarioError)
         piece = _piece(rec, catalog)
         rec.reject_unknown_keys()
@@ -193,11 +202,31 @@ def _pieces(top: Record, catalog: Catalog, playmat: Playmat) -> tuple[Piece, ...
             raise rec.fail("at", f"({x:g}, {y:g}) overlaps {what}")
         pieces.append(piece)
     for piece in pieces:
-        owner = next((p for p in pieces if p.id == piece.part_of), None)
-        if piece.part_of is not None and (owner is None or owner.side != piece.side):
-            raise ScenarioError(top.file, f"piece {piece.id}", "part_of",
-                                f"no piece {piece.part_of!r} on the {piece.side} side")
+        _check_part(top.file, piece, pieces)
     return tuple(pieces)
+
+
+def _blank_text(value: object) -> bool:
+    return isinstance(value, str) and blank(value)
+
+
+def _check_part(file: str, piece: Piece, pieces: list[Piece]) -> None:
+    """`part_of` names a whole piece of the same side: not the part itself, nor another part
+    (a part of a part, or two pieces each part of the other), which would leave a monster no
+    hit can damage (a part has no health; a hit on it goes to the piece it is part of)."""
+    if piece.part_of is None:
+        return
+    owner = next((p for p in pieces if p.id == piece.part_of), None)
+    if owner is None or owner.side != piece.side:
+        problem = f"no piece {piece.part_of!r} on the {piece.side} side"
+    elif owner.id == piece.id:
+        problem = f"{piece.id!r} cannot be part of itself: name the whole piece it belongs to"
+    elif owner.part_of is not None:
+        problem = (f"{owner.id!r} is itself part of {owner.part_of!r}: a part belongs to a "
+                   f"whole piece, not to another part")
+    else:
+        return
+    raise ScenarioError(file, f"piece {piece.id}", "part_of", problem)
 
 
 def _piece(rec: Record, catalog: Catalog) -> Piece:

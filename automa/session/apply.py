@@ -289,6 +289,9 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
     if parsed.name not in HIT_SHOTS:
         raise InputError(f"`hit` resolves {', '.join(HIT_SHOTS)}; report a {parsed.name} "
                          f"with `damage ID N`")
+    if parsed.name == ShotName.ROLL and len(targets) > 1:  # catacombs-facts.md 1.3
+        raise InputError(f"a roll that hits several pieces affects only the one the shooter "
+                         f"chooses: name that one, as in `hit {targets[0]} {command.shot}`")
     modifiers = frozenset(m.name for m in parsed.modifiers)
     if unknown := sorted(modifiers - HIT_MODIFIERS):
         raise InputError(f"`hit` does not resolve the {', '.join(unknown)} modifier on the "
