@@ -199,6 +199,48 @@ def test_a_moved_end_is_reported_and_the_logged_one_stands(session: tuple[Path, 
     assert run("log", "--verify", "--session", str(folder), data=data).exit_code == 0
 
 
+def _moved_end(folder: Path) -> tuple[int, str, float, float]:
+    """An activation line's first end moved 0.01 cm, resealed as a machine that computed it
+    there would have logged it: its line number, the piece and where this machine puts it."""
+    log = folder / LOG
+    lines = log.read_text().splitlines()
+    number, line = next((n, json.loads(t)) for n, t in enumerate(lines)
+                        if json.loads(t).get("ends"))
+    piece, (x, y) = next(iter(line["ends"].items()))
+    line["ends"][piece] = [x + 0.01, y]
+    lines[number] = json.dumps(line)
+    log.write_text("\n".join(lines) + "\n")
+    reseal(log)
+    return number + 1, piece, x, y
+
+
+def test_the_board_lists_a_contradiction_and_its_button_goes_on_with_this_machines(
+        session: tuple[Path, Path]) -> None:
+    """The board words the contradiction without the terminal's command, and its action is
+    the one `automa log --accept-recomputed` runs."""
+    from automa.catalog.load import load_catalog
+    from automa.session.store import Session
+    from automa.web.api import Board, call
+
+    data, folder = session
+    number, piece, x, _y = _moved_end(folder)
+    board = Board(Session.open(folder, load_catalog(data)), data)
+    _, view = call(board, "/api/view", None)
+    assert view["contradictions"]  # this end, and what the pieces after it did
+    line = view["contradictions"][0]
+    assert line.startswith(f"{LOG} line {number}: input ") and "ended' is (" in line
+    assert all("as computed here" in line and "automa log" not in line
+               for line in view["contradictions"])
+    code, after = call(board, "/api/accept-recomputed", {})
+    assert code == 200 and after["contradictions"] == []
+    assert after["output"].startswith("Going on under the battle as computed here")
+    assert f"{LOG} line {number}" in after["output"]
+    assert status(folder, data)["pieces"][piece]["at"][0] == pytest.approx(x, abs=1e-3)
+    assert run("log", "--verify", "--session", str(folder), data=data).exit_code == 0
+    with pytest.raises(Exception, match="nothing to accept"):
+        call(board, "/api/accept-recomputed", {})
+
+
 def test_an_end_within_a_millionth_of_a_cm_agrees(session: tuple[Path, Path]) -> None:
     data, folder = session
     log = folder / LOG

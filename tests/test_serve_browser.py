@@ -638,3 +638,28 @@ def test_an_answer_after_another_windows_write_is_refused(browser: Browser,
         page.wait_for_function("() => document.body.dataset.phase === 'heroes'", timeout=2000)
         FAILURES[id(page)] = [f for f in FAILURES[id(page)] if "409" not in f]
         assert FAILURES[id(page)] == []
+
+
+def test_a_figure_computed_otherwise_is_listed_and_its_button_settles_it(
+        browser: Browser, tmp_path: Path) -> None:
+    """A logged end this machine computes otherwise: the page lists it (the log's stands) and
+    its button goes on with this machine's figures, as `automa log --accept-recomputed`."""
+    from tests.test_log_record import _moved_end
+
+    folder = new_session(tmp_path, "otherwise")
+    automa("next", "--session", str(folder), cwd=tmp_path)  # ends the heroes' turn
+    automa("next", "--session", str(folder), cwd=tmp_path)
+    number, _piece, _x, _y = _moved_end(folder)
+    with serving(folder, tmp_path) as url:
+        page = open_page(browser, url)
+        view = settled(page, url)
+        assert view["contradictions"] and page.locator("#contradictions").is_visible()
+        shown = page.inner_text("#contradiction-list")
+        assert f"line {number}: input " in shown and "as computed here" in shown
+        with page.expect_response("**/api/accept-recomputed") as answer:
+            page.click("#accept-recomputed")
+        assert answer.value.ok, answer.value.text()
+        page.wait_for_selector("#contradictions", state="hidden")
+        assert api(url)["contradictions"] == []
+        assert "going on with this machine's figures" in page.inner_text("#message")
+        assert FAILURES[id(page)] == []

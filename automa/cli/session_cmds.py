@@ -18,6 +18,7 @@ from automa.cli.main import (
 from automa.model.modes import DICE_WORDS, DiceMode
 
 if TYPE_CHECKING:
+    from automa.session.agreement import Contradiction
     from automa.session.store import Session
 
 json_option = click.option("--json", "as_json", is_flag=True,
@@ -43,13 +44,23 @@ def open_session(ctx: click.Context, folder: Path) -> Session:
 SHOWN_CONTRADICTIONS = 3
 
 
+def contradiction_note(found: Contradiction, folder: Path) -> str:
+    """A logged figure this machine computes otherwise, and the command that goes on with
+    this machine's."""
+    from automa.session.store import LOG
+
+    return (f"{found.text(folder / LOG)}; the log's stands (`automa log --accept-recomputed "
+            f"--session {folder}` goes on with this machine's)")
+
+
 def note_contradictions(session: Session) -> None:
     """The logged figures this machine computes otherwise (the logged ones stand)."""
     from automa.safe_text import one_line
 
     found = session.contradictions
-    for line in found[:SHOWN_CONTRADICTIONS]:
-        click.echo(f"automa: note: {one_line(line)}", err=True)
+    for contradiction in found[:SHOWN_CONTRADICTIONS]:
+        click.echo(f"automa: note: {one_line(contradiction_note(contradiction, session.folder))}",
+                   err=True)
     if len(found) > SHOWN_CONTRADICTIONS:
         click.echo(f"automa: note: and {len(found) - SHOWN_CONTRADICTIONS} more (`automa log "
                    f"--verify --session {session.folder}` lists them)", err=True)
@@ -282,17 +293,18 @@ def _verify_log(ctx: click.Context, folder: Path, as_json: bool) -> None:
     from automa.session.store import LOG
 
     verdict = verify(folder, _catalog(ctx))
+    problems = [*verdict.problems, *(contradiction_note(c, folder) for c in verdict.contradictions)]
     if as_json:
-        emit_json({"sound": not verdict.problems, "problems": list(verdict.problems),
-                   "notes": list(verdict.notes), "lines": verdict.lines})
+        emit_json({"sound": verdict.sound, "problems": problems, "notes": list(verdict.notes),
+                   "lines": verdict.lines})
     else:
-        for line in (*verdict.problems, *verdict.notes):
+        for line in (*problems, *verdict.notes):
             click.echo(one_line(line))
-        if not verdict.problems:
+        if verdict.sound:
             click.echo(f"{folder / LOG}: {verdict.lines} lines, sound: each line matches its "
                        f"hash and follows the one before; the start, the data and the rulings "
                        f"are those recorded; replay agrees with every logged answer and end")
-    if verdict.problems:
+    if not verdict.sound:
         ctx.exit(5)
 
 
@@ -323,19 +335,19 @@ def _accept(ctx: click.Context, folder: Path, data: bool, as_json: bool) -> None
         from automa.session.log import SessionError
 
         raise SessionError(f"{folder}: no such session folder")
-    settled = list(accept_data(folder, _catalog(ctx)) if data else
-                   accept_recomputed(folder, _catalog(ctx)))
+    from automa.render.session_out import accepted_lines
+    from automa.session.store import LOG
+
+    settled = (accept_data(folder, _catalog(ctx)) if data else
+               [c.text(folder / LOG) for c in accept_recomputed(folder, _catalog(ctx))])
     session = open_session(ctx, folder)
     if as_json:
         from automa.render.session_out import session_status_json
 
         emit_json({"accepted": settled, **session_status_json(session)})
         return
-    what = "the data and rulings in force now" if data else "the battle as computed here"
-    click.echo(f"Going on under {what} from the next input on; the battle as it stands is "
-               f"kept in the log (round {session.state.round}, {session.state.phase}'s turn):")
-    for line in settled:
-        click.echo(f"  {one_line(line)}")
+    for line in accepted_lines(session.state, settled, data):
+        click.echo(one_line(line))
 
 
 @cli.command()

@@ -68,6 +68,15 @@ def session_status_json(game: Game) -> dict[str, object]:
                                                  game.effective()[0]))
 
 
+def accepted_lines(state: SessionState, settled: Sequence[str], data: bool) -> list[str]:
+    """What going on under the new data (`data`) or this machine's figures says: the battle as
+    it stands is kept in the log, then what changed or was settled, one line each."""
+    what = "the data and rulings in force now" if data else "the battle as computed here"
+    return [f"Going on under {what} from the next input on; the battle as it stands is kept "
+            f"in the log (round {state.round}, {state.phase}'s turn):",
+            *(f"  {line}" for line in settled)]
+
+
 def antients_text(held: Sequence[tuple[str, bool]]) -> str:
     """`; Antients: urthoth (summoned), dargoth (not summoned yet)`, or nothing."""
     if not held:

@@ -18,6 +18,7 @@ from pathlib import Path
 from automa.catalog.load import Catalog
 from automa.errors import InputError
 from automa.model.scenario import Scenario
+from automa.session.agreement import Contradiction
 from automa.session.apply import Keep, Setting
 from automa.session.commands import Checkpoint, Command
 from automa.session.lock import session_lock
@@ -66,15 +67,14 @@ def accept_data(folder: Path, catalog: Catalog) -> list[str]:
     return changes
 
 
-def accept_recomputed(folder: Path, catalog: Catalog) -> tuple[str, ...]:
+def accept_recomputed(folder: Path, catalog: Catalog) -> tuple[Contradiction, ...]:
     """Append a checkpoint going on with the battle as this machine computes it; the
-    disagreements it settles, one line each."""
+    disagreements it settles."""
     with session_lock(folder):
         contents, scenario, commands, setting, changes = _read(folder, catalog)
         if changes:
             raise SessionError(refusal(folder, changes))
-        _, found = replayed(folder, scenario, contents, commands, setting, Keep.LOGGED,
-                            advice=False)
+        _, found = replayed(folder, scenario, contents, commands, setting, Keep.LOGGED)
         if not found:
             raise InputError(f"{folder}: this machine computes every logged answer and end as "
                              f"logged: nothing to accept")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from pathlib import Path
 
 from msgspec import Struct
 
@@ -25,6 +26,14 @@ class Contradiction(Struct, frozen=True):
     question: str
     logged: str
     computed: str
+    line: int = 0  # the input's line in the log (0: not known)
+
+    def text(self, log: Path) -> str:
+        """One line: where, the input, the question and both answers (each front end adds
+        how to go on: a command in the terminal, a button on the board)."""
+        where = f"{log} line {self.line}" if self.line else str(log)
+        return (f"{where}: input {self.input + 1} ({self.actor}): {self.question!r} is "
+                f"{self.logged} in the log, {self.computed} as computed here")
 
 
 def _said(answer: bool | str) -> str:

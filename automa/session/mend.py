@@ -24,6 +24,7 @@ from automa.catalog.load import Catalog
 from automa.engine.judge import GEOMETRY_MODES, GeometryMode
 from automa.errors import AutomaError
 from automa.model.modes import DiceMode
+from automa.session.agreement import Contradiction
 from automa.session.chain import (
     SEQ,
     Sealed,
@@ -342,6 +343,12 @@ class Verdict(Struct, frozen=True):
     problems: tuple[str, ...]  # one line each: what does not hold
     notes: tuple[str, ...]  # one line each: worth knowing, not damage
     lines: int  # the log's lines read
+    # logged figures this machine computes otherwise (the log's stand)
+    contradictions: tuple[Contradiction, ...] = ()
+
+    @property
+    def sound(self) -> bool:
+        return not self.problems and not self.contradictions
 
 
 def verify(folder: Path, catalog: Catalog) -> Verdict:
@@ -352,6 +359,7 @@ def verify(folder: Path, catalog: Catalog) -> Verdict:
     data = read_bytes(path)
     problems: list[str] = []
     notes: list[str] = []
+    found: tuple[Contradiction, ...] = ()
     count = data.count(b"\n")
     if is_chained(data):
         chain = read_chain(data)
@@ -368,5 +376,5 @@ def verify(folder: Path, catalog: Catalog) -> Verdict:
         except AutomaError as error:
             problems.append(str(error))
         else:
-            problems += session.contradictions
-    return Verdict(tuple(problems), tuple(notes), count)
+            found = session.contradictions
+    return Verdict(tuple(problems), tuple(notes), count, found)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from msgspec.structs import replace
 
 from automa.catalog.load import Catalog
 from automa.engine.judge import GEOMETRY_MODES, GeometryMode
@@ -68,7 +69,7 @@ class Session(Game):
                                 catalog)
         if changes:
             raise SessionError(refusal(folder, changes))
-        # logged figures this machine computes otherwise (the logged ones stand), one line each
+        # logged figures this machine computes otherwise (the logged ones stand)
         self.state, self.contradictions = replayed(folder, scenario, contents, self.raw,
                                                    self.setting)
 
@@ -183,30 +184,18 @@ def commands_of(contents: LogContents) -> list[Command]:
 
 
 def replayed(folder: Path, scenario: Scenario, contents: LogContents, commands: list[Command],
-             setting: Setting, keep: Keep = Keep.LOGGED, advice: bool = True
-             ) -> tuple[SessionState, tuple[str, ...]]:
+             setting: Setting, keep: Keep = Keep.LOGGED
+             ) -> tuple[SessionState, tuple[Contradiction, ...]]:
     """The state after the inputs in force, a failure naming the log line it stopped at; and
-    one line for each logged figure this machine computes otherwise (the logged one stands,
-    or this machine's with `keep` COMPUTED)."""
+    each logged figure this machine computes otherwise, with its log line (the logged one
+    stands, or this machine's with `keep` COMPUTED)."""
     done, _ = in_force(commands)
     line_of = {id(command): line for command, line in zip(commands, contents.lines,
                                                            strict=False)}
     lines = [line_of.get(id(c), 0) for c in done]
     state, found = replay_checked(scenario, done, setting, lines, str(folder / LOG), keep)
-    return state, tuple(contradiction_line(folder / LOG, c, lines, advice) for c in found)
-
-
-def contradiction_line(log: Path, found: Contradiction, lines: list[int],
-                       advice: bool = True) -> str:
-    """One line: the input, the question and both answers (and what to do about it)."""
-    line = lines[found.input] if found.input < len(lines) else 0
-    where = f"{log} line {line}" if line else str(log)
-    text = (f"{where}: input {found.input + 1} ({found.actor}): {found.question!r} is "
-            f"{found.logged} in the log, {found.computed} as computed here")
-    if not advice:
-        return text
-    return (f"{text}; the log's stands (`automa log --accept-recomputed --session "
-            f"{log.parent}` goes on with this machine's)")
+    return state, tuple(replace(c, line=lines[c.input] if c.input < len(lines) else 0)
+                        for c in found)
 
 
 START_KEYS = ("seed", "chance", "geometry", SCENARIO_SHA256)  # what a session is started with

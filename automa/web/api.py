@@ -413,6 +413,23 @@ def post_rollback(board: Board, body: object) -> Result:
     return 200, {**board.view(), "output": f"Rolled back to input {keep}\n"}
 
 
+def post_accept_recomputed(board: Board, body: object) -> Result:
+    """As `automa log --accept-recomputed`: a checkpoint goes on with the battle as this
+    machine computes it, and the session is read again."""
+    from automa.render.session_out import accepted_lines
+    from automa.session.accept import accept_recomputed
+    from automa.session.store import LOG
+
+    _fields(body, ())
+    try:
+        settled = accept_recomputed(board.session.folder, board.session.catalog)
+    except (SessionError, InputError) as error:
+        raise ApiError(409, str(error)) from None
+    board.session.refresh()
+    lines = accepted_lines(board.session.state, [c.text(Path(LOG)) for c in settled], False)
+    return 200, {**board.view(), "output": "".join(f"{line}\n" for line in lines)}
+
+
 GET = "GET"
 POST = "POST"
 ENDPOINTS: dict[str, tuple[str, Callable[[Board, object], Result]]] = {
@@ -431,6 +448,7 @@ ENDPOINTS: dict[str, tuple[str, Callable[[Board, object], Result]]] = {
     "/api/undo": (POST, post_undo),
     "/api/redo": (POST, post_redo),
     "/api/rollback": (POST, post_rollback),
+    "/api/accept-recomputed": (POST, post_accept_recomputed),
 }
 
 

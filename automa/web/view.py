@@ -15,7 +15,7 @@ from automa.render.measured import Unmeasured
 from automa.session.commands import NextActivation
 from automa.session.replay import ReplayStep
 from automa.session.state import SessionState
-from automa.session.store import Session
+from automa.session.store import LOG, Session
 
 OVERLAYS = '<g id="overlays"></g>'
 GEOMETRY_NAMES = {GeometryMode.TRACKED: "computed", GeometryMode.ASKED: "asked",
@@ -224,4 +224,7 @@ def build_view(session: Session, data_dir: Path | None = None,
         "geometry": GEOMETRY_NAMES[session.geometry_mode],
         "asks": session.physical or session.geometry_mode != GeometryMode.TRACKED,
         "campaign": campaign_view(session.folder, data_dir) if with_campaign else None,
+        # logged figures this machine computes otherwise: the log's stand until the players
+        # go on with this machine's (POST /api/accept-recomputed)
+        "contradictions": [c.text(Path(LOG)) for c in session.contradictions],
     }

@@ -128,6 +128,7 @@ function setView(view) {
   drawBoards(view);
   drawBags(view);
   drawCampaign(view);
+  drawContradictions(view);
   drawLog(view);
   $("printout").textContent = view.printout || "";
   const key = view.last ? JSON.stringify(view.last) : null;
@@ -454,6 +455,16 @@ function drawCampaign(view) {
   }
   for (const key of Object.keys(rest)) if (rest[key] === null) delete rest[key];
   if (Object.keys(rest).length) box.appendChild(describe(rest));
+}
+
+// Logged figures this machine computes otherwise: the log's stand until the players choose to go
+// on with this machine's
+function drawContradictions(view) {
+  const found = view.contradictions || [];
+  $("contradictions").hidden = found.length === 0;
+  const list = $("contradiction-list");
+  clear(list);
+  for (const line of found) list.appendChild(el("li", line));
 }
 
 function drawLog(view) {
@@ -971,6 +982,8 @@ function start() {
   $("undo").addEventListener("click", () => act("/api/undo", {}, "undone"));
   $("redo").addEventListener("click", () => act("/api/redo", {}, "redone"));
   $("back").addEventListener("click", back);
+  $("accept-recomputed").addEventListener("click", () =>
+    act("/api/accept-recomputed", {}, "going on with this machine's figures"));
   $("rollback").addEventListener("click", () => {
     const keep = Number($("keep").value);
     act("/api/rollback", { keep }, `rolled back: the first ${keep} inputs kept`);
