@@ -15,6 +15,7 @@ from automa.engine.movement import (
     climb_down,
     clock_reading,
     retreat_to_monster_zone,
+    rolls_both_rune_dice,
     rush_toward,
     to_random_rune,
     toward_closest_enemy,
@@ -596,7 +597,9 @@ def perform(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: 
             log.add(ShotStep(shot.notation(), shot.notation()))
         return ranged_shot(table, battle, log, ctx, shot)
     if name == ShotName.MOVE_TO_RUNE:
-        log.add(ShotStep(shot.notation(), "move-to-random-rune", "the AI rolls the Rune Die"))
+        dice = ("the Rune Die and the Location Die"
+                if rolls_both_rune_dice(table, battle.piece(ctx.actor)) else "the Rune Die")
+        log.add(ShotStep(shot.notation(), "move-to-random-rune", f"the AI rolls {dice}"))
         return to_random_rune(table, battle, log, ctx.actor)
     if name == ShotName.RUNIC_SHIFT:
         log.add(ShotStep(shot.notation(), "move-to-random-rune then melee",

@@ -311,6 +311,12 @@ def _log_two_dice(table: Table, log: StepLog, why: str, faces: list[int], rune: 
     log.add(RollStep("location", faces[1], why, result))
 
 
+def rolls_both_rune_dice(table: Table, actor: Piece) -> bool:
+    """A move to a random rune rolls the Rune Die and the Location Die on a mat printing all
+    twelve runes (the Cave of the Keystone), and for a flying character; else the Rune Die."""
+    return table.geometry.playmat.prints_all_runes or actor.flying
+
+
 def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
                    why: str = "move to random rune", must_land: bool = False) -> Battle:
     """Roll the Rune Die; an occupied rune, or the one it is on, means nothing happens.
@@ -323,7 +329,7 @@ def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
     playmat = table.geometry.playmat
     runes = runes_of(table.geometry)
     actor = battle.piece(actor_id)
-    two_dice = playmat.prints_all_runes or actor.flying
+    two_dice = rolls_both_rune_dice(table, actor)
     for _ in range(12 if must_land else 1):
         faces = [table.chance.rune_die(why, log)]
         if two_dice:
