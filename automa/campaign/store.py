@@ -44,6 +44,7 @@ from automa.errors import InputError
 from automa.model.campaigns import Offer, Rewards, Route, RouteRoom, Visit
 from automa.model.modes import DiceMode
 from automa.model.pieces import Side
+from automa.rules.rulings import RulingKey, cite
 
 if TYPE_CHECKING:
     from automa.engine.setup import SetupResult
@@ -357,7 +358,7 @@ class Campaign(Struct):
         return f"Remembered {room.name}'s rewards in {path}"
 
     def _buy(self, command: Buy, asker: CampaignAsker | None, table: TableAnswers) -> Bought:
-        from automa.campaign.visits import bought, paid, times_bought
+        from automa.campaign.visits import bought, paid, pooled, split_refusal, times_bought
 
         state = self.state
         room, visit = self.visit()
@@ -377,7 +378,10 @@ class Campaign(Struct):
             # price
         payers = _payers(command.payers, cost, state,
                          None if chosen.effect == "resurrect" else target)
-        heroes = paid(state.heroes, payers, cost, visit.pool)
+        split = split_refusal(payers, room.name, visit, state.settings)  # ruling visit-pool
+        if split is not None:
+            raise BadField("payers", split)
+        heroes = paid(state.heroes, payers, cost, pooled(visit, state.settings))
         shares = tuple(Share(hero, gold) for hero, gold in payers.items())
         notes: list[str] = []
         if isinstance(command, Bet):
@@ -533,8 +537,8 @@ def _payers(shares: tuple[Share, ...] | None, price: int, state: CampaignState,
             return {target: price}
         if len(living) == 1:
             return {living[0]: price}
-        raise BadField("payers", "name the hero who pays (HERO, or HERO=N,... where gold is "
-                         "pooled)")
+        raise BadField("payers", f"name the hero who pays (HERO; HERO=N,... where gold may be "
+                         f"pooled, {cite(RulingKey.VISIT_POOL)})")
     if len(shares) == 1 and shares[0].gold is None:
         return {shares[0].hero: price}
     if any(s.gold is None for s in shares) or len({s.hero for s in shares}) != len(shares):

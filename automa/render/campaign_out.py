@@ -157,15 +157,17 @@ def offer_json(offer: Offer, bought: int) -> JSON:
 
 
 def menu_json(visit: Visit, state: CampaignState) -> JSON:
-    from automa.campaign.visits import times_bought
+    from automa.campaign.visits import pooled, times_bought
 
-    return {"room": visit.room, "pool": visit.pool, "provenance": visit.provenance,
+    return {"room": visit.room, "pool": pooled(visit, state.settings),
+            "provenance": visit.provenance,
             "offers": [offer_json(o, times_bought(state.bought, o.id))
                        for o in visit.menu(state.settings)]}
 
 
 def menu_text(visit: Visit, state: CampaignState, folder: Path) -> str:
-    from automa.campaign.visits import times_bought
+    from automa.campaign.visits import pooled, times_bought
+    from automa.rules.rulings import option
 
     lines = [f"What can be bought or done here ({visit.provenance} data):"]
     for offer in visit.menu(state.settings):
@@ -173,10 +175,14 @@ def menu_text(visit: Visit, state: CampaignState, folder: Path) -> str:
         spent = (f" (used: {times_bought(state.bought, offer.id)} of {offer.limit})"
                  if offer.limit else "")
         lines.append(f"  {offer.id:<11} {price:>16}  {offer.text}{spent}")
-    pool = ("the heroes may pool their gold" if visit.pool else "one hero pays")
-    lines.append(f"Gold: {pool} ({cite(RulingKey.VISIT_POOL)}). Buy with `automa campaign visit "
-                 f"OFFER --session {folder} --for HERO [--pay HERO=N,...]`; leave with `automa "
-                 f"campaign end-room --session {folder}`.")
+    chosen = option(state.settings, RulingKey.VISIT_POOL)
+    pool = ("the heroes may pool their gold" if pooled(visit, state.settings) else
+            "one hero pays each price from their own gold" + (
+                " (Catacomb heroes cannot share their gold)" if chosen == "own-gold" else ""))
+    pay = "HERO=N,..." if pooled(visit, state.settings) else "HERO"
+    lines.append(f"Gold: {pool} (* {cite(RulingKey.VISIT_POOL)}, visit-pool = {chosen}). Buy "
+                 f"with `automa campaign visit OFFER --session {folder} --for HERO [--pay "
+                 f"{pay}]`; leave with `automa campaign end-room --session {folder}`.")
     return "\n".join(lines)
 
 
@@ -187,6 +193,8 @@ def bought_json(bought: Bought) -> JSON:
 
 def bought_line(step: Buy, offer: Offer) -> str:
     paid_by = ", ".join(f"{s.hero} {s.gold}" for s in step.payers or ()) or "nobody"
+    if len(step.payers or ()) > 1:
+        paid_by += f"; pooled, * {cite(RulingKey.VISIT_POOL)}"
     line = f"{offer.text}: {step.price} gold (paid: {paid_by})"
     if step.hero:
         line += f", for {step.hero}"
