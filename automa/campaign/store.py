@@ -131,12 +131,14 @@ class Campaign(Struct):
         contents = campaign_log.read(folder)
         routes, rewards = _routes(catalog, user_dir)
         start, steps, state = _replayed(folder, contents, routes)
-        return cls(folder, catalog, user_dir, routes, rewards, start, steps, state)
+        return cls(folder, catalog, user_dir, routes, rewards, start, steps,
+                   _with_cave_visits(folder, steps, state))
 
     def refresh(self) -> None:
         """Read the log again (another window may have logged a step)."""
-        self.start, self.steps, self.state = _replayed(self.folder, campaign_log.read(
-            self.folder), self.routes)
+        self.start, self.steps, state = _replayed(self.folder, campaign_log.read(self.folder),
+                                                  self.routes)
+        self.state = _with_cave_visits(self.folder, self.steps, state)
 
     def undone(self) -> set[int]:
         """The places in `steps` of the steps taken back."""
@@ -494,6 +496,20 @@ def _replayed(folder: Path, contents: campaign_log.CampaignLog, routes: Mapping[
             raise CampaignError(f"{path}: line {line}: {reason}")
         state = apply(state, step)
     return start, tuple(steps), state
+
+
+def _with_cave_visits(folder: Path, steps: tuple[Step, ...], state: CampaignState
+                      ) -> CampaignState:
+    """The campaign with its Hidden Cave's Kraken fights, which the rooms' battles log (not the
+    campaign's log): the items taken, the visits made, the Antients won."""
+    from automa.campaign.battles import cave_visits
+
+    cave = state.hidden_cave
+    if cave is None:
+        return state
+    rooms = [(s.room, s.session) for s in steps_in_force(steps)
+             if isinstance(s, EnterRoom) and s.session is not None]
+    return replace(state, hidden_cave=replace(cave, visits=cave_visits(folder, rooms)))
 
 
 def _price(offer: Offer, given: int | None) -> int:

@@ -33,7 +33,9 @@ def status_json(state: CampaignState) -> JSON:
         "hidden_cave": None if cave is None else {
             "needed": list(cave.needed),
             "collected": {h: list(m) for h, m in cave.collected.items()},
-            "items": list(cave.items)},
+            "items": list(cave.items_left),  # those still beside the card
+            "visits": [v.as_json() for v in cave.visits],
+            "antients": {h: list(cave.antients(h)) for h in state.heroes}},
     }
 
 
@@ -51,13 +53,7 @@ def status_text(state: CampaignState) -> str:
         lines.append(f"  {hero}: health {b.health}/{b.starting_health}, gold {b.gold}, "
                      f"poison {b.poison}, items {b.items}, spells {b.spells}{extra}{fate}")
     if state.hidden_cave is not None:
-        cave = state.hidden_cave
-        lines.append(f"Hidden Cave: collect {', '.join(cave.needed)}; items "
-                     f"{', '.join(cave.items)}")
-        for hero, kept in cave.collected.items():
-            ready = " (all five: may enter the Hidden Cave)" if set(cave.needed) <= set(kept) \
-                else ""
-            lines.append(f"  {hero} keeps: {', '.join(kept) or 'none yet'}{ready}")
+        lines.extend(cave_lines(state))
     if state.done:
         names = [(entry.name if (entry := state.route.room(r)) else r) for r in state.done]
         lines.append(f"Played, in order: {', '.join(names)}")
@@ -76,6 +72,32 @@ def status_text(state: CampaignState) -> str:
         lines.append("Next: `automa campaign next ROOM` with one of the open rooms (any room "
                      f"not yet visited: {cite(RulingKey.CAMPAIGN_OPEN_ROOMS)})")
     return "\n".join(lines)
+
+
+def cave_lines(state: CampaignState) -> list[str]:
+    """The Hidden Cave: the five, the items still beside the card, each hero's collection, and
+    the Kraken fights fought in the rooms' battles."""
+    cave = state.hidden_cave
+    assert cave is not None
+    lines = [f"Hidden Cave: collect {', '.join(cave.needed)}; items "
+             f"{', '.join(cave.items_left) or 'none left'}"]
+    for hero, kept in cave.collected.items():
+        ready = ""
+        if cave.visited(hero):
+            ready = f" (has visited the Hidden Cave: {cite(RulingKey.CAVE_ONCE)})"
+        elif set(cave.needed) <= set(kept):
+            ready = " (all five: may enter the Hidden Cave)"
+        lines.append(f"  {hero} keeps: {', '.join(kept) or 'none yet'}{ready}")
+    for visit in cave.visits:
+        room = state.route.room(visit.room)
+        sent = " (sent by the Portal Trap)" if visit.portal else ""
+        outcome = "evaded the Kraken" if visit.won else "the Kraken won"
+        took = [visit.item or "no item (none left)"]
+        if visit.antient:
+            took.append(f"the Antient {visit.antient}")
+        lines.append(f"  {visit.hero} in the Hidden Cave{sent}, in "
+                     f"{room.name if room else visit.room}: {outcome}; took {' and '.join(took)}")
+    return lines
 
 
 # Entering and ending a room ----------------------------------------------------------------
