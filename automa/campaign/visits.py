@@ -44,7 +44,8 @@ def split_refusal(payers: Mapping[str, int], room: str, visit: Visit,
     if len(payers) < 2 or pooled(visit, settings):
         return None
     chosen = option(settings, RulingKey.VISIT_POOL)
-    split = " and ".join(payers)
+    names = list(payers)
+    split = f"{', '.join(names[:-1])} and {names[-1]}"
     if chosen == "own-gold":
         return (f"{split} cannot split the price: \"Catacomb heroes cannot share their gold "
                 f"with other heroes or amongst themselves\", so one hero pays it all "
