@@ -103,7 +103,7 @@ def _clear(campaign: Campaign, killer: str) -> int:
 
 def test_an_evening_taken_step_by_step(tmp_path: Path, data: Path) -> None:
     catalog = load_catalog(data)
-    campaign = _begun(tmp_path / "evening", data, catalog)
+    campaign = _begun(tmp_path / "evening", data, catalog, visit_pool="pooled")
     assert (campaign.start.lord, campaign.state.current, campaign.state.steps) == (
         "hmotha", None, 0)
     entered = campaign.do(EnterRoom("glaaoth"))

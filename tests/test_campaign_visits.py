@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from automa.campaign import tavern
+from automa.campaign.commands import BadLine, StartCampaign
 from automa.campaign.log import CampaignError
 from automa.campaign.model import HeroBoard
 from automa.campaign.visits import bought, paid
@@ -19,7 +20,7 @@ from automa.catalog.campaigns import load_visits
 from automa.catalog.load import Catalog
 from automa.model.campaigns import Offer
 from automa.rules.rulings import RulingKey, ruling
-from tests.test_campaign import ok, refused, status
+from tests.test_campaign import ok, refused, run, status
 
 
 @pytest.fixture
@@ -59,16 +60,60 @@ def test_shipped_prices_carry_their_provenance(catalog: Catalog) -> None:
     assert not visits["hearthshire-stables"].known and not visits["crypt-of-shaurath"].known
 
 
-def test_the_merchant_pools_gold_and_refuses_what_they_cannot_afford(tmp_path: Path) -> None:
-    # rule: "Pay 1 gold to see the next card (no limit). Gold can be pooled. A map costs 2 gold
-    # and reveals every Room card."
+def test_one_hero_pays_at_the_merchant(tmp_path: Path) -> None:
+    # rule: "Reminder: Catacomb heroes cannot share their gold with other heroes or amongst
+    # themselves." (l.306): every hero is a Catacomb hero (ruling dagger-hero), so even at the
+    # Merchant one hero pays each price (ruling visit-pool's default)
     folder = tmp_path / "c"
     entered = _at("izchak-the-merchant", folder, None)
+    assert entered["menu"]["pool"] is False
+    shown = ok(["campaign", "visit", "--session", str(folder)], None).stdout
+    number = ruling(RulingKey.VISIT_POOL).number
+    assert f"Gold: one hero pays each price from their own gold (Catacomb heroes cannot share " \
+           f"their gold) (* ruling {number}, visit-pool = own-gold)" in shown
+    log = (folder / "campaign.jsonl").read_bytes()
+    split = run(["campaign", "visit", "map", "--pay", "elf=1,dwarf=1", "--session", str(folder)],
+                None)
+    assert split.exit_code == 2 and split.stdout == ""
+    assert split.stderr.splitlines() == [
+        "automa: --pay: elf and dwarf cannot split the price: \"Catacomb heroes cannot share "
+        "their gold with other heroes or amongst themselves\", so one hero pays it all (* ruling "
+        f"{number}, visit-pool = own-gold; a campaign begun with `automa campaign new ... "
+        "--visit-pool pooled` pools gold at the Merchant)"]
+    assert (folder / "campaign.jsonl").read_bytes() == log  # nothing written
+    assert [b["gold"] for b in status(folder, None)["heroes"].values()] == [5, 5]
+    refused(["campaign", "visit", "item", "--for", "elf", "--price", "6", "--pay",
+             "elf=4,dwarf=2", "--session", str(folder)], None, "cannot split the price")
+    after = _buy(folder, None, "map", "--pay", "elf")
+    assert (after["heroes"]["elf"]["gold"], after["heroes"]["dwarf"]["gold"]) == (3, 5)
+    assert after["visit"]["payers"] == {"elf": 2}
+    after = _buy(folder, None, "item", "--for", "elf", "--price", "4", "--pay", "dwarf")
+    assert (after["heroes"]["elf"]["items"], after["heroes"]["dwarf"]["gold"]) == (1, 1)
+
+
+def test_the_merchant_pools_gold_by_the_other_reading(tmp_path: Path) -> None:
+    # rule: "Pay 1 gold to see the next card (no limit). Gold can be pooled. A map costs 2 gold
+    # and reveals every Room card." (base game; ruling visit-pool's `pooled`)
+    folder = tmp_path / "c"
+    entered = _at("izchak-the-merchant", folder, None, "--visit-pool", "pooled")
+    header = json.loads((folder / "campaign.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert header["settings"] == {"althea-cure": "official", "visit-pool": "pooled"}
+    # a header written before the setting was kept reads as the ruling's default
+    older = {k: v for k, v in header.items() if k != "settings"}
+    assert StartCampaign.from_json(older).visit_pool == "own-gold"
+    with pytest.raises(BadLine, match=r"settings\.visit-pool 'shared' is not one of own-gold, "
+                                      r"pooled"):
+        StartCampaign.from_json({**header, "settings": {"visit-pool": "shared"}})
     assert [o["id"] for o in entered["menu"]["offers"]] == ["item", "next-card", "map"]
+    assert entered["menu"]["pool"] is True
     shown = ok(["campaign", "visit", "--session", str(folder)], None).stdout
     assert "map" in shown and "2 gold" in shown
-    assert f"{ruling(RulingKey.VISIT_POOL).number}" in shown
-    after = _buy(folder, None, "map", "--pay", "elf=1,dwarf=1")
+    assert f"may pool their gold (* ruling {ruling(RulingKey.VISIT_POOL).number}, visit-pool = " \
+           f"pooled)" in shown
+    paid = ok(["campaign", "visit", "map", "--pay", "elf=1,dwarf=1", "--session", str(folder)],
+              None).stdout
+    assert "(paid: elf 1, dwarf 1; pooled, * ruling" in paid
+    after = status(folder, None)
     assert (after["heroes"]["elf"]["gold"], after["heroes"]["dwarf"]["gold"]) == (4, 4)
     refused(["campaign", "visit", "item", "--for", "elf", "--price", "6", "--session",
              str(folder)], None, "elf cannot afford 6 gold: elf has 4 (the heroes hold 8")
@@ -147,7 +192,7 @@ def test_the_inn_sleep_and_an_ally(tmp_path: Path) -> None:
     ok(["campaign", "end-room", "--session", str(folder), "--change", "elf.gold=+13"], None)
     ok(["campaign", "next", "amaranth-inn", "--session", str(folder)], None)
     refused(["campaign", "visit", "sleep", "--pay", "elf=4,dwarf=4", "--session", str(folder)],
-            None, "cannot be pooled")
+            None, "cannot split the price")
     after = _buy(folder, None, "sleep", "--pay", "elf")
     assert (after["heroes"]["elf"]["health"], after["heroes"]["dwarf"]["health"]) == (9, 10)
     after = _buy(folder, None, "ally", "--for", "elf")

@@ -12,15 +12,26 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from automa.campaign.battles import open_room
 from automa.catalog.load import Catalog, load_catalog
 from automa.cli.main import cli
 from automa.engine.battle import Battle
 from automa.errors import InputError
+from automa.model.modes import KrakenTie
 from automa.model.pieces import Piece
 from automa.model.scenario import Bag
+from automa.rules.kraken import CAVE_ITEMS
 from automa.rules.rulings import RulingKey, cite
 from automa.session.cave import apply_cave, apply_summon
-from automa.session.commands import Adjust, Counter, EndHeroesTurn, EnterCave, Remove, Summon
+from automa.session.commands import (
+    Adjust,
+    CaveFight,
+    Counter,
+    EndHeroesTurn,
+    EnterCave,
+    Remove,
+    Summon,
+)
 from automa.session.store import Session
 from tests.conftest import GLAAOTH, logged_inputs, reseal
 from tests.test_campaign import ok, status
@@ -156,8 +167,92 @@ def test_one_visit_and_the_portal_trap(tmp_path: Path, catalog: Catalog) -> None
     assert len(fights) == 2 and fights[1]["antient"] is None and fights[1]["tokens"] == []
     dwarf = Session.open(battle, load_catalog(data)).state.battle.piece("dwarf")
     assert dwarf.poison == 0 and dwarf.items == 1
-    # an item taken is gone from beside the card: the random one is one of the three left
-    assert fights[1]["item"] in set(status(folder, data)["hidden_cave"]["items"]) - {"Trident"}
+    # an item taken is gone from beside the card: the random one was one of the three left
+    assert fights[1]["item"] in set(CAVE_ITEMS) - {"Trident"}
+    assert status(folder, data)["hidden_cave"]["items"] == [
+        i for i in CAVE_ITEMS if i not in ("Trident", fights[1]["item"])]
+
+
+def test_campaign_status_lists_the_items_left_the_visits_and_the_antients(
+        tmp_path: Path, catalog: Catalog) -> None:
+    # rule: "take one of the four items (randomly determined)" / "gain the following: ... 1 of
+    # the items of their choice, and 1 unused Antient piece of their choice": an item taken is
+    # no longer beside the Hidden Cave card, in `campaign status` as in the next room's `cave`
+    folder, data, battle, needed = _campaign(tmp_path, catalog)
+    third = "zhamanok"
+    (data / "rooms.toml").write_text((data / "rooms.toml").read_text(encoding="utf-8")
+                                     + GLAAOTH.replace("[glaaoth]", f"[{third}]"),
+                                     encoding="utf-8")
+    _kill_the_fifth(battle, data, needed)
+    _play(battle, data, ["cave elf 20", "Trident", "urthoth", "quit"])
+    left = [i for i in CAVE_ITEMS if i != "Trident"]
+    cave = status(folder, data)["hidden_cave"]
+    assert cave["items"] == left
+    assert cave["visits"] == [{"hero": "elf", "room": ROOM2, "portal": False, "won": True,
+                               "item": "Trident", "antient": "urthoth"}]
+    assert cave["antients"] == {"elf": ["urthoth"], "dwarf": []}
+    assert set(cave) == {"needed", "collected", "items", "visits", "antients"}
+    text = ok(["campaign", "status", "--session", str(folder)], data).stdout
+    assert f"; items {', '.join(left)}\n" in text
+    assert f"(has visited the Hidden Cave: {cite(RulingKey.CAVE_ONCE)})" in text
+    name = next(r["name"] for r in status(folder, data)["rooms"] if r["id"] == ROOM2)
+    assert f"elf in the Hidden Cave, in {name}: evaded the Kraken; took Trident and the " \
+           f"Antient urthoth" in text
+    # a fight undone in the battle is no visit
+    _play(battle, data, ["undo", "quit"])
+    cave = status(folder, data)["hidden_cave"]
+    assert (cave["items"], cave["visits"], cave["antients"]["elf"]) == (list(CAVE_ITEMS), [], [])
+    _play(battle, data, ["redo", "quit"])
+    # the room ended, the next room's battle sees the same items as the status
+    session = Session.open(battle, load_catalog(data))
+    for piece in [p.id for p in session.state.battle.pieces if p.side == "ai"]:
+        session.do(Remove(piece, "dead"))
+    ok(["campaign", "end-room", "--session", str(folder), "--gold", "0", "--no-spell"], data)
+    room3 = Path(json.loads(ok(["campaign", "next", third, "--session", str(folder), "--json"],
+                               data).stdout)["session"])
+    out = _play(room3, data, ["cave", "quit"])
+    assert f"items beside the card: {', '.join(left)}" in out
+    assert status(folder, data)["hidden_cave"]["items"] == left
+
+
+def test_the_cave_is_fought_when_no_item_is_left(tmp_path: Path, catalog: Catalog) -> None:
+    # rule: "When a hero collects all five of the monsters, the player controlling that hero
+    # may place their hero's piece on the Hidden Cave card" (the items are no condition) and
+    # "If the hero wins, then they ... gain the following: 1 platinum coin from the Treasury, 2
+    # health points, 1 of the items of their choice, and 1 unused Antient piece of their
+    # choice": with no item left, everything but the item
+    folder, data, battle, needed = _campaign(tmp_path, catalog)
+    _kill_the_fifth(battle, data, needed)
+    # the Portal Trap sent the dwarf there four times (3 health, no shot icon: no token, the
+    # Kraken wins): each time an item drawn at random, until none is left
+    _play(battle, data, ["damage elf 3", *["cave dwarf 0 portal"] * 4, "quit"])
+    assert status(folder, data)["hidden_cave"]["items"] == []
+    session = open_room(battle, load_catalog(data))  # with what its campaign says
+    with pytest.raises(InputError, match="the item taken is one of those beside the Hidden "
+                                         "Cave card \\(none is left\\), not 'Trident'"):
+        session.do(EnterCave("dwarf", 0, True, CaveFight(1, 5, (), KrakenTie.KRAKEN,
+                                                         "Trident", None)))
+    Session.open(battle, load_catalog(data)).do(Adjust(Counter.POISON, "dwarf", 1))
+    before = Session.open(battle, load_catalog(data)).state.battle
+    # 5 health: 1 token, 20 shot icons: the elf wins whatever comes (as above); no item is asked
+    out = _play(battle, data, ["cave dwarf 0 portal", "cave elf 20", "urthoth", "quit"])
+    assert "the Kraken wins: one Poison card discarded (if any), and no item: none is left " \
+           "beside the Hidden Cave card" in out
+    assert "the hero evades the Kraken: 1 platinum coin (5 gold), 2 health, no item: none is " \
+           "left beside the Hidden Cave card, the Antient urthoth" in out
+    fights = [e for e in logged_inputs(battle) if e["type"] == "cave"]
+    assert len(fights) == 6 and [f["item"] for f in fights[4:]] == [None, None]
+    after = Session.open(battle, load_catalog(data)).state.battle  # replayed from the log
+    elf, dwarf = after.piece("elf"), after.piece("dwarf")
+    assert (elf.health, elf.gold, elf.items) == (5 + 2, before.piece("elf").gold + 5,
+                                                 before.piece("elf").items)
+    assert (dwarf.poison, dwarf.items) == (0, before.piece("dwarf").items)
+    cave = status(folder, data)["hidden_cave"]
+    assert cave["items"] == [] and cave["antients"]["elf"] == ["urthoth"]
+    assert cave["visits"][-1] == {"hero": "elf", "room": ROOM2, "portal": False, "won": True,
+                                  "item": None, "antient": "urthoth"}
+    assert "took no item (none left) and the Antient urthoth" in ok(
+        ["campaign", "status", "--session", str(folder)], data).stdout
 
 
 def test_summon_the_antient_won(tmp_path: Path, catalog: Catalog) -> None:

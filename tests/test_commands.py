@@ -66,6 +66,7 @@ EVERY_COMMAND: list[Command] = [
     UseCard("elf", "elven arrow", UsePeriod.ROOM),
     EnterCave("elf", 2, False, CaveFight(1, 7, ("2", "0"), KrakenTie.KRAKEN, "Trident", None)),
     EnterCave("elf", 0, True, CaveFight(1, 2, ("2",), KrakenTie.HERO, "Trident", "urthoth")),
+    EnterCave("elf", 0, True, CaveFight(1, 2, ("2",), KrakenTie.HERO, None, "urthoth")),
     Summon("elf", "urthoth"), EndHeroesTurn(),
     NextActivation((ChanceAnswer("d12", "4", Source.RNG),
                     ChanceAnswer("token", "2:1R", Source.TABLE)),

@@ -123,6 +123,19 @@ def test_the_hero_wins_platinum_health_a_chosen_item_and_an_antient() -> None:
         kraken.reward(True, 0, kraken.CAVE_ITEMS, lambda items: "Excalibur")
 
 
+# "When a hero collects all five of the monsters, the player controlling that hero may place
+#  their hero's piece on the Hidden Cave card": the items beside the card are no condition, so
+#  with none left the fight gives everything else it gives.
+def test_with_no_item_left_the_fight_gives_the_rest() -> None:
+    def never(items: object) -> str:
+        raise AssertionError("no item to pick")
+
+    won = kraken.reward(True, 0, (), never)
+    assert (won.platinum, won.health, won.item, won.antient) == (1, 2, None, True)
+    lost = kraken.reward(False, 1, (), never)
+    assert (lost.discard_poison, lost.item, lost.platinum, lost.antient) == (1, None, 0, False)
+
+
 # The command (CONTRACT.md): `automa hidden-cave fight --health H --shots N [--seed S] [--json]`
 
 def _fight(*args: str, given: str | None = None) -> object:

@@ -6,13 +6,14 @@ the other rooms' inputs: `room_context`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
 from automa.campaign.log import LOG
+from automa.campaign.model import CaveVisit
 from automa.catalog.load import Catalog
 from automa.model.modes import DiceMode
 from automa.model.pieces import Piece
@@ -84,6 +85,46 @@ def battle_outcome(folder: Path, catalog: Catalog) -> BattleOutcome:
     cleared = room_cleared(started, battle.pieces)
     froze = frozen_by(session) if cleared == FROZEN_CLEAR else {}
     return BattleOutcome(tuple(started), tuple(battle.pieces), dict(battle.out), cleared, froze)
+
+
+NO_ANTIENT = "none"  # logged as the Antient won when every Antient was taken already
+
+
+def cave_visits(campaign: Path, rooms: Iterable[tuple[str, str]]) -> tuple[CaveVisit, ...]:
+    """The Kraken fights in force in the battles of `rooms` ((room, session folder relative to
+    the campaign), in the order entered), as the rooms' own cave views count them
+    (session/cave.py `cave_now`). A room whose session log is missing or cannot be read adds
+    none: the session's own commands name what is wrong with it."""
+    from automa.model.components import DamageToken
+    from automa.rules.kraken import hero_wins
+    from automa.session.commands import EnterCave
+    from automa.session.log import SessionError, read_log
+    from automa.session.state import in_force
+    from automa.session.store import LOG as SESSION_LOG
+    from automa.session.store import commands_of
+
+    visits: list[CaveVisit] = []
+    for room, session in rooms:
+        path = campaign / session / SESSION_LOG
+        if not path.is_file():
+            continue
+        try:
+            done, _ = in_force(commands_of(read_log(path)))
+        except SessionError:
+            continue
+        for command in done:
+            if not isinstance(command, EnterCave) or command.fight is None:
+                continue
+            fight = command.fight
+            try:
+                total = sum(DamageToken.parse(t).value for t in fight.tokens)
+            except ValueError:
+                continue  # not a fight the room's battle replays
+            won = hero_wins(fight.strength, total, fight.tie)
+            antient = fight.antient if won and fight.antient != NO_ANTIENT else None
+            visits.append(CaveVisit(command.piece, room, command.portal, won, fight.item,
+                                    antient))
+    return tuple(visits)
 
 
 def room_context(session_folder: Path, catalog: Catalog) -> RoomContext | None:

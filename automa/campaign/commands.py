@@ -31,6 +31,9 @@ from automa.model.campaigns import BOARD_FIELDS, BoardField
 AltheaCure = Literal["official", "fan"]  # ruling althea-cure: a Poison card's cure at Althea
 ALTHEA_CURE: tuple[AltheaCure, ...] = get_args(AltheaCure)
 ALTHEA_SETTING = "althea-cure"
+VisitPool = Literal["own-gold", "pooled"]  # ruling visit-pool: who pays at a special room
+VISIT_POOL: tuple[VisitPool, ...] = get_args(VisitPool)
+POOL_SETTING = "visit-pool"
 Kind = Literal["enter", "end-room", "visit", "undo"]
 
 
@@ -203,17 +206,18 @@ class StartCampaign(Struct, frozen=True):
     cave: CaveSetup | None = None
     hero_death: HeroDeath = "returns"
     althea_cure: AltheaCure = "official"
+    visit_pool: VisitPool = "own-gold"
 
     def to_json(self) -> dict[str, object]:
         return {"campaign": self.campaign, "lord": self.lord, "seed": self.seed,
                 "heroes": boards_json(self.heroes),
                 "hidden_cave": None if self.cave is None else self.cave.to_json(),
-                "hero_death": self.hero_death, "settings": {ALTHEA_SETTING: self.althea_cure}}
+                "hero_death": self.hero_death, "settings": self.settings}
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> StartCampaign:
         """The header (`format` and `version` are the log's own). A header written before the
-        campaign kept its rules reads as the official ones."""
+        campaign kept a rule's setting reads as that ruling's default."""
         what = "line 1"
         seed = _whole(_get(data, "seed", what), "seed", what)
         cave_data = data.get("hidden_cave")
@@ -230,9 +234,13 @@ class StartCampaign(Struct, frozen=True):
         if cure not in ALTHEA_CURE:
             raise BadLine(f"{what}: settings.{ALTHEA_SETTING} {cure!r} is not one of "
                           f"{', '.join(ALTHEA_CURE)}")
+        pool = settings.get(POOL_SETTING, VISIT_POOL[0])
+        if pool not in VISIT_POOL:
+            raise BadLine(f"{what}: settings.{POOL_SETTING} {pool!r} is not one of "
+                          f"{', '.join(VISIT_POOL)}")
         return cls(_text(data, "campaign", what), boards_from_json(_get(data, "heroes", what),
                                                                    what),
-                   _text(data, "lord", what), seed, cave is not None, cave, death, cure)
+                   _text(data, "lord", what), seed, cave is not None, cave, death, cure, pool)
 
     def refusal(self, routes: Iterable[str], lords: Iterable[str]) -> Refusal | None:
         known = sorted(routes)
@@ -260,7 +268,7 @@ class StartCampaign(Struct, frozen=True):
 
     @property
     def settings(self) -> dict[str, str]:
-        return {ALTHEA_SETTING: self.althea_cure}
+        return {ALTHEA_SETTING: self.althea_cure, POOL_SETTING: self.visit_pool}
 
 
 # The steps: every line after the first --------------------------------------------------------

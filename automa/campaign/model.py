@@ -35,10 +35,44 @@ class HeroBoard(Struct, frozen=True):
                 "used": list(self.used)}
 
 
+class CaveVisit(Struct, frozen=True):
+    """A hero's Kraken fight in one of the campaign's rooms, as that room's battle logged it."""
+
+    hero: str
+    room: str  # the room whose battle it was fought in
+    portal: bool  # sent there by the Portal Trap: not their own visit (ruling cave-once)
+    won: bool  # the hero evaded the Kraken
+    item: str | None  # the item taken from beside the card (None: none was left)
+    antient: str | None  # the Antient won (None: the Kraken won, or none was left unused)
+
+    def as_json(self) -> dict[str, object]:
+        return {"hero": self.hero, "room": self.room, "portal": self.portal, "won": self.won,
+                "item": self.item, "antient": self.antient}
+
+
 class HiddenCave(Struct, frozen=True):
     needed: tuple[str, ...]  # the five level-1 monsters to collect
-    items: tuple[str, ...]  # the four items beside the Hidden Cave card
+    items: tuple[str, ...]  # the four items set beside the Hidden Cave card at the start
     collected: Mapping[str, tuple[str, ...]]  # hero -> monsters collected so far
+    visits: tuple[CaveVisit, ...] = ()  # the Kraken fights of the rooms' battles, in order
+
+    @property
+    def items_left(self) -> tuple[str, ...]:
+        """The items still beside the card: those set out, less those the fights took."""
+        left = list(self.items)
+        for visit in self.visits:
+            if visit.item in left:
+                left.remove(visit.item)
+        return tuple(left)
+
+    def antients(self, hero: str) -> tuple[str, ...]:
+        """The Antients the hero won in the Hidden Cave, in the order won."""
+        return tuple(v.antient for v in self.visits if v.hero == hero and v.antient)
+
+    def visited(self, hero: str) -> bool:
+        """The hero has made their own visit (ruling cave-once: the Portal Trap's do not
+        count)."""
+        return any(v.hero == hero and not v.portal for v in self.visits)
 
 
 class CampaignState(Struct, frozen=True):

@@ -44,6 +44,7 @@ from automa.errors import InputError
 from automa.model.campaigns import Offer, Rewards, Route, RouteRoom, Visit
 from automa.model.modes import DiceMode
 from automa.model.pieces import Side
+from automa.rules.rulings import RulingKey, cite
 
 if TYPE_CHECKING:
     from automa.engine.setup import SetupResult
@@ -130,12 +131,14 @@ class Campaign(Struct):
         contents = campaign_log.read(folder)
         routes, rewards = _routes(catalog, user_dir)
         start, steps, state = _replayed(folder, contents, routes)
-        return cls(folder, catalog, user_dir, routes, rewards, start, steps, state)
+        return cls(folder, catalog, user_dir, routes, rewards, start, steps,
+                   _with_cave_visits(folder, steps, state))
 
     def refresh(self) -> None:
         """Read the log again (another window may have logged a step)."""
-        self.start, self.steps, self.state = _replayed(self.folder, campaign_log.read(
-            self.folder), self.routes)
+        self.start, self.steps, state = _replayed(self.folder, campaign_log.read(self.folder),
+                                                  self.routes)
+        self.state = _with_cave_visits(self.folder, self.steps, state)
 
     def undone(self) -> set[int]:
         """The places in `steps` of the steps taken back."""
@@ -357,7 +360,7 @@ class Campaign(Struct):
         return f"Remembered {room.name}'s rewards in {path}"
 
     def _buy(self, command: Buy, asker: CampaignAsker | None, table: TableAnswers) -> Bought:
-        from automa.campaign.visits import bought, paid, times_bought
+        from automa.campaign.visits import bought, paid, pooled, split_refusal, times_bought
 
         state = self.state
         room, visit = self.visit()
@@ -377,7 +380,10 @@ class Campaign(Struct):
             # price
         payers = _payers(command.payers, cost, state,
                          None if chosen.effect == "resurrect" else target)
-        heroes = paid(state.heroes, payers, cost, visit.pool)
+        split = split_refusal(payers, room.name, visit, state.settings)  # ruling visit-pool
+        if split is not None:
+            raise BadField("payers", split)
+        heroes = paid(state.heroes, payers, cost, pooled(visit, state.settings))
         shares = tuple(Share(hero, gold) for hero, gold in payers.items())
         notes: list[str] = []
         if isinstance(command, Bet):
@@ -492,6 +498,20 @@ def _replayed(folder: Path, contents: campaign_log.CampaignLog, routes: Mapping[
     return start, tuple(steps), state
 
 
+def _with_cave_visits(folder: Path, steps: tuple[Step, ...], state: CampaignState
+                      ) -> CampaignState:
+    """The campaign with its Hidden Cave's Kraken fights, which the rooms' battles log (not the
+    campaign's log): the items taken, the visits made, the Antients won."""
+    from automa.campaign.battles import cave_visits
+
+    cave = state.hidden_cave
+    if cave is None:
+        return state
+    rooms = [(s.room, s.session) for s in steps_in_force(steps)
+             if isinstance(s, EnterRoom) and s.session is not None]
+    return replace(state, hidden_cave=replace(cave, visits=cave_visits(folder, rooms)))
+
+
 def _price(offer: Offer, given: int | None) -> int:
     if offer.price is None:
         if given is None:
@@ -533,8 +553,8 @@ def _payers(shares: tuple[Share, ...] | None, price: int, state: CampaignState,
             return {target: price}
         if len(living) == 1:
             return {living[0]: price}
-        raise BadField("payers", "name the hero who pays (HERO, or HERO=N,... where gold is "
-                         "pooled)")
+        raise BadField("payers", f"name the hero who pays (HERO; HERO=N,... where gold may be "
+                         f"pooled, {cite(RulingKey.VISIT_POOL)})")
     if len(shares) == 1 and shares[0].gold is None:
         return {shares[0].hero: price}
     if any(s.gold is None for s in shares) or len({s.hero for s in shares}) != len(shares):

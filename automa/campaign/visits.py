@@ -7,10 +7,11 @@ from collections.abc import Iterable, Mapping
 
 from msgspec.structs import replace
 
-from automa.campaign.commands import FieldConflict
+from automa.campaign.commands import POOL_SETTING, FieldConflict
 from automa.campaign.log import CampaignError
 from automa.campaign.model import HeroBoard
-from automa.model.campaigns import EFFECT, Offer
+from automa.model.campaigns import EFFECT, Offer, Visit
+from automa.rules.rulings import RulingKey, cite, option
 
 
 def _changed(board: HeroBoard, effect: str, over: bool) -> HeroBoard:
@@ -27,6 +28,33 @@ def _changed(board: HeroBoard, effect: str, over: bool) -> HeroBoard:
     if field == "health" and not over:
         value = min(value, max(now, board.starting_health))
     return replace(board, **{field: max(value, 0)})
+
+
+def pooled(visit: Visit, settings: Mapping[str, str]) -> bool:
+    """Whether the heroes may pool their gold for a purchase here (ruling visit-pool): never by
+    our reading ("Catacomb heroes cannot share their gold"); with the other reading, where the
+    room's text says so (`pool` in visits.toml)."""
+    return visit.pool and option(settings, RulingKey.VISIT_POOL) == "pooled"
+
+
+def split_refusal(payers: Mapping[str, int], room: str, visit: Visit,
+                  settings: Mapping[str, str]) -> str | None:
+    """Why a price split between heroes cannot be paid here, in one line (None: one hero pays,
+    or the gold may be pooled)."""
+    if len(payers) < 2 or pooled(visit, settings):
+        return None
+    chosen = option(settings, RulingKey.VISIT_POOL)
+    names = list(payers)
+    split = f"{', '.join(names[:-1])} and {names[-1]}"
+    if chosen == "own-gold":
+        return (f"{split} cannot split the price: \"Catacomb heroes cannot share their gold "
+                f"with other heroes or amongst themselves\", so one hero pays it all "
+                f"(* {cite(RulingKey.VISIT_POOL)}, {POOL_SETTING} = own-gold; a campaign "
+                f"begun with `automa campaign new ... --{POOL_SETTING} pooled` pools gold at "
+                f"the Merchant)")
+    return (f"{split} cannot split the price: gold is pooled only where the room's text says "
+            f"so, and {room}'s does not; one hero pays it all (* {cite(RulingKey.VISIT_POOL)}, "
+            f"{POOL_SETTING} = pooled)")
 
 
 def paid(heroes: Mapping[str, HeroBoard], payers: Mapping[str, int], price: int, pool: bool,

@@ -23,7 +23,8 @@ from automa.model.modes import DICE_WORDS, DiceMode
 @folder_option
 @click.option("--for", "target", default=None, help="The hero the purchase is for.")
 @click.option("--pay", default=None, metavar="HERO|HERO=N,...",
-              help="Who pays: one hero, or HERO=N,... where the room lets gold be pooled.")
+              help="Who pays: one hero (ruling visit-pool); HERO=N,... splits the price, only "
+                   "in a campaign begun with --visit-pool pooled, where the room allows it.")
 @click.option("--price", type=click.IntRange(0, 99), default=None,
               help="The price printed on the card bought (an Item card at the Merchant).")
 @click.option("--reward", default=None, help="The Tavern: the reward taken (a lower one may be "
@@ -49,7 +50,7 @@ def campaign_visit(ctx: click.Context, offer: str | None, folder: Path, target: 
     Examples:
       automa campaign visit --session evening
       automa campaign visit heal --for elf --session evening
-      automa campaign visit map --pay elf=1,dwarf=1 --session evening
+      automa campaign visit map --pay dwarf --session evening
       automa campaign visit bet --pay dwarf --for elf --session evening
     """
     from automa.campaign.asking import TableAnswers

@@ -33,7 +33,9 @@ def status_json(state: CampaignState) -> JSON:
         "hidden_cave": None if cave is None else {
             "needed": list(cave.needed),
             "collected": {h: list(m) for h, m in cave.collected.items()},
-            "items": list(cave.items)},
+            "items": list(cave.items_left),  # those still beside the card
+            "visits": [v.as_json() for v in cave.visits],
+            "antients": {h: list(cave.antients(h)) for h in state.heroes}},
     }
 
 
@@ -51,13 +53,7 @@ def status_text(state: CampaignState) -> str:
         lines.append(f"  {hero}: health {b.health}/{b.starting_health}, gold {b.gold}, "
                      f"poison {b.poison}, items {b.items}, spells {b.spells}{extra}{fate}")
     if state.hidden_cave is not None:
-        cave = state.hidden_cave
-        lines.append(f"Hidden Cave: collect {', '.join(cave.needed)}; items "
-                     f"{', '.join(cave.items)}")
-        for hero, kept in cave.collected.items():
-            ready = " (all five: may enter the Hidden Cave)" if set(cave.needed) <= set(kept) \
-                else ""
-            lines.append(f"  {hero} keeps: {', '.join(kept) or 'none yet'}{ready}")
+        lines.extend(cave_lines(state))
     if state.done:
         names = [(entry.name if (entry := state.route.room(r)) else r) for r in state.done]
         lines.append(f"Played, in order: {', '.join(names)}")
@@ -76,6 +72,32 @@ def status_text(state: CampaignState) -> str:
         lines.append("Next: `automa campaign next ROOM` with one of the open rooms (any room "
                      f"not yet visited: {cite(RulingKey.CAMPAIGN_OPEN_ROOMS)})")
     return "\n".join(lines)
+
+
+def cave_lines(state: CampaignState) -> list[str]:
+    """The Hidden Cave: the five, the items still beside the card, each hero's collection, and
+    the Kraken fights fought in the rooms' battles."""
+    cave = state.hidden_cave
+    assert cave is not None
+    lines = [f"Hidden Cave: collect {', '.join(cave.needed)}; items "
+             f"{', '.join(cave.items_left) or 'none left'}"]
+    for hero, kept in cave.collected.items():
+        ready = ""
+        if cave.visited(hero):
+            ready = f" (has visited the Hidden Cave: {cite(RulingKey.CAVE_ONCE)})"
+        elif set(cave.needed) <= set(kept):
+            ready = " (all five: may enter the Hidden Cave)"
+        lines.append(f"  {hero} keeps: {', '.join(kept) or 'none yet'}{ready}")
+    for visit in cave.visits:
+        room = state.route.room(visit.room)
+        sent = " (sent by the Portal Trap)" if visit.portal else ""
+        outcome = "evaded the Kraken" if visit.won else "the Kraken won"
+        took = [visit.item or "no item (none left)"]
+        if visit.antient:
+            took.append(f"the Antient {visit.antient}")
+        lines.append(f"  {visit.hero} in the Hidden Cave{sent}, in "
+                     f"{room.name if room else visit.room}: {outcome}; took {' and '.join(took)}")
+    return lines
 
 
 # Entering and ending a room ----------------------------------------------------------------
@@ -157,15 +179,17 @@ def offer_json(offer: Offer, bought: int) -> JSON:
 
 
 def menu_json(visit: Visit, state: CampaignState) -> JSON:
-    from automa.campaign.visits import times_bought
+    from automa.campaign.visits import pooled, times_bought
 
-    return {"room": visit.room, "pool": visit.pool, "provenance": visit.provenance,
+    return {"room": visit.room, "pool": pooled(visit, state.settings),
+            "provenance": visit.provenance,
             "offers": [offer_json(o, times_bought(state.bought, o.id))
                        for o in visit.menu(state.settings)]}
 
 
 def menu_text(visit: Visit, state: CampaignState, folder: Path) -> str:
-    from automa.campaign.visits import times_bought
+    from automa.campaign.visits import pooled, times_bought
+    from automa.rules.rulings import option
 
     lines = [f"What can be bought or done here ({visit.provenance} data):"]
     for offer in visit.menu(state.settings):
@@ -173,10 +197,14 @@ def menu_text(visit: Visit, state: CampaignState, folder: Path) -> str:
         spent = (f" (used: {times_bought(state.bought, offer.id)} of {offer.limit})"
                  if offer.limit else "")
         lines.append(f"  {offer.id:<11} {price:>16}  {offer.text}{spent}")
-    pool = ("the heroes may pool their gold" if visit.pool else "one hero pays")
-    lines.append(f"Gold: {pool} ({cite(RulingKey.VISIT_POOL)}). Buy with `automa campaign visit "
-                 f"OFFER --session {folder} --for HERO [--pay HERO=N,...]`; leave with `automa "
-                 f"campaign end-room --session {folder}`.")
+    chosen = option(state.settings, RulingKey.VISIT_POOL)
+    pool = ("the heroes may pool their gold" if pooled(visit, state.settings) else
+            "one hero pays each price from their own gold" + (
+                " (Catacomb heroes cannot share their gold)" if chosen == "own-gold" else ""))
+    pay = "HERO=N,..." if pooled(visit, state.settings) else "HERO"
+    lines.append(f"Gold: {pool} (* {cite(RulingKey.VISIT_POOL)}, visit-pool = {chosen}). Buy "
+                 f"with `automa campaign visit OFFER --session {folder} --for HERO [--pay "
+                 f"{pay}]`; leave with `automa campaign end-room --session {folder}`.")
     return "\n".join(lines)
 
 
@@ -187,6 +215,8 @@ def bought_json(bought: Bought) -> JSON:
 
 def bought_line(step: Buy, offer: Offer) -> str:
     paid_by = ", ".join(f"{s.hero} {s.gold}" for s in step.payers or ()) or "nobody"
+    if len(step.payers or ()) > 1:
+        paid_by += f"; pooled, * {cite(RulingKey.VISIT_POOL)}"
     line = f"{offer.text}: {step.price} gold (paid: {paid_by})"
     if step.hero:
         line += f", for {step.hero}"

@@ -191,9 +191,9 @@ def describe_cave(command: EnterCave) -> str:
             f"{', '.join(labels) or 'none'} = {total}")
     if total == fight.strength:
         text += f", a tie ({fight.tie} wins)"
-    outcome = (f"the hero wins; 1 platinum, 2 health, item {fight.item}, Antient "
-               f"{fight.antient}" if won else
-               f"the Kraken wins; a Poison card discarded (if any), item {fight.item}")
+    item = f"item {fight.item}" if fight.item else "no item (none left)"
+    outcome = (f"the hero wins; 1 platinum, 2 health, {item}, Antient {fight.antient}" if won
+               else f"the Kraken wins; a Poison card discarded (if any), {item}")
     return clean(f"{text}: {outcome}")
 
 
@@ -305,14 +305,15 @@ def cave_lines(applied: Applied, announced: bool = False) -> list[str]:
     if total == fight.strength:
         winner = "the hero" if fight.tie == KrakenTie.HERO else "the Kraken"
         lines.append(f"a tie: {winner} wins ({cite(RulingKey.KRAKEN_TIE)})")
+    none_left = "no item: none is left beside the Hidden Cave card"
     if won:
+        item = f"{fight.item} (their choice)" if fight.item else none_left
         lines.append(f"the hero evades the Kraken: 1 platinum coin (5 gold), 2 health, "
-                     f"{fight.item} (their choice), the Antient {fight.antient} (summon it "
-                     f"instead of the base shot sequence in a later turn: `summon "
-                     f"{command.piece} {fight.antient}`)")
+                     f"{item}, the Antient {fight.antient} (summon it instead of the base shot "
+                     f"sequence in a later turn: `summon {command.piece} {fight.antient}`)")
     else:
-        lines.append(f"the Kraken wins: one Poison card discarded (if any), and {fight.item}, "
-                     f"drawn at random")
+        item = f"{fight.item}, drawn at random" if fight.item else none_left
+        lines.append(f"the Kraken wins: one Poison card discarded (if any), and {item}")
     after = applied.after.battle.piece(command.piece)
     lines.append(f"{command.piece}: health {after.health}, gold {after.gold}, poison "
                  f"{after.poison}, items {after.items}; back on the mat where they stood")

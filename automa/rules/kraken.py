@@ -112,7 +112,7 @@ class Reward(Struct, frozen=True):
     platinum: int
     health: int
     discard_poison: int  # Poison cards discarded (at most one, if the hero has one)
-    item: str  # the item taken
+    item: str | None  # the item taken (None: no item is left beside the card)
     item_chosen: bool  # True: the hero's choice; False: at random
     antient: bool  # one unused Antient of the hero's choice
 
@@ -122,11 +122,12 @@ def reward(won: bool, poison_cards: int, items: Sequence[str], pick_item: Callab
     """Kraken wins: "They may discard one Poison card (if they have one) and take one of the
     four items (randomly determined)." Hero wins: "1 platinum coin from the Treasury, 2 health
     points, 1 of the items of their choice, and 1 unused Antient piece of their choice."
-    `pick_item` is the random draw (Kraken wins) or the hero's choice (hero wins)."""
-    if not items:
-        raise ValueError("no item is left beside the Hidden Cave card")
-    item = pick_item(items)
-    if item not in items:
+    `pick_item` is the random draw (Kraken wins) or the hero's choice (hero wins). With no item
+    left beside the card the hero takes none and gains the rest: entering needs only the five
+    monsters ("When a hero collects all five of the monsters, the player ... may place their
+    hero's piece on the Hidden Cave card"), and each gain stands on its own."""
+    item = pick_item(items) if items else None
+    if item is not None and item not in items:
         raise ValueError(f"{item!r} is not beside the Hidden Cave card")
     if won:
         return Reward(1, 2, 0, item, True, True)

@@ -563,13 +563,34 @@ RULINGS: tuple[Ruling, ...] = (
            "\"Result 12: no damage is inflicted and the affected character is moved to the "
            "Hidden Cave card or an unoccupied rune of their choice.\"",
            "The heroes choose the rune, as the ones who flicked the trap."),
-    Ruling(53, RulingKey.DAGGER_HERO, HERO_HITS, "Who throws the dagger for 2",
-           "In a Catacombs 3E battle a dagger does 2 damage when the hit names its thrower "
-           "(`by HERO`) and that piece is a hero; an ally, a familiar or no thrower named gets "
-           "the default 1.",
-           "\"In Catacombs 3E, this ranged shot inflicts 1 point of damage by default, 2 "
-           "points when performed by any Catacomb hero (including the Illusionist).\"",
-           "Every dagger does 2 in a 3E battle, whoever throws it."),
+    Ruling(53, RulingKey.DAGGER_HERO, HERO_HITS,
+           "A Catacomb hero is any hero; who throws the dagger for 2",
+           "A \"Catacomb hero\" is any hero of the Heroic Forces in a Catacombs 3E game, "
+           "whether the box gives their card among its Hero Cards or its Catacomb Hero Cards; "
+           "allies, familiars, mounts and assistants are not heroes. In the Components list "
+           "\"Catacomb\" names the Catacombs side of each Catacombs & Castles pair (Catacomb "
+           "and Castle Hero Cards, Team Action Cards, Boss Cards, Warrior Cards): the list "
+           "sorts the cards by the game they are printed for, and says nowhere that some "
+           "heroes of a Catacombs 3E game are not Catacomb heroes. The chapter uses the word "
+           "for every hero: the gold reminder follows \"each hero is given the indicated "
+           "amount of gold\", and the dagger's \"any Catacomb hero\" widens Catacombs & "
+           "Castles' one hero (Yilleph) to the heroes of the other game. So in a Catacombs 3E "
+           "battle a dagger does 2 damage when the hit names its thrower (`by HERO`) and that "
+           "piece is a hero; an ally, a familiar or no thrower named gets the default 1. "
+           "Ruling 61 reads the gold reminder the same way: no hero shares gold.",
+           "\"In Catacombs & Castles, this ranged shot inflicts 1 point of damage by default, "
+           "2 points of damage when performed by Yilleph the Illusionist. In Catacombs 3E, "
+           "this ranged shot inflicts 1 point of damage by default, 2 points when performed "
+           "by any Catacomb hero (including the Illusionist).\" (l.382); \"Reminder: "
+           "Catacomb heroes cannot share their gold with other heroes or amongst "
+           "themselves.\" (l.306); the Components list counts \"Hero Pieces x3\" and "
+           "\"Catacomb Hero Pieces x5\" (l.55-56), \"Hero Cards x6 (Catacombs 3E)\" and "
+           "\"Catacomb Hero Cards x6 (Catacombs 3E)\" (l.71-72) apart, and never says "
+           "what a Catacomb hero is.",
+           "A Catacomb hero is only a hero of the Catacomb Hero Cards and pieces (l.56, "
+           "l.72-73), not one of the Hero Cards (l.55, l.71): then only their daggers do 2 "
+           "(report another hero's dagger without `by`), and only they keep their gold to "
+           "themselves, the others pooling theirs at the Merchant (ruling 61's `pooled`)."),
     Ruling(54, RulingKey.HERO_POISON, HERO_HITS, "A hero's poison shot on a monster",
            "The Poison card's value is damage on top of the shot's own, when the shot reaches "
            "the piece: not nullified, reflected or frozen, and never a Catacomb Lord (immune to "
@@ -639,13 +660,25 @@ RULINGS: tuple[Ruling, ...] = (
                     Option("fan", "2 gold, the fan transcription")),
            setting="automa campaign new --althea-cure"),
     Ruling(61, RulingKey.VISIT_POOL, CAMPAIGNS, "Who pays at a special room",
-           "The heroes pool their gold for a purchase only where the source says so (Izchak "
-           "the Merchant: \"Gold can be pooled\"); elsewhere one hero pays for what they buy, "
-           "even what helps every hero (the Amaranth Inn's sleep).",
-           "\"Gold can be pooled.\" is said of the Merchant only; the other rooms' texts say "
-           "nothing about who pays.",
-           "The heroes may pool their gold at every special room: set pool = true on the room "
-           "in visits.toml in your data folder."),
+           "One hero pays each price from their own gold, at every special room, the Merchant "
+           "included: Catacomb heroes cannot share their gold, and every hero is a Catacomb "
+           "hero (ruling 53). The base game lets gold be pooled at Izchak the Merchant; the "
+           "Red Box's reminder names no exception, so it holds at the Merchant too. The one "
+           "who pays may "
+           "buy for another hero (Althea's heal, a Tavern reward) or for every hero (the "
+           "Inn's sleep): the gold goes to the room, not to a hero. A purchase whose price "
+           "is split between heroes is refused in one line.",
+           "\"Reminder: Catacomb heroes cannot share their gold with other heroes or amongst "
+           "themselves.\" (l.306, Room Level Rewards); the base game says of Izchak the "
+           "Merchant \"Gold can be pooled.\" (research notes, Special rooms), of no other "
+           "room.",
+           options=(Option("own-gold", "one hero pays each price from their own gold, at "
+                                       "every room (l.306)"),
+                    Option("pooled", "the heroes may pool their gold where the room's own "
+                                     "text says so (Izchak the Merchant: `pool = true` in "
+                                     "visits.toml, which your data folder may set for other "
+                                     "rooms)")),
+           setting="automa campaign new --visit-pool"),
     Ruling(62, RulingKey.TAVERN_BET, CAMPAIGNS, "The Alewife Tavern's draw",
            "The heroes drawn decide first (one, two or three hero pieces); otherwise three "
            "pieces of one kind are three of a kind, and an Orc, a Fire Spirit and a Centaur "

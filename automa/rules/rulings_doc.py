@@ -18,6 +18,7 @@ without a No Target Action), it gives no sizes for rulers and templates, no dama
 and no tile faces, and a few sentences can be read two ways. These are our rulings. Each has a
 number, the sentence it rests on, and the other reading. Every printout line that rests on one
 is marked `* ruling N`, and `--json` lists the numbers under each activation's `rulings`.
+`l.N` is line N of the Red Box rules as we transcribed them (red-box-solo-rules.txt).
 
 A ruling with a *switch* can be read the other way at your table: put the option in the
 scenario's `[rulings]` table (`ice-push = "no-push"`); sessions and saved turns keep it.

@@ -339,7 +339,8 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
 
 
 def _catacomb(attacker: Piece | None) -> bool:
-    """Ruling 48: a hero piece named with `by` is a Catacomb hero in a Catacombs 3E battle."""
+    """Ruling dagger-hero: every hero is a Catacomb hero, so a hero piece named with `by` throws
+    the dagger for 2 in a Catacombs 3E battle (an ally or a familiar is no hero)."""
     return attacker is not None and attacker.kind == Kind.HERO
 
 
@@ -530,9 +531,11 @@ def resolve_cave(command: EnterCave, state: SessionState, setting: Setting,
         enter(now, hero_id, portal_trap=portal)
     except RulesError as error:
         raise InputError(str(error)) from None
-    if not now.items:
-        raise InputError("no item is left beside the Hidden Cave card")
     if command.fight is not None:
+        item = command.fight.item
+        if (item not in now.items) if item is not None else bool(now.items):
+            raise InputError(f"the item taken is one of those beside the Hidden Cave card "
+                             f"({', '.join(now.items) or 'none is left'}), not {item!r}")
         return command
     catalog = setting.catalog
     level = catalog.components.red_bag
@@ -551,16 +554,17 @@ def resolve_cave(command: EnterCave, state: SessionState, setting: Setting,
 
     result = fight(hero.health or 0, command.shots, state.battle.bags[level],
                    lambda: chance.d12("the Kraken's strength"), draw, tie)
-    antient = None
+    antient, item = None, None  # no item left: the fight gives the rest (rules/kraken.py)
     if result.hero_wins:
-        item = _asked_choice(asker, f"{hero_id} evaded the Kraken: the item of their choice",
-                             list(now.items))
+        if now.items:
+            item = _asked_choice(asker, f"{hero_id} evaded the Kraken: the item of their "
+                                        f"choice", list(now.items))
         taken = set(antients_won((*room.other_rooms, *done)))
         free = [a for a, spec in sorted(catalog.monsters.items())
                 if spec.kind == Kind.ANTIENT and a not in taken]
         antient = _asked_choice(asker, "the unused Antient of their choice", free) \
             if free else "none"
-    else:
+    elif now.items:
         item = chance.pick(list(now.items), "the item beside the Hidden Cave card")
     return replace(command, fight=CaveFight(level, result.strength,
                                             tuple(t.label() for t in result.tokens), tie, item,

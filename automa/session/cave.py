@@ -95,7 +95,7 @@ def apply_cave(battle: Battle, command: EnterCave) -> Battle:
     they have one) and take one of the four items (randomly determined). If the hero wins ...
     1 platinum coin from the Treasury, 2 health points, 1 of the items of their choice, and 1
     unused Antient piece of their choice." Health never passes the starting health (as any
-    healing; ruling cave-in-battle)."""
+    healing; ruling cave-in-battle). With no item left beside the card the hero takes none."""
     outcome = command.fight
     if outcome is None:
         raise InputError("the Kraken fight has not been fought")
@@ -105,14 +105,16 @@ def apply_cave(battle: Battle, command: EnterCave) -> Battle:
         raise InputError("the hero evaded the Kraken: name the unused Antient they take")
     if not result.hero_wins and outcome.antient is not None:
         raise InputError("the Kraken won: the hero takes no Antient")
-    won = reward(result.hero_wins, hero.poison, [outcome.item], lambda items: items[0])
+    won = reward(result.hero_wins, hero.poison, [outcome.item] if outcome.item else [],
+                 lambda items: items[0])
     health = hero.health
     if health is not None and won.health:
         health = health + won.health
         if hero.starting_health is not None:
             health = min(health, hero.starting_health)
     after = replace(hero, health=health, gold=hero.gold + won.platinum * PLATINUM,
-                    poison=hero.poison - won.discard_poison, items=hero.items + 1)
+                    poison=hero.poison - won.discard_poison,
+                    items=hero.items + (1 if won.item else 0))
     return battle.with_piece(after).with_bag(outcome.bag, result.bag)
 
 

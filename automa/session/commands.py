@@ -226,14 +226,14 @@ class GeometryAnswer(Struct, frozen=True):
 
 class CaveFight(Struct, frozen=True):
     """How a Kraken fight came out: the Kraken's strength (the D12), each red token drawn from
-    the bag of `bag`'s level, who wins a tie, the item taken and the Antient won (None when the
-    Kraken won)."""
+    the bag of `bag`'s level, who wins a tie, the item taken (None when no item was left beside
+    the card) and the Antient won (None when the Kraken won)."""
 
     bag: int
     strength: int
     tokens: tuple[str, ...]
     tie: KrakenTie
-    item: str
+    item: str | None
     antient: str | None
 
 
@@ -466,7 +466,7 @@ class EnterCave(Struct, frozen=True):
         fight = CaveFight(fields.whole("bag", 1, 9), fields.whole("strength", 1, 12),
                           fields.texts("tokens"), fields.choice("tie", KrakenTie,
                                                                 KrakenTie.KRAKEN),
-                          fields.text("item", MAX_NAME), antient)
+                          fields.optional_text("item", MAX_NAME), antient)
         return cls(fields.text("piece"), fields.whole("shots", 0, 99), fields.flag("portal"),
                    fight)
 
