@@ -172,33 +172,6 @@ def test_a_contradicted_answer_is_reported_and_the_logged_one_stands(
     assert verified.exit_code == 5 and "as computed here" in verified.stdout
 
 
-def test_a_moved_end_is_reported_and_the_logged_one_stands(session: tuple[Path, Path]
-                                                            ) -> None:
-    data, folder = session
-    log = folder / LOG
-    lines = log.read_text().splitlines()
-    number, line = next((n, json.loads(t)) for n, t in enumerate(lines)
-                        if json.loads(t).get("ends"))
-    piece, (x, y) = next(iter(line["ends"].items()))
-    line["ends"][piece] = [x + 0.01, y]
-    lines[number] = json.dumps(line)
-    log.write_text("\n".join(lines) + "\n")
-    reseal(log)  # as a machine that computed it there would have logged it
-    result = run("status", "--session", str(folder), "--json", data=data)
-    assert result.exit_code == 0
-    assert json.loads(result.stdout)["pieces"][piece]["at"][0] == pytest.approx(x + 0.01,
-                                                                              abs=1e-3)
-    assert f"line {number + 1}: input {number} (" in result.stderr
-    assert f"ended' is ({x + 0.01:.6f}, {y:.6f}) in the log, ({x:.6f}, {y:.6f}) as computed " \
-        "here" in result.stderr
-    accepted = run("log", "--accept-recomputed", "--session", str(folder), data=data)
-    assert accepted.exit_code == 0, accepted.output
-    after = run("status", "--session", str(folder), "--json", data=data)
-    assert after.stderr == ""  # settled: no longer reported
-    assert json.loads(after.stdout)["pieces"][piece]["at"][0] == pytest.approx(x, abs=1e-3)
-    assert run("log", "--verify", "--session", str(folder), data=data).exit_code == 0
-
-
 def _moved_end(folder: Path) -> tuple[int, str, float, float]:
     """An activation line's first end moved 0.01 cm, resealed as a machine that computed it
     there would have logged it: its line number, the piece and where this machine puts it."""
@@ -212,6 +185,25 @@ def _moved_end(folder: Path) -> tuple[int, str, float, float]:
     log.write_text("\n".join(lines) + "\n")
     reseal(log)
     return number + 1, piece, x, y
+
+
+def test_a_moved_end_is_reported_and_the_logged_one_stands(session: tuple[Path, Path]
+                                                            ) -> None:
+    data, folder = session
+    number, piece, x, y = _moved_end(folder)
+    result = run("status", "--session", str(folder), "--json", data=data)
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["pieces"][piece]["at"][0] == pytest.approx(x + 0.01,
+                                                                              abs=1e-3)
+    assert f"line {number}: input {number - 1} (" in result.stderr
+    assert f"ended' is ({x + 0.01:.6f}, {y:.6f}) in the log, ({x:.6f}, {y:.6f}) as computed " \
+        "here" in result.stderr
+    accepted = run("log", "--accept-recomputed", "--session", str(folder), data=data)
+    assert accepted.exit_code == 0, accepted.output
+    after = run("status", "--session", str(folder), "--json", data=data)
+    assert after.stderr == ""  # settled: no longer reported
+    assert json.loads(after.stdout)["pieces"][piece]["at"][0] == pytest.approx(x, abs=1e-3)
+    assert run("log", "--verify", "--session", str(folder), data=data).exit_code == 0
 
 
 def test_the_board_lists_a_contradiction_and_its_button_goes_on_with_this_machines(
