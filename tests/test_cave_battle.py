@@ -38,11 +38,14 @@ def _play(folder: Path, data: Path, lines: list[str]) -> str:
 
 
 def _campaign(tmp_path: Path, catalog: Catalog, heroes: str = "elf=8,dwarf=3",
-              collect: int = 4) -> tuple[Path, Path, Path, list[str]]:
+              collect: int = 4, monsters: str = "") -> tuple[Path, Path, Path, list[str]]:
     """A Monstrosity campaign with the Hidden Cave: the elf collected `collect` of the five in
-    Glaaoth; Ehanostha's battle holds one piece of the fifth. (campaign, data, battle, needed)"""
+    Glaaoth; Ehanostha's battle holds one piece of the fifth; `monsters`: records of the
+    players' own data folder (a card entered). (campaign, data, battle, needed)"""
     data = tmp_path / "data"
     data.mkdir()
+    if monsters:
+        (data / "monsters.toml").write_text(monsters, encoding="utf-8")
     folder = tmp_path / "c"
     ok(["campaign", "new", "monstrosity", "--session", str(folder), "--heroes", heroes,
         "--lord", "hmotha", "--hidden-cave", "--seed", "8"], None)
