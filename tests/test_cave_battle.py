@@ -33,7 +33,7 @@ from automa.session.commands import (
     Summon,
 )
 from automa.session.store import Session
-from tests.conftest import GLAAOTH, logged_inputs, reseal
+from tests.conftest import GLAAOTH, finish_ai_turn, logged_inputs, reseal
 from tests.test_campaign import ok, status
 
 ROOM2 = "ehanostha"  # the second battle room of the Monstrosity route
@@ -49,11 +49,14 @@ def _play(folder: Path, data: Path, lines: list[str]) -> str:
 
 
 def _campaign(tmp_path: Path, catalog: Catalog, heroes: str = "elf=8,dwarf=3",
-              collect: int = 4) -> tuple[Path, Path, Path, list[str]]:
+              collect: int = 4, monsters: str = "") -> tuple[Path, Path, Path, list[str]]:
     """A Monstrosity campaign with the Hidden Cave: the elf collected `collect` of the five in
-    Glaaoth; Ehanostha's battle holds one piece of the fifth. (campaign, data, battle, needed)"""
+    Glaaoth; Ehanostha's battle holds one piece of the fifth; `monsters`: records of the
+    players' own data folder (a card entered). (campaign, data, battle, needed)"""
     data = tmp_path / "data"
     data.mkdir()
+    if monsters:
+        (data / "monsters.toml").write_text(monsters, encoding="utf-8")
     folder = tmp_path / "c"
     ok(["campaign", "new", "monstrosity", "--session", str(folder), "--heroes", heroes,
         "--lord", "hmotha", "--hidden-cave", "--seed", "8"], None)
@@ -261,17 +264,34 @@ def test_summon_the_antient_won(tmp_path: Path, catalog: Catalog) -> None:
     _, data, battle, needed = _campaign(tmp_path, catalog)
     _kill_the_fifth(battle, data, needed)
     out = _play(battle, data, ["summon elf urthoth", "cave elf 20", "Trident", "urthoth",
-                               "summon dwarf urthoth", "summon elf urthoth",
-                               "summon elf urthoth", "quit"])
+                               "summon dwarf urthoth", "summon elf urthoth", "quit"])
     assert "elf holds no Antient 'urthoth' (held: none;" in out
     assert "dwarf holds no Antient 'urthoth'" in out
+    # "in a subsequent turn": the cave visit was the elf's turn (ruling 58)
+    assert "elf has been in the Hidden Cave this turn: an Antient is summoned instead" in out
+    _next_round(battle, data)
+    out = _play(battle, data, ["summon elf urthoth", "summon elf urthoth", "quit"])
     assert "elf summons urthoth instead of performing their base shot sequence" in out
     assert f"({cite(RulingKey.ANTIENT_SUMMON_ONCE)})" in out
-    assert "elf has summoned urthoth already: it is used" in out
-    elf = Session.open(battle, load_catalog(data)).state.battle.piece("elf")
-    assert elf.used == ("urthoth (summoned)",)
+    assert "elf summoned an Antient this turn: an Antient is summoned instead" in out
+    state = Session.open(battle, load_catalog(data)).state
+    assert state.battle.piece("elf").used == ("urthoth (summoned)",)
+    # the shipped data lacks Urthoth's card: the players place it and play it themselves
+    assert state.battle.get("urthoth") is None
+    assert "its card is not in our data, so the AI cannot play it" in out
     _play(battle, data, ["undo", "quit"])  # undoable
     assert Session.open(battle, load_catalog(data)).state.battle.piece("elf").used == ()
+    _play(battle, data, ["summon elf urthoth", "quit"])
+    _next_round(battle, data)
+    assert "elf has summoned urthoth already: it is used" in _play(
+        battle, data, ["summon elf urthoth", "quit"])
+
+
+def _next_round(battle: Path, data: Path) -> None:
+    """The heroes' turn ends and the AI turn is played through."""
+    session = Session.open(battle, load_catalog(data))
+    session.do(EndHeroesTurn())
+    finish_ai_turn(session)
 
 
 def test_a_card_used_once_per_game_in_an_earlier_room(tmp_path: Path, catalog: Catalog) -> None:
@@ -361,10 +381,10 @@ def test_a_bad_cave_event_is_one_line(catalog: Catalog, fields: dict[str, Any],
 def test_a_summon_is_marked_used_once(catalog: Catalog) -> None:
     # rule: "This Antient may be summoned instead of performing their hero's base shot sequence
     # in a subsequent turn of the Battle Phase." (ruling antient-summon-once)
-    battle = apply_summon(_hero(), Summon("elf", "urthoth"))
+    battle = apply_summon(_hero(), Summon("elf", "urthoth"), catalog)
     assert battle.piece("elf").used == ("urthoth (summoned)",)
     with pytest.raises(InputError, match="summoned urthoth already"):
-        apply_summon(battle, Summon("elf", "urthoth"))
+        apply_summon(battle, Summon("elf", "urthoth"), catalog)
 
 
 def test_a_physical_fight_asks_the_table(tmp_path: Path, catalog: Catalog) -> None:

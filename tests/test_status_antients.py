@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from automa.catalog.load import Catalog
 from automa.cli.main import cli
-from tests.test_cave_battle import _campaign, _kill_the_fifth, _play
+from tests.test_cave_battle import _campaign, _kill_the_fifth, _next_round, _play
 
 
 def _status(battle: Path, data: Path, *options: str) -> str:
@@ -42,6 +42,7 @@ def test_status_lists_the_antient_won_then_summoned(tmp_path: Path, catalog: Cat
     boards = json.loads(_status(battle, data, "--json"))["boards"]
     assert boards["elf"]["antients"] == [{"name": "urthoth", "summoned": False}]
     assert boards["dwarf"]["antients"] == []
+    _next_round(battle, data)  # "in a subsequent turn": the cave visit was the elf's turn
     _play(battle, data, ["summon elf urthoth", "quit"])
     assert _board_line(_status(battle, data), "elf").endswith("; Antients: urthoth (summoned)")
     boards = json.loads(_status(battle, data, "--json"))["boards"]

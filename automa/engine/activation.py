@@ -120,19 +120,28 @@ class Aim(Struct, frozen=True):
     sequence_reason: str = ""
 
 
+ORDER_RULINGS = {  # what each ruling a turn's order rests on decided there
+    RulingKey.DIRECTION_FRAME: "the Direction tiles are read from the Monster Start Zone (turn "
+                               "order)",
+    RulingKey.SUMMONED_TURN: "this is its turn of the round",
+}
+
+
 def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
              repeated: bool = False, resume: Resume | None = None,
-             order_rulings: tuple[RulingKey, ...] = ()) -> tuple[Battle, Activation]:
+             order_rulings: tuple[RulingKey, ...] = (), away: bool = False
+             ) -> tuple[Battle, Activation]:
     """One activation; `repeated` when a repeat shot gave this character its turn again;
     `resume` to finish a sequence a summon interrupted; `order_rulings`: the rulings its turn
-    order rested on."""
+    order rested on; `away`: the heroes put it on the Teleported! card this round, so its turn
+    passes there (ruling 64)."""
     actor = battle.piece(actor_id)
     row = table.catalog.behaviour_for(actor)
     log = QUIET_LOG if table.quiet else StepLog(
         explaining=table.explain, actor=actor.label, order=order_reason,
         named=(*table.scenario.pieces, *battle.pieces), coordinates=not table.judge.asked)
     for key in order_rulings:
-        log.ruling(key, "the Direction tiles are read from the Monster Start Zone (turn order)")
+        log.ruling(key, ORDER_RULINGS[key])
     if log.explaining:
         log.explain(f"acts now: {order_reason}",
                     f"behaviour row {row.id} ({row.provenance}): Ruler {row.ruler}; shot "
@@ -145,7 +154,14 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
                       continued=True)
     if row.provenance == Provenance.HOUSE:
         log.ruling(RulingKey.HOUSE_ROWS, f"the {row.id} row of the behaviour table is ours")
+    if away and Condition.TELEPORTED in actor.conditions:
+        log.ruling(RulingKey.TELEPORTED_BY_HEROES, "teleported by the heroes: back next round")
+        log.add(NoteStep(f"{actor.label} is on the Teleported! card since the heroes' turn: it "
+                         f"stays there this round and comes back in the next"))
+        return battle, _finish(actor_id, battle, row, order_reason, log, (), (),
+                               Aim(None, "on the Teleported! card: back next round"), (), "")
     if Condition.FROZEN in actor.conditions:
+        log.ruling(RulingKey.FROZEN_TURN, "its turn passes while it is frozen")
         log.add(NoteStep(f"{actor.label} is frozen by ice: it cannot act"))
         return battle, _finish(actor_id, battle, row, order_reason, log, (), (),
                                Aim(None, "frozen by ice: it cannot act"), (), "")
@@ -221,7 +237,8 @@ def _pass_antient(battle: Battle, log: StepLog, actor_id: str) -> Battle:
     actor = battle.get(actor_id)
     if actor is None or actor.kind != Kind.ANTIENT:
         return battle
-    log.add(NoteStep(f"pass the {actor.label} card back to the heroes: they control it next"))
+    log.add(NoteStep(f"pass the {actor.label} card back to the heroes: they control it next, "
+                     f"until their turn is over"))
     return battle.with_piece(replace(actor, side=Side.HEROES))
 
 
@@ -234,6 +251,7 @@ def _before_sight(table: Table, battle: Battle, log: StepLog, actor: Piece
     if returning:
         battle = _return_from_teleport(table, battle, log, actor.id)
     elif actor.kind == Kind.ANTIENT:
+        log.ruling(RulingKey.ANTIENT_TURNS, "the Overseer holds every Antient in the AI turn")
         battle = to_random_rune(table, battle, log, actor.id,
                                 "an Antient moves to a random rune first")
     return battle, returning

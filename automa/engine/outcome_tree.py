@@ -25,7 +25,7 @@ from automa.catalog.load import Catalog
 from automa.engine.battle import Battle, Table
 from automa.engine.chance import Chance
 from automa.engine.seeding import set_pcg64
-from automa.engine.turn import TurnProgress, step_turn
+from automa.engine.turn import TurnProgress, begin_turn, step_turn
 from automa.errors import RulesError
 from automa.geometry.table import TableGeometry
 from automa.model.scenario import Scenario
@@ -156,7 +156,7 @@ class OutcomeTree:
         self.scenario = scenario
         self.catalog = catalog
         self.geometry = geometry
-        self.start = Place(TurnProgress(Battle(scenario.pieces, scenario.bags, scenario.out)))
+        self.start = Place(begin_turn(Battle(scenario.pieces, scenario.bags, scenario.out)))
         self.places: dict[PlaceKey, Place] = {}
         self.over = Place(None)  # every turn ends here
         self.nodes = 0

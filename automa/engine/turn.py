@@ -14,11 +14,13 @@ from automa.errors import RulesError
 from automa.geometry.table import TableGeometry, build_table
 from automa.model.pieces import Condition, Piece, Side
 from automa.model.scenario import Scenario, Tiles
+from automa.rules.round import antients_to_overseer
 from automa.rules.rulings import RulingKey
 from automa.rules.tiles import next_to_act
 
 MAX_ACTIVATIONS = 200
 REPEAT_REASON = "repeat shot"
+SUMMONED_REASON = "summoned: acts at once"
 ACTED_KEPT = 4096  # (who has acted, who acts) pairs a table keeps: k AI pieces make k * 2**(k-1)
 
 
@@ -55,12 +57,15 @@ class Pending(Struct, frozen=True):
 
 
 class TurnProgress(Struct, frozen=True):
-    """Where an AI turn stands: who has acted, who acts next by a repeat or a summon."""
+    """Where an AI turn stands: who has acted, who acts next by a repeat or a summon, and who
+    stays on the Teleported! card through this turn (`away`: the heroes sent it there this
+    round; ruling 64): its place in the order comes and passes."""
 
     battle: Battle
     acted: frozenset[str] = frozenset()
     queue: tuple[Pending, ...] = ()
     count: int = 0
+    away: frozenset[str] = frozenset()
 
     def waiting(self) -> list[Piece]:
         ai, devoured = Side.AI, Condition.DEVOURED  # read once (model/vocabulary.py)
@@ -77,16 +82,14 @@ def next_actor(progress: TurnProgress, tiles: Tiles) -> tuple[Pending, TurnProgr
     queue = progress.queue
     for i, pending in enumerate(queue):
         if progress.battle.get(pending.actor) is not None:
-            return pending, TurnProgress(battle=progress.battle, acted=progress.acted,
-                                         queue=queue[i + 1:], count=progress.count)
+            return pending, replace(progress, queue=queue[i + 1:])
     waiting = progress.waiting()
     if not waiting:
         return None
     chosen = next_to_act(waiting, tiles)
     rulings = (RulingKey.DIRECTION_FRAME,) if chosen.by_direction else ()
     if queue:  # every queued actor has left play
-        progress = TurnProgress(battle=progress.battle, acted=progress.acted, queue=(),
-                                count=progress.count)
+        progress = replace(progress, queue=())
     return Pending(chosen.piece.id, chosen.reason, rulings=rulings, tied=chosen.tied), progress
 
 
@@ -102,11 +105,12 @@ def step_turn(table: Table, progress: TurnProgress) -> tuple[TurnProgress, Activ
     if pending.tied and table.judge.asked:
         pending = read_order_tiles(table, progress.battle, pending)
     battle, activation = activate(table, progress.battle, pending.actor, pending.reason,
-                                  pending.repeated, pending.resume, pending.rulings)
+                                  pending.repeated, pending.resume, pending.rulings,
+                                  away=pending.actor in progress.away)
     acted = progress.acted if pending.repeated else _acted_with(table, progress.acted,
                                                                pending.actor)
     return TurnProgress(battle, acted, (*_follow(pending, activation), *progress.queue),
-                        progress.count + 1), activation
+                        progress.count + 1, progress.away), activation
 
 
 def _acted_with(table: Table, acted: frozenset[str], actor: str) -> frozenset[str]:
@@ -126,7 +130,8 @@ def _follow(pending: Pending, activation: Activation) -> list[Pending]:
     """Who acts next, before the queue, because of what `activation` did."""
     if not activation.summoned and activation.resume is None and not activation.repeat:
         return []
-    follow = [Pending(s, "summoned: acts at once") for s in activation.summoned]
+    follow = [Pending(s, SUMMONED_REASON, rulings=(RulingKey.SUMMONED_TURN,))
+              for s in activation.summoned]
     if activation.resume is not None:
         follow.append(Pending(pending.actor, "goes on with its sequence after the summon",
                               pending.repeated, activation.resume))
@@ -134,6 +139,16 @@ def _follow(pending: Pending, activation: Activation) -> list[Pending]:
         follow.append(Pending(activation.repeat, f"{REPEAT_REASON} of {activation.label}",
                               repeated=True))
     return follow
+
+
+def begin_turn(battle: Battle, away: frozenset[str] = frozenset()) -> TurnProgress:
+    """The AI turn as it begins: the heroes' turn is over, so the Overseer holds every Antient
+    in play (ruling 66); nobody has acted; `away`: the AI pieces the heroes put on the
+    Teleported! card this round, which stay there through this turn (ruling 64)."""
+    pieces = antients_to_overseer(battle.pieces)
+    if any(new is not old for new, old in zip(pieces, battle.pieces, strict=True)):
+        battle = Battle(pieces, battle.bags, battle.out)
+    return TurnProgress(battle, away=away)
 
 
 def read_order_tiles(table: Table, battle: Battle, pending: Pending) -> Pending:
@@ -157,7 +172,7 @@ def run_turn(scenario: Scenario, catalog: Catalog, seed: int | None = None,
                     script_source=f"{scenario.source}: [chance] tokens")
     table = Table(scenario, catalog, geometry or build_table(scenario.playmat), chance,
                   explain=explain)
-    progress = TurnProgress(Battle(scenario.pieces, scenario.bags, scenario.out))
+    progress = begin_turn(Battle(scenario.pieces, scenario.bags, scenario.out))
     activations: list[Activation] = []
     while (stepped := step_turn(table, progress)) is not None:
         progress, activation = stepped

@@ -6,6 +6,8 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Collection, Mapping, Sequence
 
+from automa.catalog.fields import card_hint
+from automa.engine.battle import Battle
 from automa.model.board import HeroBoard, board_of
 from automa.model.components import DamageToken
 from automa.model.modes import KrakenTie
@@ -123,6 +125,10 @@ def status_text(state: SessionState, unmeasured: Collection[str] = frozenset(),
                                                    for k, v in state.battle.out.items()))
     if state.phase == Phase.AI and state.progress is not None:
         lines.append(f"  Acted this turn: {', '.join(sorted(state.progress.acted)) or 'nobody'}")
+        if state.progress.away:
+            lines.append(f"  On the Teleported! card until the next round: "
+                         f"{', '.join(sorted(state.progress.away))} "
+                         f"({cite(RulingKey.TELEPORTED_BY_HEROES)})")
     return "\n".join(lines) + "\n"
 
 
@@ -259,9 +265,10 @@ def applied_lines(applied: Applied, announced: bool = False) -> list[str]:
     if isinstance(command, EnterCave):
         return cave_lines(applied, announced)
     if isinstance(command, Summon):
-        return summon_lines(command)
+        return summon_lines(command, after)
     if isinstance(command, EndHeroesTurn):
-        return [f"Round {applied.after.round}: the AI turn."]
+        return [f"Round {applied.after.round}: the AI turn.",
+                *(wrapped for note in applied.notes for wrapped in _wrapped(note))]
     if isinstance(command, Undo | Redo):
         verb = "undone" if isinstance(command, Undo) else "redone"
         taken = describe_command(applied.taken) if applied.taken is not None else "nothing"
@@ -320,15 +327,27 @@ def cave_lines(applied: Applied, announced: bool = False) -> list[str]:
     return [*head, *(clean(f"  {line}") for line in lines)]
 
 
-def summon_lines(command: Summon) -> list[str]:
+def summon_lines(command: Summon, battle: Battle) -> list[str]:
     hero, antient = command.piece, command.antient
     return [clean(f"  {hero} summons {antient} instead of performing their base shot sequence "
                   f"(\"This Antient may be summoned instead of performing their hero's base "
                   f"shot sequence in a subsequent turn of the Battle Phase\"); marked used on "
                   f"{hero}'s board ({cite(RulingKey.ANTIENT_SUMMON_ONCE)})."),
-            clean(f"  Place it within 2.5 cm of {hero}; it acts for the heroes first, then its "
-                  f"card passes to the Overseer and back until the Battle Phase ends "
-                  f"({cite(RulingKey.ANTIENT_CONTROL)}).")]
+            clean(f"  {_placed(command, battle)}; it acts for the heroes first. When the heroes' "
+                  f"turn is over its card passes to the Overseer, who uses it in the AI turn, "
+                  f"and back, until the Battle Phase ends ({cite(RulingKey.ANTIENT_CONTROL)}, "
+                  f"{cite(RulingKey.ANTIENT_TURNS)}).")]
+
+
+def _placed(command: Summon, battle: Battle) -> str:
+    if command.to is None and battle.get(command.antient) is None:
+        return (f"Place it within 2.5 cm of {command.piece} (its card is not in our data, so "
+                f"the AI cannot play it: {card_hint(command.antient)})")
+    if command.to is None:
+        return f"Its piece is on the mat already (within 2.5 cm of {command.piece})"
+    x, y = command.to
+    return (f"Its piece is placed beside {command.piece} at ({x:.1f}, {y:.1f}): `move "
+            f"{command.antient} POSITION` if it stands elsewhere")
 
 
 def cave_view_lines(cave: HiddenCave, heroes: Sequence[str]) -> list[str]:

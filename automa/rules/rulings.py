@@ -85,6 +85,10 @@ class RulingKey(Word):
     ALTHEA_CURE = "althea-cure"
     VISIT_POOL = "visit-pool"
     TAVERN_BET = "tavern-bet"
+    SUMMONED_TURN = "summoned-turn"
+    TELEPORTED_BY_HEROES = "teleported-by-heroes"
+    FROZEN_TURN = "frozen-turn"
+    ANTIENT_TURNS = "antient-turns"
 
 
 class Option(Struct, frozen=True):
@@ -124,6 +128,7 @@ SHOTS = "Shots, tokens and effects"
 CAVE = "The Hidden Cave"
 HERO_HITS = "The heroes' hits on the AI's pieces"
 CAMPAIGNS = "Campaigns"
+ROUND = "Who acts in a round"
 
 RULINGS: tuple[Ruling, ...] = (
     Ruling(1, RulingKey.ORDER_TILES, COMPONENTS, "Order tiles",
@@ -688,6 +693,58 @@ RULINGS: tuple[Ruling, ...] = (
            "heroes, 3 different colours, 1 hero; \"pieces go back in the bag after each "
            "bet\".",
            "A winning bet gives the 2 gold back with the reward."),
+    Ruling(63, RulingKey.SUMMONED_TURN, ROUND,
+           "A summoned piece's turn is the one it takes at once",
+           "A character the AI summons performs its shot sequence at once, and that is its turn "
+           "of the round: it is not chosen again by the order tiles later in the same AI turn. "
+           "From the next round on it takes one turn a round in the tiles' order like the "
+           "others.",
+           "\"Once placed, the newly summoned character immediately performs its shot sequence "
+           "as normal.\" (Clock Template); a round is \"When all characters on the playmat have "
+           "taken one turn\" (base game, Important Terms). Neither says whether the new piece "
+           "also takes a turn of its own in the tiles' order.",
+           "The summoned piece also acts in the tiles' order later in the same AI turn, if its "
+           "place there has not yet come."),
+    Ruling(64, RulingKey.TELEPORTED_BY_HEROES, ROUND,
+           "A piece the heroes teleport comes back next round",
+           "An AI piece the heroes put on the Teleported! card in their turn (a Portal Trap's "
+           "1-3, `condition ID teleported on`) stays on it through this round's AI turn: its "
+           "place in the order comes and passes (\"on the Teleported! card since the heroes' "
+           "turn\"). It comes back in the next round's AI turn, at its place in the order, on a "
+           "random rune with one melee shot (ruling 36). A piece that teleports itself comes "
+           "back at its turn of the next round too. `automa turn` on a scenario cannot tell "
+           "when a piece went onto the card: it brings back every teleported piece at its "
+           "turn.",
+           "Base game, Teleport Shots: \"During the next round of the Battle Phase, the "
+           "teleported character must come back into play.\" Its opening line says the "
+           "character is \"returned to a different location on their next turn\", which for a "
+           "piece teleported in the heroes' turn is this round's AI turn.",
+           "The piece comes back at its turn in this round's AI turn (its next turn)."),
+    Ruling(65, RulingKey.FROZEN_TURN, ROUND, "A frozen piece's turn passes",
+           "An AI piece frozen when its place in the order comes cannot act, and that is its "
+           "turn of the round: a teammate who knocks the ice off later in the same AI turn "
+           "frees it for the next round, not for a turn now. Freed before its place comes (by "
+           "the heroes, or by a teammate acting before it), it acts as usual.",
+           "Base game, Ice Shots: \"A frozen character cannot act\"; Advanced Target "
+           "Selection 1: \"Nearest (or only) teammate within line of sight frozen by the ice "
+           "shot (attempt to rescue them)\". Neither says whether a piece freed after its place "
+           "in the order has passed still acts this round.",
+           "A piece freed later in the AI turn takes its turn then, as one that has not acted "
+           "this round."),
+    Ruling(66, RulingKey.ANTIENT_TURNS, ROUND, "An Antient acts in each side's turn",
+           "When the heroes' turn is over every Antient in play is the Overseer's: it acts once "
+           "in the AI turn at the Antient tile's place in the order, then its card passes back "
+           "to the heroes (ruling 28), who use it in their next turn; and so on until the "
+           "Battle Phase ends. An Antient a hero summons acts for the heroes at once, and for "
+           "the AI in the same round's AI turn. While the heroes hold it in the AI turn (after "
+           "it acted), the AI ignores it.",
+           "Base game, Antients: \"An Antient is controlled first by the player that summoned "
+           "it. Once that player's turn is over, the Antient card passes to the Overseer. "
+           "Control of the Antient passes back and forth between the heroes and the Overseer "
+           "until the battle phase is finished.\"; Red Box step 3: \"The AI player ignores "
+           "Antients not under its control.\"",
+           "The card changes hands once a round: an Antient the heroes used this round sits out "
+           "this round's AI turn, and the Overseer uses it in the next."),
 )
 
 BY_KEY: Mapping[RulingKey, Ruling] = {r.key: r for r in RULINGS}

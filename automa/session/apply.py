@@ -20,12 +20,13 @@ from typing import Protocol
 from msgspec import Struct
 from msgspec.structs import replace
 
+from automa.catalog.fields import card_hint
 from automa.catalog.load import Catalog
 from automa.engine.activation import Activation
 from automa.engine.battle import Battle, Table
 from automa.engine.chance import Asker, Chance
 from automa.engine.judge import GeometryMode, Judge
-from automa.engine.turn import TurnProgress, step_turn
+from automa.engine.turn import TurnProgress, begin_turn, step_turn
 from automa.errors import InputError, RulesError
 from automa.geometry.moves import overlap_with
 from automa.geometry.table import PLACEMENT_TOLERANCE, TableGeometry, build_table
@@ -53,6 +54,7 @@ from automa.session.cave import (
     apply_summon,
     cave_now,
     hero_in_play,
+    summon_spot,
     summoned_in_other_rooms,
     summoned_mark,
 )
@@ -82,7 +84,7 @@ from automa.session.commands import (
     Undo,
     UseCard,
 )
-from automa.session.hero_turn import acted, this_turn
+from automa.session.hero_turn import acted, in_the_cave, sent_away, this_turn
 from automa.session.positions import coordinates, parse_position
 from automa.session.snapshot import standing_from
 from automa.session.state import (
@@ -398,6 +400,14 @@ DAMAGE_USAGE = "damage ID N [by HERO]"
 HIT_USAGE = "hit ID[, ID...] SHOT[+MODIFIER...] [by HERO] [trilithon]"
 
 
+def check_hero_turn(hero: str | None, done: Sequence[Command]) -> None:
+    """A hero who entered the Hidden Cave this turn (not sent by the Portal Trap) has taken
+    their turn: the visit was it (ruling 58), so no hit of theirs follows it."""
+    if hero is not None and in_the_cave(done, hero):
+        raise InputError(f"{hero} has been in the Hidden Cave this turn: the visit was their "
+                         f"turn ({cite(RulingKey.CAVE_IN_BATTLE)}); they act again next round")
+
+
 def check_dealt_by(state: SessionState, by: str | None, usage: str) -> None:
     """`by HERO`: one of the battle's heroes dealt it (for the chain and the summary)."""
     heroes = sorted(p.id for p in state.scenario.pieces if p.side == Side.HEROES)
@@ -596,16 +606,30 @@ def check_summon(command: Summon, state: SessionState, setting: Setting,
     if summoned_mark(antient) in summoned_in_other_rooms(room, hero_id):
         raise InputError(f"{hero_id} summoned {antient} in an earlier room: it is used")
     hero_in_play(state.battle, hero_id)
+    took = acted(done, hero_id)
+    if took is not None:
+        raise InputError(f"{hero_id} {took}: an Antient is summoned instead of performing the "
+                         f"base shot sequence, in a turn of its own")
 
 
 # ---------------------------------------------------------------------------------------------
 # An AI activation.
 
+def ai_turn_begins(state: SessionState, done: Sequence[Command]) -> TurnProgress:
+    """The AI turn as the heroes' turn ends (`done`: the inputs before): the Antients pass to
+    the Overseer (ruling 66); the AI pieces the heroes teleported this round stay on the card
+    (ruling 64)."""
+    return begin_turn(state.battle, sent_away(done, state.battle))
+
+
 def play_activation(state: SessionState, setting: Setting, chance: Chance,
-                    judge: Judge) -> tuple[SessionState, Activation | None]:
-    """One AI activation (starting the AI turn if the heroes' turn was on), its dice from
-    `chance` and its geometry judged by `judge`."""
-    progress = replace(state.progress or TurnProgress(state.battle), battle=state.battle)
+                    judge: Judge, done: Sequence[Command]) -> tuple[SessionState,
+                                                                     Activation | None]:
+    """One AI activation (starting the AI turn if the heroes' turn was on: `done`, the inputs
+    before it, say what the heroes did), its dice from `chance` and its geometry judged by
+    `judge`."""
+    progress = replace(state.progress, battle=state.battle) if state.progress is not None \
+        else ai_turn_begins(state, done)
     table = Table(replace(state.scenario, round=state.round), setting.catalog,
                   setting.geometry, chance, judge)
     stepped = step_turn(table, progress)
@@ -646,17 +670,19 @@ class Keep(StrEnum):
 
 
 def replay_activation(state: SessionState, command: NextActivation, setting: Setting,
-                      index: int, found: list[Contradiction] | None = None,
+                      done: Sequence[Command], found: list[Contradiction] | None = None,
                       keep: Keep = Keep.LOGGED) -> tuple[SessionState, Activation | None]:
     """A logged activation played again from its recorded dice and answers, which must be
     exactly the ones it needs. Where the log kept where pieces ended, there they stay (unless
-    `keep` is COMPUTED); what this machine computes otherwise goes to `found`."""
+    `keep` is COMPUTED); what this machine computes otherwise goes to `found`. `done`: the
+    inputs before it."""
+    index = len(done)
     _check_faces(command.outcomes, setting.catalog)
     chance = new_chance(setting.catalog, setting.seed, index, None,
                         script_of(command.outcomes), "the tokens logged with it")
     records = [a.to_json() for a in command.answers]
     judge = Judge(GeometryMode.TRACKED, state.scenario.settings.close_call, None, records)
-    after, activation = play_activation(state, setting, chance, judge)
+    after, activation = play_activation(state, setting, chance, judge, done)
     if any(o.source != Source.SCRIPT for o in chance.record) or \
             len(chance.record) != len(command.outcomes) or \
             (command.answered and len(judge.record) != len(command.answers)):
@@ -687,7 +713,7 @@ def run_activation(state: SessionState, command: NextActivation, setting: Settin
                         f"{state.scenario.source}: [chance] tokens")
     judge = Judge(setting.geometry_mode, state.scenario.settings.close_call, asker,
                   [a.to_json() for a in command.answers])
-    after, activation = play_activation(state, setting, chance, judge)
+    after, activation = play_activation(state, setting, chance, judge, done)
     if activation is None:
         return after, command, None
     ends = None if setting.geometry_mode == GeometryMode.ASKED else \
@@ -738,7 +764,7 @@ def apply_command(state: SessionState, command: Command, setting: Setting,
     battle = state.battle
     if isinstance(command, NextActivation):
         if replaying:
-            after, activation = replay_activation(state, command, setting, len(done))
+            after, activation = replay_activation(state, command, setting, done)
             return Applied(command, state, after, activation=activation)
         after, logged, activation = run_activation(state, command, setting, done, asker)
         return Applied(logged, state, after, activation=activation,
@@ -746,7 +772,9 @@ def apply_command(state: SessionState, command: Command, setting: Setting,
     if isinstance(command, EndHeroesTurn):
         if state.phase == Phase.AI:
             raise InputError("the AI turn is already on")
-        return Applied(command, state, replace(state, progress=TurnProgress(battle)))
+        progress = ai_turn_begins(state, done)
+        return Applied(command, state, replace(state, battle=progress.battle, progress=progress),
+                       turn_notes(state, progress))
     notes: list[str] = []
     if isinstance(command, Move):
         command = resolve_move(battle, command, setting.geometry)
@@ -770,6 +798,7 @@ def apply_command(state: SessionState, command: Command, setting: Setting,
         battle = apply_use(battle, command)
     elif isinstance(command, Hit):
         if not replaying:
+            check_hero_turn(command.by, done)
             command = resolve_hit(command, state, setting, done, asker)
         battle, lines = apply_hit(battle, command, setting.catalog.monsters,
                                   state.scenario.settings.rulings)
@@ -781,10 +810,30 @@ def apply_command(state: SessionState, command: Command, setting: Setting,
     elif isinstance(command, Summon):
         if not replaying:
             check_summon(command, state, setting, done)
-        battle = apply_summon(battle, command)
+        command = summon_spot(battle, command, setting.catalog, setting.geometry)
+        battle = apply_summon(battle, command, setting.catalog)
     elif isinstance(command, Undo | Redo | Rollback):
         raise InputError(f"{command.TYPE} changes which inputs are in force: the session does it")
     return Applied(command, state, replace(state, battle=battle), tuple(notes))
+
+
+def turn_notes(state: SessionState, progress: TurnProgress) -> tuple[str, ...]:
+    """What changes hands as the heroes' turn ends: the Antients' cards, the pieces the heroes
+    teleported this round."""
+    notes = [f"{p.label}: its card passes to the Overseer, the heroes' turn is over; it acts "
+             f"in the AI turn, then passes back ({cite(RulingKey.ANTIENT_TURNS)})"
+             for p in progress.battle.pieces
+             if (was := state.battle.get(p.id)) is not None and was.side != p.side]
+    from automa.rules.round import unplayable_antients
+
+    notes += [f"{p.label} stays with the heroes: its shot sequence is not in our data, so the "
+              f"AI cannot play it ({card_hint(p.monster or p.id)})"
+              for p in unplayable_antients(progress.battle.pieces)]
+    away = cite(RulingKey.TELEPORTED_BY_HEROES)
+    notes += [f"{state.battle.piece(p).label} stays on the Teleported! card this round (the "
+              f"heroes sent it there) and comes back in the next ({away})"
+              for p in sorted(progress.away)]
+    return tuple(notes)
 
 
 def check_command(state: SessionState, command: Command, setting: Setting,
@@ -821,7 +870,8 @@ def replay_states(scenario: Scenario, done: Sequence[Command], setting: Setting,
             found.clear()
         try:
             if isinstance(command, NextActivation):
-                state = replay_activation(state, command, setting, index, found, keep)[0]
+                state = replay_activation(state, command, setting, done[:index], found,
+                                          keep)[0]
             else:
                 state = apply_command(state, command, setting, done[:index],
                                       replaying=True).after

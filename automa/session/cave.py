@@ -13,11 +13,16 @@ from collections.abc import Sequence
 from msgspec import Struct
 from msgspec.structs import replace
 
+from automa.catalog.fields import missing_for_battle
+from automa.catalog.load import Catalog
+from automa.catalog.pieces import monster_piece
 from automa.engine.battle import Battle
 from automa.errors import InputError
+from automa.geometry.moves import nearest_legal_spot
+from automa.geometry.table import TableGeometry
 from automa.model.board import PLATINUM
 from automa.model.components import DamageToken
-from automa.model.pieces import Kind, Piece, Side
+from automa.model.pieces import Kind, Piece, Point, Side
 from automa.model.scenario import Bag, Scenario
 from automa.rules.hidden_cave import HiddenCave, collect
 from automa.rules.kraken import KrakenFight, fight, reward, token_count
@@ -118,16 +123,57 @@ def apply_cave(battle: Battle, command: EnterCave) -> Battle:
     return battle.with_piece(after).with_bag(outcome.bag, result.bag)
 
 
-def apply_summon(battle: Battle, command: Summon) -> Battle:
+def apply_summon(battle: Battle, command: Summon, catalog: Catalog) -> Battle:
     """The hero summons an Antient instead of performing their base shot sequence ("This
     Antient may be summoned instead of performing their hero's base shot sequence in a
     subsequent turn of the Battle Phase"); it is marked used on their board and cannot be
-    summoned again (ruling antient-summon-once)."""
+    summoned again (ruling antient-summon-once). Its piece goes on the mat at `command.to`,
+    the heroes' (ruling antient-turns: the Overseer's when their turn is over)."""
     hero = hero_in_play(battle, command.piece)
     mark = summoned_mark(command.antient)
     if mark in hero.used:
         raise InputError(f"{hero.id} has summoned {command.antient} already: it is used")
-    return battle.with_piece(replace(hero, used=(*hero.used, mark)))
+    battle = battle.with_piece(replace(hero, used=(*hero.used, mark)))
+    if command.to is None or battle.get(command.antient) is not None:
+        return battle
+    piece = summoned_piece(catalog, command.antient, command.to)
+    return replace(battle, pieces=(*battle.pieces, piece))
+
+
+def summoned_piece(catalog: Catalog, antient: str, at: Point) -> Piece:
+    """The piece of an Antient a hero summons: the heroes' to begin with."""
+    spec = catalog.monsters.get(antient)
+    if spec is None or spec.kind != Kind.ANTIENT:
+        raise InputError(f"no Antient {antient!r} in the data")
+    return replace(monster_piece(catalog, spec, antient, at), side=Side.HEROES)
+
+
+def playable(catalog: Catalog, antient: str) -> bool:
+    """Whether our data holds what the AI needs to play the Antient (its size and shot
+    sequences: its card entered)."""
+    spec = catalog.monsters.get(antient)
+    return spec is not None and spec.kind == Kind.ANTIENT and not missing_for_battle(spec)
+
+
+SUMMON_GAP = 0.5  # cm between the hero's edge and the Antient's, where it is first put
+PLACE_WITHIN = 2.5  # cm: "within 2.5 cm (1 in) of the summoner" (catacombs-facts.md 1.4)
+
+
+def summon_spot(battle: Battle, command: Summon, catalog: Catalog,
+                geometry: TableGeometry) -> Summon:
+    """Where the summoned Antient's piece goes: beside the hero, toward the Monster Start Zone
+    (the nearest free spot within 2.5 cm of the hero), unless its piece is on the mat already.
+    The players `move` it where it really stands."""
+    if command.to is not None or battle.get(command.antient) is not None \
+            or not playable(catalog, command.antient):
+        return command
+    hero = hero_in_play(battle, command.piece)
+    piece = summoned_piece(catalog, command.antient, hero.at)
+    reach = hero.radius + piece.radius + SUMMON_GAP
+    desired = (hero.at[0], hero.at[1] + reach)
+    spot = nearest_legal_spot(geometry, battle.on_table(), piece, desired,
+                              within=(hero.at, hero.radius + piece.radius + PLACE_WITHIN))
+    return replace(command, to=(round(spot[0], 3), round(spot[1], 3)))
 
 
 def summoned_mark(antient: str) -> str:

@@ -472,19 +472,24 @@ class EnterCave(Struct, frozen=True):
 
 
 class Summon(Struct, frozen=True):
-    """An Antient the hero holds, summoned instead of their base shot sequence."""
+    """An Antient the hero holds, summoned instead of their base shot sequence; `to`: where its
+    piece was placed beside the hero (cm), worked out when it is done and logged (None: its
+    piece was on the mat already, a heroes' Antient of the scenario)."""
 
     TYPE: ClassVar[str] = "summon"
     piece: str
     antient: str
+    to: Point | None = None
 
     def to_json(self) -> Json:
-        return {"type": self.TYPE, "piece": self.piece, "antient": self.antient}
+        return _without_none({"type": self.TYPE, "piece": self.piece, "antient": self.antient,
+                              "to": list(self.to) if self.to is not None else None})
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> Summon:
         fields = _Fields(data)
-        return cls(fields.text("piece"), fields.text("antient", MAX_NAME))
+        return cls(fields.text("piece"), fields.text("antient", MAX_NAME),
+                   fields.point("to") if data.get("to") is not None else None)
 
 
 class EndHeroesTurn(Struct, frozen=True):

@@ -28,6 +28,7 @@ class Standing(Struct, frozen=True):
     phase: str  # HEROES or AI
     acted: frozenset[str] = frozenset()  # in an AI turn: who has acted
     count: int = 0  # in an AI turn: activations so far
+    away: frozenset[str] = frozenset()  # in an AI turn: teleported by the heroes this round
 
 
 def piece_json(piece: Piece) -> dict[str, Any]:
@@ -50,7 +51,8 @@ def standing_json(standing: Standing) -> dict[str, Any]:
     battle = standing.battle
     return {
         "round": standing.round, "phase": standing.phase, "acted": sorted(standing.acted),
-        "count": standing.count, "pieces": [piece_json(p) for p in battle.pieces],
+        "count": standing.count, **({"away": sorted(standing.away)} if standing.away else {}),
+        "pieces": [piece_json(p) for p in battle.pieces],
         "bags": {str(level): {"tokens": [t.label() for t in bag.tokens],
                               "discard": [t.label() for t in bag.discard]}
                  for level, bag in sorted(battle.bags.items())},
@@ -94,6 +96,7 @@ def standing_from(data: Any) -> Standing:
                 not isinstance(count, int):
             raise ValueError("its round or phase is not one a battle has")
         return Standing(Battle(pieces, _bags(data["bags"]), out), round_, phase,
-                        frozenset(map(str, data.get("acted", []))), count)
+                        frozenset(map(str, data.get("acted", []))), count,
+                        frozenset(map(str, data.get("away", []))))
     except (KeyError, TypeError, ValueError) as error:
         raise InputError(f"the checkpoint's battle cannot be read ({error})") from None

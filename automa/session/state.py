@@ -181,11 +181,12 @@ def standing_of(state: SessionState) -> Standing:
                          "heroes' turn, first")
     return Standing(state.battle, state.round, HEROES if progress is None else AI,
                     progress.acted if progress is not None else frozenset(),
-                    progress.count if progress is not None else 0)
+                    progress.count if progress is not None else 0,
+                    progress.away if progress is not None else frozenset())
 
 
 def restored(state: SessionState, standing: Standing) -> SessionState:
     """The state a checkpoint keeps (the activations before it stay in the history)."""
     progress = None if standing.phase == HEROES else TurnProgress(
-        standing.battle, standing.acted, (), standing.count)
+        standing.battle, standing.acted, (), standing.count, standing.away)
     return replace(state, battle=standing.battle, round=standing.round, progress=progress)
