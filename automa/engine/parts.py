@@ -79,8 +79,10 @@ def measured_to(sightings: tuple[Sighting, ...], target_id: str | None) -> str |
 
 
 def note_part_hit(battle: Battle, log: StepLog, piece_id: str) -> None:
+    """A hit on a part counts against its owner; an invulnerable part's says so itself (it
+    damages neither piece)."""
     piece = battle.get(piece_id)
-    if piece is not None and piece.part_of is not None:
+    if piece is not None and piece.part_of is not None and not piece.invulnerable:
         owner = battle.piece(piece.part_of)
         log.add(NoteStep(f"{piece.label} is part of {owner.label}: the hit counts against "
                          f"{owner.label}"))

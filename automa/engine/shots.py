@@ -116,9 +116,15 @@ def _reset_others(table: Table, battle: Battle, log: StepLog, level: int) -> Bat
     return battle
 
 
-def damage(battle: Battle, log: StepLog, piece_id: str, amount: int) -> Battle:
+def damage(battle: Battle, log: StepLog, struck_id: str, amount: int) -> Battle:
+    """`amount` damage from a hit on the piece `struck_id`: its character loses the health (a
+    part's owner, ruling 27), unless the piece struck is invulnerable (`unharmed`) or the
+    character has no health track."""
+    if unharmed(battle, log, struck_id):
+        return battle
+    piece_id = character_of(battle, struck_id)
     piece = battle.piece(piece_id)
-    if piece.health is None or piece.invulnerable:
+    if piece.health is None:
         log.add(NoteStep(f"{piece.label} is invulnerable: no damage, but the hit still counts"))
         return battle
     after = max(0, piece.health - amount)
@@ -128,6 +134,22 @@ def damage(battle: Battle, log: StepLog, piece_id: str, amount: int) -> Battle:
     if died:
         return leave_play(battle, log, piece_id, "dead")
     return battle.with_piece(piece.altered(health=after))
+
+
+def unharmed(battle: Battle, log: StepLog, struck_id: str) -> bool:
+    """An invulnerable piece struck (the white Yilleph, l.326) takes no damage, and neither
+    does the character it is part of: the hit still counts (it pushes)."""
+    struck = battle.piece(struck_id)
+    if not struck.invulnerable:
+        return False
+    owner = battle.get(struck.part_of) if struck.part_of is not None else None
+    whole = f" or to {owner.label}, the piece it is part of" if owner is not None else ""
+    if owner is not None:
+        log.ruling(RulingKey.PARTS, f"a hit on an invulnerable part damages its owner no more "
+                                    f"than itself: {owner.label} takes none")
+    log.add(NoteStep(f"{struck.label} is invulnerable: no damage to it{whole}, but the hit "
+                     f"still counts"))
+    return True
 
 
 def apply_modifiers(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
@@ -273,17 +295,17 @@ def _partly_zero(table: Table, battle: Battle, log: StepLog, tokens: list[Damage
                "a zero among the shot's tokens: the others' damage stands, no "
                "push (your table's reading)")
     log.add(NoteStep(f"a zero among the tokens: {amount} damage, no effect, no push"))
-    return damage(battle, log, character_of(battle, target_id), amount)
+    return damage(battle, log, target_id, amount)
 
 
 def _damage_and_push(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
                      target_id: str, amount: int) -> Battle:
     """The character takes the damage and the effects; the piece struck is pushed."""
     character = character_of(battle, target_id)
-    if spared_by_ice(table, log, battle.piece(character)):
-        amount = 0
+    if unharmed(battle, log, target_id) or spared_by_ice(table, log, battle.piece(character)):
+        amount = 0  # no damage done: no effect that needs it
     else:
-        battle = damage(battle, log, character, amount)
+        battle = damage(battle, log, target_id, amount)
     battle = apply_modifiers(table, battle, log, ctx, shot, character, amount)
     if shot.name == ShotName.DEVOUR:
         battle = _devour_shot(table, battle, log, ctx, character, amount)
@@ -359,7 +381,7 @@ def _portal_trap(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, s
                  target_id: str, amount: int) -> Battle:
     """A character hit by the portal trap rolls the D12 on the portal table, which decides the
     damage and the move (the token only decided the hit; no push)."""
-    target_id = character_of(battle, target_id)
+    struck, target_id = target_id, character_of(battle, target_id)
     target = battle.get(target_id)
     if target is None:
         return battle
@@ -372,7 +394,7 @@ def _portal_trap(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, s
         "hidden-cave": "no damage; onto the Hidden Cave card or a free rune of their choice",
     }[result]))
     if loss:
-        battle = damage(battle, log, target_id, loss)
+        battle = damage(battle, log, struck, loss)
     target = battle.get(target_id)
     if target is None:
         return battle

@@ -168,6 +168,8 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
         return _iced(shot, target, out)
     if shot.shot == ShotName.FIRE_WALL:
         return _fire_wall(shot, target, out)
+    if target.invulnerable:  # nothing the shot does after this point acts without damage
+        return out.say("invulnerable: no damage, and no modifier (each needs damage)")
     extra = vulnerable_as(shot, target, spec)
     if extra is not None:
         out = out.say(f"Monster Vulnerabilities ({target.family}, "
@@ -242,9 +244,11 @@ def _fire_wall(shot: HeroShot, target: Piece, out: HitOutcome) -> HitOutcome:
 
 
 def _damaged(out: HitOutcome, target: Piece) -> HitOutcome:
-    """Shadow monsters and invulnerable pieces take no damage; the rest lose health."""
+    """Invulnerable pieces and shadow monsters take no damage; the rest lose health."""
     if out.damage <= 0:
         return out
+    if target.invulnerable:
+        return replace(out, damage=0).say("invulnerable: no damage")
     if target.health is None and target.side == Side.NEUTRAL:
         return replace(out, damage=0).say("no health track in the scenario: no damage counted "
                                           "(give the piece its health to track it)")
@@ -252,8 +256,6 @@ def _damaged(out: HitOutcome, target: Piece) -> HitOutcome:
         return replace(out, damage=0).say(
             "a shadow monster: no damage; it is destroyed only when pushed "
             "completely off the playmat")
-    if target.invulnerable:
-        return replace(out, damage=0).say("invulnerable: no damage")
     return out
 
 

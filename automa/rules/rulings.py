@@ -347,7 +347,7 @@ RULINGS: tuple[Ruling, ...] = (
            "(measure to Ulom's claw)\" and the JSON adds `aim_piece` and `measured_to`. A hit on "
            "the claw damages Ulom and its effects land on Ulom; a kill removes both pieces. An "
            "`invulnerable` piece (Yilleph's white side) can be targeted and pushed, never "
-           "damaged.",
+           "damaged; a hit on an invulnerable part damages its owner no more than itself.",
            "\"Both Ulom's piece and his claw piece start in play. Damage may be inflicted on "
            "either piece.\" \"The white Yilleph is invulnerable\".",
            "Measure only to Ulom's own piece."),

@@ -314,7 +314,10 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
         lines.append(f"dagger: {thrower} ({cite(RulingKey.DAGGER_HERO)}); the thrower now performs "
                      f"move to rune")
     for index, target_id in enumerate(targets):
-        target = _target(battle, target_id)
+        piece = _target(battle, target_id)
+        # a part is hit as the piece it is part of (ruling 27), as invulnerable as itself
+        whole = battle.piece(piece.part_of) if piece.part_of is not None else piece
+        target = replace(whole, invulnerable=piece.invulnerable)
         spec = monsters.get(target.monster) if target.monster else None
         shot = HeroShot(parsed.name, modifiers, _catacomb(attacker), poison,
                         rolls[index] if parsed.name == ShotName.PORTAL_TRAP else None,
@@ -322,7 +325,9 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
         out = resolve(shot, target, spec, modified=index == 0)
         after = health_after(target, out)
         said = disc_line(target, out, spec)
-        lines.append(f"{target.label}: " + "; ".join([*out.lines, *([said] if said else [])]))
+        named = piece.label if piece is whole else f"{piece.label} (part of {whole.label})"
+        lines.append(f"{named}: " + "; ".join([*out.lines, *([said] if said else [])]))
+        target = whole
         if after is not None and after <= 0:
             why = f"killed by {attacker.id}" if attacker is not None else "dead"
             battle = _free_devoured(battle.without(target.id, why), target, lines)
