@@ -34,11 +34,12 @@ from automa.geometry.table import edge_distance
 from automa.geometry.templates import attack_cover
 from automa.model.components import DamageToken
 from automa.model.monsters import EffectSpec
-from automa.model.pieces import Condition, Kind, Piece
+from automa.model.pieces import Colour, Condition, Kind, Piece
 from automa.model.provenance import Provenance
 from automa.model.shots import ModifierName, Shot, ShotName
 from automa.rules.rulings import RulingKey
 from automa.rules.tokens import discard, draw, pour_back, refill_if_empty, token_levels
+from automa.rules.yilleph import flip_line, flipped, flips
 
 TARGET_TILE_RETRIES = 24
 
@@ -138,7 +139,7 @@ def damage(battle: Battle, log: StepLog, struck_id: str, amount: int) -> Battle:
 
 def unharmed(battle: Battle, log: StepLog, struck_id: str) -> bool:
     """An invulnerable piece struck (the white Yilleph, l.326) takes no damage, and neither
-    does the character it is part of: the hit still counts (it pushes)."""
+    does the character it is part of: the hit still counts (it pushes, it flips a Yilleph)."""
     struck = battle.piece(struck_id)
     if not struck.invulnerable:
         return False
@@ -269,33 +270,57 @@ def resolve_hit(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, sh
     battle, drawn = draw_tokens(table, battle, log, shot)
     tokens = [t for _, t in drawn]
     if any(t.value == 0 for t in tokens):
+        struck = False
         if len(tokens) > 1:
-            battle = _partly_zero(table, battle, log, tokens, target_id)
+            battle, struck = _partly_zero(table, battle, log, tokens, target_id)
         else:
             log.add(NoteStep("a zero: the shot misses (no damage, no effect, no push)"))
-        return discard_tokens(table, battle, log, drawn)
+        battle = discard_tokens(table, battle, log, drawn)
+        return flip_when_hit(table, battle, log, target_id) if struck else battle
     note_part_hit(battle, log, target_id)
     amount = sum(t.value for t in tokens)
     on_hit = ON_HIT.get(shot.name, _damage_and_push)
     battle = on_hit(table, battle, log, ctx, shot, target_id, amount)
-    return discard_tokens(table, battle, log, drawn)
+    battle = discard_tokens(table, battle, log, drawn)
+    return flip_when_hit(table, battle, log, target_id)
+
+
+def flip_when_hit(table: Table, battle: Battle, log: StepLog, struck_id: str) -> Battle:
+    """A Yilleph piece the shot hit flips over once the hit is resolved, damage and push
+    (l.330-332, ruling 63): flipped to white, the players perform its single rush shot now;
+    flipped to black, the AI rolls the Rune Die and moves it to a random rune."""
+    piece = battle.get(struck_id)
+    if piece is None or not flips(piece) or not battle.placed(piece):
+        return battle  # no Yilleph, or it died of the hit (its pieces left play)
+    turned = flipped(piece)
+    battle = battle.with_piece(turned)
+    log.ruling(RulingKey.YILLEPH_FLIP,
+               "a Yilleph piece hit by the AI's shot (no zero drawn) flips once the hit is "
+               "resolved, after the damage and the push")
+    if turned.colour == Colour.WHITE:
+        log.add(EffectStep(piece.id, "flip", f"{flip_line(piece)} (then `move {piece.id} ...` "
+                                             f"where it stops)"))
+        return battle
+    log.add(EffectStep(piece.id, "flip", f"{flip_line(piece)}: the AI rolls the Rune Die"))
+    return to_random_rune(table, battle, log, piece.id, "flipped to black: move to random rune")
 
 
 def _partly_zero(table: Table, battle: Battle, log: StepLog, tokens: list[DamageToken],
-                 target_id: str) -> Battle:
+                 target_id: str) -> tuple[Battle, bool]:
     """Several tokens, a zero among them (the boulder): ruling 17 reads the zero as a miss of
-    the whole shot, or lets the other tokens' damage stand (no push, no effect)."""
+    the whole shot, or lets the other tokens' damage stand (no push, no effect). Whether the
+    piece was hit after all."""
     amount = sum(t.value for t in tokens)
     if table.option(RulingKey.BOULDER_ZERO) == "miss" or amount == 0:
         log.ruling(RulingKey.BOULDER_ZERO,
                    "one zero among the shot's tokens: the whole shot misses")
         log.add(NoteStep("a zero: the shot misses (no damage, no effect, no push)"))
-        return battle
+        return battle, False
     log.ruling(RulingKey.BOULDER_ZERO,
                "a zero among the shot's tokens: the others' damage stands, no "
                "push (your table's reading)")
     log.add(NoteStep(f"a zero among the tokens: {amount} damage, no effect, no push"))
-    return damage(battle, log, target_id, amount)
+    return damage(battle, log, target_id, amount), True
 
 
 def _damage_and_push(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,

@@ -14,9 +14,10 @@ from msgspec.structs import replace
 
 from automa.model.components import Family
 from automa.model.monsters import MonsterSpec
-from automa.model.pieces import Condition, Kind, Piece, Side
+from automa.model.pieces import Colour, Condition, Kind, Piece, Side
 from automa.model.shots import RANGED_SHOTS, ModifierName, ShotName
 from automa.rules.rulings import RulingKey, cite
+from automa.rules.yilleph import flip_line, flipped
 
 # base damage of a hero's shot that lands (the card's shot icon); critical adds 1. Printed
 # rules: bite 2 and roll 2 unmodified (catacombs-facts.md 1.3, Dized "character shots" and
@@ -257,6 +258,17 @@ def _damaged(out: HitOutcome, target: Piece) -> HitOutcome:
             "a shadow monster: no damage; it is destroyed only when pushed "
             "completely off the playmat")
     return out
+
+
+def on_teammate(target: Piece) -> HitOutcome:
+    """A Yilleph piece struck in the heroes' turn, by a hero's piece, a ranged piece or another
+    Yilleph: "Team members never damage each other" (catacombs-facts.md 1.1), but "When an
+    Yilleph piece of either colour is directly hit (not necessarily damaged) by any piece ...
+    it flips over" (l.330, ruling 63). The caller turns the piece over (`flipped`)."""
+    how = (f"then `move {target.id} ...` where it stops" if flipped(target).colour == Colour.WHITE
+           else f"roll the Rune Die, then `move {target.id} rune N`")
+    return HitOutcome(lines=("a teammate: no damage (team members never damage each other)",
+                             f"{flip_line(target)} ({how}; {cite(RulingKey.YILLEPH_FLIP)})"))
 
 
 def health_after(target: Piece, out: HitOutcome) -> int | None:

@@ -85,6 +85,7 @@ class RulingKey(Word):
     ALTHEA_CURE = "althea-cure"
     VISIT_POOL = "visit-pool"
     TAVERN_BET = "tavern-bet"
+    YILLEPH_FLIP = "yilleph-flip"
 
 
 class Option(Struct, frozen=True):
@@ -655,6 +656,24 @@ RULINGS: tuple[Ruling, ...] = (
            "heroes, 3 different colours, 1 hero; \"pieces go back in the bag after each "
            "bet\".",
            "A winning bet gives the 2 gold back with the reward."),
+    Ruling(63, RulingKey.YILLEPH_FLIP, SHOTS, "When a Yilleph piece flips",
+           "A Yilleph piece (a heroes' piece with a `colour`; white is invulnerable) flips when "
+           "an AI shot hits it, that is when no zero is drawn for it, once the hit is resolved: "
+           "after the damage and the push. Flipped to black, the AI rolls the Rune Die and "
+           "moves it to a random rune as any random-rune move (an occupied rune, or its own, "
+           "means it stays); flipped to white, the printout tells the players to perform its "
+           "single rush shot now and `move` it where it stops. A piece a push stops against, "
+           "the push's sweep, is no hit. In the heroes' turn `hit` names a Yilleph piece that "
+           "a piece struck: it flips, and takes no damage (team members never damage each "
+           "other).",
+           "\"When an Yilleph piece of either colour is directly hit (not necessarily damaged) "
+           "by any piece including a character, shield, ranged piece, or another Yilleph, it "
+           "flips over (after applicable damage is inflicted). When it flips to white, the "
+           "player controlling the affected Yilleph immediately performs a single rush shot. "
+           "When it flips to black, it is immediately moved to a random rune.\" The AI's "
+           "tokens stand for the flick; the text does not say whether the push comes first.",
+           "The piece flips where it was hit, before the push; a piece pushed into a Yilleph "
+           "piece flips it too."),
 )
 
 BY_KEY: Mapping[RulingKey, Ruling] = {r.key: r for r in RULINGS}

@@ -36,6 +36,7 @@ from automa.model.pieces import Condition, Kind, Piece, Side
 from automa.model.scenario import Bag, Scenario
 from automa.model.shots import ModifierName, Shot, ShotName, parse_shot
 from automa.rules.rulings import RulingKey, cite, option
+from automa.rules.yilleph import flipped, flips
 from automa.session.agreement import (
     Contradiction,
     compare_ends,
@@ -276,6 +277,7 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
         HeroShot,
         disc_line,
         health_after,
+        on_teammate,
         resolve,
         trilithon_reshot,
     )
@@ -285,8 +287,10 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
         raise InputError("a hit names the pieces it struck, as in `hit rat-1, rat-2 fireball`")
     if len(set(targets)) != len(targets):
         raise InputError("a hit names each piece it struck once")
+    struck = [_target(battle, target_id) for target_id in targets]
     parsed = _parsed_shot(command.shot)
-    if parsed.name not in HIT_SHOTS:
+    teammates = all(piece.side == Side.HEROES for piece in struck)  # Yilleph's pieces
+    if parsed.name not in HIT_SHOTS and not teammates:  # any piece flips a Yilleph piece
         raise InputError(f"`hit` resolves {', '.join(HIT_SHOTS)}; report a {parsed.name} "
                          f"with `damage ID N`")
     if parsed.name == ShotName.ROLL and len(targets) > 1:  # catacombs-facts.md 1.3
@@ -314,7 +318,14 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
         lines.append(f"dagger: {thrower} ({cite(RulingKey.DAGGER_HERO)}); the thrower now performs "
                      f"move to rune")
     for index, target_id in enumerate(targets):
-        piece = _target(battle, target_id)
+        piece = battle.get(target_id)  # as the hits named before it left it
+        if piece is None:
+            lines.append(f"{target_id}: out of play already, with the piece it is part of")
+            continue
+        if piece.side == Side.HEROES:  # a Yilleph piece: no damage, it flips
+            lines.append(f"{piece.label}: " + "; ".join(on_teammate(piece).lines))
+            battle = battle.with_piece(flipped(piece))
+            continue
         # a part is hit as the piece it is part of (ruling 27), as invulnerable as itself
         whole = battle.piece(piece.part_of) if piece.part_of is not None else piece
         target = replace(whole, invulnerable=piece.invulnerable)
@@ -349,10 +360,13 @@ def _catacomb(attacker: Piece | None) -> bool:
 
 
 def _target(battle: Battle, target_id: str) -> Piece:
+    """A piece a hit may name: the AI's, a neutral one (a wild wyvern), or one of Yilleph's,
+    which any piece's hit flips (ruling 63)."""
     target = battle.get(target_id)
-    if target is None or target.side not in (Side.AI, Side.NEUTRAL):  # a wild wyvern too
+    if target is None or not (target.side in (Side.AI, Side.NEUTRAL) or flips(target)):
         ids = ", ".join(p.id for p in battle.on_table() if p.side in (Side.AI, Side.NEUTRAL))
-        raise InputError(f"no AI or neutral piece {target_id!r} in play (those pieces: {ids})")
+        raise InputError(f"no AI or neutral piece {target_id!r} in play (those pieces: {ids}; "
+                         f"of the heroes', only Yilleph's pieces, which a hit flips)")
     if not battle.placed(target):
         raise InputError(f"{target_id} is on the Teleported! or Devoured! card: it cannot be "
                          f"hit")
