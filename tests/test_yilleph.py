@@ -270,3 +270,13 @@ def test_play_a_heroes_hit_flips_a_yilleph_piece(tmp_path: Path) -> None:
     assert [e["targets"] for e in logged_inputs(folder)] == [["yilleph-w"], ["yilleph"]]
     status = play_lines(folder, ["status", "quit"])  # replayed from the log
     assert "health 5 white side up" in status and "black side up" in status
+
+
+def test_ulom_s_claw_hitting_a_yilleph_piece(catalog: Catalog) -> None:
+    """The claw struck a friendly piece: l.317 "that piece can be moved to an unoccupied rune.
+    The player controlling the friendly piece chooses the rune", and the Yilleph piece flips."""
+    battle = battle_of(catalog, YILLEPH)
+    after, lines = hit(catalog, battle, ["yilleph-w"], "claw", by="elf")
+    assert after.piece("yilleph-w").colour == Colour.BLACK
+    assert lines[0].endswith("Ulom's claw hit a friendly piece: its player may move it to an "
+                             "unoccupied rune of their choice (l.317)")

@@ -86,6 +86,7 @@ class RulingKey(Word):
     VISIT_POOL = "visit-pool"
     TAVERN_BET = "tavern-bet"
     YILLEPH_FLIP = "yilleph-flip"
+    CLAW_HIT = "claw-hit"
 
 
 class Option(Struct, frozen=True):
@@ -674,6 +675,16 @@ RULINGS: tuple[Ruling, ...] = (
            "tokens stand for the flick; the text does not say whether the push comes first.",
            "The piece flips where it was hit, before the push; a piece pushed into a Yilleph "
            "piece flips it too."),
+    Ruling(64, RulingKey.CLAW_HIT, HERO_HITS, "Ulom's claw in a hero's hit",
+           "`hit ... claw` does 1 damage to each AI piece the claw struck, with no modifier (one "
+           "is refused). The claw flick is none of the shot types a card's Nullifies or Reflects "
+           "box lists, and no Monster Vulnerability counts it as a melee; an Antient, a frozen "
+           "piece or a shadow monster still takes none, a Catacomb Lord takes it.",
+           "\"Then his claw piece is flicked. If it hits one or more enemies, it inflicts one "
+           "point of damage to each of them.\" The boxes list shot types (catacombs-facts.md "
+           "1.8); the claw's flick is not named among them.",
+           "The claw is a melee: a box that nullifies or reflects melee stops it, and the "
+           "melee vulnerabilities apply."),
 )
 
 BY_KEY: Mapping[RulingKey, Ruling] = {r.key: r for r in RULINGS}

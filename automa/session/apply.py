@@ -261,8 +261,15 @@ def apply_use(battle: Battle, command: UseCard) -> Battle:
 # A hero's hit on the AI's pieces (rules/hero_hits.py).
 
 def _parsed_shot(text: str) -> Shot:
-    try:  # a fire wall is no shot: the piece hit or was pushed into one
-        return Shot(ShotName.FIRE_WALL) if text == ShotName.FIRE_WALL else parse_shot(text)
+    """The shot a hit names. A fire wall is no shot (the piece hit or was pushed into one), nor
+    Ulom's claw (flicked after his sequence, Red Box l.316): neither takes a modifier."""
+    head = text.split("+")[0].strip()
+    if head in (ShotName.FIRE_WALL, ShotName.CLAW):
+        if head != text.strip():
+            raise InputError(f"{head} takes no modifier: `hit ID {head}`")
+        return Shot(ShotName(head))
+    try:
+        return parse_shot(text)
     except ValueError as error:
         raise InputError(str(error)) from None
 
@@ -323,7 +330,7 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
             lines.append(f"{target_id}: out of play already, with the piece it is part of")
             continue
         if piece.side == Side.HEROES:  # a Yilleph piece: no damage, it flips
-            lines.append(f"{piece.label}: " + "; ".join(on_teammate(piece).lines))
+            lines.append(f"{piece.label}: " + "; ".join(on_teammate(piece, parsed.name).lines))
             battle = battle.with_piece(flipped(piece))
             continue
         # a part is hit as the piece it is part of (ruling 27), as invulnerable as itself
