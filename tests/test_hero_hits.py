@@ -681,7 +681,7 @@ def test_dungeon_family_unmodified_missile_is_critical(catalog: Catalog) -> None
     assert hit(catalog, battle, ["troll"], "melee", on)[0].piece("troll").health == 1
 
 
-# --- Ulom's claw (Red Box l.316, ruling 64) ---------------------------------------------------
+# --- Ulom's claw (Red Box l.316, ruling 68) ---------------------------------------------------
 
 ULOM = '[[piece]]\nid = "ulom"\nside = "heroes"\nat = [10.0, 30.0]\nhealth = 5\n' \
        'starting_health = 6\n[[piece]]\nid = "ulom-claw"\nside = "heroes"\nat = [13.0, 30.0]\n' \
@@ -694,13 +694,13 @@ def test_the_claw_does_one_damage_to_each_enemy_it_hits(catalog: Catalog) -> Non
     battle = battle_of(catalog, ULOM, ai("a", "troll", 40.0), ai("b", "troll", 50.0))
     after, lines = hit(catalog, battle, ["a", "b"], "claw", by="ulom")
     assert (after.piece("a").health, after.piece("b").health) == (1, 1)
-    assert all("Ulom's claw: 1 damage (ruling 64" in line for line in lines)
+    assert all("Ulom's claw: 1 damage (ruling 68" in line for line in lines)
     assert base_damage(HeroShot("claw")) == 1
     assert hit(catalog, lord(catalog), ["lord"], "claw")[0].piece("lord").health == 7
 
 
 def test_no_box_or_vulnerability_acts_on_the_claw(catalog: Catalog) -> None:
-    """Ruling 64: the boxes name shot types (facts 1.8: "the listed shot types do no damage"),
+    """Ruling 68: the boxes name shot types (facts 1.8: "the listed shot types do no damage"),
     the vulnerabilities a hero's melee, missile, fireball or ice (facts 1.9): the claw is none of
     them. A card that nullified or reflected melee, a Zombie's melee-as-critical, a
     Mythological melee's regeneration, an extra-small Vermin's fear: none touches the claw."""
@@ -748,9 +748,9 @@ def test_play_claw_hits_with_the_vulnerabilities_on(tmp_path: Path) -> None:
                               "status", "quit"])
     flat = " ".join(out.split())  # the printout wraps its lines
     assert "claw takes no modifier" in flat
-    assert "Sewer Rat: Ulom's claw: 1 damage (ruling 64: no card box or vulnerability acts on " \
+    assert "Sewer Rat: Ulom's claw: 1 damage (ruling 68: no card box or vulnerability acts on " \
            "it); it dies" in flat
-    assert "Minotaur: Ulom's claw: 1 damage (ruling 64: no card box or vulnerability acts on " \
+    assert "Minotaur: Ulom's claw: 1 damage (ruling 68: no card box or vulnerability acts on " \
            "it); 1 health left" in flat
     assert "regeneration" not in flat and "counts as" not in flat
     assert logged_inputs(folder) == [{"type": "hit", "targets": ["rat-1", "mino"],

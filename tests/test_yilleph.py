@@ -120,7 +120,7 @@ def test_play_hit_on_an_invulnerable_part(tmp_path: Path) -> None:
     assert "troll" in out and "health 2" in out
 
 
-# --- the colour and the flip (l.330-332, ruling 63) ---------------------------------------
+# --- the colour and the flip (l.330-332, ruling 67) ---------------------------------------
 
 # Yilleph as a scenario gives it: the whole piece black with the health, the part white
 YILLEPH = piece("yilleph", "heroes", (10, 20), health=5, colour="black") \
@@ -196,7 +196,7 @@ def test_the_ai_hitting_the_white_piece_flips_it_to_black_on_a_random_rune(
     assert flip.effect == "flip" and "flips to black" in flip.text  # type: ignore[union-attr]
     after = steps[steps.index(flip) + 1:]
     assert [s.kind for s in after] == ["roll", "move"]
-    assert 63 in [r.number for r in result.activations[0].rulings]
+    assert 67 in [r.number for r in result.activations[0].rulings]
     assert pieces_json(result.battle)["yilleph-w"]["colour"] == "black"  # `turn --json`
 
 
@@ -264,7 +264,7 @@ def test_play_a_heroes_hit_flips_a_yilleph_piece(tmp_path: Path) -> None:
     flat = " ".join(out.split())  # the printout wraps its lines
     assert "yilleph-w: a teammate: no damage" in flat
     assert "flips to black, vulnerable (l.330-332); it is moved to a random rune now (roll the " \
-           "Rune Die, then `move yilleph-w rune N`; ruling 63)" in flat
+           "Rune Die, then `move yilleph-w rune N`; ruling 67)" in flat
     assert "yilleph was hit: it flips to white" in flat
     assert "no AI or neutral piece 'elf'" in flat
     assert [e["targets"] for e in logged_inputs(folder)] == [["yilleph-w"], ["yilleph"]]

@@ -287,7 +287,7 @@ def resolve_hit(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, sh
 
 def flip_when_hit(table: Table, battle: Battle, log: StepLog, struck_id: str) -> Battle:
     """A Yilleph piece the shot hit flips over once the hit is resolved, damage and push
-    (l.330-332, ruling 63): flipped to white, the players perform its single rush shot now;
+    (l.330-332, ruling 67): flipped to white, the players perform its single rush shot now;
     flipped to black, the AI rolls the Rune Die and moves it to a random rune."""
     piece = battle.get(struck_id)
     if piece is None or not flips(piece) or not battle.placed(piece):

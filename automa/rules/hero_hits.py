@@ -75,7 +75,7 @@ def base_damage(shot: HeroShot) -> int:
 def defence(shot: HeroShot, target: Piece, spec: MonsterSpec | None) -> str | None:
     """"nullified" or "reflected" when the card's box lists the shot, else None. A frozen
     character loses its defensive properties; with the vulnerabilities, a Wraith Knight's
-    are ignored. Ulom's claw is no shot a box lists (ruling 64)."""
+    are ignored. Ulom's claw is no shot a box lists (ruling 68)."""
     if spec is None or Condition.FROZEN in target.conditions or shot.shot == ShotName.CLAW:
         return None
     if shot.vulnerabilities and target.family == Family.WRAITH_KNIGHT:
@@ -269,7 +269,7 @@ def on_teammate(target: Piece, shot: ShotName | None = None) -> HitOutcome:
     """A Yilleph piece struck in the heroes' turn, by a hero's piece, a ranged piece or another
     Yilleph: "Team members never damage each other" (catacombs-facts.md 1.1), but "When an
     Yilleph piece of either colour is directly hit (not necessarily damaged) by any piece ...
-    it flips over" (l.330, ruling 63). The caller turns the piece over (`flipped`). Struck by
+    it flips over" (l.330, ruling 67). The caller turns the piece over (`flipped`). Struck by
     Ulom's claw: "If it hits a friendly piece, that piece can be moved to an unoccupied rune.
     The player controlling the friendly piece chooses the rune." (l.317)"""
     how = (f"then `move {target.id} ...` where it stops" if flipped(target).colour == Colour.WHITE

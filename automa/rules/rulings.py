@@ -657,7 +657,7 @@ RULINGS: tuple[Ruling, ...] = (
            "heroes, 3 different colours, 1 hero; \"pieces go back in the bag after each "
            "bet\".",
            "A winning bet gives the 2 gold back with the reward."),
-    Ruling(63, RulingKey.YILLEPH_FLIP, SHOTS, "When a Yilleph piece flips",
+    Ruling(67, RulingKey.YILLEPH_FLIP, SHOTS, "When a Yilleph piece flips",
            "A Yilleph piece (a heroes' piece with a `colour`; white is invulnerable) flips when "
            "an AI shot hits it, that is when no zero is drawn for it, once the hit is resolved: "
            "after the damage and the push. Flipped to black, the AI rolls the Rune Die and "
@@ -675,7 +675,7 @@ RULINGS: tuple[Ruling, ...] = (
            "tokens stand for the flick; the text does not say whether the push comes first.",
            "The piece flips where it was hit, before the push; a piece pushed into a Yilleph "
            "piece flips it too."),
-    Ruling(64, RulingKey.CLAW_HIT, HERO_HITS, "Ulom's claw in a hero's hit",
+    Ruling(68, RulingKey.CLAW_HIT, HERO_HITS, "Ulom's claw in a hero's hit",
            "`hit ... claw` does 1 damage to each AI piece the claw struck, with no modifier (one "
            "is refused). The claw flick is none of the shot types a card's Nullifies or Reflects "
            "box lists, and no Monster Vulnerability counts it as a melee; an Antient, a frozen "

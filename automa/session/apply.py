@@ -368,7 +368,7 @@ def _catacomb(attacker: Piece | None) -> bool:
 
 def _target(battle: Battle, target_id: str) -> Piece:
     """A piece a hit may name: the AI's, a neutral one (a wild wyvern), or one of Yilleph's,
-    which any piece's hit flips (ruling 63)."""
+    which any piece's hit flips (ruling 67)."""
     target = battle.get(target_id)
     if target is None or not (target.side in (Side.AI, Side.NEUTRAL) or flips(target)):
         ids = ", ".join(p.id for p in battle.on_table() if p.side in (Side.AI, Side.NEUTRAL))
