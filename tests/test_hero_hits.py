@@ -18,6 +18,7 @@ from automa.cli.main import cli
 from automa.engine.battle import Battle
 from automa.errors import InputError
 from automa.model.pieces import Piece
+from automa.model.shots import ShotName
 from automa.rules.hero_hits import (
     BASE_DAMAGE,
     HeroShot,
@@ -678,3 +679,82 @@ def test_dungeon_family_unmodified_missile_is_critical(catalog: Catalog) -> None
     assert after.get("troll") is None and "counts as critical" in lines[0]
     assert hit(catalog, battle, ["troll"], "missile")[0].piece("troll").health == 1
     assert hit(catalog, battle, ["troll"], "melee", on)[0].piece("troll").health == 1
+
+
+# --- Ulom's claw (Red Box l.316, ruling 68) ---------------------------------------------------
+
+ULOM = '[[piece]]\nid = "ulom"\nside = "heroes"\nat = [10.0, 30.0]\nhealth = 5\n' \
+       'starting_health = 6\n[[piece]]\nid = "ulom-claw"\nside = "heroes"\nat = [13.0, 30.0]\n' \
+       'part_of = "ulom"\n'
+
+
+def test_the_claw_does_one_damage_to_each_enemy_it_hits(catalog: Catalog) -> None:
+    """l.316: "Then his claw piece is flicked. If it hits one or more enemies, it inflicts one
+    point of damage to each of them": both Trolls lose 1; a Lord takes it too."""
+    battle = battle_of(catalog, ULOM, ai("a", "troll", 40.0), ai("b", "troll", 50.0))
+    after, lines = hit(catalog, battle, ["a", "b"], "claw", by="ulom")
+    assert (after.piece("a").health, after.piece("b").health) == (1, 1)
+    assert all("Ulom's claw: 1 damage (ruling 68" in line for line in lines)
+    assert base_damage(HeroShot("claw")) == 1
+    assert hit(catalog, lord(catalog), ["lord"], "claw")[0].piece("lord").health == 7
+
+
+def test_no_box_or_vulnerability_acts_on_the_claw(catalog: Catalog) -> None:
+    """Ruling 68: the boxes name shot types (facts 1.8: "the listed shot types do no damage"),
+    the vulnerabilities a hero's melee, missile, fireball or ice (facts 1.9): the claw is none of
+    them. A card that nullified or reflected melee, a Zombie's melee-as-critical, a
+    Mythological melee's regeneration, an extra-small Vermin's fear: none touches the claw."""
+    orc = monster(catalog, "orc", health=3)
+    for box in ("nullifies", "reflects"):
+        spec = replace(catalog.monsters["orc"], **{box: (ShotName.MELEE,)})
+        assert resolve(HeroShot("melee"), orc, spec).damage == 0
+        out = resolve(HeroShot("claw"), orc, spec)
+        assert (out.damage, out.reflected) == (1, 0)
+    zombie = replace(orc, family="zombie")
+    assert resolve(HeroShot("melee", vulnerabilities=True), zombie, None).damage == 2
+    assert resolve(HeroShot("claw", vulnerabilities=True), zombie, None).damage == 1
+    mino = monster(catalog, "minotaur", health=2)
+    assert resolve(HeroShot("claw", vulnerabilities=True), mino, None).heal_attacker == 0
+    rat = monster(catalog, "sewer-rat", health=2)
+    out = resolve(HeroShot("claw", vulnerabilities=True), rat, catalog.monsters["sewer-rat"])
+    assert not any("fear" in line for line in out.lines)
+
+
+def test_the_claw_spares_what_nothing_damages(catalog: Catalog) -> None:
+    """An Antient is immune to every shot (facts 2.4), a frozen piece "cannot be damaged"
+    (facts 1.6), a shadow monster is destroyed only when pushed off (facts 2.1)."""
+    spec = catalog.monsters["flame-antient"]
+    antient = Piece("an", "ai", "antient", (0.0, 0.0), 1.0, monster=spec.id)
+    assert resolve(HeroShot("claw"), antient, spec).damage == 0
+    frozen = monster(catalog, "orc", conditions=frozenset({"frozen"}))
+    assert resolve(HeroShot("claw"), frozen, None).damage == 0
+    assert resolve(HeroShot("claw"), monster(catalog, "orc", health=None), None).damage == 0
+
+
+def test_the_claw_takes_no_modifier(catalog: Catalog) -> None:
+    battle = battle_of(catalog, ai("a", "troll", 40.0))
+    with pytest.raises(InputError, match=r"^claw takes no modifier: `hit ID claw`$"):
+        hit(catalog, battle, ["a"], "claw+critical")
+
+
+def test_play_claw_hits_with_the_vulnerabilities_on(tmp_path: Path) -> None:
+    """Through `automa play`, Monster Vulnerabilities on: `hit rat-1, mino claw by ulom` does 1
+    to each (the Minotaur keeps 1 of 2, Ulom is not healed as a melee on a Mythological
+    monster would heal him); `claw+critical` is refused; logged as one `hit`, replayed."""
+    folder = new_session(tmp_path, HEAD + '[rulings]\nmonster-vulnerabilities = "on"\n' + ELF
+                         + ULOM + ai("rat-1", "sewer-rat", 30.0) + ai("mino", "minotaur", 50.0)
+                         + "[chance]\nseed = 1\n" + OPEN_MAT)
+    out = play_lines(folder, ["hit mino claw+critical by ulom", "hit rat-1, mino claw by ulom",
+                              "status", "quit"])
+    flat = " ".join(out.split())  # the printout wraps its lines
+    assert "claw takes no modifier" in flat
+    assert "Sewer Rat: Ulom's claw: 1 damage (ruling 68: no card box or vulnerability acts on " \
+           "it); it dies" in flat
+    assert "Minotaur: Ulom's claw: 1 damage (ruling 68: no card box or vulnerability acts on " \
+           "it); 1 health left" in flat
+    assert "regeneration" not in flat and "counts as" not in flat
+    assert logged_inputs(folder) == [{"type": "hit", "targets": ["rat-1", "mino"],
+                                      "shot": "claw", "by": "ulom"}]
+    status = play_lines(folder, ["status", "quit"])
+    assert "ulom               ( 10.0,  30.0) health 5" in status
+    assert "mino               ( 50.0,  60.0) health 1" in status

@@ -79,8 +79,10 @@ def measured_to(sightings: tuple[Sighting, ...], target_id: str | None) -> str |
 
 
 def note_part_hit(battle: Battle, log: StepLog, piece_id: str) -> None:
+    """A hit on a part counts against its owner; an invulnerable part's says so itself (it
+    damages neither piece)."""
     piece = battle.get(piece_id)
-    if piece is not None and piece.part_of is not None:
+    if piece is not None and piece.part_of is not None and not piece.invulnerable:
         owner = battle.piece(piece.part_of)
         log.add(NoteStep(f"{piece.label} is part of {owner.label}: the hit counts against "
                          f"{owner.label}"))
@@ -98,12 +100,15 @@ def keep_together(table: Table, before: Battle, battle: Battle, log: StepLog,
     """"If the two pieces are hit ... resulting in them being separated, the claw piece is
     immediately moved back to within 2.5cm (1") of the hero piece": after `moved_id` was moved
     by a hit, a part that was within 2.5 cm of its owner and no longer is goes back beside it,
-    on the side where it now lies."""
+    on the side where it now lies. Ulom's rule (l.318): Yilleph's pieces (with a colour) are
+    never put back together."""
     owner_id = character_of(battle, moved_id)
     owner = battle.get(owner_id)
-    if owner is None or not battle.placed(owner):
+    if owner is None or not battle.placed(owner) or owner.colour is not None:
         return battle
     for part in parts_of(battle, owner_id):
+        if part.colour is not None:
+            continue
         was_owner, was_part = before.get(owner_id), before.get(part.id)
         if was_owner is None or was_part is None or edge_distance(was_owner, was_part) > TOGETHER:
             continue  # apart before the hit: the hit did not separate them

@@ -34,11 +34,12 @@ from automa.geometry.table import edge_distance
 from automa.geometry.templates import attack_cover
 from automa.model.components import DamageToken
 from automa.model.monsters import EffectSpec
-from automa.model.pieces import Condition, Kind, Piece
+from automa.model.pieces import Colour, Condition, Kind, Piece
 from automa.model.provenance import Provenance
 from automa.model.shots import ModifierName, Shot, ShotName
 from automa.rules.rulings import RulingKey
 from automa.rules.tokens import discard, draw, pour_back, refill_if_empty, token_levels
+from automa.rules.yilleph import flip_line, flipped, flips
 
 TARGET_TILE_RETRIES = 24
 
@@ -116,9 +117,15 @@ def _reset_others(table: Table, battle: Battle, log: StepLog, level: int) -> Bat
     return battle
 
 
-def damage(battle: Battle, log: StepLog, piece_id: str, amount: int) -> Battle:
+def damage(battle: Battle, log: StepLog, struck_id: str, amount: int) -> Battle:
+    """`amount` damage from a hit on the piece `struck_id`: its character loses the health (a
+    part's owner, ruling 27), unless the piece struck is invulnerable (`unharmed`) or the
+    character has no health track."""
+    if unharmed(battle, log, struck_id):
+        return battle
+    piece_id = character_of(battle, struck_id)
     piece = battle.piece(piece_id)
-    if piece.health is None or piece.invulnerable:
+    if piece.health is None:
         log.add(NoteStep(f"{piece.label} is invulnerable: no damage, but the hit still counts"))
         return battle
     after = max(0, piece.health - amount)
@@ -128,6 +135,22 @@ def damage(battle: Battle, log: StepLog, piece_id: str, amount: int) -> Battle:
     if died:
         return leave_play(battle, log, piece_id, "dead")
     return battle.with_piece(piece.altered(health=after))
+
+
+def unharmed(battle: Battle, log: StepLog, struck_id: str) -> bool:
+    """An invulnerable piece struck (the white Yilleph, l.326) takes no damage, and neither
+    does the character it is part of: the hit still counts (it pushes, it flips a Yilleph)."""
+    struck = battle.piece(struck_id)
+    if not struck.invulnerable:
+        return False
+    owner = battle.get(struck.part_of) if struck.part_of is not None else None
+    whole = f" or to {owner.label}, the piece it is part of" if owner is not None else ""
+    if owner is not None:
+        log.ruling(RulingKey.PARTS, f"a hit on an invulnerable part damages its owner no more "
+                                    f"than itself: {owner.label} takes none")
+    log.add(NoteStep(f"{struck.label} is invulnerable: no damage to it{whole}, but the hit "
+                     f"still counts"))
+    return True
 
 
 def apply_modifiers(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
@@ -247,43 +270,67 @@ def resolve_hit(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, sh
     battle, drawn = draw_tokens(table, battle, log, shot)
     tokens = [t for _, t in drawn]
     if any(t.value == 0 for t in tokens):
+        struck = False
         if len(tokens) > 1:
-            battle = _partly_zero(table, battle, log, tokens, target_id)
+            battle, struck = _partly_zero(table, battle, log, tokens, target_id)
         else:
             log.add(NoteStep("a zero: the shot misses (no damage, no effect, no push)"))
-        return discard_tokens(table, battle, log, drawn)
+        battle = discard_tokens(table, battle, log, drawn)
+        return flip_when_hit(table, battle, log, target_id) if struck else battle
     note_part_hit(battle, log, target_id)
     amount = sum(t.value for t in tokens)
     on_hit = ON_HIT.get(shot.name, _damage_and_push)
     battle = on_hit(table, battle, log, ctx, shot, target_id, amount)
-    return discard_tokens(table, battle, log, drawn)
+    battle = discard_tokens(table, battle, log, drawn)
+    return flip_when_hit(table, battle, log, target_id)
+
+
+def flip_when_hit(table: Table, battle: Battle, log: StepLog, struck_id: str) -> Battle:
+    """A Yilleph piece the shot hit flips over once the hit is resolved, damage and push
+    (l.330-332, ruling 67): flipped to white, the players perform its single rush shot now;
+    flipped to black, the AI rolls the Rune Die and moves it to a random rune."""
+    piece = battle.get(struck_id)
+    if piece is None or not flips(piece) or not battle.placed(piece):
+        return battle  # no Yilleph, or it died of the hit (its pieces left play)
+    turned = flipped(piece)
+    battle = battle.with_piece(turned)
+    log.ruling(RulingKey.YILLEPH_FLIP,
+               "a Yilleph piece hit by the AI's shot (no zero drawn) flips once the hit is "
+               "resolved, after the damage and the push")
+    if turned.colour == Colour.WHITE:
+        log.add(EffectStep(piece.id, "flip", f"{flip_line(piece)} (then `move {piece.id} ...` "
+                                             f"where it stops)"))
+        return battle
+    log.add(EffectStep(piece.id, "flip", f"{flip_line(piece)}: the AI rolls the Rune Die"))
+    return to_random_rune(table, battle, log, piece.id, "flipped to black: move to random rune")
 
 
 def _partly_zero(table: Table, battle: Battle, log: StepLog, tokens: list[DamageToken],
-                 target_id: str) -> Battle:
+                 target_id: str) -> tuple[Battle, bool]:
     """Several tokens, a zero among them (the boulder): ruling 17 reads the zero as a miss of
-    the whole shot, or lets the other tokens' damage stand (no push, no effect)."""
+    the whole shot, or lets the other tokens' damage stand (no push, no effect). Whether the
+    piece was hit after all."""
     amount = sum(t.value for t in tokens)
     if table.option(RulingKey.BOULDER_ZERO) == "miss" or amount == 0:
         log.ruling(RulingKey.BOULDER_ZERO,
                    "one zero among the shot's tokens: the whole shot misses")
         log.add(NoteStep("a zero: the shot misses (no damage, no effect, no push)"))
-        return battle
+        return battle, False
     log.ruling(RulingKey.BOULDER_ZERO,
                "a zero among the shot's tokens: the others' damage stands, no "
                "push (your table's reading)")
     log.add(NoteStep(f"a zero among the tokens: {amount} damage, no effect, no push"))
-    return damage(battle, log, character_of(battle, target_id), amount)
+    return damage(battle, log, target_id, amount), True
 
 
 def _damage_and_push(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: Shot,
                      target_id: str, amount: int) -> Battle:
     """The character takes the damage and the effects; the piece struck is pushed."""
     character = character_of(battle, target_id)
-    if spared_by_ice(table, log, battle.piece(character)):
-        amount = 0
+    if unharmed(battle, log, target_id) or spared_by_ice(table, log, battle.piece(character)):
+        amount = 0  # no damage done: no effect that needs it
     else:
-        battle = damage(battle, log, character, amount)
+        battle = damage(battle, log, target_id, amount)
     battle = apply_modifiers(table, battle, log, ctx, shot, character, amount)
     if shot.name == ShotName.DEVOUR:
         battle = _devour_shot(table, battle, log, ctx, character, amount)
@@ -359,7 +406,7 @@ def _portal_trap(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, s
                  target_id: str, amount: int) -> Battle:
     """A character hit by the portal trap rolls the D12 on the portal table, which decides the
     damage and the move (the token only decided the hit; no push)."""
-    target_id = character_of(battle, target_id)
+    struck, target_id = target_id, character_of(battle, target_id)
     target = battle.get(target_id)
     if target is None:
         return battle
@@ -372,7 +419,7 @@ def _portal_trap(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, s
         "hidden-cave": "no damage; onto the Hidden Cave card or a free rune of their choice",
     }[result]))
     if loss:
-        battle = damage(battle, log, target_id, loss)
+        battle = damage(battle, log, struck, loss)
     target = battle.get(target_id)
     if target is None:
         return battle

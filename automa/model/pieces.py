@@ -46,6 +46,15 @@ class Kind(Word):
     WILD_WYVERN = "wild-wyvern"
 
 
+class Colour(Word):
+    """The face up of one of Yilleph the Illusionist's two-sided pieces (Red Box l.320-335): "The
+    white Yilleph is invulnerable ... The black Yilleph is vulnerable to damage"; a direct hit
+    flips it over."""
+
+    WHITE = "white"
+    BLACK = "black"
+
+
 # The kinds each side fields, the first its default; an Antient may also be the heroes' (won
 # in the Hidden Cave: `SIDE_KINDS`).
 HERO_KINDS = (Kind.HERO, Kind.ALLY, Kind.FAMILIAR, Kind.MOUNT, Kind.ASSISTANT)
@@ -55,6 +64,7 @@ SIDE_KINDS: dict[Side, tuple[Kind, ...]] = {Side.HEROES: (*HERO_KINDS, Kind.ANTI
                                             Side.AI: AI_KINDS, Side.NEUTRAL: NEUTRAL_KINDS}
 SIDES = tuple(Side)
 CONDITIONS = tuple(Condition)
+COLOURS = tuple(Colour)
 
 Point = tuple[float, float]
 
@@ -81,6 +91,7 @@ class Piece(Struct, frozen=True):
     flying: bool = False
     invulnerable: bool = False  # e.g. Yilleph's white pieces: hit and pushed, never damaged
     part_of: str | None = None  # e.g. Ulom's claw: targeted as part of Ulom
+    colour: Colour | None = None  # Yilleph's pieces: the side face up (white: invulnerable)
     used: tuple[str, ...] = ()  # a hero's cards used in this room: "elven-arrow (room)"
 
     @property

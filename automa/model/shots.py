@@ -45,6 +45,8 @@ class ShotName(Word):
     SUMMON = "summon"
     # no shot: a hero's `hit` names it when a piece hit, or was pushed into, a fire wall
     FIRE_WALL = "fire-wall"
+    # no card's shot: Ulom's claw flicked after his sequence (Red Box l.316), in a hero's `hit`
+    CLAW = "claw"
 
 
 class ModifierName(Word):

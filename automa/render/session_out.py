@@ -112,9 +112,10 @@ def status_text(state: SessionState, unmeasured: Collection[str] = frozenset(),
             extra = "".join(f" {k} {getattr(p, k)}" for k in ("gold", "poison", "items")
                             if side == Side.HEROES)
             conditions = f" [{', '.join(sorted(p.conditions))}]" if p.conditions else ""
+            colour = f" {p.colour} side up" if p.colour is not None else ""  # Yilleph's
             where = ("(not measured)" if p.id in unmeasured
                      else f"({p.at[0]:5.1f}, {p.at[1]:5.1f})")
-            lines.append(f"    {p.id:<18} {where:<14}{health}{extra}{conditions}")
+            lines.append(f"    {p.id:<18} {where:<14}{health}{colour}{extra}{conditions}")
     boards = hero_boards(state)
     if boards:
         lines.append("  Hero boards:")

@@ -14,19 +14,21 @@ from msgspec.structs import replace
 
 from automa.model.components import Family
 from automa.model.monsters import MonsterSpec
-from automa.model.pieces import Condition, Kind, Piece, Side
+from automa.model.pieces import Colour, Condition, Kind, Piece, Side
 from automa.model.shots import RANGED_SHOTS, ModifierName, ShotName
 from automa.rules.rulings import RulingKey, cite
+from automa.rules.yilleph import flip_line, flipped
 
 # base damage of a hero's shot that lands (the card's shot icon); critical adds 1. Printed
 # rules: bite 2 and roll 2 unmodified (catacombs-facts.md 1.3, Dized "character shots" and
 # "roll shots"); the sword is "functionally equivalent to the bite shot, inflicting two points
-# of damage in its unmodified form" (red-box-solo-rules.txt l.358).
+# of damage in its unmodified form" (red-box-solo-rules.txt l.358); Ulom's claw "inflicts one
+# point of damage to each of them" (l.316).
 BASE_DAMAGE = {
     ShotName.MELEE: 1, ShotName.BITE: 2, ShotName.ROLL: 2, ShotName.SWORD: 2,
     ShotName.DEVOUR: 1, ShotName.MISSILE: 1, ShotName.FIREBALL: 1, ShotName.GIANT_FIREBALL: 2,
     ShotName.TARGET: 1, ShotName.BOOMERANG: 1, ShotName.SCORCHED_EARTH: 2, ShotName.DAGGER: 1,
-    ShotName.ICE: 0, ShotName.PORTAL_TRAP: 0, ShotName.FIRE_WALL: 0,
+    ShotName.ICE: 0, ShotName.PORTAL_TRAP: 0, ShotName.FIRE_WALL: 0, ShotName.CLAW: 1,
 }
 HIT_SHOTS = tuple(BASE_DAMAGE)
 # all a Lord feels
@@ -73,8 +75,8 @@ def base_damage(shot: HeroShot) -> int:
 def defence(shot: HeroShot, target: Piece, spec: MonsterSpec | None) -> str | None:
     """"nullified" or "reflected" when the card's box lists the shot, else None. A frozen
     character loses its defensive properties; with the vulnerabilities, a Wraith Knight's
-    are ignored."""
-    if spec is None or Condition.FROZEN in target.conditions:
+    are ignored. Ulom's claw is no shot a box lists (ruling 68)."""
+    if spec is None or Condition.FROZEN in target.conditions or shot.shot == ShotName.CLAW:
         return None
     if shot.vulnerabilities and target.family == Family.WRAITH_KNIGHT:
         return None
@@ -168,6 +170,12 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
         return _iced(shot, target, out)
     if shot.shot == ShotName.FIRE_WALL:
         return _fire_wall(shot, target, out)
+    if target.invulnerable:  # nothing the shot does after this point acts without damage
+        return out.say("invulnerable: no damage, and no modifier (each needs damage)")
+    if shot.shot == ShotName.CLAW:  # "one point of damage to each of them" (l.316)
+        return _damaged(replace(out, damage=BASE_DAMAGE[ShotName.CLAW]).say(
+            f"Ulom's claw: 1 damage ({cite(RulingKey.CLAW_HIT)}: no card box or vulnerability "
+            f"acts on it)"), target)
     extra = vulnerable_as(shot, target, spec)
     if extra is not None:
         out = out.say(f"Monster Vulnerabilities ({target.family}, "
@@ -242,9 +250,11 @@ def _fire_wall(shot: HeroShot, target: Piece, out: HitOutcome) -> HitOutcome:
 
 
 def _damaged(out: HitOutcome, target: Piece) -> HitOutcome:
-    """Shadow monsters and invulnerable pieces take no damage; the rest lose health."""
+    """Invulnerable pieces and shadow monsters take no damage; the rest lose health."""
     if out.damage <= 0:
         return out
+    if target.invulnerable:
+        return replace(out, damage=0).say("invulnerable: no damage")
     if target.health is None and target.side == Side.NEUTRAL:
         return replace(out, damage=0).say("no health track in the scenario: no damage counted "
                                           "(give the piece its health to track it)")
@@ -252,8 +262,23 @@ def _damaged(out: HitOutcome, target: Piece) -> HitOutcome:
         return replace(out, damage=0).say(
             "a shadow monster: no damage; it is destroyed only when pushed "
             "completely off the playmat")
-    if target.invulnerable:
-        return replace(out, damage=0).say("invulnerable: no damage")
+    return out
+
+
+def on_teammate(target: Piece, shot: ShotName | None = None) -> HitOutcome:
+    """A Yilleph piece struck in the heroes' turn, by a hero's piece, a ranged piece or another
+    Yilleph: "Team members never damage each other" (catacombs-facts.md 1.1), but "When an
+    Yilleph piece of either colour is directly hit (not necessarily damaged) by any piece ...
+    it flips over" (l.330, ruling 67). The caller turns the piece over (`flipped`). Struck by
+    Ulom's claw: "If it hits a friendly piece, that piece can be moved to an unoccupied rune.
+    The player controlling the friendly piece chooses the rune." (l.317)"""
+    how = (f"then `move {target.id} ...` where it stops" if flipped(target).colour == Colour.WHITE
+           else f"roll the Rune Die, then `move {target.id} rune N`")
+    out = HitOutcome(lines=("a teammate: no damage (team members never damage each other)",
+                            f"{flip_line(target)} ({how}; {cite(RulingKey.YILLEPH_FLIP)})"))
+    if shot == ShotName.CLAW:
+        out = out.say("Ulom's claw hit a friendly piece: its player may move it to an "
+                      "unoccupied rune of their choice (l.317)")
     return out
 
 

@@ -89,6 +89,8 @@ class RulingKey(Word):
     TELEPORTED_BY_HEROES = "teleported-by-heroes"
     FROZEN_TURN = "frozen-turn"
     ANTIENT_TURNS = "antient-turns"
+    YILLEPH_FLIP = "yilleph-flip"
+    CLAW_HIT = "claw-hit"
 
 
 class Option(Struct, frozen=True):
@@ -352,7 +354,7 @@ RULINGS: tuple[Ruling, ...] = (
            "(measure to Ulom's claw)\" and the JSON adds `aim_piece` and `measured_to`. A hit on "
            "the claw damages Ulom and its effects land on Ulom; a kill removes both pieces. An "
            "`invulnerable` piece (Yilleph's white side) can be targeted and pushed, never "
-           "damaged.",
+           "damaged; a hit on an invulnerable part damages its owner no more than itself.",
            "\"Both Ulom's piece and his claw piece start in play. Damage may be inflicted on "
            "either piece.\" \"The white Yilleph is invulnerable\".",
            "Measure only to Ulom's own piece."),
@@ -745,6 +747,34 @@ RULINGS: tuple[Ruling, ...] = (
            "Antients not under its control.\"",
            "The card changes hands once a round: an Antient the heroes used this round sits out "
            "this round's AI turn, and the Overseer uses it in the next."),
+    Ruling(67, RulingKey.YILLEPH_FLIP, SHOTS, "When a Yilleph piece flips",
+           "A Yilleph piece (a heroes' piece with a `colour`; white is invulnerable) flips when "
+           "an AI shot hits it, that is when no zero is drawn for it, once the hit is resolved: "
+           "after the damage and the push. Flipped to black, the AI rolls the Rune Die and "
+           "moves it to a random rune as any random-rune move (an occupied rune, or its own, "
+           "means it stays); flipped to white, the printout tells the players to perform its "
+           "single rush shot now and `move` it where it stops. A piece a push stops against, "
+           "the push's sweep, is no hit. In the heroes' turn `hit` names a Yilleph piece that "
+           "a piece struck: it flips, and takes no damage (team members never damage each "
+           "other).",
+           "\"When an Yilleph piece of either colour is directly hit (not necessarily damaged) "
+           "by any piece including a character, shield, ranged piece, or another Yilleph, it "
+           "flips over (after applicable damage is inflicted). When it flips to white, the "
+           "player controlling the affected Yilleph immediately performs a single rush shot. "
+           "When it flips to black, it is immediately moved to a random rune.\" The AI's "
+           "tokens stand for the flick; the text does not say whether the push comes first.",
+           "The piece flips where it was hit, before the push; a piece pushed into a Yilleph "
+           "piece flips it too."),
+    Ruling(68, RulingKey.CLAW_HIT, HERO_HITS, "Ulom's claw in a hero's hit",
+           "`hit ... claw` does 1 damage to each AI piece the claw struck, with no modifier (one "
+           "is refused). The claw flick is none of the shot types a card's Nullifies or Reflects "
+           "box lists, and no Monster Vulnerability counts it as a melee; an Antient, a frozen "
+           "piece or a shadow monster still takes none, a Catacomb Lord takes it.",
+           "\"Then his claw piece is flicked. If it hits one or more enemies, it inflicts one "
+           "point of damage to each of them.\" The boxes list shot types (catacombs-facts.md "
+           "1.8); the claw's flick is not named among them.",
+           "The claw is a melee: a box that nullifies or reflects melee stops it, and the "
+           "melee vulnerabilities apply."),
 )
 
 BY_KEY: Mapping[RulingKey, Ruling] = {r.key: r for r in RULINGS}

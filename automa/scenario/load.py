@@ -24,7 +24,17 @@ from automa.geometry.table import PLACEMENT_TOLERANCE, build_table
 from automa.model.components import FAMILIES, DamageToken, DirectionTile
 from automa.model.modes import LosTest
 from automa.model.monsters import LordSpec, MonsterSpec
-from automa.model.pieces import CONDITIONS, SIDE_KINDS, SIDES, Condition, Kind, Piece, Side
+from automa.model.pieces import (
+    COLOURS,
+    CONDITIONS,
+    SIDE_KINDS,
+    SIDES,
+    Colour,
+    Condition,
+    Kind,
+    Piece,
+    Side,
+)
 from automa.model.playmat import Playmat
 from automa.model.scenario import (
     LOS_TESTS,
@@ -251,12 +261,14 @@ def _piece(rec: Record, catalog: Catalog) -> Piece:
         _require_known(rec, catalog, spec)
     health_default = base.health if base.health is not None else ...
     health: int | None
+    colour, invulnerable = _colour(rec, side)
     if rec.has("part_of") and rec.has("health"):
         raise rec.fail("health", "a part has no health of its own: a hit on it damages the "
                                  "piece it is part of")
     if rec.has("part_of"):
         health = None
-    elif side == Side.HEROES and kind != Kind.ANTIENT and not rec.has("invulnerable"):
+    elif side == Side.HEROES and kind != Kind.ANTIENT and (colour is not None
+                                                           or not rec.has("invulnerable")):
         health = rec.integer("health", low=1, high=99)
     elif rec.has("health") or base.health is not None:
         health = rec.integer("health", health_default, low=1, high=99)
@@ -289,9 +301,28 @@ def _piece(rec: Record, catalog: Catalog) -> Piece:
         if rec.has("starting_health") else base.starting_health,
         conditions=conditions,
         flying=rec.boolean("flying", False),
-        invulnerable=rec.boolean("invulnerable", False),
+        invulnerable=invulnerable,
         part_of=rec.optional_string("part_of"),
+        colour=colour,
     )
+
+
+def _colour(rec: Record, side: Side) -> tuple[Colour | None, bool]:
+    """A Yilleph piece's `colour`, the side face up, and whether the piece is invulnerable:
+    white is, black is not (l.326), and a direct hit flips it (rules/yilleph.py). Without a
+    colour, `invulnerable` says it (default false)."""
+    if not rec.has("colour"):
+        return None, rec.boolean("invulnerable", False)
+    colour = rec.choice("colour", COLOURS)
+    if side != Side.HEROES:
+        raise rec.fail("colour", "only Yilleph the Illusionist's pieces have a colour: give it "
+                                 "on a heroes' piece")
+    white = colour == Colour.WHITE
+    if rec.has("invulnerable") and rec.boolean("invulnerable") != white:
+        raise rec.fail("invulnerable", f"a {colour} Yilleph piece is "
+                                       f"{'invulnerable' if white else 'vulnerable'}: leave "
+                                       f"`invulnerable` out, the colour says it")
+    return colour, white
 
 
 def _sequences(rec: Record, catalog: Catalog) -> tuple[Sequence, ...]:

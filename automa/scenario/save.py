@@ -63,7 +63,9 @@ def _piece_lines(piece: Piece) -> list[str]:
         lines.append(f"sequences = {_list([_s(s.notation()) for s in piece.sequences])}")
     if piece.flying:
         lines.append("flying = true")
-    if piece.invulnerable:
+    if piece.colour is not None:  # a Yilleph piece: its colour says whether it is invulnerable
+        lines.append(f"colour = {_s(piece.colour)}")
+    elif piece.invulnerable:
         lines.append("invulnerable = true")
     if piece.part_of:
         lines.append(f"part_of = {_s(piece.part_of)}")

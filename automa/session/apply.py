@@ -37,6 +37,7 @@ from automa.model.pieces import Condition, Kind, Piece, Side
 from automa.model.scenario import Bag, Scenario
 from automa.model.shots import ModifierName, Shot, ShotName, parse_shot
 from automa.rules.rulings import RulingKey, cite, option
+from automa.rules.yilleph import flipped, flips
 from automa.session.agreement import (
     Contradiction,
     compare_ends,
@@ -262,8 +263,15 @@ def apply_use(battle: Battle, command: UseCard) -> Battle:
 # A hero's hit on the AI's pieces (rules/hero_hits.py).
 
 def _parsed_shot(text: str) -> Shot:
-    try:  # a fire wall is no shot: the piece hit or was pushed into one
-        return Shot(ShotName.FIRE_WALL) if text == ShotName.FIRE_WALL else parse_shot(text)
+    """The shot a hit names. A fire wall is no shot (the piece hit or was pushed into one), nor
+    Ulom's claw (flicked after his sequence, Red Box l.316): neither takes a modifier."""
+    head = text.split("+")[0].strip()
+    if head in (ShotName.FIRE_WALL, ShotName.CLAW):
+        if head != text.strip():
+            raise InputError(f"{head} takes no modifier: `hit ID {head}`")
+        return Shot(ShotName(head))
+    try:
+        return parse_shot(text)
     except ValueError as error:
         raise InputError(str(error)) from None
 
@@ -278,6 +286,7 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
         HeroShot,
         disc_line,
         health_after,
+        on_teammate,
         resolve,
         trilithon_reshot,
     )
@@ -287,8 +296,10 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
         raise InputError("a hit names the pieces it struck, as in `hit rat-1, rat-2 fireball`")
     if len(set(targets)) != len(targets):
         raise InputError("a hit names each piece it struck once")
+    struck = [_target(battle, target_id) for target_id in targets]
     parsed = _parsed_shot(command.shot)
-    if parsed.name not in HIT_SHOTS:
+    teammates = all(piece.side == Side.HEROES for piece in struck)  # Yilleph's pieces
+    if parsed.name not in HIT_SHOTS and not teammates:  # any piece flips a Yilleph piece
         raise InputError(f"`hit` resolves {', '.join(HIT_SHOTS)}; report a {parsed.name} "
                          f"with `damage ID N`")
     if parsed.name == ShotName.ROLL and len(targets) > 1:  # catacombs-facts.md 1.3
@@ -316,7 +327,17 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
         lines.append(f"dagger: {thrower} ({cite(RulingKey.DAGGER_HERO)}); the thrower now performs "
                      f"move to rune")
     for index, target_id in enumerate(targets):
-        target = _target(battle, target_id)
+        piece = battle.get(target_id)  # as the hits named before it left it
+        if piece is None:
+            lines.append(f"{target_id}: out of play already, with the piece it is part of")
+            continue
+        if piece.side == Side.HEROES:  # a Yilleph piece: no damage, it flips
+            lines.append(f"{piece.label}: " + "; ".join(on_teammate(piece, parsed.name).lines))
+            battle = battle.with_piece(flipped(piece))
+            continue
+        # a part is hit as the piece it is part of (ruling 27), as invulnerable as itself
+        whole = battle.piece(piece.part_of) if piece.part_of is not None else piece
+        target = replace(whole, invulnerable=piece.invulnerable)
         spec = monsters.get(target.monster) if target.monster else None
         shot = HeroShot(parsed.name, modifiers, _catacomb(attacker), poison,
                         rolls[index] if parsed.name == ShotName.PORTAL_TRAP else None,
@@ -324,7 +345,9 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
         out = resolve(shot, target, spec, modified=index == 0)
         after = health_after(target, out)
         said = disc_line(target, out, spec)
-        lines.append(f"{target.label}: " + "; ".join([*out.lines, *([said] if said else [])]))
+        named = piece.label if piece is whole else f"{piece.label} (part of {whole.label})"
+        lines.append(f"{named}: " + "; ".join([*out.lines, *([said] if said else [])]))
+        target = whole
         if after is not None and after <= 0:
             why = f"killed by {attacker.id}" if attacker is not None else "dead"
             battle = _free_devoured(battle.without(target.id, why), target, lines)
@@ -347,10 +370,13 @@ def _catacomb(attacker: Piece | None) -> bool:
 
 
 def _target(battle: Battle, target_id: str) -> Piece:
+    """A piece a hit may name: the AI's, a neutral one (a wild wyvern), or one of Yilleph's,
+    which any piece's hit flips (ruling 67)."""
     target = battle.get(target_id)
-    if target is None or target.side not in (Side.AI, Side.NEUTRAL):  # a wild wyvern too
+    if target is None or not (target.side in (Side.AI, Side.NEUTRAL) or flips(target)):
         ids = ", ".join(p.id for p in battle.on_table() if p.side in (Side.AI, Side.NEUTRAL))
-        raise InputError(f"no AI or neutral piece {target_id!r} in play (those pieces: {ids})")
+        raise InputError(f"no AI or neutral piece {target_id!r} in play (those pieces: {ids}; "
+                         f"of the heroes', only Yilleph's pieces, which a hit flips)")
     if not battle.placed(target):
         raise InputError(f"{target_id} is on the Teleported! or Devoured! card: it cannot be "
                          f"hit")

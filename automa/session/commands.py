@@ -369,11 +369,12 @@ class ReturnToMat(Struct, frozen=True):
 
 
 class Hit(Struct, frozen=True):
-    """A hero's hit on the AI's pieces, resolved by the rules (rules/hero_hits.py): the pieces
-    struck, the shot with its modifiers ("fireball+poison"), the hero who shot, whether it went
-    through the Trilithon. Answers it needs: the Poison card's value for a poison shot, one D12
-    per piece for the Portal Trap; `last_damaged` (the chain modifier: what the hero's previous
-    shot this turn damaged) is filled in from the log when it is done."""
+    """A hero's hit on the AI's pieces, resolved by the rules (rules/hero_hits.py), or on a
+    Yilleph piece, which flips (rules/yilleph.py): the pieces struck, the shot with its
+    modifiers ("fireball+poison"), the hero who shot, whether it went through the Trilithon.
+    Answers it needs: the Poison card's value for a poison shot, one D12 per piece for the
+    Portal Trap; `last_damaged` (the chain modifier: what the hero's previous shot this turn
+    damaged) is filled in from the log when it is done."""
 
     TYPE: ClassVar[str] = "hit"
     targets: tuple[str, ...]

@@ -13,7 +13,7 @@ from msgspec import Struct
 from automa.engine.battle import Battle
 from automa.errors import InputError
 from automa.model.components import DamageToken
-from automa.model.pieces import Piece
+from automa.model.pieces import Colour, Piece
 from automa.model.scenario import Bag
 from automa.model.shots import parse_sequence
 
@@ -71,6 +71,8 @@ def _piece(data: Any) -> Piece:
     values["sequences"] = tuple(parse_sequence(str(s)) for s in values.get("sequences", []))
     values["conditions"] = frozenset(map(str, values.get("conditions", [])))
     values["used"] = tuple(map(str, values.get("used", [])))
+    if values.get("colour") is not None:
+        values["colour"] = Colour(str(values["colour"]))
     known = set(Piece.__struct_fields__)
     return Piece(**{k: v for k, v in values.items() if k in known})
 

@@ -82,8 +82,10 @@ HEROES_HELP = """Heroes' turn: report what happened at the table, then `done`.
                         fear, ice, devour, petrify, dagger, portal-trap; chain remembers the
                         hero's last damaged piece when `by HERO` is named), e.g.
                         hit rat-1, rat-2 fireball by elf; `trilithon`: it went through it;
+                        hit rat-1, rat-2 claw by ulom: Ulom's claw, 1 damage to each;
                         hit skel-1 fire-wall: it hit or was pushed into a fire wall;
-                        a neutral piece (a wild wyvern) can be hit too
+                        a neutral piece (a wild wyvern) can be hit too, and a Yilleph
+                        piece struck by any piece flips: hit yilleph-2 rush by elf
   damage ID N [by HERO] raw damage on any piece, no rules applied (name the hero for the summary)
   heal ID N
   used HERO CARD room|game   a card used (Ability, Item, Spell): once per room or per game
