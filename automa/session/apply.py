@@ -339,7 +339,7 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
 
 
 def _catacomb(attacker: Piece | None) -> bool:
-    """Ruling 48: a hero piece named with `by` is a Catacomb hero in a Catacombs 3E battle."""
+    """Ruling 53: a hero piece named with `by` is a Catacomb hero in a Catacombs 3E battle."""
     return attacker is not None and attacker.kind == Kind.HERO
 
 
