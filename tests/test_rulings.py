@@ -134,6 +134,7 @@ def test_rulings_command_lists_and_shows() -> None:
     assert listed.exit_code == 0 and "20. Ice and the push" in listed.output
     shown = CliRunner().invoke(cli, ["rulings", "37", "--json"])
     assert json.loads(shown.output)["rulings"][0]["options"] == ["d12", "card"]
+    assert json.loads(shown.output)["rulings"][0]["marked"] == ["turn"]
     assert CliRunner().invoke(cli, ["rulings", "0"]).exit_code == 2
 
 

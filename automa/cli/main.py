@@ -496,7 +496,8 @@ def rulings(number: int | None, as_json: bool) -> None:
         emit_json({"rulings": [
             {"number": r.number, "key": r.key, "title": r.title, "text": r.text,
              "rests_on": r.rests_on, "alternative": r.alternative, "setting": r.where
-             if r.options else None, "options": [o.value for o in r.options]}
+             if r.options else None, "options": [o.value for o in r.options],
+             "marked": list(r.marked)}
             for r in chosen if r is not None]})
         return
     for r in chosen:
