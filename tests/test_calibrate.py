@@ -143,7 +143,12 @@ def test_options_and_answers_file_ask_nothing(tmp_path: Path) -> None:
     assert mats["mausoleum"]["provenance"] == "house"
     assert "placeholders" in mats["mausoleum"]["notes"]
     assert check_catalog(out) == []
-    assert run("data", "check", str(out)).output.strip() == "data ok"
+    checked = run("data", "check", str(out)).output
+    assert checked.splitlines()[0] == "data ok"
+    sizes = next(line for line in checked.split("\n* ") if line.startswith("ruling 5:"))
+    assert "ruler.1" in sizes and "disc.small" in sizes  # not measured: still ours
+    assert not {"ruler.3", "disc.medium", "disc.hero", "attack-template"} & set(
+        re.findall(r"[\w.-]+", sizes))  # measured: the players' own now
 
 
 def test_writing_merges_with_the_folder_and_keeps_other_records(tmp_path: Path) -> None:

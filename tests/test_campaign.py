@@ -106,7 +106,8 @@ def test_a_scripted_campaign_evening(tmp_path: Path, data: Path) -> None:
                     "spells": 0, "alive": True, "allies": 0, "used": []},
             "dwarf": {"health": 9, "starting_health": 9, "gold": 8, "poison": 0, "items": 0,
                       "spells": 1, "alive": True, "allies": 0, "used": []}},
-        "hidden_cave": None}
+        "hidden_cave": None,
+        "rulings": [55]}  # the rooms open next (the Lord named, not the start piece)
     assert after["rooms"][0] == {"id": "glaaoth", "name": "Glaaoth", "level": 1,
                                  "state": "done"}
     # the answer is remembered in the user's data folder: the next campaign is not asked

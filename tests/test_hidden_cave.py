@@ -146,7 +146,9 @@ def test_the_command_prints_the_contract_json() -> None:
     result = _fight("--health", "9", "--shots", "4", "--seed", "7", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert set(data) == {"strength", "tokens", "total", "hero_wins"}
+    # CONTRACT.md's keys, and ours added (fields may be added): the red bag and its ruling 45
+    assert set(data) == {"strength", "tokens", "total", "hero_wins", "bag", "rulings"}
+    assert (data["bag"], data["rulings"]) == (1, [45])
     assert 1 <= data["strength"] <= 12 and len(data["tokens"]) == 2 + 4
     assert all(isinstance(t, str) for t in data["tokens"])
     assert data["total"] == sum(DamageToken.parse(t).value for t in data["tokens"])
@@ -177,7 +179,7 @@ def test_physical_dice_refuse_a_face_and_a_token_in_hand() -> None:
     assert "'13' is not a face of this die" in result.stderr
     assert "no 1R is in the bag now (every 1R is in hand" in result.stderr
     assert json.loads(result.stdout) == {"strength": 5, "tokens": ["1R", "2", "1"], "total": 4,
-                                         "hero_wins": False}
+                                         "hero_wins": False, "bag": 1, "rulings": [45]}
 
 
 def test_the_text_says_the_printed_outcome() -> None:

@@ -13,8 +13,10 @@ from click.testing import CliRunner
 
 from automa.catalog.load import Catalog
 from automa.cli.main import cli
+from automa.engine.battle import StepLog
 from automa.engine.turn import TurnResult, run_turn
 from automa.errors import ScenarioError
+from automa.render.text import ruling_text
 from automa.rules.rulings import BY_KEY, RULINGS, SWITCHES, RulingKey, key_of
 from automa.rules.rulings_doc import rulings_markdown
 from tests.conftest import scenario_from
@@ -95,6 +97,21 @@ def test_every_ruling_that_fires_is_marked(path: Path) -> None:
     listed = [a["rulings"] for a in json.loads(as_json.stdout)["activations"]]
     assert _marked(text.stdout) == listed
     assert all(1 <= n <= len(RULINGS) for numbers in listed for n in numbers)
+    assert all(len(set(numbers)) == len(numbers) for numbers in listed), \
+        "each ruling is marked once an activation"
+
+
+def test_a_ruling_is_marked_once_an_activation_its_details_in_order() -> None:
+    """A ruling deciding several things in one activation keeps one mark, whose text says
+    each thing once, in the order it was decided; a mark without a detail says the title."""
+    log = StepLog()
+    log.ruling(RulingKey.HOUSE_ROWS, "the orange row of the behaviour table is ours")
+    log.ruling(RulingKey.CLOSEST_EDGE)
+    log.ruling(RulingKey.HOUSE_ROWS, "its Primary column is ours")
+    log.ruling(RulingKey.HOUSE_ROWS, "the orange row of the behaviour table is ours")
+    assert [ruling_text(f) for f in log.rulings] == [
+        "ruling 13: the orange row of the behaviour table is ours; its Primary column is ours",
+        "ruling 7: Distances are edge to edge"]
 
 
 def test_the_playthroughs_fire_many_rulings() -> None:
@@ -117,6 +134,7 @@ def test_rulings_command_lists_and_shows() -> None:
     assert listed.exit_code == 0 and "20. Ice and the push" in listed.output
     shown = CliRunner().invoke(cli, ["rulings", "37", "--json"])
     assert json.loads(shown.output)["rulings"][0]["options"] == ["d12", "card"]
+    assert json.loads(shown.output)["rulings"][0]["marked"] == ["turn"]
     assert CliRunner().invoke(cli, ["rulings", "0"]).exit_code == 2
 
 

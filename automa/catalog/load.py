@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache, partial
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -9,7 +10,13 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from msgspec import Struct, field
 from msgspec.structs import force_setattr
 
-from automa.catalog.locate import DATA_FILES, load_data_file, user_data_dir
+from automa.catalog.locate import (
+    DATA_FILES,
+    load_data_file,
+    read_data_toml,
+    shipped_data_folder,
+    user_data_dir,
+)
 from automa.catalog.problems import Problems, Records, raise_
 from automa.catalog.reader import (
     UNKNOWN,
@@ -520,15 +527,29 @@ def _twelve(rec: Record, key: str) -> tuple[float, ...]:
     return tuple(check_number(rec, key, v) for v in values)
 
 
+# the fields of a components record that rulings of their own read: each field still as shipped
+# is a placeholder of ours by itself (`clock-template.half`), whatever else the players measured
+FIELD_PLACEHOLDERS = {"clock-template": ("radius", "half")}
+
+
 def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
                      problems: Problems) -> Components | None:
     provenance: dict[str, Provenance] = {}
+    ours: set[str] = set()  # our house placeholders, as shipped
+    shipped = read_data_toml(os.path.join(shipped_data_folder(), "components.toml"))
 
     def record(top: str, key: str | None = None) -> Record:
         table = tables.get(top) if key is None else (tables.get(top) or {}).get(key)
         name = top if key is None else f"{top}.{key}"
         rec = Record(origins.get(top, "data/components.toml"), name, table)
         provenance[name] = rec.provenance()
+        as_shipped = shipped.get(top) if key is None else (shipped.get(top) or {}).get(key)
+        if provenance[name] == Provenance.HOUSE and isinstance(table, dict):
+            if table == as_shipped:
+                ours.add(name)
+            if name in FIELD_PLACEHOLDERS and isinstance(as_shipped, dict):
+                ours.update(f"{name}.{f}" for f in FIELD_PLACEHOLDERS[name]
+                            if table.get(f) == as_shipped.get(f))
         rec.optional_string("note")
         return rec
 
@@ -653,7 +674,7 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
             or target_bands is None or tile_set is None):
         return None
     return Components(disc, ruler, attack_t, clock_t, rune_die, location_die, token_bags,
-                      target_bands, tile_set, provenance, red_bag)
+                      target_bands, tile_set, provenance, red_bag, frozenset(ours))
 
 
 def _check_campaigns(user_dir: Path | None, rooms: Mapping[str, RoomSpec],

@@ -181,7 +181,7 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
     from automa.campaign.commands import EndRoom
     from automa.cli.campaign_ask import change
     from automa.cli.campaign_prompts import prompts
-    from automa.render.campaign_out import ended_text, status_json
+    from automa.render.campaign_out import ended_json, ended_text
 
     command = EndRoom(spell_to, tuple((hero, monster) for hero, _, monster
                                       in (text.partition("=") for text in collected)),
@@ -192,7 +192,7 @@ def campaign_end_room(ctx: click.Context, folder: Path, gold: int | None, spell:
                             table=TableAnswers(gold=gold, spell=spell))
     _notes(ended.notes)
     if as_json:
-        emit_json(status_json(ended.state))
+        emit_json(ended_json(ended))
         return
     click.echo(ended_text(ended))
 

@@ -437,14 +437,21 @@ def data() -> None:
 @reports_errors
 def data_check(ctx: click.Context, directory: Path | None, as_json: bool) -> None:
     """Check the shipped data merged with DIRECTORY (or --data-dir); list every problem."""
+    import textwrap
+
     from automa.catalog.load import check_catalog
     from automa.safe_text import one_line
 
-    problems = check_catalog(directory or ctx.obj["data_dir"])
+    folder = directory or ctx.obj["data_dir"]
+    problems = check_catalog(folder)
+    held = [] if problems else _placeholders(folder)
     if as_json:
         emit_json({"ok": not problems, "problems": [
             {"file": p.file, "record": p.record, "field": p.field, "problem": p.problem}
-            for p in problems]})
+            for p in problems],
+            "placeholders": [{"ruling": number, "what": what, "records": list(records)}
+                             for number, what, records in held],
+            "rulings": [number for number, _, _ in held]})
         sys.exit(1 if problems else 0)
     for problem in problems:
         click.echo(one_line(str(problem)))
@@ -452,6 +459,24 @@ def data_check(ctx: click.Context, directory: Path | None, as_json: bool) -> Non
         click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found", err=True)
         sys.exit(1)
     click.echo("data ok")
+    if held:
+        click.echo("Still our placeholders (provenance house): measure or enter yours "
+                   "(docs/data.md)")
+        for number, what, records in held:
+            click.echo("\n".join(textwrap.wrap(one_line(
+                f"* ruling {number}: {what} (components.toml {', '.join(records)})"),
+                100, subsequent_indent="  ")))
+
+
+def _placeholders(folder: Path | None) -> list[tuple[int, str, tuple[str, ...]]]:
+    """The component rulings whose records the data folder leaves at our house values: each
+    ruling's number, what the records hold, and the records (rules/placeholders.py)."""
+    from automa.catalog.load import load_catalog
+    from automa.rules.placeholders import placeholders
+    from automa.rules.rulings import ruling
+
+    return [(ruling(p.key).number, p.what, p.records)
+            for p in placeholders(load_catalog(folder).components.placeholders)]
 
 
 @cli.command()
@@ -471,7 +496,8 @@ def rulings(number: int | None, as_json: bool) -> None:
         emit_json({"rulings": [
             {"number": r.number, "key": r.key, "title": r.title, "text": r.text,
              "rests_on": r.rests_on, "alternative": r.alternative, "setting": r.where
-             if r.options else None, "options": [o.value for o in r.options]}
+             if r.options else None, "options": [o.value for o in r.options],
+             "marked": list(r.marked)}
             for r in chosen if r is not None]})
         return
     for r in chosen:

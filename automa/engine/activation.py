@@ -22,8 +22,14 @@ from automa.engine.movement import (
     toward_closest_obstacle,
     toward_hero_zone,
 )
-from automa.engine.parts import aim_piece, merge_sightings
-from automa.engine.shots import ShotContext, contact_shot, ranged_shot, reach_friend
+from automa.engine.parts import aim_piece, merge_sightings, note_measured_parts
+from automa.engine.shots import (
+    KEPT_TARGET,
+    ShotContext,
+    contact_shot,
+    ranged_shot,
+    reach_friend,
+)
 from automa.engine.steps import MoveStep, NoteStep, RollStep, ShotStep, Step
 from automa.errors import RulesError
 from automa.geometry.moves import nearest_legal_spot
@@ -148,6 +154,9 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
                     f"preference {row.shot_preference or 'none'}; {row.primary} / "
                     f"{row.secondary} / {row.tie_breaker}; no target: {row.no_target}")
     if resume is not None:
+        log.ruling(RulingKey.SUMMON_PLACEMENT,
+                   f"after the summoned piece has acted, {actor.label} finishes its sequence "
+                   f"against the same Active Target")
         return _shoot(table, battle, log, actor_id, row, order_reason, (), (),
                       Aim(resume.target, resume.reason, resume.friendly),
                       Sequence(resume.shots), "the rest of its sequence", repeated,
@@ -222,6 +231,9 @@ def _shoot(table: Table, battle: Battle, log: StepLog, actor_id: str, row: Behav
         rest = sequence.shots[i + 1:]
         if ctx.summoned and rest and battle.get(actor_id) is not None:
             resume = Resume(rest, ctx.target, ctx.friendly, aim.reason)
+            log.ruling(RulingKey.SUMMON_PLACEMENT,
+                       f"the summoned piece acts at once, before "
+                       f"{battle.piece(actor_id).label}'s remaining shots")
             log.add(NoteStep(f"the summoned piece acts now; then {battle.piece(actor_id).label} "
                              f"goes on with {' then '.join(s.notation() for s in rest)}"))
             break
@@ -237,6 +249,8 @@ def _pass_antient(battle: Battle, log: StepLog, actor_id: str) -> Battle:
     actor = battle.get(actor_id)
     if actor is None or actor.kind != Kind.ANTIENT:
         return battle
+    log.ruling(RulingKey.ANTIENT_CONTROL,
+               f"after the AI uses {actor.label}, its card passes back to the heroes")
     log.add(NoteStep(f"pass the {actor.label} card back to the heroes: they control it next, "
                      f"until their turn is over"))
     return battle.with_piece(replace(actor, side=Side.HEROES))
@@ -284,6 +298,8 @@ def _enemy_aim(table: Table, battle: Battle, log: StepLog, row: BehaviourRow,
         choice = _ask_tie(table, log, battle, actor, choice)
     if not log.loud:  # nothing is said, and nobody reads why: only whom
         return Aim(choice.target, "")
+    if not battle.plain:
+        note_measured_parts(battle, log, visible)
     column_field = COLUMN_FIELDS.get(choice.column)
     reason = f"{row.id} {choice.column}: {choice.reason}" if column_field else choice.reason
     log.explain(*(f"target {line}" for line in choice.trace))
@@ -294,8 +310,14 @@ def _enemy_aim(table: Table, battle: Battle, log: StepLog, row: BehaviourRow,
         log.close_calls.append(f"target choice by {measured_by}: the runner-up is within "
                                f"{table.close_call} cm; measure both")
     if column_field and row.is_house(column_field):
-        log.ruling(RulingKey.HOUSE_ROWS, f"the {row.id} row's {choice.column} column is ours")
+        log.ruling(RulingKey.HOUSE_ROWS, f"{_whose(row)} {choice.column} column is ours")
     return Aim(choice.target, reason)
+
+
+def _whose(row: BehaviourRow) -> str:
+    """How a mark of ruling 13 names the row a column or action belongs to: "its" after the
+    mark of a whole row that is ours (made first in the activation), else the row by name."""
+    return "its" if row.provenance == Provenance.HOUSE else f"the {row.id} row's"
 
 
 COLUMN_FIELDS = {"Primary": "primary", "Secondary": "secondary", "Tie Breaker": "tie_breaker"}
@@ -510,11 +532,16 @@ def _choose_sequence(table: Table, log: StepLog, actor: Piece, row: BehaviourRow
         return by_health
     spec = table.catalog.monsters.get(actor.monster or "")
     if spec is not None and spec.rotating_modifiers and len(actor.sequences) == 1:
-        return _rotated(actor.sequences[0], spec.rotating_modifiers, table.scenario.round)
+        sequence, why = _rotated(actor.sequences[0], spec.rotating_modifiers,
+                                 table.scenario.round)
+        log.ruling(RulingKey.CARD_RULES,
+                   f"{spec.name}'s last melee carries the round's modifier in rotation "
+                   f"({', '.join(spec.rotating_modifiers)}; {spec.provenance} data)")
+        return sequence, why
     plan = plan_sequence(actor.sequences, row.shot_preference, actor.kind == Kind.CATACOMB_LORD,
                          table.option(RulingKey.PREFERRED_SEQUENCE), explain=log.explaining)
     if plan.index is not None and plan.count > 1 and row.is_house("shot_preference"):
-        log.ruling(RulingKey.HOUSE_ROWS, f"the {row.id} row's shot preference is ours")
+        log.ruling(RulingKey.HOUSE_ROWS, f"{_whose(row)} shot preference is ours")
     return _follow_plan(table, log, actor, plan)
 
 
@@ -575,7 +602,7 @@ def _rotated(sequence: Sequence, modifiers: tuple[ModifierName, ...], round_numb
 def _no_target(table: Table, battle: Battle, log: StepLog, actor_id: str,
                row: BehaviourRow) -> Battle:
     if row.is_house("no_target"):
-        log.ruling(RulingKey.HOUSE_ROWS, f"the {row.id} row's No Target Action is ours")
+        log.ruling(RulingKey.HOUSE_ROWS, f"{_whose(row)} No Target Action is ours")
     actions: dict[str, Callable[[Table, Battle, StepLog, str, int], Battle]] = {
         "retreat-to-monster-zone": retreat_to_monster_zone,
         "move-toward-closest-obstacle": toward_closest_obstacle,
@@ -603,6 +630,9 @@ def perform(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, shot: 
                              if name == ShotName.OPEN_PORTAL else ""))
         if ctx.target is None:
             return battle
+        rushed_at = battle.get(ctx.target)
+        if rushed_at is None or not battle.placed(rushed_at):
+            log.ruling(RulingKey.KEEP_TARGET, KEPT_TARGET)
         battle = rush_toward(table, battle, log, ctx.actor,
                              aim_piece(table, battle, ctx.actor, ctx.target))
         return reach_friend(battle, log, ctx) if ctx.friendly else battle
@@ -724,6 +754,9 @@ def _summon(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
         face = table.chance.d12(f"which monster {lord.name} summons", log)
         monster_id = lord.summon_choices[d12_band(len(lord.summon_choices), face)]
         log.add(RollStep("d12", face, "summon choice", f"-> {monster_id}"))
+        log.ruling(RulingKey.CARD_RULES,
+                   f"{lord.name}'s summon is one of its {len(lord.summon_choices)} monsters by "
+                   f"the D12 split ({lord.provenance} data)")
     spec = lookup(table.catalog, monster_id)
     if spec is None:
         raise RulesError(f"summon: unknown monster {monster_id!r}")
@@ -744,6 +777,11 @@ def _summon(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
                summoner.at[1] + reading.direction[1] * reach)
     piece = monster_piece(table.catalog, spec, new_id, desired, f"{spec.name} #{number}")
     spot = nearest_legal_spot(table.geometry, battle.on_table(), piece, desired)
+    log.ruling(RulingKey.SUMMON_PLACEMENT,
+               f"{piece.label}'s centre goes at the end of Ruler {SUMMON_RULER} laid from "
+               f"{summoner.label}'s edge" + (", at the nearest legal spot (that one is taken)"
+                                             if spot != desired and not table.judge.asked
+                                             else ""))
     battle = replace(battle, pieces=(*battle.pieces, piece.moved(spot)))
     log.add(MoveStep(new_id, summoner.at, spot, "summoned", f"Clock template ({reading.side}) + "
                      f"Ruler {SUMMON_RULER}", summoner.label, None, spot != desired, face))

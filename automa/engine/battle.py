@@ -284,11 +284,17 @@ class StepLog(Struct):
             self.trace.extend(lines)
 
     def ruling(self, key: RulingKey, detail: str = "") -> None:
-        """A decision rests on ruling `key` of the registry: it is marked where it fires."""
-        entry = ruling(key)
-        fired = Fired(entry.number, key, detail or entry.title)
-        if fired not in self.rulings:
-            self.rulings.append(fired)
+        """A decision rests on ruling `key` of the registry: it is marked where it fires, once
+        an activation. A ruling that decides several things in one activation keeps one mark
+        (one `* ruling N` line, one number in the JSON) whose text gathers what it decided, in
+        the order it decided it, each detail once."""
+        said = detail or ruling(key).title
+        for index, fired in enumerate(self.rulings):
+            if fired.key == key:
+                if said not in fired.details:
+                    self.rulings[index] = Fired(fired.number, key, (*fired.details, said))
+                return
+        self.rulings.append(Fired(ruling(key).number, key, (said,)))
 
     @property
     def names(self) -> dict[str, str]:
@@ -303,8 +309,13 @@ class StepLog(Struct):
 
 
 class Fired(Struct, frozen=True):
-    """A ruling that decided something in an activation, and what it decided there."""
+    """A ruling that decided something in an activation, and what it decided there: each
+    thing once, in the order it was decided."""
 
     number: int
     key: RulingKey
-    text: str
+    details: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return "; ".join(self.details)

@@ -16,6 +16,7 @@ from automa.geometry.moves import (
     closest_obstacle,
     mount_under,
     nearest_legal_spot,
+    overlap_with,
     ruler_toward,
     rune_occupant,
     sweep,
@@ -90,9 +91,23 @@ def rush_toward(table: Table, battle: Battle, log: StepLog, actor_id: str, targe
     ruler = moving_ruler(table, actor)
     move = ruler_toward(table.geometry, battle.on_table(), actor, target.at, target.radius,
                         table.ruler(ruler), goal_piece=target, goal_name=target.label)
+    if log.loud and move.adjusted and not table.judge.asked:
+        log.ruling(RulingKey.RUSH_STOP, _rush_stop(table, battle, actor, target, move))
     close = move.margin < table.close_call and move.travelled > 0
     return _apply(battle, log, table, move, why, f"Ruler {ruler}", target.label, close=close,
                   goal=target)
+
+
+def _rush_stop(table: Table, battle: Battle, actor: Piece, target: Piece, move: Move) -> str:
+    """What ruling 8 decided where a rush's ruler ends on a spot the piece may not take."""
+    taken = overlap_with(table.geometry, battle.on_table(), actor, move.intended)
+    where = ("off the mat" if taken == "the mat edge" else
+             f"on {taken}" if taken is not None and taken.startswith("obstacle ") else
+             f"on {battle.piece(taken).label}" if taken is not None and battle.get(taken)
+             else "on a taken spot")
+    touching = move.stopped_by == f"touching {target.label}"
+    return (f"the ruler's end would put {actor.label} {where}: it goes to the nearest legal "
+            f"spot{f', still touching {target.label}' if touching else ''}")
 
 
 def push(table: Table, battle: Battle, log: StepLog, piece_id: str, why: str = "push") -> Battle:
@@ -168,6 +183,9 @@ def _knock_off(battle: Battle, log: StepLog, rider: Piece, mount: Piece | None
                ) -> tuple[Battle, Piece]:
     """A pushed rider is knocked off: it is no longer riding, its mount no longer ridden."""
     name = mount.label if mount is not None else "the mount"
+    log.ruling(RulingKey.STUN_AND_ALOFT,
+               "a pushed rider is knocked off: only the rider moves, the mount stays and is "
+               "free to ride again")
     log.add(NoteStep(f"{rider.label} is knocked off {name}: only the rider moves; {name} "
                      f"stays in place"))
     rider = replace(rider, conditions=rider.conditions - {Condition.RIDING})
@@ -183,6 +201,10 @@ def retreat_to_monster_zone(table: Table, battle: Battle, log: StepLog, actor_id
     face = table.chance.d12("retreat direction", log)
     direction = half_clock_direction(table.catalog.components.clock, TOWARD_MONSTER_ZONE, face)
     offset = table.catalog.components.clock.half[face - 1]
+    if "clock-template.half" in table.catalog.components.placeholders:
+        log.ruling(RulingKey.HALF_CLOCK,
+                   "the half Clock template's twelve faces spread evenly over the half circle "
+                   "toward the Monster Start Zone")
     log.add(RollStep("d12", face, "retreat direction",
                      f"half Clock template face {face}: {abs(offset):.1f}° "
                      f"{'right' if offset > 0 else 'left'} of straight toward the Monster Start "
@@ -252,6 +274,8 @@ def _rune_choice(table: Table, log: StepLog, runes: dict[int, Rune], faces: list
     for face in faces:
         rune = runes.get(face)
         if rune is None:
+            log.ruling(RulingKey.RANDOM_RUNE,
+                       f"rune {face}, which the mat does not print, is passed over")
             passed.append(f"rune {face} is not on this mat")
         elif rune.on_obstacle and not actor.flying:
             passed.append(f"rune {face} is on obstacle {rune.on_obstacle}: only fliers go there")

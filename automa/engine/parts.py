@@ -84,13 +84,25 @@ def note_part_hit(battle: Battle, log: StepLog, piece_id: str) -> None:
     piece = battle.get(piece_id)
     if piece is not None and piece.part_of is not None and not piece.invulnerable:
         owner = battle.piece(piece.part_of)
+        log.ruling(RulingKey.PARTS, f"a hit on {piece.label} counts against {owner.label}")
         log.add(NoteStep(f"{piece.label} is part of {owner.label}: the hit counts against "
                          f"{owner.label}"))
+
+
+def note_measured_parts(battle: Battle, log: StepLog, sightings: tuple[Sighting, ...]) -> None:
+    """Ruling 27 where it decides what the AI measures to: an enemy seen (or nearer) through a
+    part of it."""
+    for s in sightings:
+        if s.via:
+            log.ruling(RulingKey.PARTS, f"{battle.piece(s.target).label} is measured to "
+                                        f"{battle.piece(s.via).label}, a part of it")
 
 
 def leave_play(battle: Battle, log: StepLog, piece_id: str, why: str) -> Battle:
     """A character leaves play with every part of it (Battle.without removes them)."""
     for part in (p for p in battle.pieces if p.part_of == piece_id):
+        log.ruling(RulingKey.PARTS, f"{battle.piece(piece_id).label} leaves play with "
+                                    f"{part.label}, a part of it")
         log.add(NoteStep(f"remove {part.label} too: it is part of {battle.piece(piece_id).label}"))
     return battle.without(piece_id, why)
 

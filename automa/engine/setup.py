@@ -75,6 +75,10 @@ class SetupResult(Struct, frozen=True):
     hidden_cave: tuple[str, ...]
     scenario: Scenario
     outcomes: tuple[Outcome, ...]
+    rulings: tuple[RulingKey, ...] = ()  # the rulings the setup rests on, each said in a note
+
+
+TILE_RECORDS = ("tiles.character", "tiles.monster", "tiles.direction")
 
 
 def run_setup(catalog: Catalog, options: SetupOptions, chance: Chance) -> SetupResult:
@@ -86,9 +90,19 @@ def run_setup(catalog: Catalog, options: SetupOptions, chance: Chance) -> SetupR
     if options.trilithon:
         playmat = _with_trilithon(playmat, notes)
     tiles, discarded = lay_tiles(catalog, options, lair, chance)
+    rulings: list[RulingKey] = []
+    if catalog.components.placeholders & set(TILE_RECORDS):
+        rulings.append(RulingKey.ORDER_TILES)
+        notes.append(f"{cite(RulingKey.ORDER_TILES)}: the tiles' faces are ours (docs/rulings.md):"
+                     f" the Character tiles by level, Catacomb Lord and Antient, one Monster "
+                     f"tile per family colour, the green Direction tile first and the blue "
+                     f"second; if yours differ, enter them in your data folder (components.toml "
+                     f"[tiles])")
+    if options.hidden_cave:
+        rulings.append(RulingKey.CAVE_PIECES)
     cave = _hidden_cave(catalog, chance, notes) if options.hidden_cave else ()
     units = (lair_units(catalog, lord, chance) if lair and lord is not None
-             else room_units(catalog, room, lord, chance, notes, set()))
+             else room_units(catalog, room, lord, chance, notes, set(), rulings))
     ordered = placement_order(units, tiles)
     limit = catalog.setup.max_monsters - (1 if lair else 0)
     if len(ordered) > limit:
@@ -120,7 +134,8 @@ def run_setup(catalog: Catalog, options: SetupOptions, chance: Chance) -> SetupR
                                   "hero") for h in heroes)
     return SetupResult(options.room, room.name if room else (lord.name if lord else ""), lair,
                        playmat_id, playmat_reason, tiles, tuple(discarded), tuple(placements),
-                       hero_places, tuple(notes), cave, scenario, tuple(chance.record))
+                       hero_places, tuple(notes), cave, scenario, tuple(chance.record),
+                       tuple(rulings))
 
 
 def _room_and_lord(catalog: Catalog, options: SetupOptions, lair: bool
@@ -261,9 +276,11 @@ def _ready(spec: MonsterSpec) -> bool:
 
 
 def room_units(catalog: Catalog, room: RoomSpec | None, lord: LordSpec | None, chance: Chance,
-               notes: list[str], excluded: set[str]) -> list[Unit]:
+               notes: list[str], excluded: set[str],
+               rulings: list[RulingKey] | None = None) -> list[Unit]:
     """Named monsters, Monster Metre icons (a random Monster card of that level, all its units)
-    and Mercenary icons (the Lord's mercenary)."""
+    and Mercenary icons (the Lord's mercenary). Several icons of one level draw their cards
+    without putting one back (ruling 34, said in a note and kept in `rulings`)."""
     assert room is not None
     if not room.known:
         raise RulesError(f"the monsters of {room.name} are not in our data; add its list to "
@@ -273,6 +290,11 @@ def room_units(catalog: Catalog, room: RoomSpec | None, lord: LordSpec | None, c
         units += _units_of(catalog, monster_id, count, "named on the card")
     drawn_cards: set[str] = set()
     for level, count in room.metres:
+        if count > 1:
+            notes.append(f"Monster Metre: the {count} level {level} Monster cards are drawn "
+                         f"without putting one back ({cite(RulingKey.CARD_RULES)})")
+            if rulings is not None:
+                rulings.append(RulingKey.CARD_RULES)
         for _ in range(count):
             deck = sorted(m.id for m in catalog.monsters.values()
                           if m.level == level and _ready(m)

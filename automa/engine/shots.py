@@ -38,10 +38,20 @@ from automa.model.pieces import Colour, Condition, Kind, Piece
 from automa.model.provenance import Provenance
 from automa.model.shots import ModifierName, Shot, ShotName
 from automa.rules.rulings import RulingKey
-from automa.rules.tokens import discard, draw, pour_back, refill_if_empty, token_levels
+from automa.rules.tokens import (
+    discard,
+    draw,
+    level_reading,
+    pour_back,
+    refill_if_empty,
+    token_levels,
+)
 from automa.rules.yilleph import flip_line, flipped, flips
 
 TARGET_TILE_RETRIES = 24
+KEPT_TARGET = ("the Active Target is kept for the whole sequence: out of play, it leaves the "
+               "later shots that need it without a target")
+FRIEND_SHOT = "aimed at a friend, the AI makes its rushes toward it and no damaging shot at it"
 
 
 class ShotContext(Struct):
@@ -63,6 +73,8 @@ def draw_tokens(table: Table, battle: Battle, log: StepLog, shot: Shot) -> tuple
     """Every token of the shot, drawn into the hand before any is resolved (docs/rulings.md 18):
     a token in hand is in neither bag nor pile, so it cannot come out twice in one shot."""
     levels = token_levels(shot)
+    if log.loud and (reading := level_reading(shot)) is not None:
+        log.ruling(RulingKey.TOKEN_LEVELS, reading)
     for level in sorted(set(levels)):
         bag, needed = battle.bags[level], levels.count(level)
         if len(bag.tokens) + len(bag.discard) < needed:
@@ -145,6 +157,7 @@ def unharmed(battle: Battle, log: StepLog, struck_id: str) -> bool:
         return False
     owner = battle.get(struck.part_of) if struck.part_of is not None else None
     whole = f" or to {owner.label}, the piece it is part of" if owner is not None else ""
+    log.ruling(RulingKey.PARTS, f"{struck.label} is invulnerable: never damaged")
     if owner is not None:
         log.ruling(RulingKey.PARTS, f"a hit on an invulnerable part damages its owner no more "
                                     f"than itself: {owner.label} takes none")
@@ -162,7 +175,8 @@ def apply_modifiers(table: Table, battle: Battle, log: StepLog, ctx: ShotContext
         if target is None or spec.effect == "ignored":
             continue
         if spec.provenance == Provenance.HOUSE:
-            log.ruling(RulingKey.EFFECTS_DATA, f"the {modifier.name} modifier's effect is ours")
+            key = EFFECT_RULINGS.get(modifier.name, RulingKey.EFFECTS_DATA)
+            log.ruling(key, EFFECT_SAID.get(key, f"the {modifier.name} modifier's effect is ours"))
         if spec.effect == "note":
             log.add(NoteStep(_effect_text(battle, spec, ctx, target, modifier.count, amount)))
             continue
@@ -184,6 +198,12 @@ def _effect_text(battle: Battle, spec: EffectSpec, ctx: ShotContext, target: Pie
 
 
 Effect = Callable[[Battle, StepLog, ShotContext, Piece, int, str], Battle]
+# a house effect that a ruling of its own reads (else ruling 29, the effects as data)
+EFFECT_RULINGS = {ModifierName.REGENERATION: RulingKey.REGENERATION,
+                  ModifierName.TRANSFORM: RulingKey.TRANSFORM}
+EFFECT_SAID = {RulingKey.REGENERATION: "the attacker heals 1 when its shot damages, up to its "
+                                       "starting health",
+               RulingKey.TRANSFORM: "the AI never flips a piece into a fire wall"}
 
 
 def _poison_cards(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
@@ -191,6 +211,8 @@ def _poison_cards(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece,
     log.add(EffectStep(target.id, "poison", text))
     poisoned = target.altered(poison=target.poison + count)
     if poisoned.starting_health is not None and poisoned.poison >= poisoned.starting_health:
+        log.ruling(RulingKey.DEVOUR_POISON,
+                   f"{target.label}'s Poison cards reach its starting health: it dies at once")
         log.add(EffectStep(target.id, "dies", f"{target.label}'s Poison cards reach its starting "
                                               f"health ({poisoned.starting_health}): it dies"))
         return leave_play(battle, log, target.id, "dead")
@@ -394,6 +416,9 @@ def _devour_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, t
     if target.kind not in spec.kinds:
         log.add(NoteStep(f"devour: {target.label} ({target.kind}) cannot be devoured"))
         return battle
+    log.ruling(RulingKey.DEVOUR_POISON,
+               f"the devour shot dealt its token's damage; {target.label} survives and goes "
+               f"onto the Devoured! card, not pushed")
     return _devoured(battle, log, ctx, target, 1,
                      _effect_text(battle, spec, ctx, target, 1, amount))
 
@@ -410,6 +435,8 @@ def _portal_trap(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, s
     target = battle.get(target_id)
     if target is None:
         return battle
+    log.ruling(RulingKey.PORTAL_TRAP,
+               "the token decided the hit; the D12 portal table replaces the push")
     face = table.chance.d12(f"portal trap on {target.label}", log)
     loss, result = PORTAL_TRAP.get(face, (2, "random-rune"))
     log.add(RollStep("d12", face, "portal trap", {
@@ -450,10 +477,13 @@ def contact_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     battle = rush_toward(table, battle, log, ctx.actor, aim,
                          why=f"{shot.name}: rush" if log.loud else "")
     if ctx.friendly:
+        log.ruling(RulingKey.FRIENDLY_TARGET, FRIEND_SHOT)
         log.add(NoteStep(f"no {shot.name} at a friend: only the rush counts"))
         return reach_friend(battle, log, ctx)
     actor, target = battle.piece(ctx.actor), battle.piece(aim)
     if Condition.ALOFT in target.conditions:
+        log.ruling(RulingKey.STUN_AND_ALOFT,
+                   "a piece on top of an obstacle is safe from the Attack template")
         log.add(NoteStep(f"{target.label} stands on top of an obstacle: safe from the Attack "
                          f"template"))
         return battle
@@ -495,6 +525,7 @@ def ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
         return battle
     assert ctx.target is not None
     if ctx.friendly:
+        log.ruling(RulingKey.FRIENDLY_TARGET, FRIEND_SHOT)
         log.add(NoteStep(f"no {shot.name} at a friend: the shot is not made"))
         return battle
     if shot.name == ShotName.BOOMERANG:
@@ -544,6 +575,8 @@ def _boomerang(table: Table, battle: Battle, log: StepLog, ctx: ShotContext,
     log.add(NoteStep(f"{lay}beneath it " + (", ".join(p.label for p in under) if under
                                             else "nobody")))
     for aloft in (p for p in under if Condition.ALOFT in p.conditions):
+        log.ruling(RulingKey.STUN_AND_ALOFT,
+                   "a piece on top of an obstacle is safe from a ruler laid over it")
         log.add(NoteStep(f"{aloft.label} stands on top of an obstacle: safe from the ruler"))
     for enemy_id in beneath:
         if battle.get(enemy_id) is not None:
@@ -568,6 +601,10 @@ def target_ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotCont
     tiles = table.scenario.tiles.hero_targets
     bands = table.catalog.components.hero_target_bands
     alive = {p.id for p in battle.enemies_of_ai()}
+    if "hero-target" in table.catalog.components.placeholders:
+        log.ruling(RulingKey.HERO_TARGET_REROLL,
+                   "the Hero Target tiles answer to D12 bands "
+                   + ", ".join(f"{low}-{high}" for _, (low, high) in sorted(bands.items())))
     for _ in range(TARGET_TILE_RETRIES):
         face = table.chance.d12("Hero Target tile", log)
         tile = next(t for t, (low, high) in bands.items() if low <= face <= high)
@@ -588,6 +625,9 @@ def target_ranged_shot(table: Table, battle: Battle, log: StepLog, ctx: ShotCont
         return battle
     actor = battle.piece(ctx.actor)
     target = battle.piece(aim_piece(table, battle, ctx.actor, hero, by_sight=False))
+    if target.id != hero:
+        log.ruling(RulingKey.PARTS, f"the range to {battle.piece(hero).label} is measured to "
+                                    f"{target.label}, its nearer piece")
     reach = table.ruler(3)
     gap = edge_distance(actor, target)
     if table.quiet:  # nobody is asked, nothing is said
@@ -615,9 +655,11 @@ def reach_friend(battle: Battle, log: StepLog, ctx: ShotContext) -> Battle:
     if actor is None or friend is None or edge_distance(actor, friend) > 0.01:
         return battle
     if Condition.FROZEN in friend.conditions:
+        log.ruling(RulingKey.FRIENDLY_TARGET, "reaching a frozen teammate knocks the ice off")
         log.add(EffectStep(friend.id, "freed", f"remove the ice piece: {friend.label} is free"))
         return battle.with_piece(replace(friend, conditions=friend.conditions - {Condition.FROZEN}))
     if friend.kind == Kind.WILD_WYVERN and Condition.RIDDEN not in friend.conditions:
+        log.ruling(RulingKey.FRIENDLY_TARGET, "reaching a wild wyvern mounts it")
         log.add(EffectStep(actor.id, "riding", f"{actor.label} now rides the wild wyvern "
                                                f"{friend.label}"))
         log.add(MoveStep(actor.id, actor.at, friend.at, "ride the wild wyvern", "by hand",
@@ -633,6 +675,8 @@ def _target_on_table(battle: Battle, log: StepLog, ctx: ShotContext) -> bool:
     target = battle.get(ctx.target) if ctx.target else None
     if target is None or not battle.placed(target):
         who = ctx.target or "nobody"
+        if ctx.target is not None:
+            log.ruling(RulingKey.KEEP_TARGET, KEPT_TARGET)
         log.add(NoteStep(f"the Active Target ({who}) is out of play: the shot has no target"))
         return False
     return True

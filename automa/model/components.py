@@ -115,3 +115,6 @@ class Components(Struct, frozen=True):
     tiles: TileSet
     provenance: Mapping[str, Provenance]
     red_bag: int = 1  # the level of the Kraken fight's "red" Damage tokens (ruling kraken-bag)
+    # the records still our house placeholders: provenance house and as data/ ships them (a
+    # value of the players' own, measured or entered, is `house` too, but not ours)
+    placeholders: frozenset[str] = frozenset()

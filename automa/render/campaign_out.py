@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from automa.campaign.commands import Bet, Buy, EndRoom, EnterRoom, Step, boards_json
 from automa.campaign.model import CampaignState, room_states
-from automa.rules.rulings import RulingKey, cite
+from automa.rules.rulings import RulingKey, cite, key_of, ruling
 
 if TYPE_CHECKING:
     from automa.campaign.store import Bought, Entered, RoomEnded, Undone
@@ -21,6 +21,23 @@ JSON = dict[str, object]
 
 
 # The status --------------------------------------------------------------------------------
+
+def _lord_is_start(state: CampaignState) -> bool:
+    """The campaign's Lord is its start piece (ruling 56: the start piece is the Lord)."""
+    return state.lord == state.route.start
+
+
+def _next_room_open(state: CampaignState) -> bool:
+    """The status says which rooms are open next (ruling 55)."""
+    return not state.over and state.current is None
+
+
+def status_rulings(state: CampaignState) -> list[int]:
+    """The rulings the status printout marks."""
+    keys = [*([RulingKey.CAMPAIGN_OPEN_ROOMS] if _next_room_open(state) else []),
+            *([RulingKey.CAMPAIGN_LORD] if _lord_is_start(state) else [])]
+    return sorted(ruling(key).number for key in keys)
+
 
 def status_json(state: CampaignState) -> JSON:
     states = room_states(state)
@@ -36,12 +53,15 @@ def status_json(state: CampaignState) -> JSON:
             "items": list(cave.items_left),  # those still beside the card
             "visits": [v.as_json() for v in cave.visits],
             "antients": {h: list(cave.antients(h)) for h in state.heroes}},
+        "rulings": status_rulings(state),
     }
 
 
 def status_text(state: CampaignState) -> str:
     states = room_states(state)
-    lines = [f"{state.route.name} campaign, Catacomb Lord: {state.lord}"]
+    start = (f" (the campaign's start piece, {cite(RulingKey.CAMPAIGN_LORD)})"
+             if _lord_is_start(state) else "")
+    lines = [f"{state.route.name} campaign, Catacomb Lord: {state.lord}{start}"]
     for room in state.route.rooms:
         level = f" (level {room.level})" if room.level is not None else ""
         lines.append(f"  {states[room.id]:<8} {room.name}{level}  [{room.id}]")
@@ -107,9 +127,12 @@ def entered_json(entered: Entered, folder: Path) -> JSON:
     if entered.visit is not None:
         return {"room": step.room, "kind": "special", "session": None,
                 "menu": menu_json(entered.visit, entered.state)}
+    from automa.render.setup_out import setup_rulings
+
     return {"room": step.room, "kind": entered.room.kind,
             "session": None if step.session is None else str(folder / step.session),
-            "playmat": step.playmat}
+            "playmat": step.playmat,
+            "rulings": [] if entered.setup is None else setup_rulings(entered.setup)}
 
 
 def entered_text(entered: Entered, folder: Path, tiles: TileSet) -> str:
@@ -155,13 +178,26 @@ def fallen_line(hero: str, state: CampaignState) -> str:
             f"{state.hero_death})")
 
 
+def _fallen(ended: RoomEnded) -> list[str]:
+    """The heroes who fell in the room just ended."""
+    return [hero for hero, b in ended.state.heroes.items()
+            if not b.alive and ended.before[hero].alive]
+
+
+def ended_json(ended: RoomEnded) -> JSON:
+    """`end-room --json`: the status after the room, its rulings with the hero-death rule
+    when a hero fell there."""
+    status = status_json(ended.state)
+    death = [ruling(RulingKey.CAMPAIGN_HERO_DEATH).number] if _fallen(ended) else []
+    return {**status, "rulings": sorted({*status_rulings(ended.state), *death})}
+
+
 def ended_text(ended: RoomEnded) -> str:
     step, state = ended.step, ended.state
     lines = [f"{ended.room.name} is done."]
     if step.kill_gold is not None:
         lines.append(resolution_line(dict(step.kill_gold), state))
-    lines.extend(fallen_line(hero, state) for hero, b in state.heroes.items()
-                 if not b.alive and ended.before[hero].alive)
+    lines.extend(fallen_line(hero, state) for hero in _fallen(ended))
     if step.rewards is not None:
         spell_line = (f"; a Spell card for {step.spell_to} (then reshuffle the Spell deck)"
                       if step.rewards.spell else "")
@@ -173,9 +209,23 @@ def ended_text(ended: RoomEnded) -> str:
 
 # A visit ------------------------------------------------------------------------------------
 
+def _offer_ruling(offer: Offer) -> RulingKey | None:
+    """The ruling whose option put this offer on the menu (Althea's price), if any."""
+    return key_of(offer.ruling) if offer.ruling else None
+
+
 def offer_json(offer: Offer, bought: int) -> JSON:
+    key = _offer_ruling(offer)
     return {"id": offer.id, "text": offer.text, "price": offer.price, "effect": offer.effect,
-            "provenance": offer.provenance, "limit": offer.limit, "bought": bought}
+            "provenance": offer.provenance, "limit": offer.limit, "bought": bought,
+            "ruling": None if key is None else ruling(key).number}
+
+
+def menu_rulings(visit: Visit, state: CampaignState) -> list[int]:
+    """The rulings the menu marks: who pays (always), and the rulings its offers rest on."""
+    keys = {RulingKey.VISIT_POOL, *(k for o in visit.menu(state.settings)
+                                    if (k := _offer_ruling(o)) is not None)}
+    return sorted(ruling(key).number for key in keys)
 
 
 def menu_json(visit: Visit, state: CampaignState) -> JSON:
@@ -184,7 +234,8 @@ def menu_json(visit: Visit, state: CampaignState) -> JSON:
     return {"room": visit.room, "pool": pooled(visit, state.settings),
             "provenance": visit.provenance,
             "offers": [offer_json(o, times_bought(state.bought, o.id))
-                       for o in visit.menu(state.settings)]}
+                       for o in visit.menu(state.settings)],
+            "rulings": menu_rulings(visit, state)}
 
 
 def menu_text(visit: Visit, state: CampaignState, folder: Path) -> str:
@@ -196,7 +247,9 @@ def menu_text(visit: Visit, state: CampaignState, folder: Path) -> str:
         price = "the card's price" if offer.price is None else f"{offer.price} gold"
         spent = (f" (used: {times_bought(state.bought, offer.id)} of {offer.limit})"
                  if offer.limit else "")
-        lines.append(f"  {offer.id:<11} {price:>16}  {offer.text}{spent}")
+        key = _offer_ruling(offer)
+        by = f" ({cite(key)}: {offer.option})" if key is not None else ""
+        lines.append(f"  {offer.id:<11} {price:>16}  {offer.text}{by}{spent}")
     chosen = option(state.settings, RulingKey.VISIT_POOL)
     pool = ("the heroes may pool their gold" if pooled(visit, state.settings) else
             "one hero pays each price from their own gold" + (
@@ -210,14 +263,20 @@ def menu_text(visit: Visit, state: CampaignState, folder: Path) -> str:
 
 def bought_json(bought: Bought) -> JSON:
     step = {k: v for k, v in bought.step.to_json().items() if k not in ("type", "heroes")}
-    return {"visit": step, **status_json(bought.state)}
+    status = status_json(bought.state)
+    key = _offer_ruling(bought.offer)
+    marked = {*status_rulings(bought.state), *([ruling(key).number] if key else []),
+              *([ruling(RulingKey.TAVERN_BET).number] if isinstance(bought.step, Bet) else [])}
+    return {"visit": step, **status, "rulings": sorted(marked)}
 
 
 def bought_line(step: Buy, offer: Offer) -> str:
     paid_by = ", ".join(f"{s.hero} {s.gold}" for s in step.payers or ()) or "nobody"
     if len(step.payers or ()) > 1:
         paid_by += f"; pooled, * {cite(RulingKey.VISIT_POOL)}"
-    line = f"{offer.text}: {step.price} gold (paid: {paid_by})"
+    key = _offer_ruling(offer)
+    by = f", {cite(key)}: {offer.option}" if key is not None else ""
+    line = f"{offer.text}: {step.price} gold (paid: {paid_by}{by})"
     if step.hero:
         line += f", for {step.hero}"
     if isinstance(step, Bet):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from automa.model.modes import DiceMode
-from automa.rules.rulings import RulingKey, cite
+from automa.rules.rulings import RulingKey, cite, ruling
 
 if TYPE_CHECKING:
     from automa.campaign.cave import KrakenFought
@@ -14,10 +14,20 @@ if TYPE_CHECKING:
 JSON = dict[str, object]
 
 
+def kraken_rulings(fought: KrakenFought) -> list[int]:
+    """The rulings the fight's printout marks: which bag is red (always), and the bag running
+    out or a tie when they happen."""
+    result = fought.fight
+    keys = [RulingKey.KRAKEN_BAG, *([RulingKey.KRAKEN_TIE] if result.tie else []),
+            *([RulingKey.KRAKEN_DRAW] if result.refilled else [])]
+    return sorted(ruling(key).number for key in keys)
+
+
 def kraken_json(fought: KrakenFought) -> JSON:
     result = fought.fight
     return {"strength": result.strength, "tokens": [t.label() for t in result.tokens],
-            "total": result.total, "hero_wins": result.hero_wins}
+            "total": result.total, "hero_wins": result.hero_wins, "bag": fought.level,
+            "rulings": kraken_rulings(fought)}
 
 
 def kraken_text(fought: KrakenFought) -> str:
@@ -25,7 +35,8 @@ def kraken_text(fought: KrakenFought) -> str:
     lines = [f"The Kraken's strength (D12): {result.strength}"]
     faces = " ".join(t.label() for t in result.tokens) or "none"
     lines.append(f"The hero's {fought.tokens} red tokens ({command.health // 4} for health, "
-                 f"{command.shots} for shot icons): {faces} = {result.total}")
+                 f"{command.shots} for shot icons; the level {fought.level} bag, "
+                 f"{cite(RulingKey.KRAKEN_BAG)}): {faces} = {result.total}")
     if result.refilled:
         lines.append(f"  the bag ran out: the tokens in hand were counted and put back "
                      f"({cite(RulingKey.KRAKEN_DRAW)})")

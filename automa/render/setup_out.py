@@ -31,6 +31,13 @@ def _house_mark(result: SetupResult) -> str:
             f"differs; measure your mat to make them exact (docs/data.md)")
 
 
+def setup_rulings(result: SetupResult) -> list[int]:
+    """The numbers of the rulings the setup printout marks: those it rests on (said in its
+    notes) and ruling 5 on an unmeasured mat."""
+    keys = {*result.rulings, *((RulingKey.SIZES,) if unmeasured(result) else ())}
+    return sorted(ruling(key).number for key in keys)
+
+
 def setup_json(result: SetupResult) -> dict[str, Any]:
     tiles = result.tiles
     return {
@@ -52,6 +59,7 @@ def setup_json(result: SetupResult) -> dict[str, Any]:
                    for h in result.heroes],
         "hidden_cave": list(result.hidden_cave),
         "notes": list(result.notes),
+        "rulings": setup_rulings(result),
         "chance": [{"kind": o.kind, "value": o.value, "source": o.source, "why": o.why}
                    for o in result.outcomes],
     }

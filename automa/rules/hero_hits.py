@@ -87,6 +87,16 @@ def defence(shot: HeroShot, target: Piece, spec: MonsterSpec | None) -> str | No
     return None
 
 
+def _ignored_box(shot: HeroShot, target: Piece, spec: MonsterSpec | None) -> str | None:
+    """The card's box ("Reflects", "Nullifies") that would have stopped this shot, when the
+    Monster Vulnerabilities ignore a Wraith Knight's defensive properties (ruling 50)."""
+    if spec is None or Condition.FROZEN in target.conditions or not shot.vulnerabilities \
+            or target.family != Family.WRAITH_KNIGHT:
+        return None
+    return "Reflects" if shot.shot in spec.reflects else \
+        "Nullifies" if shot.shot in spec.nullifies else None
+
+
 def vulnerable_as(shot: HeroShot, target: Piece, spec: MonsterSpec | None
                   ) -> ModifierName | None:
     """The modifier an unmodified shot counts as under Monster Vulnerabilities, or None."""
@@ -150,6 +160,11 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
         return out.say("frozen: it cannot be damaged (knocked the ice off? "
                        f"`unfreeze {target.id}` first)")
     box = defence(shot, target, spec)
+    unboxed = _ignored_box(shot, target, spec)
+    if unboxed is not None:
+        out = out.say(f"Monster Vulnerabilities (wraith-knight, "
+                      f"{cite(RulingKey.MONSTER_VULNERABILITIES)}): its card's {unboxed} box is "
+                      f"ignored")
     if box is not None:
         verb = "reflects" if box == "reflected" else "nullifies"
         out = out.say(f"its card {verb} {shot.shot}: no damage, modifiers ignored")
@@ -186,8 +201,13 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
     if ModifierName.PETRIFY in mods:
         return replace(out, petrified=True).say("petrify: it dies at once")
     damage = base_damage(shot)
-    if ModifierName.CHAIN in mods and shot.last_damaged and not (
-            shot.vulnerabilities and target.family == Family.WRAITH_KNIGHT):
+    chain_ignored = shot.vulnerabilities and target.family == Family.WRAITH_KNIGHT
+    if ModifierName.CHAIN in mods and chain_ignored:
+        out = out.say(f"Monster Vulnerabilities (wraith-knight, "
+                      f"{cite(RulingKey.MONSTER_VULNERABILITIES)}): the chain modifier is "
+                      f"ignored" + (f": {target.label} may be damaged again, though it was the "
+                                    f"last piece this hero damaged" if shot.last_damaged else ""))
+    if ModifierName.CHAIN in mods and shot.last_damaged and not chain_ignored:
         return out.say(f"chain: {target.label} is the last piece this hero damaged in this "
                        f"sequence; the same target cannot be damaged twice in a row: no damage")
     critical = " (critical)" if ModifierName.CRITICAL in mods else ""
@@ -199,16 +219,18 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
             f"poison: the Poison card shows {shot.poison_card}, inflicted as damage "
             f"({cite(RulingKey.HERO_POISON)}); shuffle it back into the deck")
     if ModifierName.REGENERATION in mods:
-        out = replace(out, heal_attacker=1).say("regeneration: the attacker heals 1")
+        out = replace(out, heal_attacker=1).say(
+            f"regeneration: the attacker heals 1, up to its starting health "
+            f"({cite(RulingKey.REGENERATION)})")
     survives = target.health is None or target.health > out.damage
     if ModifierName.STUN in mods and survives:
         out = replace(out, gains=out.gains | {Condition.STUNNED}).say(
-            "stun: a Stunned! card (it loses its next turn)")
+            f"stun: a Stunned! card (it loses its next turn, "
+            f"{cite(RulingKey.STUN_AND_ALOFT)})")
     if ModifierName.DEVOUR in mods and survives:
         out = replace(out, gains=out.gains | {Condition.DEVOURED}).say(
             "devour: onto the Devoured! card")
-    if ModifierName.CHAIN in mods and not (shot.vulnerabilities
-                                           and target.family == Family.WRAITH_KNIGHT):
+    if ModifierName.CHAIN in mods and not chain_ignored:
         out = out.say("chain: the same piece takes no damage twice in a row in one sequence "
                       "(with `by HERO`, the hero's next chain hit on it this turn does none)")
     out = _damaged(out, target)

@@ -3,9 +3,11 @@
 Each ruling has a number, the sentence (or the silence) it rests on, our reading, and the other
 reading a table might prefer. A ruling with `options` is a switch: the first option is ours, and
 a scenario's `[rulings]` table picks another (`ice-push = "no-push"`). The engine applies a
-ruling only through `StepLog.ruling` (which marks it in the printout and the JSON) and reads a
-switch only through `option`, both by a `RulingKey` member (so a misspelt key is a type error);
-docs/rulings.md is generated from this registry
+ruling only through `StepLog.ruling` (which marks it in the printout and the JSON, once an
+activation) and reads a switch only through `option`, both by a `RulingKey` member (so a
+misspelt key is a type error); the other outputs name it with `cite`. `MARKED` says where each
+ruling is marked; tests/test_rulings_marked.py plays, for every ruling, a table where it
+decides something and finds its mark there. docs/rulings.md is generated from this registry
 (`python -m automa.rules.rulings_doc`) and a test keeps the two equal.
 """
 
@@ -93,6 +95,30 @@ class RulingKey(Word):
     CLAW_HIT = "claw-hit"
 
 
+class MarkedIn(Word):
+    """Where the program marks a ruling when it decides something: the output that names it
+    (`* ruling N` or `ruling N` in the text, its number in the JSON's `rulings`)."""
+
+    TURN = "turn"  # an AI activation: `automa turn`, `next`, `play`, the board
+    SETUP = "setup"  # `automa setup`, and a campaign room's setup
+    SESSION = "session"  # a hero's `hit`, `cave` or `summon` in a session (`play`, the board)
+    KRAKEN = "kraken"  # `automa hidden-cave fight`
+    CAMPAIGN = "campaign"  # `automa campaign` status, menus and steps
+    DATA = "data"  # `automa data check`, while the data holds that placeholder of ours
+
+
+MARKED_WORDS = {
+    MarkedIn.TURN: "an AI activation's printout (`* ruling N`) and JSON (`rulings`)",
+    MarkedIn.SETUP: "`automa setup` (and a campaign room's setup): a `*` note and the JSON's "
+                    "`rulings`",
+    MarkedIn.SESSION: "a session's `hit`, `cave` or `summon` (`automa play`, the board)",
+    MarkedIn.KRAKEN: "`automa hidden-cave fight` and its JSON's `rulings`",
+    MarkedIn.CAMPAIGN: "`automa campaign` status, menus and steps, and their JSON's `rulings`",
+    MarkedIn.DATA: "`automa data check` while your data holds our placeholder, and its JSON's "
+                   "`rulings`",
+}
+
+
 class Option(Struct, frozen=True):
     """One reading a switchable ruling offers, and what it means."""
 
@@ -120,6 +146,11 @@ class Ruling(Struct, frozen=True):
     @property
     def where(self) -> str:
         return self.setting or f"[rulings] {self.key}"
+
+    @property
+    def marked(self) -> tuple[MarkedIn, ...]:
+        """Where the program marks this ruling when it decides something (`MARKED`)."""
+        return MARKED[self.key]
 
 
 COMPONENTS = "Components we cannot see (data/components.toml, all `house`)"
@@ -777,6 +808,84 @@ RULINGS: tuple[Ruling, ...] = (
            "melee vulnerabilities apply."),
 )
 
+# Where each ruling is marked when it decides something (tests/test_rulings_marked.py plays one
+# table for each and finds the mark there). Two rulings decide at once everything of a kind at
+# the table, every length (5) and every token the program draws (4): a mark on each activation
+# would drown the others, so they are marked where the data is checked (and 5 where a setup
+# places pieces on our unmeasured mats).
+_TURN, _SETUP, _SESSION = (MarkedIn.TURN,), (MarkedIn.SETUP,), (MarkedIn.SESSION,)
+_CAMPAIGN = (MarkedIn.CAMPAIGN,)
+_CAVE = (MarkedIn.KRAKEN, MarkedIn.SESSION)
+MARKED: Mapping[RulingKey, tuple[MarkedIn, ...]] = {
+    RulingKey.ORDER_TILES: (MarkedIn.SETUP, MarkedIn.DATA),
+    RulingKey.DIRECTION_FRAME: _TURN,
+    RulingKey.HERO_TARGET_REROLL: (MarkedIn.TURN, MarkedIn.DATA),
+    RulingKey.TOKEN_MIX: (MarkedIn.DATA,),
+    RulingKey.SIZES: (MarkedIn.SETUP, MarkedIn.DATA),
+    RulingKey.LOS_TEST: _TURN,
+    RulingKey.CLOSEST_EDGE: _TURN,
+    RulingKey.RUSH_STOP: _TURN,
+    RulingKey.CLOCK_EDGE: _TURN,
+    RulingKey.HALF_CLOCK: (MarkedIn.TURN, MarkedIn.DATA),
+    RulingKey.SUMMON_PLACEMENT: _TURN,
+    RulingKey.RANDOM_RUNE: _TURN,
+    RulingKey.HOUSE_ROWS: _TURN,
+    RulingKey.MOST_POISON: _TURN,
+    RulingKey.PREFERRED_SEQUENCE: _TURN,
+    RulingKey.TOKEN_LEVELS: _TURN,
+    RulingKey.BOULDER_ZERO: _TURN,
+    RulingKey.RESET_SCOPE: _TURN,
+    RulingKey.KEEP_TARGET: _TURN,
+    RulingKey.ICE_PUSH: _TURN,
+    RulingKey.REGENERATION: (MarkedIn.TURN, MarkedIn.SESSION),
+    RulingKey.TRANSFORM: _TURN,
+    RulingKey.NO_AI_RULE: _TURN,
+    RulingKey.REPEAT: _TURN,
+    RulingKey.FRIENDLY_TARGET: _TURN,
+    RulingKey.TWO_ROLLED_RUNES: _TURN,
+    RulingKey.PARTS: _TURN,
+    RulingKey.ANTIENT_CONTROL: (MarkedIn.TURN, MarkedIn.SESSION),
+    RulingKey.EFFECTS_DATA: _TURN,
+    RulingKey.DEVOUR_POISON: _TURN,
+    RulingKey.BOOMERANG: _TURN,
+    RulingKey.PORTAL_TRAP: _TURN,
+    RulingKey.ABSENT_HERO_TILE: _TURN,
+    RulingKey.CARD_RULES: (MarkedIn.TURN, MarkedIn.SETUP),
+    RulingKey.STUN_AND_ALOFT: (MarkedIn.TURN, MarkedIn.SESSION),
+    RulingKey.TELEPORT_LANDING: _TURN,
+    RulingKey.LORD_SEQUENCE: _TURN,
+    RulingKey.REPEAT_SEQUENCES: _TURN,
+    RulingKey.FROZEN_HERO: _TURN,
+    RulingKey.NON_HERO_WEALTH: _TURN,
+    RulingKey.RUNE_WHEN_ON_RUNE: _TURN,
+    RulingKey.PART_PUSH: _TURN,
+    RulingKey.PART_REJOIN: _TURN,
+    RulingKey.RESET_TIMING: _TURN,
+    RulingKey.KRAKEN_BAG: (*_CAVE, MarkedIn.DATA),
+    RulingKey.KRAKEN_TIE: _CAVE,
+    RulingKey.KRAKEN_DRAW: _CAVE,
+    RulingKey.CAVE_ONCE: _SESSION,
+    RulingKey.CAVE_PIECES: _SETUP,
+    RulingKey.MONSTER_VULNERABILITIES: _SESSION,
+    RulingKey.PORTAL_RUSH: _SESSION,
+    RulingKey.PORTAL_TWELVE: _SESSION,
+    RulingKey.DAGGER_HERO: _SESSION,
+    RulingKey.HERO_POISON: _SESSION,
+    RulingKey.CAMPAIGN_OPEN_ROOMS: _CAMPAIGN,
+    RulingKey.CAMPAIGN_LORD: _CAMPAIGN,
+    RulingKey.CAMPAIGN_HERO_DEATH: _CAMPAIGN,
+    RulingKey.CAVE_IN_BATTLE: _SESSION,
+    RulingKey.ANTIENT_SUMMON_ONCE: _SESSION,
+    RulingKey.ALTHEA_CURE: _CAMPAIGN,
+    RulingKey.VISIT_POOL: _CAMPAIGN,
+    RulingKey.TAVERN_BET: _CAMPAIGN,
+    RulingKey.SUMMONED_TURN: _TURN,
+    RulingKey.TELEPORTED_BY_HEROES: (MarkedIn.TURN, MarkedIn.SESSION),
+    RulingKey.FROZEN_TURN: _TURN,
+    RulingKey.ANTIENT_TURNS: (MarkedIn.TURN, MarkedIn.SESSION),
+    RulingKey.YILLEPH_FLIP: (MarkedIn.TURN, MarkedIn.SESSION),
+    RulingKey.CLAW_HIT: _SESSION,
+}
 BY_KEY: Mapping[RulingKey, Ruling] = {r.key: r for r in RULINGS}
 BY_NUMBER: Mapping[int, Ruling] = {r.number: r for r in RULINGS}
 SWITCHES: Mapping[RulingKey, Ruling] = {r.key: r for r in RULINGS if r.options and not r.setting}

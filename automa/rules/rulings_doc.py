@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import textwrap
 
-from automa.rules.rulings import RULINGS, Ruling
+from automa.rules.rulings import MARKED_WORDS, RULINGS, Ruling
 
 WIDTH = 100
 INTRO = """\
@@ -16,8 +16,18 @@ INTRO = """\
 The Red Box chapter leaves gaps: its AI table prints only the Brown, Blue and Black rows (Black
 without a No Target Action), it gives no sizes for rulers and templates, no damage-token values
 and no tile faces, and a few sentences can be read two ways. These are our rulings. Each has a
-number, the sentence it rests on, and the other reading. Every printout line that rests on one
-is marked `* ruling N`, and `--json` lists the numbers under each activation's `rulings`.
+number, the sentence it rests on, and the other reading. Where one decides something the
+output says so: an AI activation marks it `* ruling N`, once however often it decided there
+(one line saying each thing it decided, in order), and `--json` lists the numbers under the
+activation's `rulings`; a setup, the Kraken fight, a campaign's steps and `automa data check`
+name it (`ruling N`) on the line it decides and list it under their JSON's `rulings`; a hero's
+`hit`, `cave` or `summon` in a session names it on its line, which the board's answer carries
+too. Each ruling below says where it is marked (*Marked*), and a test plays a table where it
+decides for each of those places and finds the mark (tests/test_rulings_marked.py). Two
+rulings decide everything of a kind at once: every length (5, the sizes) and every token the
+program draws (4, the token mix); they are marked where the data is checked (`automa data
+check` lists each placeholder of ours still in your data), and 5 also where a setup places
+pieces on our unmeasured mats.
 `l.N` is line N of the Red Box rules as we transcribed them (red-box-solo-rules.txt).
 
 A ruling with a *switch* can be read the other way at your table: put the option in the
@@ -45,6 +55,7 @@ def ruling_markdown(ruling: Ruling) -> list[str]:
         lines += _para(f"- *Switch* ({ruling.where}): {choices}.", "  ")
     elif ruling.alternative:
         lines += _para(f"- *Other reading:* {ruling.alternative}", "  ")
+    lines += _para(f"- *Marked:* {'; '.join(MARKED_WORDS[w] for w in ruling.marked)}.", "  ")
     return lines
 
 

@@ -36,6 +36,18 @@ def token_levels(shot: Shot) -> tuple[int, ...]:
     return (1,)
 
 
+def level_reading(shot: Shot) -> str | None:
+    """What our reading of the token list (ruling 16) decides for this shot, where it is ours
+    rather than the printed list's: the sword drawn as the bite, and a chain shot drawn as
+    unmodified (the AI ignores the chain modifier, so it is no modified shot). None elsewhere."""
+    if shot.name == ShotName.SWORD:
+        return "the sword draws as the bite: one level 2 token"
+    if any(m.name == ModifierName.CHAIN for m in shot.modifiers) and token_levels(shot) == (1,):
+        return (f"the AI ignores the chain modifier, so its {shot.notation()} draws as "
+                f"unmodified: one level 1 token")
+    return None
+
+
 def pour_back(bag: Bag) -> Bag:
     """The discard pile flipped face down and put back into the bag (a refill or a reset)."""
     return Bag(tuple(sorted((*bag.tokens, *bag.discard))), ())

@@ -364,8 +364,8 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
 
 
 def _catacomb(attacker: Piece | None) -> bool:
-    """Ruling dagger-hero: every hero is a Catacomb hero, so a hero piece named with `by` throws
-    the dagger for 2 in a Catacombs 3E battle (an ally or a familiar is no hero)."""
+    """Ruling 53: every hero is a Catacomb hero, so a hero piece named with `by` throws the
+    dagger for 2 in a Catacombs 3E battle (an ally or a familiar is no hero)."""
     return attacker is not None and attacker.kind == Kind.HERO
 
 
