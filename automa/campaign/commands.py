@@ -34,6 +34,9 @@ ALTHEA_SETTING = "althea-cure"
 VisitPool = Literal["own-gold", "pooled"]  # ruling visit-pool: who pays at a special room
 VISIT_POOL: tuple[VisitPool, ...] = get_args(VisitPool)
 POOL_SETTING = "visit-pool"
+InnSleep = Literal["capped", "over"]  # ruling inn-sleep: the Amaranth Inn's +1 health
+INN_SLEEP: tuple[InnSleep, ...] = get_args(InnSleep)
+INN_SETTING = "inn-sleep"
 Kind = Literal["enter", "end-room", "visit", "undo"]
 
 
@@ -207,6 +210,7 @@ class StartCampaign(Struct, frozen=True):
     hero_death: HeroDeath = "returns"
     althea_cure: AltheaCure = "official"
     visit_pool: VisitPool = "own-gold"
+    inn_sleep: InnSleep = "capped"
 
     def to_json(self) -> dict[str, object]:
         return {"campaign": self.campaign, "lord": self.lord, "seed": self.seed,
@@ -238,9 +242,14 @@ class StartCampaign(Struct, frozen=True):
         if pool not in VISIT_POOL:
             raise BadLine(f"{what}: settings.{POOL_SETTING} {pool!r} is not one of "
                           f"{', '.join(VISIT_POOL)}")
+        sleep = settings.get(INN_SETTING, INN_SLEEP[0])
+        if sleep not in INN_SLEEP:
+            raise BadLine(f"{what}: settings.{INN_SETTING} {sleep!r} is not one of "
+                          f"{', '.join(INN_SLEEP)}")
         return cls(_text(data, "campaign", what), boards_from_json(_get(data, "heroes", what),
                                                                    what),
-                   _text(data, "lord", what), seed, cave is not None, cave, death, cure, pool)
+                   _text(data, "lord", what), seed, cave is not None, cave, death, cure, pool,
+                   sleep)
 
     def refusal(self, routes: Iterable[str], lords: Iterable[str]) -> Refusal | None:
         known = sorted(routes)
@@ -268,7 +277,8 @@ class StartCampaign(Struct, frozen=True):
 
     @property
     def settings(self) -> dict[str, str]:
-        return {ALTHEA_SETTING: self.althea_cure, POOL_SETTING: self.visit_pool}
+        return {ALTHEA_SETTING: self.althea_cure, POOL_SETTING: self.visit_pool,
+                INN_SETTING: self.inn_sleep}
 
 
 # The steps: every line after the first --------------------------------------------------------

@@ -289,8 +289,11 @@ def bought_line(step: Buy, offer: Offer) -> str:
 def bought_text(bought: Bought) -> str:
     step = bought.step
     lines = [bought_line(step, bought.offer)]
+    # an offer for every hero (the Inn's sleep) shows every board it changed
+    every = bought.offer.effect.startswith("each:")
     for hero in sorted({*(s.hero for s in step.payers or ()), *([step.hero] if step.hero
-                                                                 else [])}):
+                                                                 else []),
+                        *(bought.state.heroes if every else ())}):
         b = bought.state.heroes[hero]
         lines.append(f"  {hero}: health {b.health}/{b.starting_health}, gold {b.gold}, "
                      f"poison {b.poison}, items {b.items}, allies {b.allies}"

@@ -93,6 +93,7 @@ class RulingKey(Word):
     ANTIENT_TURNS = "antient-turns"
     YILLEPH_FLIP = "yilleph-flip"
     CLAW_HIT = "claw-hit"
+    INN_SLEEP = "inn-sleep"
 
 
 class MarkedIn(Word):
@@ -806,6 +807,23 @@ RULINGS: tuple[Ruling, ...] = (
            "1.8); the claw's flick is not named among them.",
            "The claw is a melee: a box that nullifies or reflects melee stops it, and the "
            "melee vulnerabilities apply."),
+    Ruling(69, RulingKey.INN_SLEEP, CAMPAIGNS, "The Amaranth Inn's sleep and the starting health",
+           "The Inn's sleep gives every living hero +1 health up to their starting health, as "
+           "any healing does: a hero already at their starting health gains nothing (the 8 "
+           "gold are spent all the same).",
+           "The official rules: \"Note: A character's health may not be increased beyond its "
+           "starting level.\" (base game, Taking and Healing Damage), with no exception. The "
+           "Inn's own card text is in none of our official sources (the official rules list an "
+           "Amaranth Inn page whose text we do not have); only the fan transcription gives "
+           "it: \"Pay 8 gold coins and each living hero receives one "
+           "health (in this case, they can exceed their starting health)\" (Junni01/"
+           "Catacomb-Keeper, SpecialRooms.js; research notes, Special rooms). The Red Box "
+           "names the Inn only in its campaigns' lists (l.462, l.484).",
+           options=(Option("capped", "+1 health up to the starting health, by the official "
+                                     "rule on healing"),
+                    Option("over", "+1 health even past the starting health, as the fan "
+                                   "transcription of the card says")),
+           setting="automa campaign new --inn-sleep"),
 )
 
 # Where each ruling is marked when it decides something (tests/test_rulings_marked.py plays one
@@ -885,6 +903,7 @@ MARKED: Mapping[RulingKey, tuple[MarkedIn, ...]] = {
     RulingKey.ANTIENT_TURNS: (MarkedIn.TURN, MarkedIn.SESSION),
     RulingKey.YILLEPH_FLIP: (MarkedIn.TURN, MarkedIn.SESSION),
     RulingKey.CLAW_HIT: _SESSION,
+    RulingKey.INN_SLEEP: _CAMPAIGN,
 }
 BY_KEY: Mapping[RulingKey, Ruling] = {r.key: r for r in RULINGS}
 BY_NUMBER: Mapping[int, Ruling] = {r.number: r for r in RULINGS}
