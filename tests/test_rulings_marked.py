@@ -474,6 +474,8 @@ CAMPAIGN_CASES: dict[RulingKey, Case] = {
                                   ["campaign", "end-room", "--change", "elf.gold=+5"],
                                   ["campaign", "next", "amaranth-inn"],
                                   ["campaign", "visit", "sleep", "--pay", "elf"]),
+    RulingKey.LAIR_LAST: campaign("the Healer listed after the Lair is open before it",
+                                  "monstrosity", STATUS),
 }
 
 

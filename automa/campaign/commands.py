@@ -26,7 +26,8 @@ from automa.campaign.model import (
 )
 from automa.campaign.tavern import TAVERN_RESULTS, TavernResult
 from automa.errors import InputError
-from automa.model.campaigns import BOARD_FIELDS, BoardField
+from automa.model.campaigns import BOARD_FIELDS, LAIR, LAIR_NAME, BoardField
+from automa.rules.rulings import RulingKey, cite
 
 AltheaCure = Literal["official", "fan"]  # ruling althea-cure: a Poison card's cure at Althea
 ALTHEA_CURE: tuple[AltheaCure, ...] = get_args(AltheaCure)
@@ -306,6 +307,11 @@ class EnterRoom(Checked, Struct, frozen=True):
 
     def refusal(self, state: CampaignState) -> Refusal | None:
         if state.over:
+            listed = next((r for r in state.route.after_lair if r.id == self.room), None)
+            if listed is not None and LAIR in state.done:
+                return Refusal(f"the campaign is over: it ended with the {LAIR_NAME}, its last "
+                               f"room, so {listed.name}, listed after the Lair, is not visited "
+                               f"({cite(RulingKey.LAIR_LAST)})", "room")
             return Refusal("the campaign is over; see `automa campaign status`")
         if state.current is not None:
             return Refusal(f"the heroes are still in {state.current}: finish it with `automa "

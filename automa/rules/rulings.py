@@ -94,6 +94,7 @@ class RulingKey(Word):
     YILLEPH_FLIP = "yilleph-flip"
     CLAW_HIT = "claw-hit"
     INN_SLEEP = "inn-sleep"
+    LAIR_LAST = "lair-last"
 
 
 class MarkedIn(Word):
@@ -824,6 +825,26 @@ RULINGS: tuple[Ruling, ...] = (
                     Option("over", "+1 health even past the starting health, as the fan "
                                    "transcription of the card says")),
            setting="automa campaign new --inn-sleep"),
+    Ruling(70, RulingKey.LAIR_LAST, CAMPAIGNS, "The Healer listed after the Lair",
+           "The Catacomb Lord's Lair is the campaign's last room, whatever the list prints after "
+           "it: a room listed after the Lair (the Monstrosity's Healer, Althea) is open before "
+           "the Lair like any room not yet visited (ruling 55), and never after it: the Lair "
+           "ends the campaign, in victory or defeat, and skips it if it was not visited. "
+           "Played in the listed order (ruling 55's other reading), the Healer comes after "
+           "Urnehath, just before the Lair.",
+           "\"• Catacomb Lord's Lair\" then \"• Healer (Althea the Healer)\" (l.467-468) "
+           "close a list of the campaign's room cards, not its path: \"The campaign paths are "
+           "drawn as arrows on the printed diagrams and are not reproduced as text. Each "
+           "campaign's room cards are listed below\" (l.454); the Pharaoh's list ends with "
+           "the Lair (l.486). The base game places the Lair last (\"The Catacomb Lord's Lair "
+           "Special Room card is always placed as the last Room card\", Alternate Room Card "
+           "Layouts), the heroes win by killing the Lord (Winning the Game), and what Althea "
+           "gives serves the rooms to come (a resurrected hero \"starts playing in the next "
+           "room\").",
+           "The Healer comes after the Lair, as listed: it is not open before the Lair, and the "
+           "heroes who beat the Lord visit it before the campaign ends (for a table that "
+           "carries its heroes into another campaign: nothing it gives changes a game already "
+           "won)."),
 )
 
 # Where each ruling is marked when it decides something (tests/test_rulings_marked.py plays one
@@ -904,6 +925,7 @@ MARKED: Mapping[RulingKey, tuple[MarkedIn, ...]] = {
     RulingKey.YILLEPH_FLIP: (MarkedIn.TURN, MarkedIn.SESSION),
     RulingKey.CLAW_HIT: _SESSION,
     RulingKey.INN_SLEEP: _CAMPAIGN,
+    RulingKey.LAIR_LAST: _CAMPAIGN,
 }
 BY_KEY: Mapping[RulingKey, Ruling] = {r.key: r for r in RULINGS}
 BY_NUMBER: Mapping[int, Ruling] = {r.number: r for r in RULINGS}
