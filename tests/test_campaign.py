@@ -107,7 +107,9 @@ def test_a_scripted_campaign_evening(tmp_path: Path, data: Path) -> None:
             "dwarf": {"health": 9, "starting_health": 9, "gold": 8, "poison": 0, "items": 0,
                       "spells": 1, "alive": True, "allies": 0, "used": []}},
         "hidden_cave": None,
-        "rulings": [55]}  # the rooms open next (the Lord named, not the start piece)
+        # the rooms open next, the Healer listed after the Lair open before it (the Lord
+        # named, not the start piece)
+        "rulings": [55, 70]}
     assert after["rooms"][0] == {"id": "glaaoth", "name": "Glaaoth", "level": 1,
                                  "state": "done"}
     # the answer is remembered in the user's data folder: the next campaign is not asked
@@ -224,6 +226,77 @@ def test_either_or_skips_the_other_and_the_lair_ends_the_campaign(tmp_path: Path
     refused(["campaign", "next", "dephaoth", "--session", str(folder)], None, "over")
 
 
+def test_the_healer_listed_after_the_lair_is_open_before_it(tmp_path: Path) -> None:
+    # ruling lair-last: "• Catacomb Lord's Lair" then "• Healer (Althea the Healer)" (l.467-468)
+    # list the room cards; "The campaign paths are drawn as arrows on the printed diagrams and
+    # are not reproduced as text" (l.454)
+    number = ruling(RulingKey.LAIR_LAST).number
+    folder = tmp_path / "c"
+    ok(["campaign", "new", "monstrosity", "--session", str(folder), "--heroes", "elf=8",
+        "--lord", "hmotha", "--seed", "1"], None)
+    shown = ok(["campaign", "status", "--session", str(folder)], None).stdout.splitlines()
+    assert shown[10:12] == [
+        "  open     Catacomb Lord's Lair  [lair]",
+        f"  open     Althea the Healer  [althea-the-healer]  (listed after the Lair; open "
+        f"before it: ruling {number})"]
+    first = status(folder, None)
+    assert [r["id"] for r in first["rooms"]] == MONSTROSITY  # the rulebook's order, kept
+    assert number in first["rulings"]
+    entered = ok(["campaign", "next", "althea-the-healer", "--session", str(folder)],
+                 None).stdout.splitlines()
+    assert entered[:2] == [
+        "Althea the Healer: a visit (no battle).",
+        "The rulebook lists Althea the Healer after the Catacomb Lord's Lair; it is visited "
+        f"before the Lair, the campaign's last room (ruling {number})."]
+    assert number in status(folder, None)["rulings"]  # "current ... visited before it"
+    ok(["campaign", "undo", "--session", str(folder)], None)
+    shown_json = json.loads(ok(["campaign", "next", "althea-the-healer", "--session",
+                                str(folder), "--json"], None).stdout)
+    assert shown_json["rulings"] == [number]
+    ok(["campaign", "end-room", "--session", str(folder)], None)
+    after = status(folder, None)
+    assert number not in after["rulings"]  # visited: nothing left to decide
+    merchant = json.loads(ok(["campaign", "next", "izchak-the-merchant", "--session",
+                              str(folder), "--json"], None).stdout)
+    assert merchant["rulings"] == []
+    pharaoh = tmp_path / "p"
+    ok(["campaign", "new", "pharaoh", "--session", str(pharaoh), "--heroes", "elf=8",
+        "--lord", "hmotha"], None)
+    assert number not in status(pharaoh, None)["rulings"]  # its list ends with the Lair
+
+
+def test_the_lair_ends_the_campaign_before_the_healer_listed_after_it(tmp_path: Path) -> None:
+    # ruling lair-last: the base game places the Lair last, the heroes win by killing the Lord,
+    # and a hero Althea resurrects "starts playing in the next room"
+    number = ruling(RulingKey.LAIR_LAST).number
+    folder = tmp_path / "c"
+    ok(["campaign", "new", "monstrosity", "--session", str(folder), "--heroes", "elf=8",
+        "--lord", "hmotha", "--seed", "1"], None)
+    last = (f"The Lair is the campaign's last room: Althea the Healer, listed after it, is not "
+            f"visited once it ends (ruling {number}).")
+    assert last in ok(["campaign", "next", "lair", "--session", str(folder)],
+                      None).stdout.splitlines()
+    ok(["campaign", "undo", "--session", str(folder)], None)
+    lair = json.loads(ok(["campaign", "next", "lair", "--session", str(folder), "--json"],
+                         None).stdout)
+    assert number in lair["rulings"]
+    session = Session.open(Path(lair["session"]), load_catalog(None))
+    for piece in [p.id for p in session.state.battle.pieces if p.side == "ai"]:
+        session.do(Remove(piece, "dead"))
+    ended = ok(["campaign", "end-room", "--session", str(folder)], None).stdout
+    assert "victory" in ended
+    assert (f"  skipped  Althea the Healer  [althea-the-healer]  (listed after the Lair; the "
+            f"Lair ended the campaign first: ruling {number})") in ended.splitlines()
+    after = status(folder, None)
+    assert {r["id"]: r["state"] for r in after["rooms"]}["althea-the-healer"] == "skipped"
+    assert number in after["rulings"]
+    refused(["campaign", "next", "althea-the-healer", "--session", str(folder)], None,
+            f"the campaign is over: it ended with the Catacomb Lord's Lair, its last room, so "
+            f"Althea the Healer, listed after the Lair, is not visited (ruling {number})")
+    refused(["campaign", "next", "glaaoth", "--session", str(folder)], None,
+            "the campaign is over; see `automa campaign status`")
+
+
 def test_undo_takes_back_the_last_step(tmp_path: Path, data: Path) -> None:
     folder = tmp_path / "c"
     ok(["campaign", "new", "monstrosity", "--session", str(folder), "--heroes", "elf=8",
@@ -302,7 +375,8 @@ def test_a_visit_records_what_was_bought(tmp_path: Path) -> None:
     visit = json.loads(ok(["campaign", "next", "izchak-the-merchant", "--session", str(folder),
                            "--json"], None).stdout)
     menu = visit.pop("menu")
-    assert visit == {"room": "izchak-the-merchant", "kind": "special", "session": None}
+    assert visit == {"room": "izchak-the-merchant", "kind": "special", "session": None,
+                     "rulings": []}
     assert {o["id"]: o["price"] for o in menu["offers"]}["map"] == 2  # "A map costs 2 gold"
     refused(["campaign", "end-room", "--session", str(folder), "--change", "elf.gold=-6"],
             None, "has only 5 gold")

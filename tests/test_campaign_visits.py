@@ -55,8 +55,11 @@ def test_shipped_prices_carry_their_provenance(catalog: Catalog) -> None:
     assert [(o.id, o.price) for o in althea.menu({"althea-cure": "official"})] == [
         ("free-cure", 0), ("heal", 3), ("cure", 20), ("resurrect", 10)]
     assert althea.offer("cure", {"althea-cure": "fan"}).price == 2  # type: ignore[union-attr]
-    inn = {o.id: (o.price, o.provenance) for o in visits["amaranth-inn"].offers}
-    assert inn == {"sleep": (8, "fan"), "cellar-job": (8, "fan"), "ally": (10, "fan")}
+    for sleep in ("capped", "over"):
+        inn = {o.id: (o.price, o.provenance) for o in visits["amaranth-inn"].menu(
+            {"inn-sleep": sleep})}
+        assert inn == {"sleep": (8, "fan"), "cellar-job": (8, "fan"), "ally": (10, "fan")}
+    assert [o.over for o in visits["amaranth-inn"].offers if o.id == "sleep"] == [False, True]
     assert not visits["hearthshire-stables"].known and not visits["crypt-of-shaurath"].known
 
 
@@ -97,7 +100,8 @@ def test_the_merchant_pools_gold_by_the_other_reading(tmp_path: Path) -> None:
     folder = tmp_path / "c"
     entered = _at("izchak-the-merchant", folder, None, "--visit-pool", "pooled")
     header = json.loads((folder / "campaign.jsonl").read_text(encoding="utf-8").splitlines()[0])
-    assert header["settings"] == {"althea-cure": "official", "visit-pool": "pooled"}
+    assert header["settings"] == {"althea-cure": "official", "visit-pool": "pooled",
+                                  "inn-sleep": "capped"}
     # a header written before the setting was kept reads as the ruling's default
     older = {k: v for k, v in header.items() if k != "settings"}
     assert StartCampaign.from_json(older).visit_pool == "own-gold"
@@ -182,19 +186,72 @@ def test_boards_change_by_the_offer() -> None:
         paid(heroes | {"orc": HeroBoard("orc", 5, 5, 5)}, {"elf": 4, "orc": 4}, 8, False)
 
 
-def test_the_inn_sleep_and_an_ally(tmp_path: Path) -> None:
-    # rule (fan data): "sleep for 8 gold gives every living hero +1 health (may exceed starting
-    # health) ... Recruit an ally for 10 gold."
-    folder = tmp_path / "c"
+def _at_the_inn(folder: Path, *more: str) -> None:
+    """The elf with 18 gold and the dwarf two health down, at the Amaranth Inn."""
     ok(["campaign", "new", "monstrosity", "--session", str(folder), "--heroes", "elf=8,dwarf=9",
-        "--lord", "hmotha", "--seed", "5"], None)
+        "--lord", "hmotha", "--seed", "5", *more], None)
     ok(["campaign", "next", "izchak-the-merchant", "--session", str(folder)], None)
-    ok(["campaign", "end-room", "--session", str(folder), "--change", "elf.gold=+13"], None)
+    ok(["campaign", "end-room", "--session", str(folder), "--change", "elf.gold=+13",
+        "--change", "dwarf.health=-2"], None)
     ok(["campaign", "next", "amaranth-inn", "--session", str(folder)], None)
+
+
+def test_the_inn_sleep_stops_at_the_starting_health(tmp_path: Path) -> None:
+    # ruling inn-sleep: "A character's health may not be increased beyond its starting level"
+    # (official, Taking and Healing Damage); only the fan transcription of the Inn's card says
+    # "(in this case, they can exceed their starting health)"
+    folder = tmp_path / "c"
+    _at_the_inn(folder)
+    number = ruling(RulingKey.INN_SLEEP).number
+    menu = json.loads(ok(["campaign", "visit", "--session", str(folder), "--json"],
+                         None).stdout)
+    sleep = next(o for o in menu["offers"] if o["id"] == "sleep")
+    assert (sleep["price"], sleep["ruling"], sleep["provenance"]) == (8, number, "fan")
+    assert number in menu["rulings"]
+    shown = ok(["campaign", "visit", "--session", str(folder)], None).stdout
+    assert (f"sleep: every living hero +1 health, not past their starting health (ruling "
+            f"{number}: capped)") in shown
     refused(["campaign", "visit", "sleep", "--pay", "elf=4,dwarf=4", "--session", str(folder)],
             None, "cannot split the price")
+    slept = ok(["campaign", "visit", "sleep", "--pay", "elf", "--session", str(folder)],
+               None).stdout.splitlines()
+    assert slept[0] == (f"sleep: every living hero +1 health, not past their starting health: "
+                        f"8 gold (paid: elf 8, ruling {number}: capped)")
+    assert slept[1:] == ["  dwarf: health 8/9, gold 5, poison 0, items 0, allies 0",
+                         "  elf: health 8/8, gold 10, poison 0, items 0, allies 0"]
+    ok(["campaign", "undo", "--session", str(folder)], None)
     after = _buy(folder, None, "sleep", "--pay", "elf")
-    assert (after["heroes"]["elf"]["health"], after["heroes"]["dwarf"]["health"]) == (9, 10)
+    assert (after["heroes"]["elf"]["health"], after["heroes"]["dwarf"]["health"]) == (8, 8)
+    assert number in after["rulings"]
+    after = _buy(folder, None, "sleep", "--pay", "elf")
+    assert (after["heroes"]["elf"]["health"], after["heroes"]["dwarf"]["health"]) == (8, 9)
+    assert after["heroes"]["elf"]["gold"] == 2  # paid all the same
+    refused(["campaign", "visit", "ally", "--for", "elf", "--session", str(folder)], None,
+            "elf cannot afford 10 gold")
+
+
+def test_the_inn_sleep_passes_the_starting_health_by_the_other_reading(tmp_path: Path) -> None:
+    # ruling inn-sleep's `over`: the fan transcription, "each living hero receives one health
+    # (in this case, they can exceed their starting health)"
+    folder = tmp_path / "c"
+    _at_the_inn(folder, "--inn-sleep", "over")
+    header = json.loads((folder / "campaign.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert header["settings"]["inn-sleep"] == "over"
+    with pytest.raises(BadLine, match=r"settings\.inn-sleep 'always' is not one of capped, "
+                                      r"over"):
+        StartCampaign.from_json({**header, "settings": {"inn-sleep": "always"}})
+    older = {**header, "settings": {"althea-cure": "official"}}
+    assert StartCampaign.from_json(older).inn_sleep == "capped"  # written before the setting
+    after = _buy(folder, None, "sleep", "--pay", "elf")
+    assert (after["heroes"]["elf"]["health"], after["heroes"]["dwarf"]["health"]) == (9, 8)
+    sleep = next(o for o in json.loads(ok(["campaign", "visit", "--session", str(folder),
+                                           "--json"], None).stdout)["offers"]
+                 if o["id"] == "sleep")
+    assert (sleep["text"], sleep["ruling"]) == (
+        "sleep: every living hero +1 health (may pass their starting health)",
+        ruling(RulingKey.INN_SLEEP).number)
+    text = ok(["campaign", "status", "--session", str(folder)], None).stdout
+    assert "elf: health 9/8" in text
     after = _buy(folder, None, "ally", "--for", "elf")
     assert (after["heroes"]["elf"]["allies"], after["heroes"]["elf"]["gold"]) == (1, 0)
 

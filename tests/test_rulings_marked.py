@@ -469,6 +469,13 @@ CAMPAIGN_CASES: dict[RulingKey, Case] = {
                                    ["campaign", "next", "alewife-tavern"],
                                    ["campaign", "visit", "bet", "--pay", "dwarf", "--for",
                                     "elf", "--bag", "orc=6,fire-spirit=4,centaur=4"]),
+    RulingKey.INN_SLEEP: campaign("the Inn's sleep stops at the starting health", "monstrosity",
+                                  ["campaign", "next", "izchak-the-merchant"],
+                                  ["campaign", "end-room", "--change", "elf.gold=+5"],
+                                  ["campaign", "next", "amaranth-inn"],
+                                  ["campaign", "visit", "sleep", "--pay", "elf"]),
+    RulingKey.LAIR_LAST: campaign("the Healer listed after the Lair is open before it",
+                                  "monstrosity", STATUS),
 }
 
 

@@ -26,7 +26,8 @@ from automa.campaign.model import (
 )
 from automa.campaign.tavern import TAVERN_RESULTS, TavernResult
 from automa.errors import InputError
-from automa.model.campaigns import BOARD_FIELDS, BoardField
+from automa.model.campaigns import BOARD_FIELDS, LAIR, LAIR_NAME, BoardField
+from automa.rules.rulings import RulingKey, cite
 
 AltheaCure = Literal["official", "fan"]  # ruling althea-cure: a Poison card's cure at Althea
 ALTHEA_CURE: tuple[AltheaCure, ...] = get_args(AltheaCure)
@@ -34,6 +35,9 @@ ALTHEA_SETTING = "althea-cure"
 VisitPool = Literal["own-gold", "pooled"]  # ruling visit-pool: who pays at a special room
 VISIT_POOL: tuple[VisitPool, ...] = get_args(VisitPool)
 POOL_SETTING = "visit-pool"
+InnSleep = Literal["capped", "over"]  # ruling inn-sleep: the Amaranth Inn's +1 health
+INN_SLEEP: tuple[InnSleep, ...] = get_args(InnSleep)
+INN_SETTING = "inn-sleep"
 Kind = Literal["enter", "end-room", "visit", "undo"]
 
 
@@ -207,6 +211,7 @@ class StartCampaign(Struct, frozen=True):
     hero_death: HeroDeath = "returns"
     althea_cure: AltheaCure = "official"
     visit_pool: VisitPool = "own-gold"
+    inn_sleep: InnSleep = "capped"
 
     def to_json(self) -> dict[str, object]:
         return {"campaign": self.campaign, "lord": self.lord, "seed": self.seed,
@@ -238,9 +243,14 @@ class StartCampaign(Struct, frozen=True):
         if pool not in VISIT_POOL:
             raise BadLine(f"{what}: settings.{POOL_SETTING} {pool!r} is not one of "
                           f"{', '.join(VISIT_POOL)}")
+        sleep = settings.get(INN_SETTING, INN_SLEEP[0])
+        if sleep not in INN_SLEEP:
+            raise BadLine(f"{what}: settings.{INN_SETTING} {sleep!r} is not one of "
+                          f"{', '.join(INN_SLEEP)}")
         return cls(_text(data, "campaign", what), boards_from_json(_get(data, "heroes", what),
                                                                    what),
-                   _text(data, "lord", what), seed, cave is not None, cave, death, cure, pool)
+                   _text(data, "lord", what), seed, cave is not None, cave, death, cure, pool,
+                   sleep)
 
     def refusal(self, routes: Iterable[str], lords: Iterable[str]) -> Refusal | None:
         known = sorted(routes)
@@ -268,7 +278,8 @@ class StartCampaign(Struct, frozen=True):
 
     @property
     def settings(self) -> dict[str, str]:
-        return {ALTHEA_SETTING: self.althea_cure, POOL_SETTING: self.visit_pool}
+        return {ALTHEA_SETTING: self.althea_cure, POOL_SETTING: self.visit_pool,
+                INN_SETTING: self.inn_sleep}
 
 
 # The steps: every line after the first --------------------------------------------------------
@@ -296,6 +307,11 @@ class EnterRoom(Checked, Struct, frozen=True):
 
     def refusal(self, state: CampaignState) -> Refusal | None:
         if state.over:
+            listed = next((r for r in state.route.after_lair if r.id == self.room), None)
+            if listed is not None and LAIR in state.done:
+                return Refusal(f"the campaign is over: it ended with the {LAIR_NAME}, its last "
+                               f"room, so {listed.name}, listed after the Lair, is not visited "
+                               f"({cite(RulingKey.LAIR_LAST)})", "room")
             return Refusal("the campaign is over; see `automa campaign status`")
         if state.current is not None:
             return Refusal(f"the heroes are still in {state.current}: finish it with `automa "

@@ -102,7 +102,8 @@ def room_states(state: CampaignState) -> dict[str, RoomState]:
 
     Ruling campaign-open-rooms: every room not yet visited is open, in any order; of two rooms
     offered as "either ... or", visiting one skips the other; the Lord's Lair ends the campaign
-    and the rooms not visited by then are skipped."""
+    and the rooms not visited by then are skipped. Ruling lair-last: so a room the list prints
+    after the Lair (the Monstrosity's Healer) is open before the Lair, and never after it."""
     found: dict[str, RoomState] = {}
     visited = set(state.done) | ({state.current} if state.current else set())
     for step in state.route.steps:

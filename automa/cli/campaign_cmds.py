@@ -52,20 +52,23 @@ def _notes(lines: tuple[str, ...]) -> None:
               help="Who pays at a special room (ruling visit-pool): one hero from their own "
                    "gold (\"Catacomb heroes cannot share their gold\"), or pooled where the "
                    "room's text allows it (the Merchant).")
+@click.option("--inn-sleep", type=click.Choice(["capped", "over"]), default="capped",
+              help="The Amaranth Inn's sleep (ruling inn-sleep): +1 health up to the starting "
+                   "health (the official rule on healing), or past it (the fan transcription).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None)
 @json_option
 @click.pass_context
 @reports_errors
 def campaign_new(ctx: click.Context, name: str, folder: Path, heroes: str, lord: str | None,
                  hidden_cave: bool, hero_death: str, althea_cure: str, visit_pool: str,
-                 seed: int | None, as_json: bool) -> None:
+                 inn_sleep: str, seed: int | None, as_json: bool) -> None:
     """Start a campaign in a folder that keeps it all.
 
     \b
     Example:
       automa campaign new monstrosity --session evening --heroes elf=8,dwarf=9 --lord hmotha
     """
-    from automa.campaign.commands import ALTHEA_CURE, VISIT_POOL, StartCampaign
+    from automa.campaign.commands import ALTHEA_CURE, INN_SLEEP, VISIT_POOL, StartCampaign
     from automa.campaign.model import HERO_DEATH
     from automa.campaign.rules import new_heroes
     from automa.campaign.store import Campaign
@@ -77,8 +80,10 @@ def campaign_new(ctx: click.Context, name: str, folder: Path, heroes: str, lord:
     death = next(d for d in HERO_DEATH if d == hero_death)  # click.Choice checked it
     cure = next(c for c in ALTHEA_CURE if c == althea_cure)
     pool = next(p for p in VISIT_POOL if p == visit_pool)
+    sleep = next(s for s in INN_SLEEP if s == inn_sleep)
     command = StartCampaign(name, new_heroes(parse_heroes(heroes)), lord, seed, hidden_cave,
-                            hero_death=death, althea_cure=cure, visit_pool=pool)
+                            hero_death=death, althea_cure=cure, visit_pool=pool,
+                            inn_sleep=sleep)
     with in_option_words():
         started = Campaign.new(folder, command, _catalog(ctx),
                                user_data_dir(ctx.obj["data_dir"]))

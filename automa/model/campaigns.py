@@ -51,6 +51,14 @@ class Route(Struct, frozen=True):
     def room(self, room_id: str) -> RouteRoom | None:
         return next((r for r in self.rooms if r.id == room_id), None)
 
+    @property
+    def after_lair(self) -> tuple[RouteRoom, ...]:
+        """The rooms the list prints after the Catacomb Lord's Lair (the Monstrosity's Healer):
+        open before the Lair, as any room, never after it (ruling lair-last)."""
+        rooms = self.rooms
+        at = next((i for i, r in enumerate(rooms) if r.id == LAIR), len(rooms))
+        return rooms[at + 1:]
+
     def step_of(self, room_id: str) -> RouteStep | None:
         return next((s for s in self.steps if any(r.id == room_id for r in s.rooms)), None)
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from automa.campaign.commands import Bet, Buy, EndRoom, EnterRoom, Step, boards_json
 from automa.campaign.model import CampaignState, room_states
+from automa.model.campaigns import LAIR, LAIR_NAME
 from automa.rules.rulings import RulingKey, cite, key_of, ruling
 
 if TYPE_CHECKING:
@@ -32,10 +33,33 @@ def _next_room_open(state: CampaignState) -> bool:
     return not state.over and state.current is None
 
 
+def after_lair(state: CampaignState) -> dict[str, str]:
+    """What ruling lair-last decides for each room the list prints after the Lair (the
+    Monstrosity's Healer): open (or visited now) before the Lair, skipped once the Lair ended
+    the campaign. A room visited, or skipped for another reason (its either-or twin visited,
+    every hero fallen before the Lair), is not its doing."""
+    states = room_states(state)
+    visited = set(state.done) | ({state.current} if state.current else set())
+    decided: dict[str, str] = {}
+    for room in state.route.after_lair:
+        step = state.route.step_of(room.id)
+        twin = step is not None and step.choose == "one" and any(
+            r.id in visited for r in step.rooms if r.id != room.id)
+        now = states[room.id]
+        if now == "open" and not state.over:
+            decided[room.id] = "open before it"
+        elif now == "current":
+            decided[room.id] = "visited before it"
+        elif now == "skipped" and LAIR in state.done and not twin:
+            decided[room.id] = "the Lair ended the campaign first"
+    return decided
+
+
 def status_rulings(state: CampaignState) -> list[int]:
     """The rulings the status printout marks."""
     keys = [*([RulingKey.CAMPAIGN_OPEN_ROOMS] if _next_room_open(state) else []),
-            *([RulingKey.CAMPAIGN_LORD] if _lord_is_start(state) else [])]
+            *([RulingKey.CAMPAIGN_LORD] if _lord_is_start(state) else []),
+            *([RulingKey.LAIR_LAST] if after_lair(state) else [])]
     return sorted(ruling(key).number for key in keys)
 
 
@@ -62,9 +86,12 @@ def status_text(state: CampaignState) -> str:
     start = (f" (the campaign's start piece, {cite(RulingKey.CAMPAIGN_LORD)})"
              if _lord_is_start(state) else "")
     lines = [f"{state.route.name} campaign, Catacomb Lord: {state.lord}{start}"]
+    decided = after_lair(state)
     for room in state.route.rooms:
         level = f" (level {room.level})" if room.level is not None else ""
-        lines.append(f"  {states[room.id]:<8} {room.name}{level}  [{room.id}]")
+        why = (f"  (listed after the Lair; {decided[room.id]}: {cite(RulingKey.LAIR_LAST)})"
+               if room.id in decided else "")
+        lines.append(f"  {states[room.id]:<8} {room.name}{level}  [{room.id}]{why}")
     lines.append("Heroes:")
     for hero, b in state.heroes.items():
         fate = "" if b.alive else "  (dead)"
@@ -122,29 +149,57 @@ def cave_lines(state: CampaignState) -> list[str]:
 
 # Entering and ending a room ----------------------------------------------------------------
 
+def _lair_last_line(entered: Entered) -> str | None:
+    """Ruling lair-last, when entering the room decides it: a room the list prints after the
+    Lair visited before it, or the Lair entered while such a room is still open."""
+    state = entered.state
+    if entered.room.id in after_lair(state):
+        return (f"The rulebook lists {entered.room.name} after the {LAIR_NAME}; it is visited "
+                f"before the Lair, the campaign's last room ({cite(RulingKey.LAIR_LAST)}).")
+    if entered.room.id != LAIR:
+        return None
+    states = room_states(state)
+    left = [r.name for r in state.route.after_lair if states[r.id] == "open"]
+    if not left:
+        return None
+    return (f"The Lair is the campaign's last room: {' and '.join(left)}, listed after it, "
+            f"{'is' if len(left) == 1 else 'are'} not visited once it ends "
+            f"({cite(RulingKey.LAIR_LAST)}).")
+
+
+def _entered_rulings(entered: Entered) -> list[int]:
+    return [ruling(RulingKey.LAIR_LAST).number] if _lair_last_line(entered) else []
+
+
 def entered_json(entered: Entered, folder: Path) -> JSON:
     step = entered.step
     if entered.visit is not None:
         return {"room": step.room, "kind": "special", "session": None,
-                "menu": menu_json(entered.visit, entered.state)}
+                "menu": menu_json(entered.visit, entered.state),
+                "rulings": _entered_rulings(entered)}
     from automa.render.setup_out import setup_rulings
 
+    setup = [] if entered.setup is None else setup_rulings(entered.setup)
     return {"room": step.room, "kind": entered.room.kind,
             "session": None if step.session is None else str(folder / step.session),
             "playmat": step.playmat,
-            "rulings": [] if entered.setup is None else setup_rulings(entered.setup)}
+            "rulings": sorted({*setup, *_entered_rulings(entered)})}
 
 
 def entered_text(entered: Entered, folder: Path, tiles: TileSet) -> str:
     """A visit's menu, or the room's setup and where its battle is played."""
     from automa.render.setup_out import setup_text
 
+    last = _lair_last_line(entered)
     if entered.visit is not None:
         return (f"{entered.room.name}: a visit (no battle).\n"
+                + (f"{last}\n" if last else "")
                 + menu_text(entered.visit, entered.state, folder))
     assert entered.setup is not None and entered.step.session is not None
     battle = folder / entered.step.session
     text = setup_text(entered.setup, tiles)
+    if last:
+        text += f"{last}\n"
     cave = entered.state.hidden_cave
     if cave is not None:
         text += (f"Hidden Cave: its pieces ({', '.join(cave.needed)}) stay aside, out of the "
@@ -289,8 +344,11 @@ def bought_line(step: Buy, offer: Offer) -> str:
 def bought_text(bought: Bought) -> str:
     step = bought.step
     lines = [bought_line(step, bought.offer)]
+    # an offer for every hero (the Inn's sleep) shows every board it changed
+    every = bought.offer.effect.startswith("each:")
     for hero in sorted({*(s.hero for s in step.payers or ()), *([step.hero] if step.hero
-                                                                 else [])}):
+                                                                 else []),
+                        *(bought.state.heroes if every else ())}):
         b = bought.state.heroes[hero]
         lines.append(f"  {hero}: health {b.health}/{b.starting_health}, gold {b.gold}, "
                      f"poison {b.poison}, items {b.items}, allies {b.allies}"

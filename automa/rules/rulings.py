@@ -93,6 +93,8 @@ class RulingKey(Word):
     ANTIENT_TURNS = "antient-turns"
     YILLEPH_FLIP = "yilleph-flip"
     CLAW_HIT = "claw-hit"
+    INN_SLEEP = "inn-sleep"
+    LAIR_LAST = "lair-last"
 
 
 class MarkedIn(Word):
@@ -806,6 +808,43 @@ RULINGS: tuple[Ruling, ...] = (
            "1.8); the claw's flick is not named among them.",
            "The claw is a melee: a box that nullifies or reflects melee stops it, and the "
            "melee vulnerabilities apply."),
+    Ruling(69, RulingKey.INN_SLEEP, CAMPAIGNS, "The Amaranth Inn's sleep and the starting health",
+           "The Inn's sleep gives every living hero +1 health up to their starting health, as "
+           "any healing does: a hero already at their starting health gains nothing (the 8 "
+           "gold are spent all the same).",
+           "The official rules: \"Note: A character's health may not be increased beyond its "
+           "starting level.\" (base game, Taking and Healing Damage), with no exception. The "
+           "Inn's own card text is in none of our official sources (the official rules list an "
+           "Amaranth Inn page whose text we do not have); only the fan transcription gives "
+           "it: \"Pay 8 gold coins and each living hero receives one "
+           "health (in this case, they can exceed their starting health)\" (Junni01/"
+           "Catacomb-Keeper, SpecialRooms.js; research notes, Special rooms). The Red Box "
+           "names the Inn only in its campaigns' lists (l.462, l.484).",
+           options=(Option("capped", "+1 health up to the starting health, by the official "
+                                     "rule on healing"),
+                    Option("over", "+1 health even past the starting health, as the fan "
+                                   "transcription of the card says")),
+           setting="automa campaign new --inn-sleep"),
+    Ruling(70, RulingKey.LAIR_LAST, CAMPAIGNS, "The Healer listed after the Lair",
+           "The Catacomb Lord's Lair is the campaign's last room, whatever the list prints after "
+           "it: a room listed after the Lair (the Monstrosity's Healer, Althea) is open before "
+           "the Lair like any room not yet visited (ruling 55), and never after it: the Lair "
+           "ends the campaign, in victory or defeat, and skips it if it was not visited. "
+           "Played in the listed order (ruling 55's other reading), the Healer comes after "
+           "Urnehath, just before the Lair.",
+           "\"• Catacomb Lord's Lair\" then \"• Healer (Althea the Healer)\" (l.467-468) "
+           "close a list of the campaign's room cards, not its path: \"The campaign paths are "
+           "drawn as arrows on the printed diagrams and are not reproduced as text. Each "
+           "campaign's room cards are listed below\" (l.454); the Pharaoh's list ends with "
+           "the Lair (l.486). The base game places the Lair last (\"The Catacomb Lord's Lair "
+           "Special Room card is always placed as the last Room card\", Alternate Room Card "
+           "Layouts), the heroes win by killing the Lord (Winning the Game), and what Althea "
+           "gives serves the rooms to come (a resurrected hero \"starts playing in the next "
+           "room\").",
+           "The Healer comes after the Lair, as listed: it is not open before the Lair, and the "
+           "heroes who beat the Lord visit it before the campaign ends (for a table that "
+           "carries its heroes into another campaign: nothing it gives changes a game already "
+           "won)."),
 )
 
 # Where each ruling is marked when it decides something (tests/test_rulings_marked.py plays one
@@ -885,6 +924,8 @@ MARKED: Mapping[RulingKey, tuple[MarkedIn, ...]] = {
     RulingKey.ANTIENT_TURNS: (MarkedIn.TURN, MarkedIn.SESSION),
     RulingKey.YILLEPH_FLIP: (MarkedIn.TURN, MarkedIn.SESSION),
     RulingKey.CLAW_HIT: _SESSION,
+    RulingKey.INN_SLEEP: _CAMPAIGN,
+    RulingKey.LAIR_LAST: _CAMPAIGN,
 }
 BY_KEY: Mapping[RulingKey, Ruling] = {r.key: r for r in RULINGS}
 BY_NUMBER: Mapping[int, Ruling] = {r.number: r for r in RULINGS}
