@@ -217,6 +217,15 @@ CASES: dict[str, Bad] = {
     "deep-nesting-tables": Bad("format = 1\n", "format = 1\nx = " + "{a = " * 40 + "1"
                                + "}" * 40 + "\n", says=("nested deeper",)),
     "not-utf8": Bad(text="format = 1\n# \udcff\n", says=("not UTF-8",)),
+    # a whole number longer than Python converts (4300 digits) was an internal error (exit 70)
+    "number-of-5000-digits": Bad("round = 1", "round = " + "1" * 5000, None, "battle.round",
+                                 ("a whole number of 5000 digits",)),
+    "number-of-400-digits": Bad("round = 1", "round = 1\nclose_call = 1" + "0" * 400, "battle",
+                                "close_call", ("a number of 401 digits is out of range",)),
+    "long-number-in-a-list": Bad("d12 = [7, 3]", "d12 = [7, -" + "3_0" * 2500 + "]", None,
+                                 "chance.d12[1]", ("a whole number of 5000 digits",)),
+    "no-die-face-of-4000-digits": Bad("d12 = [7, 3]", "d12 = [7, " + "30" * 2000 + "]", "chance",
+                                      "d12[1]", ("a number of 4000 digits is not a face",)),
 }
 
 
@@ -410,3 +419,13 @@ def test_json_output_carries_no_character_a_terminal_would_obey(text: str) -> No
 
     assert not [c for c in shown if c not in "\n" and (
         c in BIDI or unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp"))]
+
+
+def test_a_campaign_file_with_a_number_of_5000_digits_is_one_line(tmp_path: Path) -> None:
+    """`setup --campaign FILE` reads FILE as every TOML file is read (it was exit 70)."""
+    path = tmp_path / "campaign.toml"
+    path.write_text("last_playmat = " + "1" * 5000 + "\n", encoding="utf-8")
+    line = assert_one_clean_line(run("setup", "chagnars-lair", "--heroes", "elf=8",
+                                     "--campaign", str(path)))
+    assert line == (f"automa: {path}: not a campaign file (a whole number of 5000 digits: far "
+                    f"beyond any value this program reads)")

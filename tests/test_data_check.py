@@ -490,3 +490,22 @@ def test_a_broken_monsters_file_is_one_problem_not_a_flood(tmp_path: Path) -> No
     lines = lines_of_check(folder)
     assert len(lines) == 1, lines
     assert lines[0].startswith(f"{folder / 'monsters.toml'}: not valid TOML")
+
+
+@pytest.mark.parametrize(("digits", "field", "says"), [
+    (5000, "ruler.1.length", "a whole number of 5001 digits"),  # past Python's 4300
+    (400, "[ruler.1] length", "a number of 401 digits is out of range"),  # past a float
+])
+def test_a_number_of_hundreds_of_digits_is_one_line(tmp_path: Path, digits: int, field: str,
+                                                    says: str) -> None:
+    """Such a number was an internal error (exit 70) in `data check` and in every command."""
+    folder = copy_shipped(tmp_path)
+    set_field(folder / "components.toml", "ruler.1", "length", "1" + "0" * digits)
+    lines = lines_of_check(folder)
+    where = f"{folder / 'components.toml'}: {field}: "
+    assert any(line.startswith(where) and says in line for line in lines), lines
+    demo = str(Path(__file__).resolve().parents[1] / "examples" / "demo-battle.toml")
+    result = run("--data-dir", str(folder), "turn", demo)
+    assert result.exit_code == 3, result.output
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert result.stderr.startswith(f"automa: {where}{says}"), result.stderr

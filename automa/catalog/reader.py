@@ -7,7 +7,9 @@ one-line message: `scenario.toml: [piece rat-1] at: expected two numbers [x, y],
 from __future__ import annotations
 
 import os
+import re
 import stat
+import sys
 import tomllib
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
@@ -77,6 +79,8 @@ def parse_toml(text: str, source: str, error: type[DataError] = DataError) -> di
         raise error(source, "", "", f"not valid TOML: {exc}") from None
     except RecursionError:
         raise error(source, "", "", f"nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError:  # a whole number of more digits than Python converts (4300)
+        raise too_many_digits(text, source, error) from None
     where = nested_too_deep(document)
     if where is not None:
         raise error(source, "", where, f"nested deeper than {MAX_DEPTH} levels")
@@ -98,6 +102,43 @@ def nested_too_deep(document: object, limit: int = MAX_DEPTH) -> str | None:
     return None
 
 
+MARKER = 7.25e-301  # stands for a too-long number while its key is looked for
+
+
+def too_many_digits(text: str, source: str, error: type[DataError] = DataError) -> DataError:
+    """The refusal of a whole number longer than Python reads (`sys.get_int_max_str_digits`),
+    naming its key (or, failing that, its line) and how many digits it has."""
+    long_run = re.compile(rf"[0-9](?:_?[0-9]){{{sys.get_int_max_str_digits()},}}")
+    found = long_run.search(text)
+    if found is None:  # not ours to explain: say what Python said, in one line
+        return error(source, "", "", "not valid TOML: a number this program cannot read")
+    digits = sum(c.isdigit() for c in found.group(0))
+    line = text.count("\n", 0, found.start()) + 1
+    where = f"line {line}"
+    try:  # each long number as a marker, so the parse says where it stood
+        document = tomllib.loads(long_run.sub(repr(MARKER), text))
+        where = _path_of(document, lambda v: isinstance(v, float) and abs(v) == MARKER) or where
+    except (ValueError, RecursionError):
+        pass
+    return error(source, "", where, f"a whole number of {digits} digits: far beyond any value "
+                                    f"this program reads")
+
+
+def _path_of(document: object, wanted: Callable[[object], bool]) -> str | None:
+    """The key path of the first value `wanted` picks, else None (no recursion)."""
+    stack: list[tuple[object, str]] = [(document, "")]
+    while stack:
+        value, path = stack.pop()
+        if wanted(value):
+            return path or "(top)"
+        if isinstance(value, dict):
+            stack.extend((v, f"{path}.{k}" if path else str(k))
+                         for k, v in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value))))
+    return None
+
+
 NON_BLANK = "expected a non-blank string"
 
 
@@ -113,6 +154,8 @@ def describe(value: object) -> str:
         return repr(value) if len(value) <= 60 else f"{value[:57]!r}..."
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int) and abs(value) >= 10 ** 18:  # a line, not a page of digits
+        return f"{'-' if value < 0 else ''}a number of {len(str(abs(value)))} digits"
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):
@@ -268,7 +311,7 @@ def check_int(rec: Record, key: str, value: object, low: int | None, high: int |
         raise rec.fail(key, f"expected a whole number, got {describe(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
         span = f"{low}..{high}" if high is not None else f">= {low}"
-        raise rec.fail(key, f"{value} is out of range {span}")
+        raise rec.fail(key, f"{describe(value)} is out of range {span}")
     return value
 
 
@@ -282,13 +325,16 @@ def check_number(
 ) -> float:
     if not isinstance(value, int | float) or isinstance(value, bool):
         raise rec.fail(key, f"expected a number, got {describe(value)}")
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # a whole number of hundreds of digits
+        raise rec.fail(key, f"{describe(value)} is out of range") from None
     if number != number or number in (float("inf"), float("-inf")):
         raise rec.fail(key, "expected a finite number")
     if positive and number <= 0:
-        raise rec.fail(key, f"expected a positive number, got {value}")
+        raise rec.fail(key, f"expected a positive number, got {describe(value)}")
     if (low is not None and number < low) or (high is not None and number > high):
-        raise rec.fail(key, f"{value} is out of range {low}..{high}")
+        raise rec.fail(key, f"{describe(value)} is out of range {low}..{high}")
     return number
 
 

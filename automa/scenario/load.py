@@ -408,7 +408,7 @@ def _chance(top: Record, catalog: Catalog) -> ChanceScript:
         for i, value in enumerate(values):
             check_int(rec, f"{key}[{i}]", value, None, None)
             if value not in allowed:
-                raise rec.fail(f"{key}[{i}]", f"{value} is not a face of this die "
+                raise rec.fail(f"{key}[{i}]", f"{describe(value)} is not a face of this die "
                                               f"({min(allowed)}..{max(allowed)})")
         return tuple(values)
 
