@@ -194,6 +194,30 @@ CASES: dict[str, Bad] = {
         "size = [60.0, 90.0]", "size = [1e308, 90.0]"), record="playmat", field="size",
         says=("at most",)),
     "at-is-inf": Bad(RAT_AT, "at = [inf, 80.0]", "piece rat-1", "at", ("finite",)),
+    # every length is one a table holds (issue 27): 1e-300 or 1e308 cm once ran a turn
+    "ruler-of-1e-300-cm": Bad("[chance]", "[templates]\nruler = { 1 = 1e-300 }\n\n[chance]",
+                              "templates.ruler", "1",
+                              ("1e-300 cm is not plausible for a ruler (0.1 to 100 cm)",)),
+    "ruler-of-1e308-cm": Bad("[chance]", "[templates]\nruler = { 2 = 1e308 }\n\n[chance]",
+                             "templates.ruler", "2", ("1e+308 cm is not plausible",)),
+    "attack-radius-of-1e308-cm": Bad("[chance]", "[templates]\nattack = { radius = 1e308 }\n\n"
+                                     "[chance]", "templates.attack", "radius",
+                                     ("not plausible for the Attack template's radius",)),
+    "clock-radius-of-1e-300-cm": Bad("[chance]", "[templates]\nclock = { radius = 1e-300 }\n\n"
+                                     "[chance]", "templates.clock", "radius",
+                                     ("not plausible for the Clock template's radius",)),
+    "piece-radius-of-1e-300-cm": Bad(RAT_AT, RAT_AT + "\nradius = 1e-300", "piece rat-1",
+                                     "radius", ("not plausible for a disc's radius (0.1 to 20",)),
+    "mat-of-1e-300-cm": Bad(text=inline_mat("[[28, 40], [32, 40], [32, 44]]").replace(
+        "size = [60.0, 90.0]", "size = [60.0, 1e-300]"), record="playmat", field="size",
+        says=("at least 10",)),
+    "rune-icon-of-1e9-cm": Bad(text=inline_mat("[[28, 40], [32, 40], [32, 44]]") +
+                               "rune_radius = 1e9\n", record="playmat", field="rune_radius",
+                               says=("1e+09 cm is not plausible for a rune icon's radius",)),
+    "obstacle-circle-of-1e-300-cm": Bad(text=inline_mat("[[28, 40], [32, 40], [32, 44]]").replace(
+        '{ id = "A", polygon = [[28, 40], [32, 40], [32, 44]] }',
+        '{ id = "A", circle = [30, 40, 1e-300] }'), record="playmat", field="obstacles[0].circle",
+        says=("not plausible for an obstacle's radius",)),
     # found by the fuzzer: a piece on the Teleported! card is not checked against the mat, and
     # a spot of -1e308 overflowed the picture's label placement
     "teleported-far-off-the-mat": Bad(RAT_AT, 'conditions = ["teleported"]\nat = [-1e308, 80.0]',

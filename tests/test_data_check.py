@@ -509,3 +509,29 @@ def test_a_number_of_hundreds_of_digits_is_one_line(tmp_path: Path, digits: int,
     assert result.exit_code == 3, result.output
     assert len(result.stderr.splitlines()) == 1, result.stderr
     assert result.stderr.startswith(f"automa: {where}{says}"), result.stderr
+
+
+@pytest.mark.parametrize(("name", "header", "key", "value", "field", "says"), [
+    # each once passed as "data ok" (issue 27)
+    ("components.toml", "disc.small", "radius", "1e9",
+     "radius", "1e+09 cm is not plausible for a disc's radius (0.1 to 20 cm)"),
+    ("components.toml", "ruler.1", "length", "1e-300",
+     "length", "1e-300 cm is not plausible for a ruler (0.1 to 100 cm)"),
+    ("components.toml", "attack-template", "radius", "1e308",
+     "radius", "not plausible for the Attack template's radius"),
+    ("components.toml", "clock-template", "radius", "0.001",
+     "radius", "not plausible for the Clock template's radius"),
+    ("components.toml", "clock-template", "half",
+     "[-82.5, -67.5, -52.5, -37.5, -22.5, -7.5, 7.5, 22.5, 37.5, 52.5, 67.5, 1e308]",
+     "half", "out of range -360.0..360.0"),
+    ("playmats.toml", "mausoleum", "rune_radius", "1e9",
+     "rune_radius", "not plausible for a rune icon's radius"),
+    ("playmats.toml", "mausoleum", "size", "[60.0, 1e-300]", "size", "at least 10"),
+])
+def test_every_length_in_the_data_is_one_a_table_holds(tmp_path: Path, name: str, header: str,
+                                                       key: str, value: str, field: str,
+                                                       says: str) -> None:
+    folder = copy_shipped(tmp_path)
+    lines = broken(folder, name, header, key, value)
+    where = f"{folder / name}: [{header}] {field}: "
+    assert any(line.startswith(where) and says in line for line in lines), lines

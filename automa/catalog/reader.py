@@ -262,6 +262,11 @@ class Record:
     ) -> float:
         return check_number(self, key, self._get(key, default), low, high, positive)
 
+    def length(self, key: str, default: float | EllipsisType = ..., *, high: float,
+               what: str) -> float:
+        """A length in cm that a table can hold: from MIN_CM to `high` (what: "a ruler")."""
+        return check_length(self, key, self._get(key, default), high, what)
+
     def maybe_unknown(self, key: str, read: Callable[[str], T]) -> T | None:
         """Fields the sources do not give are written "unknown"; they load as None."""
         if self.table.get(key) == UNKNOWN:
@@ -335,6 +340,19 @@ def check_number(
         raise rec.fail(key, f"expected a positive number, got {describe(value)}")
     if (low is not None and number < low) or (high is not None and number > high):
         raise rec.fail(key, f"{describe(value)} is out of range {low}..{high}")
+    return number
+
+
+MIN_CM = 0.1  # a millimetre: the least a tape reads, far above the geometry's tolerances
+
+
+def check_length(rec: Record, key: str, value: object, high: float, what: str) -> float:
+    """A finite number of cm from MIN_CM to `high`: what a table can hold, where 1e-300 or
+    1e308 cm would stall or break the geometry."""
+    number = check_number(rec, key, value)
+    if not MIN_CM <= number <= high:
+        raise rec.fail(key, f"{number:g} cm is not plausible for {what} ({MIN_CM:g} to "
+                            f"{high:g} cm)")
     return number
 
 

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from automa.catalog.fields import card_hint, kind_of, missing_for_battle
-from automa.catalog.load import Catalog, parse_playmat
+from automa.catalog.load import MAX_RADIUS_CM, MAX_TEMPLATE_CM, Catalog, parse_playmat
 from automa.catalog.pieces import disc_radius, lookup, monster_piece
 from automa.catalog.reader import (
     Record,
@@ -148,16 +148,16 @@ def _templates(top: Record, catalog: Catalog) -> Templates:
         ruler = rec.sub("ruler", "templates.ruler")
         for number in ("1", "2", "3"):
             if ruler.has(number):
-                rulers[int(number)] = ruler.number(number, positive=True)
+                rulers[int(number)] = ruler.length(number, high=MAX_TEMPLATE_CM, what="a ruler")
         ruler.reject_unknown_keys()
     attack, clock = components.attack.radius, components.clock.radius
     if rec.has("attack"):
         sub = rec.sub("attack", "templates.attack")
-        attack = sub.number("radius", positive=True)
+        attack = sub.length("radius", high=MAX_TEMPLATE_CM, what="the Attack template's radius")
         sub.reject_unknown_keys()
     if rec.has("clock"):
         sub = rec.sub("clock", "templates.clock")
-        clock = sub.number("radius", positive=True)
+        clock = sub.length("radius", high=MAX_TEMPLATE_CM, what="the Clock template's radius")
         sub.reject_unknown_keys()
     rec.reject_unknown_keys()
     return Templates(rulers, attack, clock)
@@ -275,7 +275,7 @@ def _piece(rec: Record, catalog: Catalog) -> Piece:
         side=side,
         kind=kind,
         at=at,
-        radius=rec.number("radius", base.radius, positive=True, high=20.0),
+        radius=rec.length("radius", base.radius, high=MAX_RADIUS_CM, what="a disc's radius"),
         health=health,
         gold=rec.integer("gold", 0, low=0, high=999),
         poison=rec.integer("poison", 0, low=0, high=99),
