@@ -230,6 +230,20 @@ CASES: dict[str, Bad] = {
                              "rat-2", ("a table",)),
     "out-piece-in-play": Bad("[chance]", '[out]\nrat-1 = "dead"\n\n[chance]', "out", "rat-1",
                              ("in play",)),
+    # a piece on top of something stands on it, as the engine pairs them (issue 27)
+    "riding-no-mount": Bad('monster = "sewer-rat"', 'monster = "sewer-rat"\nconditions = '
+                           '["riding"]', "piece rat-1", "conditions",
+                           ("'rat-1' is riding, but no piece marked \"ridden\" lies under it",)),
+    "ridden-no-rider": Bad('monster = "sewer-rat"', 'monster = "sewer-rat"\nconditions = '
+                           '["ridden"]', "piece rat-1", "conditions",
+                           ("'rat-1' is ridden, but no piece marked \"riding\" sits on it",)),
+    "riding-beside-its-mount": Bad(text=BASE.replace(
+        "health = 8\n", 'health = 8\nconditions = ["riding"]\n').replace(
+        "health = 9\n", 'health = 9\nconditions = ["ridden"]\n'), record="piece elf",
+        field="conditions", says=("'elf' is riding, but",)),
+    "aloft-on-no-obstacle": Bad('monster = "sewer-rat"', 'monster = "sewer-rat"\nconditions = '
+                                '["aloft"]', "piece rat-1", "conditions",
+                                ("(20, 80) is on no obstacle",)),
     "sequence-summons-unknown-monster": Bad(
         'monster = "sewer-rat"', 'monster = "sewer-rat"\nsequences = ["melee", "summon nobody"]',
         "piece rat-1", "sequences[1]", ("nobody",)),

@@ -19,8 +19,9 @@ from automa.catalog.reader import (
     read_file_text,
 )
 from automa.errors import ScenarioError
-from automa.geometry.moves import overlap_with, rides_on
-from automa.geometry.table import PLACEMENT_TOLERANCE, build_table
+from automa.geometry.moves import mount_under, overlap_with, rides_on
+from automa.geometry.spots import first_obstacle_within
+from automa.geometry.table import PLACEMENT_TOLERANCE, TableGeometry, build_table
 from automa.model.components import FAMILIES, DamageToken, DirectionTile
 from automa.model.modes import LosTest
 from automa.model.monsters import LordSpec, MonsterSpec
@@ -203,7 +204,32 @@ def _pieces(top: Record, catalog: Catalog, playmat: Playmat) -> tuple[Piece, ...
         pieces.append(piece)
     for piece in pieces:
         _check_part(top.file, piece, pieces)
+        _check_on_top(top.file, piece, pieces, table)
     return tuple(pieces)
+
+
+def _check_on_top(file: str, piece: Piece, pieces: list[Piece], table: TableGeometry) -> None:
+    """A piece on top of something stands on it, as the engine pairs them: a rider `riding`
+    on the disc of a mount (or wild wyvern) `ridden`, and a mount `ridden` by such a rider
+    (geometry/moves.py `rides_on`); a flier `aloft` with its centre on an obstacle. Else the
+    engine would knock a rider off a mount that is not there, or keep a flier "on top of an
+    obstacle" in the open, safe from every template."""
+    conditions = piece.conditions
+    if Condition.RIDING in conditions and mount_under(piece, pieces) is None:
+        problem = ("is riding, but no piece marked \"ridden\" lies under it: give it the `at` "
+                   "of the mount it rides, and the mount conditions = [\"ridden\"]")
+    elif Condition.RIDDEN in conditions and not any(rides_on(p, piece) for p in pieces):
+        problem = ("is ridden, but no piece marked \"riding\" sits on it: give its rider this "
+                   "piece's `at` and conditions = [\"riding\"]")
+    elif (Condition.ALOFT in conditions
+          and not conditions & {Condition.TELEPORTED, Condition.DEVOURED}
+          and first_obstacle_within(table, *piece.at, PLACEMENT_TOLERANCE) is None):
+        x, y = piece.at
+        problem = (f"is aloft (on top of an obstacle), but ({x:g}, {y:g}) is on no obstacle: "
+                   f"give the spot of the obstacle it stands on")
+    else:
+        return
+    raise ScenarioError(file, f"piece {piece.id}", "conditions", f"{piece.id!r} {problem}")
 
 
 def _blank_text(value: object) -> bool:
