@@ -168,6 +168,11 @@ CASES: dict[str, Bad] = {
     "hero-target-tile-5": Bad("hero_targets = { elf = 1, barbarian = 2 }",
                               "hero_targets = { elf = 5, barbarian = 2 }", "tiles",
                               "hero_targets.elf", ("5", "1..4")),
+    # ... but never to a piece that is no hero (issue 27)
+    "hero-target-tile-of-a-monster": Bad("hero_targets = { elf = 1, barbarian = 2 }",
+                                         "hero_targets = { elf = 1, rat-1 = 2 }", "tiles",
+                                         "hero_targets.rat-1",
+                                         ("'rat-1' is a piece of the ai side",)),
     "unknown-playmat": Bad('playmat = "mausoleum"', 'playmat = "mausoleom"', "battle", "playmat",
                            ("mausoleom", "did you mean 'mausoleum'")),
     "inline-playmat-missing": Bad('playmat = "mausoleum"', 'playmat = "inline"', "battle",
@@ -228,6 +233,10 @@ CASES: dict[str, Bad] = {
                            ("expected a table",)),
     "out-value-a-table": Bad("[chance]", '[out]\nrat-2 = { why = "dead" }\n\n[chance]', "out",
                              "rat-2", ("a table",)),
+    "out-why-blank": Bad("[chance]", '[out]\nrat-2 = "  "\n\n[chance]', "out", "rat-2",
+                         ("expected why the piece left play",)),
+    "out-why-with-an-escape": Bad("[chance]", '[out]\nrat-2 = "dead\\u001b[2J"\n\n[chance]', "out",
+                                  "rat-2", ("control character \\x1b",)),
     "out-piece-in-play": Bad("[chance]", '[out]\nrat-1 = "dead"\n\n[chance]', "out", "rat-1",
                              ("in play",)),
     # a piece on top of something stands on it, as the engine pairs them (issue 27)

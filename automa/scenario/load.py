@@ -90,9 +90,10 @@ def _out(top: Record, pieces: tuple[Piece, ...]) -> dict[str, str]:
     in_play = {p.id for p in pieces}
     for key, value in top.table_of("out", {}).items():
         top.plain(f"out.{key}", key)
-        if not isinstance(value, str) or not value:
+        if not isinstance(value, str) or blank(value):
             raise ScenarioError(top.file, "out", key, f"expected why the piece left play, as "
                                                       f"\"dead\", got {describe(value)}")
+        Record(top.file, "out", top.table["out"], ScenarioError).plain(key, value)  # printed
         if key in in_play:
             raise ScenarioError(top.file, "out", key, "this piece is also in play ([[piece]])")
         out[key] = value
@@ -383,10 +384,15 @@ def _tiles(top: Record, pieces: tuple[Piece, ...], catalog: Catalog) -> Tiles:
                                         f"{', '.join(faces.blue)}")
         direction = (DirectionTile(values[0]), DirectionTile(values[1]))
     targets: dict[str, int] = {}
+    sides = {p.id: p.side for p in pieces}
     for hero, tile in rec.table_of("hero_targets", {}).items():
         rec.plain(f"hero_targets.{hero}", hero)
         # a tile may belong to a hero not on the mat (dead, or off the table): its rolls are
-        # rolled again, as for an unassigned tile
+        # rolled again, as for an unassigned tile (ruling 33); never to a monster
+        side = sides.get(hero, Side.HEROES)
+        if side != Side.HEROES:
+            raise rec.fail(f"hero_targets.{hero}", f"{hero!r} is a piece of the {side} side: a "
+                                                   f"Hero Target tile belongs to a hero")
         targets[hero] = check_int(rec, f"hero_targets.{hero}", tile, 1, 4)
     if len(set(targets.values())) != len(targets):
         raise rec.fail("hero_targets", "each Hero Target tile belongs to one hero")
