@@ -476,3 +476,18 @@ def test_a_campaign_file_with_a_number_of_5000_digits_is_one_line(tmp_path: Path
                                      "--campaign", str(path)))
     assert line == (f"automa: {path}: not a campaign file (a whole number of 5000 digits: far "
                     f"beyond any value this program reads)")
+
+
+@pytest.mark.parametrize("command", ["turn", "new"])
+def test_new_refuses_a_scenario_over_the_size_turn_refuses(tmp_path: Path, command: str) -> None:
+    """`new` read the file whole with no bound: a 5 MB scenario started a session that `turn`
+    would refuse. Both now say the same line, and `new` writes nothing."""
+    path = tmp_path / "battle.toml"
+    path.write_text(BASE + "#" * 5_000_000 + "\n", encoding="utf-8")
+    folder = tmp_path / "session"
+    extra = ["--session", str(folder)] if command == "new" else []
+    result = run(command, str(path), *extra)
+    assert assert_one_clean_line(result) == (f"automa: {path}: larger than 4 MB: not a file "
+                                             f"this program writes")
+    assert result.exit_code == 2
+    assert not folder.exists()

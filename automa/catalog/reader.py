@@ -29,10 +29,20 @@ UNKNOWN = "unknown"
 PROVENANCES = tuple(Provenance)
 MAX_FILE_BYTES = 4_000_000  # the shipped monsters.toml is about 60 kB
 MAX_DEPTH = 12  # tables and lists inside one another; the deepest real file needs 5
+TOO_LARGE = f"larger than {MAX_FILE_BYTES // 1_000_000} MB: not a file this program writes"
 
 
 def read_file_text(path: str | Path, error: type[DataError] = DataError) -> str:
-    """The UTF-8 text of a regular file of at most MAX_FILE_BYTES.
+    """The UTF-8 text of a regular file of at most MAX_FILE_BYTES (`read_file_bytes`)."""
+    data = read_file_bytes(path, error)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(str(path), "", "", f"not UTF-8 text (byte {exc.start})") from None
+
+
+def read_file_bytes(path: str | Path, error: type[DataError] = DataError) -> bytes:
+    """The bytes of a regular file of at most MAX_FILE_BYTES.
 
     A folder, a pipe or a device (`/dev/zero`) is refused before anything is read, so such a
     file can neither hang the program nor fill its memory.
@@ -63,12 +73,8 @@ def read_file_text(path: str | Path, error: type[DataError] = DataError) -> str:
     finally:
         os.close(handle)
     if len(data) > MAX_FILE_BYTES:
-        raise error(source, "", "", f"larger than {MAX_FILE_BYTES // 1_000_000} MB: not a "
-                                    f"file this program writes")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise error(source, "", "", f"not UTF-8 text (byte {exc.start})") from None
+        raise error(source, "", "", TOO_LARGE)
+    return data
 
 
 def parse_toml(text: str, source: str, error: type[DataError] = DataError) -> dict[str, Any]:
