@@ -437,7 +437,8 @@ def test_a_blank_id_or_name_in_a_data_file_is_refused(tmp_path: Path) -> None:
     assert any(line.startswith(f"{folder / 'monsters.toml'}: [  ]") and
                "expected a non-blank string, got '  '" in line
                for line in result.stdout.splitlines()), result.stdout
-    (folder / "monsters.toml").write_text('[orc]\nname = "\\u3000"\n', encoding="utf-8")
+    (folder / "monsters.toml").write_text('[orc]\nname = "\\u3000"\nhealth = 2\n'
+                                          'provenance = "house"\n', encoding="utf-8")
     result = run("data", "check", str(folder))
     assert any(line.startswith(f"{folder / 'monsters.toml'}: [orc] name: expected a non-blank "
                                f"string") for line in result.stdout.splitlines()), result.stdout

@@ -535,3 +535,46 @@ def test_every_length_in_the_data_is_one_a_table_holds(tmp_path: Path, name: str
     lines = broken(folder, name, header, key, value)
     where = f"{folder / name}: [{header}] {field}: "
     assert any(line.startswith(where) and says in line for line in lines), lines
+
+
+KNOWN_PROVENANCES = "rulebook, official, fan, house, asked"
+
+
+@pytest.mark.parametrize(("name", "text", "where", "says"), [
+    # each once passed as "data ok" (issue 27)
+    ("campaigns.toml", '[pharaoh]\nname = "Pharaoh"\nstart = "pharaoh"\n'
+     'steps = [{ rooms = ["lair"] }]\nprovenance = "nobody"\n', "[pharaoh] provenance",
+     f"expected one of {KNOWN_PROVENANCES}, got 'nobody'"),
+    ("campaigns.toml", '[pharaoh]\nname = "Pharaoh"\nnmae = "Pharoah"\nstart = "pharaoh"\n'
+     'steps = [{ rooms = ["lair"] }]\nprovenance = "house"\n', "[pharaoh] nmae",
+     "unknown key (a typo?)"),
+    ("campaigns.toml", '[rewards.dephaoth]\ngold = 2\nspell = true\nprovenance = "asked"\n'
+     'spells = 1\n', "[rewards.dephaoth] spells", "unknown key (a typo?)"),
+    ("campaigns.toml", '[rewards.dephaoth]\ngold = 2\nspell = true\nprovenance = "me"\n',
+     "[rewards.dephaoth] provenance", "got 'me'"),
+    ("visits.toml", '[althea-the-healer]\nknown = false\nprovenance = "nobody"\n',
+     "[althea-the-healer] provenance", "got 'nobody'"),
+    ("visits.toml", '[althea-the-healer]\nprovenance = "house"\noffers = [{ id = "heal", '
+     'text = "heal", price = 3, effect = "health+1", provenance = "nobody" }]\n',
+     "[althea-the-healer] offers[0].provenance", "got 'nobody'"),
+    # a table with no provenance: once merged into ours under our provenance, or taken as ours
+    ("monsters.toml", "[sewer-rat]\nhealth = 5\n", "[sewer-rat] provenance",
+     f"missing: every record says where it comes from ({KNOWN_PROVENANCES})"),
+    ("components.toml", "[disc.small]\nradius = 1.2\n", "[disc.small] provenance", "missing"),
+    ("playmats.toml", "[mine]\nsize = [60.0, 90.0]\nhero_zone = 12.0\nmonster_zone = 75.0\n"
+     "obstacles = []\n", "[mine] provenance", "missing"),
+    ("campaigns.toml", '[pharaoh]\nsteps = [{ rooms = ["lair"] }]\n', "[pharaoh] provenance",
+     "missing"),
+    ("campaigns.toml", "[rewards.dephaoth]\ngold = 2\nspell = true\n",
+     "[rewards.dephaoth] provenance", "missing: every record says where it comes from"),
+])
+def test_every_record_says_where_it_comes_from(tmp_path: Path, name: str, text: str,
+                                               where: str, says: str) -> None:
+    """A known provenance on every record, no unknown key in campaigns.toml either: one line
+    each, naming the file, the record and the field."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / name).write_text(text, encoding="utf-8")
+    lines = lines_of_check(folder)
+    assert any(line.startswith(f"{folder / name}: {where}: ") and says in line
+               for line in lines), lines

@@ -130,6 +130,7 @@ class Catalog(Struct, frozen=True):
 def _parse_record(origin: str, key: str, table: Any, parse: Callable[[Record], T]) -> T:
     record = Record(origin, key, table)
     record.plain("", key)  # an id is printed: no terminal control characters
+    record.provenance()  # first: a table without one is no record (a field merged in?)
     value = parse(record)
     record.reject_unknown_keys()
     return value

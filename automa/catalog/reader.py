@@ -309,6 +309,12 @@ class Record:
         return Record(self.file, name or f"{self.name}.{key}", value, self.error)
 
     def provenance(self) -> Provenance:
+        """Where the record comes from: each record says (one of the Provenance words)."""
+        if not self.has("provenance"):
+            self._read.add("provenance")
+            raise self.fail("provenance", f"missing: every record says where it comes from "
+                                          f"({', '.join(PROVENANCES)})"
+                                          + self._typo_of("provenance"))
         return self.choice("provenance", PROVENANCES)
 
     def reject_unknown_keys(self) -> None:
