@@ -168,6 +168,11 @@ CASES: dict[str, Bad] = {
     "hero-target-tile-5": Bad("hero_targets = { elf = 1, barbarian = 2 }",
                               "hero_targets = { elf = 5, barbarian = 2 }", "tiles",
                               "hero_targets.elf", ("5", "1..4")),
+    # ... but never to a piece that is no hero (issue 27)
+    "hero-target-tile-of-a-monster": Bad("hero_targets = { elf = 1, barbarian = 2 }",
+                                         "hero_targets = { elf = 1, rat-1 = 2 }", "tiles",
+                                         "hero_targets.rat-1",
+                                         ("'rat-1' is a piece of the ai side",)),
     "unknown-playmat": Bad('playmat = "mausoleum"', 'playmat = "mausoleom"', "battle", "playmat",
                            ("mausoleom", "did you mean 'mausoleum'")),
     "inline-playmat-missing": Bad('playmat = "mausoleum"', 'playmat = "inline"', "battle",
@@ -194,6 +199,30 @@ CASES: dict[str, Bad] = {
         "size = [60.0, 90.0]", "size = [1e308, 90.0]"), record="playmat", field="size",
         says=("at most",)),
     "at-is-inf": Bad(RAT_AT, "at = [inf, 80.0]", "piece rat-1", "at", ("finite",)),
+    # every length is one a table holds (issue 27): 1e-300 or 1e308 cm once ran a turn
+    "ruler-of-1e-300-cm": Bad("[chance]", "[templates]\nruler = { 1 = 1e-300 }\n\n[chance]",
+                              "templates.ruler", "1",
+                              ("1e-300 cm is not plausible for a ruler (0.1 to 100 cm)",)),
+    "ruler-of-1e308-cm": Bad("[chance]", "[templates]\nruler = { 2 = 1e308 }\n\n[chance]",
+                             "templates.ruler", "2", ("1e+308 cm is not plausible",)),
+    "attack-radius-of-1e308-cm": Bad("[chance]", "[templates]\nattack = { radius = 1e308 }\n\n"
+                                     "[chance]", "templates.attack", "radius",
+                                     ("not plausible for the Attack template's radius",)),
+    "clock-radius-of-1e-300-cm": Bad("[chance]", "[templates]\nclock = { radius = 1e-300 }\n\n"
+                                     "[chance]", "templates.clock", "radius",
+                                     ("not plausible for the Clock template's radius",)),
+    "piece-radius-of-1e-300-cm": Bad(RAT_AT, RAT_AT + "\nradius = 1e-300", "piece rat-1",
+                                     "radius", ("not plausible for a disc's radius (0.1 to 20",)),
+    "mat-of-1e-300-cm": Bad(text=inline_mat("[[28, 40], [32, 40], [32, 44]]").replace(
+        "size = [60.0, 90.0]", "size = [60.0, 1e-300]"), record="playmat", field="size",
+        says=("at least 10",)),
+    "rune-icon-of-1e9-cm": Bad(text=inline_mat("[[28, 40], [32, 40], [32, 44]]") +
+                               "rune_radius = 1e9\n", record="playmat", field="rune_radius",
+                               says=("1e+09 cm is not plausible for a rune icon's radius",)),
+    "obstacle-circle-of-1e-300-cm": Bad(text=inline_mat("[[28, 40], [32, 40], [32, 44]]").replace(
+        '{ id = "A", polygon = [[28, 40], [32, 40], [32, 44]] }',
+        '{ id = "A", circle = [30, 40, 1e-300] }'), record="playmat", field="obstacles[0].circle",
+        says=("not plausible for an obstacle's radius",)),
     # found by the fuzzer: a piece on the Teleported! card is not checked against the mat, and
     # a spot of -1e308 overflowed the picture's label placement
     "teleported-far-off-the-mat": Bad(RAT_AT, 'conditions = ["teleported"]\nat = [-1e308, 80.0]',
@@ -204,8 +233,26 @@ CASES: dict[str, Bad] = {
                            ("expected a table",)),
     "out-value-a-table": Bad("[chance]", '[out]\nrat-2 = { why = "dead" }\n\n[chance]', "out",
                              "rat-2", ("a table",)),
+    "out-why-blank": Bad("[chance]", '[out]\nrat-2 = "  "\n\n[chance]', "out", "rat-2",
+                         ("expected why the piece left play",)),
+    "out-why-with-an-escape": Bad("[chance]", '[out]\nrat-2 = "dead\\u001b[2J"\n\n[chance]', "out",
+                                  "rat-2", ("control character \\x1b",)),
     "out-piece-in-play": Bad("[chance]", '[out]\nrat-1 = "dead"\n\n[chance]', "out", "rat-1",
                              ("in play",)),
+    # a piece on top of something stands on it, as the engine pairs them (issue 27)
+    "riding-no-mount": Bad('monster = "sewer-rat"', 'monster = "sewer-rat"\nconditions = '
+                           '["riding"]', "piece rat-1", "conditions",
+                           ("'rat-1' is riding, but no piece marked \"ridden\" lies under it",)),
+    "ridden-no-rider": Bad('monster = "sewer-rat"', 'monster = "sewer-rat"\nconditions = '
+                           '["ridden"]', "piece rat-1", "conditions",
+                           ("'rat-1' is ridden, but no piece marked \"riding\" sits on it",)),
+    "riding-beside-its-mount": Bad(text=BASE.replace(
+        "health = 8\n", 'health = 8\nconditions = ["riding"]\n').replace(
+        "health = 9\n", 'health = 9\nconditions = ["ridden"]\n'), record="piece elf",
+        field="conditions", says=("'elf' is riding, but",)),
+    "aloft-on-no-obstacle": Bad('monster = "sewer-rat"', 'monster = "sewer-rat"\nconditions = '
+                                '["aloft"]', "piece rat-1", "conditions",
+                                ("(20, 80) is on no obstacle",)),
     "sequence-summons-unknown-monster": Bad(
         'monster = "sewer-rat"', 'monster = "sewer-rat"\nsequences = ["melee", "summon nobody"]',
         "piece rat-1", "sequences[1]", ("nobody",)),
@@ -217,6 +264,15 @@ CASES: dict[str, Bad] = {
     "deep-nesting-tables": Bad("format = 1\n", "format = 1\nx = " + "{a = " * 40 + "1"
                                + "}" * 40 + "\n", says=("nested deeper",)),
     "not-utf8": Bad(text="format = 1\n# \udcff\n", says=("not UTF-8",)),
+    # a whole number longer than Python converts (4300 digits) was an internal error (exit 70)
+    "number-of-5000-digits": Bad("round = 1", "round = " + "1" * 5000, None, "battle.round",
+                                 ("a whole number of 5000 digits",)),
+    "number-of-400-digits": Bad("round = 1", "round = 1\nclose_call = 1" + "0" * 400, "battle",
+                                "close_call", ("a number of 401 digits is out of range",)),
+    "long-number-in-a-list": Bad("d12 = [7, 3]", "d12 = [7, -" + "3_0" * 2500 + "]", None,
+                                 "chance.d12[1]", ("a whole number of 5000 digits",)),
+    "no-die-face-of-4000-digits": Bad("d12 = [7, 3]", "d12 = [7, " + "30" * 2000 + "]", "chance",
+                                      "d12[1]", ("a number of 4000 digits is not a face",)),
 }
 
 
@@ -381,7 +437,8 @@ def test_a_blank_id_or_name_in_a_data_file_is_refused(tmp_path: Path) -> None:
     assert any(line.startswith(f"{folder / 'monsters.toml'}: [  ]") and
                "expected a non-blank string, got '  '" in line
                for line in result.stdout.splitlines()), result.stdout
-    (folder / "monsters.toml").write_text('[orc]\nname = "\\u3000"\n', encoding="utf-8")
+    (folder / "monsters.toml").write_text('[orc]\nname = "\\u3000"\nhealth = 2\n'
+                                          'provenance = "house"\n', encoding="utf-8")
     result = run("data", "check", str(folder))
     assert any(line.startswith(f"{folder / 'monsters.toml'}: [orc] name: expected a non-blank "
                                f"string") for line in result.stdout.splitlines()), result.stdout
@@ -410,3 +467,28 @@ def test_json_output_carries_no_character_a_terminal_would_obey(text: str) -> No
 
     assert not [c for c in shown if c not in "\n" and (
         c in BIDI or unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp"))]
+
+
+def test_a_campaign_file_with_a_number_of_5000_digits_is_one_line(tmp_path: Path) -> None:
+    """`setup --campaign FILE` reads FILE as every TOML file is read (it was exit 70)."""
+    path = tmp_path / "campaign.toml"
+    path.write_text("last_playmat = " + "1" * 5000 + "\n", encoding="utf-8")
+    line = assert_one_clean_line(run("setup", "chagnars-lair", "--heroes", "elf=8",
+                                     "--campaign", str(path)))
+    assert line == (f"automa: {path}: not a campaign file (a whole number of 5000 digits: far "
+                    f"beyond any value this program reads)")
+
+
+@pytest.mark.parametrize("command", ["turn", "new"])
+def test_new_refuses_a_scenario_over_the_size_turn_refuses(tmp_path: Path, command: str) -> None:
+    """`new` read the file whole with no bound: a 5 MB scenario started a session that `turn`
+    would refuse. Both now say the same line, and `new` writes nothing."""
+    path = tmp_path / "battle.toml"
+    path.write_text(BASE + "#" * 5_000_000 + "\n", encoding="utf-8")
+    folder = tmp_path / "session"
+    extra = ["--session", str(folder)] if command == "new" else []
+    result = run(command, str(path), *extra)
+    assert assert_one_clean_line(result) == (f"automa: {path}: larger than 4 MB: not a file "
+                                             f"this program writes")
+    assert result.exit_code == 2
+    assert not folder.exists()

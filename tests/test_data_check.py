@@ -503,3 +503,91 @@ def test_a_broken_monsters_file_is_one_problem_not_a_flood(tmp_path: Path) -> No
     lines = lines_of_check(folder)
     assert len(lines) == 1, lines
     assert lines[0].startswith(f"{folder / 'monsters.toml'}: not valid TOML")
+
+
+@pytest.mark.parametrize(("digits", "field", "says"), [
+    (5000, "ruler.1.length", "a whole number of 5001 digits"),  # past Python's 4300
+    (400, "[ruler.1] length", "a number of 401 digits is out of range"),  # past a float
+])
+def test_a_number_of_hundreds_of_digits_is_one_line(tmp_path: Path, digits: int, field: str,
+                                                    says: str) -> None:
+    """Such a number was an internal error (exit 70) in `data check` and in every command."""
+    folder = copy_shipped(tmp_path)
+    set_field(folder / "components.toml", "ruler.1", "length", "1" + "0" * digits)
+    lines = lines_of_check(folder)
+    where = f"{folder / 'components.toml'}: {field}: "
+    assert any(line.startswith(where) and says in line for line in lines), lines
+    demo = str(Path(__file__).resolve().parents[1] / "examples" / "demo-battle.toml")
+    result = run("--data-dir", str(folder), "turn", demo)
+    assert result.exit_code == 3, result.output
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert result.stderr.startswith(f"automa: {where}{says}"), result.stderr
+
+
+@pytest.mark.parametrize(("name", "header", "key", "value", "field", "says"), [
+    # each once passed as "data ok" (issue 27)
+    ("components.toml", "disc.small", "radius", "1e9",
+     "radius", "1e+09 cm is not plausible for a disc's radius (0.1 to 20 cm)"),
+    ("components.toml", "ruler.1", "length", "1e-300",
+     "length", "1e-300 cm is not plausible for a ruler (0.1 to 100 cm)"),
+    ("components.toml", "attack-template", "radius", "1e308",
+     "radius", "not plausible for the Attack template's radius"),
+    ("components.toml", "clock-template", "radius", "0.001",
+     "radius", "not plausible for the Clock template's radius"),
+    ("components.toml", "clock-template", "half",
+     "[-82.5, -67.5, -52.5, -37.5, -22.5, -7.5, 7.5, 22.5, 37.5, 52.5, 67.5, 1e308]",
+     "half", "out of range -360.0..360.0"),
+    ("playmats.toml", "mausoleum", "rune_radius", "1e9",
+     "rune_radius", "not plausible for a rune icon's radius"),
+    ("playmats.toml", "mausoleum", "size", "[60.0, 1e-300]", "size", "at least 10"),
+])
+def test_every_length_in_the_data_is_one_a_table_holds(tmp_path: Path, name: str, header: str,
+                                                       key: str, value: str, field: str,
+                                                       says: str) -> None:
+    folder = copy_shipped(tmp_path)
+    lines = broken(folder, name, header, key, value)
+    where = f"{folder / name}: [{header}] {field}: "
+    assert any(line.startswith(where) and says in line for line in lines), lines
+
+
+KNOWN_PROVENANCES = "rulebook, official, fan, house, asked"
+
+
+@pytest.mark.parametrize(("name", "text", "where", "says"), [
+    # each once passed as "data ok" (issue 27)
+    ("campaigns.toml", '[pharaoh]\nname = "Pharaoh"\nstart = "pharaoh"\n'
+     'steps = [{ rooms = ["lair"] }]\nprovenance = "nobody"\n', "[pharaoh] provenance",
+     f"expected one of {KNOWN_PROVENANCES}, got 'nobody'"),
+    ("campaigns.toml", '[pharaoh]\nname = "Pharaoh"\nnmae = "Pharoah"\nstart = "pharaoh"\n'
+     'steps = [{ rooms = ["lair"] }]\nprovenance = "house"\n', "[pharaoh] nmae",
+     "unknown key (a typo?)"),
+    ("campaigns.toml", '[rewards.dephaoth]\ngold = 2\nspell = true\nprovenance = "asked"\n'
+     'spells = 1\n', "[rewards.dephaoth] spells", "unknown key (a typo?)"),
+    ("campaigns.toml", '[rewards.dephaoth]\ngold = 2\nspell = true\nprovenance = "me"\n',
+     "[rewards.dephaoth] provenance", "got 'me'"),
+    ("visits.toml", '[althea-the-healer]\nknown = false\nprovenance = "nobody"\n',
+     "[althea-the-healer] provenance", "got 'nobody'"),
+    ("visits.toml", '[althea-the-healer]\nprovenance = "house"\noffers = [{ id = "heal", '
+     'text = "heal", price = 3, effect = "health+1", provenance = "nobody" }]\n',
+     "[althea-the-healer] offers[0].provenance", "got 'nobody'"),
+    # a table with no provenance: once merged into ours under our provenance, or taken as ours
+    ("monsters.toml", "[sewer-rat]\nhealth = 5\n", "[sewer-rat] provenance",
+     f"missing: every record says where it comes from ({KNOWN_PROVENANCES})"),
+    ("components.toml", "[disc.small]\nradius = 1.2\n", "[disc.small] provenance", "missing"),
+    ("playmats.toml", "[mine]\nsize = [60.0, 90.0]\nhero_zone = 12.0\nmonster_zone = 75.0\n"
+     "obstacles = []\n", "[mine] provenance", "missing"),
+    ("campaigns.toml", '[pharaoh]\nsteps = [{ rooms = ["lair"] }]\n', "[pharaoh] provenance",
+     "missing"),
+    ("campaigns.toml", "[rewards.dephaoth]\ngold = 2\nspell = true\n",
+     "[rewards.dephaoth] provenance", "missing: every record says where it comes from"),
+])
+def test_every_record_says_where_it_comes_from(tmp_path: Path, name: str, text: str,
+                                               where: str, says: str) -> None:
+    """A known provenance on every record, no unknown key in campaigns.toml either: one line
+    each, naming the file, the record and the field."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / name).write_text(text, encoding="utf-8")
+    lines = lines_of_check(folder)
+    assert any(line.startswith(f"{folder / name}: {where}: ") and says in line
+               for line in lines), lines

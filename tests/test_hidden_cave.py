@@ -195,7 +195,7 @@ def test_the_text_says_the_printed_outcome() -> None:
 
 # Ruling 45 (kraken-bag): which bag is red is a data field, `[kraken] bag` in components.toml.
 def test_the_red_bag_is_read_from_the_data(tmp_path: Path) -> None:
-    (tmp_path / "components.toml").write_text("[kraken]\nbag = 3\n")
+    (tmp_path / "components.toml").write_text('[kraken]\nbag = 3\nprovenance = "house"\n')
     args = ("hidden-cave", "fight", "--health", "0", "--shots", "12", "--seed", "5", "--json")
     level_three = json.loads(CliRunner().invoke(cli, ["--data-dir", str(tmp_path), *args]).stdout)
     assert {t for t in level_three["tokens"]} <= {"0", "1", "2", "3", "4", "2R", "3R"}
@@ -205,7 +205,7 @@ def test_the_red_bag_is_read_from_the_data(tmp_path: Path) -> None:
 
 
 def test_a_red_bag_that_is_no_level_is_one_line(tmp_path: Path) -> None:
-    (tmp_path / "components.toml").write_text("[kraken]\nbag = 4\n")
+    (tmp_path / "components.toml").write_text('[kraken]\nbag = 4\nprovenance = "house"\n')
     result = CliRunner().invoke(cli, ["--data-dir", str(tmp_path), "hidden-cave", "fight",
                                       "--health", "8", "--shots", "1"])
     assert result.exit_code == 3

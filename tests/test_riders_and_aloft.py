@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from msgspec.structs import replace
 
 from automa.catalog.load import Catalog
 from automa.cli.main import cli
@@ -23,6 +24,7 @@ from automa.geometry.table import build_table
 from automa.model.pieces import Piece
 from automa.model.scenario import ChanceScript
 from automa.scenario.load import load_scenario
+from automa.scenario.save import save_scenario
 from tests.conftest import scenario_from
 from tests.regenerate_playthroughs import PLAYTHROUGHS, run_scenario
 
@@ -102,6 +104,21 @@ def test_pieces_that_are_not_rider_and_mount_may_not_overlap(catalog: Catalog, r
                                                              mount: str) -> None:
     with pytest.raises(ScenarioError, match="overlaps piece"):
         scenario_from(STACK.format(rider=rider, mount=mount), catalog)
+
+
+@pytest.mark.parametrize("leaving", ["horse", "knight"])
+def test_when_a_mount_or_its_rider_leaves_play_the_other_is_unseated_and_saves(
+        tmp_path: Path, catalog: Catalog, leaving: str) -> None:
+    """The one left stays where it stands, no longer riding (or ridden): a scenario saved
+    after (`turn --save`) loads again, as a rider with no mount under it is refused."""
+    scenario = scenario_from(STACK.format(rider='["riding"]', mount='["ridden"]'), catalog)
+    battle = Battle(scenario.pieces, scenario.bags, scenario.out).without(leaving, "dead")
+    (left,) = battle.pieces
+    assert left.conditions == frozenset() and left.at == scenario.pieces[
+        0 if leaving == "horse" else 1].at
+    path = tmp_path / "after.toml"
+    save_scenario(replace(scenario, pieces=battle.pieces, out=battle.out), path)
+    assert [p.id for p in load_scenario(path, catalog).pieces] == [left.id]
 
 
 def test_a_saved_turn_with_a_rider_on_its_wyvern_loads_again(tmp_path: Path,

@@ -408,3 +408,11 @@ def test_a_kill_during_new_leaves_no_dead_end(tmp_path: Path, delay: float) -> N
         assert "already holds a session" in one_line_error(again)
     assert run("status", "--session", str(folder)).exit_code == 0
     assert [p.name for p in folder.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_an_oversized_scenario_in_a_session_folder_is_one_line(tmp_path: Path) -> None:
+    folder = new_session(tmp_path)
+    (folder / SCENARIO).write_text("#" * 5_000_000 + "\n", encoding="utf-8")
+    error = one_line_error(run("status", "--session", str(folder)))
+    assert error == f"automa: {folder / SCENARIO}: larger than 4 MB: not a file this program " \
+                    f"writes\n"

@@ -70,11 +70,37 @@ def _step(where: str, step: object, rooms: Mapping[str, RoomSpec]) -> RouteStep:
                      choose)
 
 
+ROUTE_KEYS = ("name", "start", "steps", "provenance", "notes")
+REWARD_KEYS = ("gold", "spell", "provenance")
+PROVENANCES = tuple(Provenance)
+
+
+def check_provenance(where: str, record: str, value: object) -> str:
+    """A record's provenance: one of the Provenance words (where the record comes from)."""
+    if value is None:
+        raise DataError(where, record, "provenance", f"missing: every record says where it "
+                                                      f"comes from ({', '.join(PROVENANCES)})")
+    if value not in PROVENANCES:
+        shown = repr(value) if isinstance(value, str) else "not text"
+        raise DataError(where, record, "provenance", f"expected one of "
+                                                      f"{', '.join(PROVENANCES)}, got {shown}")
+    return str(value)
+
+
+def _reject_unknown(where: str, record: str, table: Mapping[str, object],
+                    known: tuple[str, ...]) -> None:
+    extra = sorted(set(table) - set(known))
+    if extra:
+        raise DataError(where, record, extra[0], "unknown key (a typo?)")
+
+
 def parse_route(route_id: str, record: object, where: str, rooms: Mapping[str, RoomSpec],
                 lords: Mapping[str, object]) -> Route:
     if not isinstance(record, dict):
         raise DataError(where, route_id, "", "expected a table")
-    for key in ("name", "start", "provenance"):
+    check_provenance(where, route_id, record.get("provenance"))
+    _reject_unknown(where, route_id, record, ROUTE_KEYS)
+    for key in ("name", "start", *(("notes",) if "notes" in record else ())):
         if not isinstance(record.get(key), str):
             raise DataError(where, route_id, key, "missing or not text")
     if record["start"] not in lords:
@@ -99,15 +125,14 @@ def parse_rewards(table: object, where: str) -> dict[str, Rewards]:
     for room_id, record in table.items():
         if not isinstance(record, dict):
             raise DataError(where, f"{REWARDS}.{room_id}", "", "expected a table")
+        provenance = check_provenance(where, f"{REWARDS}.{room_id}", record.get("provenance"))
+        _reject_unknown(where, f"{REWARDS}.{room_id}", record, REWARD_KEYS)
         gold, spell = record.get("gold"), record.get("spell")
         if isinstance(gold, bool) or not isinstance(gold, int) or not 0 <= gold <= MAX_GOLD:
             raise DataError(where, f"{REWARDS}.{room_id}", "gold",
                             f"expected a whole number from 0 to {MAX_GOLD}")
         if not isinstance(spell, bool):
             raise DataError(where, f"{REWARDS}.{room_id}", "spell", "expected true or false")
-        provenance = record.get("provenance")
-        if not isinstance(provenance, str):
-            raise DataError(where, f"{REWARDS}.{room_id}", "provenance", "missing or not text")
         found[room_id] = Rewards(gold, spell, provenance)
     return found
 
@@ -161,6 +186,10 @@ def _offer(where: str, room: str, index: int, entry: object, provenance: str) ->
     for key in ("ruling", "option", "provenance"):
         if key in entry and not isinstance(entry[key], str):
             raise _fail(where, room, f"{field}.{key}", "not text")
+    if "provenance" in entry and entry["provenance"] not in PROVENANCES:
+        raise _fail(where, room, f"{field}.provenance", f"expected one of "
+                                                         f"{', '.join(PROVENANCES)}, got "
+                                                         f"{entry['provenance']!r}")
     if ("ruling" in entry) != ("option" in entry):
         raise _fail(where, room, field, "ruling and option go together")
     return Offer(entry["id"], entry["text"], None if price == "card" else price,
@@ -171,12 +200,10 @@ def _offer(where: str, room: str, index: int, entry: object, provenance: str) ->
 def parse_visit(room: str, record: object, where: str) -> Visit:
     if not isinstance(record, dict):
         raise _fail(where, room, "", "expected a table")
+    provenance = check_provenance(where, room, record.get("provenance"))
     extra = sorted(set(record) - {"pool", "known", "provenance", "offers", "bag"})
     if extra:
         raise _fail(where, room, extra[0], "unknown key (a typo?)")
-    provenance = record.get("provenance")
-    if not isinstance(provenance, str):
-        raise _fail(where, room, "provenance", "missing or not text")
     offers = record.get("offers", [])
     if not isinstance(offers, list):
         raise _fail(where, room, "offers", "expected a list")

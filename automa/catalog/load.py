@@ -24,6 +24,7 @@ from automa.catalog.reader import (
     W,
     check_band,
     check_int,
+    check_length,
     check_number,
     check_point,
 )
@@ -76,8 +77,11 @@ MONSTER_KINDS = (Kind.MONSTER, Kind.ANTIENT)
 MAX_HEALTH = 99  # the scenario's bound on a piece's health
 MAX_OBSTACLES = 100  # the printed mats have six or seven
 MAX_CORNERS = 100
-MAX_TEMPLATE_CM = 100.0
+MAX_TEMPLATE_CM = 100.0  # a ruler's length, a template's radius or corner
+MAX_RADIUS_CM = 20.0  # a disc's or a rune icon's radius: the largest piece is 4 cm across
+MIN_MAT_CM = 10.0  # a mat holds a few discs at least (the printed ones are 60 x 90 cm)
 MAX_MAT_CM = 1000.0  # ten metres: far beyond any table, small enough for exact geometry
+MAX_DEGREES = 360.0  # a Clock template face's angle, either way
 ANTIENT_LACKS = ("family", "level", "health", "gold", "nullifies", "reflects", "units")
 
 
@@ -133,6 +137,7 @@ class Catalog(Struct, frozen=True):
 def _parse_record(origin: str, key: str, table: Any, parse: Callable[[Record], T]) -> T:
     record = Record(origin, key, table)
     record.plain("", key)  # an id is printed: no terminal control characters
+    record.provenance()  # first: a table without one is no record (a field merged in?)
     value = parse(record)
     record.reject_unknown_keys()
     return value
@@ -346,9 +351,8 @@ def parse_obstacle(rec: Record, i: int, entry: object) -> Obstacle:
         values = sub.raw("circle")
         if not isinstance(values, list) or len(values) != 3:
             raise rec.fail(f"{where}.circle", "expected [x, y, radius]")
-        x, y, r = (check_number(rec, f"{where}.circle", v) for v in values)
-        if r <= 0:
-            raise rec.fail(f"{where}.circle", "the radius must be positive")
+        x, y = (check_number(rec, f"{where}.circle", v) for v in values[:2])
+        r = check_length(rec, f"{where}.circle", values[2], MAX_MAT_CM, "an obstacle's radius")
         circle = (x, y, r)
     elif sub.has("polygon"):
         points = sub.raw("polygon")
@@ -402,9 +406,9 @@ def parse_playmat(rec: Record, playmat_id: str | None = None) -> Playmat:
     width, length = rec.point("size")
     if width <= 0 or length <= 0:
         raise rec.fail("size", "width and length must be positive")
-    if width > MAX_MAT_CM or length > MAX_MAT_CM:
-        raise rec.fail("size", f"{width:g} x {length:g} cm: a mat is at most {MAX_MAT_CM:g} cm "
-                               f"either way")
+    if not (MIN_MAT_CM <= width <= MAX_MAT_CM and MIN_MAT_CM <= length <= MAX_MAT_CM):
+        raise rec.fail("size", f"{width:g} x {length:g} cm: a mat is at least {MIN_MAT_CM:g} "
+                               f"and at most {MAX_MAT_CM:g} cm either way")
     hero_zone = rec.number("hero_zone", low=0.0, high=length)
     monster_zone = rec.number("monster_zone", low=hero_zone, high=length)
     entries = rec.list_of("obstacles")
@@ -434,7 +438,7 @@ def parse_playmat(rec: Record, playmat_id: str | None = None) -> Playmat:
         monster_zone=monster_zone,
         obstacles=obstacles,
         runes=runes,
-        rune_radius=rec.number("rune_radius", 1.5, positive=True),
+        rune_radius=rec.length("rune_radius", 1.5, high=MAX_RADIUS_CM, what="a rune icon's radius"),
         provenance=rec.provenance() if rec.has("provenance") else Provenance.HOUSE,
         swappable_zones=rec.boolean("swappable_zones", False),
         sticker_runes=rec.boolean("sticker_runes", True),
@@ -524,7 +528,7 @@ def _twelve(rec: Record, key: str) -> tuple[float, ...]:
     values = rec.list_of(key)
     if len(values) != 12:
         raise rec.fail(key, f"expected twelve angles (faces 1..12), got {len(values)}")
-    return tuple(check_number(rec, key, v) for v in values)
+    return tuple(check_number(rec, key, v, -MAX_DEGREES, MAX_DEGREES) for v in values)
 
 
 # the fields of a components record that rulings of their own read: each field still as shipped
@@ -559,7 +563,7 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
             rec = record("disc", size)
             if size not in SIZES:
                 raise rec.fail("", f"unknown size class (known: {', '.join(SIZES)})")
-            result[size] = rec.number("radius", positive=True)
+            result[size] = rec.length("radius", high=MAX_RADIUS_CM, what="a disc's radius")
             rec.reject_unknown_keys()
         return result
 
@@ -567,7 +571,7 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
         result = {}
         for number in ("1", "2", "3"):
             rec = record("ruler", number)
-            result[int(number)] = rec.number("length", positive=True)
+            result[int(number)] = rec.length("length", high=MAX_TEMPLATE_CM, what="a ruler")
             rec.reject_unknown_keys()
         return result
 
@@ -585,13 +589,16 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
                 problem = polygon_problem(polygon)
             if problem is not None:
                 raise rec.fail("polygon", problem)
-        template = AttackTemplate(rec.number("radius", positive=True), polygon)
+        template = AttackTemplate(rec.length("radius", high=MAX_TEMPLATE_CM,
+                                             what="the Attack template's radius"), polygon)
         rec.reject_unknown_keys()
         return template
 
     def clock() -> ClockTemplate:
         rec = record("clock-template")
-        template = ClockTemplate(rec.number("radius", positive=True), _twelve(rec, "front"),
+        template = ClockTemplate(rec.length("radius", high=MAX_TEMPLATE_CM,
+                                            what="the Clock template's radius"),
+                                 _twelve(rec, "front"),
                                  _twelve(rec, "reverse"), _twelve(rec, "half"))
         rec.reject_unknown_keys()
         return template

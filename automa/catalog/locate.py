@@ -86,11 +86,15 @@ def merge_records(shipped: dict[str, Any], override: dict[str, Any]) -> dict[str
     """A user record replaces the shipped record of the same id whole; new ids extend the file.
 
     A record is a table with a `provenance` key; tables above records (such as [disc]) merge.
+    A user table over a shipped record replaces it whole too, with or without a provenance of
+    its own: never a shipped record with some fields changed under the shipped provenance
+    (the loader then says the provenance is missing, naming the record).
     """
     merged = dict(shipped)
     for key, value in override.items():
         below = merged.get(key)
-        if isinstance(value, dict) and isinstance(below, dict) and not is_record(value):
+        if (isinstance(value, dict) and isinstance(below, dict) and not is_record(value)
+                and not is_record(below)):
             merged[key] = merge_records(below, value)
         else:
             merged[key] = value

@@ -7,7 +7,9 @@ one-line message: `scenario.toml: [piece rat-1] at: expected two numbers [x, y],
 from __future__ import annotations
 
 import os
+import re
 import stat
+import sys
 import tomllib
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
@@ -27,10 +29,20 @@ UNKNOWN = "unknown"
 PROVENANCES = tuple(Provenance)
 MAX_FILE_BYTES = 4_000_000  # the shipped monsters.toml is about 60 kB
 MAX_DEPTH = 12  # tables and lists inside one another; the deepest real file needs 5
+TOO_LARGE = f"larger than {MAX_FILE_BYTES // 1_000_000} MB: not a file this program writes"
 
 
 def read_file_text(path: str | Path, error: type[DataError] = DataError) -> str:
-    """The UTF-8 text of a regular file of at most MAX_FILE_BYTES.
+    """The UTF-8 text of a regular file of at most MAX_FILE_BYTES (`read_file_bytes`)."""
+    data = read_file_bytes(path, error)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(str(path), "", "", f"not UTF-8 text (byte {exc.start})") from None
+
+
+def read_file_bytes(path: str | Path, error: type[DataError] = DataError) -> bytes:
+    """The bytes of a regular file of at most MAX_FILE_BYTES.
 
     A folder, a pipe or a device (`/dev/zero`) is refused before anything is read, so such a
     file can neither hang the program nor fill its memory.
@@ -61,12 +73,8 @@ def read_file_text(path: str | Path, error: type[DataError] = DataError) -> str:
     finally:
         os.close(handle)
     if len(data) > MAX_FILE_BYTES:
-        raise error(source, "", "", f"larger than {MAX_FILE_BYTES // 1_000_000} MB: not a "
-                                    f"file this program writes")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise error(source, "", "", f"not UTF-8 text (byte {exc.start})") from None
+        raise error(source, "", "", TOO_LARGE)
+    return data
 
 
 def parse_toml(text: str, source: str, error: type[DataError] = DataError) -> dict[str, Any]:
@@ -77,6 +85,8 @@ def parse_toml(text: str, source: str, error: type[DataError] = DataError) -> di
         raise error(source, "", "", f"not valid TOML: {exc}") from None
     except RecursionError:
         raise error(source, "", "", f"nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError:  # a whole number of more digits than Python converts (4300)
+        raise too_many_digits(text, source, error) from None
     where = nested_too_deep(document)
     if where is not None:
         raise error(source, "", where, f"nested deeper than {MAX_DEPTH} levels")
@@ -98,6 +108,43 @@ def nested_too_deep(document: object, limit: int = MAX_DEPTH) -> str | None:
     return None
 
 
+MARKER = 7.25e-301  # stands for a too-long number while its key is looked for
+
+
+def too_many_digits(text: str, source: str, error: type[DataError] = DataError) -> DataError:
+    """The refusal of a whole number longer than Python reads (`sys.get_int_max_str_digits`),
+    naming its key (or, failing that, its line) and how many digits it has."""
+    long_run = re.compile(rf"[0-9](?:_?[0-9]){{{sys.get_int_max_str_digits()},}}")
+    found = long_run.search(text)
+    if found is None:  # not ours to explain: say what Python said, in one line
+        return error(source, "", "", "not valid TOML: a number this program cannot read")
+    digits = sum(c.isdigit() for c in found.group(0))
+    line = text.count("\n", 0, found.start()) + 1
+    where = f"line {line}"
+    try:  # each long number as a marker, so the parse says where it stood
+        document = tomllib.loads(long_run.sub(repr(MARKER), text))
+        where = _path_of(document, lambda v: isinstance(v, float) and abs(v) == MARKER) or where
+    except (ValueError, RecursionError):
+        pass
+    return error(source, "", where, f"a whole number of {digits} digits: far beyond any value "
+                                    f"this program reads")
+
+
+def _path_of(document: object, wanted: Callable[[object], bool]) -> str | None:
+    """The key path of the first value `wanted` picks, else None (no recursion)."""
+    stack: list[tuple[object, str]] = [(document, "")]
+    while stack:
+        value, path = stack.pop()
+        if wanted(value):
+            return path or "(top)"
+        if isinstance(value, dict):
+            stack.extend((v, f"{path}.{k}" if path else str(k))
+                         for k, v in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value))))
+    return None
+
+
 NON_BLANK = "expected a non-blank string"
 
 
@@ -113,6 +160,8 @@ def describe(value: object) -> str:
         return repr(value) if len(value) <= 60 else f"{value[:57]!r}..."
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int) and abs(value) >= 10 ** 18:  # a line, not a page of digits
+        return f"{'-' if value < 0 else ''}a number of {len(str(abs(value)))} digits"
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):
@@ -219,6 +268,11 @@ class Record:
     ) -> float:
         return check_number(self, key, self._get(key, default), low, high, positive)
 
+    def length(self, key: str, default: float | EllipsisType = ..., *, high: float,
+               what: str) -> float:
+        """A length in cm that a table can hold: from MIN_CM to `high` (what: "a ruler")."""
+        return check_length(self, key, self._get(key, default), high, what)
+
     def maybe_unknown(self, key: str, read: Callable[[str], T]) -> T | None:
         """Fields the sources do not give are written "unknown"; they load as None."""
         if self.table.get(key) == UNKNOWN:
@@ -255,6 +309,12 @@ class Record:
         return Record(self.file, name or f"{self.name}.{key}", value, self.error)
 
     def provenance(self) -> Provenance:
+        """Where the record comes from: each record says (one of the Provenance words)."""
+        if not self.has("provenance"):
+            self._read.add("provenance")
+            raise self.fail("provenance", f"missing: every record says where it comes from "
+                                          f"({', '.join(PROVENANCES)})"
+                                          + self._typo_of("provenance"))
         return self.choice("provenance", PROVENANCES)
 
     def reject_unknown_keys(self) -> None:
@@ -268,7 +328,7 @@ def check_int(rec: Record, key: str, value: object, low: int | None, high: int |
         raise rec.fail(key, f"expected a whole number, got {describe(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
         span = f"{low}..{high}" if high is not None else f">= {low}"
-        raise rec.fail(key, f"{value} is out of range {span}")
+        raise rec.fail(key, f"{describe(value)} is out of range {span}")
     return value
 
 
@@ -282,13 +342,29 @@ def check_number(
 ) -> float:
     if not isinstance(value, int | float) or isinstance(value, bool):
         raise rec.fail(key, f"expected a number, got {describe(value)}")
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # a whole number of hundreds of digits
+        raise rec.fail(key, f"{describe(value)} is out of range") from None
     if number != number or number in (float("inf"), float("-inf")):
         raise rec.fail(key, "expected a finite number")
     if positive and number <= 0:
-        raise rec.fail(key, f"expected a positive number, got {value}")
+        raise rec.fail(key, f"expected a positive number, got {describe(value)}")
     if (low is not None and number < low) or (high is not None and number > high):
-        raise rec.fail(key, f"{value} is out of range {low}..{high}")
+        raise rec.fail(key, f"{describe(value)} is out of range {low}..{high}")
+    return number
+
+
+MIN_CM = 0.1  # a millimetre: the least a tape reads, far above the geometry's tolerances
+
+
+def check_length(rec: Record, key: str, value: object, high: float, what: str) -> float:
+    """A finite number of cm from MIN_CM to `high`: what a table can hold, where 1e-300 or
+    1e308 cm would stall or break the geometry."""
+    number = check_number(rec, key, value)
+    if not MIN_CM <= number <= high:
+        raise rec.fail(key, f"{number:g} cm is not plausible for {what} ({MIN_CM:g} to "
+                            f"{high:g} cm)")
     return number
 
 

@@ -33,16 +33,15 @@ def parse_heroes(text: str | None) -> tuple[tuple[str, int], ...]:
 
 
 def _campaign_last(path: Path | None) -> str | None:
-    import tomllib
-
-    from automa.errors import InputError
+    from automa.catalog.reader import parse_toml, read_file_text
+    from automa.errors import DataError, InputError
 
     if path is None or not path.exists():
         return None
-    try:
-        value = tomllib.loads(path.read_text(encoding="utf-8")).get("last_playmat")
-    except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: not a campaign file ({exc})") from None
+    try:  # read as every TOML file is: bounded, UTF-8, no number of 5000 digits
+        value = parse_toml(read_file_text(path), str(path)).get("last_playmat")
+    except DataError as exc:
+        raise InputError(f"{path}: not a campaign file ({exc.problem})") from None
     if value is not None and not isinstance(value, str):
         raise InputError(f"{path}: last_playmat: expected a playmat id")
     return value

@@ -6,12 +6,13 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from msgspec import Struct, field
-from msgspec.structs import force_setattr
+from msgspec.structs import force_setattr, replace
 
 from automa.catalog.load import Catalog
 from automa.engine.chance import Chance
 from automa.engine.judge import Briefing, GeometryMode, Judge
 from automa.engine.steps import Step
+from automa.geometry.moves import rides_on
 from automa.geometry.table import TableGeometry
 from automa.model.memo import Memo
 from automa.model.pieces import Condition, Kind, Piece, Side
@@ -20,6 +21,7 @@ from automa.rules.rulings import RulingKey, option, ruling
 
 # the conditions of a piece off the mat
 OFF_TABLE = frozenset({Condition.TELEPORTED, Condition.DEVOURED})
+ON_TOP = frozenset({Condition.RIDING, Condition.RIDDEN})
 
 
 class BattleIndexes(Memo):
@@ -119,10 +121,15 @@ class Battle(Struct, frozen=True):
         return made
 
     def without(self, piece_id: str, why: str) -> Battle:
-        """The piece leaves play, and every part of it (Ulom's claw goes with Ulom)."""
+        """The piece leaves play, and every part of it (Ulom's claw goes with Ulom). A rider
+        whose mount leaves is no longer riding, a mount whose rider leaves no longer ridden:
+        each stays where it stands (and a scenario saved after loads again)."""
         gone = (piece_id, *(p.id for p in self.pieces if p.part_of == piece_id))
-        return Battle(tuple(p for p in self.pieces if p.id not in gone), self.bags,
-                      {**self.out, **dict.fromkeys(gone, why)})
+        left = tuple(p for p in self.pieces if p.id not in gone)
+        seated = [p for p in self.pieces if p.id in gone and p.conditions & ON_TOP]
+        if seated:
+            left = tuple(_unseated(p, seated) for p in left)
+        return Battle(left, self.bags, {**self.out, **dict.fromkeys(gone, why)})
 
     def with_bag(self, level: int, bag: Bag) -> Battle:
         """The battle with `bag` as level `level`'s: the same pieces, so the same indexes."""
@@ -166,6 +173,16 @@ class Battle(Struct, frozen=True):
     def teammates_of(self, actor_id: str) -> list[Piece]:
         ai = Side.AI
         return [p for p in self.on_table() if p.side == ai and p.id != actor_id]
+
+
+def _unseated(piece: Piece, leaving: list[Piece]) -> Piece:
+    """`piece` without the riding or ridden that paired it with a piece now leaving play."""
+    lost = set()
+    if Condition.RIDING in piece.conditions and any(rides_on(piece, m) for m in leaving):
+        lost.add(Condition.RIDING)
+    if Condition.RIDDEN in piece.conditions and any(rides_on(r, piece) for r in leaving):
+        lost.add(Condition.RIDDEN)
+    return replace(piece, conditions=piece.conditions - lost) if lost else piece
 
 
 def _put(pieces: tuple[Piece, ...], places: dict[str, int], piece: Piece) -> tuple[Piece, ...]:

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from automa.catalog.fields import card_hint, kind_of, missing_for_battle
-from automa.catalog.load import Catalog, parse_playmat
+from automa.catalog.load import MAX_RADIUS_CM, MAX_TEMPLATE_CM, Catalog, parse_playmat
 from automa.catalog.pieces import disc_radius, lookup, monster_piece
 from automa.catalog.reader import (
     Record,
@@ -19,8 +19,9 @@ from automa.catalog.reader import (
     read_file_text,
 )
 from automa.errors import ScenarioError
-from automa.geometry.moves import overlap_with, rides_on
-from automa.geometry.table import PLACEMENT_TOLERANCE, build_table
+from automa.geometry.moves import mount_under, overlap_with, rides_on
+from automa.geometry.spots import first_obstacle_within
+from automa.geometry.table import PLACEMENT_TOLERANCE, TableGeometry, build_table
 from automa.model.components import FAMILIES, DamageToken, DirectionTile
 from automa.model.modes import LosTest
 from automa.model.monsters import LordSpec, MonsterSpec
@@ -99,9 +100,10 @@ def _out(top: Record, pieces: tuple[Piece, ...]) -> dict[str, str]:
     in_play = {p.id for p in pieces}
     for key, value in top.table_of("out", {}).items():
         top.plain(f"out.{key}", key)
-        if not isinstance(value, str) or not value:
+        if not isinstance(value, str) or blank(value):
             raise ScenarioError(top.file, "out", key, f"expected why the piece left play, as "
                                                       f"\"dead\", got {describe(value)}")
+        Record(top.file, "out", top.table["out"], ScenarioError).plain(key, value)  # printed
         if key in in_play:
             raise ScenarioError(top.file, "out", key, "this piece is also in play ([[piece]])")
         out[key] = value
@@ -158,16 +160,16 @@ def _templates(top: Record, catalog: Catalog) -> Templates:
         ruler = rec.sub("ruler", "templates.ruler")
         for number in ("1", "2", "3"):
             if ruler.has(number):
-                rulers[int(number)] = ruler.number(number, positive=True)
+                rulers[int(number)] = ruler.length(number, high=MAX_TEMPLATE_CM, what="a ruler")
         ruler.reject_unknown_keys()
     attack, clock = components.attack.radius, components.clock.radius
     if rec.has("attack"):
         sub = rec.sub("attack", "templates.attack")
-        attack = sub.number("radius", positive=True)
+        attack = sub.length("radius", high=MAX_TEMPLATE_CM, what="the Attack template's radius")
         sub.reject_unknown_keys()
     if rec.has("clock"):
         sub = rec.sub("clock", "templates.clock")
-        clock = sub.number("radius", positive=True)
+        clock = sub.length("radius", high=MAX_TEMPLATE_CM, what="the Clock template's radius")
         sub.reject_unknown_keys()
     rec.reject_unknown_keys()
     return Templates(rulers, attack, clock)
@@ -213,7 +215,32 @@ def _pieces(top: Record, catalog: Catalog, playmat: Playmat) -> tuple[Piece, ...
         pieces.append(piece)
     for piece in pieces:
         _check_part(top.file, piece, pieces)
+        _check_on_top(top.file, piece, pieces, table)
     return tuple(pieces)
+
+
+def _check_on_top(file: str, piece: Piece, pieces: list[Piece], table: TableGeometry) -> None:
+    """A piece on top of something stands on it, as the engine pairs them: a rider `riding`
+    on the disc of a mount (or wild wyvern) `ridden`, and a mount `ridden` by such a rider
+    (geometry/moves.py `rides_on`); a flier `aloft` with its centre on an obstacle. Else the
+    engine would knock a rider off a mount that is not there, or keep a flier "on top of an
+    obstacle" in the open, safe from every template."""
+    conditions = piece.conditions
+    if Condition.RIDING in conditions and mount_under(piece, pieces) is None:
+        problem = ("is riding, but no piece marked \"ridden\" lies under it: give it the `at` "
+                   "of the mount it rides, and the mount conditions = [\"ridden\"]")
+    elif Condition.RIDDEN in conditions and not any(rides_on(p, piece) for p in pieces):
+        problem = ("is ridden, but no piece marked \"riding\" sits on it: give its rider this "
+                   "piece's `at` and conditions = [\"riding\"]")
+    elif (Condition.ALOFT in conditions
+          and not conditions & {Condition.TELEPORTED, Condition.DEVOURED}
+          and first_obstacle_within(table, *piece.at, PLACEMENT_TOLERANCE) is None):
+        x, y = piece.at
+        problem = (f"is aloft (on top of an obstacle), but ({x:g}, {y:g}) is on no obstacle: "
+                   f"give the spot of the obstacle it stands on")
+    else:
+        return
+    raise ScenarioError(file, f"piece {piece.id}", "conditions", f"{piece.id!r} {problem}")
 
 
 def _blank_text(value: object) -> bool:
@@ -287,7 +314,7 @@ def _piece(rec: Record, catalog: Catalog) -> Piece:
         side=side,
         kind=kind,
         at=at,
-        radius=rec.number("radius", base.radius, positive=True, high=20.0),
+        radius=rec.length("radius", base.radius, high=MAX_RADIUS_CM, what="a disc's radius"),
         health=health,
         gold=rec.integer("gold", 0, low=0, high=999),
         poison=rec.integer("poison", 0, low=0, high=99),
@@ -388,10 +415,15 @@ def _tiles(top: Record, pieces: tuple[Piece, ...], catalog: Catalog) -> Tiles:
                                         f"{', '.join(faces.blue)}")
         direction = (DirectionTile(values[0]), DirectionTile(values[1]))
     targets: dict[str, int] = {}
+    sides = {p.id: p.side for p in pieces}
     for hero, tile in rec.table_of("hero_targets", {}).items():
         rec.plain(f"hero_targets.{hero}", hero)
         # a tile may belong to a hero not on the mat (dead, or off the table): its rolls are
-        # rolled again, as for an unassigned tile
+        # rolled again, as for an unassigned tile (ruling 33); never to a monster
+        side = sides.get(hero, Side.HEROES)
+        if side != Side.HEROES:
+            raise rec.fail(f"hero_targets.{hero}", f"{hero!r} is a piece of the {side} side: a "
+                                                   f"Hero Target tile belongs to a hero")
         targets[hero] = check_int(rec, f"hero_targets.{hero}", tile, 1, 4)
     if len(set(targets.values())) != len(targets):
         raise rec.fail("hero_targets", "each Hero Target tile belongs to one hero")
@@ -439,7 +471,7 @@ def _chance(top: Record, catalog: Catalog) -> ChanceScript:
         for i, value in enumerate(values):
             check_int(rec, f"{key}[{i}]", value, None, None)
             if value not in allowed:
-                raise rec.fail(f"{key}[{i}]", f"{value} is not a face of this die "
+                raise rec.fail(f"{key}[{i}]", f"{describe(value)} is not a face of this die "
                                               f"({min(allowed)}..{max(allowed)})")
         return tuple(values)
 

@@ -14,6 +14,7 @@ import numpy as np
 from msgspec.structs import replace
 
 from automa.catalog.load import Catalog
+from automa.catalog.reader import MAX_FILE_BYTES, TOO_LARGE, read_file_bytes
 from automa.engine.judge import GEOMETRY_MODES, GeometryMode
 from automa.errors import InputError, ScenarioError
 from automa.geometry.table import build_table
@@ -230,23 +231,24 @@ def _refuse_link(path: Path) -> None:
 
 
 def _scenario_bytes(path: Path, in_session: bool = True) -> bytes:
-    """The scenario file's bytes. In a session folder a symbolic link or a missing file is a
-    session problem (exit 5); the file given to `new` is a scenario problem (exit 2)."""
-    def fail(problem: str) -> Exception:
-        if in_session:
-            return SessionError(f"{path}: {problem}")
-        return ScenarioError(str(path), "", "", problem)
-
-    if in_session:
-        _refuse_link(path)
+    """The scenario file's bytes, of at most MAX_FILE_BYTES. In a session folder a symbolic
+    link or a missing file is a session problem (exit 5); the file given to `new` is a scenario
+    problem (exit 2), read as `turn` reads it."""
+    if not in_session:
+        return read_file_bytes(path, ScenarioError)
+    _refuse_link(path)
     if path.exists() and not path.is_file():
-        raise fail("is not a regular file")
+        raise SessionError(f"{path}: is not a regular file")
     try:
-        return path.read_bytes()
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise fail("file not found") from None
+        raise SessionError(f"{path}: file not found") from None
     except OSError as exc:
-        raise fail(f"cannot be read ({exc.strerror})") from None
+        raise SessionError(f"{path}: cannot be read ({exc.strerror})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise SessionError(f"{path}: {TOO_LARGE}")
+    return data
 
 
 def _parsed(path: Path, data: bytes, catalog: Catalog) -> Scenario:
