@@ -17,7 +17,7 @@ from automa.engine.battle import StepLog
 from automa.engine.turn import TurnResult, run_turn
 from automa.errors import ScenarioError
 from automa.render.text import ruling_text
-from automa.rules.rulings import BY_KEY, RULINGS, SWITCHES, RulingKey, key_of
+from automa.rules.rulings import BY_KEY, BY_NUMBER, RULINGS, SWITCHES, RulingKey, key_of
 from automa.rules.rulings_doc import rulings_markdown
 from tests.conftest import scenario_from
 from tests.regenerate_playthroughs import run_scenario, scenario_files
@@ -27,8 +27,15 @@ ROOT = Path(__file__).resolve().parents[1]
 APPLIED_BY_WORD = re.compile(r"""\b(?:ruling|option|cite)\((?:[\w.]+, )?["'][a-z][a-z0-9-]*["']""")
 
 
+# Rulings 69-72 are numbered on other branches of issue 27, merged apart from this one: until
+# they are in, the registry skips them (and once merged, they fill the gap).
+NUMBERED_ELSEWHERE = frozenset(range(69, 73))
+
+
 def test_numbers_run_from_one_without_gaps() -> None:
-    assert [r.number for r in RULINGS] == list(range(1, len(RULINGS) + 1))
+    numbers = [r.number for r in RULINGS]
+    assert numbers == [n for n in range(1, numbers[-1] + 1)
+                       if n in numbers or n not in NUMBERED_ELSEWHERE]
     assert len(BY_KEY) == len(RULINGS)
 
 
@@ -96,7 +103,7 @@ def test_every_ruling_that_fires_is_marked(path: Path) -> None:
         pytest.skip("refused scenario")
     listed = [a["rulings"] for a in json.loads(as_json.stdout)["activations"]]
     assert _marked(text.stdout) == listed
-    assert all(1 <= n <= len(RULINGS) for numbers in listed for n in numbers)
+    assert all(n in BY_NUMBER for numbers in listed for n in numbers)
     assert all(len(set(numbers)) == len(numbers) for numbers in listed), \
         "each ruling is marked once an activation"
 

@@ -16,7 +16,9 @@ from automa.engine.chance import Chance
 from automa.engine.setup import SetupOptions, choose_playmat, run_setup
 from automa.errors import RulesError
 from automa.model.components import TileSet
+from automa.model.playmat import Playmat
 from automa.model.scenario import ChanceScript, Tiles
+from automa.rules.rulings import RulingKey
 from automa.rules.setup import Unit, direction_pair, placement_order
 from automa.scenario.load import load_scenario
 
@@ -155,20 +157,58 @@ def test_mercenary_icons_need_the_lord(catalog: Catalog) -> None:
 # The Trilithon ----------------------------------------------------------------------------------
 
 
+def _trilithon(mat: Playmat) -> list[tuple[float, float]]:
+    """The corners of the Trilithon's two uprights, T1 and T2."""
+    return [corner for o in mat.obstacles if o.id in ("T1", "T2") for corner in o.polygon]
+
+
 def test_the_trilithon_goes_on_the_centre_of_the_monster_start_zone_line(catalog: Catalog
                                                                          ) -> None:
     """"For Catacombs 3E playmats, place the Trilithon in the center of the Monster Start Zone
-    line"; the scenario keeps it as obstacle T and nobody is placed behind it ("Directly behind
-    each obstacle ... (6 possible locations)": the mat's own six)."""
+    line"; the scenario keeps its uprights as obstacles T1 and T2 and nobody is placed behind
+    them ("Directly behind each obstacle ... (6 possible locations)": the mat's own six)."""
     for seed in range(12):
         result = run_setup(catalog, SetupOptions("chagnars-lair", playmat="mausoleum",
                                                  trilithon=True), chance(seed=seed))
         mat = result.scenario.playmat
-        trilithon = next(o for o in mat.obstacles if o.id == "T")
-        xs, ys = zip(*trilithon.polygon, strict=True)
+        xs, ys = zip(*_trilithon(mat), strict=True)
         assert (min(xs) + max(xs)) / 2 == pytest.approx(mat.width / 2)
         assert (min(ys) + max(ys)) / 2 == pytest.approx(mat.monster_zone)
-        assert "behind obstacle T" not in {p.where for p in result.placements}
+        assert not {"behind obstacle T1", "behind obstacle T2"} & \
+            {p.where for p in result.placements}
+
+
+def test_the_trilithon_is_an_arch_sight_and_pushes_pass_its_opening(catalog: Catalog) -> None:
+    """"When any ranged piece passes successfully through the Trilithon ... When any character
+    piece passes successfully through the Trilithon" (l.346-348): it is an arch (ruling
+    trilithon-arch). With sight blocked by obstacles the AI sees through its opening, not
+    through an upright, and a push through the opening goes on; the setup marks the ruling."""
+    from automa.geometry.moves import sweep
+    from automa.geometry.sight import line_of_sight
+    from automa.geometry.table import build_table
+    from automa.model.pieces import Piece
+
+    result = run_setup(catalog, SetupOptions("chagnars-lair", playmat="mausoleum",
+                                             trilithon=True), chance())
+    mat = result.scenario.playmat
+    xs, ys = zip(*_trilithon(mat), strict=True)
+    middle, line = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    table = build_table(mat)
+
+    def disc(piece_id: str, x: float, y: float) -> Piece:
+        return Piece(piece_id, "ai" if y > line else "heroes", "hero", (x, y), 1.25, health=5)
+
+    through = line_of_sight(table, disc("rat", middle, line + 5), disc("elf", middle, line - 5),
+                            True)
+    assert through.visible, through
+    upright = min(xs) + 1.0  # across T1
+    hidden = line_of_sight(table, disc("rat", upright, line + 5),
+                           disc("elf", upright, line - 5), True)
+    assert not hidden.visible and hidden.blockers == ("T1",)
+    pushed = sweep(table, [], disc("elf", middle, line - 5), (0.0, 1.0), 10.0)
+    assert pushed.end[1] == pytest.approx(line + 5) and pushed.stopped_by is None
+    assert any("ruling 73" in note for note in result.notes)
+    assert RulingKey.TRILITHON_ARCH in result.rulings
 
 
 def test_the_trilithon_moves_along_the_line_clear_of_an_obstacle(catalog: Catalog) -> None:
@@ -183,8 +223,7 @@ def test_the_trilithon_moves_along_the_line_clear_of_an_obstacle(catalog: Catalo
                                        "mausoleum": replace(mat, obstacles=(blocker,))})
     result = run_setup(moved, SetupOptions("chagnars-lair", playmat="mausoleum",
                                            trilithon=True), chance())
-    trilithon = next(o for o in result.scenario.playmat.obstacles if o.id == "T")
-    xs = [x for x, _ in trilithon.polygon]
+    xs = [x for x, _ in _trilithon(result.scenario.playmat)]
     assert min(xs) >= mat.width / 2 + 2.0 or max(xs) <= mat.width / 2 - 2.0
 
 
@@ -196,7 +235,8 @@ def test_on_the_cave_of_the_keystone_the_trilithon_is_placed_by_hand_as_printed(
                                              trilithon=True), chance())
     note = next(n for n in result.notes if n.startswith("Trilithon"))
     assert "Bridge of Cazanellorh" in note and "obstacle location icon" not in note
-    assert "T" not in {o.id for o in result.scenario.playmat.obstacles}
+    assert not _trilithon(result.scenario.playmat)
+    assert "T1 and T2" in note and "ruling 73" in note
 
 
 # Through the command line -----------------------------------------------------------------------

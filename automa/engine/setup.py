@@ -37,7 +37,9 @@ from automa.rules.tiles import in_tile_order, tile_key
 
 MAX_REROLLS = 60
 TRILITHON_SIZE = (10.0, 2.0)  # cm, house: unmeasured
-TRILITHON_ID = "T"
+TRILITHON_UPRIGHT = 2.5  # cm of its length each upright stands on, house: the opening between
+# them (5 cm) lets the largest disc through
+TRILITHON_IDS = ("T1", "T2")  # its two uprights (ruling trilithon-arch): the opening is floor
 HERO_RADIUS_KEY = "hero"
 
 
@@ -87,10 +89,11 @@ def run_setup(catalog: Catalog, options: SetupOptions, chance: Chance) -> SetupR
     notes: list[str] = []
     playmat_id, playmat_reason = choose_playmat(catalog, options, room, lord, chance, notes)
     playmat = catalog.playmats[playmat_id]
+    rulings: list[RulingKey] = []
     if options.trilithon:
         playmat = _with_trilithon(playmat, notes)
+        rulings.append(RulingKey.TRILITHON_ARCH)
     tiles, discarded = lay_tiles(catalog, options, lair, chance)
-    rulings: list[RulingKey] = []
     if catalog.components.placeholders & set(TILE_RECORDS):
         rulings.append(RulingKey.ORDER_TILES)
         notes.append(f"{cite(RulingKey.ORDER_TILES)}: the tiles' faces are ours (docs/rulings.md):"
@@ -115,7 +118,7 @@ def run_setup(catalog: Catalog, options: SetupOptions, chance: Chance) -> SetupR
                      "(this file takes the mat's usual one)")
         notes += [f"obstacle layout: {p}" for p in quadrant_problems(table)]
     heroes = _hero_placeholders(catalog, playmat, options.heroes)
-    trilithon = frozenset(o.id for o in playmat.obstacles if o.id == TRILITHON_ID) \
+    trilithon = frozenset(o.id for o in playmat.obstacles if o.id in TRILITHON_IDS) \
         if options.trilithon else frozenset()
     pieces, placements = place_monsters(catalog, table, ordered, tiles, list(heroes), trilithon)
     if lair and lord is not None:
@@ -427,31 +430,46 @@ def _hero_placeholders(catalog: Catalog, playmat: Playmat,
 
 def _with_trilithon(playmat: Playmat, notes: list[str]) -> Playmat:
     """The heroes chose the Trilithon: the centre of the Monster Start Zone line, moved clear of
-    other obstacles. (The AI always declines it and ignores its effects.)"""
+    other obstacles. It is an arch (ruling trilithon-arch): its two uprights are obstacles, the
+    opening between them floor that pieces and sight pass through. (The AI always declines it
+    and ignores its effects: no second shot.)"""
+    arch = (f"an arch: add its two uprights as obstacles {' and '.join(TRILITHON_IDS)}, the "
+            f"opening between them left open ({cite(RulingKey.TRILITHON_ARCH)})")
     if playmat.prints_all_runes:
         notes.append("Trilithon: on the Cave of the Keystone it goes \"between the [a word is "
                      "missing in the rulebook] and the rune near the centre of the Bridge of "
-                     f"Cazanellorh\"; place it there and add it to the file as obstacle "
-                     f"{TRILITHON_ID}")
+                     f"Cazanellorh\"; place it there; it is {arch}")
         return playmat
     if _castles_rules(playmat):
         notes.append("Trilithon: on this mat the heroes place it on a vacant obstacle location "
-                     f"icon of their choice; add it to the file as obstacle {TRILITHON_ID}")
+                     f"icon of their choice; it is {arch}")
         return playmat
     width, depth = TRILITHON_SIZE
     x, y = playmat.width / 2, playmat.monster_zone
     table = build_table(playmat)
     for step in range(0, 40):
-        offset = (step + 1) // 2 * (1 if step % 2 else -1) * 1.0
-        corners = ((x + offset - width / 2, y - depth / 2), (x + offset + width / 2, y - depth / 2),
-                   (x + offset + width / 2, y + depth / 2), (x + offset - width / 2, y + depth / 2))
-        if all(not Polygon(corners).intersects(o.polygon) for o in table.obstacles):
+        centre = x + (step + 1) // 2 * (1 if step % 2 else -1) * 1.0
+        whole = _box(centre - width / 2, centre + width / 2, y, depth)
+        if all(not Polygon(whole).intersects(o.polygon) for o in table.obstacles):
             notes.append(f"Trilithon (the heroes' choice): centred on the Monster Start Zone "
-                         f"line at x {x + offset:.1f}; the AI ignores its effects")
-            trilithon = Obstacle(TRILITHON_ID, corners)
-            return replace(playmat, obstacles=(*playmat.obstacles, trilithon))
-    notes.append("Trilithon: no clear spot on the Monster Start Zone line; place it by hand")
+                         f"line at x {centre:.1f}, an arch: its uprights are obstacles "
+                         f"{' and '.join(TRILITHON_IDS)}, its opening between them blocks "
+                         f"neither sight nor a push ({cite(RulingKey.TRILITHON_ARCH)}); the AI "
+                         f"ignores its effects")
+            left, right = centre - width / 2, centre + width / 2
+            uprights = (Obstacle(TRILITHON_IDS[0], _box(left, left + TRILITHON_UPRIGHT, y, depth)),
+                        Obstacle(TRILITHON_IDS[1], _box(right - TRILITHON_UPRIGHT, right, y,
+                                                        depth)))
+            return replace(playmat, obstacles=(*playmat.obstacles, *uprights))
+    notes.append(f"Trilithon: no clear spot on the Monster Start Zone line; place it by hand; it "
+                 f"is {arch}")
     return playmat
+
+
+def _box(low: float, high: float, y: float, depth: float) -> tuple[tuple[float, float], ...]:
+    """A rectangle from x `low` to `high`, `depth` deep, centred on the line y."""
+    return ((low, y - depth / 2), (high, y - depth / 2), (high, y + depth / 2),
+            (low, y + depth / 2))
 
 
 def _hidden_cave(catalog: Catalog, chance: Chance, notes: list[str]) -> tuple[str, ...]:

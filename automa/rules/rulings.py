@@ -93,6 +93,7 @@ class RulingKey(Word):
     ANTIENT_TURNS = "antient-turns"
     YILLEPH_FLIP = "yilleph-flip"
     CLAW_HIT = "claw-hit"
+    TRILITHON_ARCH = "trilithon-arch"
 
 
 class MarkedIn(Word):
@@ -806,6 +807,24 @@ RULINGS: tuple[Ruling, ...] = (
            "1.8); the claw's flick is not named among them.",
            "The claw is a melee: a box that nullifies or reflects melee stops it, and the "
            "melee vulnerabilities apply."),
+    Ruling(73, RulingKey.TRILITHON_ARCH, SIGHT, "The Trilithon is an arch",
+           "The Trilithon is two uprights under a lintel, and pieces pass through the opening "
+           "between them: for the AI's line of sight, its pushes and where a piece may stand, "
+           "each upright is an obstacle like any other and the opening is open floor. The AI "
+           "only ignores what passing through it gives (the second shot). `automa setup "
+           "--trilithon` writes it as two obstacles, T1 and T2, each 2.5 cm of its 10 cm "
+           "length (sizes of ours, ruling 5), the 5 cm opening between them wide enough for "
+           "the largest disc; correct them to your piece.",
+           "\"When any ranged piece passes successfully through the Trilithon, then the player "
+           "performing that shot must immediately perform the same shot again from where the "
+           "piece finished up on the other side of the Trilithon obstacle. When any character "
+           "piece passes successfully through the Trilithon ...\" (l.346-348); \"As no "
+           "flicking is involved in the implementation of the AI's shots, characters under its "
+           "control ignore the effects of the Trilithon obstacle.\" (l.354). The text gives no "
+           "size, and does not say whether the opening blocks line of sight.",
+           "The AI ignores the Trilithon altogether, its uprights too (leave T1 and T2 out of "
+           "the scenario file); or the whole Trilithon is one solid block for sight and pushes "
+           "(one obstacle over both)."),
 )
 
 # Where each ruling is marked when it decides something (tests/test_rulings_marked.py plays one
@@ -885,6 +904,7 @@ MARKED: Mapping[RulingKey, tuple[MarkedIn, ...]] = {
     RulingKey.ANTIENT_TURNS: (MarkedIn.TURN, MarkedIn.SESSION),
     RulingKey.YILLEPH_FLIP: (MarkedIn.TURN, MarkedIn.SESSION),
     RulingKey.CLAW_HIT: _SESSION,
+    RulingKey.TRILITHON_ARCH: _SETUP,
 }
 BY_KEY: Mapping[RulingKey, Ruling] = {r.key: r for r in RULINGS}
 BY_NUMBER: Mapping[int, Ruling] = {r.number: r for r in RULINGS}
