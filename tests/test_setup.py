@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from msgspec.structs import replace
 
 from automa.catalog.load import Catalog
 from automa.cli.main import cli
@@ -54,8 +55,6 @@ def test_playmat_chart(catalog: Catalog, options: SetupOptions, d12: tuple[int, 
 
 def test_a_lord_with_two_mats_rolls_the_d12_halves(catalog: Catalog) -> None:
     """Catacomb Lord Room Setup 1: 1-6 the left playmat, 7-12 the right."""
-    from msgspec.structs import replace
-
     lord = replace(catalog.lords["hmotha"], playmats=("altar", "campfire"))
     for face, mat in ((6, "altar"), (7, "campfire")):
         got, _ = choose_playmat(catalog, SetupOptions("lair", lord="hmotha"), None, lord,
@@ -154,6 +153,46 @@ def test_mercenary_icons_need_the_lord(catalog: Catalog) -> None:
     assert sum(p.monster == "skeleton-warrior" for p in result.placements) == 2
 
 
+# The Heroic Forces --------------------------------------------------------------------------------
+
+
+def test_allies_and_familiars_go_behind_the_hero_start_zone_line(catalog: Catalog) -> None:
+    """"Heroes, allies and familiars go behind the Hero Start Zone line" (research notes,
+    Setup); a familiar is "placed within 2.5 cm of the hero" (2.6). The scenario holds them as
+    the AI's enemies ("heroes, familiars, allies", l.226); only heroes get a Hero Target tile
+    and the starting gold."""
+    from automa.geometry.table import edge_distance
+
+    result = run_setup(catalog, SetupOptions("chagnars-lair", playmat="mausoleum",
+                                             heroes=(("elf", 8), ("thief", 6)),
+                                             allies=(("squire", 6),),
+                                             familiars=(("elf", 2),)), chance())
+    mat = result.scenario.playmat
+    pieces = {p.id: p for p in result.scenario.pieces if p.side == "heroes"}
+    assert {p: pieces[p].kind for p in pieces} == {
+        "elf": "hero", "thief": "hero", "squire": "ally", "elf-familiar": "familiar"}
+    assert all(p.at[1] + p.radius <= mat.hero_zone for p in pieces.values())
+    assert edge_distance(pieces["elf"], pieces["elf-familiar"]) <= 2.5
+    assert (pieces["squire"].health, pieces["elf-familiar"].health) == (6, 2)
+    assert (pieces["squire"].gold, pieces["elf"].gold) == (0, 5)
+    assert set(result.tiles.hero_targets) == {"elf", "thief"}
+    assert [(h.piece, h.source) for h in result.heroes] == [
+        ("elf", "hero"), ("thief", "hero"), ("squire", "ally"), ("elf-familiar", "familiar")]
+    assert "within 2.5 cm of elf" in result.heroes[-1].where
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    (SetupOptions("moghath", playmat="mausoleum", heroes=(("elf", 8),),
+                  familiars=(("dwarf", 2),)), "'dwarf' is not one of the heroes"),
+    (SetupOptions("moghath", playmat="mausoleum", heroes=(("elf", 8),), allies=(("elf", 3),)),
+     "a piece is named twice"),
+])
+def test_a_helper_without_its_hero_is_refused(catalog: Catalog, options: SetupOptions,
+                                              words: str) -> None:
+    with pytest.raises(RulesError, match=words):
+        run_setup(catalog, replace(options, lord="vasesak"), chance())
+
+
 # The Trilithon ----------------------------------------------------------------------------------
 
 
@@ -213,8 +252,6 @@ def test_the_trilithon_is_an_arch_sight_and_pushes_pass_its_opening(catalog: Cat
 
 def test_the_trilithon_moves_along_the_line_clear_of_an_obstacle(catalog: Catalog) -> None:
     """"... and move it such that it is not blocked by other obstacles (if necessary)"."""
-    from msgspec.structs import replace
-
     from automa.model.playmat import Obstacle
 
     mat = catalog.playmats["mausoleum"]
@@ -253,6 +290,27 @@ def test_setup_then_turn_round_trip(tmp_path: Path) -> None:
     acted = {a["character"] for a in json.loads(turn.stdout)["activations"]}
     assert acted == {"sewer-rat-1", "sewer-rat-2", "sewer-rat-3", "sewer-rat-4", "minotaur-1",
                      "crypt-spider-1"}
+
+
+def test_allies_and_familiars_from_the_command_line(tmp_path: Path) -> None:
+    """`--allies ID=HEALTH` and `--familiars HERO=HEALTH` put them in the file, and the AI sees
+    them as enemies in its turn; a bad one is refused in one line."""
+    out = tmp_path / "battle.toml"
+    runner = CliRunner()
+    made = runner.invoke(cli, ["setup", "chagnars-lair", "--heroes", "elf=8", "--allies",
+                               "squire=6", "--familiars", "elf=2", "--seed", "9", "--json",
+                               "--out", str(out)])
+    assert made.exit_code == 0, made.output
+    assert [(h["piece"], h["kind"]) for h in json.loads(made.stdout)["heroes"]] == [
+        ("elf", "hero"), ("squire", "ally"), ("elf-familiar", "familiar")]
+    turn = runner.invoke(cli, ["turn", str(out), "--seed", "1", "--json"])
+    assert turn.exit_code == 0, turn.output
+    seen = {hero for a in json.loads(turn.stdout)["activations"] for hero in a["visible"]}
+    assert {"squire", "elf-familiar"} <= seen
+    bad = runner.invoke(cli, ["setup", "chagnars-lair", "--heroes", "elf=8", "--familiars",
+                              "elf"])
+    assert bad.exit_code != 0
+    assert "--familiars: write each familiar as HERO=HEALTH (elf=2" in bad.stderr
 
 
 def test_same_seed_same_setup() -> None:

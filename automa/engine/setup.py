@@ -48,6 +48,8 @@ class SetupOptions(Struct, frozen=True):
     lord: str | None = None
     playmat: str | None = None
     heroes: tuple[tuple[str, int], ...] = ()  # (id, health)
+    allies: tuple[tuple[str, int], ...] = ()  # (id, health): behind the Hero Start Zone line
+    familiars: tuple[tuple[str, int], ...] = ()  # (its hero's id, health): beside its hero
     expansion_mats: tuple[str, ...] = ()  # the expansion mats the table owns
     last_playmat: str | None = None  # just played: roll again on it
     los_blocked: bool = False
@@ -117,7 +119,8 @@ def run_setup(catalog: Catalog, options: SetupOptions, chance: Chance) -> SetupR
         notes.append("the heroes choose their Start Zone; the other is the Monster Start Zone "
                      "(this file takes the mat's usual one)")
         notes += [f"obstacle layout: {p}" for p in quadrant_problems(table)]
-    heroes = _hero_placeholders(catalog, playmat, options.heroes)
+    forces = _heroic_forces(catalog, table, options)
+    heroes = [piece for piece, _ in forces]
     trilithon = frozenset(o.id for o in playmat.obstacles if o.id in TRILITHON_IDS) \
         if options.trilithon else frozenset()
     pieces, placements = place_monsters(catalog, table, ordered, tiles, list(heroes), trilithon)
@@ -133,8 +136,7 @@ def run_setup(catalog: Catalog, options: SetupOptions, chance: Chance) -> SetupR
         bags={level: Bag(tokens) for level, tokens in catalog.components.bags.items()},
         chance=ChanceScript(),
     )
-    hero_places = tuple(Placement(h.id, "", h.at, "Hero Start Zone (move it where you like)",
-                                  "hero") for h in heroes)
+    hero_places = tuple(Placement(h.id, "", h.at, where, h.kind) for h, where in forces)
     return SetupResult(options.room, room.name if room else (lord.name if lord else ""), lair,
                        playmat_id, playmat_reason, tiles, tuple(discarded), tuple(placements),
                        hero_places, tuple(notes), cave, scenario, tuple(chance.record),
@@ -418,14 +420,53 @@ def _place_lord(catalog: Catalog, table: TableGeometry, lord: LordSpec, pieces: 
     return pieces, placements
 
 
-def _hero_placeholders(catalog: Catalog, playmat: Playmat,
-                       heroes: tuple[tuple[str, int], ...]) -> list[Piece]:
+FAMILIAR_GAP = 0.5  # cm between a hero's edge and their familiar's, where it is first put
+FAMILIAR_WITHIN = 2.5  # cm: familiars "are placed within 2.5 cm of the hero" (research notes)
+
+
+def _heroic_forces(catalog: Catalog, table: TableGeometry, options: SetupOptions
+                   ) -> list[tuple[Piece, str]]:
+    """"Heroes, allies and familiars go behind the Hero Start Zone line" (research notes, Setup;
+    "The Heroic Forces are placed in the Hero Start Zone as normal", l.188): the heroes and
+    their allies spread across the zone, each familiar "within 2.5 cm of the hero" (2.6)
+    whose it is. Placeholders, each with where it goes: the players move them where they put
+    them."""
+    playmat = table.playmat
     radius = catalog.components.disc_radius.get(HERO_RADIUS_KEY, 1.25)
-    count = len(heroes)
-    return [Piece(hero, Side.HEROES, Kind.HERO,
-                  (playmat.width * (i + 1) / (count + 1), max(radius, playmat.hero_zone / 2)),
-                  radius, health, gold=5, starting_health=health)
-            for i, (hero, health) in enumerate(heroes)]
+    heroes = {hero for hero, _ in options.heroes}
+    ids = [hero for hero, _ in options.heroes] + [ally for ally, _ in options.allies]
+    for owner, _ in options.familiars:
+        if owner not in heroes:
+            raise RulesError(f"--familiars: {owner!r} is not one of the heroes "
+                             f"({', '.join(sorted(heroes)) or 'none named'})")
+        ids.append(familiar_id(owner))
+    if len(set(ids)) != len(ids):
+        raise RulesError("--heroes, --allies, --familiars: a piece is named twice")
+    standing = [(piece_id, Kind.HERO if piece_id in heroes else Kind.ALLY, health)
+                for piece_id, health in (*options.heroes, *options.allies)]
+    count = len(standing)
+    pieces = [Piece(piece_id, Side.HEROES, kind,
+                    (playmat.width * (i + 1) / (count + 1), max(radius, playmat.hero_zone / 2)),
+                    radius, health, gold=5 if kind == Kind.HERO else 0,
+                    starting_health=health)
+              for i, (piece_id, kind, health) in enumerate(standing)]
+    placed = [(piece, "Hero Start Zone (move it where you like)") for piece in pieces]
+    for hero_id, health in options.familiars:
+        hero = next(p for p in pieces if p.id == hero_id)
+        familiar = Piece(familiar_id(hero_id), Side.HEROES, Kind.FAMILIAR, hero.at, radius,
+                         health, starting_health=health)
+        reach = hero.radius + familiar.radius
+        at = nearest_legal_spot(table, pieces, familiar, (hero.at[0] + reach + FAMILIAR_GAP,
+                                                          hero.at[1]),
+                                within=(hero.at, reach + FAMILIAR_WITHIN))
+        pieces.append(familiar.moved(at))
+        placed.append((pieces[-1], f"within 2.5 cm of {hero_id} (move it with them)"))
+    return placed
+
+
+def familiar_id(hero: str) -> str:
+    """The piece id of a hero's familiar (one per hero)."""
+    return f"{hero}-familiar"
 
 
 def _with_trilithon(playmat: Playmat, notes: list[str]) -> Playmat:
