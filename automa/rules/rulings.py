@@ -677,9 +677,14 @@ RULINGS: tuple[Ruling, ...] = (
            "on the mat where it stood: the visit was their turn. The five monsters count from "
            "the campaign's earlier rooms and this battle's kills logged `by` the hero.",
            "\"the player controlling that hero may place their hero's piece on the Hidden Cave "
-           "card instead of taking their normal turn. ... A hero that has been placed on the "
-           "Hidden Cave card is considered to have temporarily left the Battle Phase.\" The "
-           "text does not say when the hero comes back.",
+           "card instead of taking their normal turn.\" (l.429) and \"The hero must defend "
+           "themselves from the Kraken lurking inside the Hidden Cave. First, roll the D12\" "
+           "(l.433): the fight is in the hero's turn, in place of it, as the piece goes onto "
+           "the card (or when the Portal Trap sends it there), and not put off to the Battle "
+           "Phase's end, as the Antient won \"may be summoned ... in a subsequent turn of the "
+           "Battle Phase\" (l.448). \"A hero that has been placed on the Hidden Cave card is "
+           "considered to have temporarily left the Battle Phase.\" (l.431) The text does not "
+           "say when the hero comes back.",
            "The hero stays on the Hidden Cave card, safe from the AI, until the heroes' next "
            "turn, and the 2 health may pass the starting health."),
     Ruling(59, RulingKey.ANTIENT_SUMMON_ONCE, CAVE, "The cave's Antient is summoned once",
