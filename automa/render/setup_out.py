@@ -7,6 +7,7 @@ from typing import Any
 
 from automa.engine.setup import SetupResult
 from automa.model.components import TileSet
+from automa.model.pieces import Kind
 from automa.model.provenance import Provenance
 from automa.render.text import RULE, WIDTH
 from automa.rules.rulings import RulingKey, ruling
@@ -97,8 +98,8 @@ def setup_text(result: SetupResult, faces: TileSet) -> str:
         kinds = {h.source for h in result.heroes}
         lines.extend(textwrap.wrap(
             "Heroes: place them in the Hero Start Zone as usual"
-            + (", their allies too" if "ally" in kinds else "")
-            + (", each familiar within 2.5 cm of its hero" if "familiar" in kinds else "")
+            + (", their allies too" if Kind.ALLY in kinds else "")
+            + (", each familiar within 2.5 cm of its hero" if Kind.FAMILIAR in kinds else "")
             + "; the file has them at "
             + ", ".join(f"{h.piece} {_at(h.at, mark)}" for h in result.heroes)
             + " — correct the positions before the first turn.", WIDTH,
