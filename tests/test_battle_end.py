@@ -9,7 +9,7 @@ import pytest
 
 from automa.catalog.load import Catalog, load_catalog
 from automa.model.pieces import Piece
-from automa.rules.battle_end import gold_earners, lord_fell, resolution
+from automa.rules.battle_end import gold_earners, is_elani, lord_fell, resolution
 from automa.session.replay import frozen_by
 from automa.session.store import Session
 from tests.conftest import new_session, play_lines
@@ -122,3 +122,50 @@ def test_a_frozen_monster_is_not_destroyed_for_the_hidden_cave(catalog: Catalog)
                        frozen_by={"mino": "dwarf"})
     assert not any("Hidden Cave" in line for line in lines)
     assert lines[-1] == "back to the Monster Pool: rat-1, mino"
+
+
+@pytest.mark.parametrize(("hero", "name"), [("thief", ""), ("elani", ""), ("rogue", "Elani"),
+                                            ("elani-the-thief", ""), ("t", "Elani the Thief")])
+def test_elani_the_thief_gets_one_gold_more_a_kill(catalog: Catalog, hero: str,
+                                                   name: str) -> None:
+    # rule: "Elani gets +1 gold per kill." (catacombs-facts.md, Resolution); "Elani the Thief:
+    # ... +1 gold per monster slain" (Heroes). A hero is Elani by a word of its id or name.
+    gold = {m: s.gold for m, s in catalog.monsters.items()}
+    pieces = [Piece(hero, "heroes", "hero", (0.0, 0.0), 1.0, health=6, name=name),
+              *_pieces()[1:]]
+    out = {"rat-1": f"killed by {hero}", "mino": f"killed by {hero}", "sk": "dead"}
+    lines = resolution(pieces, out, gold, frozen_by={"sk": hero})
+    assert lines[0] == (f"{hero} collects 6 gold for the monsters they destroyed (rat-1, mino) "
+                        f"and froze (sk), 2 of it Elani the Thief's +1 a kill")
+    assert is_elani(hero, name)
+    # not another hero, and not in the Lord fight (no kill gold there)
+    assert resolution(_pieces(), {"rat-1": "killed by elf"}, gold)[0] == \
+        "elf collects 1 gold for the monsters they destroyed (rat-1)"
+    assert not is_elani("elf", "Oleira the Elf") and not is_elani("thiefling")
+    assert not any("collects" in line for line in resolution(pieces, out, gold,
+                                                             lord_fight=True))
+
+
+def test_a_familiar_earns_nothing_and_an_ally_for_its_hero(catalog: Catalog) -> None:
+    # rule: "Familiar kills earn nothing." (catacombs-facts.md, Resolution); an ally "earns no
+    # gold itself; its gold goes to its hero" (2.5)
+    gold = {m: s.gold for m, s in catalog.monsters.items()}
+    pieces = [*_pieces(), Piece("owl", "heroes", "familiar", (0.0, 0.0), 1.0, health=2),
+              Piece("squire", "heroes", "ally", (0.0, 0.0), 1.0, health=5)]
+    lines = resolution(pieces, {"rat-1": "killed by owl", "mino": "killed by squire"}, gold)
+    assert "owl is a familiar: the monsters it destroyed (rat-1) earn nothing" in lines
+    assert "squire earns no gold itself: the 2 gold for the monsters it destroyed (mino) go " \
+           "to the hero it serves" in lines
+    assert not any("collects" in line for line in lines)
+
+
+def test_the_campaign_pays_elani_one_gold_more_a_kill(catalog: Catalog) -> None:
+    """The campaign's Resolution Phase (campaign/rules.py kill_gold) adds Elani's +1 a kill to
+    the boards, not for a monster she only froze."""
+    from automa.campaign.rules import kill_gold, new_heroes
+
+    heroes = {b.id: b for b in new_heroes([("thief", 6), ("elf", 8)])}
+    kinds = {"rat-1": "sewer-rat", "mino": "minotaur", "sk": "skeleton-warrior"}
+    gold = {m: s.gold for m, s in catalog.monsters.items()}
+    out = {"rat-1": "killed by thief", "mino": "killed by elf"}
+    assert kill_gold(heroes, out, kinds, gold, {"sk": "thief"}) == {"thief": 3, "elf": 2}

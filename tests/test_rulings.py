@@ -17,7 +17,7 @@ from automa.engine.battle import StepLog
 from automa.engine.turn import TurnResult, run_turn
 from automa.errors import ScenarioError
 from automa.render.text import ruling_text
-from automa.rules.rulings import BY_KEY, RULINGS, SWITCHES, RulingKey, key_of
+from automa.rules.rulings import BY_KEY, BY_NUMBER, RULINGS, SWITCHES, RulingKey, key_of
 from automa.rules.rulings_doc import rulings_markdown
 from tests.conftest import scenario_from
 from tests.regenerate_playthroughs import run_scenario, scenario_files
@@ -96,7 +96,7 @@ def test_every_ruling_that_fires_is_marked(path: Path) -> None:
         pytest.skip("refused scenario")
     listed = [a["rulings"] for a in json.loads(as_json.stdout)["activations"]]
     assert _marked(text.stdout) == listed
-    assert all(1 <= n <= len(RULINGS) for numbers in listed for n in numbers)
+    assert all(n in BY_NUMBER for numbers in listed for n in numbers)
     assert all(len(set(numbers)) == len(numbers) for numbers in listed), \
         "each ruling is marked once an activation"
 

@@ -218,6 +218,8 @@ SETUP_CASES: dict[RulingKey, Case] = {
     RulingKey.CAVE_PIECES: setup(*CAVE_SETUP, why="the Hidden Cave's five pieces set aside"),
     RulingKey.CARD_RULES: setup("the-mitholaq-hive",
                                 why="two Monster Metre cards drawn without putting one back"),
+    RulingKey.TRILITHON_ARCH: setup("chagnars-lair", "--playmat", "mausoleum", "--trilithon",
+                                    why="the Trilithon written as its two uprights"),
 }
 
 

@@ -663,3 +663,44 @@ def test_a_figure_computed_otherwise_is_listed_and_its_button_settles_it(
         assert api(url)["contradictions"] == []
         assert "going on with this machine's figures" in page.inner_text("#message")
         assert FAILURES[id(page)] == []
+
+
+def test_a_regenerating_troll_heals_at_its_step(browser: Browser, tmp_path: Path) -> None:
+    """Playthrough 43: the wounded Troll (1 of 2) hits the Elf with melee+regeneration and heals
+    1. With the page's clock stepped one step at a time, each piece's disc shows its health as
+    the steps shown so far leave it: the Troll 1 until the step that heals it, then 2; the Elf
+    6 until the step that damages her, then 5."""
+    scenario = tmp_path / "troll.toml"
+    scenario.write_text((Path(__file__).parent / "playthroughs" /
+                         "43-troll-regeneration.toml").read_text())
+    folder = tmp_path / "troll"
+    automa("new", str(scenario), "--session", str(folder), cwd=tmp_path)
+    with serving(folder, tmp_path) as url:
+        page = browser.new_context(viewport=VIEWPORT).new_page()
+        page.clock.install()
+        page.goto(url)
+        page.clock.run_for(1000)  # the first poll
+        page.wait_for_selector("#mat svg g.piece")
+        if api(url)["phase"] == "heroes":
+            page.click("#done")
+            page.clock.run_for(1000)
+            page.wait_for_function("() => document.body.dataset.phase === 'ai'")
+        steps = press_next(page)["steps"]
+        page.wait_for_function("n => document.querySelectorAll('#steps li').length === n",
+                               arg=1)  # the head line alone: no step shown yet
+        heals = next(i for i, s in enumerate(steps) if s["kind"] == "effect"
+                     and s["effect"] == "regeneration")
+        hurts = next(i for i, s in enumerate(steps) if s["kind"] == "damage")
+        for shown in range(len(steps) + 1):
+            page.wait_for_function("n => document.querySelectorAll('#steps li').length === n",
+                                   arg=shown + 1)
+            numbers = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+              '#mat svg g.piece')].map((g) => [g.dataset.piece,
+                                               g.querySelector('text').textContent]))""")
+            troll = "2" if shown > heals else "1"
+            elf = "5" if shown > hurts else "6"
+            assert (numbers["troll-1"].split("/")[0], numbers["elf"].split("/")[0]) == \
+                (troll, elf), (shown, steps[:shown])
+            page.clock.run_for(600)  # STEP_MS: the next step appears
+        assert page.evaluate("() => document.querySelector('#steps').dataset.complete") == \
+            "true"

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from msgspec.structs import replace
 
 from automa.catalog.load import Catalog
 from automa.cli.main import cli
@@ -16,7 +17,9 @@ from automa.engine.chance import Chance
 from automa.engine.setup import SetupOptions, choose_playmat, run_setup
 from automa.errors import RulesError
 from automa.model.components import TileSet
+from automa.model.playmat import Playmat
 from automa.model.scenario import ChanceScript, Tiles
+from automa.rules.rulings import RulingKey
 from automa.rules.setup import Unit, direction_pair, placement_order
 from automa.scenario.load import load_scenario
 
@@ -52,8 +55,6 @@ def test_playmat_chart(catalog: Catalog, options: SetupOptions, d12: tuple[int, 
 
 def test_a_lord_with_two_mats_rolls_the_d12_halves(catalog: Catalog) -> None:
     """Catacomb Lord Room Setup 1: 1-6 the left playmat, 7-12 the right."""
-    from msgspec.structs import replace
-
     lord = replace(catalog.lords["hmotha"], playmats=("altar", "campfire"))
     for face, mat in ((6, "altar"), (7, "campfire")):
         got, _ = choose_playmat(catalog, SetupOptions("lair", lord="hmotha"), None, lord,
@@ -152,29 +153,105 @@ def test_mercenary_icons_need_the_lord(catalog: Catalog) -> None:
     assert sum(p.monster == "skeleton-warrior" for p in result.placements) == 2
 
 
+# The Heroic Forces --------------------------------------------------------------------------------
+
+
+def test_allies_and_familiars_go_behind_the_hero_start_zone_line(catalog: Catalog) -> None:
+    """"Heroes, allies and familiars go behind the Hero Start Zone line" (research notes,
+    Setup); a familiar is "placed within 2.5 cm of the hero" (2.6). The scenario holds them as
+    the AI's enemies ("heroes, familiars, allies", l.226); only heroes get a Hero Target tile
+    and the starting gold."""
+    from automa.geometry.table import edge_distance
+
+    result = run_setup(catalog, SetupOptions("chagnars-lair", playmat="mausoleum",
+                                             heroes=(("elf", 8), ("thief", 6)),
+                                             allies=(("squire", 6),),
+                                             familiars=(("elf", 2),)), chance())
+    mat = result.scenario.playmat
+    pieces = {p.id: p for p in result.scenario.pieces if p.side == "heroes"}
+    assert {p: pieces[p].kind for p in pieces} == {
+        "elf": "hero", "thief": "hero", "squire": "ally", "elf-familiar": "familiar"}
+    assert all(p.at[1] + p.radius <= mat.hero_zone for p in pieces.values())
+    assert edge_distance(pieces["elf"], pieces["elf-familiar"]) <= 2.5
+    assert (pieces["squire"].health, pieces["elf-familiar"].health) == (6, 2)
+    assert (pieces["squire"].gold, pieces["elf"].gold) == (0, 5)
+    assert set(result.tiles.hero_targets) == {"elf", "thief"}
+    assert [(h.piece, h.source) for h in result.heroes] == [
+        ("elf", "hero"), ("thief", "hero"), ("squire", "ally"), ("elf-familiar", "familiar")]
+    assert "within 2.5 cm of elf" in result.heroes[-1].where
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    (SetupOptions("moghath", playmat="mausoleum", heroes=(("elf", 8),),
+                  familiars=(("dwarf", 2),)), "'dwarf' is not one of the heroes"),
+    (SetupOptions("moghath", playmat="mausoleum", heroes=(("elf", 8),), allies=(("elf", 3),)),
+     "a piece is named twice"),
+])
+def test_a_helper_without_its_hero_is_refused(catalog: Catalog, options: SetupOptions,
+                                              words: str) -> None:
+    with pytest.raises(RulesError, match=words):
+        run_setup(catalog, replace(options, lord="vasesak"), chance())
+
+
 # The Trilithon ----------------------------------------------------------------------------------
+
+
+def _trilithon(mat: Playmat) -> list[tuple[float, float]]:
+    """The corners of the Trilithon's two uprights, T1 and T2."""
+    return [corner for o in mat.obstacles if o.id in ("T1", "T2") for corner in o.polygon]
 
 
 def test_the_trilithon_goes_on_the_centre_of_the_monster_start_zone_line(catalog: Catalog
                                                                          ) -> None:
     """"For Catacombs 3E playmats, place the Trilithon in the center of the Monster Start Zone
-    line"; the scenario keeps it as obstacle T and nobody is placed behind it ("Directly behind
-    each obstacle ... (6 possible locations)": the mat's own six)."""
+    line"; the scenario keeps its uprights as obstacles T1 and T2 and nobody is placed behind
+    them ("Directly behind each obstacle ... (6 possible locations)": the mat's own six)."""
     for seed in range(12):
         result = run_setup(catalog, SetupOptions("chagnars-lair", playmat="mausoleum",
                                                  trilithon=True), chance(seed=seed))
         mat = result.scenario.playmat
-        trilithon = next(o for o in mat.obstacles if o.id == "T")
-        xs, ys = zip(*trilithon.polygon, strict=True)
+        xs, ys = zip(*_trilithon(mat), strict=True)
         assert (min(xs) + max(xs)) / 2 == pytest.approx(mat.width / 2)
         assert (min(ys) + max(ys)) / 2 == pytest.approx(mat.monster_zone)
-        assert "behind obstacle T" not in {p.where for p in result.placements}
+        assert not {"behind obstacle T1", "behind obstacle T2"} & \
+            {p.where for p in result.placements}
+
+
+def test_the_trilithon_is_an_arch_sight_and_pushes_pass_its_opening(catalog: Catalog) -> None:
+    """"When any ranged piece passes successfully through the Trilithon ... When any character
+    piece passes successfully through the Trilithon" (l.346-348): it is an arch (ruling
+    trilithon-arch). With sight blocked by obstacles the AI sees through its opening, not
+    through an upright, and a push through the opening goes on; the setup marks the ruling."""
+    from automa.geometry.moves import sweep
+    from automa.geometry.sight import line_of_sight
+    from automa.geometry.table import build_table
+    from automa.model.pieces import Piece
+
+    result = run_setup(catalog, SetupOptions("chagnars-lair", playmat="mausoleum",
+                                             trilithon=True), chance())
+    mat = result.scenario.playmat
+    xs, ys = zip(*_trilithon(mat), strict=True)
+    middle, line = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    table = build_table(mat)
+
+    def disc(piece_id: str, x: float, y: float) -> Piece:
+        return Piece(piece_id, "ai" if y > line else "heroes", "hero", (x, y), 1.25, health=5)
+
+    through = line_of_sight(table, disc("rat", middle, line + 5), disc("elf", middle, line - 5),
+                            True)
+    assert through.visible, through
+    upright = min(xs) + 1.0  # across T1
+    hidden = line_of_sight(table, disc("rat", upright, line + 5),
+                           disc("elf", upright, line - 5), True)
+    assert not hidden.visible and hidden.blockers == ("T1",)
+    pushed = sweep(table, [], disc("elf", middle, line - 5), (0.0, 1.0), 10.0)
+    assert pushed.end[1] == pytest.approx(line + 5) and pushed.stopped_by is None
+    assert any("ruling 71" in note for note in result.notes)
+    assert RulingKey.TRILITHON_ARCH in result.rulings
 
 
 def test_the_trilithon_moves_along_the_line_clear_of_an_obstacle(catalog: Catalog) -> None:
     """"... and move it such that it is not blocked by other obstacles (if necessary)"."""
-    from msgspec.structs import replace
-
     from automa.model.playmat import Obstacle
 
     mat = catalog.playmats["mausoleum"]
@@ -183,8 +260,7 @@ def test_the_trilithon_moves_along_the_line_clear_of_an_obstacle(catalog: Catalo
                                        "mausoleum": replace(mat, obstacles=(blocker,))})
     result = run_setup(moved, SetupOptions("chagnars-lair", playmat="mausoleum",
                                            trilithon=True), chance())
-    trilithon = next(o for o in result.scenario.playmat.obstacles if o.id == "T")
-    xs = [x for x, _ in trilithon.polygon]
+    xs = [x for x, _ in _trilithon(result.scenario.playmat)]
     assert min(xs) >= mat.width / 2 + 2.0 or max(xs) <= mat.width / 2 - 2.0
 
 
@@ -196,7 +272,8 @@ def test_on_the_cave_of_the_keystone_the_trilithon_is_placed_by_hand_as_printed(
                                              trilithon=True), chance())
     note = next(n for n in result.notes if n.startswith("Trilithon"))
     assert "Bridge of Cazanellorh" in note and "obstacle location icon" not in note
-    assert "T" not in {o.id for o in result.scenario.playmat.obstacles}
+    assert not _trilithon(result.scenario.playmat)
+    assert "T1 and T2" in note and "ruling 71" in note
 
 
 # Through the command line -----------------------------------------------------------------------
@@ -213,6 +290,27 @@ def test_setup_then_turn_round_trip(tmp_path: Path) -> None:
     acted = {a["character"] for a in json.loads(turn.stdout)["activations"]}
     assert acted == {"sewer-rat-1", "sewer-rat-2", "sewer-rat-3", "sewer-rat-4", "minotaur-1",
                      "crypt-spider-1"}
+
+
+def test_allies_and_familiars_from_the_command_line(tmp_path: Path) -> None:
+    """`--allies ID=HEALTH` and `--familiars HERO=HEALTH` put them in the file, and the AI sees
+    them as enemies in its turn; a bad one is refused in one line."""
+    out = tmp_path / "battle.toml"
+    runner = CliRunner()
+    made = runner.invoke(cli, ["setup", "chagnars-lair", "--heroes", "elf=8", "--allies",
+                               "squire=6", "--familiars", "elf=2", "--seed", "9", "--json",
+                               "--out", str(out)])
+    assert made.exit_code == 0, made.output
+    assert [(h["piece"], h["kind"]) for h in json.loads(made.stdout)["heroes"]] == [
+        ("elf", "hero"), ("squire", "ally"), ("elf-familiar", "familiar")]
+    turn = runner.invoke(cli, ["turn", str(out), "--seed", "1", "--json"])
+    assert turn.exit_code == 0, turn.output
+    seen = {hero for a in json.loads(turn.stdout)["activations"] for hero in a["visible"]}
+    assert {"squire", "elf-familiar"} <= seen
+    bad = runner.invoke(cli, ["setup", "chagnars-lair", "--heroes", "elf=8", "--familiars",
+                              "elf"])
+    assert bad.exit_code != 0
+    assert "--familiars: write each familiar as HERO=HEALTH (elf=2" in bad.stderr
 
 
 def test_same_seed_same_setup() -> None:

@@ -21,7 +21,7 @@ from automa.campaign.commands import (
 from automa.campaign.model import CampaignState, HeroBoard, HeroDeath, HiddenCave
 from automa.model.campaigns import Rewards, Route
 from automa.model.pieces import Kind, Piece, Side
-from automa.rules.battle_end import gold_earners, killer
+from automa.rules.battle_end import elani_bonus, gold_earners, killer
 
 STARTING_GOLD = 5  # "each hero starts with 5 gold" (research notes, official rules)
 Played = EnterRoom | EndRoom | Buy  # a step that changes the campaign (an undo takes one back)
@@ -161,14 +161,18 @@ def kill_gold(heroes: Mapping[str, HeroBoard], out: Mapping[str, str],
     """The Resolution Phase: "Each surviving hero collects gold equal to the printed rewards of
     the monsters they destroyed" (research notes, Resolution), and the gold of a monster still
     frozen when the room was cleared goes to the hero who froze it (`frozen_by`). A monster
-    whose card's gold our data lacks counts 0 (the players add it with --change)."""
+    whose card's gold our data lacks counts 0 (the players add it with --change). Elani the
+    Thief "gets +1 gold per kill" (`is_elani`: a hero whose id says so), for each monster she
+    destroyed (a frozen one is no kill)."""
     gained: dict[str, int] = {}
     for piece_id, hero in gold_earners(out, frozen_by or {}).items():
         board = heroes.get(hero)
         monster = kinds.get(piece_id)
         if board is None or not board.alive or monster is None:
             continue
-        gained[hero] = gained.get(hero, 0) + (gold_of.get(monster) or 0)
+        destroyed = killer(out.get(piece_id, "")) == hero
+        gained[hero] = gained.get(hero, 0) + (gold_of.get(monster) or 0) + \
+            elani_bonus(hero, "", int(destroyed))
     return gained
 
 

@@ -13,7 +13,10 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
-def parse_heroes(text: str | None) -> tuple[tuple[str, int], ...]:
+def parse_heroes(text: str | None, option: str = "--heroes", what: str = "hero",
+                 form: str = "ID=HEALTH", example: str = "elf=8"
+                 ) -> tuple[tuple[str, int], ...]:
+    """`ID=HEALTH,...` as --heroes (and --allies, --familiars: HERO=HEALTH) take them."""
     from automa.errors import InputError
     from automa.session.answers import plain_number
 
@@ -24,11 +27,11 @@ def parse_heroes(text: str | None) -> tuple[tuple[str, int], ...]:
         name, _, health = part.partition("=")
         value = plain_number(health)
         if not name.strip() or value is None or value < 1:
-            raise InputError(f"--heroes: write each hero as ID=HEALTH (elf=8, plain digits), "
-                             f"not {part!r}")
+            raise InputError(f"{option}: write each {what} as {form} ({example}, plain "
+                             f"digits), not {part!r}")
         heroes.append((name.strip(), value))
     if len({h for h, _ in heroes}) != len(heroes):
-        raise InputError("--heroes: a hero is named twice")
+        raise InputError(f"{option}: a {what} is named twice")
     return tuple(heroes)
 
 
@@ -54,6 +57,11 @@ def _campaign_last(path: Path | None) -> str | None:
 @click.option("--playmat", default=None, help="Use this playmat instead of rolling.")
 @click.option("--heroes", default=None, metavar="ID=HEALTH,...",
               help="The heroes and their health, e.g. elf=8,barbarian=12.")
+@click.option("--allies", default=None, metavar="ID=HEALTH,...",
+              help="The heroes' allies and their health, e.g. squire=6.")
+@click.option("--familiars", default=None, metavar="HERO=HEALTH,...",
+              help="A familiar beside each hero named, and its health, e.g. elf=2 (piece "
+                   "elf-familiar).")
 @click.option("--expansions", default="", metavar="MAT,...",
               help="Expansion playmats you own (then the D12 chart is used).")
 @click.option("--last-playmat", default=None, help="The mat just played (rolled again).")
@@ -71,7 +79,8 @@ def _campaign_last(path: Path | None) -> str | None:
 @click.pass_context
 @reports_errors
 def setup(ctx: click.Context, room: str, lord: str | None, playmat: str | None,
-          heroes: str | None, expansions: str, last_playmat: str | None,
+          heroes: str | None, allies: str | None, familiars: str | None, expansions: str,
+          last_playmat: str | None,
           campaign: Path | None, los_blocked: bool, trilithon: bool, hidden_cave: bool,
           dice: str, seed: int | None, as_json: bool, out: Path | None) -> None:
     """Set up a Battle Room (or ROOM 'lair' with --lord) by the Red Box rules.
@@ -79,6 +88,7 @@ def setup(ctx: click.Context, room: str, lord: str | None, playmat: str | None,
     \b
     Examples:
       automa setup chagnars-lair --heroes elf=8,barbarian=12 --out battle.toml
+      automa setup moghath --lord vasesak --heroes elf=8 --familiars elf=2 --allies squire=6
       automa setup lair --lord hmotha --heroes elf=8 --seed 3 --json
       automa setup moghath --lord vasesak --dice physical
     """
@@ -95,6 +105,8 @@ def setup(ctx: click.Context, room: str, lord: str | None, playmat: str | None,
     catalog = _catalog(ctx)
     options = SetupOptions(
         room=room, lord=lord, playmat=playmat, heroes=parse_heroes(heroes),
+        allies=parse_heroes(allies, "--allies", "ally", example="squire=6"),
+        familiars=parse_heroes(familiars, "--familiars", "familiar", "HERO=HEALTH", "elf=2"),
         expansion_mats=tuple(m.strip() for m in expansions.split(",") if m.strip()),
         last_playmat=last_playmat or _campaign_last(campaign), los_blocked=los_blocked,
         trilithon=trilithon, hidden_cave=hidden_cave)

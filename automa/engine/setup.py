@@ -37,7 +37,9 @@ from automa.rules.tiles import in_tile_order, tile_key
 
 MAX_REROLLS = 60
 TRILITHON_SIZE = (10.0, 2.0)  # cm, house: unmeasured
-TRILITHON_ID = "T"
+TRILITHON_UPRIGHT = 2.5  # cm of its length each upright stands on, house: the opening between
+# them (5 cm) lets the largest disc through
+TRILITHON_IDS = ("T1", "T2")  # its two uprights (ruling trilithon-arch): the opening is floor
 HERO_RADIUS_KEY = "hero"
 
 
@@ -46,6 +48,8 @@ class SetupOptions(Struct, frozen=True):
     lord: str | None = None
     playmat: str | None = None
     heroes: tuple[tuple[str, int], ...] = ()  # (id, health)
+    allies: tuple[tuple[str, int], ...] = ()  # (id, health): behind the Hero Start Zone line
+    familiars: tuple[tuple[str, int], ...] = ()  # (its hero's id, health): beside its hero
     expansion_mats: tuple[str, ...] = ()  # the expansion mats the table owns
     last_playmat: str | None = None  # just played: roll again on it
     los_blocked: bool = False
@@ -87,10 +91,11 @@ def run_setup(catalog: Catalog, options: SetupOptions, chance: Chance) -> SetupR
     notes: list[str] = []
     playmat_id, playmat_reason = choose_playmat(catalog, options, room, lord, chance, notes)
     playmat = catalog.playmats[playmat_id]
+    rulings: list[RulingKey] = []
     if options.trilithon:
         playmat = _with_trilithon(playmat, notes)
+        rulings.append(RulingKey.TRILITHON_ARCH)
     tiles, discarded = lay_tiles(catalog, options, lair, chance)
-    rulings: list[RulingKey] = []
     if catalog.components.placeholders & set(TILE_RECORDS):
         rulings.append(RulingKey.ORDER_TILES)
         notes.append(f"{cite(RulingKey.ORDER_TILES)}: the tiles' faces are ours (docs/rulings.md):"
@@ -114,8 +119,9 @@ def run_setup(catalog: Catalog, options: SetupOptions, chance: Chance) -> SetupR
         notes.append("the heroes choose their Start Zone; the other is the Monster Start Zone "
                      "(this file takes the mat's usual one)")
         notes += [f"obstacle layout: {p}" for p in quadrant_problems(table)]
-    heroes = _hero_placeholders(catalog, playmat, options.heroes)
-    trilithon = frozenset(o.id for o in playmat.obstacles if o.id == TRILITHON_ID) \
+    forces = _heroic_forces(catalog, table, options)
+    heroes = [piece for piece, _ in forces]
+    trilithon = frozenset(o.id for o in playmat.obstacles if o.id in TRILITHON_IDS) \
         if options.trilithon else frozenset()
     pieces, placements = place_monsters(catalog, table, ordered, tiles, list(heroes), trilithon)
     if lair and lord is not None:
@@ -130,8 +136,7 @@ def run_setup(catalog: Catalog, options: SetupOptions, chance: Chance) -> SetupR
         bags={level: Bag(tokens) for level, tokens in catalog.components.bags.items()},
         chance=ChanceScript(),
     )
-    hero_places = tuple(Placement(h.id, "", h.at, "Hero Start Zone (move it where you like)",
-                                  "hero") for h in heroes)
+    hero_places = tuple(Placement(h.id, "", h.at, where, h.kind) for h, where in forces)
     return SetupResult(options.room, room.name if room else (lord.name if lord else ""), lair,
                        playmat_id, playmat_reason, tiles, tuple(discarded), tuple(placements),
                        hero_places, tuple(notes), cave, scenario, tuple(chance.record),
@@ -415,43 +420,97 @@ def _place_lord(catalog: Catalog, table: TableGeometry, lord: LordSpec, pieces: 
     return pieces, placements
 
 
-def _hero_placeholders(catalog: Catalog, playmat: Playmat,
-                       heroes: tuple[tuple[str, int], ...]) -> list[Piece]:
+FAMILIAR_GAP = 0.5  # cm between a hero's edge and their familiar's, where it is first put
+FAMILIAR_WITHIN = 2.5  # cm: familiars "are placed within 2.5 cm of the hero" (research notes)
+
+
+def _heroic_forces(catalog: Catalog, table: TableGeometry, options: SetupOptions
+                   ) -> list[tuple[Piece, str]]:
+    """"Heroes, allies and familiars go behind the Hero Start Zone line" (research notes, Setup;
+    "The Heroic Forces are placed in the Hero Start Zone as normal", l.188): the heroes and
+    their allies spread across the zone, each familiar "within 2.5 cm of the hero" (2.6)
+    whose it is. Placeholders, each with where it goes: the players move them where they put
+    them."""
+    playmat = table.playmat
     radius = catalog.components.disc_radius.get(HERO_RADIUS_KEY, 1.25)
-    count = len(heroes)
-    return [Piece(hero, Side.HEROES, Kind.HERO,
-                  (playmat.width * (i + 1) / (count + 1), max(radius, playmat.hero_zone / 2)),
-                  radius, health, gold=5, starting_health=health)
-            for i, (hero, health) in enumerate(heroes)]
+    heroes = {hero for hero, _ in options.heroes}
+    ids = [hero for hero, _ in options.heroes] + [ally for ally, _ in options.allies]
+    for owner, _ in options.familiars:
+        if owner not in heroes:
+            raise RulesError(f"--familiars: {owner!r} is not one of the heroes "
+                             f"({', '.join(sorted(heroes)) or 'none named'})")
+        ids.append(familiar_id(owner))
+    if len(set(ids)) != len(ids):
+        raise RulesError("--heroes, --allies, --familiars: a piece is named twice")
+    standing = [(piece_id, Kind.HERO if piece_id in heroes else Kind.ALLY, health)
+                for piece_id, health in (*options.heroes, *options.allies)]
+    count = len(standing)
+    pieces = [Piece(piece_id, Side.HEROES, kind,
+                    (playmat.width * (i + 1) / (count + 1), max(radius, playmat.hero_zone / 2)),
+                    radius, health, gold=5 if kind == Kind.HERO else 0,
+                    starting_health=health)
+              for i, (piece_id, kind, health) in enumerate(standing)]
+    placed = [(piece, "Hero Start Zone (move it where you like)") for piece in pieces]
+    for hero_id, health in options.familiars:
+        hero = next(p for p in pieces if p.id == hero_id)
+        familiar = Piece(familiar_id(hero_id), Side.HEROES, Kind.FAMILIAR, hero.at, radius,
+                         health, starting_health=health)
+        reach = hero.radius + familiar.radius
+        at = nearest_legal_spot(table, pieces, familiar, (hero.at[0] + reach + FAMILIAR_GAP,
+                                                          hero.at[1]),
+                                within=(hero.at, reach + FAMILIAR_WITHIN))
+        pieces.append(familiar.moved(at))
+        placed.append((pieces[-1], f"within 2.5 cm of {hero_id} (move it with them)"))
+    return placed
+
+
+def familiar_id(hero: str) -> str:
+    """The piece id of a hero's familiar (one per hero)."""
+    return f"{hero}-familiar"
 
 
 def _with_trilithon(playmat: Playmat, notes: list[str]) -> Playmat:
     """The heroes chose the Trilithon: the centre of the Monster Start Zone line, moved clear of
-    other obstacles. (The AI always declines it and ignores its effects.)"""
+    other obstacles. It is an arch (ruling trilithon-arch): its two uprights are obstacles, the
+    opening between them floor that pieces and sight pass through. (The AI always declines it
+    and ignores its effects: no second shot.)"""
+    arch = (f"an arch: add its two uprights as obstacles {' and '.join(TRILITHON_IDS)}, the "
+            f"opening between them left open ({cite(RulingKey.TRILITHON_ARCH)})")
     if playmat.prints_all_runes:
         notes.append("Trilithon: on the Cave of the Keystone it goes \"between the [a word is "
                      "missing in the rulebook] and the rune near the centre of the Bridge of "
-                     f"Cazanellorh\"; place it there and add it to the file as obstacle "
-                     f"{TRILITHON_ID}")
+                     f"Cazanellorh\"; place it there; it is {arch}")
         return playmat
     if _castles_rules(playmat):
         notes.append("Trilithon: on this mat the heroes place it on a vacant obstacle location "
-                     f"icon of their choice; add it to the file as obstacle {TRILITHON_ID}")
+                     f"icon of their choice; it is {arch}")
         return playmat
     width, depth = TRILITHON_SIZE
     x, y = playmat.width / 2, playmat.monster_zone
     table = build_table(playmat)
     for step in range(0, 40):
-        offset = (step + 1) // 2 * (1 if step % 2 else -1) * 1.0
-        corners = ((x + offset - width / 2, y - depth / 2), (x + offset + width / 2, y - depth / 2),
-                   (x + offset + width / 2, y + depth / 2), (x + offset - width / 2, y + depth / 2))
-        if all(not Polygon(corners).intersects(o.polygon) for o in table.obstacles):
+        centre = x + (step + 1) // 2 * (1 if step % 2 else -1) * 1.0
+        whole = _box(centre - width / 2, centre + width / 2, y, depth)
+        if all(not Polygon(whole).intersects(o.polygon) for o in table.obstacles):
             notes.append(f"Trilithon (the heroes' choice): centred on the Monster Start Zone "
-                         f"line at x {x + offset:.1f}; the AI ignores its effects")
-            trilithon = Obstacle(TRILITHON_ID, corners)
-            return replace(playmat, obstacles=(*playmat.obstacles, trilithon))
-    notes.append("Trilithon: no clear spot on the Monster Start Zone line; place it by hand")
+                         f"line at x {centre:.1f}, an arch: its uprights are obstacles "
+                         f"{' and '.join(TRILITHON_IDS)}, its opening between them blocks "
+                         f"neither sight nor a push ({cite(RulingKey.TRILITHON_ARCH)}); the AI "
+                         f"ignores its effects")
+            left, right = centre - width / 2, centre + width / 2
+            uprights = (Obstacle(TRILITHON_IDS[0], _box(left, left + TRILITHON_UPRIGHT, y, depth)),
+                        Obstacle(TRILITHON_IDS[1], _box(right - TRILITHON_UPRIGHT, right, y,
+                                                        depth)))
+            return replace(playmat, obstacles=(*playmat.obstacles, *uprights))
+    notes.append(f"Trilithon: no clear spot on the Monster Start Zone line; place it by hand; it "
+                 f"is {arch}")
     return playmat
+
+
+def _box(low: float, high: float, y: float, depth: float) -> tuple[tuple[float, float], ...]:
+    """A rectangle from x `low` to `high`, `depth` deep, centred on the line y."""
+    return ((low, y - depth / 2), (high, y - depth / 2), (high, y + depth / 2),
+            (low, y + depth / 2))
 
 
 def _hidden_cave(catalog: Catalog, chance: Chance, notes: list[str]) -> tuple[str, ...]:

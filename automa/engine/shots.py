@@ -23,6 +23,7 @@ from automa.engine.steps import (
     DamageStep,
     DiscardStep,
     EffectStep,
+    HealEffect,
     MoveStep,
     NoteStep,
     RollStep,
@@ -268,7 +269,8 @@ def _heal_attacker(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece
     if attacker.starting_health is not None and attacker.health >= attacker.starting_health:
         log.add(NoteStep(f"regeneration: {attacker.label} is at full health"))
         return battle
-    log.add(EffectStep(attacker.id, "regeneration", text))
+    log.add(HealEffect(attacker.id, "regeneration", text, count,
+                       attacker.health + count))
     return battle.with_piece(replace(attacker, health=attacker.health + count))
 
 

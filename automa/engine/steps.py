@@ -155,6 +155,18 @@ class EffectStep(Struct, frozen=True):
         return {"kind": self.kind, "piece": self.piece, "effect": self.effect, "text": self.text}
 
 
+class HealEffect(EffectStep, frozen=True):
+    """An effect that heals its piece (the regeneration's heal on the attacker): the health
+    gained and the piece's health afterwards, as a damage step has them, so a reader stepping
+    through an activation shows that health from this step on and the one before until then."""
+
+    amount: int
+    health: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "amount": self.amount, "health": self.health}
+
+
 class NoteStep(Struct, frozen=True):
     """An instruction or remark for the table, in words alone."""
 

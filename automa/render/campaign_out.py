@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from automa.campaign.commands import Bet, Buy, EndRoom, EnterRoom, Step, boards_json
 from automa.campaign.model import CampaignState, room_states
 from automa.model.campaigns import LAIR, LAIR_NAME
+from automa.rules.battle_end import is_elani
 from automa.rules.rulings import RulingKey, cite, key_of, ruling
 
 if TYPE_CHECKING:
@@ -211,7 +212,9 @@ def entered_text(entered: Entered, folder: Path, tiles: TileSet) -> str:
 def resolution_line(gained: Mapping[str, int], state: CampaignState) -> str:
     """The Resolution Phase: kill gold, and every monster back to the Monster Pool but the
     Hidden Cave's five pieces, which stay aside the whole game."""
-    gold = "; ".join(f"{hero} +{n} gold" for hero, n in gained.items()) or "no hero's kills"
+    gold = "; ".join(f"{hero} +{n} gold" + (" (Elani the Thief: +1 a kill)"
+                                             if is_elani(hero) else "")
+                     for hero, n in gained.items()) or "no hero's kills"
     cave = state.hidden_cave
     aside = (f" (the Hidden Cave's pieces stay aside: {', '.join(cave.needed)}; those the "
              f"heroes destroyed stay on their boards)" if cave is not None else "")

@@ -7,6 +7,7 @@ from typing import Any
 
 from automa.engine.setup import SetupResult
 from automa.model.components import TileSet
+from automa.model.pieces import Kind
 from automa.model.provenance import Provenance
 from automa.render.text import RULE, WIDTH
 from automa.rules.rulings import RulingKey, ruling
@@ -55,8 +56,8 @@ def setup_json(result: SetupResult) -> dict[str, Any]:
         "placements": [{"piece": p.piece, "monster": p.monster,
                         "at": [round(p.at[0], 2), round(p.at[1], 2)], "where": p.where,
                         "source": p.source} for p in result.placements],
-        "heroes": [{"piece": h.piece, "at": [round(h.at[0], 2), round(h.at[1], 2)]}
-                   for h in result.heroes],
+        "heroes": [{"piece": h.piece, "at": [round(h.at[0], 2), round(h.at[1], 2)],
+                    "kind": h.source, "where": h.where} for h in result.heroes],
         "hidden_cave": list(result.hidden_cave),
         "notes": list(result.notes),
         "rulings": setup_rulings(result),
@@ -94,10 +95,15 @@ def setup_text(result: SetupResult, faces: TileSet) -> str:
         lines.extend(textwrap.wrap(f"{number:>2}. {p.piece} ({p.source}) → {p.where} "
                                    f"{_at(p.at, mark)}", WIDTH, subsequent_indent=" " * 6))
     if result.heroes:
+        kinds = {h.source for h in result.heroes}
         lines.extend(textwrap.wrap(
-            "Heroes: place them in the Hero Start Zone as usual; the file has them at "
+            "Heroes: place them in the Hero Start Zone as usual"
+            + (", their allies too" if Kind.ALLY in kinds else "")
+            + (", each familiar within 2.5 cm of its hero" if Kind.FAMILIAR in kinds else "")
+            + "; the file has them at "
             + ", ".join(f"{h.piece} {_at(h.at, mark)}" for h in result.heroes)
-            + " — correct the positions before the first turn.", WIDTH))
+            + " — correct the positions before the first turn.", WIDTH,
+            break_on_hyphens=False))
     if mark:
         lines.extend(textwrap.wrap(_house_mark(result), WIDTH, subsequent_indent="  "))
     for note in result.notes:

@@ -3,12 +3,28 @@ from the Devoured! card."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from automa.model.pieces import Condition, Kind, Piece, Side
 
 FROZEN_CLEAR = "every other monster is dead: the frozen ones count as cleared"
 KILLED_BY = "killed by "  # how the log says who took a piece out of play (`hit ... by HERO`)
+ELANI_WORDS = frozenset({"elani", "thief"})  # a hero named so is Elani the Thief
+ELANI_BONUS = 1  # "Elani gets +1 gold per kill" (catacombs-facts.md, Resolution)
+
+
+def is_elani(hero_id: str, name: str = "") -> bool:
+    """Whether a hero is Elani the Thief, who "gets +1 gold per kill" (catacombs-facts.md,
+    Resolution; "+1 gold per monster slain", Heroes). The program holds no hero cards: a hero
+    is Elani when a word of its id or name says so, `thief` or `elani` (`--heroes thief=6`,
+    `id = "elani"`, `name = "Elani the Thief"`; docs/scenario.md)."""
+    return bool(set(re.split(r"[^a-z0-9]+", f"{hero_id} {name}".lower())) & ELANI_WORDS)
+
+
+def elani_bonus(hero_id: str, name: str, destroyed: int) -> int:
+    """Elani the Thief's extra gold for the monsters a hero destroyed (0 for another hero)."""
+    return ELANI_BONUS * destroyed if is_elani(hero_id, name) else 0
 
 
 def killer(why: str) -> str | None:
@@ -85,11 +101,13 @@ def resolution(pieces: Sequence[Piece], out: Mapping[str, str],
     to the printed rewards of the monsters *they* destroyed ... All monsters return to the
     pool." (catacombs-facts.md, Resolution), except the Hidden Cave's: "The collected monsters
     are not returned to the Monster Pool during the Resolution Phase and are considered to be
-    out of the game." `pieces` are the battle's starting pieces, `gold` each monster's printed
-    reward, `cave` the Hidden Cave's five kinds, `frozen_by` each monster left frozen when the
-    frozen ones cleared the room and the hero who froze it (None: nobody's gold); it is not
-    destroyed, so it is never kept for the Hidden Cave. In the Lord fight no disc goes onto a
-    hero's board."""
+    out of the game." Elani the Thief "gets +1 gold per kill" (`is_elani`; a frozen monster is
+    no kill), "Familiar kills earn nothing", and an ally "earns no gold itself; its gold goes to
+    its hero" (catacombs-facts.md 2.5). `pieces` are the battle's starting pieces, `gold` each
+    monster's printed reward, `cave` the Hidden Cave's five kinds, `frozen_by` each monster
+    left frozen when the frozen ones cleared the room and the hero who froze it (None: nobody's
+    gold); it is not destroyed, so it is never kept for the Hidden Cave. In the Lord fight no
+    disc goes onto a hero's board."""
     kind = {p.id: p for p in pieces}
     lines: list[str] = []
     back: list[str] = []
@@ -109,13 +127,24 @@ def resolution(pieces: Sequence[Piece], out: Mapping[str, str],
                          f"of the game")
         else:
             back.append(piece.id)
+    paid = []
     for hero, killed in by_hero.items():
-        alive = any(p.id == hero for p in pieces) and out.get(hero) is None
-        if not alive:
+        earner = kind.get(hero)
+        if earner is None or out.get(hero) is not None:  # it fell: nothing to collect
             continue
         earned = sum(gold.get(kind[k].monster or "", None) or 0 for k in killed)
-        lines.insert(0, f"{hero} collects {earned} gold for the monsters they "
-                        f"{_destroyed_or_froze(killed, frozen_by)}")
+        did = _destroyed_or_froze(killed, frozen_by)
+        if earner.kind == Kind.FAMILIAR:
+            paid.append(f"{hero} is a familiar: the monsters it {did} earn nothing")
+            continue
+        if earner.kind != Kind.HERO:  # an ally (a mount, an assistant) earns for its hero
+            paid.append(f"{hero} earns no gold itself: the {earned} gold for the monsters it "
+                        f"{did} go to the hero it serves")
+            continue
+        bonus = elani_bonus(hero, earner.name, sum(k not in frozen_by for k in killed))
+        thief = f", {bonus} of it Elani the Thief's +1 a kill" if bonus else ""
+        paid.append(f"{hero} collects {earned + bonus} gold for the monsters they {did}{thief}")
+    lines[:0] = paid[::-1]  # the last earner first, as the printout has always had them
     if back:
         lines.append(f"back to the Monster Pool: {', '.join(back)}")
     return lines

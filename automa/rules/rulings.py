@@ -95,6 +95,7 @@ class RulingKey(Word):
     CLAW_HIT = "claw-hit"
     INN_SLEEP = "inn-sleep"
     LAIR_LAST = "lair-last"
+    TRILITHON_ARCH = "trilithon-arch"
 
 
 class MarkedIn(Word):
@@ -678,9 +679,14 @@ RULINGS: tuple[Ruling, ...] = (
            "on the mat where it stood: the visit was their turn. The five monsters count from "
            "the campaign's earlier rooms and this battle's kills logged `by` the hero.",
            "\"the player controlling that hero may place their hero's piece on the Hidden Cave "
-           "card instead of taking their normal turn. ... A hero that has been placed on the "
-           "Hidden Cave card is considered to have temporarily left the Battle Phase.\" The "
-           "text does not say when the hero comes back.",
+           "card instead of taking their normal turn.\" (l.429) and \"The hero must defend "
+           "themselves from the Kraken lurking inside the Hidden Cave. First, roll the D12\" "
+           "(l.433): the fight is in the hero's turn, in place of it, as the piece goes onto "
+           "the card (or when the Portal Trap sends it there), and not put off to the Battle "
+           "Phase's end, as the Antient won \"may be summoned ... in a subsequent turn of the "
+           "Battle Phase\" (l.448). \"A hero that has been placed on the Hidden Cave card is "
+           "considered to have temporarily left the Battle Phase.\" (l.431) The text does not "
+           "say when the hero comes back.",
            "The hero stays on the Hidden Cave card, safe from the AI, until the heroes' next "
            "turn, and the 2 health may pass the starting health."),
     Ruling(59, RulingKey.ANTIENT_SUMMON_ONCE, CAVE, "The cave's Antient is summoned once",
@@ -845,6 +851,24 @@ RULINGS: tuple[Ruling, ...] = (
            "heroes who beat the Lord visit it before the campaign ends (for a table that "
            "carries its heroes into another campaign: nothing it gives changes a game already "
            "won)."),
+    Ruling(71, RulingKey.TRILITHON_ARCH, SIGHT, "The Trilithon is an arch",
+           "The Trilithon is two uprights under a lintel, and pieces pass through the opening "
+           "between them: for the AI's line of sight, its pushes and where a piece may stand, "
+           "each upright is an obstacle like any other and the opening is open floor. The AI "
+           "only ignores what passing through it gives (the second shot). `automa setup "
+           "--trilithon` writes it as two obstacles, T1 and T2, each 2.5 cm of its 10 cm "
+           "length (sizes of ours, ruling 5), the 5 cm opening between them wide enough for "
+           "the largest disc; correct them to your piece.",
+           "\"When any ranged piece passes successfully through the Trilithon, then the player "
+           "performing that shot must immediately perform the same shot again from where the "
+           "piece finished up on the other side of the Trilithon obstacle. When any character "
+           "piece passes successfully through the Trilithon ...\" (l.346-348); \"As no "
+           "flicking is involved in the implementation of the AI's shots, characters under its "
+           "control ignore the effects of the Trilithon obstacle.\" (l.354). The text gives no "
+           "size, and does not say whether the opening blocks line of sight.",
+           "The AI ignores the Trilithon altogether, its uprights too (leave T1 and T2 out of "
+           "the scenario file); or the whole Trilithon is one solid block for sight and pushes "
+           "(one obstacle over both)."),
 )
 
 # Where each ruling is marked when it decides something (tests/test_rulings_marked.py plays one
@@ -926,6 +950,7 @@ MARKED: Mapping[RulingKey, tuple[MarkedIn, ...]] = {
     RulingKey.CLAW_HIT: _SESSION,
     RulingKey.INN_SLEEP: _CAMPAIGN,
     RulingKey.LAIR_LAST: _CAMPAIGN,
+    RulingKey.TRILITHON_ARCH: _SETUP,
 }
 BY_KEY: Mapping[RulingKey, Ruling] = {r.key: r for r in RULINGS}
 BY_NUMBER: Mapping[int, Ruling] = {r.number: r for r in RULINGS}

@@ -608,7 +608,8 @@ function stepWords(step) {
     case "discard": return `discard level ${step.level}: ${step.tokens.join(", ")}`;
     case "damage": return `${step.piece} -${step.amount} health` +
       (step.health === null ? "" : ` (now ${step.health})`) + (step.died ? ", dies" : "");
-    case "effect": return `${step.piece}: ${step.effect} — ${step.text}`;
+    case "effect": return `${step.piece}: ${step.effect} — ${step.text}` +
+      (step.health === undefined ? "" : ` (now ${step.health})`);
     case "note": return step.text;
     default: return JSON.stringify(step);
   }
@@ -670,14 +671,17 @@ function serverOverlay() {
 
 // While the steps still appear, a piece the activation moves stands where the steps shown so
 // far put it (the mat draws where it ends), its name label beside it, and a piece it damages
-// shows the health those steps leave it; once all are shown, every piece is as the model says.
+// or heals (regeneration) shows the health those steps leave it: the health after the last
+// such step shown, or before the first one still to show. Once all are shown, every piece is
+// as the model says.
 function placePieces(act, count) {
   const all = count >= act.steps.length;
   const first = new Map(), moved = new Map(), health = new Map();
   act.steps.forEach((step, i) => {
-    if (step.kind === "damage" && step.health !== null && !step.died) {
+    const before = healthBefore(step);
+    if (before !== null) {
       if (i < count) health.set(step.piece, step.health);
-      else if (!health.has(step.piece)) health.set(step.piece, step.health + step.amount);
+      else if (!health.has(step.piece)) health.set(step.piece, before);
     }
     if (step.kind !== "move") return;
     if (!first.has(step.piece)) first.set(step.piece, step.from);
@@ -702,6 +706,15 @@ function placePieces(act, count) {
     const shift = shiftTo(g, spot);
     for (const shape of [g, label]) if (shape) shape.setAttribute("transform", shift);
   }
+}
+
+// The health of a step's piece just before it, when the step changes it and the piece stays
+// in play: a damage step's health after plus its amount, a heal's (regeneration) less its
+// amount; null for any other step.
+function healthBefore(step) {
+  if (step.health === undefined || step.health === null) return null;
+  if (step.kind === "damage") return step.died ? null : step.health + step.amount;
+  return step.kind === "effect" ? step.health - step.amount : null;
 }
 
 // The transform that draws a group made at its data-x, data-y (cm) at `spot` instead.
