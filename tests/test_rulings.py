@@ -17,7 +17,7 @@ from automa.engine.battle import StepLog
 from automa.engine.turn import TurnResult, run_turn
 from automa.errors import ScenarioError
 from automa.render.text import ruling_text
-from automa.rules.rulings import BY_KEY, RULINGS, SWITCHES, RulingKey, key_of
+from automa.rules.rulings import BY_KEY, BY_NUMBER, RULINGS, SWITCHES, RulingKey, key_of
 from automa.rules.rulings_doc import rulings_markdown
 from tests.conftest import scenario_from
 from tests.regenerate_playthroughs import run_scenario, scenario_files
@@ -27,8 +27,15 @@ ROOT = Path(__file__).resolve().parents[1]
 APPLIED_BY_WORD = re.compile(r"""\b(?:ruling|option|cite)\((?:[\w.]+, )?["'][a-z][a-z0-9-]*["']""")
 
 
+# Numbers another branch of issue 27 holds while it is apart (the Amaranth Inn's 69, and 70):
+# its rulings fill them when it is merged, and they leave this set then.
+HELD_ELSEWHERE = frozenset({69, 70})
+
+
 def test_numbers_run_from_one_without_gaps() -> None:
-    assert [r.number for r in RULINGS] == list(range(1, len(RULINGS) + 1))
+    numbers = [r.number for r in RULINGS]
+    assert numbers == [n for n in range(1, numbers[-1] + 1)
+                       if n not in HELD_ELSEWHERE or n in numbers]
     assert len(BY_KEY) == len(RULINGS)
 
 
@@ -96,7 +103,7 @@ def test_every_ruling_that_fires_is_marked(path: Path) -> None:
         pytest.skip("refused scenario")
     listed = [a["rulings"] for a in json.loads(as_json.stdout)["activations"]]
     assert _marked(text.stdout) == listed
-    assert all(1 <= n <= len(RULINGS) for numbers in listed for n in numbers)
+    assert all(n in BY_NUMBER for numbers in listed for n in numbers)
     assert all(len(set(numbers)) == len(numbers) for numbers in listed), \
         "each ruling is marked once an activation"
 

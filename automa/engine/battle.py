@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from msgspec import Struct, field
-from msgspec.structs import force_setattr
+from msgspec.structs import force_setattr, replace
 
 from automa.catalog.load import Catalog
 from automa.engine.chance import Chance
 from automa.engine.judge import Briefing, GeometryMode, Judge
 from automa.engine.steps import Step
+from automa.geometry.moves import stacked_with
 from automa.geometry.table import TableGeometry
 from automa.model.memo import Memo
 from automa.model.pieces import Condition, Kind, Piece, Side
@@ -119,10 +120,20 @@ class Battle(Struct, frozen=True):
         return made
 
     def without(self, piece_id: str, why: str) -> Battle:
-        """The piece leaves play, and every part of it (Ulom's claw goes with Ulom)."""
+        """The piece leaves play, and every part of it (Ulom's claw goes with Ulom); the piece
+        it rode or carried stays, no longer ridden or riding (`_unstacked`)."""
         gone = (piece_id, *(p.id for p in self.pieces if p.part_of == piece_id))
-        return Battle(tuple(p for p in self.pieces if p.id not in gone), self.bags,
+        pieces = _unstacked(self.pieces, gone)
+        return Battle(tuple(p for p in pieces if p.id not in gone), self.bags,
                       {**self.out, **dict.fromkeys(gone, why)})
+
+    def to_card(self, piece_id: str, card: Condition) -> Battle:
+        """The piece goes onto the Teleported! or Devoured! card (`card`: the condition it is
+        then under), keeping its spot. The piece it rode or carried stays on the mat, and
+        neither is riding or ridden any more (`_unstacked`)."""
+        going = (piece_id,)
+        return Battle(tuple(replace(p, conditions=p.conditions | {card}) if p.id in going else p
+                            for p in _unstacked(self.pieces, going)), self.bags, self.out)
 
     def with_bag(self, level: int, bag: Bag) -> Battle:
         """The battle with `bag` as level `level`'s: the same pieces, so the same indexes."""
@@ -166,6 +177,26 @@ class Battle(Struct, frozen=True):
     def teammates_of(self, actor_id: str) -> list[Piece]:
         ai = Side.AI
         return [p for p in self.on_table() if p.side == ai and p.id != actor_id]
+
+
+STACKED = frozenset({Condition.RIDING, Condition.RIDDEN})
+
+
+def _unstacked(pieces: tuple[Piece, ...], leaving: Sequence[str]) -> tuple[Piece, ...]:
+    """`pieces` as the ones `leaving` the mat (dying, going onto a card) leave them: a rider's
+    mount, or a mount's rider, stays where it is, no longer ridden or riding; and what leaves
+    rides nothing (docs/rulings.md 71)."""
+    if all(p.id not in leaving or p.conditions.isdisjoint(STACKED) for p in pieces):
+        return pieces
+    on_table = [p for p in pieces if p.conditions.isdisjoint(OFF_TABLE)]
+    apart = set(leaving)
+    for piece in on_table:
+        partner = stacked_with(piece, on_table) if piece.id in leaving else None
+        if partner is not None:
+            apart.add(partner.id)
+    return tuple(replace(p, conditions=p.conditions - STACKED)
+                 if p.id in apart and not p.conditions.isdisjoint(STACKED) else p
+                 for p in pieces)
 
 
 def _put(pieces: tuple[Piece, ...], places: dict[str, int], piece: Piece) -> tuple[Piece, ...]:

@@ -13,6 +13,7 @@ import math
 from msgspec.structs import replace
 
 from automa.engine.battle import Battle, StepLog, Table
+from automa.engine.riders import note_left
 from automa.engine.steps import MoveStep, NoteStep
 from automa.geometry.moves import nearest_legal_spot
 from automa.geometry.sight import Sighting, look_around
@@ -99,11 +100,13 @@ def note_measured_parts(battle: Battle, log: StepLog, sightings: tuple[Sighting,
 
 
 def leave_play(battle: Battle, log: StepLog, piece_id: str, why: str) -> Battle:
-    """A character leaves play with every part of it (Battle.without removes them)."""
+    """A character leaves play with every part of it (Battle.without removes them); the piece
+    it rode or carried stays."""
     for part in (p for p in battle.pieces if p.part_of == piece_id):
         log.ruling(RulingKey.PARTS, f"{battle.piece(piece_id).label} leaves play with "
                                     f"{part.label}, a part of it")
         log.add(NoteStep(f"remove {part.label} too: it is part of {battle.piece(piece_id).label}"))
+    note_left(battle, log, piece_id, "leaves play")
     return battle.without(piece_id, why)
 
 
@@ -140,3 +143,4 @@ def keep_together(table: Table, before: Battle, battle: Battle, log: StepLog,
                          f"back within {TOGETHER:g} cm of {owner.label}"))
         battle = battle.with_piece(part.moved(spot))
     return battle
+

@@ -18,6 +18,7 @@ from automa.engine.parts import (
     leave_play,
     note_part_hit,
 )
+from automa.engine.riders import note_left
 from automa.engine.steps import (
     AttackStep,
     DamageStep,
@@ -228,7 +229,12 @@ def _gains(condition: Condition, effect: str) -> Effect:
     return apply
 
 
-_devoured = _gains(Condition.DEVOURED, "devour")
+def _devoured(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
+              text: str) -> Battle:
+    """The target goes onto the Devoured! card; the piece it rode or carried stays."""
+    log.add(EffectStep(target.id, "devour", text))
+    note_left(battle, log, target.id, "goes onto the Devoured! card")
+    return battle.to_card(target.id, Condition.DEVOURED)
 
 
 def _lose_gold(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
@@ -452,8 +458,8 @@ def _portal_trap(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, s
         return battle
     if result == "teleported":
         log.add(EffectStep(target_id, "teleported", f"put {target.label} on the Teleported! card"))
-        return battle.with_piece(replace(target,
-                                         conditions=target.conditions | {Condition.TELEPORTED}))
+        note_left(battle, log, target_id, "goes onto the Teleported! card")
+        return battle.to_card(target_id, Condition.TELEPORTED)
     if result == "random-rune":
         moved = to_random_rune(table, battle, log, target_id, "portal trap: random rune")
         return keep_together(table, battle, moved, log, target_id)

@@ -93,6 +93,7 @@ class RulingKey(Word):
     ANTIENT_TURNS = "antient-turns"
     YILLEPH_FLIP = "yilleph-flip"
     CLAW_HIT = "claw-hit"
+    RIDERS = "riders"
 
 
 class MarkedIn(Word):
@@ -101,7 +102,7 @@ class MarkedIn(Word):
 
     TURN = "turn"  # an AI activation: `automa turn`, `next`, `play`, the board
     SETUP = "setup"  # `automa setup`, and a campaign room's setup
-    SESSION = "session"  # a hero's `hit`, `cave` or `summon` in a session (`play`, the board)
+    SESSION = "session"  # a session's `hit`, `cave`, `summon`, `move`, `condition`, `back`
     KRAKEN = "kraken"  # `automa hidden-cave fight`
     CAMPAIGN = "campaign"  # `automa campaign` status, menus and steps
     DATA = "data"  # `automa data check`, while the data holds that placeholder of ours
@@ -111,7 +112,8 @@ MARKED_WORDS = {
     MarkedIn.TURN: "an AI activation's printout (`* ruling N`) and JSON (`rulings`)",
     MarkedIn.SETUP: "`automa setup` (and a campaign room's setup): a `*` note and the JSON's "
                     "`rulings`",
-    MarkedIn.SESSION: "a session's `hit`, `cave` or `summon` (`automa play`, the board)",
+    MarkedIn.SESSION: "a session's `hit`, `cave`, `summon`, `move`, `condition` or `back` "
+                      "(`automa play`, the board)",
     MarkedIn.KRAKEN: "`automa hidden-cave fight` and its JSON's `rulings`",
     MarkedIn.CAMPAIGN: "`automa campaign` status, menus and steps, and their JSON's `rulings`",
     MarkedIn.DATA: "`automa data check` while your data holds our placeholder, and its JSON's "
@@ -806,6 +808,25 @@ RULINGS: tuple[Ruling, ...] = (
            "1.8); the claw's flick is not named among them.",
            "The claw is a melee: a box that nullifies or reflects melee stops it, and the "
            "melee vulnerabilities apply."),
+    Ruling(71, RulingKey.RIDERS, MOVEMENT, "A rider and its mount move as one",
+           "A rider sits on top of its mount or wild wyvern (ruling 35) and the two move as one: "
+           "the rider's own moves (a rush, a move to a rune, a No Target move) carry its "
+           "mount, a push on the mount carries its rider, and a move the players report of "
+           "either (`move ID ...`) moves both, the same way and as far. The two move as the "
+           "wider of their discs, stopped by anything but each other, and never onto a rune on "
+           "top of an obstacle. Only the Clock template on the rider parts them (knocked off, "
+           "ruling 35). A rider or a mount that leaves the mat (killed, onto the Teleported! or "
+           "Devoured! card) leaves the other where it stands, and neither is riding or ridden "
+           "any more: a wild wyvern is free to ride again. `condition ID riding off` (or "
+           "`ridden off`) takes both marks off, the rider getting down. A character already "
+           "riding looks for no wild wyvern to ride (Advanced Target Selection 3, l.236).",
+           "Step 5 (l.256): \"If the Active Target is a wild wyvern, then the character is now "
+           "considered to be riding that wyvern.\" Clock Template errata (l.294): \"If a hero is "
+           "riding a wyvern or a mount, they are considered to have been knocked off. Only the "
+           "rider is moved is randomly - the mount or wyvern remain in place.\" The text parts "
+           "the two there alone; it says nothing of their other moves.",
+           "A rider's own move takes it off its mount, which stays where it was, free to ride; "
+           "a pushed mount leaves its rider standing where it was."),
 )
 
 # Where each ruling is marked when it decides something (tests/test_rulings_marked.py plays one
@@ -885,6 +906,7 @@ MARKED: Mapping[RulingKey, tuple[MarkedIn, ...]] = {
     RulingKey.ANTIENT_TURNS: (MarkedIn.TURN, MarkedIn.SESSION),
     RulingKey.YILLEPH_FLIP: (MarkedIn.TURN, MarkedIn.SESSION),
     RulingKey.CLAW_HIT: _SESSION,
+    RulingKey.RIDERS: (MarkedIn.TURN, MarkedIn.SESSION),
 }
 BY_KEY: Mapping[RulingKey, Ruling] = {r.key: r for r in RULINGS}
 BY_NUMBER: Mapping[int, Ruling] = {r.number: r for r in RULINGS}

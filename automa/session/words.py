@@ -76,7 +76,8 @@ class UnknownWord(InputError):
 
 HEROES_HELP = """Heroes' turn: report what happened at the table, then `done`.
   move ID POSITION      e.g. move elf 12.5,40 | move elf rune 3 | move elf 2 cm left of rat-1
-                        | move elf touching obstacle B on its north side
+                        | move elf touching obstacle B on its north side; a rider and its
+                        mount move as one (`condition RIDER riding off` gets it down first)
   hit ID[, ID...] SHOT[+MOD...] [by HERO] [trilithon]   a hero's hit on AI pieces, resolved
                         by the rules (nullify/reflect boxes, Lords' immunities, poison, stun,
                         fear, ice, devour, petrify, dagger, portal-trap; chain remembers the
