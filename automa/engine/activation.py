@@ -22,8 +22,14 @@ from automa.engine.movement import (
     toward_closest_obstacle,
     toward_hero_zone,
 )
-from automa.engine.parts import aim_piece, merge_sightings, note_measured_parts
-from automa.engine.riders import note_left, wyverns_to_ride
+from automa.engine.parts import (
+    aim_piece,
+    back_from_card,
+    merge_sightings,
+    note_measured_parts,
+    onto_card,
+)
+from automa.engine.riders import wyverns_to_ride
 from automa.engine.shots import (
     KEPT_TARGET,
     ShotContext,
@@ -672,16 +678,17 @@ def _teleport(battle: Battle, log: StepLog, ctx: ShotContext) -> Battle:
     log.add(NoteStep(f"put {actor.label} on the Teleported! card; it returns next round on a "
                      f"random rune and makes a melee shot"))
     ctx.stop = True
-    note_left(battle, log, actor.id, "goes onto the Teleported! card")
-    return battle.to_card(actor.id, Condition.TELEPORTED)
+    return onto_card(battle, log, actor.id, Condition.TELEPORTED)
 
 
 def _return_from_teleport(table: Table, battle: Battle, log: StepLog, actor_id: str) -> Battle:
+    """Onto a random rune; every part of it comes back beside it."""
     actor = battle.piece(actor_id)
     battle = battle.with_piece(replace(actor, conditions=actor.conditions - {Condition.TELEPORTED}))
     log.add(NoteStep(f"{actor.label} returns from the Teleported! card onto a random rune"))
-    return to_random_rune(table, battle, log, actor_id, "back from the Teleported! card",
-                          must_land=True)
+    battle = to_random_rune(table, battle, log, actor_id, "back from the Teleported! card",
+                            must_land=True)
+    return back_from_card(table.geometry, battle, actor_id, log)
 
 
 def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Battle:

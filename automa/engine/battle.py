@@ -128,10 +128,13 @@ class Battle(Struct, frozen=True):
                       {**self.out, **dict.fromkeys(gone, why)})
 
     def to_card(self, piece_id: str, card: Condition) -> Battle:
-        """The piece goes onto the Teleported! or Devoured! card (`card`: the condition it is
-        then under), keeping its spot. The piece it rode or carried stays on the mat, and
-        neither is riding or ridden any more (`_unstacked`)."""
-        going = (piece_id,)
+        """The character goes onto the Teleported! or Devoured! card (`card`: the condition it
+        is then under), each of its pieces keeping its spot: a part named goes with its owner,
+        and every part of the character goes with it (docs/rulings.md 72). The piece it rode or
+        carried stays on the mat, and neither is riding or ridden any more (`_unstacked`)."""
+        named = self.get(piece_id)
+        owner = named.part_of if named is not None and named.part_of else piece_id
+        going = tuple(p.id for p in self.pieces if p.id == owner or p.part_of == owner)
         return Battle(tuple(replace(p, conditions=p.conditions | {card}) if p.id in going else p
                             for p in _unstacked(self.pieces, going)), self.bags, self.out)
 

@@ -17,8 +17,8 @@ from automa.engine.parts import (
     keep_together,
     leave_play,
     note_part_hit,
+    onto_card,
 )
-from automa.engine.riders import note_left
 from automa.engine.steps import (
     AttackStep,
     DamageStep,
@@ -231,10 +231,9 @@ def _gains(condition: Condition, effect: str) -> Effect:
 
 def _devoured(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
               text: str) -> Battle:
-    """The target goes onto the Devoured! card; the piece it rode or carried stays."""
+    """The target goes onto the Devoured! card, with every part of it."""
     log.add(EffectStep(target.id, "devour", text))
-    note_left(battle, log, target.id, "goes onto the Devoured! card")
-    return battle.to_card(target.id, Condition.DEVOURED)
+    return onto_card(battle, log, target.id, Condition.DEVOURED)
 
 
 def _lose_gold(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
@@ -458,8 +457,7 @@ def _portal_trap(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, s
         return battle
     if result == "teleported":
         log.add(EffectStep(target_id, "teleported", f"put {target.label} on the Teleported! card"))
-        note_left(battle, log, target_id, "goes onto the Teleported! card")
-        return battle.to_card(target_id, Condition.TELEPORTED)
+        return onto_card(battle, log, target_id, Condition.TELEPORTED)
     if result == "random-rune":
         moved = to_random_rune(table, battle, log, target_id, "portal trap: random rune")
         return keep_together(table, battle, moved, log, target_id)

@@ -263,7 +263,7 @@ def applied_lines(applied: Applied, announced: bool = False) -> list[str]:
                 f"{command.condition}", *notes]
     if isinstance(command, ReturnToMat):
         return [f"  {command.piece} is back on the mat at its old spot: `move` it where it "
-                f"stands"]
+                f"stands", *notes]
     if isinstance(command, EnterCave):
         return cave_lines(applied, announced)
     if isinstance(command, Summon):
@@ -385,7 +385,10 @@ def condition_reminders(state: SessionState) -> list[str]:
     for piece in state.battle.pieces:
         if piece.side != Side.HEROES:
             continue
-        for condition in sorted(piece.conditions & REMINDERS.keys()):
+        held = piece.conditions & REMINDERS.keys()
+        if piece.part_of is not None:  # on a card with its owner, back with it (ruling 72)
+            held -= {Condition.TELEPORTED, Condition.DEVOURED}
+        for condition in sorted(held):
             text = f"{piece.id} is {condition}: " + REMINDERS[Condition(condition)].format(
                 id=piece.id)
             lines.append(textwrap.fill(text, WIDTH, initial_indent="  ",

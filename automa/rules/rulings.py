@@ -94,6 +94,7 @@ class RulingKey(Word):
     YILLEPH_FLIP = "yilleph-flip"
     CLAW_HIT = "claw-hit"
     RIDERS = "riders"
+    PARTS_ON_CARDS = "parts-on-cards"
 
 
 class MarkedIn(Word):
@@ -827,6 +828,21 @@ RULINGS: tuple[Ruling, ...] = (
            "the two there alone; it says nothing of their other moves.",
            "A rider's own move takes it off its mount, which stays where it was, free to ride; "
            "a pushed mount leaves its rider standing where it was."),
+    Ruling(72, RulingKey.PARTS_ON_CARDS, MOVEMENT,
+           "A character's parts go onto the Teleported! and Devoured! cards with it",
+           "A character that goes onto the Teleported! or Devoured! card takes every part of it "
+           "along (Ulom's claw goes with Ulom; a part sent there sends its owner), and they "
+           "come back together: when the owner is back on the mat (on its random rune, with "
+           "`back`, or freed where its devourer died) each part comes back on its own spot if "
+           "that is free and within 2.5 cm of the owner, else 1 cm from the owner's edge as "
+           "ruling 43 puts a separated claw back.",
+           "\"Both Ulom's piece and his claw piece start in play. Damage may be inflicted on "
+           "either piece.\" \"If the two pieces are hit (either directly or indirectly) "
+           "resulting in them being separated, the claw piece is immediately moved back to "
+           "within 2.5cm (1\") of the hero piece\" (l.312, l.320). The Teleport and Devour "
+           "texts speak of the character only.",
+           "The claw stays on the mat while Ulom is on the card, a piece of no character the AI "
+           "ignores, and is put beside him when he comes back."),
 )
 
 # Where each ruling is marked when it decides something (tests/test_rulings_marked.py plays one
@@ -907,6 +923,7 @@ MARKED: Mapping[RulingKey, tuple[MarkedIn, ...]] = {
     RulingKey.YILLEPH_FLIP: (MarkedIn.TURN, MarkedIn.SESSION),
     RulingKey.CLAW_HIT: _SESSION,
     RulingKey.RIDERS: (MarkedIn.TURN, MarkedIn.SESSION),
+    RulingKey.PARTS_ON_CARDS: (MarkedIn.TURN, MarkedIn.SESSION),
 }
 BY_KEY: Mapping[RulingKey, Ruling] = {r.key: r for r in RULINGS}
 BY_NUMBER: Mapping[int, Ruling] = {r.number: r for r in RULINGS}

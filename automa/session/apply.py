@@ -26,6 +26,7 @@ from automa.engine.activation import Activation
 from automa.engine.battle import STACKED, Battle, Table
 from automa.engine.chance import Asker, Chance
 from automa.engine.judge import GeometryMode, Judge
+from automa.engine.parts import CARDS, back_from_card
 from automa.engine.riders import carried
 from automa.engine.turn import TurnProgress, begin_turn, step_turn
 from automa.errors import InputError, RulesError
@@ -256,14 +257,17 @@ def apply_adjust(battle: Battle, command: Adjust) -> Battle:
     return battle.with_piece(replace(piece, **{str(kind): value}))
 
 
-def apply_condition(battle: Battle, command: SetCondition) -> tuple[Battle, list[str]]:
-    """A condition put on or taken off, and what goes with it: onto a card, the piece leaves
-    the one it rode or carried; a rider getting down takes its mount's mark off too, and the
-    other way round (ruling 71)."""
+def apply_condition(battle: Battle, command: SetCondition, geometry: TableGeometry
+                    ) -> tuple[Battle, list[str]]:
+    """A condition put on or taken off, and what goes with it: onto a card or back from it,
+    a character's parts go too (ruling 72); a rider getting down takes its mount's mark off
+    too, and the other way round (ruling 71)."""
     piece = _piece(battle, command.piece)
     on, condition = command.on, command.condition
     if condition in OFF_THE_MAT and on:
         return _to_card(battle, piece.id, condition)
+    if condition in OFF_THE_MAT and condition in piece.conditions:
+        return _from_card(battle, piece, frozenset({condition}), geometry)
     conditions = piece.conditions | {condition} if on else piece.conditions - {condition}
     after = battle.with_piece(replace(piece, conditions=frozenset(conditions)))
     partner = stacked_with(piece, battle.on_table())
@@ -274,23 +278,43 @@ def apply_condition(battle: Battle, command: SetCondition) -> tuple[Battle, list
         f"{partner.id} is no longer {marked} either ({cite(RulingKey.RIDERS)})"]
 
 
-def apply_return(battle: Battle, command: ReturnToMat) -> Battle:
+def apply_return(battle: Battle, command: ReturnToMat, geometry: TableGeometry
+                 ) -> tuple[Battle, list[str]]:
     piece = _piece(battle, command.piece)
     held = piece.conditions & OFF_THE_MAT
     if not held:
         raise InputError(f"{piece.id} is not on the Teleported! or Devoured! card")
-    return battle.with_piece(replace(piece, conditions=piece.conditions - held))
+    return _from_card(battle, piece, held, geometry)
 
 
 def _to_card(battle: Battle, piece_id: str, card: Condition) -> tuple[Battle, list[str]]:
-    """The piece onto the Teleported! or Devoured! card; the piece it rode or carried stays
-    on the mat (`Battle.to_card`), said."""
-    after = battle.to_card(piece_id, card)
-    return after, [f"{p.id} stays where it is, no longer "
-                   f"{'riding' if Condition.RIDING in was.conditions else 'ridden'} "
-                   f"({cite(RulingKey.RIDERS)})"
-                   for p in after.on_table() if p.conditions.isdisjoint(STACKED)
-                   and not (was := battle.piece(p.id)).conditions.isdisjoint(STACKED)]
+    """The piece's character onto the Teleported! or Devoured! card with all its parts; the
+    piece it rode or carried stays on the mat (`Battle.to_card`); what went along, said."""
+    after, named = battle.to_card(piece_id, card), battle.piece(piece_id)
+    owner = named.part_of or piece_id
+    went = [p.id for p in after.pieces if p.id != piece_id and card in p.conditions
+            and card not in battle.piece(p.id).conditions]
+    notes = [f"{p} goes onto the {CARDS[card]} card too: "
+             + (f"{piece_id} is part of it" if p == owner else f"it is part of {owner}")
+             + f" ({cite(RulingKey.PARTS_ON_CARDS)})" for p in went]
+    notes += [f"{p.id} stays where it is, no longer "
+              f"{'riding' if Condition.RIDING in was.conditions else 'ridden'} "
+              f"({cite(RulingKey.RIDERS)})"
+              for p in after.on_table() if p.conditions.isdisjoint(STACKED)
+              and not (was := battle.piece(p.id)).conditions.isdisjoint(STACKED)]
+    return after, notes
+
+
+def _from_card(battle: Battle, piece: Piece, held: frozenset[Condition],
+               geometry: TableGeometry) -> tuple[Battle, list[str]]:
+    """The piece's character back on the mat from the card (`held`: the card's condition),
+    where it stood, with all its parts (ruling 72); what came back with it, said."""
+    owner = battle.piece(piece.part_of) if piece.part_of is not None else piece
+    back = battle.with_piece(replace(owner, conditions=owner.conditions - held))
+    after = back_from_card(geometry, back, owner.id)
+    return after, [f"{p.id} comes back with {owner.id}, at ({p.at[0]:.1f}, {p.at[1]:.1f}) "
+                   f"within 2.5 cm of it ({cite(RulingKey.PARTS_ON_CARDS)})"
+                   for p in after.on_table() if p.id != owner.id and not back.placed(p)]
 
 
 def apply_use(battle: Battle, command: UseCard) -> Battle:
@@ -330,7 +354,7 @@ def _parsed_shot(text: str) -> Shot:
 
 
 def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
-              rulings: Mapping[str, str]) -> tuple[Battle, list[str]]:
+              rulings: Mapping[str, str], geometry: TableGeometry) -> tuple[Battle, list[str]]:
     """A hero's hit resolved by the rules: the battle after it and what happened, a line or two
     a piece."""
     from automa.rules.hero_hits import (
@@ -403,12 +427,12 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
         target = whole
         if after is not None and after <= 0:
             why = f"killed by {attacker.id}" if attacker is not None else "dead"
-            battle = _free_devoured(battle.without(target.id, why), target, lines)
+            battle = _free_devoured(battle.without(target.id, why), target, lines, geometry)
             continue
         kept = replace(target, health=after if after is not None else target.health,
                        conditions=target.conditions | (out.gains - OFF_THE_MAT))
         battle = battle.with_piece(kept)
-        for card in sorted(out.gains & OFF_THE_MAT):  # its mount stays (ruling 71)
+        for card in sorted(out.gains & OFF_THE_MAT):  # with its parts, not its mount
             battle, went = _to_card(battle, target.id, card)
             lines.extend(went)
         if attacker is not None and (out.reflected or out.heal_attacker):
@@ -455,20 +479,23 @@ def _attacker_change(battle: Battle, hero_id: str, change: int, lines: list[str]
     return battle.with_piece(replace(hero, health=health))
 
 
-def _free_devoured(battle: Battle, devourer: Piece, lines: list[str]) -> Battle:
-    """Devoured characters are released when the devouring monster dies: back where it died.
-    The log does not say whom a monster devoured: a dying devourer frees the devoured heroes
-    when no other AI piece in play could have devoured them."""
+def _free_devoured(battle: Battle, devourer: Piece, lines: list[str],
+                   geometry: TableGeometry) -> Battle:
+    """Devoured characters are released when the devouring monster dies: back where it died,
+    with their parts (ruling 72). The log does not say whom a monster devoured: a dying
+    devourer frees the devoured heroes when no other AI piece in play could have devoured
+    them."""
     if not _devours(devourer):
         return battle
     for piece in battle.pieces:
-        if piece.side == Side.HEROES and Condition.DEVOURED in piece.conditions and not any(
+        if piece.side == Side.HEROES and piece.part_of is None \
+                and Condition.DEVOURED in piece.conditions and not any(
                 p.side == Side.AI and _devours(p) for p in battle.on_table()):
-            battle = battle.with_piece(replace(piece.moved(devourer.at),
-                                               conditions=piece.conditions
-                                               - {Condition.DEVOURED}))
+            battle, back = _from_card(battle, piece.moved(devourer.at),
+                                      frozenset({Condition.DEVOURED}), geometry)
             lines.append(f"{piece.label} is freed from the Devoured! card where "
                          f"{devourer.label} died")
+            lines.extend(back)
     return battle
 
 
@@ -874,10 +901,11 @@ def apply_command(state: SessionState, command: Command, setting: Setting,
         _piece(battle, command.piece)
         battle = battle.without(command.piece, command.why)
     elif isinstance(command, SetCondition):
-        battle, lines = apply_condition(battle, command)
+        battle, lines = apply_condition(battle, command, setting.geometry)
         notes.extend(lines)
     elif isinstance(command, ReturnToMat):
-        battle = apply_return(battle, command)
+        battle, lines = apply_return(battle, command, setting.geometry)
+        notes.extend(lines)
     elif isinstance(command, UseCard):
         battle = apply_use(battle, command)
     elif isinstance(command, Hit):
@@ -885,7 +913,7 @@ def apply_command(state: SessionState, command: Command, setting: Setting,
             check_hero_turn(command.by, done)
             command = resolve_hit(command, state, setting, done, asker)
         battle, lines = apply_hit(battle, command, setting.catalog.monsters,
-                                  state.scenario.settings.rulings)
+                                  state.scenario.settings.rulings, setting.geometry)
         notes.extend(lines)
     elif isinstance(command, EnterCave):
         if not replaying:

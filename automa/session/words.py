@@ -98,7 +98,8 @@ HEROES_HELP = """Heroes' turn: report what happened at the table, then `done`.
   gold ID +N / -N       also items, poison; gold ID +1p: a platinum coin (5 gold)
   dead ID               the piece leaves play; freeze / unfreeze / stun / unstun ID
   condition ID NAME on|off   any condition: frozen, stunned, teleported, devoured, aloft ...
-  back ID               back on the mat from the Teleported! or Devoured! card (then move it)
+  back ID               back on the mat from the Teleported! or Devoured! card (then move it);
+                        a part (Ulom's claw) goes onto the card and comes back with its owner
   los ID                whom ID sees;  status;  log;  undo;  redo
   done                  end the heroes' turn: the AI acts, one activation per Enter
   quit                  stop here (everything is saved)
