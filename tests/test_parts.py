@@ -104,7 +104,7 @@ def test_a_portal_trap_that_moves_ulom_brings_his_claw_along(catalog: Catalog) -
     assert edge_distance(ulom, claw) <= 2.5
 
 
-# On the Teleported! and Devoured! cards (docs/rulings.md 72) ------------------------------------
+# On the Teleported! and Devoured! cards (docs/rulings.md 73) ------------------------------------
 
 def test_ulom_teleported_by_the_portal_trap_takes_his_claw() -> None:
     """Result 1 puts Ulom on the Teleported! card: his claw goes too, each keeping its spot."""
@@ -113,7 +113,7 @@ def test_ulom_teleported_by_the_portal_trap_takes_his_claw() -> None:
     ulom, claw = data["pieces"]["ulom"], data["pieces"]["ulom-claw"]
     assert ulom["conditions"] == claw["conditions"] == ["teleported"]
     assert ulom["health"] == 5 and claw["at"] == [33.5, 40.0]
-    assert 72 in data["activations"][0]["rulings"]
+    assert 73 in data["activations"][0]["rulings"]
 
 
 def test_devoured_ulom_takes_his_claw(catalog: Catalog) -> None:
@@ -162,7 +162,7 @@ def test_in_a_session_ulom_goes_onto_the_card_and_back_with_his_claw(
     folder = new_session(tmp_path, ULOM_SESSION)
     out = play_lines(folder, ["condition ulom teleported on", "move rem 34,30", "back ulom",
                               "quit"])
-    assert "ulom-claw goes onto the Teleported! card too: it is part of ulom (ruling 72)" in out
+    assert "ulom-claw goes onto the Teleported! card too: it is part of ulom (ruling 73)" in out
     assert "ulom-claw comes back with ulom" in out
     battle = Session.open(folder, catalog).state.battle
     ulom, claw = battle.piece("ulom"), battle.piece("ulom-claw")

@@ -118,7 +118,7 @@ def test_a_saved_turn_with_a_rider_on_its_wyvern_loads_again(tmp_path: Path,
     assert pieces["scorpion-1"].at == pieces["wyvern"].at
 
 
-# A rider and its mount move as one (docs/rulings.md 71) ---------------------------------------
+# A rider and its mount move as one (docs/rulings.md 72) ---------------------------------------
 
 
 def test_a_rider_rushing_carries_its_wild_wyvern() -> None:
@@ -132,7 +132,7 @@ def test_a_rider_rushing_carries_its_wild_wyvern() -> None:
     moves = steps_of(data, "move")
     assert [m["piece"] for m in moves] == ["scorpion-1", "wyvern", "scorpion-1", "wyvern"]
     assert [m["to"] for m in moves[1::2]] == [m["to"] for m in moves[::2]]
-    assert 71 in data["activations"][0]["rulings"]
+    assert 72 in data["activations"][0]["rulings"]
 
 
 def test_a_pushed_mount_carries_its_rider() -> None:
@@ -172,7 +172,7 @@ def test_a_rider_leaving_the_mat_leaves_its_mount_where_it_stands(
     rider = result.battle.get("knight")
     assert (rider is None) == (knight is None)
     assert rider is None or rider.conditions == {knight}
-    assert 71 in [r.number for r in result.activations[0].rulings]
+    assert 72 in [r.number for r in result.activations[0].rulings]
 
 
 def test_a_rider_already_riding_looks_for_no_other_wild_wyvern(catalog: Catalog) -> None:
@@ -191,7 +191,7 @@ def test_a_rider_already_riding_looks_for_no_other_wild_wyvern(catalog: Catalog)
     assert activation.target == "elf"
     assert result.battle.piece("scorpion").at == result.battle.piece("ridden").at
     assert not result.battle.piece("free").conditions
-    assert "rides already" in next(r.text for r in activation.rulings if r.number == 71)
+    assert "rides already" in next(r.text for r in activation.rulings if r.number == 72)
 
 
 def test_a_rider_moving_to_a_rune_lands_there_with_its_mount(catalog: Catalog) -> None:
@@ -227,7 +227,7 @@ def test_a_reported_move_of_a_rider_moves_its_mount(tmp_path: Path, catalog: Cat
 def test_a_rider_that_gets_down_moves_alone(tmp_path: Path, catalog: Catalog) -> None:
     folder = new_session(tmp_path, STABLE)
     out = play_lines(folder, ["condition knight riding off", "move knight 30,24", "quit"])
-    assert "horse is no longer ridden either (ruling 71)" in out
+    assert "horse is no longer ridden either (ruling 72)" in out
     battle = Session.open(folder, catalog).state.battle
     assert battle.piece("knight").at == (30.0, 24.0) and battle.piece("horse").at == (30.0, 30.0)
     assert not battle.piece("horse").conditions

@@ -130,7 +130,7 @@ class Battle(Struct, frozen=True):
     def to_card(self, piece_id: str, card: Condition) -> Battle:
         """The character goes onto the Teleported! or Devoured! card (`card`: the condition it
         is then under), each of its pieces keeping its spot: a part named goes with its owner,
-        and every part of the character goes with it (docs/rulings.md 72). The piece it rode or
+        and every part of the character goes with it (docs/rulings.md 73). The piece it rode or
         carried stays on the mat, and neither is riding or ridden any more (`_unstacked`)."""
         named = self.get(piece_id)
         owner = named.part_of if named is not None and named.part_of else piece_id
@@ -188,7 +188,7 @@ STACKED = frozenset({Condition.RIDING, Condition.RIDDEN})
 def _unstacked(pieces: tuple[Piece, ...], leaving: Sequence[str]) -> tuple[Piece, ...]:
     """`pieces` as the ones `leaving` the mat (dying, going onto a card) leave them: a rider's
     mount, or a mount's rider, stays where it is, no longer ridden or riding; and what leaves
-    rides nothing (docs/rulings.md 71)."""
+    rides nothing (docs/rulings.md 72)."""
     if all(p.id not in leaving or p.conditions.isdisjoint(STACKED) for p in pieces):
         return pieces
     on_table = [p for p in pieces if p.conditions.isdisjoint(OFF_TABLE)]

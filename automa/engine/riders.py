@@ -1,4 +1,4 @@
-"""A rider and its mount (or wild wyvern): one stack that moves as one (docs/rulings.md 71).
+"""A rider and its mount (or wild wyvern): one stack that moves as one (docs/rulings.md 72).
 
 A rider sits on top of its mount, both marked (`riding`, `ridden`) on the same spot
 (geometry/moves.py `rides_on`). Whatever moves one of them moves the other with it, as the wider

@@ -386,7 +386,7 @@ def condition_reminders(state: SessionState) -> list[str]:
         if piece.side != Side.HEROES:
             continue
         held = piece.conditions & REMINDERS.keys()
-        if piece.part_of is not None:  # on a card with its owner, back with it (ruling 72)
+        if piece.part_of is not None:  # on a card with its owner, back with it (ruling 73)
             held -= {Condition.TELEPORTED, Condition.DEVOURED}
         for condition in sorted(held):
             text = f"{piece.id} is {condition}: " + REMINDERS[Condition(condition)].format(

@@ -809,7 +809,7 @@ RULINGS: tuple[Ruling, ...] = (
            "1.8); the claw's flick is not named among them.",
            "The claw is a melee: a box that nullifies or reflects melee stops it, and the "
            "melee vulnerabilities apply."),
-    Ruling(71, RulingKey.RIDERS, MOVEMENT, "A rider and its mount move as one",
+    Ruling(72, RulingKey.RIDERS, MOVEMENT, "A rider and its mount move as one",
            "A rider sits on top of its mount or wild wyvern (ruling 35) and the two move as one: "
            "the rider's own moves (a rush, a move to a rune, a No Target move) carry its "
            "mount, a push on the mount carries its rider, and a move the players report of "
@@ -828,7 +828,7 @@ RULINGS: tuple[Ruling, ...] = (
            "the two there alone; it says nothing of their other moves.",
            "A rider's own move takes it off its mount, which stays where it was, free to ride; "
            "a pushed mount leaves its rider standing where it was."),
-    Ruling(72, RulingKey.PARTS_ON_CARDS, MOVEMENT,
+    Ruling(73, RulingKey.PARTS_ON_CARDS, MOVEMENT,
            "A character's parts go onto the Teleported! and Devoured! cards with it",
            "A character that goes onto the Teleported! or Devoured! card takes every part of it "
            "along (Ulom's claw goes with Ulom; a part sent there sends its owner), and they "

@@ -172,7 +172,7 @@ def poisoned_to_death(piece: Piece, cards: int) -> bool:
 def _mover(battle: Battle, piece: Piece) -> tuple[Piece, list[Piece], Piece | None]:
     """The disc a reported move puts down, the pieces on the mat it must keep off, and the
     piece stacked with it: a rider and its mount move as one, as the wider of their discs
-    (ruling 71)."""
+    (ruling 72)."""
     on_table = battle.on_table()
     partner = stacked_with(piece, on_table)
     others = [p for p in on_table if p.id != piece.id and (partner is None or p.id != partner.id)]
@@ -260,8 +260,8 @@ def apply_adjust(battle: Battle, command: Adjust) -> Battle:
 def apply_condition(battle: Battle, command: SetCondition, geometry: TableGeometry
                     ) -> tuple[Battle, list[str]]:
     """A condition put on or taken off, and what goes with it: onto a card or back from it,
-    a character's parts go too (ruling 72); a rider getting down takes its mount's mark off
-    too, and the other way round (ruling 71)."""
+    a character's parts go too (ruling 73); a rider getting down takes its mount's mark off
+    too, and the other way round (ruling 72)."""
     piece = _piece(battle, command.piece)
     on, condition = command.on, command.condition
     if condition in OFF_THE_MAT and on:
@@ -308,7 +308,7 @@ def _to_card(battle: Battle, piece_id: str, card: Condition) -> tuple[Battle, li
 def _from_card(battle: Battle, piece: Piece, held: frozenset[Condition],
                geometry: TableGeometry) -> tuple[Battle, list[str]]:
     """The piece's character back on the mat from the card (`held`: the card's condition),
-    where it stood, with all its parts (ruling 72); what came back with it, said."""
+    where it stood, with all its parts (ruling 73); what came back with it, said."""
     owner = battle.piece(piece.part_of) if piece.part_of is not None else piece
     back = battle.with_piece(replace(owner, conditions=owner.conditions - held))
     after = back_from_card(geometry, back, owner.id)
@@ -482,7 +482,7 @@ def _attacker_change(battle: Battle, hero_id: str, change: int, lines: list[str]
 def _free_devoured(battle: Battle, devourer: Piece, lines: list[str],
                    geometry: TableGeometry) -> Battle:
     """Devoured characters are released when the devouring monster dies: back where it died,
-    with their parts (ruling 72). The log does not say whom a monster devoured: a dying
+    with their parts (ruling 73). The log does not say whom a monster devoured: a dying
     devourer frees the devoured heroes when no other AI piece in play could have devoured
     them."""
     if not _devours(devourer):
