@@ -17,6 +17,7 @@ from automa.catalog.load import Catalog
 from automa.cli.main import cli
 from automa.engine.battle import Battle
 from automa.errors import InputError
+from automa.geometry.table import build_table
 from automa.model.pieces import Piece
 from automa.model.shots import ShotName
 from automa.rules.hero_hits import (
@@ -52,7 +53,8 @@ def battle_of(catalog: Catalog, *pieces: str) -> Battle:
 def hit(catalog: Catalog, battle: Battle, targets: list[str], shot: str,
         rulings: dict[str, str] | None = None, **extra: Any) -> tuple[Battle, list[str]]:
     command = Hit.from_json({"type": "hit", "targets": targets, "shot": shot, **extra})
-    return apply_hit(battle, command, catalog.monsters, rulings or {})
+    geometry = build_table(scenario_from(HEAD + ELF, catalog).playmat)
+    return apply_hit(battle, command, catalog.monsters, rulings or {}, geometry)
 
 
 def monster(catalog: Catalog, spec_id: str, health: int | None = 1,

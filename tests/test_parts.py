@@ -9,10 +9,14 @@ from pathlib import Path
 
 from automa.catalog.load import Catalog
 from automa.engine.battle import Battle
-from automa.geometry.table import edge_distance
+from automa.engine.parts import back_from_card
+from automa.geometry.table import build_table, edge_distance
 from automa.model.pieces import Piece
+from automa.rules.battle_end import devoured_return
+from automa.session.store import Session
+from tests.conftest import OPEN_MAT, new_session, play_lines, scenario_from
 from tests.regenerate_playthroughs import PLAYTHROUGHS, run_scenario
-from tests.test_engine import piece, turn
+from tests.test_engine import HEAD, piece, turn
 
 ULOM_CLAW_FAR = piece("ulom", "heroes", (10, 20), health=6, gold=5) \
     + piece("claw", "heroes", (45, 50), part_of="ulom", name="Ulom's claw")
@@ -98,3 +102,108 @@ def test_a_portal_trap_that_moves_ulom_brings_his_claw_along(catalog: Catalog) -
     ulom, claw = battle.piece("ulom"), battle.piece("claw")
     assert ulom.at == (10.0, 80.0) and ulom.health == 4
     assert edge_distance(ulom, claw) <= 2.5
+
+
+# On the Teleported! and Devoured! cards (docs/rulings.md 73) ------------------------------------
+
+def test_ulom_teleported_by_the_portal_trap_takes_his_claw() -> None:
+    """Result 1 puts Ulom on the Teleported! card: his claw goes too, each keeping its spot."""
+    path = PLAYTHROUGHS / "79b-ulom-teleported-with-his-claw.toml"
+    data = json.loads(run_scenario(path, as_json=True).stdout)
+    ulom, claw = data["pieces"]["ulom"], data["pieces"]["ulom-claw"]
+    assert ulom["conditions"] == claw["conditions"] == ["teleported"]
+    assert ulom["health"] == 5 and claw["at"] == [33.5, 40.0]
+    assert 73 in data["activations"][0]["rulings"]
+
+
+def test_devoured_ulom_takes_his_claw(catalog: Catalog) -> None:
+    text = piece("ulom", "heroes", (30, 55), health=6) \
+        + piece("claw", "heroes", (33.5, 55), part_of="ulom") \
+        + piece("rem", "ai", (30, 60), monster="remorhaz", sequences=["devour"]) \
+        + '[chance]\ntokens = { 2 = ["1"] }\n'
+    battle = turn(catalog, text).battle
+    assert battle.piece("ulom").conditions == battle.piece("claw").conditions == {"devoured"}
+    assert not battle.on_table()[0].part_of and [p.id for p in battle.on_table()] == ["rem"]
+
+
+def _away(claw_at: tuple[float, float]) -> Battle:
+    ulom = Piece("ulom", "heroes", "hero", (30.0, 30.0), 1.25, health=5)
+    claw = Piece("claw", "heroes", "hero", claw_at, 1.25, part_of="ulom",
+                 conditions=frozenset({"teleported"}))
+    return Battle((ulom, claw), {}, {})
+
+
+def test_back_from_the_card_the_claw_keeps_its_spot_beside_ulom(catalog: Catalog) -> None:
+    """Ulom is back on the mat; the claw left 1 cm from him comes back where it was."""
+    geometry = build_table(scenario_from(HEAD, catalog).playmat)
+    battle = back_from_card(geometry, _away((33.5, 30.0)), "ulom")
+    assert battle.piece("claw").at == (33.5, 30.0) and not battle.piece("claw").conditions
+
+
+def test_back_from_the_card_a_far_claw_is_put_beside_ulom(catalog: Catalog) -> None:
+    """Ulom landed elsewhere: the claw comes back 1 cm from his edge, toward where it was."""
+    geometry = build_table(scenario_from(HEAD, catalog).playmat)
+    battle = back_from_card(geometry, _away((50.0, 30.0)), "ulom")
+    ulom, claw = battle.piece("ulom"), battle.piece("claw")
+    assert abs(edge_distance(ulom, claw) - 1.0) < 1e-3 and claw.at[0] > ulom.at[0]
+    assert not claw.conditions
+
+
+ULOM_SESSION = HEAD + piece("ulom", "heroes", (30, 30), health=6) \
+    + piece("ulom-claw", "heroes", (33.5, 30), part_of="ulom") \
+    + piece("elf", "heroes", (10, 20), health=6) \
+    + piece("rem", "ai", (30, 70), monster="remorhaz", health=1) + OPEN_MAT
+
+
+def test_in_a_session_ulom_goes_onto_the_card_and_back_with_his_claw(
+        tmp_path: Path, catalog: Catalog) -> None:
+    """`condition ulom teleported on` takes the claw along; the rat moves onto the claw's
+    spot; `back ulom` brings the claw back beside Ulom, within 2.5 cm, on a free spot."""
+    folder = new_session(tmp_path, ULOM_SESSION)
+    out = play_lines(folder, ["condition ulom teleported on", "move rem 34,30", "back ulom",
+                              "quit"])
+    assert "ulom-claw goes onto the Teleported! card too: it is part of ulom (ruling 73)" in out
+    assert "ulom-claw comes back with ulom" in out
+    battle = Session.open(folder, catalog).state.battle
+    ulom, claw = battle.piece("ulom"), battle.piece("ulom-claw")
+    assert not ulom.conditions and not claw.conditions
+    assert edge_distance(ulom, claw) <= 2.5 + 1e-6
+    assert edge_distance(claw, battle.piece("rem")) >= -1e-6
+
+
+def test_in_a_session_the_claw_sent_to_a_card_sends_ulom(tmp_path: Path,
+                                                        catalog: Catalog) -> None:
+    folder = new_session(tmp_path, ULOM_SESSION)
+    out = play_lines(folder, ["condition ulom-claw devoured on", "quit"])
+    assert "ulom goes onto the Devoured! card too: ulom-claw is part of it" in out
+    battle = Session.open(folder, catalog).state.battle
+    assert battle.piece("ulom").conditions == battle.piece("ulom-claw").conditions \
+        == {"devoured"}
+
+
+def test_in_a_session_a_dying_devourer_frees_ulom_with_his_claw(tmp_path: Path,
+                                                               catalog: Catalog) -> None:
+    """The Remorhaz devoured Ulom (and so his claw); the Elf kills it: Ulom comes back where it
+    died, the claw beside him."""
+    folder = new_session(tmp_path, ULOM_SESSION)
+    out = play_lines(folder, ["condition ulom devoured on", "hit rem melee by elf", "quit"])
+    assert "ulom is freed from the Devoured! card where Remorhaz died" in out
+    battle = Session.open(folder, catalog).state.battle
+    ulom, claw = battle.piece("ulom"), battle.piece("ulom-claw")
+    assert ulom.at == (30.0, 70.0) and not ulom.conditions and not claw.conditions
+    assert edge_distance(ulom, claw) <= 2.5 + 1e-6
+    assert devoured_return(battle.pieces) == []
+
+
+def test_in_a_session_the_ai_teleports_ulom_with_his_claw(tmp_path: Path,
+                                                         catalog: Catalog) -> None:
+    """`automa play`: the Wraith Warlock's portal trap (1) sends Ulom and his claw to the card;
+    `back ulom` in the next heroes' turn brings both back."""
+    path = PLAYTHROUGHS / "79b-ulom-teleported-with-his-claw.toml"
+    folder = new_session(tmp_path, path.read_text(encoding="utf-8"))
+    out = play_lines(folder, ["done", "", "back ulom", "quit"])
+    assert "put Ulom's claw on the Teleported! card too: it is part of Ulom" in out
+    assert "ulom-claw comes back with ulom" in out
+    battle = Session.open(folder, catalog).state.battle
+    assert not battle.piece("ulom").conditions and not battle.piece("ulom-claw").conditions
+    assert battle.piece("ulom-claw").at == (33.5, 40.0)

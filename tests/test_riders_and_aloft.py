@@ -25,8 +25,12 @@ from automa.model.pieces import Piece
 from automa.model.scenario import ChanceScript
 from automa.scenario.load import load_scenario
 from automa.scenario.save import save_scenario
-from tests.conftest import scenario_from
+from automa.session.store import Session
+from tests.conftest import OPEN_MAT, new_session, play_lines, scenario_from
 from tests.regenerate_playthroughs import PLAYTHROUGHS, run_scenario
+from tests.test_engine import HEAD
+from tests.test_engine import piece as piece_text
+from tests.test_engine import turn as engine_turn
 
 
 def turn(name: str) -> dict[str, Any]:
@@ -129,6 +133,134 @@ def test_a_saved_turn_with_a_rider_on_its_wyvern_loads_again(tmp_path: Path,
     assert result.exit_code == 0, result.output
     pieces = {p.id: p for p in load_scenario(saved, catalog).pieces}
     assert pieces["scorpion-1"].at == pieces["wyvern"].at
+
+
+# A rider and its mount move as one (docs/rulings.md 72) ---------------------------------------
+
+
+def test_a_rider_rushing_carries_its_wild_wyvern() -> None:
+    """The rush and the melee's rush move the wyvern with the scorpion on top, as the wider
+    disc (the wyvern's edge ends touching the Elf); both stay marked."""
+    data = turn("95c")
+    pieces = data["pieces"]
+    assert pieces["scorpion-1"]["at"] == pieces["wyvern"]["at"] == [31.83, 50.69]
+    assert pieces["scorpion-1"]["conditions"] == ["riding"]
+    assert pieces["wyvern"]["conditions"] == ["ridden"]
+    moves = steps_of(data, "move")
+    assert [m["piece"] for m in moves] == ["scorpion-1", "wyvern", "scorpion-1", "wyvern"]
+    assert [m["to"] for m in moves[1::2]] == [m["to"] for m in moves[::2]]
+    assert 72 in data["activations"][0]["rulings"]
+
+
+def test_a_pushed_mount_carries_its_rider() -> None:
+    """The Clock template on the Warhorse: the Knight on top goes along, still riding (only a
+    rider who is pushed is knocked off)."""
+    data = turn("96c")
+    knight, horse = data["pieces"]["knight"], data["pieces"]["horse"]
+    assert knight["at"] == horse["at"] == [15.0, 30.0]
+    assert knight["conditions"] == ["riding"] and horse["conditions"] == ["ridden"]
+    assert knight["health"] == 4 and horse["health"] == 8
+    assert [m["piece"] for m in steps_of(data, "move")] == ["skeleton-1", "horse", "knight"]
+
+
+def ridden_horse(health: int) -> str:
+    """The Knight (`health`) riding his Warhorse (1 health), both at (30, 30)."""
+    return piece_text("knight", "heroes", (30, 30), health=health, conditions=["riding"]) \
+        + piece_text("horse", "heroes", (30, 30), kind="mount", radius=2.0, health=1,
+                     conditions=["ridden"])
+
+
+@pytest.mark.parametrize(("health", "shot", "tokens", "knight"), [
+    (1, "melee", '1 = ["1"]', None),
+    (9, "devour", '2 = ["1"]', "devoured"),
+    (9, "portal-trap", '1 = ["1"]', "teleported"),
+])
+def test_a_rider_leaving_the_mat_leaves_its_mount_where_it_stands(
+        catalog: Catalog, health: int, shot: str, tokens: str, knight: str | None) -> None:
+    """Killed, devoured or teleported, the Knight leaves the Warhorse on the mat, no longer
+    ridden (and rides nothing on the card)."""
+    text = ridden_horse(health) \
+        + piece_text("beast", "ai", (30, 36), family="vermin", level=4, health=5,
+                     sequences=[shot]) \
+        + f"[chance]\nd12 = [1]\ntokens = {{ {tokens} }}\n"
+    result = engine_turn(catalog, text)
+    horse = result.battle.piece("horse")
+    assert horse.at == (30.0, 30.0) and not horse.conditions
+    rider = result.battle.get("knight")
+    assert (rider is None) == (knight is None)
+    assert rider is None or rider.conditions == {knight}
+    assert 72 in [r.number for r in result.activations[0].rulings]
+
+
+def test_a_rider_already_riding_looks_for_no_other_wild_wyvern(catalog: Catalog) -> None:
+    """Advanced Target Selection 3 offers a free wild wyvern nearer than the Elf: the scorpion
+    riding one already goes for the Elf, its wyvern under it."""
+    text = "advanced_targeting = true\n" \
+        + piece_text("elf", "heroes", (30, 30), health=6) \
+        + piece_text("free", "neutral", (40, 60), kind="wild-wyvern", radius=2.0) \
+        + piece_text("ridden", "neutral", (30, 60), kind="wild-wyvern", radius=2.0,
+                     conditions=["ridden"]) \
+        + piece_text("scorpion", "ai", (30, 60), monster="giant-scorpion",
+                     conditions=["riding"]) \
+        + '[chance]\ntokens = { 3 = ["0"] }\n'
+    result = engine_turn(catalog, text)
+    activation = result.activations[0]
+    assert activation.target == "elf"
+    assert result.battle.piece("scorpion").at == result.battle.piece("ridden").at
+    assert not result.battle.piece("free").conditions
+    assert "rides already" in next(r.text for r in activation.rulings if r.number == 72)
+
+
+def test_a_rider_moving_to_a_rune_lands_there_with_its_mount(catalog: Catalog) -> None:
+    text = piece_text("elf", "heroes", (30, 10), health=6) \
+        + piece_text("wyvern", "neutral", (30, 30), kind="wild-wyvern", radius=2.0,
+                     conditions=["ridden"]) \
+        + piece_text("orc", "ai", (30, 30), monster="orc", sequences=["move-to-rune"],
+                     conditions=["riding"]) \
+        + "[chance]\nrune_die = [5]\n"
+    battle = engine_turn(catalog, text).battle
+    assert battle.piece("orc").at == battle.piece("wyvern").at == (50.0, 50.0)
+
+
+STABLE = HEAD + ridden_horse(9) \
+    + piece_text("elf", "heroes", (40, 30), health=6) \
+    + piece_text("rat", "ai", (30, 70), monster="sewer-rat") + OPEN_MAT
+
+
+def test_a_reported_move_of_a_rider_moves_its_mount(tmp_path: Path, catalog: Catalog) -> None:
+    """`move knight` a short way, onto its own Warhorse's old disc: both go, the same way and
+    as far; `move horse` carries the Knight; the two are kept off every other piece."""
+    folder = new_session(tmp_path, STABLE)
+    out = play_lines(folder, ["move knight 31,31", "move horse 20,20", "move knight 37,30",
+                              "quit"])
+    assert "horse moves with knight, its rider, to (31.0, 31.0)" in out
+    assert "knight moves with horse, its mount, to (20.0, 20.0)" in out
+    assert "(37.0, 30.0) puts knight on elf, with horse: a rider and its mount move as one" in out
+    battle = Session.open(folder, catalog).state.battle
+    assert battle.piece("knight").at == battle.piece("horse").at == (20.0, 20.0)
+    assert battle.piece("knight").conditions == {"riding"}
+
+
+def test_a_rider_that_gets_down_moves_alone(tmp_path: Path, catalog: Catalog) -> None:
+    folder = new_session(tmp_path, STABLE)
+    out = play_lines(folder, ["condition knight riding off", "move knight 30,24", "quit"])
+    assert "horse is no longer ridden either (ruling 72)" in out
+    battle = Session.open(folder, catalog).state.battle
+    assert battle.piece("knight").at == (30.0, 24.0) and battle.piece("horse").at == (30.0, 30.0)
+    assert not battle.piece("horse").conditions
+
+
+def test_in_a_session_the_ai_rider_rushes_on_its_wild_wyvern(tmp_path: Path,
+                                                            catalog: Catalog) -> None:
+    """`automa play`: the heroes' turn ends, the scorpion's activation carries its wyvern."""
+    path = next(PLAYTHROUGHS.glob("95c-*.toml"))
+    folder = new_session(tmp_path, path.read_text(encoding="utf-8"))
+    out = play_lines(folder, ["done", "", "quit"])
+    assert "A rider and its mount move as one: put Wild Wyvern under Giant Scorpion #1" in out
+    battle = Session.open(folder, catalog).state.battle
+    assert battle.piece("scorpion-1").at == battle.piece("wyvern").at
+    assert battle.piece("wyvern").at != (45.0, 70.0)
+    assert battle.piece("wyvern").conditions == {"ridden"}
 
 
 # On top of an obstacle -------------------------------------------------------------------------

@@ -560,6 +560,29 @@ ROUND_SESSION_CASES: dict[RulingKey, Case] = {
                                     "Ulom's claw: 1 damage, no box"),
 }
 
+# Riders, and a character's parts on the cards: an AI turn, and a report in the heroes' turn ---
+
+RIDER = piece("knight", "heroes", (30, 30), health=9, conditions=["riding"]) \
+    + piece("horse", "heroes", (30, 30), kind="mount", radius=2.0, health=4,
+            conditions=["ridden"]) \
+    + piece("rat", "ai", (30, 70), monster="sewer-rat")
+
+STACK_TURN_CASES: dict[RulingKey, Case] = {
+    RulingKey.RIDERS: turn("95c-wyvern-rider-rushes-on-its-wyvern.toml",
+                           "a rider's rush carries its wild wyvern"),
+    RulingKey.PARTS_ON_CARDS: turn("79b-ulom-teleported-with-his-claw.toml",
+                                   "Ulom's claw goes onto the Teleported! card with him"),
+}
+STACK_SESSION_CASES: dict[RulingKey, Case] = {
+    RulingKey.RIDERS: heroes_turn(RIDER, "move knight 31,31", "/api/move",
+                                  {"piece": "knight", "at": [31, 31]},
+                                  "a reported move of a rider moves its mount"),
+    RulingKey.PARTS_ON_CARDS: heroes_turn(
+        ULOM, "condition ulom teleported on", "/api/condition",
+        {"piece": "ulom", "condition": "teleported", "on": True},
+        "Ulom put on the Teleported! card takes his claw"),
+}
+
 CASES: dict[tuple[RulingKey, MarkedIn], Case] = {
     **{(key, MarkedIn.TURN): case for key, case in TURN_CASES.items()},
     **{(key, MarkedIn.SETUP): case for key, case in SETUP_CASES.items()},
@@ -569,6 +592,8 @@ CASES: dict[tuple[RulingKey, MarkedIn], Case] = {
     **{(key, MarkedIn.CAMPAIGN): case for key, case in CAMPAIGN_CASES.items()},
     **{(key, MarkedIn.TURN): case for key, case in ROUND_TURN_CASES.items()},
     **{(key, MarkedIn.SESSION): case for key, case in ROUND_SESSION_CASES.items()},
+    **{(key, MarkedIn.TURN): case for key, case in STACK_TURN_CASES.items()},
+    **{(key, MarkedIn.SESSION): case for key, case in STACK_SESSION_CASES.items()},
 }
 
 

@@ -491,7 +491,8 @@ def rulings(number: int | None, as_json: bool) -> None:
 
     chosen = RULINGS if number is None else (BY_NUMBER.get(number),)
     if None in chosen:
-        raise InputError(f"there is no ruling {number}: they run from 1 to {RULINGS[-1].number}")
+        raise InputError(f"there is no ruling {number}: they run from 1 to "
+                         f"{RULINGS[-1].number}")
     if as_json:
         emit_json({"rulings": [
             {"number": r.number, "key": r.key, "title": r.title, "text": r.text,

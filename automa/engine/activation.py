@@ -22,7 +22,14 @@ from automa.engine.movement import (
     toward_closest_obstacle,
     toward_hero_zone,
 )
-from automa.engine.parts import aim_piece, merge_sightings, note_measured_parts
+from automa.engine.parts import (
+    aim_piece,
+    back_from_card,
+    merge_sightings,
+    note_measured_parts,
+    onto_card,
+)
+from automa.engine.riders import wyverns_to_ride
 from automa.engine.shots import (
     KEPT_TARGET,
     ShotContext,
@@ -410,9 +417,7 @@ def _advanced_aim(table: Table, battle: Battle, log: StepLog, actor_id: str) -> 
             sequence, why = _follow_plan(table, log, actor, plan)
             return Aim(mate, f"advanced target 2: {battle.piece(mate).label} will repeat its "
                              f"turn", friendly=True, sequence=sequence, sequence_reason=why)
-    wyverns = [p for p in battle.on_table()
-               if p.kind == Kind.WILD_WYVERN and Condition.RIDDEN not in p.conditions]
-    wyvern = nearest_in_sight(wyverns, "wild wyvern (not ridden)")
+    wyvern = nearest_in_sight(wyverns_to_ride(battle, actor, log), "wild wyvern (not ridden)")
     if wyvern is not None:
         log.explain(f"advanced 3: {wyvern} is the nearest wild wyvern in sight")
         return Aim(wyvern, f"advanced target 3: ride the wild wyvern "
@@ -673,15 +678,17 @@ def _teleport(battle: Battle, log: StepLog, ctx: ShotContext) -> Battle:
     log.add(NoteStep(f"put {actor.label} on the Teleported! card; it returns next round on a "
                      f"random rune and makes a melee shot"))
     ctx.stop = True
-    return battle.with_piece(replace(actor, conditions=actor.conditions | {Condition.TELEPORTED}))
+    return onto_card(battle, log, actor.id, Condition.TELEPORTED)
 
 
 def _return_from_teleport(table: Table, battle: Battle, log: StepLog, actor_id: str) -> Battle:
+    """Onto a random rune; every part of it comes back beside it."""
     actor = battle.piece(actor_id)
     battle = battle.with_piece(replace(actor, conditions=actor.conditions - {Condition.TELEPORTED}))
     log.add(NoteStep(f"{actor.label} returns from the Teleported! card onto a random rune"))
-    return to_random_rune(table, battle, log, actor_id, "back from the Teleported! card",
-                          must_land=True)
+    battle = to_random_rune(table, battle, log, actor_id, "back from the Teleported! card",
+                            must_land=True)
+    return back_from_card(table.geometry, battle, actor_id, log)
 
 
 def _repeat(table: Table, battle: Battle, log: StepLog, ctx: ShotContext) -> Battle:

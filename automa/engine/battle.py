@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from msgspec import Struct, field
@@ -12,7 +12,7 @@ from automa.catalog.load import Catalog
 from automa.engine.chance import Chance
 from automa.engine.judge import Briefing, GeometryMode, Judge
 from automa.engine.steps import Step
-from automa.geometry.moves import rides_on
+from automa.geometry.moves import stacked_with
 from automa.geometry.table import TableGeometry
 from automa.model.memo import Memo
 from automa.model.pieces import Condition, Kind, Piece, Side
@@ -21,7 +21,6 @@ from automa.rules.rulings import RulingKey, option, ruling
 
 # the conditions of a piece off the mat
 OFF_TABLE = frozenset({Condition.TELEPORTED, Condition.DEVOURED})
-ON_TOP = frozenset({Condition.RIDING, Condition.RIDDEN})
 
 
 class BattleIndexes(Memo):
@@ -121,15 +120,24 @@ class Battle(Struct, frozen=True):
         return made
 
     def without(self, piece_id: str, why: str) -> Battle:
-        """The piece leaves play, and every part of it (Ulom's claw goes with Ulom). A rider
-        whose mount leaves is no longer riding, a mount whose rider leaves no longer ridden:
-        each stays where it stands (and a scenario saved after loads again)."""
+        """The piece leaves play, and every part of it (Ulom's claw goes with Ulom); the piece
+        it rode or carried stays where it stands, no longer ridden or riding (`_unstacked`), so
+        a scenario saved after loads again."""
         gone = (piece_id, *(p.id for p in self.pieces if p.part_of == piece_id))
-        left = tuple(p for p in self.pieces if p.id not in gone)
-        seated = [p for p in self.pieces if p.id in gone and p.conditions & ON_TOP]
-        if seated:
-            left = tuple(_unseated(p, seated) for p in left)
-        return Battle(left, self.bags, {**self.out, **dict.fromkeys(gone, why)})
+        pieces = _unstacked(self.pieces, gone)
+        return Battle(tuple(p for p in pieces if p.id not in gone), self.bags,
+                      {**self.out, **dict.fromkeys(gone, why)})
+
+    def to_card(self, piece_id: str, card: Condition) -> Battle:
+        """The character goes onto the Teleported! or Devoured! card (`card`: the condition it
+        is then under), each of its pieces keeping its spot: a part named goes with its owner,
+        and every part of the character goes with it (docs/rulings.md 73). The piece it rode or
+        carried stays on the mat, and neither is riding or ridden any more (`_unstacked`)."""
+        named = self.get(piece_id)
+        owner = named.part_of if named is not None and named.part_of else piece_id
+        going = tuple(p.id for p in self.pieces if p.id == owner or p.part_of == owner)
+        return Battle(tuple(replace(p, conditions=p.conditions | {card}) if p.id in going else p
+                            for p in _unstacked(self.pieces, going)), self.bags, self.out)
 
     def with_bag(self, level: int, bag: Bag) -> Battle:
         """The battle with `bag` as level `level`'s: the same pieces, so the same indexes."""
@@ -175,14 +183,24 @@ class Battle(Struct, frozen=True):
         return [p for p in self.on_table() if p.side == ai and p.id != actor_id]
 
 
-def _unseated(piece: Piece, leaving: list[Piece]) -> Piece:
-    """`piece` without the riding or ridden that paired it with a piece now leaving play."""
-    lost = set()
-    if Condition.RIDING in piece.conditions and any(rides_on(piece, m) for m in leaving):
-        lost.add(Condition.RIDING)
-    if Condition.RIDDEN in piece.conditions and any(rides_on(r, piece) for r in leaving):
-        lost.add(Condition.RIDDEN)
-    return replace(piece, conditions=piece.conditions - lost) if lost else piece
+STACKED = frozenset({Condition.RIDING, Condition.RIDDEN})
+
+
+def _unstacked(pieces: tuple[Piece, ...], leaving: Sequence[str]) -> tuple[Piece, ...]:
+    """`pieces` as the ones `leaving` the mat (dying, going onto a card) leave them: a rider's
+    mount, or a mount's rider, stays where it is, no longer ridden or riding; and what leaves
+    rides nothing (docs/rulings.md 72)."""
+    if all(p.id not in leaving or p.conditions.isdisjoint(STACKED) for p in pieces):
+        return pieces
+    on_table = [p for p in pieces if p.conditions.isdisjoint(OFF_TABLE)]
+    apart = set(leaving)
+    for piece in on_table:
+        partner = stacked_with(piece, on_table) if piece.id in leaving else None
+        if partner is not None:
+            apart.add(partner.id)
+    return tuple(replace(p, conditions=p.conditions - STACKED)
+                 if p.id in apart and not p.conditions.isdisjoint(STACKED) else p
+                 for p in pieces)
 
 
 def _put(pieces: tuple[Piece, ...], places: dict[str, int], piece: Piece) -> tuple[Piece, ...]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from msgspec.structs import replace
 from shapely.geometry import Point
@@ -10,6 +11,7 @@ from shapely.ops import nearest_points
 
 from automa.engine.battle import Battle, StepLog, Table
 from automa.engine.parts import keep_together
+from automa.engine.riders import carry, stack_mover
 from automa.engine.steps import MoveStep, NoteStep, RollStep
 from automa.geometry.moves import (
     Move,
@@ -47,12 +49,20 @@ def moving_ruler(table: Table, piece: Piece) -> int:
 def _apply(battle: Battle, log: StepLog, table: Table, move: Move, why: str, tool: str,
            toward: str = "", clock: int | None = None, close: bool = False,
            goal: Piece | None = None) -> Battle:
+    """The move made, and said; the piece stacked with the mover (a rider's mount, a mount's
+    rider) goes along."""
+    return carry(battle, _moved(battle, log, table, move, why, tool, toward, clock, close, goal),
+                 log, move.piece)
+
+
+def _moved(battle: Battle, log: StepLog, table: Table, move: Move, why: str, tool: str,
+           toward: str, clock: int | None, close: bool, goal: Piece | None) -> Battle:
     piece = battle.piece(move.piece)
     if not log.loud:  # nothing is said: only where it ends
         return battle.with_piece(piece.moved(move.end))
     short_by = None
-    if goal is not None:
-        gap = edge_distance(piece.moved(move.end), goal)
+    if goal is not None:  # the gap the mover's disc leaves (a rider's: its mount's, if wider)
+        gap = edge_distance(stack_mover(battle, piece)[0].moved(move.end), goal)
         short_by = gap if gap > 0.01 else None
     if table.judge.asked:  # no positions: nothing here was measured
         log.add(MoveStep(move.piece, move.start, move.end, why, tool, toward, clock=clock))
@@ -89,18 +99,20 @@ def rush_toward(table: Table, battle: Battle, log: StepLog, actor_id: str, targe
         log.add(NoteStep(f"{target_id} is out of play: nothing to rush toward"))
         return battle
     ruler = moving_ruler(table, actor)
-    move = ruler_toward(table.geometry, battle.on_table(), actor, target.at, target.radius,
+    mover, others = stack_mover(battle, actor)
+    move = ruler_toward(table.geometry, others, mover, target.at, target.radius,
                         table.ruler(ruler), goal_piece=target, goal_name=target.label)
     if log.loud and move.adjusted and not table.judge.asked:
-        log.ruling(RulingKey.RUSH_STOP, _rush_stop(table, battle, actor, target, move))
+        log.ruling(RulingKey.RUSH_STOP, _rush_stop(table, battle, mover, others, target, move))
     close = move.margin < table.close_call and move.travelled > 0
     return _apply(battle, log, table, move, why, f"Ruler {ruler}", target.label, close=close,
                   goal=target)
 
 
-def _rush_stop(table: Table, battle: Battle, actor: Piece, target: Piece, move: Move) -> str:
+def _rush_stop(table: Table, battle: Battle, actor: Piece, others: Sequence[Piece],
+               target: Piece, move: Move) -> str:
     """What ruling 8 decided where a rush's ruler ends on a spot the piece may not take."""
-    taken = overlap_with(table.geometry, battle.on_table(), actor, move.intended)
+    taken = overlap_with(table.geometry, others, actor, move.intended)
     where = ("off the mat" if taken == "the mat edge" else
              f"on {taken}" if taken is not None and taken.startswith("obstacle ") else
              f"on {battle.piece(taken).label}" if taken is not None and battle.get(taken)
@@ -125,14 +137,17 @@ def push(table: Table, battle: Battle, log: StepLog, piece_id: str, why: str = "
     mount = mount_under(piece, battle.on_table())
     if Condition.RIDING in piece.conditions:
         battle, piece = _knock_off(battle, log, piece, mount)
+    others: Sequence[Piece]
+    if mount is not None:  # the rider slides off the top of its mount: no bar to the sweep
+        mover, others = piece, [p for p in battle.on_table() if p.id != mount.id]
+    else:  # a pushed mount carries its rider: the two move as the wider disc
+        mover, others = stack_mover(battle, piece)
     face = table.chance.d12(f"{why} direction for {piece.label}" if log.loud else "", log)
-    reading = clock_reading(table, log, piece, face)
+    reading = clock_reading(table, log, mover, face)
     if log.loud:
         log.add(RollStep("d12", face, f"{why} direction", f"{reading.side} side, {face} o'clock"))
     ruler = moving_ruler(table, piece)
-    # the rider slides off the top of its mount: the mount under it is no bar to the sweep
-    others = [p for p in battle.on_table() if mount is None or p.id != mount.id]
-    move = sweep(table.geometry, others, piece, reading.direction, table.ruler(ruler))
+    move = sweep(table.geometry, others, mover, reading.direction, table.ruler(ruler))
     if mount is not None:
         move = replace(move, end=nearest_legal_spot(table.geometry, battle.on_table(), piece,
                                                     move.end))
@@ -209,7 +224,8 @@ def retreat_to_monster_zone(table: Table, battle: Battle, log: StepLog, actor_id
                      f"half Clock template face {face}: {abs(offset):.1f}° "
                      f"{'right' if offset > 0 else 'left'} of straight toward the Monster Start "
                      f"Zone, seen from above"))
-    move = sweep(table.geometry, battle.on_table(), actor, direction, table.ruler(ruler))
+    mover, others = stack_mover(battle, actor)
+    move = sweep(table.geometry, others, mover, direction, table.ruler(ruler))
     return _apply(battle, log, table, move, "retreat toward the Monster Start Zone",
                   f"half Clock template + Ruler {ruler}", clock=face)
 
@@ -229,7 +245,8 @@ def toward_closest_obstacle(table: Table, battle: Battle, log: StepLog, actor_id
         shape = next(o.polygon for o in table.geometry.obstacles if o.id == obstacle_id)
         near = nearest_points(shape.exterior, Point(actor.at))[0]
         point = (float(near.x), float(near.y))
-    move = ruler_toward(table.geometry, battle.on_table(), actor, point, 0.0, table.ruler(ruler),
+    mover, others = stack_mover(battle, actor)
+    move = ruler_toward(table.geometry, others, mover, point, 0.0, table.ruler(ruler),
                         goal_name=f"obstacle {obstacle_id}")
     return _apply(battle, log, table, move, "move toward the closest obstacle",
                   f"Ruler {ruler}", f"obstacle {obstacle_id}")
@@ -249,7 +266,8 @@ def toward_closest_enemy(table: Table, battle: Battle, log: StepLog, actor_id: s
                                   f"whether it sees it or not?", [e.id for e in ranked],
                                   enemy.id, math.inf, log)
         enemy = battle.piece(chosen)
-    move = ruler_toward(table.geometry, battle.on_table(), actor, enemy.at, enemy.radius,
+    mover, others = stack_mover(battle, actor)
+    move = ruler_toward(table.geometry, others, mover, enemy.at, enemy.radius,
                         table.ruler(ruler), goal_piece=enemy, goal_name=enemy.label)
     return _apply(battle, log, table, move, "move toward the closest enemy (sight ignored)",
                   f"Ruler {ruler}", enemy.label, goal=enemy)
@@ -259,7 +277,8 @@ def toward_hero_zone(table: Table, battle: Battle, log: StepLog, actor_id: str,
                      ruler: int) -> Battle:
     actor = battle.piece(actor_id)
     goal = (actor.at[0], 0.0)
-    move = ruler_toward(table.geometry, battle.on_table(), actor, goal, 0.0, table.ruler(ruler),
+    mover, others = stack_mover(battle, actor)
+    move = ruler_toward(table.geometry, others, mover, goal, 0.0, table.ruler(ruler),
                         goal_name="the Hero Start Zone edge")
     return _apply(battle, log, table, move, "move toward the Hero Start Zone", f"Ruler {ruler}",
                   "the Hero Start Zone")
@@ -268,16 +287,18 @@ def toward_hero_zone(table: Table, battle: Battle, log: StepLog, actor_id: str,
 def _rune_choice(table: Table, log: StepLog, runes: dict[int, Rune], faces: list[int],
                  battle: Battle, actor: Piece, rune_radius: float
                  ) -> tuple[Rune | None, list[str]]:
-    """The first rolled rune the piece may move to, and why each other one was passed over."""
+    """The first rolled rune the piece may move to, and why each other one was passed over.
+    A rider and its mount move as one (`stack_mover`): neither takes the other's rune."""
     passed = []
-    others = [p for p in battle.on_table() if p.id != actor.id]
+    mover, near = stack_mover(battle, actor)
+    others = [p for p in near if p.id != actor.id]
     for face in faces:
         rune = runes.get(face)
         if rune is None:
             log.ruling(RulingKey.RANDOM_RUNE,
                        f"rune {face}, which the mat does not print, is passed over")
             passed.append(f"rune {face} is not on this mat")
-        elif rune.on_obstacle and not actor.flying:
+        elif rune.on_obstacle and not mover.flying:
             passed.append(f"rune {face} is on obstacle {rune.on_obstacle}: only fliers go there")
         elif table.judge.asked:  # no positions: the players look at the rune
             if table.judge.confirm(f"Is rune {face} free (no piece on its icon, and "
@@ -285,7 +306,7 @@ def _rune_choice(table: Table, log: StepLog, runes: dict[int, Rune], faces: list
                                    log):
                 return rune, passed
             passed.append(f"rune {face} is taken")
-        elif rune_occupant([actor], rune.at, rune_radius) and battle.placed(actor):
+        elif rune_occupant([mover], rune.at, rune_radius) and battle.placed(actor):
             passed.append(f"already on rune {face}")
         elif (occupant := rune_occupant(others, rune.at, rune_radius)) is not None:
             passed.append(f"rune {face} is occupied by {battle.piece(occupant).label}")
@@ -379,7 +400,8 @@ def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
             log.add(MoveStep(actor_id, actor.at, rune.at, why, "Rune Die",
                              f"rune {rune.number} on top of obstacle {rune.on_obstacle}"))
             return battle.with_piece(aloft)
-        spot = nearest_legal_spot(table.geometry, battle.on_table(), actor, rune.at)
+        mover, others = stack_mover(battle, actor)
+        spot = nearest_legal_spot(table.geometry, others, mover, rune.at)
         move = Move(actor_id, actor.at, spot, rune.at, None)
         return _apply(battle, log, table, move, why, "Rune Die", f"rune {rune.number}")
     if must_land:  # every roll came up taken: the free rune nearest the mat centre
@@ -390,7 +412,8 @@ def to_random_rune(table: Table, battle: Battle, log: StepLog, actor_id: str,
         chosen = min(free, key=lambda r: (r.at[0] - mid[0]) ** 2 + (r.at[1] - mid[1]) ** 2,
                      default=None)
         goal = chosen.at if chosen else mid
-        spot = nearest_legal_spot(table.geometry, battle.on_table(), actor, goal)
+        mover, others = stack_mover(battle, actor)
+        spot = nearest_legal_spot(table.geometry, others, mover, goal)
         log.ruling(RulingKey.TELEPORT_LANDING,
                    "a piece that must land on a rune and rolls only taken "
                    "ones takes the free rune nearest the mat centre")

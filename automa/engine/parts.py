@@ -12,15 +12,17 @@ import math
 
 from msgspec.structs import replace
 
-from automa.engine.battle import Battle, StepLog, Table
+from automa.engine.battle import OFF_TABLE, Battle, StepLog, Table
+from automa.engine.riders import note_left
 from automa.engine.steps import MoveStep, NoteStep
-from automa.geometry.moves import nearest_legal_spot
+from automa.geometry.moves import nearest_legal_spot, overlap_with
 from automa.geometry.sight import Sighting, look_around
-from automa.geometry.table import edge_distance
-from automa.model.pieces import Piece
+from automa.geometry.table import PLACEMENT_TOLERANCE, TableGeometry, edge_distance
+from automa.model.pieces import Condition, Piece
 from automa.rules.rulings import RulingKey
 
 TOGETHER = 2.5  # cm edge to edge: "within 2.5cm (1") of the hero piece"
+Vec = tuple[float, float]
 PUT_BACK_GAP = 1.0  # cm: where the AI puts a separated part back (any gap within 2.5 cm will do)
 
 
@@ -99,12 +101,53 @@ def note_measured_parts(battle: Battle, log: StepLog, sightings: tuple[Sighting,
 
 
 def leave_play(battle: Battle, log: StepLog, piece_id: str, why: str) -> Battle:
-    """A character leaves play with every part of it (Battle.without removes them)."""
+    """A character leaves play with every part of it (Battle.without removes them); the piece
+    it rode or carried stays."""
     for part in (p for p in battle.pieces if p.part_of == piece_id):
         log.ruling(RulingKey.PARTS, f"{battle.piece(piece_id).label} leaves play with "
                                     f"{part.label}, a part of it")
         log.add(NoteStep(f"remove {part.label} too: it is part of {battle.piece(piece_id).label}"))
+    note_left(battle, log, piece_id, "leaves play")
     return battle.without(piece_id, why)
+
+
+CARDS = {Condition.TELEPORTED: "Teleported!", Condition.DEVOURED: "Devoured!"}
+
+
+def onto_card(battle: Battle, log: StepLog, piece_id: str, card: Condition) -> Battle:
+    """The character goes onto the Teleported! or Devoured! card (`card`) with every part of
+    it, which comes back with it (`back_from_card`); the piece it rode or carried stays on the
+    mat (`Battle.to_card`)."""
+    owner = battle.piece(character_of(battle, piece_id))
+    name = CARDS[card]
+    for part in parts_of(battle, owner.id):
+        log.ruling(RulingKey.PARTS_ON_CARDS, f"{part.label} goes onto the {name} card with "
+                                             f"{owner.label}")
+        log.add(NoteStep(f"put {part.label} on the {name} card too: it is part of "
+                         f"{owner.label}"))
+    note_left(battle, log, owner.id, f"goes onto the {name} card")
+    return battle.to_card(owner.id, card)
+
+
+def back_from_card(geometry: TableGeometry, battle: Battle, owner_id: str,
+                   log: StepLog | None = None) -> Battle:
+    """The parts of a character back on the mat come back from the card with it: each on its
+    own spot if that is free and within 2.5 cm of the owner, else put back beside the owner
+    as a hit that separates them puts it (`keep_together`)."""
+    owner = battle.piece(owner_id)
+    for part in [p for p in battle.pieces if p.part_of == owner_id and not battle.placed(p)]:
+        back = replace(part, conditions=part.conditions - OFF_TABLE)
+        spot = back.at
+        if edge_distance(owner, back) > TOGETHER or overlap_with(
+                geometry, battle.on_table(), back, spot, PLACEMENT_TOLERANCE) is not None:
+            spot = _beside(geometry, battle, owner, back)
+        if log is not None:
+            log.ruling(RulingKey.PARTS_ON_CARDS, f"{part.label} comes back with {owner.label}, "
+                                                 f"within {TOGETHER:g} cm of it")
+            log.add(MoveStep(part.id, part.at, spot, f"back on the mat with {owner.label}",
+                             "by hand", f"within {TOGETHER:g} cm of {owner.label}"))
+        battle = battle.with_piece(back.moved(spot))
+    return battle
 
 
 def keep_together(table: Table, before: Battle, battle: Battle, log: StepLog,
@@ -126,12 +169,7 @@ def keep_together(table: Table, before: Battle, battle: Battle, log: StepLog,
             continue  # apart before the hit: the hit did not separate them
         if edge_distance(owner, part) <= TOGETHER:
             continue
-        dx, dy = part.at[0] - owner.at[0], part.at[1] - owner.at[1]
-        norm = math.hypot(dx, dy) or 1.0
-        reach = owner.radius + part.radius + PUT_BACK_GAP
-        desired = (owner.at[0] + dx / norm * reach, owner.at[1] + dy / norm * reach)
-        spot = nearest_legal_spot(table.geometry, battle.on_table(), part, desired,
-                                  within=(owner.at, owner.radius + part.radius + TOGETHER))
+        spot = _beside(table.geometry, battle, owner, part)
         log.ruling(RulingKey.PART_REJOIN,
                    f"a hit that separates a part (Ulom's claw) from its owner "
                    f"puts it back {PUT_BACK_GAP:g} cm from the owner's edge, on "
@@ -140,3 +178,14 @@ def keep_together(table: Table, before: Battle, battle: Battle, log: StepLog,
                          f"back within {TOGETHER:g} cm of {owner.label}"))
         battle = battle.with_piece(part.moved(spot))
     return battle
+
+
+def _beside(geometry: TableGeometry, battle: Battle, owner: Piece, part: Piece) -> Vec:
+    """Where a part is put back by its owner: PUT_BACK_GAP from the owner's edge on the side
+    where the part lies, or the nearest free spot within 2.5 cm of the owner."""
+    dx, dy = part.at[0] - owner.at[0], part.at[1] - owner.at[1]
+    norm = math.hypot(dx, dy) or 1.0
+    reach = owner.radius + part.radius + PUT_BACK_GAP
+    desired = (owner.at[0] + dx / norm * reach, owner.at[1] + dy / norm * reach)
+    return nearest_legal_spot(geometry, battle.on_table(), part, desired,
+                              within=(owner.at, owner.radius + part.radius + TOGETHER))

@@ -17,6 +17,7 @@ from automa.engine.parts import (
     keep_together,
     leave_play,
     note_part_hit,
+    onto_card,
 )
 from automa.engine.steps import (
     AttackStep,
@@ -229,7 +230,11 @@ def _gains(condition: Condition, effect: str) -> Effect:
     return apply
 
 
-_devoured = _gains(Condition.DEVOURED, "devour")
+def _devoured(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
+              text: str) -> Battle:
+    """The target goes onto the Devoured! card, with every part of it."""
+    log.add(EffectStep(target.id, "devour", text))
+    return onto_card(battle, log, target.id, Condition.DEVOURED)
 
 
 def _lose_gold(battle: Battle, log: StepLog, ctx: ShotContext, target: Piece, count: int,
@@ -454,8 +459,7 @@ def _portal_trap(table: Table, battle: Battle, log: StepLog, ctx: ShotContext, s
         return battle
     if result == "teleported":
         log.add(EffectStep(target_id, "teleported", f"put {target.label} on the Teleported! card"))
-        return battle.with_piece(replace(target,
-                                         conditions=target.conditions | {Condition.TELEPORTED}))
+        return onto_card(battle, log, target_id, Condition.TELEPORTED)
     if result == "random-rune":
         moved = to_random_rune(table, battle, log, target_id, "portal trap: random rune")
         return keep_together(table, battle, moved, log, target_id)

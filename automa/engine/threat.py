@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 from automa.catalog.load import Catalog
 from automa.engine.battle import Battle
 from automa.engine.parts import merge_sightings
+from automa.engine.riders import wyverns_to_ride
 from automa.errors import InputError
 from automa.geometry.legal import legal_mask
 from automa.geometry.sight import (
@@ -311,9 +312,7 @@ def _advanced_target(ctx: _Context, actor: Piece) -> bool:
     if any(has_preferred_shot(s, "repeat") for s in actor.sequences) and any_in_sight(
             [p for p in mates if Condition.FROZEN not in p.conditions]):
         return True
-    wyverns = [p for p in ctx.battle.on_table()
-               if p.kind == Kind.WILD_WYVERN and Condition.RIDDEN not in p.conditions]
-    return any_in_sight(wyverns)
+    return any_in_sight(wyverns_to_ride(ctx.battle, actor))
 
 
 def _hero_sight(ctx: _Context, actor: Piece) -> tuple[BoolArray, FloatArray]:

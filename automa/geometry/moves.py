@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from msgspec import Struct
+from msgspec.structs import replace
 from shapely.geometry import Point
 from shapely.ops import nearest_points
 
@@ -369,6 +370,32 @@ def mount_under(rider: Piece, pieces: Sequence[Piece]) -> Piece | None:
         return None
     under = [p for p in pieces if rides_on(rider, p)]
     return min(under, key=lambda p: centre_distance(rider.at, p.at), default=None)
+
+
+def rider_on(mount: Piece, pieces: Sequence[Piece]) -> Piece | None:
+    """The rider sitting on the mount (or wild wyvern), if any (the nearest, should two)."""
+    if Condition.RIDDEN not in mount.conditions:  # carries nothing (as `rides_on` says)
+        return None
+    riders = [p for p in pieces if rides_on(p, mount)]
+    return min(riders, key=lambda p: centre_distance(p.at, mount.at), default=None)
+
+
+def stacked_with(piece: Piece, pieces: Sequence[Piece]) -> Piece | None:
+    """The other piece of a rider-and-mount stack: the mount under a rider, the rider on a
+    mount; None for a piece on its own."""
+    if not piece.conditions:  # most pieces, every move: no condition to read
+        return None
+    return mount_under(piece, pieces) or rider_on(piece, pieces)
+
+
+def stack_disc(piece: Piece, partner: Piece | None) -> Piece:
+    """The disc a piece moves and stands as: its own, or with a piece stacked on it or under it
+    (a rider and its mount move as one) widened about its centre to cover that one too, and no
+    flier (the two land on no rune on top of an obstacle)."""
+    if partner is None:
+        return piece
+    reach = centre_distance(piece.at, partner.at) + partner.radius
+    return replace(piece, radius=max(piece.radius, reach), flying=False)
 
 
 def rune_occupant(pieces: Sequence[Piece], rune: Vec, rune_radius: float) -> str | None:

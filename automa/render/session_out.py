@@ -239,9 +239,10 @@ def applied_lines(applied: Applied, announced: bool = False) -> list[str]:
     """What the table is told after a heroes'-turn command (an activation's printout is
     `latest_activation_text`); `announced`: the notices before its questions were shown."""
     command, after = applied.command, applied.after.battle
+    notes = [wrapped for note in applied.notes for wrapped in _wrapped(note)]
     if isinstance(command, Move):
         assert command.to is not None
-        return [f"  {command.piece} is at ({command.to[0]:.1f}, {command.to[1]:.1f})"]
+        return [f"  {command.piece} is at ({command.to[0]:.1f}, {command.to[1]:.1f})", *notes]
     if isinstance(command, Damage | Heal | Adjust):
         piece = after.get(command.piece)
         return [f"  {command.piece}: " + ("out of play" if piece is None else
@@ -250,7 +251,7 @@ def applied_lines(applied: Applied, announced: bool = False) -> list[str]:
     if isinstance(command, Hit):
         rolls = [f"  D12 for the Portal Trap on {target}: {roll}"
                  for target, roll in zip(command.targets, command.portal, strict=False)]
-        return [*rolls, *(wrapped for note in applied.notes for wrapped in _wrapped(note))]
+        return [*rolls, *notes]
     if isinstance(command, UseCard):
         fate = "flip the card; it is refreshed in the next Setup Phase" \
             if command.per == "room" else "discard the card"
@@ -259,17 +260,16 @@ def applied_lines(applied: Applied, announced: bool = False) -> list[str]:
         return [f"  {command.piece} leaves play"]
     if isinstance(command, SetCondition):
         return [f"  {command.piece} {'is' if command.on else 'is no longer'} "
-                f"{command.condition}"]
+                f"{command.condition}", *notes]
     if isinstance(command, ReturnToMat):
         return [f"  {command.piece} is back on the mat at its old spot: `move` it where it "
-                f"stands"]
+                f"stands", *notes]
     if isinstance(command, EnterCave):
         return cave_lines(applied, announced)
     if isinstance(command, Summon):
         return summon_lines(command, after)
     if isinstance(command, EndHeroesTurn):
-        return [f"Round {applied.after.round}: the AI turn.",
-                *(wrapped for note in applied.notes for wrapped in _wrapped(note))]
+        return [f"Round {applied.after.round}: the AI turn.", *notes]
     if isinstance(command, Undo | Redo):
         verb = "undone" if isinstance(command, Undo) else "redone"
         taken = describe_command(applied.taken) if applied.taken is not None else "nothing"
@@ -385,7 +385,10 @@ def condition_reminders(state: SessionState) -> list[str]:
     for piece in state.battle.pieces:
         if piece.side != Side.HEROES:
             continue
-        for condition in sorted(piece.conditions & REMINDERS.keys()):
+        held = piece.conditions & REMINDERS.keys()
+        if piece.part_of is not None:  # on a card with its owner, back with it (ruling 73)
+            held -= {Condition.TELEPORTED, Condition.DEVOURED}
+        for condition in sorted(held):
             text = f"{piece.id} is {condition}: " + REMINDERS[Condition(condition)].format(
                 id=piece.id)
             lines.append(textwrap.fill(text, WIDTH, initial_indent="  ",

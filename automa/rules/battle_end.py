@@ -90,7 +90,7 @@ def overseer_won(pieces: Sequence[Piece]) -> str | None:
 def devoured_return(pieces: Sequence[Piece]) -> list[str]:
     """"Devoured characters are released when the room is cleared" (catacombs-facts.md 1.6)."""
     return [f"{p.label} comes back from the Devoured! card" for p in pieces
-            if p.side == Side.HEROES and Condition.DEVOURED in p.conditions]
+            if p.side == Side.HEROES and p.part_of is None and Condition.DEVOURED in p.conditions]
 
 
 def resolution(pieces: Sequence[Piece], out: Mapping[str, str],

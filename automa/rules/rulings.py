@@ -96,6 +96,8 @@ class RulingKey(Word):
     INN_SLEEP = "inn-sleep"
     LAIR_LAST = "lair-last"
     TRILITHON_ARCH = "trilithon-arch"
+    RIDERS = "riders"
+    PARTS_ON_CARDS = "parts-on-cards"
 
 
 class MarkedIn(Word):
@@ -104,7 +106,7 @@ class MarkedIn(Word):
 
     TURN = "turn"  # an AI activation: `automa turn`, `next`, `play`, the board
     SETUP = "setup"  # `automa setup`, and a campaign room's setup
-    SESSION = "session"  # a hero's `hit`, `cave` or `summon` in a session (`play`, the board)
+    SESSION = "session"  # a session's `hit`, `cave`, `summon`, `move`, `condition`, `back`
     KRAKEN = "kraken"  # `automa hidden-cave fight`
     CAMPAIGN = "campaign"  # `automa campaign` status, menus and steps
     DATA = "data"  # `automa data check`, while the data holds that placeholder of ours
@@ -114,7 +116,8 @@ MARKED_WORDS = {
     MarkedIn.TURN: "an AI activation's printout (`* ruling N`) and JSON (`rulings`)",
     MarkedIn.SETUP: "`automa setup` (and a campaign room's setup): a `*` note and the JSON's "
                     "`rulings`",
-    MarkedIn.SESSION: "a session's `hit`, `cave` or `summon` (`automa play`, the board)",
+    MarkedIn.SESSION: "a session's `hit`, `cave`, `summon`, `move`, `condition` or `back` "
+                      "(`automa play`, the board)",
     MarkedIn.KRAKEN: "`automa hidden-cave fight` and its JSON's `rulings`",
     MarkedIn.CAMPAIGN: "`automa campaign` status, menus and steps, and their JSON's `rulings`",
     MarkedIn.DATA: "`automa data check` while your data holds our placeholder, and its JSON's "
@@ -869,6 +872,40 @@ RULINGS: tuple[Ruling, ...] = (
            "The AI ignores the Trilithon altogether, its uprights too (leave T1 and T2 out of "
            "the scenario file); or the whole Trilithon is one solid block for sight and pushes "
            "(one obstacle over both)."),
+    Ruling(72, RulingKey.RIDERS, MOVEMENT, "A rider and its mount move as one",
+           "A rider sits on top of its mount or wild wyvern (ruling 35) and the two move as one: "
+           "the rider's own moves (a rush, a move to a rune, a No Target move) carry its "
+           "mount, a push on the mount carries its rider, and a move the players report of "
+           "either (`move ID ...`) moves both, the same way and as far. The two move as the "
+           "wider of their discs, stopped by anything but each other, and never onto a rune on "
+           "top of an obstacle. Only the Clock template on the rider parts them (knocked off, "
+           "ruling 35). A rider or a mount that leaves the mat (killed, onto the Teleported! or "
+           "Devoured! card) leaves the other where it stands, and neither is riding or ridden "
+           "any more: a wild wyvern is free to ride again. `condition ID riding off` (or "
+           "`ridden off`) takes both marks off, the rider getting down. A character already "
+           "riding looks for no wild wyvern to ride (Advanced Target Selection 3, l.236).",
+           "Step 5 (l.256): \"If the Active Target is a wild wyvern, then the character is now "
+           "considered to be riding that wyvern.\" Clock Template errata (l.294): \"If a hero is "
+           "riding a wyvern or a mount, they are considered to have been knocked off. Only the "
+           "rider is moved is randomly - the mount or wyvern remain in place.\" The text parts "
+           "the two there alone; it says nothing of their other moves.",
+           "A rider's own move takes it off its mount, which stays where it was, free to ride; "
+           "a pushed mount leaves its rider standing where it was."),
+    Ruling(73, RulingKey.PARTS_ON_CARDS, MOVEMENT,
+           "A character's parts go onto the Teleported! and Devoured! cards with it",
+           "A character that goes onto the Teleported! or Devoured! card takes every part of it "
+           "along (Ulom's claw goes with Ulom; a part sent there sends its owner), and they "
+           "come back together: when the owner is back on the mat (on its random rune, with "
+           "`back`, or freed where its devourer died) each part comes back on its own spot if "
+           "that is free and within 2.5 cm of the owner, else 1 cm from the owner's edge as "
+           "ruling 43 puts a separated claw back.",
+           "\"Both Ulom's piece and his claw piece start in play. Damage may be inflicted on "
+           "either piece.\" \"If the two pieces are hit (either directly or indirectly) "
+           "resulting in them being separated, the claw piece is immediately moved back to "
+           "within 2.5cm (1\") of the hero piece\" (l.312, l.320). The Teleport and Devour "
+           "texts speak of the character only.",
+           "The claw stays on the mat while Ulom is on the card, a piece of no character the AI "
+           "ignores, and is put beside him when he comes back."),
 )
 
 # Where each ruling is marked when it decides something (tests/test_rulings_marked.py plays one
@@ -951,6 +988,8 @@ MARKED: Mapping[RulingKey, tuple[MarkedIn, ...]] = {
     RulingKey.INN_SLEEP: _CAMPAIGN,
     RulingKey.LAIR_LAST: _CAMPAIGN,
     RulingKey.TRILITHON_ARCH: _SETUP,
+    RulingKey.RIDERS: (MarkedIn.TURN, MarkedIn.SESSION),
+    RulingKey.PARTS_ON_CARDS: (MarkedIn.TURN, MarkedIn.SESSION),
 }
 BY_KEY: Mapping[RulingKey, Ruling] = {r.key: r for r in RULINGS}
 BY_NUMBER: Mapping[int, Ruling] = {r.number: r for r in RULINGS}

@@ -21,13 +21,13 @@ output says so: an AI activation marks it `* ruling N`, once however often it de
 (one line saying each thing it decided, in order), and `--json` lists the numbers under the
 activation's `rulings`; a setup, the Kraken fight, a campaign's steps and `automa data check`
 name it (`ruling N`) on the line it decides and list it under their JSON's `rulings`; a hero's
-`hit`, `cave` or `summon` in a session names it on its line, which the board's answer carries
-too. Each ruling below says where it is marked (*Marked*), and a test plays a table where it
-decides for each of those places and finds the mark (tests/test_rulings_marked.py). Two
-rulings decide everything of a kind at once: every length (5, the sizes) and every token the
-program draws (4, the token mix); they are marked where the data is checked (`automa data
-check` lists each placeholder of ours still in your data), and 5 also where a setup places
-pieces on our unmeasured mats.
+`hit`, `cave` or `summon` in a session, and a `move`, `condition` or `back` the players report,
+name it on their line, which the board's answer carries too. Each ruling below says where it
+is marked (*Marked*), and a test plays a table where it decides for each of those places and
+finds the mark (tests/test_rulings_marked.py). Two rulings decide everything of a kind at once:
+every length (5, the sizes) and every token the program draws (4, the token mix); they are
+marked where the data is checked (`automa data check` lists each placeholder of ours still in
+your data), and 5 also where a setup places pieces on our unmeasured mats.
 `l.N` is line N of the Red Box rules as we transcribed them (red-box-solo-rules.txt).
 
 A ruling with a *switch* can be read the other way at your table: put the option in the

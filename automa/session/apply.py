@@ -23,12 +23,14 @@ from msgspec.structs import replace
 from automa.catalog.fields import card_hint
 from automa.catalog.load import Catalog
 from automa.engine.activation import Activation
-from automa.engine.battle import Battle, Table
+from automa.engine.battle import STACKED, Battle, Table
 from automa.engine.chance import Asker, Chance
 from automa.engine.judge import GeometryMode, Judge
+from automa.engine.parts import CARDS, back_from_card
+from automa.engine.riders import carried
 from automa.engine.turn import TurnProgress, begin_turn, step_turn
 from automa.errors import InputError, RulesError
-from automa.geometry.moves import overlap_with
+from automa.geometry.moves import overlap_with, stack_disc, stacked_with
 from automa.geometry.table import PLACEMENT_TOLERANCE, TableGeometry, build_table
 from automa.model.components import DamageToken
 from automa.model.modes import KrakenTie
@@ -167,6 +169,16 @@ def poisoned_to_death(piece: Piece, cards: int) -> bool:
         cards >= piece.starting_health
 
 
+def _mover(battle: Battle, piece: Piece) -> tuple[Piece, list[Piece], Piece | None]:
+    """The disc a reported move puts down, the pieces on the mat it must keep off, and the
+    piece stacked with it: a rider and its mount move as one, as the wider of their discs
+    (ruling 72)."""
+    on_table = battle.on_table()
+    partner = stacked_with(piece, on_table)
+    others = [p for p in on_table if p.id != piece.id and (partner is None or p.id != partner.id)]
+    return stack_disc(piece, partner), others, partner
+
+
 def resolve_move(battle: Battle, command: Move, geometry: TableGeometry) -> Move:
     """A move given in table words, with the place they name worked out (to the mm)."""
     if command.words is None or command.to is not None:
@@ -174,24 +186,44 @@ def resolve_move(battle: Battle, command: Move, geometry: TableGeometry) -> Move
             raise InputError("a move needs a place: coordinates or table words")
         return command
     piece = _piece(battle, command.piece)
-    others = [p for p in battle.on_table() if p.id != piece.id]
-    at = parse_position(command.words, geometry, others, piece)
+    mover, others, partner = _mover(battle, piece)
+    try:
+        at = parse_position(command.words, geometry, others, mover)
+    except InputError as error:
+        if partner is None:
+            raise
+        raise InputError(f"{error}, with {partner.id}: a rider and its mount move as one "
+                         f"({cite(RulingKey.RIDERS)})") from None
     words = None if coordinates(command.words) is not None else command.words
     return Move(command.piece, (round(at[0], 3), round(at[1], 3)), words)
 
 
-def apply_move(battle: Battle, command: Move, geometry: TableGeometry) -> Battle:
+def apply_move(battle: Battle, command: Move, geometry: TableGeometry
+               ) -> tuple[Battle, list[str]]:
+    """The piece where the players say it stands; the piece stacked with it (a rider's mount,
+    a mount's rider) goes along, the same way and as far."""
     piece = _piece(battle, command.piece)
     if command.to is None:
         raise InputError("a move needs a place: coordinates or table words")
     at = command.to
-    others = [p for p in battle.on_table() if p.id != piece.id]
-    clash = overlap_with(geometry, others, piece, at, PLACEMENT_TOLERANCE)
+    mover, others, partner = _mover(battle, piece)
+    clash = overlap_with(geometry, others, mover, at, PLACEMENT_TOLERANCE)
+    with_partner = f" with {partner.id}" if partner is not None else ""
     if clash == "the mat edge":
-        raise InputError(f"({at[0]:.1f}, {at[1]:.1f}) puts {piece.id} off the mat")
+        raise InputError(f"({at[0]:.1f}, {at[1]:.1f}) puts {piece.id}{with_partner} off the mat")
     if clash is not None:
-        raise InputError(f"{piece.id} at ({at[0]:.1f}, {at[1]:.1f}) would be on {clash}")
-    return battle.with_piece(piece.moved(at))
+        raise InputError(f"{piece.id}{with_partner} at ({at[0]:.1f}, {at[1]:.1f}) would be on "
+                         f"{clash}")
+    battle = battle.with_piece(piece.moved(at))
+    if partner is None:
+        return battle, []
+    to = carried(piece, partner, at)
+    rider = Condition.RIDING in piece.conditions
+    return battle.with_piece(partner.moved(to)), [
+        f"{partner.id} moves with {piece.id}, its {'rider' if rider else 'mount'}, to "
+        f"({to[0]:.1f}, {to[1]:.1f}): a rider and its mount move as one "
+        f"({cite(RulingKey.RIDERS)}; `condition {piece.id if rider else partner.id} riding off` "
+        f"first to get down)"]
 
 
 def apply_damage(battle: Battle, command: Damage) -> Battle:
@@ -225,19 +257,64 @@ def apply_adjust(battle: Battle, command: Adjust) -> Battle:
     return battle.with_piece(replace(piece, **{str(kind): value}))
 
 
-def apply_condition(battle: Battle, command: SetCondition) -> Battle:
+def apply_condition(battle: Battle, command: SetCondition, geometry: TableGeometry
+                    ) -> tuple[Battle, list[str]]:
+    """A condition put on or taken off, and what goes with it: onto a card or back from it,
+    a character's parts go too (ruling 73); a rider getting down takes its mount's mark off
+    too, and the other way round (ruling 72)."""
     piece = _piece(battle, command.piece)
     on, condition = command.on, command.condition
+    if condition in OFF_THE_MAT and on:
+        return _to_card(battle, piece.id, condition)
+    if condition in OFF_THE_MAT and condition in piece.conditions:
+        return _from_card(battle, piece, frozenset({condition}), geometry)
     conditions = piece.conditions | {condition} if on else piece.conditions - {condition}
-    return battle.with_piece(replace(piece, conditions=frozenset(conditions)))
+    after = battle.with_piece(replace(piece, conditions=frozenset(conditions)))
+    partner = stacked_with(piece, battle.on_table())
+    if on or condition not in STACKED or partner is None:
+        return after, []
+    marked = "riding" if Condition.RIDING in partner.conditions else "ridden"
+    return after.with_piece(replace(partner, conditions=partner.conditions - STACKED)), [
+        f"{partner.id} is no longer {marked} either ({cite(RulingKey.RIDERS)})"]
 
 
-def apply_return(battle: Battle, command: ReturnToMat) -> Battle:
+def apply_return(battle: Battle, command: ReturnToMat, geometry: TableGeometry
+                 ) -> tuple[Battle, list[str]]:
     piece = _piece(battle, command.piece)
     held = piece.conditions & OFF_THE_MAT
     if not held:
         raise InputError(f"{piece.id} is not on the Teleported! or Devoured! card")
-    return battle.with_piece(replace(piece, conditions=piece.conditions - held))
+    return _from_card(battle, piece, held, geometry)
+
+
+def _to_card(battle: Battle, piece_id: str, card: Condition) -> tuple[Battle, list[str]]:
+    """The piece's character onto the Teleported! or Devoured! card with all its parts; the
+    piece it rode or carried stays on the mat (`Battle.to_card`); what went along, said."""
+    after, named = battle.to_card(piece_id, card), battle.piece(piece_id)
+    owner = named.part_of or piece_id
+    went = [p.id for p in after.pieces if p.id != piece_id and card in p.conditions
+            and card not in battle.piece(p.id).conditions]
+    notes = [f"{p} goes onto the {CARDS[card]} card too: "
+             + (f"{piece_id} is part of it" if p == owner else f"it is part of {owner}")
+             + f" ({cite(RulingKey.PARTS_ON_CARDS)})" for p in went]
+    notes += [f"{p.id} stays where it is, no longer "
+              f"{'riding' if Condition.RIDING in was.conditions else 'ridden'} "
+              f"({cite(RulingKey.RIDERS)})"
+              for p in after.on_table() if p.conditions.isdisjoint(STACKED)
+              and not (was := battle.piece(p.id)).conditions.isdisjoint(STACKED)]
+    return after, notes
+
+
+def _from_card(battle: Battle, piece: Piece, held: frozenset[Condition],
+               geometry: TableGeometry) -> tuple[Battle, list[str]]:
+    """The piece's character back on the mat from the card (`held`: the card's condition),
+    where it stood, with all its parts (ruling 73); what came back with it, said."""
+    owner = battle.piece(piece.part_of) if piece.part_of is not None else piece
+    back = battle.with_piece(replace(owner, conditions=owner.conditions - held))
+    after = back_from_card(geometry, back, owner.id)
+    return after, [f"{p.id} comes back with {owner.id}, at ({p.at[0]:.1f}, {p.at[1]:.1f}) "
+                   f"within 2.5 cm of it ({cite(RulingKey.PARTS_ON_CARDS)})"
+                   for p in after.on_table() if p.id != owner.id and not back.placed(p)]
 
 
 def apply_use(battle: Battle, command: UseCard) -> Battle:
@@ -277,7 +354,7 @@ def _parsed_shot(text: str) -> Shot:
 
 
 def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
-              rulings: Mapping[str, str]) -> tuple[Battle, list[str]]:
+              rulings: Mapping[str, str], geometry: TableGeometry) -> tuple[Battle, list[str]]:
     """A hero's hit resolved by the rules: the battle after it and what happened, a line or two
     a piece."""
     from automa.rules.hero_hits import (
@@ -350,11 +427,14 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
         target = whole
         if after is not None and after <= 0:
             why = f"killed by {attacker.id}" if attacker is not None else "dead"
-            battle = _free_devoured(battle.without(target.id, why), target, lines)
+            battle = _free_devoured(battle.without(target.id, why), target, lines, geometry)
             continue
         kept = replace(target, health=after if after is not None else target.health,
-                       conditions=target.conditions | out.gains)
+                       conditions=target.conditions | (out.gains - OFF_THE_MAT))
         battle = battle.with_piece(kept)
+        for card in sorted(out.gains & OFF_THE_MAT):  # with its parts, not its mount
+            battle, went = _to_card(battle, target.id, card)
+            lines.extend(went)
         if attacker is not None and (out.reflected or out.heal_attacker):
             battle = _attacker_change(battle, attacker.id, out.heal_attacker - out.reflected,
                                       lines)
@@ -399,20 +479,23 @@ def _attacker_change(battle: Battle, hero_id: str, change: int, lines: list[str]
     return battle.with_piece(replace(hero, health=health))
 
 
-def _free_devoured(battle: Battle, devourer: Piece, lines: list[str]) -> Battle:
-    """Devoured characters are released when the devouring monster dies: back where it died.
-    The log does not say whom a monster devoured: a dying devourer frees the devoured heroes
-    when no other AI piece in play could have devoured them."""
+def _free_devoured(battle: Battle, devourer: Piece, lines: list[str],
+                   geometry: TableGeometry) -> Battle:
+    """Devoured characters are released when the devouring monster dies: back where it died,
+    with their parts (ruling 73). The log does not say whom a monster devoured: a dying
+    devourer frees the devoured heroes when no other AI piece in play could have devoured
+    them."""
     if not _devours(devourer):
         return battle
     for piece in battle.pieces:
-        if piece.side == Side.HEROES and Condition.DEVOURED in piece.conditions and not any(
+        if piece.side == Side.HEROES and piece.part_of is None \
+                and Condition.DEVOURED in piece.conditions and not any(
                 p.side == Side.AI and _devours(p) for p in battle.on_table()):
-            battle = battle.with_piece(replace(piece.moved(devourer.at),
-                                               conditions=piece.conditions
-                                               - {Condition.DEVOURED}))
+            battle, back = _from_card(battle, piece.moved(devourer.at),
+                                      frozenset({Condition.DEVOURED}), geometry)
             lines.append(f"{piece.label} is freed from the Devoured! card where "
                          f"{devourer.label} died")
+            lines.extend(back)
     return battle
 
 
@@ -804,7 +887,8 @@ def apply_command(state: SessionState, command: Command, setting: Setting,
     notes: list[str] = []
     if isinstance(command, Move):
         command = resolve_move(battle, command, setting.geometry)
-        battle = apply_move(battle, command, setting.geometry)
+        battle, lines = apply_move(battle, command, setting.geometry)
+        notes.extend(lines)
     elif isinstance(command, Damage):
         if not replaying:
             check_dealt_by(state, command.by, DAMAGE_USAGE)
@@ -817,9 +901,11 @@ def apply_command(state: SessionState, command: Command, setting: Setting,
         _piece(battle, command.piece)
         battle = battle.without(command.piece, command.why)
     elif isinstance(command, SetCondition):
-        battle = apply_condition(battle, command)
+        battle, lines = apply_condition(battle, command, setting.geometry)
+        notes.extend(lines)
     elif isinstance(command, ReturnToMat):
-        battle = apply_return(battle, command)
+        battle, lines = apply_return(battle, command, setting.geometry)
+        notes.extend(lines)
     elif isinstance(command, UseCard):
         battle = apply_use(battle, command)
     elif isinstance(command, Hit):
@@ -827,7 +913,7 @@ def apply_command(state: SessionState, command: Command, setting: Setting,
             check_hero_turn(command.by, done)
             command = resolve_hit(command, state, setting, done, asker)
         battle, lines = apply_hit(battle, command, setting.catalog.monsters,
-                                  state.scenario.settings.rulings)
+                                  state.scenario.settings.rulings, setting.geometry)
         notes.extend(lines)
     elif isinstance(command, EnterCave):
         if not replaying:

@@ -76,7 +76,8 @@ class UnknownWord(InputError):
 
 HEROES_HELP = """Heroes' turn: report what happened at the table, then `done`.
   move ID POSITION      e.g. move elf 12.5,40 | move elf rune 3 | move elf 2 cm left of rat-1
-                        | move elf touching obstacle B on its north side
+                        | move elf touching obstacle B on its north side; a rider and its
+                        mount move as one (`condition RIDER riding off` gets it down first)
   hit ID[, ID...] SHOT[+MOD...] [by HERO] [trilithon]   a hero's hit on AI pieces, resolved
                         by the rules (nullify/reflect boxes, Lords' immunities, poison, stun,
                         fear, ice, devour, petrify, dagger, portal-trap; chain remembers the
@@ -97,7 +98,8 @@ HEROES_HELP = """Heroes' turn: report what happened at the table, then `done`.
   gold ID +N / -N       also items, poison; gold ID +1p: a platinum coin (5 gold)
   dead ID               the piece leaves play; freeze / unfreeze / stun / unstun ID
   condition ID NAME on|off   any condition: frozen, stunned, teleported, devoured, aloft ...
-  back ID               back on the mat from the Teleported! or Devoured! card (then move it)
+  back ID               back on the mat from the Teleported! or Devoured! card (then move it);
+                        a part (Ulom's claw) goes onto the card and comes back with its owner
   los ID                whom ID sees;  status;  log;  undo;  redo
   done                  end the heroes' turn: the AI acts, one activation per Enter
   quit                  stop here (everything is saved)
