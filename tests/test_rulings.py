@@ -72,7 +72,7 @@ def test_docs_are_generated_from_the_registry() -> None:
         "docs/rulings.md`")
 
 
-def _marked(printout: str) -> list[list[int]]:
+def printed_marks(printout: str) -> list[list[int]]:
     """The ruling numbers printed with `*` under each activation, in order."""
     blocks: list[list[int]] = []
     for line in printout.splitlines():
@@ -95,7 +95,7 @@ def test_every_ruling_that_fires_is_marked(path: Path) -> None:
     if text.exit_code != 0:
         pytest.skip("refused scenario")
     listed = [a["rulings"] for a in json.loads(as_json.stdout)["activations"]]
-    assert _marked(text.stdout) == listed
+    assert printed_marks(text.stdout) == listed
     assert all(n in BY_NUMBER for numbers in listed for n in numbers)
     assert all(len(set(numbers)) == len(numbers) for numbers in listed), \
         "each ruling is marked once an activation"

@@ -30,6 +30,7 @@ from automa.cli.main import cli
 from automa.rules.rulings import MARKED, RULINGS, MarkedIn, RulingKey, ruling
 from tests.conftest import GLAAOTH, OPEN_MAT, new_session, reseal
 from tests.test_engine import HEAD, piece
+from tests.test_rulings import printed_marks
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYTHROUGHS = ROOT / "tests" / "playthroughs"
@@ -615,18 +616,6 @@ def test_few_rulings_are_marked_only_off_the_table() -> None:
 
 
 # What a mark looks like in each output ------------------------------------------------------
-
-def printed_marks(printout: str) -> list[list[int]]:
-    """The numbers marked `* ruling N:` under each activation of a turn's printout, in order."""
-    blocks: list[list[int]] = []
-    for line in printout.splitlines():
-        if re.match(r"^\d+\. ", line):
-            blocks.append([])
-        found = re.match(r"^\s+\* ruling (\d+):", line)
-        if found:
-            blocks[-1].append(int(found.group(1)))
-    return blocks
-
 
 def json_marks(value: Any) -> set[int]:
     """The ruling numbers a JSON object carries: in a `rulings` list, or named in its text."""

@@ -48,6 +48,15 @@ def new_session(tmp_path: Path, name: str, *options: str) -> Path:
     return folder
 
 
+def playthrough_session(tmp_path: Path, name: str, folder_name: str) -> Path:
+    """A session started from the golden playthrough `name` (tests/playthroughs)."""
+    scenario = tmp_path / f"{folder_name}.toml"
+    scenario.write_text((Path(__file__).parent / "playthroughs" / f"{name}.toml").read_text())
+    folder = tmp_path / folder_name
+    automa("new", str(scenario), "--session", str(folder), cwd=tmp_path)
+    return folder
+
+
 def environment(data: Path | None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "AUTOMA_DATA_DIR"}
     return env if data is None else {**env, "AUTOMA_DATA_DIR": str(data)}
@@ -348,11 +357,7 @@ def test_a_killed_piece_stands_until_its_death_is_shown(browser: Browser,
                                                          tmp_path: Path) -> None:
     """The Ghoul's first melee kills the Elf (playthrough 18). While the steps appear she stands
     faded where she was until the step that kills her is shown; then she is gone."""
-    scenario = tmp_path / "killed.toml"
-    scenario.write_text((Path(__file__).parent / "playthroughs" /
-                         "18-hero-killed-mid-sequence.toml").read_text())
-    folder = tmp_path / "killed"
-    automa("new", str(scenario), "--session", str(folder), cwd=tmp_path)
+    folder = playthrough_session(tmp_path, "18-hero-killed-mid-sequence", "killed")
     with serving(folder, tmp_path) as url:
         page = open_page(browser, url)
         settled(page, url)
@@ -670,11 +675,7 @@ def test_a_regenerating_troll_heals_at_its_step(browser: Browser, tmp_path: Path
     1. With the page's clock stepped one step at a time, each piece's disc shows its health as
     the steps shown so far leave it: the Troll 1 until the step that heals it, then 2; the Elf
     6 until the step that damages her, then 5."""
-    scenario = tmp_path / "troll.toml"
-    scenario.write_text((Path(__file__).parent / "playthroughs" /
-                         "43-troll-regeneration.toml").read_text())
-    folder = tmp_path / "troll"
-    automa("new", str(scenario), "--session", str(folder), cwd=tmp_path)
+    folder = playthrough_session(tmp_path, "43-troll-regeneration", "troll")
     with serving(folder, tmp_path) as url:
         page = browser.new_context(viewport=VIEWPORT).new_page()
         page.clock.install()

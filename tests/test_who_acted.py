@@ -31,6 +31,7 @@ from automa.session.game import Game
 from automa.session.store import Session
 from tests.conftest import scenario_from
 from tests.test_cave_battle import _campaign, _kill_the_fifth, _play
+from tests.test_engine import piece
 
 TILES = """
 [tiles]
@@ -50,20 +51,8 @@ def _scenario(pieces: str, first: str = "level-3", advanced: bool = False) -> st
     order = ", ".join(f'"{tile}"' for tile in (first, *(t for t in ORDER if t != first)))
     return (f'format = 1\n[battle]\nplaymat = "inline"\n{battle}'
             + TILES.format(order=order) + pieces
-            + _piece("elf", "heroes", (10, 20), health=40)
-            + _piece("dwarf", "heroes", (50, 20), health=40))
-
-
-def _piece(piece_id: str, side: str, at: tuple[float, float], **fields: object) -> str:
-    lines = ["[[piece]]", f'id = "{piece_id}"', f'side = "{side}"', f"at = [{at[0]}, {at[1]}]"]
-    for key, value in fields.items():
-        if isinstance(value, list):
-            lines.append(f"{key} = [{', '.join(chr(34) + v + chr(34) for v in value)}]")
-        elif isinstance(value, str):
-            lines.append(f'{key} = "{value}"')
-        else:
-            lines.append(f"{key} = {value}")
-    return "\n".join(lines) + "\n"
+            + piece("elf", "heroes", (10, 20), health=40)
+            + piece("dwarf", "heroes", (50, 20), health=40))
 
 
 def _game(catalog: Catalog, text: str, seed: int = 7) -> Game:
@@ -106,10 +95,10 @@ def test_a_summoned_monster_acts_at_once_and_not_again_that_round(catalog: Catal
     # 1 and Infernal, first on both tiles: were it chosen again by the tiles it would act before
     # the rat; next round it acts in the tiles' order, after the new summon.
     game = _game(catalog, _scenario(
-        _piece("acolyte", "ai", (30, 70), monster="infernal-acolyte",
+        piece("acolyte", "ai", (30, 70), monster="infernal-acolyte",
                sequences=["summon fire-spirit then rush"])
-        + _piece("rat", "ai", (10, 70), monster="sewer-rat", sequences=["rush"])
-        + _piece("orc", "ai", (50, 70), monster="orc", sequences=["rush"])))
+        + piece("rat", "ai", (10, 70), monster="sewer-rat", sequences=["rush"])
+        + piece("orc", "ai", (50, 70), monster="orc", sequences=["rush"])))
     first = _ai_turn(game)
     assert _turns(first) == ["acolyte", "fire-spirit-1", "acolyte+", "rat", "orc"]
     assert first[1].order_reason == "summoned: acts at once"
@@ -130,8 +119,8 @@ def test_a_monster_that_teleports_comes_back_at_its_turn_next_round(catalog: Cat
     # teleported character must come back into play ... The teleported character's turn then
     # ends."
     game = _game(catalog, _scenario(
-        _piece("rak", "ai", (30, 70), monster="rakshasa", sequences=["teleport"])
-        + _piece("rat", "ai", (10, 70), monster="sewer-rat", sequences=["rush"]),
+        piece("rak", "ai", (30, 70), monster="rakshasa", sequences=["teleport"])
+        + piece("rat", "ai", (10, 70), monster="sewer-rat", sequences=["rush"]),
         first="level-4"))
     first = _ai_turn(game)
     assert _turns(first) == ["rak", "rat"]
@@ -148,8 +137,8 @@ def test_a_monster_the_heroes_teleport_comes_back_next_round(catalog: Catalog) -
     # teleported character must come back into play" (ruling 64): its place in this round's AI
     # turn passes with it still on the card.
     game = _game(catalog, _scenario(
-        _piece("scorpion", "ai", (30, 70), monster="giant-scorpion", sequences=["rush"])
-        + _piece("rat", "ai", (10, 70), monster="sewer-rat", sequences=["rush"])))
+        piece("scorpion", "ai", (30, 70), monster="giant-scorpion", sequences=["rush"])
+        + piece("rat", "ai", (10, 70), monster="sewer-rat", sequences=["rush"])))
     applied = game.do(Hit(("scorpion",), "portal-trap", by="elf", portal=(1,)))
     assert Condition.TELEPORTED in applied.after.battle.piece("scorpion").conditions
     first = _ai_turn(game)
@@ -167,8 +156,8 @@ def test_the_teleport_s_round_survives_a_replay(catalog: Catalog) -> None:
     # the pieces the heroes teleported are read from the heroes' turn's inputs: the log played
     # again gives the same turn
     game = _game(catalog, _scenario(
-        _piece("scorpion", "ai", (30, 70), monster="giant-scorpion", sequences=["rush"])
-        + _piece("rat", "ai", (10, 70), monster="sewer-rat", sequences=["rush"])))
+        piece("scorpion", "ai", (30, 70), monster="giant-scorpion", sequences=["rush"])
+        + piece("rat", "ai", (10, 70), monster="sewer-rat", sequences=["rush"])))
     game.do(Hit(("scorpion",), "portal-trap", by="elf", portal=(1,)))
     game.do(EndHeroesTurn())
     assert game.state.progress is not None and game.state.progress.away == {"scorpion"}
@@ -184,8 +173,8 @@ def test_a_devoured_monster_sits_out_until_it_is_back(catalog: Catalog) -> None:
     # rule: base game, Devour Shots: "If still alive, it goes onto the Devoured card and is out
     # of play" until released; back on the mat before the AI turn, it takes its turn as usual.
     game = _game(catalog, _scenario(
-        _piece("scorpion", "ai", (30, 70), monster="giant-scorpion", sequences=["rush"])
-        + _piece("rat", "ai", (10, 70), monster="sewer-rat", sequences=["rush"])))
+        piece("scorpion", "ai", (30, 70), monster="giant-scorpion", sequences=["rush"])
+        + piece("rat", "ai", (10, 70), monster="sewer-rat", sequences=["rush"])))
     game.do(Hit(("scorpion",), "melee+devour", by="elf"))
     assert Condition.DEVOURED in game.state.battle.piece("scorpion").conditions
     assert _turns(_ai_turn(game)) == ["rat"]
@@ -204,8 +193,8 @@ def test_a_frozen_monster_rescued_after_its_place_acts_next_round(catalog: Catal
     # act; the scorpion knocks the ice off after; the rat does not act again this round
     # (ruling 65), and takes its turn next round.
     game = _game(catalog, _scenario(
-        _piece("scorpion", "ai", (30, 70), monster="giant-scorpion", sequences=["rush"])
-        + _piece("rat", "ai", (30, 62), monster="sewer-rat", sequences=["rush"]),
+        piece("scorpion", "ai", (30, 70), monster="giant-scorpion", sequences=["rush"])
+        + piece("rat", "ai", (30, 62), monster="sewer-rat", sequences=["rush"]),
         first="level-1", advanced=True))
     game.do(Hit(("rat",), "ice", by="elf"))
     first = _ai_turn(game)
@@ -221,8 +210,8 @@ def test_a_frozen_monster_rescued_after_its_place_acts_next_round(catalog: Catal
 def test_a_frozen_monster_rescued_before_its_place_acts_this_round(catalog: Catalog) -> None:
     # rule: the same, the rescuer first on the tiles: the rat is free when its place comes
     game = _game(catalog, _scenario(
-        _piece("scorpion", "ai", (30, 70), monster="giant-scorpion", sequences=["rush"])
-        + _piece("rat", "ai", (30, 62), monster="sewer-rat", sequences=["rush"]),
+        piece("scorpion", "ai", (30, 70), monster="giant-scorpion", sequences=["rush"])
+        + piece("rat", "ai", (30, 62), monster="sewer-rat", sequences=["rush"]),
         advanced=True))
     game.do(Hit(("rat",), "ice", by="elf"))
     first = _ai_turn(game)
@@ -239,9 +228,9 @@ def test_the_heroes_antient_acts_for_the_overseer_every_ai_turn(catalog: Catalog
     # Overseer until the battle phase is finished." (ruling 66); Red Box step 3: "The AI player
     # ignores Antients not under its control" (the rat, after the Antient passed back).
     game = _game(catalog, _scenario(
-        _piece("stone", "heroes", (40, 40), kind="antient", name="Stone Antient",
+        piece("stone", "heroes", (40, 40), kind="antient", name="Stone Antient",
                sequences=["rush"])
-        + _piece("rat", "ai", (10, 70), monster="sewer-rat", sequences=["rush"]),
+        + piece("rat", "ai", (10, 70), monster="sewer-rat", sequences=["rush"]),
         first="antient"))
     for _ in range(3):
         assert game.state.battle.piece("stone").side == Side.HEROES  # the heroes' turn
