@@ -18,7 +18,7 @@ from automa.cli.main import cli
 from automa.engine.battle import Battle
 from automa.errors import InputError
 from automa.geometry.table import build_table
-from automa.model.pieces import Piece
+from automa.model.pieces import Condition, Piece
 from automa.model.shots import ShotName
 from automa.rules.hero_hits import (
     BASE_DAMAGE,
@@ -126,6 +126,18 @@ def test_roll_hitting_several_is_refused(catalog: Catalog) -> None:
                                          r"the one the shooter chooses: .*`hit a roll\+critical`$"):
         hit(catalog, battle, ["a", "b"], "roll+critical")
     assert hit(catalog, battle, ["b"], "roll")[0].get("b") is None
+
+
+def test_ice_hitting_several_freezes_the_one_the_shooter_picks(catalog: Catalog) -> None:
+    """facts 1.6 Ice: "With several targets, the shooter picks which one freezes": an ice shot
+    names the one piece it freezes (before, every piece named was frozen)."""
+    battle = battle_of(catalog, ai("a", "troll", 40.0), ai("b", "troll", 50.0))
+    with pytest.raises(InputError, match=r"^an ice shot that hits several pieces freezes only "
+                                         r"the one the shooter chooses: .*`hit a ice`$"):
+        hit(catalog, battle, ["a", "b"], "ice")
+    after, _ = hit(catalog, battle, ["b"], "ice")
+    assert Condition.FROZEN in after.piece("b").conditions
+    assert Condition.FROZEN not in after.piece("a").conditions
 
 
 def test_two_health_disc_is_flipped_then_killed(catalog: Catalog) -> None:

@@ -353,6 +353,13 @@ def _parsed_shot(text: str) -> Shot:
         raise InputError(str(error)) from None
 
 
+# Shots that land on one piece however many they hit, the one the shooter chooses: "If it hits
+# several characters, only one is affected (the shooter chooses)" (the roll, catacombs-facts.md
+# 1.3); "With several targets, the shooter picks which one freezes" (ice, 1.6).
+ONE_CHOSEN_PIECE = {ShotName.ROLL: "a roll that hits several pieces affects",
+                    ShotName.ICE: "an ice shot that hits several pieces freezes"}
+
+
 def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
               rulings: Mapping[str, str], geometry: TableGeometry) -> tuple[Battle, list[str]]:
     """A hero's hit resolved by the rules: the battle after it and what happened, a line or two
@@ -379,9 +386,10 @@ def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
     if parsed.name not in HIT_SHOTS and not teammates:  # any piece flips a Yilleph piece
         raise InputError(f"`hit` resolves {', '.join(HIT_SHOTS)}; report a {parsed.name} "
                          f"with `damage ID N`")
-    if parsed.name == ShotName.ROLL and len(targets) > 1:  # catacombs-facts.md 1.3
-        raise InputError(f"a roll that hits several pieces affects only the one the shooter "
-                         f"chooses: name that one, as in `hit {targets[0]} {command.shot}`")
+    one_piece = ONE_CHOSEN_PIECE.get(parsed.name)
+    if one_piece is not None and len(targets) > 1:
+        raise InputError(f"{one_piece} only the one the shooter chooses: name that one, as in "
+                         f"`hit {targets[0]} {command.shot}`")
     modifiers = frozenset(m.name for m in parsed.modifiers)
     if unknown := sorted(modifiers - HIT_MODIFIERS):
         raise InputError(f"`hit` does not resolve the {', '.join(unknown)} modifier on the "
