@@ -347,6 +347,19 @@ def test_mythological_melee_regenerates_the_attacker(catalog: Catalog) -> None:
     assert after.piece("elf").health == 5
 
 
+def test_regeneration_heals_only_when_the_shot_damages(catalog: Catalog) -> None:
+    """Ruling 21: "The attacker heals 1 when its shot damages": a regeneration melee on a shadow
+    monster (no health track, no damage) heals nobody; on a monster it damages it heals 1."""
+    battle = battle_of(catalog, ai("mino", "minotaur"), ai("shade", "minotaur", 55.0))
+    battle = battle.with_piece(replace(battle.piece("shade"), health=None))
+    battle = battle.with_piece(replace(battle.piece("elf"), health=4))
+    after, lines = hit(catalog, battle, ["shade"], "melee+regeneration", by="elf")
+    assert after.piece("elf").health == 4
+    assert not any("regeneration" in line for line in lines)
+    after, _ = hit(catalog, battle, ["mino"], "melee+regeneration", by="elf")
+    assert after.piece("elf").health == 5
+
+
 # --- the dagger and the Portal Trap ---------------------------------------------------------
 
 def test_dagger_does_two_for_a_catacomb_hero(catalog: Catalog) -> None:

@@ -218,10 +218,6 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
         out = replace(out, damage=out.damage + shot.poison_card).say(
             f"poison: the Poison card shows {shot.poison_card}, inflicted as damage "
             f"({cite(RulingKey.HERO_POISON)}); shuffle it back into the deck")
-    if ModifierName.REGENERATION in mods:
-        out = replace(out, heal_attacker=1).say(
-            f"regeneration: the attacker heals 1, up to its starting health "
-            f"({cite(RulingKey.REGENERATION)})")
     survives = target.health is None or target.health > out.damage
     if ModifierName.STUN in mods and survives:
         out = replace(out, gains=out.gains | {Condition.STUNNED}).say(
@@ -234,6 +230,10 @@ def resolve(shot: HeroShot, target: Piece, spec: MonsterSpec | None,
         out = out.say("chain: the same piece takes no damage twice in a row in one sequence "
                       "(with `by HERO`, the hero's next chain hit on it this turn does none)")
     out = _damaged(out, target)
+    if ModifierName.REGENERATION in mods and out.damage > 0:  # ruling 21: "when its shot damages"
+        out = replace(out, heal_attacker=1).say(
+            f"regeneration: the attacker heals 1, up to its starting health "
+            f"({cite(RulingKey.REGENERATION)})")
     if ModifierName.FEAR in mods and out.damage > 0:  # "an attacker who damages a target with it"
         out = out.say("fear: the attacker may now flick one unmodified rush shot with it")
     return out
