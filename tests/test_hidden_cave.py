@@ -367,3 +367,19 @@ def test_physical_draws_past_the_bag_put_the_hand_back() -> None:
     assert result.exit_code == 0, result.output
     assert "note the 13 tokens drawn so far and put them all back" in result.stderr
     assert json.loads(result.stdout)["tokens"] == faces
+
+
+def test_a_win_with_every_antient_taken_gives_none() -> None:
+    """l.446 gives "1 unused Antient piece of their choice"; with none left unused the log
+    keeps NO_ANTIENT, which no board, summon or status counts as an Antient won."""
+    from automa.model.modes import KrakenTie
+    from automa.session.cave import NO_ANTIENT, antients_won
+    from automa.session.commands import CaveFight, EnterCave
+
+    def visit(hero: str, antient: str) -> EnterCave:
+        return EnterCave(hero, 3, fight=CaveFight(1, 4, ("2", "2", "1"), KrakenTie.KRAKEN,
+                                                  None, antient))
+
+    commands = [visit("elf", "urthoth"), visit("dwarf", NO_ANTIENT)]
+    assert antients_won(commands) == ["urthoth"]
+    assert antients_won(commands, "dwarf") == []

@@ -18,7 +18,7 @@ from automa.catalog.load import Catalog
 from automa.model.modes import DiceMode
 from automa.model.pieces import Piece
 from automa.model.scenario import Scenario
-from automa.session.cave import RoomContext
+from automa.session.cave import NO_ANTIENT, RoomContext
 from automa.session.commands import Command
 
 if TYPE_CHECKING:
@@ -87,7 +87,6 @@ def battle_outcome(folder: Path, catalog: Catalog) -> BattleOutcome:
     return BattleOutcome(tuple(started), tuple(battle.pieces), dict(battle.out), cleared, froze)
 
 
-NO_ANTIENT = "none"  # logged as the Antient won when every Antient was taken already
 
 
 def cave_visits(campaign: Path, rooms: Iterable[tuple[str, str]]) -> tuple[CaveVisit, ...]:

@@ -17,7 +17,7 @@ from automa.rules.hidden_cave import HiddenCave
 from automa.rules.kraken import hero_wins, token_count
 from automa.rules.rulings import RulingKey, cite
 from automa.session.apply import Applied
-from automa.session.cave import KrakenFightBegins, Notice, antients_held
+from automa.session.cave import NO_ANTIENT, KrakenFightBegins, Notice, antients_held
 from automa.session.commands import (
     Adjust,
     Checkpoint,
@@ -316,9 +316,11 @@ def cave_lines(applied: Applied, announced: bool = False) -> list[str]:
     none_left = "no item: none is left beside the Hidden Cave card"
     if won:
         item = f"{fight.item} (their choice)" if fight.item else none_left
+        antient = ("no Antient: every one is taken already" if fight.antient == NO_ANTIENT else
+                   f"the Antient {fight.antient} (summon it instead of the base shot sequence "
+                   f"in a later turn: `summon {command.piece} {fight.antient}`)")
         lines.append(f"the hero evades the Kraken: 1 platinum coin (5 gold), 2 health, "
-                     f"{item}, the Antient {fight.antient} (summon it instead of the base shot "
-                     f"sequence in a later turn: `summon {command.piece} {fight.antient}`)")
+                     f"{item}, {antient}")
     else:
         item = f"{fight.item}, drawn at random" if fight.item else none_left
         lines.append(f"the Kraken wins: one Poison card discarded (if any), and {item}")

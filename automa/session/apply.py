@@ -48,6 +48,7 @@ from automa.session.agreement import (
     keep_logged_ends,
 )
 from automa.session.cave import (
+    NO_ANTIENT,
     BagEmptied,
     KrakenFightBegins,
     Notice,
@@ -690,7 +691,7 @@ def resolve_cave(command: EnterCave, state: SessionState, setting: Setting,
         free = [a for a, spec in sorted(catalog.monsters.items())
                 if spec.kind == Kind.ANTIENT and a not in taken]
         antient = _asked_choice(asker, "the unused Antient of their choice", free) \
-            if free else "none"
+            if free else NO_ANTIENT
     elif now.items:
         item = chance.pick(list(now.items), "the item beside the Hidden Cave card")
     return replace(command, fight=CaveFight(level, result.strength,

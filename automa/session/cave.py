@@ -206,11 +206,15 @@ def cave_now(scenario: Scenario, battle: Battle, room: RoomContext,
     return cave
 
 
+NO_ANTIENT = "none"  # logged as the Antient won when every Antient was taken already
+
+
 def antients_won(commands: Sequence[Command], hero: str | None = None) -> list[str]:
-    """The Antients won in the Hidden Cave, by one hero or by anyone."""
+    """The Antients won in the Hidden Cave, by one hero or by anyone (a win when none was
+    left unused gave none)."""
     return [c.fight.antient for c in commands
             if isinstance(c, EnterCave) and c.fight is not None and c.fight.antient
-            and (hero is None or c.piece == hero)]
+            and c.fight.antient != NO_ANTIENT and (hero is None or c.piece == hero)]
 
 
 def summoned_in_other_rooms(room: RoomContext | None, hero: str) -> list[str]:
