@@ -121,11 +121,45 @@ def returning(heroes: Mapping[str, HeroBoard], rule: HeroDeath) -> dict[str, Her
             for h, b in heroes.items()}
 
 
+def allies_back(board: HeroBoard, pieces: Mapping[str, Piece], out: Mapping[str, str],
+                started: Iterable[str]) -> HeroBoard:
+    """The hero's allies as the room's session leaves them: each placed in the room (in
+    `started`) takes its piece's health; one that left play dead or killed, or with no health,
+    is dead for good ("it cannot be resurrected"). An ally not placed (its hero was dead at the
+    setup) is as it was."""
+    placed = set(started)
+    allies = []
+    for ally in board.ally_boards:
+        piece = pieces.get(ally.id)
+        if not ally.alive or ally.id not in placed:
+            allies.append(ally)
+        elif piece is None:
+            why = out.get(ally.id, "dead")
+            dead = why == "dead" or why.startswith("killed")
+            allies.append(replace(ally, health=0, alive=False) if dead else ally)
+        else:
+            health = piece.health if piece.health is not None else ally.health
+            allies.append(replace(ally, health=max(health, 0), alive=health > 0))
+    return replace(board, ally_boards=tuple(allies))
+
+
+def serving(heroes: Mapping[str, HeroBoard]) -> dict[str, str]:
+    """Each recruited ally's piece id -> the hero it serves."""
+    return {a.id: a.hero for b in heroes.values() for a in b.ally_boards}
+
+
 def carried_back(heroes: Mapping[str, HeroBoard], pieces: Iterable[Piece],
-                 out: Mapping[str, str], rule: HeroDeath) -> dict[str, HeroBoard]:
+                 out: Mapping[str, str], rule: HeroDeath, started: Iterable[str] = (),
+                 ) -> dict[str, HeroBoard]:
     """The heroes' boards as the room's session leaves them; a hero who left play dead, or
-    with no health, is dead. Devoured and teleported heroes come back at the room's end."""
+    with no health, is dead. Devoured and teleported heroes come back at the room's end. The
+    allies placed (`started`: the ids of the pieces the battle began with) carry their health
+    back too (`allies_back`)."""
+    pieces = tuple(pieces)
     on_mat = {p.id: p for p in pieces if p.side == Side.HEROES and p.kind == Kind.HERO}
+    allies_on_mat = {p.id: p for p in pieces if p.side == Side.HEROES and p.kind == Kind.ALLY}
+    heroes = {h: allies_back(b, allies_on_mat, out, started) if b.ally_boards else b
+              for h, b in heroes.items()}
     boards = {}
     for hero, board in heroes.items():
         piece = on_mat.get(hero)
@@ -163,9 +197,15 @@ def kill_gold(heroes: Mapping[str, HeroBoard], out: Mapping[str, str],
     frozen when the room was cleared goes to the hero who froze it (`frozen_by`). A monster
     whose card's gold our data lacks counts 0 (the players add it with --change). Elani the
     Thief "gets +1 gold per kill" (`is_elani`: a hero whose id says so), for each monster she
-    destroyed (a frozen one is no kill)."""
+    destroyed (a frozen one is no kill). A recruited ally "earns no gold itself; its gold goes
+    to its hero" (research notes 2.5): its kills are its hero's gold, unless it fell in the
+    room (as the battle's Resolution has it: rules/battle_end.py)."""
     gained: dict[str, int] = {}
-    for piece_id, hero in gold_earners(out, frozen_by or {}).items():
+    allies = serving(heroes)
+    for piece_id, earner in gold_earners(out, frozen_by or {}).items():
+        hero = allies.get(earner, earner)
+        if earner in allies and out.get(earner) is not None:
+            continue  # the ally fell: nothing to collect
         board = heroes.get(hero)
         monster = kinds.get(piece_id)
         if board is None or not board.alive or monster is None:
