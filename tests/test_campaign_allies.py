@@ -13,10 +13,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from automa.catalog.load import Catalog, load_catalog
+from automa.errors import ScenarioError
 from automa.model.pieces import Kind
+from automa.scenario.load import parse_scenario
 from automa.session.commands import Damage, Remove
-from automa.session.store import Session
+from automa.session.store import SCENARIO, Session
 from tests.test_campaign import ok, refused, status
 
 
@@ -50,7 +54,13 @@ def test_an_ally_is_placed_and_carries_its_health_and_its_gold_to_its_hero(
     assert "ally_boards" not in bought["heroes"]["dwarf"]  # a board without allies as before
     session = _room(folder, data, "glaaoth")
     ally = next(p for p in session.state.battle.pieces if p.id == "elf-ally")
-    assert (ally.kind, ally.health, ally.starting_health) == (Kind.ALLY, 6, 6)
+    assert (ally.kind, ally.health, ally.starting_health, ally.serves) == (Kind.ALLY, 6, 6,
+                                                                          "elf")
+    scenario = (session.folder / SCENARIO).read_text(encoding="utf-8")
+    assert 'serves = "elf"' in scenario  # the room's file keeps whom it serves
+    for bad, words in (('serves = "nobody"', "no hero 'nobody'"),):
+        with pytest.raises(ScenarioError, match=words):
+            parse_scenario(scenario.replace('serves = "elf"', bad), "room", load_catalog(data))
     session.do(Damage("elf-ally", 2))
     rats = [p.id for p in session.state.battle.pieces if p.side == "ai"]
     session.do(Remove(rats[0], "killed by elf-ally"))  # its gold is the elf's

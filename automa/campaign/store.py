@@ -284,7 +284,8 @@ class Campaign(Struct):
                 piece = replace(piece, health=board.health, starting_health=board.starting_health,
                                 gold=board.gold, poison=board.poison, items=board.items)
             elif piece.id in allies and piece.kind == Kind.ALLY:
-                piece = replace(piece, starting_health=allies[piece.id].starting_health)
+                ally = allies[piece.id]
+                piece = replace(piece, starting_health=ally.starting_health, serves=ally.hero)
             pieces.append(piece)
         relative = room_folder(self.folder, number, entry.id)
         start_battle(self.folder / relative, replace(setup.scenario, pieces=tuple(pieces)),
