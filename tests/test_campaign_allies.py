@@ -15,8 +15,11 @@ from typing import Any
 
 import pytest
 
+from automa.campaign.model import AllyBoard, HeroBoard
+from automa.campaign.visits import bought
 from automa.catalog.load import Catalog, load_catalog
 from automa.errors import ScenarioError
+from automa.model.campaigns import Offer
 from automa.model.pieces import Kind
 from automa.scenario.load import parse_scenario
 from automa.session.commands import Damage, Remove
@@ -101,3 +104,32 @@ def test_the_ally_health_is_for_an_ally_only(tmp_path: Path, data: Path) -> None
     ok(["campaign", "next", "amaranth-inn", "--session", str(folder)], data)
     refused(["campaign", "visit", "sleep", "--ally-health", "5", "--session", str(folder)],
             data, "recruits no ally")
+
+
+def test_the_players_change_an_allys_health_at_the_table(tmp_path: Path, data: Path) -> None:
+    # a heal at the table ("each Heal icon gives +1, and can target another hero or ally"),
+    # never past its starting health; a dead ally "cannot be resurrected"
+    folder = tmp_path / "c"
+    _recruited(folder, data, "--ally-health", "6")
+    session = _room(folder, data, "glaaoth")
+    session.do(Damage("elf-ally", 3))
+    for rat in [p.id for p in session.state.battle.pieces if p.side == "ai"]:
+        session.do(Remove(rat, "dead"))
+    refused(["campaign", "end-room", "--session", str(folder), "--gold", "0", "--no-spell",
+             "--change", "elf-ally.gold=+1"], data, "elf-ally is an ally: only its health")
+    ok(["campaign", "end-room", "--session", str(folder), "--gold", "0", "--no-spell",
+        "--change", "elf-ally.health=+5"], data)
+    ally = status(folder, data)["heroes"]["elf"]["ally_boards"][0]
+    assert (ally["health"], ally["alive"]) == (6, True)
+
+
+def test_the_tavern_full_heal_heals_the_ally_too() -> None:
+    # the Tavern's three heroes: "full heal for hero + ally"; Althea's +1 heals the hero only
+    ally = AllyBoard("elf-ally", "elf", 6, 2)
+    dead = AllyBoard("elf-ally-2", "elf", 5, 0, alive=False)
+    heroes = {"elf": HeroBoard("elf", 8, 3, 10, allies=2, ally_boards=(ally, dead))}
+    healed = bought(heroes, Offer("full-heal", "full heal", 0, "health=full"), "elf")["elf"]
+    assert healed.health == 8
+    assert [(a.health, a.alive) for a in healed.ally_boards] == [(6, True), (0, False)]
+    plus = bought(heroes, Offer("heal", "heal", 3, "health+1"), "elf")["elf"]
+    assert (plus.health, plus.ally_boards) == (4, (ally, dead))

@@ -250,6 +250,10 @@ def changed(heroes: Mapping[str, HeroBoard], changes: Iterable[Change]) -> dict[
     cannot be made."""
     boards = dict(heroes)
     for hero, field, amount in ((c.hero, c.field, c.amount) for c in changes):
+        owner = serving(boards).get(hero) if hero not in boards else None
+        if owner is not None:  # an ally's health (`--change elf-ally.health=-1`)
+            boards[owner] = _ally_changed(boards[owner], hero, field, amount)
+            continue
         board = boards.get(hero)
         if board is None or not board.alive:
             raise FieldConflict("changes", f"{hero!r} is not a living hero of the campaign")
@@ -258,6 +262,23 @@ def changed(heroes: Mapping[str, HeroBoard], changes: Iterable[Change]) -> dict[
             raise FieldConflict("changes", f"{hero} has only {getattr(board, field)} {field}")
         boards[hero] = replace(board, **{field: value})
     return boards
+
+
+def _ally_changed(board: HeroBoard, ally_id: str, field: str, amount: int) -> HeroBoard:
+    """A change the players made to an ally's health at the table (its only track here: it
+    "cannot buy or sell items, and earns no gold itself"); never past its starting health, and
+    a dead ally "cannot be resurrected"."""
+    ally = next(a for a in board.ally_boards if a.id == ally_id)
+    if field != "health":
+        raise FieldConflict("changes", f"{ally_id} is an ally: only its health changes")
+    if not ally.alive:
+        raise FieldConflict("changes", f"{ally_id} is dead: an ally cannot be resurrected")
+    health = min(ally.health + amount, ally.starting_health)
+    if health < 0:
+        raise FieldConflict("changes", f"{ally_id} has only {ally.health} health")
+    now = replace(ally, health=health, alive=health > 0)
+    return replace(board, ally_boards=tuple(now if a.id == ally_id else a
+                                            for a in board.ally_boards))
 
 
 def cave_kills(state: CampaignState, kinds: Mapping[str, str | None],

@@ -27,6 +27,10 @@ def _changed(board: HeroBoard, effect: str, over: bool) -> HeroBoard:
         value = now + (int(amount) if sign == "+" else -int(amount))
     if field == "health" and not over:
         value = min(value, max(now, board.starting_health))
+    if field == "health" and amount == "full":  # "full heal for a hero (and their ally)"
+        board = replace(board, ally_boards=tuple(
+            replace(a, health=max(a.health, a.starting_health)) if a.alive else a
+            for a in board.ally_boards))
     return replace(board, **{field: max(value, 0)})
 
 
