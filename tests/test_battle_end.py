@@ -157,6 +157,9 @@ def test_a_familiar_earns_nothing_and_an_ally_for_its_hero(catalog: Catalog) -> 
     assert "squire earns no gold itself: the 2 gold for the monsters it destroyed (mino) go " \
            "to the hero it serves" in lines
     assert not any("collects" in line for line in lines)
+    pieces[-1] = pieces[-1].altered(serves="elf")  # a campaign's ally knows its hero
+    assert "squire earns no gold itself: the 2 gold for the monsters it destroyed (mino) go " \
+           "to elf, the hero it serves" in resolution(pieces, {"mino": "killed by squire"}, gold)
 
 
 def test_the_campaign_pays_elani_one_gold_more_a_kill(catalog: Catalog) -> None:

@@ -19,6 +19,7 @@ from msgspec import Struct
 from automa.campaign.log import CampaignError
 from automa.campaign.model import (
     HERO_DEATH,
+    AllyBoard,
     CampaignState,
     HeroBoard,
     HeroDeath,
@@ -151,10 +152,20 @@ def board_from_json(hero: str, data: object, what: str) -> HeroBoard:
               for key in ("starting_health", "health", "gold", "poison", "items", "spells")}
     allies = _whole(board.get("allies", 0), f"{where}.allies", what)
     used = _names(board.get("used", []), f"{where}.used", what)
+    recruits = []
+    for entry in _list(board.get("ally_boards"), f"{where}.ally_boards", what):
+        ally = _table(entry, f"{where}.ally_boards", what)
+        here = f"{what}: {where}.ally_boards"
+        recruits.append(AllyBoard(
+            _text(ally, "id", here), hero,
+            _whole(_get(ally, "starting_health", here), f"{where}.ally_boards.starting_health",
+                   what),
+            _whole(_get(ally, "health", here), f"{where}.ally_boards.health", what),
+            _flag(_get(ally, "alive", here), f"{where}.ally_boards.alive", what)))
     return HeroBoard(hero, number["starting_health"], number["health"], number["gold"],
                      number["poison"], number["items"], number["spells"],
                      _flag(_get(board, "alive", f"{what}: {where}"), f"{where}.alive", what),
-                     allies, used)
+                     allies, used, tuple(recruits))
 
 
 def boards_from_json(data: object, what: str) -> tuple[HeroBoard, ...]:
@@ -443,6 +454,7 @@ class Buy(Checked, Struct, frozen=True):
     price: int | None = None
     room: str | None = None
     heroes: tuple[HeroBoard, ...] | None = None
+    ally_health: int | None = None  # an ally recruited: its starting health (None: its hero's)
 
     kind: ClassVar[Kind] = "visit"
 

@@ -16,6 +16,22 @@ HERO_DEATH: tuple[HeroDeath, ...] = get_args(HeroDeath)
 ROOM_STATES: tuple[RoomState, ...] = get_args(RoomState)
 
 
+class AllyBoard(Struct, frozen=True):
+    """An ally recruited at the Amaranth Inn: its piece's id, the hero it serves (its kill gold
+    is that hero's) and its health, carried from room to room as a hero's is. "It cannot be
+    resurrected": once dead it stays dead."""
+
+    id: str
+    hero: str
+    starting_health: int
+    health: int
+    alive: bool = True
+
+    def as_json(self) -> dict[str, object]:
+        return {"id": self.id, "health": self.health, "starting_health": self.starting_health,
+                "alive": self.alive}
+
+
 class HeroBoard(Struct, frozen=True):
     id: str
     starting_health: int
@@ -27,12 +43,16 @@ class HeroBoard(Struct, frozen=True):
     alive: bool = True
     allies: int = 0  # allies recruited (the Amaranth Inn)
     used: tuple[str, ...] = ()  # cards used once per game: they stay used in later rooms
+    ally_boards: tuple[AllyBoard, ...] = ()  # the allies recruited, each with its health
 
     def as_json(self) -> dict[str, object]:
-        return {"health": self.health, "starting_health": self.starting_health,
-                "gold": self.gold, "poison": self.poison, "items": self.items,
-                "spells": self.spells, "alive": self.alive, "allies": self.allies,
-                "used": list(self.used)}
+        board: dict[str, object] = {
+            "health": self.health, "starting_health": self.starting_health, "gold": self.gold,
+            "poison": self.poison, "items": self.items, "spells": self.spells,
+            "alive": self.alive, "allies": self.allies, "used": list(self.used)}
+        if self.ally_boards:  # a board without allies is written as it always was
+            board["ally_boards"] = [a.as_json() for a in self.ally_boards]
+        return board
 
 
 class CaveVisit(Struct, frozen=True):

@@ -121,11 +121,45 @@ def returning(heroes: Mapping[str, HeroBoard], rule: HeroDeath) -> dict[str, Her
             for h, b in heroes.items()}
 
 
+def allies_back(board: HeroBoard, pieces: Mapping[str, Piece], out: Mapping[str, str],
+                started: Iterable[str]) -> HeroBoard:
+    """The hero's allies as the room's session leaves them: each placed in the room (in
+    `started`) takes its piece's health; one that left play dead or killed, or with no health,
+    is dead for good ("it cannot be resurrected"). An ally not placed (its hero was dead at the
+    setup) is as it was."""
+    placed = set(started)
+    allies = []
+    for ally in board.ally_boards:
+        piece = pieces.get(ally.id)
+        if not ally.alive or ally.id not in placed:
+            allies.append(ally)
+        elif piece is None:
+            why = out.get(ally.id, "dead")
+            dead = why == "dead" or why.startswith("killed")
+            allies.append(replace(ally, health=0, alive=False) if dead else ally)
+        else:
+            health = piece.health if piece.health is not None else ally.health
+            allies.append(replace(ally, health=max(health, 0), alive=health > 0))
+    return replace(board, ally_boards=tuple(allies))
+
+
+def serving(heroes: Mapping[str, HeroBoard]) -> dict[str, str]:
+    """Each recruited ally's piece id -> the hero it serves."""
+    return {a.id: a.hero for b in heroes.values() for a in b.ally_boards}
+
+
 def carried_back(heroes: Mapping[str, HeroBoard], pieces: Iterable[Piece],
-                 out: Mapping[str, str], rule: HeroDeath) -> dict[str, HeroBoard]:
+                 out: Mapping[str, str], rule: HeroDeath, started: Iterable[str] = (),
+                 ) -> dict[str, HeroBoard]:
     """The heroes' boards as the room's session leaves them; a hero who left play dead, or
-    with no health, is dead. Devoured and teleported heroes come back at the room's end."""
+    with no health, is dead. Devoured and teleported heroes come back at the room's end. The
+    allies placed (`started`: the ids of the pieces the battle began with) carry their health
+    back too (`allies_back`)."""
+    pieces = tuple(pieces)
     on_mat = {p.id: p for p in pieces if p.side == Side.HEROES and p.kind == Kind.HERO}
+    allies_on_mat = {p.id: p for p in pieces if p.side == Side.HEROES and p.kind == Kind.ALLY}
+    heroes = {h: allies_back(b, allies_on_mat, out, started) if b.ally_boards else b
+              for h, b in heroes.items()}
     boards = {}
     for hero, board in heroes.items():
         piece = on_mat.get(hero)
@@ -163,9 +197,15 @@ def kill_gold(heroes: Mapping[str, HeroBoard], out: Mapping[str, str],
     frozen when the room was cleared goes to the hero who froze it (`frozen_by`). A monster
     whose card's gold our data lacks counts 0 (the players add it with --change). Elani the
     Thief "gets +1 gold per kill" (`is_elani`: a hero whose id says so), for each monster she
-    destroyed (a frozen one is no kill)."""
+    destroyed (a frozen one is no kill). A recruited ally "earns no gold itself; its gold goes
+    to its hero" (research notes 2.5): its kills are its hero's gold, unless it fell in the
+    room (as the battle's Resolution has it: rules/battle_end.py)."""
     gained: dict[str, int] = {}
-    for piece_id, hero in gold_earners(out, frozen_by or {}).items():
+    allies = serving(heroes)
+    for piece_id, earner in gold_earners(out, frozen_by or {}).items():
+        hero = allies.get(earner, earner)
+        if earner in allies and out.get(earner) is not None:
+            continue  # the ally fell: nothing to collect
         board = heroes.get(hero)
         monster = kinds.get(piece_id)
         if board is None or not board.alive or monster is None:
@@ -210,6 +250,10 @@ def changed(heroes: Mapping[str, HeroBoard], changes: Iterable[Change]) -> dict[
     cannot be made."""
     boards = dict(heroes)
     for hero, field, amount in ((c.hero, c.field, c.amount) for c in changes):
+        owner = serving(boards).get(hero) if hero not in boards else None
+        if owner is not None:  # an ally's health (`--change elf-ally.health=-1`)
+            boards[owner] = _ally_changed(boards[owner], hero, field, amount)
+            continue
         board = boards.get(hero)
         if board is None or not board.alive:
             raise FieldConflict("changes", f"{hero!r} is not a living hero of the campaign")
@@ -218,6 +262,23 @@ def changed(heroes: Mapping[str, HeroBoard], changes: Iterable[Change]) -> dict[
             raise FieldConflict("changes", f"{hero} has only {getattr(board, field)} {field}")
         boards[hero] = replace(board, **{field: value})
     return boards
+
+
+def _ally_changed(board: HeroBoard, ally_id: str, field: str, amount: int) -> HeroBoard:
+    """A change the players made to an ally's health at the table (its only track here: it
+    "cannot buy or sell items, and earns no gold itself"); never past its starting health, and
+    a dead ally "cannot be resurrected"."""
+    ally = next(a for a in board.ally_boards if a.id == ally_id)
+    if field != "health":
+        raise FieldConflict("changes", f"{ally_id} is an ally: only its health changes")
+    if not ally.alive:
+        raise FieldConflict("changes", f"{ally_id} is dead: an ally cannot be resurrected")
+    health = min(ally.health + amount, ally.starting_health)
+    if health < 0:
+        raise FieldConflict("changes", f"{ally_id} has only {ally.health} health")
+    now = replace(ally, health=health, alive=health > 0)
+    return replace(board, ally_boards=tuple(now if a.id == ally_id else a
+                                            for a in board.ally_boards))
 
 
 def cave_kills(state: CampaignState, kinds: Mapping[str, str | None],

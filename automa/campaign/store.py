@@ -43,7 +43,7 @@ from automa.catalog.load import Catalog
 from automa.errors import InputError
 from automa.model.campaigns import Offer, Rewards, Route, RouteRoom, Visit
 from automa.model.modes import DiceMode
-from automa.model.pieces import Side
+from automa.model.pieces import Kind, Side
 from automa.rules.rulings import RulingKey, cite
 
 if TYPE_CHECKING:
@@ -266,9 +266,12 @@ class Campaign(Struct):
         seed = (self.start.seed + number) % SEED_SPACE
         boards = returning(state.heroes, state.hero_death)
         alive = tuple((h, b.health) for h, b in boards.items() if b.alive)
+        allies = {a.id: a for b in boards.values() if b.alive for a in b.ally_boards
+                  if a.alive}  # an ally comes with its living hero
         last_playmat = next((s.playmat for s in reversed(steps_in_force(self.steps))
                              if isinstance(s, EnterRoom) and s.playmat), None)
         options = SetupOptions(room=entry.id, lord=state.lord, heroes=alive,
+                               allies=tuple((a.id, a.health) for a in allies.values()),
                                last_playmat=last_playmat)  # the cave's kinds stay in the
         # draws: only its five pieces are set aside (ruling cave-pieces)
         chance = Chance(ChanceScript(), np.random.default_rng(seed), catalog.components.rune_die,
@@ -280,6 +283,9 @@ class Campaign(Struct):
             if board is not None:
                 piece = replace(piece, health=board.health, starting_health=board.starting_health,
                                 gold=board.gold, poison=board.poison, items=board.items)
+            elif piece.id in allies and piece.kind == Kind.ALLY:
+                ally = allies[piece.id]
+                piece = replace(piece, starting_health=ally.starting_health, serves=ally.hero)
             pieces.append(piece)
         relative = room_folder(self.folder, number, entry.id)
         start_battle(self.folder / relative, replace(setup.scenario, pieces=tuple(pieces)),
@@ -312,7 +318,8 @@ class Campaign(Struct):
         gained: dict[str, int] | None = None
         if state.current_session is not None:
             outcome = battle_outcome(self.folder / state.current_session, self.catalog)
-            heroes = carried_back(heroes, outcome.pieces, outcome.out, state.hero_death)
+            heroes = carried_back(heroes, outcome.pieces, outcome.out, state.hero_death,
+                                  [p.id for p in outcome.started])
             killed = cave_kills(state, outcome.kinds, outcome.out)
             if outcome.cleared is None and survivors(heroes):
                 left = [p.id for p in still_holding(outcome.pieces)]
@@ -360,7 +367,15 @@ class Campaign(Struct):
         return f"Remembered {room.name}'s rewards in {path}"
 
     def _buy(self, command: Buy, asker: CampaignAsker | None, table: TableAnswers) -> Bought:
-        from automa.campaign.visits import bought, paid, pooled, split_refusal, times_bought
+        from automa.campaign.visits import (
+            bought,
+            paid,
+            pooled,
+            recruited,
+            recruits,
+            split_refusal,
+            times_bought,
+        )
 
         state = self.state
         room, visit = self.visit()
@@ -373,6 +388,8 @@ class Campaign(Struct):
                                                  == "bet" else "a Bet is the Tavern's bet"))
         if chosen.limit is not None and times_bought(state.bought, chosen.id) >= chosen.limit:
             raise CampaignError(f"{chosen.id}: only {chosen.limit} per visit, already used")
+        if command.ally_health is not None and not recruits(chosen):
+            raise BadField("ally_health", f"{chosen.id} recruits no ally")
         cost = _price(chosen, command.price)
         target = _target(chosen, command, state)
         if chosen.effect != "bet":
@@ -390,8 +407,11 @@ class Campaign(Struct):
             step: Buy = self._bet(replace(command, hero=target, payers=shares, price=cost,
                                           room=room.id), visit, heroes, asker, table, notes)
         else:
+            after = bought(heroes, chosen, target)
+            if recruits(chosen) and target is not None:  # the Inn's ally, with its health
+                after = recruited(after, target, recruits(chosen), command.ally_health)
             step = replace(command, hero=target, payers=shares, price=cost, room=room.id,
-                           heroes=tuple(bought(heroes, chosen, target).values()))
+                           heroes=tuple(after.values()))
         self._log(step)
         return Bought(step, chosen, self.state, tuple(notes))
 

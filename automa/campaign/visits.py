@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from automa.campaign.commands import POOL_SETTING, FieldConflict
 from automa.campaign.log import CampaignError
-from automa.campaign.model import HeroBoard
+from automa.campaign.model import AllyBoard, HeroBoard
 from automa.model.campaigns import EFFECT, Offer, Visit
 from automa.rules.rulings import RulingKey, cite, option
 
@@ -27,6 +27,10 @@ def _changed(board: HeroBoard, effect: str, over: bool) -> HeroBoard:
         value = now + (int(amount) if sign == "+" else -int(amount))
     if field == "health" and not over:
         value = min(value, max(now, board.starting_health))
+    if field == "health" and amount == "full":  # "full heal for a hero (and their ally)"
+        board = replace(board, ally_boards=tuple(
+            replace(a, health=max(a.health, a.starting_health)) if a.alive else a
+            for a in board.ally_boards))
     return replace(board, **{field: max(value, 0)})
 
 
@@ -109,3 +113,37 @@ def needs_target(offer: Offer) -> bool:
 def times_bought(bought_so_far: Iterable[str], offer_id: str) -> int:
     """How many times the offer was bought at this visit (the offers bought, in order)."""
     return sum(1 for offer in bought_so_far if offer == offer_id)
+
+
+def recruits(offer: Offer) -> int:
+    """How many allies the offer recruits (the Amaranth Inn's `allies+1`)."""
+    match = EFFECT.match(offer.effect)
+    if match is None or match["field"] != "allies" or match["sign"] != "+":
+        return 0
+    return int(match["amount"]) if match["amount"] != "full" else 0
+
+
+def ally_id(board: HeroBoard, taken: Iterable[str]) -> str:
+    """A new ally's piece id: HERO-ally, then HERO-ally-2, ... (an id no piece has yet)."""
+    used = set(taken) | {a.id for a in board.ally_boards}
+    number = 1
+    while (name := f"{board.id}-ally" + (f"-{number}" if number > 1 else "")) in used:
+        number += 1
+    return name
+
+
+def recruited(heroes: Mapping[str, HeroBoard], hero: str, count: int, health: int | None
+              ) -> dict[str, HeroBoard]:
+    """The boards with `count` allies recruited for `hero` (the count already on the board):
+    each ally "drawing a random unused Hero Portrait", with that portrait's health (`health`;
+    None: the hero's own starting health)."""
+    boards = dict(heroes)
+    board = boards[hero]
+    if health is not None and health < 1:
+        raise FieldConflict("ally_health", f"an ally's health is 1 or more, not {health}")
+    for _ in range(count):
+        ally = AllyBoard(ally_id(board, boards), hero, health or board.starting_health,
+                         health or board.starting_health)
+        board = replace(board, ally_boards=(*board.ally_boards, ally))
+    boards[hero] = board
+    return boards

@@ -27,6 +27,9 @@ from automa.model.modes import DICE_WORDS, DiceMode
                    "in a campaign begun with --visit-pool pooled, where the room allows it.")
 @click.option("--price", type=click.IntRange(0, 99), default=None,
               help="The price printed on the card bought (an Item card at the Merchant).")
+@click.option("--ally-health", type=click.IntRange(1, 99), default=None,
+              help="The Amaranth Inn's ally: the health on the Hero Portrait drawn (default: "
+                   "the hero's own starting health).")
 @click.option("--reward", default=None, help="The Tavern: the reward taken (a lower one may be "
                                              "taken instead).")
 @click.option("--drawn", default=None, metavar="A,B,C",
@@ -41,7 +44,8 @@ from automa.model.modes import DICE_WORDS, DiceMode
 @click.pass_context
 @reports_errors
 def campaign_visit(ctx: click.Context, offer: str | None, folder: Path, target: str | None,
-                   pay: str | None, price: int | None, reward: str | None, drawn: str | None,
+                   pay: str | None, price: int | None, ally_health: int | None,
+                   reward: str | None, drawn: str | None,
                    bag: str | None, dice: str, ask: bool, as_json: bool) -> None:
     """At a special room: without OFFER, what can be bought and at what price; with OFFER, buy
     it (recorded on the heroes' boards; `automa campaign undo` takes it back).
@@ -52,6 +56,7 @@ def campaign_visit(ctx: click.Context, offer: str | None, folder: Path, target: 
       automa campaign visit heal --for elf --session evening
       automa campaign visit map --pay dwarf --session evening
       automa campaign visit bet --pay dwarf --for elf --session evening
+      automa campaign visit ally --for elf --ally-health 6 --session evening
     """
     from automa.campaign.asking import TableAnswers
     from automa.campaign.commands import Bet, Buy
@@ -71,13 +76,15 @@ def campaign_visit(ctx: click.Context, offer: str | None, folder: Path, target: 
     chosen = visit.offer(offer, campaign.state.settings)
     payers = options.shares(pay)
     command: Buy
+    if ally_health is not None and chosen is not None and chosen.effect == "bet":
+        raise InputError("--ally-health is for recruiting an ally")
     if chosen is not None and chosen.effect == "bet":
         command = Bet(offer, target, payers, price,
                       drawn=None if drawn is None else options.drawn(drawn), reward=reward)
     elif reward is not None or drawn is not None:
         raise InputError("--reward and --drawn are for the Tavern's bet")
     else:
-        command = Buy(offer, target, payers, price)
+        command = Buy(offer, target, payers, price, ally_health=ally_health)
     table = TableAnswers(DiceMode(dice),
                          bag=None if bag is None else options.bag(bag))
     with in_option_words():

@@ -93,6 +93,7 @@ class Piece(Struct, frozen=True):
     part_of: str | None = None  # e.g. Ulom's claw: targeted as part of Ulom
     colour: Colour | None = None  # Yilleph's pieces: the side face up (white: invulnerable)
     used: tuple[str, ...] = ()  # a hero's cards used in this room: "elven-arrow (room)"
+    serves: str | None = None  # an ally's hero: its kill gold is theirs (a campaign's ally)
 
     @property
     def label(self) -> str:

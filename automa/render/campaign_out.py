@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from automa.campaign.commands import Bet, Buy, EndRoom, EnterRoom, Step, boards_json
-from automa.campaign.model import CampaignState, room_states
+from automa.campaign.model import CampaignState, HeroBoard, room_states
 from automa.model.campaigns import LAIR, LAIR_NAME
 from automa.rules.battle_end import is_elani
 from automa.rules.rulings import RulingKey, cite, key_of, ruling
@@ -96,7 +96,7 @@ def status_text(state: CampaignState) -> str:
     lines.append("Heroes:")
     for hero, b in state.heroes.items():
         fate = "" if b.alive else "  (dead)"
-        extra = (f", allies {b.allies}" if b.allies else "") + (
+        extra = (f", {allies_text(b)}" if b.allies or b.ally_boards else "") + (
             f", used this game: {', '.join(b.used)}" if b.used else "")
         lines.append(f"  {hero}: health {b.health}/{b.starting_health}, gold {b.gold}, "
                      f"poison {b.poison}, items {b.items}, spells {b.spells}{extra}{fate}")
@@ -354,7 +354,7 @@ def bought_text(bought: Bought) -> str:
                         *(bought.state.heroes if every else ())}):
         b = bought.state.heroes[hero]
         lines.append(f"  {hero}: health {b.health}/{b.starting_health}, gold {b.gold}, "
-                     f"poison {b.poison}, items {b.items}, allies {b.allies}"
+                     f"poison {b.poison}, items {b.items}, {allies_text(b)}"
                      + ("" if b.alive else "  (dead)"))
     return "\n".join(lines)
 
@@ -404,3 +404,9 @@ def log_text(steps: Sequence[Step], undone: set[int]) -> str:
                      + (" (undone)" if number - 1 in undone else "")
                      for number, step in enumerate(steps, start=1))
 
+
+def allies_text(board: HeroBoard) -> str:
+    """"allies 1 (elf-ally 6/8)": the count on the board, and each recruited ally's health."""
+    each = ", ".join(f"{a.id} {a.health}/{a.starting_health}" + ("" if a.alive else " dead")
+                     for a in board.ally_boards)
+    return f"allies {board.allies}" + (f" ({each})" if each else "")

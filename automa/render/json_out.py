@@ -29,6 +29,8 @@ def piece_json(piece: Piece) -> dict[str, Any]:
         data["conditions"] = sorted(piece.conditions)
     if piece.part_of:
         data["part_of"] = piece.part_of
+    if piece.serves:
+        data["serves"] = piece.serves
     if piece.colour is not None:
         data["colour"] = str(piece.colour)
     return data

@@ -138,8 +138,10 @@ def resolution(pieces: Sequence[Piece], out: Mapping[str, str],
             paid.append(f"{hero} is a familiar: the monsters it {did} earn nothing")
             continue
         if earner.kind != Kind.HERO:  # an ally (a mount, an assistant) earns for its hero
+            serves = f"{earner.serves}, the hero it serves" if earner.serves else (
+                "the hero it serves")
             paid.append(f"{hero} earns no gold itself: the {earned} gold for the monsters it "
-                        f"{did} go to the hero it serves")
+                        f"{did} go to {serves}")
             continue
         bonus = elani_bonus(hero, earner.name, sum(k not in frozen_by for k in killed))
         thief = f", {bonus} of it Elani the Thief's +1 a kill" if bonus else ""

@@ -215,6 +215,7 @@ def _pieces(top: Record, catalog: Catalog, playmat: Playmat) -> tuple[Piece, ...
         pieces.append(piece)
     for piece in pieces:
         _check_part(top.file, piece, pieces)
+        _check_serves(top.file, piece, pieces)
         _check_on_top(top.file, piece, pieces, table)
     return tuple(pieces)
 
@@ -245,6 +246,19 @@ def _check_on_top(file: str, piece: Piece, pieces: list[Piece], table: TableGeom
 
 def _blank_text(value: object) -> bool:
     return isinstance(value, str) and blank(value)
+
+
+def _check_serves(file: str, piece: Piece, pieces: list[Piece]) -> None:
+    """`serves` (an ally's hero, who takes its kill gold) names a hero piece."""
+    if piece.serves is None:
+        return
+    if piece.kind != Kind.ALLY:
+        problem = "only an ally serves a hero"
+    elif not any(p.id == piece.serves and p.kind == Kind.HERO for p in pieces):
+        problem = f"no hero {piece.serves!r}"
+    else:
+        return
+    raise ScenarioError(file, f"piece {piece.id}", "serves", problem)
 
 
 def _check_part(file: str, piece: Piece, pieces: list[Piece]) -> None:
@@ -330,6 +344,7 @@ def _piece(rec: Record, catalog: Catalog) -> Piece:
         flying=rec.boolean("flying", False),
         invulnerable=invulnerable,
         part_of=rec.optional_string("part_of"),
+        serves=rec.optional_string("serves"),
         colour=colour,
     )
 

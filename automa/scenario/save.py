@@ -69,6 +69,8 @@ def _piece_lines(piece: Piece) -> list[str]:
         lines.append("invulnerable = true")
     if piece.part_of:
         lines.append(f"part_of = {_s(piece.part_of)}")
+    if piece.serves:
+        lines.append(f"serves = {_s(piece.serves)}")
     if piece.conditions:
         lines.append(f"conditions = {_list([_s(c) for c in sorted(piece.conditions)])}")
     return lines
