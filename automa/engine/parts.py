@@ -8,14 +8,12 @@ part back beside its owner when a hit separates them.
 
 from __future__ import annotations
 
-import math
-
 from msgspec.structs import replace
 
 from automa.engine.battle import OFF_TABLE, Battle, StepLog, Table
 from automa.engine.riders import note_left
 from automa.engine.steps import MoveStep, NoteStep
-from automa.geometry.moves import nearest_legal_spot, overlap_with
+from automa.geometry.moves import overlap_with, spot_beside
 from automa.geometry.sight import Sighting, look_around
 from automa.geometry.table import PLACEMENT_TOLERANCE, TableGeometry, edge_distance
 from automa.model.pieces import Condition, Piece
@@ -183,9 +181,5 @@ def keep_together(table: Table, before: Battle, battle: Battle, log: StepLog,
 def _beside(geometry: TableGeometry, battle: Battle, owner: Piece, part: Piece) -> Vec:
     """Where a part is put back by its owner: PUT_BACK_GAP from the owner's edge on the side
     where the part lies, or the nearest free spot within 2.5 cm of the owner."""
-    dx, dy = part.at[0] - owner.at[0], part.at[1] - owner.at[1]
-    norm = math.hypot(dx, dy) or 1.0
-    reach = owner.radius + part.radius + PUT_BACK_GAP
-    desired = (owner.at[0] + dx / norm * reach, owner.at[1] + dy / norm * reach)
-    return nearest_legal_spot(geometry, battle.on_table(), part, desired,
-                              within=(owner.at, owner.radius + part.radius + TOGETHER))
+    toward = (part.at[0] - owner.at[0], part.at[1] - owner.at[1])
+    return spot_beside(geometry, battle.on_table(), owner, part, toward, PUT_BACK_GAP, TOGETHER)

@@ -24,11 +24,18 @@ Vec = tuple[float, float]
 def stack_mover(battle: Battle, piece: Piece) -> tuple[Piece, Sequence[Piece]]:
     """The disc `piece` moves as, and the pieces on the mat it must keep off: a piece stacked
     with another moves as the wider of the two, through nothing but each other."""
+    disc, others, _ = stack_of(battle, piece)
+    return disc, others
+
+
+def stack_of(battle: Battle, piece: Piece) -> tuple[Piece, Sequence[Piece], Piece | None]:
+    """`stack_mover`'s disc and pieces to keep off, and the piece stacked with `piece` (None:
+    it stands alone)."""
     on_table = battle.on_table()
     partner = stacked_with(piece, on_table)
     if partner is None:
-        return piece, on_table
-    return stack_disc(piece, partner), [p for p in on_table if p.id != partner.id]
+        return piece, on_table, None
+    return stack_disc(piece, partner), [p for p in on_table if p.id != partner.id], partner
 
 
 def carried(piece: Piece, partner: Piece, end: Vec) -> Vec:

@@ -15,7 +15,7 @@ from automa.catalog.load import Catalog
 from automa.catalog.pieces import monster_piece
 from automa.engine.chance import Chance, Outcome
 from automa.errors import RulesError
-from automa.geometry.moves import nearest_legal_spot
+from automa.geometry.moves import nearest_legal_spot, spot_beside
 from automa.geometry.table import TableGeometry, build_table, centre_distance
 from automa.geometry.zones import (
     Spot,
@@ -455,12 +455,11 @@ def _heroic_forces(catalog: Catalog, table: TableGeometry, options: SetupOptions
         hero = next(p for p in pieces if p.id == hero_id)
         familiar = Piece(familiar_id(hero_id), Side.HEROES, Kind.FAMILIAR, hero.at, radius,
                          health, starting_health=health)
-        reach = hero.radius + familiar.radius
-        at = nearest_legal_spot(table, pieces, familiar, (hero.at[0] + reach + FAMILIAR_GAP,
-                                                          hero.at[1]),
-                                within=(hero.at, reach + FAMILIAR_WITHIN))
+        at = spot_beside(table, pieces, hero, familiar, (1.0, 0.0), FAMILIAR_GAP,
+                         FAMILIAR_WITHIN)
         pieces.append(familiar.moved(at))
-        placed.append((pieces[-1], f"within 2.5 cm of {hero_id} (move it with them)"))
+        placed.append((pieces[-1], f"within {FAMILIAR_WITHIN:g} cm of {hero_id} (move it with "
+                                   f"them)"))
     return placed
 
 

@@ -100,6 +100,19 @@ def nearest_legal_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Pie
     return spot
 
 
+
+def spot_beside(table: TableGeometry, pieces: Sequence[Piece], anchor: Piece, piece: Piece,
+                toward: Vec, gap: float, within: float) -> Vec:
+    """Where `piece` goes beside `anchor`: `gap` cm from its edge in the direction `toward`,
+    else the nearest legal spot at most `within` cm from its edge (a familiar, a summoned
+    Antient, a part put back by its owner: each "within 2.5 cm" of its piece)."""
+    dx, dy = toward
+    norm = math.hypot(dx, dy) or 1.0
+    reach = anchor.radius + piece.radius + gap
+    desired = (anchor.at[0] + dx / norm * reach, anchor.at[1] + dy / norm * reach)
+    return nearest_legal_spot(table, pieces, piece, desired,
+                              within=(anchor.at, anchor.radius + piece.radius + within))
+
 def _ring_spot(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, target: Piece,
                desired: Vec, length: float) -> Vec | None:
     """The legal spot touching `target`, within `length` of the mover, closest to `desired`

@@ -27,10 +27,10 @@ from automa.engine.battle import STACKED, Battle, Table
 from automa.engine.chance import Asker, Chance
 from automa.engine.judge import GeometryMode, Judge
 from automa.engine.parts import CARDS, back_from_card
-from automa.engine.riders import carried
+from automa.engine.riders import carried, stack_of
 from automa.engine.turn import TurnProgress, begin_turn, step_turn
 from automa.errors import InputError, RulesError
-from automa.geometry.moves import overlap_with, stack_disc, stacked_with
+from automa.geometry.moves import overlap_with, stacked_with
 from automa.geometry.table import PLACEMENT_TOLERANCE, TableGeometry, build_table
 from automa.model.components import DamageToken
 from automa.model.modes import KrakenTie
@@ -38,6 +38,7 @@ from automa.model.monsters import MonsterSpec
 from automa.model.pieces import Condition, Kind, Piece, Side
 from automa.model.scenario import Bag, Scenario
 from automa.model.shots import ModifierName, Shot, ShotName, parse_shot
+from automa.rules.round import unplayable_antients
 from automa.rules.rulings import RulingKey, cite, option
 from automa.rules.yilleph import flipped, flips
 from automa.session.agreement import (
@@ -171,13 +172,11 @@ def poisoned_to_death(piece: Piece, cards: int) -> bool:
 
 
 def _mover(battle: Battle, piece: Piece) -> tuple[Piece, list[Piece], Piece | None]:
-    """The disc a reported move puts down, the pieces on the mat it must keep off, and the
-    piece stacked with it: a rider and its mount move as one, as the wider of their discs
-    (ruling 72)."""
-    on_table = battle.on_table()
-    partner = stacked_with(piece, on_table)
-    others = [p for p in on_table if p.id != piece.id and (partner is None or p.id != partner.id)]
-    return stack_disc(piece, partner), others, partner
+    """The disc a reported move puts down, the other pieces on the mat it must keep off, and
+    the piece stacked with it: a rider and its mount move as one, as the wider of their discs
+    (ruling 72, `stack_of`)."""
+    disc, near, partner = stack_of(battle, piece)
+    return disc, [p for p in near if p.id != piece.id], partner
 
 
 def resolve_move(battle: Battle, command: Move, geometry: TableGeometry) -> Move:
@@ -945,8 +944,6 @@ def turn_notes(state: SessionState, progress: TurnProgress) -> tuple[str, ...]:
              f"in the AI turn, then passes back ({cite(RulingKey.ANTIENT_TURNS)})"
              for p in progress.battle.pieces
              if (was := state.battle.get(p.id)) is not None and was.side != p.side]
-    from automa.rules.round import unplayable_antients
-
     notes += [f"{p.label} stays with the heroes: its shot sequence is not in our data, so the "
               f"AI cannot play it ({card_hint(p.monster or p.id)})"
               for p in unplayable_antients(progress.battle.pieces)]

@@ -18,7 +18,7 @@ from automa.catalog.load import Catalog
 from automa.catalog.pieces import monster_piece
 from automa.engine.battle import Battle
 from automa.errors import InputError
-from automa.geometry.moves import nearest_legal_spot
+from automa.geometry.moves import spot_beside
 from automa.geometry.table import TableGeometry
 from automa.model.board import PLATINUM
 from automa.model.components import DamageToken
@@ -169,10 +169,8 @@ def summon_spot(battle: Battle, command: Summon, catalog: Catalog,
         return command
     hero = hero_in_play(battle, command.piece)
     piece = summoned_piece(catalog, command.antient, hero.at)
-    reach = hero.radius + piece.radius + SUMMON_GAP
-    desired = (hero.at[0], hero.at[1] + reach)
-    spot = nearest_legal_spot(geometry, battle.on_table(), piece, desired,
-                              within=(hero.at, hero.radius + piece.radius + PLACE_WITHIN))
+    spot = spot_beside(geometry, battle.on_table(), hero, piece, (0.0, 1.0), SUMMON_GAP,
+                       PLACE_WITHIN)
     return replace(command, to=(round(spot[0], 3), round(spot[1], 3)))
 
 
