@@ -64,6 +64,16 @@ class LineReader:
         return matches[state] if state < len(matches) else None
 
     def read(self, prompt: str) -> str:
+        """One line; `clear` clears the screen and the prompt is shown again."""
+        from automa.cli.asker import CLEAR
+
+        line = self._read(prompt)
+        while line.lower() == CLEAR:
+            click.clear()
+            line = self._read(prompt)
+        return line
+
+    def _read(self, prompt: str) -> str:
         if self.tty:
             try:
                 line = input(prompt)
@@ -159,7 +169,6 @@ def _line(session: Session, line: str) -> None:
     """One typed line: a command done, or a question answered; a bad one is said in one line
     and nothing changes."""
     from automa.errors import AutomaError
-    from automa.session.commands import Undo
     from automa.session.state import Phase
     from automa.session.words import Asked, NotNow, UnknownWord, parse_line
 
@@ -177,8 +186,7 @@ def _line(session: Session, line: str) -> None:
         click.echo(f"  unknown command {unknown.word!r} here; {where}")
         return
     except _AbandonedForUndo:
-        click.echo("  the command under way is abandoned (nothing of it was logged)")
-        _line(session, Undo.TYPE)
+        click.echo(ABANDONED.format(what="command"))
         return
     except AutomaError as error:
         click.echo(f"  {error}")
@@ -190,7 +198,12 @@ def _line(session: Session, line: str) -> None:
 
 
 class _AbandonedForUndo(Exception):
-    """`undo` at a question: the command under way is dropped and the last input undone."""
+    """`undo` at a question: the command under way is dropped, its answers with it; nothing
+    logged before it is undone."""
+
+
+ABANDONED = ("  the {what} under way is abandoned: its answers are taken back, nothing of it "
+             "was logged (`undo` again takes back the input before it)")
 
 
 def _do(session: Session, command: Command) -> Applied:
@@ -218,7 +231,7 @@ def _answer(session: Session, asked: Asked) -> None:
 
 def _activate(session: Session) -> None:
     """One AI activation. `back` at a question runs it again with the answers so far minus the
-    last; `undo` abandons it and undoes the last logged input; nothing half-done is logged."""
+    last; `undo` abandons it, its answers with it; nothing half-done is logged."""
     from automa.engine.judge import GeometryMode
     from automa.render.session_out import latest_activation_text
     from automa.session.commands import NextActivation
@@ -226,8 +239,7 @@ def _activate(session: Session) -> None:
     try:
         applied = _do(session, NextActivation())
     except _AbandonedForUndo:
-        click.echo("  the activation under way is abandoned (nothing of it was logged)")
-        _line(session, "undo")
+        click.echo(ABANDONED.format(what="activation"))
         return
     except Quit:
         click.echo("  the activation under way is abandoned (nothing of it was logged)")
