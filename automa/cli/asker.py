@@ -14,6 +14,7 @@ the answers so far, minus the last, given again.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar
@@ -54,10 +55,8 @@ def on_a_terminal() -> bool:
 def line_editing() -> None:
     """Line editing and history for `input` (readline, loaded once; nothing where the platform
     has none)."""
-    try:
+    with contextlib.suppress(ImportError):
         import readline  # noqa: F401  (loading it is what turns editing on)
-    except ImportError:
-        pass
 
 
 def _read_answer(prompt: str, remember: bool = False) -> str:

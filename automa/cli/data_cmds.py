@@ -73,8 +73,10 @@ def default_folder() -> Path:
 
 def _ask(field: str, catalog: Any, parse: Any, prompt: str = "") -> Any:
     from automa.catalog.cards import prompt_for
+    from automa.cli.asker import CLEAR, line_editing
     from automa.errors import InputError
 
+    line_editing()  # on a terminal: arrows, Ctrl-U, Up for the answers typed before
     while True:
         try:
             text = click.prompt(prompt or prompt_for(field, catalog), default="",
@@ -83,6 +85,9 @@ def _ask(field: str, catalog: Any, parse: Any, prompt: str = "") -> Any:
         except click.Abort:
             raise InputError("the input ended before the card was complete; nothing was "
                              "written") from None
+        if str(text).strip().lower() == CLEAR:
+            click.clear()
+            continue
         try:
             return parse(field, str(text))
         except ValueError as exc:
