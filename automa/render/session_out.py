@@ -40,7 +40,7 @@ from automa.session.commands import (
     UseCard,
 )
 from automa.session.game import Game
-from automa.session.state import Phase, SessionState
+from automa.session.state import Phase, SessionState, in_force
 from automa.session.words import Asked
 
 Antients = Mapping[str, Sequence[tuple[str, bool]]]  # hero -> (Antient, summoned) in order won
@@ -440,3 +440,36 @@ def answer_text(game: Game, asked: Asked) -> str:
         los_lines(game, asked.args[0]) if asked.query == Query.LOS else \
         room_cave_lines(game) if asked.query == Query.CAVE else []
     return "".join(f"{line}\n" for line in lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# What another window did, as `automa play` sees it before its next prompt.
+
+ELSEWHERE = "  elsewhere (the board or another window): "
+
+
+def elsewhere_line(before: Sequence[Command], after: Sequence[Command]) -> str | None:
+    """One line saying what was added to the log since this window last read it (`before`:
+    the inputs it knew; `after`: the log now, without this window's own input), each input as
+    `automa log` names it and an undo or redo with what it took back or put back; None when
+    nothing was added. A log rewritten under the window (mended, rolled back by hand) is said
+    so."""
+    if list(after[:len(before)]) != list(before):
+        done = len(in_force(list(after))[0])
+        return f"{ELSEWHERE}the log was rewritten; {done} inputs are in force now"
+    new = after[len(before):]
+    if not new:
+        return None
+    said = [_as_seen(command, after[:len(before) + index])
+            for index, command in enumerate(new)]
+    return ELSEWHERE + "; ".join(said)
+
+
+def _as_seen(command: Command, earlier: Sequence[Command]) -> str:
+    """An input as `automa log` names it; a marker with the input it took back or put back."""
+    if isinstance(command, Undo | Redo):
+        done, undone = in_force(list(earlier))
+        taken = (done if isinstance(command, Undo) else undone)[-1:] or [None]
+        verb = "undone" if isinstance(command, Undo) else "redone"
+        return f"{verb}: {describe_command(taken[0]) if taken[0] is not None else 'nothing'}"
+    return describe_command(command)
