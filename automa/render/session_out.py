@@ -222,7 +222,8 @@ def latest_activation_text(state: SessionState, coordinates: bool) -> str:
             break
         number += 1
     lines = activation_lines(number, activation, names, pieces,
-                             state.scenario.settings.los_blocked, coordinates=coordinates)
+                             state.scenario.settings.los_blocked, coordinates=coordinates,
+                             fixes=True)
     if state.phase == Phase.HEROES:
         lines.append(f"The AI turn is over. Round {state.round}: the heroes' turn.")
     return "\n".join(lines)
