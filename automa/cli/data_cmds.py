@@ -203,13 +203,15 @@ def data_card(ctx: click.Context, /, record_id: str, local_dir: Path | None, pro
                    f"(--all asks them again)")
         return
     values: dict[str, Any] = {}
+    problems: list[str] = []
     for field, answer in given.items():
         try:
             values[field] = ([parse_answer(field, a, catalog) for a in answer]
                              if isinstance(answer, list) else parse_answer(field, answer, catalog))
         except ValueError as exc:
-            option = "--sequence" if field == "sequences" else f"--{field}"
-            raise InputError(f"{option}: {exc}") from None
+            problems.append(f"{'--sequence' if field == 'sequences' else f'--{field}'}: {exc}")
+    if problems:  # every option's typo at once, not one per run
+        raise InputError("; ".join(problems))
     missing = [f for f in fields if f not in values]
     if missing and not (ask or sys.stdin.isatty()):
         flags = ", ".join("--sequence" if f == "sequences" else f"--{f}" for f in missing)
