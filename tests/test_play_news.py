@@ -99,7 +99,12 @@ def test_a_second_play_waits_for_the_first_ones_activation(tmp_path: Path) -> No
             first.keys("Enter")
             first.wait_line(TOKEN)
             second.keys("status", "Enter")  # it looks before its next prompt
-            second.wait_for(WAITING.split(":")[0] + ": waiting")
+            for _ in range(300):
+                if second.screen().count(WAITING) == 2:
+                    break
+                time.sleep(0.1)
+            assert second.screen().count(WAITING) == 2, second.screen()
+            assert second.screen().rstrip().endswith("everything is saved)")  # waiting now
             second.keys("C-c")
             shown = second.wait_for("Every input so far is saved")
             assert "Traceback" not in shown

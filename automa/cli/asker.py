@@ -71,7 +71,7 @@ def _read_answer(prompt: str, remember: bool = False) -> str:
         except EOFError:  # Ctrl-D: the input ended (Ctrl-C goes on up as an interruption)
             raise click.Abort from None
         readline = sys.modules.get("readline")
-        if typed and readline is not None and not remember:
+        if typed and readline is not None and (not remember or typed.strip().lower() == CLEAR):
             readline.remove_history_item(readline.get_current_history_length() - 1)
         return typed.strip()
     line = read_plain_line(prompt, err=True)

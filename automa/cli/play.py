@@ -89,10 +89,15 @@ class LineReader:
         return piped
 
     def _remember(self, line: str) -> None:
+        from automa.cli.asker import CLEAR
+
         if self.history is None or not line.strip():
             return
         import readline
 
+        if line.strip().lower() == CLEAR:  # Up recalls commands, not `clear`
+            readline.remove_history_item(readline.get_current_history_length() - 1)
+            return
         with contextlib.suppress(OSError):
             readline.append_history_file(1, str(self.history))
 
