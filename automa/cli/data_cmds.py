@@ -203,15 +203,15 @@ def data_card(ctx: click.Context, /, record_id: str, local_dir: Path | None, pro
                    f"(--all asks them again)")
         return
     values: dict[str, Any] = {}
-    problems: list[str] = []
+    wrong: list[str] = []
     for field, answer in given.items():
         try:
             values[field] = ([parse_answer(field, a, catalog) for a in answer]
                              if isinstance(answer, list) else parse_answer(field, answer, catalog))
         except ValueError as exc:
-            problems.append(f"{'--sequence' if field == 'sequences' else f'--{field}'}: {exc}")
-    if problems:  # every option's typo at once, not one per run
-        raise InputError("; ".join(problems))
+            wrong.append(f"{'--sequence' if field == 'sequences' else f'--{field}'}: {exc}")
+    if wrong:  # every option's typo at once, not one per run
+        raise InputError("; ".join(wrong))
     missing = [f for f in fields if f not in values]
     if missing and not (ask or sys.stdin.isatty()):
         flags = ", ".join("--sequence" if f == "sequences" else f"--{f}" for f in missing)

@@ -470,7 +470,7 @@ def _as_seen(command: Command, earlier: Sequence[Command]) -> str:
     """An input as `automa log` names it; a marker with the input it took back or put back."""
     if isinstance(command, Undo | Redo):
         done, undone = in_force(list(earlier))
-        taken = (done if isinstance(command, Undo) else undone)[-1:] or [None]
+        taken = done if isinstance(command, Undo) else undone
         verb = "undone" if isinstance(command, Undo) else "redone"
-        return f"{verb}: {describe_command(taken[0]) if taken[0] is not None else 'nothing'}"
+        return f"{verb}: {describe_command(taken[-1]) if taken else 'nothing'}"
     return describe_command(command)
