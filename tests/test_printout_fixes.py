@@ -1,7 +1,7 @@
 """The printout at the table (issue 28 §14): a close call's `!` line says what to type if the
-real ruler or template disagrees, and that command is one `automa play` (and the board's command
-line) accepts on the battle as it stands; a tracked move gives coordinates only beside a rune or
-an obstacle named, where a player with a real mat can use them."""
+real ruler or template says otherwise, and that command is one `automa play` (and the board's
+command line) accepts on the battle as it stands; a tracked move gives coordinates only beside
+a rune or an obstacle named, where a player with a real mat can use them."""
 
 from __future__ import annotations
 
@@ -67,8 +67,8 @@ def test_a_close_call_decision_says_undo_and_undo_takes_the_activation_back(
     calls = _close_calls(printout)
     assert len(calls) == 2  # the line of sight and the Attack template
     for call, tool in zip(calls, ("ruler edge", "template"), strict=True):
-        assert call.endswith(f"if the real {tool} disagrees: `undo`, move the pieces where they "
-                             f"really stand, then Enter to play it again")
+        assert call.endswith(f"if the real {tool} says otherwise: `undo`, move the pieces "
+                             f"where they really stand, then Enter to play it again")
         assert re.findall(r"`([^`]+)`", call) == ["undo"]
     assert parse_line("undo", game.state.phase) == Undo()
     undone = game.do(Undo()).taken

@@ -336,7 +336,7 @@ MOVE_CLOSE_CALL = "of a different result"  # engine/movement.py's words for a mo
 
 def close_call_fixes(activation: Activation, names: Names) -> list[str]:
     """For each close call of the activation, what to type at `automa play` (or the board's
-    command line) if the real ruler or template disagrees: a move that ended near another
+    command line) if the real ruler or template says otherwise: a move that ended near another
     result is put where the real ruler leaves it (`move ID touching ID`, or a gap from the
     piece it touched); a decision taken near its margin is undone, the pieces put where they
     really stand, and the activation played again."""
@@ -359,7 +359,7 @@ def _undo_fix(call: str) -> str:
     """A decision near its margin: undone, the pieces put where they stand, played again."""
     tool = "template" if "template" in call else "ruler edge" if "ruler edge" in call else \
         "ruler"
-    return (f"if the real {tool} disagrees: `undo`, move the pieces where they really stand, "
+    return (f"if the real {tool} says otherwise: `undo`, move the pieces where they really stand, "
             f"then Enter to play it again")
 
 
@@ -405,7 +405,7 @@ def activation_lines(number: int, activation: Activation, names: Names,
                      pieces: Mapping[str, Piece], blocked: bool, explain: bool = False,
                      coordinates: bool = True, fixes: bool = False) -> list[str]:
     """The activation's printout; `fixes`: each close call says the command to type if the
-    real ruler disagrees (a session's printout: `play`, `next`, the board)."""
+    real ruler says otherwise (a session's printout: `play`, `next`, the board)."""
     piece = pieces.get(activation.character)
     title = describe_piece(piece) if piece else activation.label
     lines = _wrap(f"{number}. {title} — {activation.order_reason}", "", "   ")

@@ -89,7 +89,14 @@ def full_names(command: Command, state: SessionState) -> Command:
         return piece_named(name, ids, in_play)
 
     def by(name: str | None) -> str | None:
-        return None if name is None else full(name)
+        """The hero who dealt it: a short form taken; a name that is no piece is left to the
+        command's own check, which names the heroes."""
+        if name is None:
+            return None
+        try:
+            return full(name)
+        except UnknownPiece:
+            return name
 
     match command:
         case Move() | Heal() | Adjust() | Remove() | SetCondition() | ReturnToMat() \
