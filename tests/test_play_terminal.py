@@ -125,5 +125,5 @@ def test_a_campaign_prompt_edits_recalls_and_clears(tmp_path: Path) -> None:
         pane.keys("Up")  # the answer typed before, to mend
         pane.wait_line(f"{asked} sewer-ratt=2")
         pane.keys("BSpace", "BSpace", "BSpace", "BSpace", "t=2", "Enter")
-        pane.wait_for("when the room is over")
+        pane.wait_for("Remembered Glaaoth's monsters (sewer-rat=2)")
     assert "sewer-rat" in (data / "rooms.toml").read_text()

@@ -183,8 +183,8 @@ def _wait_while_busy(session: Session) -> None:
     pid = busy_elsewhere(session.folder)
     if pid is None:
         return
-    click.echo(f"  another window (pid {pid}) is in the middle of an activation on this "
-               f"session: waiting until it is done (Ctrl-C leaves; everything is saved)")
+    click.echo(f"  another window (pid {pid}) is in an activation: waiting until it is done "
+               f"(Ctrl-C leaves)")
     while busy_elsewhere(session.folder) is not None:
         time.sleep(WAIT_POLL)
     click.echo("  the other window is done: going on")
