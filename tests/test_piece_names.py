@@ -22,7 +22,7 @@ from automa.session.names import AmbiguousPiece, UnknownPiece, piece_named
 from automa.session.positions import parse_position, spelled_out
 from automa.session.state import Phase
 from automa.session.words import parse_line
-from tests.conftest import EXAMPLES, OPEN_MAT, logged_inputs, new_session
+from tests.conftest import EXAMPLES, OPEN_MAT, logged_inputs, new_session, play_lines
 
 IDS = ("barbarian", "elf", "sewer-rat-1", "sewer-rat-2", "giant-rat-1", "flame-wraith-1")
 
@@ -201,3 +201,14 @@ def test_the_move_is_logged_with_the_side_taken(game: Game) -> None:
     assert isinstance(done.command, Move)
     assert done.command.words == "touching sewer-rat-2 on its west side"
     assert done.command.to is not None
+
+
+def test_play_says_where_a_move_in_words_put_the_piece(tmp_path: Path) -> None:
+    """As the players said it, with the side `touching` took; coordinates only beside a rune
+    (a real mat has no grid) or when they were typed."""
+    folder = new_session(tmp_path, LINE_UP)
+    out = play_lines(folder, ["move elf touching rat-2", "move elf rune 4", "move elf 30,20",
+                              "quit"])
+    assert "  elf stands touching sewer-rat-2 on its west side\n" in out
+    assert "  elf stands on rune 4 → (10.0, 50.0)\n" in out
+    assert "  elf is at (30.0, 20.0)\n" in out

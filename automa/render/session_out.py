@@ -242,8 +242,7 @@ def applied_lines(applied: Applied, announced: bool = False) -> list[str]:
     command, after = applied.command, applied.after.battle
     notes = [wrapped for note in applied.notes for wrapped in _wrapped(note)]
     if isinstance(command, Move):
-        assert command.to is not None
-        return [f"  {command.piece} is at ({command.to[0]:.1f}, {command.to[1]:.1f})", *notes]
+        return [_moved_to(command), *notes]
     if isinstance(command, Damage | Heal | Adjust):
         piece = after.get(command.piece)
         return [f"  {command.piece}: " + ("out of play" if piece is None else
@@ -278,6 +277,20 @@ def applied_lines(applied: Applied, announced: bool = False) -> list[str]:
     if isinstance(command, Rollback):
         return [f"Rolled back to input {command.keep}"]
     return []
+
+
+def _moved_to(command: Move) -> str:
+    """Where a reported move put the piece: as the players said it (the side `touching` took
+    included), its coordinates only beside a rune or obstacle, or when they typed coordinates."""
+    from automa.render.text import LANDMARK
+
+    assert command.to is not None
+    at = f"({command.to[0]:.1f}, {command.to[1]:.1f})"
+    if command.words is None:
+        return f"  {command.piece} is at {at}"
+    words = clean(command.words)
+    where = f"on {words}" if words.startswith("rune") else words
+    return f"  {command.piece} stands {where}" + (f" → {at}" if LANDMARK.search(words) else "")
 
 
 def notice_lines(notice: Notice) -> list[str]:
