@@ -118,3 +118,26 @@ def test_a_second_play_waits_for_the_first_ones_activation(tmp_path: Path) -> No
         first.wait_for("Everything is saved")
     log = [json.loads(line)["type"] for line in (folder / LOG).read_text().splitlines()[1:]]
     assert log == ["end-heroes-turn", "activation", "end-heroes-turn"]
+
+
+def test_a_write_refused_by_another_windows_activation_keeps_play_going(
+        tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another window's activation begins between play's look at the lock and its write (made
+    to happen here by play not seeing it before the prompt): the write is refused, play says
+    the line was not done and goes on; before, the refusal quit play to the shell."""
+    from click.testing import CliRunner
+
+    from automa.cli import play
+    from automa.cli.main import cli
+    from tests.test_two_writers import _holding, _physical_session
+
+    folder = _physical_session(tmp_path, catalog)
+    before = (folder / LOG).read_bytes()
+    monkeypatch.setattr(play, "_wait_while_busy", lambda session: None)
+    with _holding(folder):
+        result = CliRunner().invoke(cli, ["play", "--session", str(folder)],
+                                    input="gold elf +1\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "'gold elf +1' was not done: type it again if it still holds" in result.output
+    assert "Everything is saved" in result.output
+    assert (folder / LOG).read_bytes() == before
