@@ -8,10 +8,11 @@ a request it refuses raises `ApiError` with the status and one line."""
 
 from __future__ import annotations
 
-import math
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
@@ -33,11 +34,17 @@ from automa.session.commands import (
 from automa.session.log import SessionError
 from automa.session.store import Session
 
+if TYPE_CHECKING:
+    from automa.engine.threat import ThreatMap
+    from automa.session.state import SessionState
+
 Json = dict[str, object]  # a request's body, or a reply's
 Payload = object  # what a reply carries: JSON values
 Result = tuple[int, Payload]
 MAX_TEXT = 400  # characters in one string field (a command line, a position in words)
 STATE_COMMANDS = (EndHeroesTurn, Undo, Redo)  # refused for the battle's state, not their words
+THREAT_MAPS_KEPT = 8  # a map at 0.5 cm on a large mat is a few MB: the board keeps a handful
+ThreatKey = tuple[str, str, float]  # the log's version, the hero, the step
 
 
 class ApiError(Exception):
@@ -56,7 +63,10 @@ class Board(Struct):
     data_dir: Path | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
     _view: tuple[str, Json] | None = None
-    _threats: dict[tuple[str, str, float, tuple[str, ...]], Json] = field(default_factory=dict)
+    # threat maps, newest last, at most THREAT_MAPS_KEPT (a map is the same for any `by`), and
+    # the lock one computation at a time holds (not `lock`: the page's polling goes on)
+    _threats: OrderedDict[ThreatKey, ThreatMap] = field(default_factory=OrderedDict)
+    threat_lock: threading.Lock = field(default_factory=threading.Lock)
     # the question a device was last asked by Next, and the log's version then: other pages
     # show it while the log has not moved (not kept on disk: a question is not an input)
     _asking: tuple[str, str] | None = None
@@ -87,19 +97,23 @@ class Board(Struct):
             self._view = (now, build_view(self.session))
         return {**self._view[1], "campaign": campaign_view(self.session.folder, self.data_dir)}
 
-    def threat(self, hero: str, step: float, by: tuple[str, ...]) -> Json:
-        """A hero's threat map over the battle now, kept until the log changes (only the
-        current version's maps are kept)."""
-        from automa.web.threat import threat_json
-        from automa.web.view import version
+    def threat_map(self, key: ThreatKey, state: SessionState) -> ThreatMap:
+        """The hero's map for the battle in `state` (the log's version `key[0]`): computed
+        once, one computation at a time, the newest THREAT_MAPS_KEPT kept; called without
+        `lock` held, so the page's polling and writes go on while it computes."""
+        from automa.web.threat import compute_map
 
-        now = version(self.session)
-        key = (now, hero, step, by)
-        if key not in self._threats:
-            found = threat_json(self.session, hero, step, by)
-            self._threats = {k: v for k, v in self._threats.items() if k[0] == now}
-            self._threats[key] = {**found, "version": now}
-        return self._threats[key]
+        with self.threat_lock:
+            found = self._threats.get(key)
+            if found is None:
+                _, hero, step = key
+                found = compute_map(state, self.session.catalog, hero, step,
+                                    self.session.geometry)
+                self._threats[key] = found
+                while len(self._threats) > THREAT_MAPS_KEPT:
+                    self._threats.popitem(last=False)
+            self._threats.move_to_end(key)
+            return found
 
 
 # ---------------------------------------------------------------------------------------------
@@ -230,12 +244,18 @@ def get_view(board: Board, body: object) -> Result:
 
 def get_threat(board: Board, body: object) -> Result:
     """A hero's threat map (`?hero=ID&step=CM&by=PIECE`), as `automa threat --json` with the
-    log's version and the colour bands the page shades the squares with."""
-    from automa.web.threat import QueryError, threat_key
+    log's version and the colour bands the page shades the squares with. The session is read
+    under the board's lock; the map is computed outside it (see `Board.threat_map`)."""
+    from automa.web.threat import QueryError, threat_json, threat_key
+    from automa.web.view import version
 
     try:
         hero, step, by = threat_key(body if isinstance(body, dict) else {})
-        return 200, board.threat(hero, step, by)
+        with board.lock:
+            _read_again(board)
+            now, state = version(board.session), board.session.state
+        return 200, {**threat_json(board.threat_map((now, hero, step), state), by),
+                     "version": now}
     except QueryError as error:
         raise ApiError(400, str(error)) from None
 
@@ -294,7 +314,7 @@ def post_move(board: Board, body: object) -> Result:
     if not (isinstance(at, list) and len(at) == 2 and all(
             isinstance(v, int | float) and not isinstance(v, bool) for v in at)):
         raise ApiError(400, f"at: expected [x, y] in cm, got {_shown(at)}")
-    if not all(math.isfinite(v) and abs(v) < 10_000 for v in at):
+    if not all(abs(v) < 10_000 for v in at):  # NaN and an int too big for a float fail too
         raise ApiError(400, "at: expected [x, y] in cm on the mat")
     to = (round(float(at[0]), 3), round(float(at[1]), 3))
     return _acted(board, do(board, Move(piece, to)))
@@ -452,12 +472,17 @@ ENDPOINTS: dict[str, tuple[str, Callable[[Board, object], Result]]] = {
 }
 
 
+UNLOCKED = frozenset({"/api/threat"})  # endpoints that take the board's lock themselves
+
+
 def call(board: Board, path: str, body: object) -> Result:
     """One request to an API path (its method checked by the caller), the session read again
     first so another window's input shows."""
     from automa.web.view import version
 
     method, endpoint = ENDPOINTS[path]
+    if path in UNLOCKED:
+        return endpoint(board, body)
     expected = None
     if method == "POST" and isinstance(body, dict) and "version" in body:
         body = dict(body)
@@ -467,11 +492,17 @@ def call(board: Board, path: str, body: object) -> Result:
                                 f"{_shown(expected)}")
     with board.lock:
         if path != "/api/rollback" or expected is not None:  # a rollback must work on a log
-            try:                                              # that no longer replays
-                board.session.refresh()
-            except SessionError as error:
-                raise ApiError(409, str(error)) from None
+            _read_again(board)                                # that no longer replays
         if expected is not None and expected != version(board.session):
             raise ApiError(409, "the battle changed since the page last read it (another "
                                 "window, or the same request twice); nothing was done")
         return endpoint(board, body)
+
+
+def _read_again(board: Board) -> None:
+    """The session read again (another window may have written); a log that no longer
+    replays is a 409."""
+    try:
+        board.session.refresh()
+    except SessionError as error:
+        raise ApiError(409, str(error)) from None
