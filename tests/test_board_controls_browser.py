@@ -33,6 +33,7 @@ pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium): "
                              "the board's browser tests drive it through Playwright")
 LAPTOP = {"width": 1280, "height": 800}
+TABLET = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}
 TOUCH_PX = 44  # the least width and height of a touch target, CSS px
 SHOTS = os.environ.get("AUTOMA_SHOTS")
@@ -62,7 +63,9 @@ def shot(page: Page, name: str) -> None:
 
 def tap(page: Page, pid: str) -> None:
     """A tap (press and release without moving) on a piece's disc."""
-    box = page.locator(f"#mat g.piece[data-piece='{pid}'] circle").first.bounding_box()
+    disc = page.locator(f"#mat g.piece[data-piece='{pid}'] circle").first
+    disc.scroll_into_view_if_needed()
+    box = disc.bounding_box()
     assert box is not None
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.wait_for_selector(f"#tap-menu[data-piece='{pid}']:not([hidden])")
@@ -154,13 +157,20 @@ def test_a_hit_with_buttons_only_and_physical_dice(browser: Browser, tmp_path: P
 def test_damage_and_heal_by_tapping_a_piece(browser: Browser, tmp_path: Path) -> None:
     folder = new_session(tmp_path, "taps")
     with serving(folder, tmp_path) as url:
-        for viewport, name in ((LAPTOP, "laptop"), (PHONE, "phone")):
+        for viewport, name in ((LAPTOP, "laptop"), (TABLET, "tablet"), (PHONE, "phone")):
             page = open_board(browser, url, viewport)
             view = settled(page, url)
+            assert small_buttons(page, "#hit-buttons button") == [], name
+            page.locator("#hit").scroll_into_view_if_needed()
+            shot(page, f"hit-panel-{name}")
             elf = piece(view, "elf")["health"]
             tap(page, "elf")
             shot(page, f"tap-menu-{name}")
-            assert small_buttons(page, "#tap-menu button") == []
+            assert small_buttons(page, "#tap-menu button") == [], name
+            menu = page.locator("#tap-menu").bounding_box()
+            assert menu is not None and menu["x"] >= 0 and menu["y"] >= 0
+            assert menu["x"] + menu["width"] <= viewport["width"]  # inside the window
+            assert menu["y"] + menu["height"] <= viewport["height"]
             with page.expect_response("**/api/damage"):
                 page.click("#tap-menu button[data-damage='2']")
             view = settled(page, url)
