@@ -48,7 +48,7 @@ def open_board(browser: Browser, url: str, viewport: dict[str, int]) -> Page:
     page.on("console", lambda m: failures.append(m.text) if m.type == "error" else None)
     page.goto(url)
     page.wait_for_selector("#mat svg g.piece")
-    page.wait_for_selector("#hit-buttons button[data-shot]")
+    page.wait_for_selector("#hit-buttons button[data-shot]", state="attached")
     return page
 
 
@@ -280,3 +280,24 @@ def check_blockers(page: Page, view: dict[str, Any]) -> None:
         words = page.inner_text(f"#odds-sight li[data-target='{sighting['target']}']")
         assert ("does not see" in words) != sighting["visible"], words
         assert all(obstacle in words for obstacle in sighting["blockers"]), words
+
+
+def test_a_watching_page_offers_no_hit_and_no_tap_menu(browser: Browser, tmp_path: Path) -> None:
+    """A page that only watches (?watch, or another machine) shows neither the hit's buttons
+    nor a tapped piece's menu: it cannot write. The odds, read-only, it may show."""
+    folder = new_session(tmp_path, "watching")
+    with serving(folder, tmp_path) as url:
+        page = open_board(browser, url + "?watch", LAPTOP)
+        settled(page, url)
+        page.wait_for_selector("body[data-readonly]", state="attached")
+        assert page.locator("#hit").is_hidden()
+        disc = page.locator("#mat g.piece[data-piece='elf'] circle").first
+        box = disc.bounding_box()
+        assert box is not None
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_timeout(300)
+        assert page.locator("#tap-menu:not([hidden])").count() == 0
+        page.click("#odds-switch")
+        page.wait_for_selector("#odds-body table")
+        check_odds(page, api(url))
+        assert FAILURES[id(page)] == []
