@@ -18,7 +18,7 @@ from msgspec import Struct, field
 
 from automa.errors import InputError, RulesError
 from automa.model.pieces import CONDITIONS, Condition
-from automa.session.apply import Applied
+from automa.session.apply import Applied, NumberAsked
 from automa.session.commands import (
     Command,
     Damage,
@@ -342,12 +342,11 @@ def post_condition(board: Board, body: object) -> Result:
     return _acted(board, do(board, SetCondition(piece, Condition(name), _flag(fields, "on"))))
 
 
-def post_hit(board: Board, body: object) -> Result:
-    """`play`'s `hit`: the numbers it asks (the Poison card drawn, 1-9, then in physical mode
-    a D12 per target of a Portal Trap) are the `dice`, in that order."""
-    from automa.session.apply import hit_questions
+HIT_FIELDS = ("by", "trilithon")  # a hit's optional fields, besides its dice
 
-    fields = _fields(body, ("targets", "shot"), ("by", "trilithon", "dice"))
+
+def _hit(board: Board, fields: Json) -> Hit:
+    """The hit a body names (`targets`, `shot`, `by`, `trilithon`), each field checked."""
     targets = fields["targets"]
     if not isinstance(targets, list) or not targets or len(targets) > 50:
         raise ApiError(400, f"targets: expected a list of piece ids, got {_shown(targets)}")
@@ -355,7 +354,33 @@ def post_hit(board: Board, body: object) -> Result:
     shot = _word(fields, "shot").lower()
     by = _word(fields, "by") if "by" in fields else None
     trilithon = "trilithon" in fields and _flag(fields, "trilithon")
-    command = Hit(ids, shot, by, trilithon)
+    return Hit(ids, shot, by, trilithon)
+
+
+def _asked_json(question: NumberAsked) -> Json:
+    return {"name": question.name, "prompt": question.prompt, "low": question.low,
+            "high": question.high,
+            "options": [str(n) for n in range(question.low, question.high + 1)]}
+
+
+def post_hit_questions(board: Board, body: object) -> Result:
+    """What `play`'s `hit` would ask the table for this hit, in order (the Poison card drawn,
+    then in physical mode a D12 per target of a Portal Trap): the `dice` POST /api/hit takes.
+    Nothing is logged."""
+    from automa.session.apply import hit_questions
+
+    command = _hit(board, _fields(body, ("targets", "shot"), HIT_FIELDS))
+    asked = hit_questions(command, board.session.physical)
+    return 200, {"questions": [_asked_json(q) for q in asked]}
+
+
+def post_hit(board: Board, body: object) -> Result:
+    """`play`'s `hit`: the numbers it asks (the Poison card drawn, 1-9, then in physical mode
+    a D12 per target of a Portal Trap) are the `dice`, in that order."""
+    from automa.session.apply import hit_questions
+
+    fields = _fields(body, ("targets", "shot"), (*HIT_FIELDS, "dice"))
+    command = _hit(board, fields)
     asked = hit_questions(command, board.session.physical)
     dice = fields.get("dice", [])
     if not isinstance(dice, list) or not all(
@@ -463,6 +488,7 @@ ENDPOINTS: dict[str, tuple[str, Callable[[Board, object], Result]]] = {
     "/api/heal": (POST, post_heal),
     "/api/condition": (POST, post_condition),
     "/api/hit": (POST, post_hit),
+    "/api/hit-questions": (POST, post_hit_questions),
     "/api/command": (POST, post_command),
     "/api/done": (POST, post_done),
     "/api/undo": (POST, post_undo),
