@@ -90,7 +90,7 @@ from automa.session.commands import (
     UseCard,
 )
 from automa.session.hero_turn import acted, in_the_cave, sent_away, this_turn
-from automa.session.positions import coordinates, parse_position
+from automa.session.positions import coordinates, named_piece, parse_position
 from automa.session.snapshot import standing_from
 from automa.session.state import (
     Phase,
@@ -179,8 +179,10 @@ def _mover(battle: Battle, piece: Piece) -> tuple[Piece, list[Piece], Piece | No
     return disc, [p for p in near if p.id != piece.id], partner
 
 
-def resolve_move(battle: Battle, command: Move, geometry: TableGeometry) -> Move:
-    """A move given in table words, with the place they name worked out (to the mm)."""
+def resolve_move(battle: Battle, command: Move, geometry: TableGeometry,
+                 asked: bool = False) -> Move:
+    """A move given in table words, with the place they name worked out (to the mm); `asked`:
+    asked geometry (session/positions.py `parse_position`)."""
     if command.words is None or command.to is not None:
         if command.to is None:
             raise InputError("a move needs a place: coordinates or table words")
@@ -188,7 +190,7 @@ def resolve_move(battle: Battle, command: Move, geometry: TableGeometry) -> Move
     piece = _piece(battle, command.piece)
     mover, others, partner = _mover(battle, piece)
     try:
-        at = parse_position(command.words, geometry, others, mover)
+        at = parse_position(command.words, geometry, others, mover, asked)
     except InputError as error:
         if partner is None:
             raise
@@ -198,16 +200,20 @@ def resolve_move(battle: Battle, command: Move, geometry: TableGeometry) -> Move
     return Move(command.piece, (round(at[0], 3), round(at[1], 3)), words)
 
 
-def apply_move(battle: Battle, command: Move, geometry: TableGeometry
+def apply_move(battle: Battle, command: Move, geometry: TableGeometry, asked: bool = False
                ) -> tuple[Battle, list[str]]:
     """The piece where the players say it stands; the piece stacked with it (a rider's mount,
-    a mount's rider) goes along, the same way and as far."""
+    a mount's rider) goes along, the same way and as far. `asked` (asked geometry): the other
+    pieces' model spots are no measurements, so only the mat's edge and obstacles are checked,
+    and nothing for a place given beside a piece (positions.py `parse_position`)."""
     piece = _piece(battle, command.piece)
     if command.to is None:
         raise InputError("a move needs a place: coordinates or table words")
     at = command.to
     mover, others, partner = _mover(battle, piece)
-    clash = overlap_with(geometry, others, mover, at, PLACEMENT_TOLERANCE)
+    beside = asked and command.words is not None and named_piece(command.words) is not None
+    clash = None if beside else overlap_with(geometry, [] if asked else others, mover, at,
+                                             PLACEMENT_TOLERANCE)
     with_partner = f" with {partner.id}" if partner is not None else ""
     if clash == "the mat edge":
         raise InputError(f"({at[0]:.1f}, {at[1]:.1f}) puts {piece.id}{with_partner} off the mat")
@@ -894,8 +900,9 @@ def apply_command(state: SessionState, command: Command, setting: Setting,
                        turn_notes(state, progress))
     notes: list[str] = []
     if isinstance(command, Move):
-        command = resolve_move(battle, command, setting.geometry)
-        battle, lines = apply_move(battle, command, setting.geometry)
+        asked = setting.geometry_mode == GeometryMode.ASKED
+        command = resolve_move(battle, command, setting.geometry, asked)
+        battle, lines = apply_move(battle, command, setting.geometry, asked)
         notes.extend(lines)
     elif isinstance(command, Damage):
         if not replaying:
