@@ -132,11 +132,11 @@ def next_(ctx: click.Context, folder: Path, as_json: bool) -> None:
         else:
             click.echo("No AI character can act: the room is cleared.")
         return
+    asked = session.geometry_mode == GeometryMode.ASKED
     if as_json:
-        emit_json(activation_json(activation))
+        emit_json(activation_json(activation, asked=asked))
         return
-    click.echo(latest_activation_text(session.state,
-                                      session.geometry_mode != GeometryMode.ASKED))
+    click.echo(latest_activation_text(session.state, not asked))
 
 
 def _marker(ctx: click.Context, folder: Path, verb: str, as_json: bool) -> None:
@@ -394,7 +394,9 @@ def replay(ctx: click.Context, recorded: Path, upto: int | None, auto: bool, as_
         click.echo(f"Wrote {html}: open it in a browser (it needs no network)")
         return
     if as_json:
-        emit_json([activation_json(s.activation) for s in steps if s.activation is not None])
+        asked = session.geometry_mode == GeometryMode.ASKED
+        emit_json([activation_json(s.activation, asked=asked) for s in steps
+                   if s.activation is not None])
         return
     coordinates = session.geometry_mode != GeometryMode.ASKED
     interactive = not auto and sys.stdin.isatty()

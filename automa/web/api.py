@@ -242,6 +242,7 @@ def get_threat(board: Board, body: object) -> Result:
 
 def post_next(board: Board, body: object) -> Result:
     """One AI activation, exactly as `automa next --json`; or the next question it needs."""
+    from automa.engine.judge import GeometryMode
     from automa.render.json_out import activation_json
     from automa.session.apply import NotThisTurn
     from automa.web.questions import (
@@ -280,7 +281,8 @@ def post_next(board: Board, body: object) -> Result:
     except InputError as error:
         raise ApiError(400, str(error)) from None
     activation = applied.activation
-    return 200, None if activation is None else activation_json(activation)
+    asked = session.geometry_mode == GeometryMode.ASKED
+    return 200, None if activation is None else activation_json(activation, asked=asked)
 
 
 def post_move(board: Board, body: object) -> Result:
