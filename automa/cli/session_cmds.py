@@ -88,17 +88,29 @@ def new(ctx: click.Context, scenario: Path, folder: Path, seed: int | None, dice
     Example:
       automa new battle.toml --session my-battle && automa play --session my-battle
     """
+    import textwrap
+
     from automa.engine.judge import GeometryMode
+    from automa.render.markers import marker_words, markers, markers_line
+    from automa.render.text import WIDTH
     from automa.session.store import Session
 
     session = Session.create(folder, scenario, _catalog(ctx), seed, DiceMode(dice),
                              GeometryMode(geometry))
+    pieces = session.state.battle.pieces
+    numbered = markers(pieces)
     if as_json:
         emit_json({"session": str(folder), "round": session.state.round, "dice": dice,
-                   "geometry": geometry, "seed": session.seed})
+                   "geometry": geometry, "seed": session.seed, "markers": numbered})
         return
     click.echo(f"Session {folder}: round {session.state.round}, {dice} dice, {geometry} "
                f"geometry, seed {session.seed}. Next: automa play --session {folder}")
+    marked = [p for p in pieces if p.id in numbered]
+    if marked:
+        click.echo(textwrap.fill(markers_line(marked[0], numbered[marked[0].id], placing=False),
+                                 WIDTH))
+        click.echo("\n".join(f"  {marker_words(p, numbered[p.id])}, the one at "
+                             f"({p.at[0]:.1f}, {p.at[1]:.1f})" for p in marked))
 
 
 @cli.command("next")
