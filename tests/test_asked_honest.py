@@ -204,3 +204,13 @@ def test_tracked_geometry_still_checks_a_place_beside_a_piece(tmp_path: Path,
     session = Session.create(tmp_path / "tracked", DEMO, catalog, 3, "virtual", "tracked")
     with pytest.raises(InputError, match="puts elf on obstacle C"):
         session.do(Move("elf", words="2 cm north of barbarian"))
+
+
+def test_no_threat_map_is_drawn_from_guessed_places(asked: tuple[Session, list[str]]) -> None:
+    """The board's threat map places the hero on every square against the AI pieces where
+    they stand: with pieces nobody measured it would rest on the model's guesses."""
+    from automa.web.threat import QueryError, threat_json
+
+    session, _ = asked
+    with pytest.raises(QueryError, match="nobody measured where .*rat-1"):
+        threat_json(session, "wizard", 5.0, ())

@@ -47,11 +47,17 @@ def threat_key(query: dict[str, list[str]]) -> tuple[str, float, tuple[str, ...]
 def threat_json(session: Session, hero: str, step: float, by: tuple[str, ...]) -> dict[str, Any]:
     """The map as `automa threat --json` gives it, for the session's battle now, with each
     square's expected number of AI pieces, its band on the legend's scale and the legend.
-    An engine refusal (no such hero, a bad step, `by` not an AI piece) is a QueryError."""
+    An engine refusal (no such hero, a bad step, `by` not an AI piece) is a QueryError; so is
+    a map over pieces whose place nobody measured (asked geometry: it would rest on guesses)."""
     from automa.engine.threat import threat_map
+    from automa.render.measured import unmeasured_now
     from automa.render.threat_svg import OPACITY, band_text, levels
 
     state = session.state
+    unknown = sorted(set(unmeasured_now(session)) - {hero})  # asked geometry: guesses only
+    if unknown:
+        raise QueryError(f"asked geometry: nobody measured where {', '.join(unknown)} "
+                         f"stand(s), so no map can be drawn from them; report each with move")
     try:
         found = threat_map((state.scenario, state.battle), session.catalog, hero, step,
                            session.geometry)
