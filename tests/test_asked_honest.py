@@ -212,5 +212,5 @@ def test_no_threat_map_is_drawn_from_guessed_places(asked: tuple[Session, list[s
     from automa.web.threat import QueryError, threat_json
 
     session, _ = asked
-    with pytest.raises(QueryError, match="nobody measured where .*rat-1"):
+    with pytest.raises(QueryError, match=r"nobody measured where .*rat-1"):
         threat_json(session, "wizard", 5.0, ())

@@ -94,9 +94,10 @@ REUSED = "reused"  # an answer's source: the table's own earlier answer, nothing
 class Judge(Struct):
     """Where geometric answers come from in a turn (see the module's text), and each one given.
 
-    A question the players answered already in this activation, with nothing moved since (no
+    A question the players answered already in this AI turn, with nothing moved since (no
     piece slid, pushed or placed), is not put to them again: their answer stands, recorded
-    with the source `reused`, so the log says so and a replay reads it like any other."""
+    with the source `reused`, so the log says so and a replay reads it like any other. A choice
+    is reused only among the options it was made from (or fewer, its answer still one)."""
 
     mode: GeometryMode = GeometryMode.TRACKED
     tolerance: float = 0.5
@@ -105,9 +106,10 @@ class Judge(Struct):
     record: list[dict[str, Any]] = field(default_factory=list)
     # a replay's logged answers that were computed, and that this machine computes otherwise
     disagreements: list[Disagreement] = field(default_factory=list)
-    # the table's answers so far: (question, options) -> (answer, moves made when it was given)
-    answered: dict[tuple[str, tuple[str, ...]], tuple[bool | str, int]] = \
-        field(default_factory=dict)
+    # the table's answers that hold: question -> (answer, the activation's moves when given,
+    # a choice's options); a session starts it with the yes/no answers of the AI turn so far
+    # that nothing has moved since
+    answered: dict[str, tuple[bool | str, int, tuple[str, ...]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         """A replay judges in the mode its answers were given in (they say so unless tracked):
@@ -151,26 +153,31 @@ class Judge(Struct):
         """Whether the last answer came from the players (then no measurement backs it)."""
         return bool(self.record) and self.record[-1]["source"] in ("table", REUSED)
 
-    def _earlier(self, key: tuple[str, tuple[str, ...]], briefs: Briefs | None
+    def _earlier(self, question: str, options: Sequence[str] | None, briefs: Briefs | None
                  ) -> bool | str | None:
-        """The table's answer to the same question earlier in this activation, if nothing has
-        moved since (then the answer cannot have changed); else None."""
-        given = self.answered.get(key)
+        """The table's answer to the same question earlier (a yes/no when `options` is None,
+        else one of `options`), if nothing has moved since: then it cannot have changed."""
+        given = self.answered.get(question)
         if given is None or briefs is None or briefs.moves != given[1]:
             return None
-        return given[0]
+        answer, _, offered = given
+        if options is None:
+            return answer if isinstance(answer, bool) else None
+        # the piece chosen among these, still offered, and no other piece offered now
+        chosen = isinstance(answer, str) and answer in options and set(options) <= set(offered)
+        return answer if chosen else None
 
-    def _ask(self, key: tuple[str, tuple[str, ...]], briefs: Briefs | None,
+    def _ask(self, question: str, options: Sequence[str] | None, briefs: Briefs | None,
              put: Callable[[], bool | str]) -> tuple[bool | str, str]:
         """The players' answer, or their earlier one to the same question (`_earlier`)."""
-        earlier = self._earlier(key, briefs)
+        earlier = self._earlier(question, options, briefs)
         if earlier is not None:
             return earlier, REUSED
         assert self.asker is not None
         instruct(self.asker, briefs)
         answer = put()
         if briefs is not None:
-            self.answered[key] = (answer, briefs.moves)
+            self.answered[question] = (answer, briefs.moves, tuple(options or ()))
         return answer, "table"
 
     def confirm(self, question: str, computed: bool, margin: float,
@@ -185,7 +192,7 @@ class Judge(Struct):
         elif self._ask_table(margin):
             asker = self.asker
             assert asker is not None
-            answer, source = self._ask((question, ()), briefs, lambda: asker.yes_no(question))
+            answer, source = self._ask(question, None, briefs, lambda: asker.yes_no(question))
         else:
             answer, source = computed, "computed"
         self._note(question, answer, source)
@@ -216,7 +223,7 @@ class Judge(Struct):
         elif self._ask_table(margin):
             asker = self.asker
             assert asker is not None
-            answer, source = self._ask((question, tuple(options)), briefs,
+            answer, source = self._ask(question, options, briefs,
                                        lambda: asker.choice(question, options))
         else:
             answer, source = computed, "computed"

@@ -28,6 +28,7 @@ from automa.engine.chance import Asker, Chance
 from automa.engine.judge import GeometryMode, Judge
 from automa.engine.parts import CARDS, back_from_card
 from automa.engine.riders import carried, stack_of
+from automa.engine.steps import MoveStep
 from automa.engine.turn import TurnProgress, begin_turn, step_turn
 from automa.errors import InputError, RulesError
 from automa.geometry.moves import overlap_with, stacked_with
@@ -824,6 +825,31 @@ def replay_activation(state: SessionState, command: NextActivation, setting: Set
     return after, activation
 
 
+def answers_that_hold(state: SessionState, done: Sequence[Command]) -> dict[str, bool]:
+    """The players' yes/no geometric answers earlier in this AI turn that cannot have
+    changed: those of the activations just before this one, back to the last that moved a
+    piece (slid, pushed or placed it) or to any other input (a reported move, the turn's
+    start). The Judge takes them rather than ask again (engine/judge.py); a choice is not
+    carried over, as the log does not keep the options it was made from."""
+    if state.progress is None:
+        return {}
+    trailing: list[NextActivation] = []
+    for command in reversed(done):
+        if not isinstance(command, NextActivation):
+            break
+        trailing.append(command)
+    held: dict[str, bool] = {}
+    logged = state.activations[len(state.activations) - len(trailing):]
+    for command, (played_in, activation) in zip(trailing, reversed(logged), strict=False):
+        if played_in != state.round or any(isinstance(s, MoveStep) for s in activation.steps):
+            break
+        for answer in command.answers:
+            if answer.source in (Source.TABLE, Source.REUSED) and \
+                    isinstance(answer.answer, bool):
+                held.setdefault(answer.question, answer.answer)
+    return held
+
+
 def run_activation(state: SessionState, command: NextActivation, setting: Setting,
                    done: Sequence[Command], asker: TableAsker | None
                    ) -> tuple[SessionState, NextActivation, Activation | None]:
@@ -835,7 +861,8 @@ def run_activation(state: SessionState, command: NextActivation, setting: Settin
                         asker if setting.physical else None, script,
                         f"{state.scenario.source}: [chance] tokens")
     judge = Judge(setting.geometry_mode, state.scenario.settings.close_call, asker,
-                  [a.to_json() for a in command.answers])
+                  [a.to_json() for a in command.answers],
+                  answered={q: (a, 0, ()) for q, a in answers_that_hold(state, done).items()})
     after, activation = play_activation(state, setting, chance, judge, done)
     if activation is None:
         return after, command, None
