@@ -214,3 +214,20 @@ def test_no_threat_map_is_drawn_from_guessed_places(asked: tuple[Session, list[s
     session, _ = asked
     with pytest.raises(QueryError, match=r"nobody measured where .*rat-1"):
         threat_json(session, "wizard", 5.0, ())
+
+
+def test_the_closest_question_does_not_list_the_models_guess_first(tmp_path: Path,
+                                                                   catalog: Catalog) -> None:
+    """The model has the Elf far closer to the Skeleton Warrior, but in asked geometry that is
+    no measurement: the options come in the order of their names, not of the guess."""
+    from tests.test_asked_questions import two_heroes
+
+    text = two_heroes("skeleton-warrior").replace("at = [20.0, 30.0]", "at = [24.0, 47.0]")
+    assert "at = [24.0, 47.0]" in text
+    scenario = tmp_path / "battle.toml"
+    scenario.write_text(text)
+    session = Session.create(tmp_path / "asked", scenario, catalog, 4, "virtual", "asked")
+    table = ScriptedTable([True, True, "elf", False])
+    session.next_activation(table)
+    (closest,) = [line for line in table.transcript if "closest" in line]
+    assert closest.endswith("barbarian / elf")
