@@ -231,3 +231,15 @@ def test_the_closest_question_does_not_list_the_models_guess_first(tmp_path: Pat
     session.next_activation(table)
     (closest,) = [line for line in table.transcript if "closest" in line]
     assert closest.endswith("barbarian / elf")
+
+
+@pytest.mark.parametrize("command", [["forecast", "--n", "5"], ["threat", "wizard"]])
+def test_a_forecast_or_threat_map_of_the_session_refuses_guessed_places(
+        asked: tuple[Session, list[str]], command: list[str]) -> None:
+    session, _ = asked
+    folder = str(session.folder)
+    args = [command[0], folder, *command[1:]]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code not in (0, 70), result.output
+    (line,) = result.stderr.splitlines()
+    assert "nobody measured where" in line and "rat-1" in line
