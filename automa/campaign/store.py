@@ -289,7 +289,7 @@ class Campaign(Struct):
             pieces.append(piece)
         relative = room_folder(self.folder, number, entry.id)
         start_battle(self.folder / relative, replace(setup.scenario, pieces=tuple(pieces)),
-                     catalog, seed, physical,
+                     catalog, seed, physical, table.geometry,
                      {hero: board.used for hero, board in boards.items() if board.alive})
         return EnterRoom(entry.id, relative, setup.playmat), setup
 

@@ -28,6 +28,7 @@ from automa.engine.chance import Asker, Chance
 from automa.engine.judge import GeometryMode, Judge
 from automa.engine.parts import CARDS, back_from_card
 from automa.engine.riders import carried, stack_of
+from automa.engine.steps import MoveStep
 from automa.engine.turn import TurnProgress, begin_turn, step_turn
 from automa.errors import InputError, RulesError
 from automa.geometry.moves import overlap_with, stacked_with
@@ -97,7 +98,7 @@ from automa.session.commands import (
     UseCard,
 )
 from automa.session.hero_turn import acted, in_the_cave, sent_away, this_turn
-from automa.session.positions import coordinates, parse_position
+from automa.session.positions import coordinates, named_piece, parse_position
 from automa.session.snapshot import standing_from
 from automa.session.state import (
     Phase,
@@ -186,8 +187,10 @@ def _mover(battle: Battle, piece: Piece) -> tuple[Piece, list[Piece], Piece | No
     return disc, [p for p in near if p.id != piece.id], partner
 
 
-def resolve_move(battle: Battle, command: Move, geometry: TableGeometry) -> Move:
-    """A move given in table words, with the place they name worked out (to the mm)."""
+def resolve_move(battle: Battle, command: Move, geometry: TableGeometry,
+                 asked: bool = False) -> Move:
+    """A move given in table words, with the place they name worked out (to the mm); `asked`:
+    asked geometry (session/positions.py `parse_position`)."""
     if command.words is None or command.to is not None:
         if command.to is None:
             raise InputError("a move needs a place: coordinates or table words")
@@ -195,7 +198,7 @@ def resolve_move(battle: Battle, command: Move, geometry: TableGeometry) -> Move
     piece = _piece(battle, command.piece)
     mover, others, partner = _mover(battle, piece)
     try:
-        at = parse_position(command.words, geometry, others, mover)
+        at = parse_position(command.words, geometry, others, mover, asked)
     except InputError as error:
         if partner is None:
             raise
@@ -205,16 +208,20 @@ def resolve_move(battle: Battle, command: Move, geometry: TableGeometry) -> Move
     return Move(command.piece, (round(at[0], 3), round(at[1], 3)), words)
 
 
-def apply_move(battle: Battle, command: Move, geometry: TableGeometry
+def apply_move(battle: Battle, command: Move, geometry: TableGeometry, asked: bool = False
                ) -> tuple[Battle, list[str]]:
     """The piece where the players say it stands; the piece stacked with it (a rider's mount,
-    a mount's rider) goes along, the same way and as far."""
+    a mount's rider) goes along, the same way and as far. `asked` (asked geometry): the other
+    pieces' model spots are no measurements, so only the mat's edge and obstacles are checked,
+    and nothing for a place given beside a piece (positions.py `parse_position`)."""
     piece = _piece(battle, command.piece)
     if command.to is None:
         raise InputError("a move needs a place: coordinates or table words")
     at = command.to
     mover, others, partner = _mover(battle, piece)
-    clash = overlap_with(geometry, others, mover, at, PLACEMENT_TOLERANCE)
+    beside = asked and command.words is not None and named_piece(command.words) is not None
+    clash = None if beside else overlap_with(geometry, [] if asked else others, mover, at,
+                                             PLACEMENT_TOLERANCE)
     with_partner = f" with {partner.id}" if partner is not None else ""
     if clash == "the mat edge":
         raise InputError(f"({at[0]:.1f}, {at[1]:.1f}) puts {piece.id}{with_partner} off the mat")
@@ -881,6 +888,31 @@ def replay_activation(state: SessionState, command: NextActivation, setting: Set
     return after, activation
 
 
+def answers_that_hold(state: SessionState, done: Sequence[Command]) -> dict[str, bool]:
+    """The players' yes/no geometric answers earlier in this AI turn that cannot have
+    changed: those of the activations just before this one, back to the last that moved a
+    piece (slid, pushed or placed it) or to any other input (a reported move, the turn's
+    start). The Judge takes them rather than ask again (engine/judge.py); a choice is not
+    carried over, as the log does not keep the options it was made from."""
+    if state.progress is None:
+        return {}
+    trailing: list[NextActivation] = []
+    for command in reversed(done):
+        if not isinstance(command, NextActivation):
+            break
+        trailing.append(command)
+    held: dict[str, bool] = {}
+    logged = state.activations[len(state.activations) - len(trailing):]
+    for command, (played_in, activation) in zip(trailing, reversed(logged), strict=False):
+        if played_in != state.round or any(isinstance(s, MoveStep) for s in activation.steps):
+            break
+        for answer in command.answers:
+            if answer.source in (Source.TABLE, Source.REUSED) and \
+                    isinstance(answer.answer, bool):
+                held.setdefault(answer.question, answer.answer)
+    return held
+
+
 def run_activation(state: SessionState, command: NextActivation, setting: Setting,
                    done: Sequence[Command], asker: TableAsker | None
                    ) -> tuple[SessionState, NextActivation, Activation | None]:
@@ -892,7 +924,8 @@ def run_activation(state: SessionState, command: NextActivation, setting: Settin
                         asker if setting.physical else None, script,
                         f"{state.scenario.source}: [chance] tokens")
     judge = Judge(setting.geometry_mode, state.scenario.settings.close_call, asker,
-                  [a.to_json() for a in command.answers])
+                  [a.to_json() for a in command.answers],
+                  answered={q: (a, 0, ()) for q, a in answers_that_hold(state, done).items()})
     after, activation = play_activation(state, setting, chance, judge, done)
     if activation is None:
         return after, command, None
@@ -957,8 +990,9 @@ def apply_command(state: SessionState, command: Command, setting: Setting,
                        turn_notes(state, progress))
     notes: list[str] = []
     if isinstance(command, Move):
-        command = resolve_move(battle, command, setting.geometry)
-        battle, lines = apply_move(battle, command, setting.geometry)
+        asked = setting.geometry_mode == GeometryMode.ASKED
+        command = resolve_move(battle, command, setting.geometry, asked)
+        battle, lines = apply_move(battle, command, setting.geometry, asked)
         notes.extend(lines)
     elif isinstance(command, Damage):
         if not replaying:

@@ -39,11 +39,28 @@ def coordinates(text: str) -> Vec | None:
     return (float(match[1]), float(match[2])) if match else None
 
 
-def parse_position(text: str, table: TableGeometry, pieces: list[Piece], mover: Piece) -> Vec:
-    """A legal centre for `mover` from the players' words; InputError says what is wrong."""
+def named_piece(text: str) -> str | None:
+    """The piece a place is given relative to (`2 cm left of rat-1`, `touching elf on its west
+    side`), or None (coordinates, a rune, an obstacle)."""
+    words = " ".join(text.lower().split())
+    if (match := _TOUCH.match(words)) and not match[1]:
+        return match[2]
+    if match := _GAP.match(words):
+        return match[3]
+    return None
+
+
+def parse_position(text: str, table: TableGeometry, pieces: list[Piece], mover: Piece,
+                   asked: bool = False) -> Vec:
+    """A legal centre for `mover` from the players' words; InputError says what is wrong.
+    `asked` (asked geometry): the other pieces stand where nobody measured, so the spot is
+    checked against the mat's edge and obstacles only, and a spot beside a piece not at all
+    (it is only as known as that piece: the players put the real disc down)."""
     words = " ".join(text.lower().split())
     spot = _spot(words, table, pieces, mover)
-    clash = overlap_with(table, pieces, mover, spot, PLACEMENT_TOLERANCE)
+    if asked and named_piece(words) is not None:
+        return spot
+    clash = overlap_with(table, [] if asked else pieces, mover, spot, PLACEMENT_TOLERANCE)
     if clash == "the mat edge":
         raise InputError(f"{text!r}: ({spot[0]:.1f}, {spot[1]:.1f}) puts {mover.id} off the mat")
     if clash is not None:

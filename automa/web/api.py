@@ -246,13 +246,14 @@ def get_threat(board: Board, body: object) -> Result:
     """A hero's threat map (`?hero=ID&step=CM&by=PIECE`), as `automa threat --json` with the
     log's version and the colour bands the page shades the squares with. The session is read
     under the board's lock; the map is computed outside it (see `Board.threat_map`)."""
-    from automa.web.threat import QueryError, threat_json, threat_key
+    from automa.web.threat import QueryError, refuse_guesses, threat_json, threat_key
     from automa.web.view import version
 
     try:
         hero, step, by = threat_key(body if isinstance(body, dict) else {})
         with board.lock:
             _read_again(board)
+            refuse_guesses(board.session, hero)
             now, state = version(board.session), board.session.state
         return 200, {**threat_json(board.threat_map((now, hero, step), state), by),
                      "version": now}
@@ -262,6 +263,7 @@ def get_threat(board: Board, body: object) -> Result:
 
 def post_next(board: Board, body: object) -> Result:
     """One AI activation, exactly as `automa next --json`; or the next question it needs."""
+    from automa.engine.judge import GeometryMode
     from automa.render.json_out import activation_json
     from automa.session.apply import NotThisTurn
     from automa.web.questions import (
@@ -300,7 +302,8 @@ def post_next(board: Board, body: object) -> Result:
     except InputError as error:
         raise ApiError(400, str(error)) from None
     activation = applied.activation
-    return 200, None if activation is None else activation_json(activation)
+    asked = session.geometry_mode == GeometryMode.ASKED
+    return 200, None if activation is None else activation_json(activation, asked=asked)
 
 
 def post_move(board: Board, body: object) -> Result:

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from automa.engine.threat import ThreatMap
     from automa.geometry.table import TableGeometry
     from automa.session.state import SessionState
+    from automa.session.store import Session
 
 QUERY_FIELDS = ("hero", "step", "by")
 MAX_BY = 50  # AI pieces named in one request
@@ -54,6 +55,17 @@ def threat_key(query: dict[str, list[str]]) -> tuple[str, float, tuple[str, ...]
     if len(by) > MAX_BY:
         raise QueryError(f"by: more than {MAX_BY} pieces")
     return hero, step, tuple(dict.fromkeys(by))
+
+
+def refuse_guesses(session: Session, hero: str) -> None:
+    """A QueryError when the map would rest on pieces whose place nobody measured (asked
+    geometry: the AI moved them and the table has not said where they stand)."""
+    from automa.render.measured import unmeasured_now
+
+    unknown = sorted(set(unmeasured_now(session)) - {hero})
+    if unknown:
+        raise QueryError(f"asked geometry: nobody measured where {', '.join(unknown)} "
+                         f"stand(s), so no map can be drawn from them; report each with move")
 
 
 def compute_map(state: SessionState, catalog: Catalog, hero: str, step: float,

@@ -69,15 +69,25 @@ def _max_health(piece: Piece, start: dict[str, Piece]) -> int | None:
 
 
 def pieces_view(session: Session, unmeasured: dict[str, Any]) -> list[dict[str, Any]]:
-    start = {p.id: p for p in session.state.scenario.pieces}
+    """Each piece in play; one whose place nobody measured (asked geometry) has no `x`, `y`
+    (null) but its `tray` spot below the mat, where the mat picture draws it (render/tray.py)."""
+    from automa.render.tray import tray_spots
+
+    state = session.state
+    start = {p.id: p for p in state.scenario.pieces}
+    tray = tray_spots(state.scenario.playmat,
+                      [p for p in state.battle.pieces if p.id in unmeasured])
     result = []
-    for piece in session.state.battle.pieces:
-        at = unmeasured.get(piece.id) or piece.at
+    for piece in state.battle.pieces:
+        known = piece.id not in tray
         result.append({
             "id": piece.id, "name": piece.label, "side": piece.side, "kind": piece.kind,
-            "x": round(at[0], 3), "y": round(at[1], 3), "radius": piece.radius,
+            "x": round(piece.at[0], 3) if known else None,
+            "y": round(piece.at[1], 3) if known else None,
+            "radius": piece.radius,
             "health": piece.health, "max_health": _max_health(piece, start),
-            "conditions": sorted(piece.conditions), "measured": piece.id not in unmeasured})
+            "conditions": sorted(piece.conditions), "measured": known,
+            **({} if known else {"tray": list(tray[piece.id])})})
     return result
 
 
@@ -232,11 +242,12 @@ def build_view(session: Session, data_dir: Path | None = None,
     from automa.session.replay import replay_steps
 
     state = session.state
+    asked = session.geometry_mode == GeometryMode.ASKED
     steps = list(replay_steps(session)) if state.activations else []
     # asked geometry: what each step left unmeasured, worked out once for the mat and overlay
-    by_step = unmeasured_steps(steps) if session.geometry_mode == GeometryMode.ASKED else []
+    by_step = unmeasured_steps(steps) if asked else []
     unmeasured: dict[str, Any] = dict(by_step[-1].after) if by_step else {}
-    status = session_status_json(session)
+    status = session_status_json(session, frozenset(unmeasured) if asked else None)
     done, undone = session.effective()
     last_input = max((n for n, c in enumerate(done, start=1) if isinstance(c, NextActivation)),
                      default=None)
@@ -253,7 +264,8 @@ def build_view(session: Session, data_dir: Path | None = None,
         "phase": phase(state),
         "round": state.round,
         "turn": turn_order(state),
-        "last": activation_json(state.activations[-1][1]) if state.activations else None,
+        "last": activation_json(state.activations[-1][1], asked=asked)
+        if state.activations else None,
         "last_input": last_input,
         "last_overlay": last_overlay(session, steps, by_step),
         "printout": latest_activation_text(state, session.geometry_mode != GeometryMode.ASKED)

@@ -216,7 +216,7 @@ function badges(g, piece) {
   if (!m) return;
   let i = 0;
   for (const condition of piece.conditions) {
-    const [x, y] = toSvg(piece.x, piece.y);
+    const [x, y] = toSvg(Number(g.dataset.x), Number(g.dataset.y)); // on the mat, or its tray
     const r = piece.radius * m.scale;
     const badge = svgEl("g", { class: "badge", "data-condition": condition });
     const bx = x + r + 1 + i * 11, by = y - 5.5; // right of the disc, clear of its label
@@ -328,7 +328,8 @@ function drawPiecePanel(view) {
   if (!piece) return;
   $("piece-id").textContent = piece.id;
   $("piece-facts").textContent = pieceWords(piece) +
-    ` · at ${piece.x.toFixed(1)}, ${piece.y.toFixed(1)} cm` + (piece.measured ? "" : " (not measured)");
+    (piece.measured ? ` · at ${piece.x.toFixed(1)}, ${piece.y.toFixed(1)} cm` :
+      " · place unknown: drag it where it stands, or type move"); // asked geometry: in the tray
   fillSelect($("by"), heroIds(view).filter((id) => id !== piece.id), "(nobody)");
   const box = $("conditions");
   clear(box);
@@ -579,7 +580,8 @@ function stepWords(step) {
     case "shot": return `shot ${step.shot}${step.as !== step.shot ? ` as ${step.as}` : ""}` +
       (step.note ? ` (${step.note})` : "");
     case "roll": return `${step.die}: ${step.value} (${step.why})${step.result ? " → " + step.result : ""}`;
-    case "move": return `${step.piece} moves ${to(step.from)} → ${to(step.to)}: ${step.why}, ` +
+    case "move": return `${step.piece} moves ` + // asked geometry: no ends (nobody measured)
+      (step.to ? `${to(step.from)} → ${to(step.to)}` : "along the ruler") + `: ${step.why}, ` +
       `${step.tool}${step.clock ? `, clock face ${step.clock}` : ""}` +
       (step.toward ? `, toward ${step.toward}` : "") +
       (step.stopped_by ? `, stopped by ${step.stopped_by}` : "");
