@@ -158,6 +158,11 @@ def read_bundle(data: bytes, source: str) -> Bundle:
         cut = data.rstrip().endswith(b"}") is False and data.lstrip().startswith(b"{")
         raise BadBundle(f"{source}: not an automa export" + (
             " (it is cut off: the file is incomplete)" if cut else " (not JSON)")) from None
+    return bundle_of(whole, source)
+
+
+def bundle_of(whole: object, source: str) -> Bundle:
+    """An export already read as JSON (the board's upload), every digest checked."""
     if not isinstance(whole, dict) or whole.get("format") != FORMAT:
         raise BadBundle(f"{source}: not an automa export (no \"format\": {FORMAT!r})")
     if whole.get("version") != VERSION:
@@ -211,6 +216,15 @@ def verify_folder(folder: Path, kind: BundleKind, catalog: Catalog) -> list[str]
         except AutomaError as error:
             problems.append(str(error))
     return problems
+
+
+def free_place(parent: Path, name: str) -> Path:
+    """`parent/name`, or the first `name-2`, `name-3`... that does not exist."""
+    place, number = parent / name, 1
+    while place.exists() or place.is_symlink():
+        number += 1
+        place = parent / f"{name}-{number}"
+    return place
 
 
 def import_bundle(bundle: Bundle, target: Path, catalog: Catalog) -> Path:

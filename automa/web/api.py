@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
@@ -32,6 +33,10 @@ from automa.session.commands import (
 )
 from automa.session.log import SessionError
 from automa.session.store import Session
+from automa.web.pending import OpenQuestion
+
+if TYPE_CHECKING:
+    from automa.catalog.load import Catalog
 
 Json = dict[str, object]  # a request's body, or a reply's
 Payload = object  # what a reply carries: JSON values
@@ -49,43 +54,133 @@ class ApiError(Exception):
 
 
 class Board(Struct):
-    """The session the server shows, the data folder its catalog came from, and the lock that
-    lets one request at a time read or write it (the session object is not shared safely)."""
+    """What the server shows: one battle (`automa serve --session BATTLE`), or a campaign
+    folder (`campaign`), whose current room's battle it follows from room to room (`battle`
+    None between rooms). The data folder its catalog came from, and the lock that lets one
+    request at a time read or write (the session object is not shared safely)."""
 
-    session: Session
+    battle: Session | None
     data_dir: Path | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+    campaign: Path | None = None  # the campaign folder followed, or None: one battle
     _view: tuple[str, Json] | None = None
     _threats: dict[tuple[str, str, float, tuple[str, ...]], Json] = field(default_factory=dict)
-    # the question a device was last asked by Next, and the log's version then: other pages
-    # show it while the log has not moved (not kept on disk: a question is not an input)
-    _asking: tuple[str, str] | None = None
+    # the question Next last put to a device, with the answers given so far, kept on disk in
+    # the session folder (web/pending.py) until the log moves on or the table drops it
+    _open: OpenQuestion | None = None
+    _followed: tuple[str, Path | None] | None = None  # the campaign log's digest, its room
     announced: list[str] = field(default_factory=list)  # by the last
 
-    def asked(self, prompt: str) -> None:
-        """Next asked a device `prompt`: other pages show it until the log moves on."""
+    @property
+    def session(self) -> Session:
+        """The battle shown; between two rooms of a campaign there is none (409)."""
+        if self.battle is None:
+            raise ApiError(409, "no battle is being played: the campaign is between rooms "
+                                "(start the next room from the campaign panel)")
+        return self.battle
+
+    def version(self) -> str:
+        """The log's SHA-256 (a battle); for a campaign, the campaign log's and its current
+        battle's, so a step of either moves it."""
         from automa.web.view import version
 
-        self._asking = (version(self.session), prompt)
+        here = version(self.battle) if self.battle is not None else "-"
+        if self.campaign is None:
+            return here
+        followed = self._followed[0] if self._followed is not None else "-"
+        return f"{followed}:{here}"
+
+    def follow(self) -> None:
+        """Read the session again (and, for a campaign, its log: a room entered or ended in
+        a terminal is followed here at once)."""
+        if self.campaign is not None:
+            self._follow_campaign()
+        if self.battle is not None:
+            try:
+                self.battle.refresh()
+            except SessionError as error:
+                raise ApiError(409, str(error)) from None
+
+    def _follow_campaign(self) -> None:
+        from automa.campaign.battles import open_room
+        from automa.errors import AutomaError
+        from automa.web.following import current_room, log_digest
+
+        assert self.campaign is not None
+        try:
+            digest = log_digest(self.campaign)
+            if self._followed is not None and self._followed[0] == digest:
+                return
+            room = current_room(self.campaign, self.catalog(), self.data_dir)
+        except AutomaError as error:
+            raise ApiError(409, str(error)) from None
+        self._followed = (digest, room)
+        if room is None:
+            self.battle = None
+        elif self.battle is None or self.battle.folder.resolve() != room.resolve():
+            try:
+                self.battle = open_room(room, self.catalog())
+            except SessionError as error:
+                raise ApiError(409, str(error)) from None
+        self._view, self._threats, self._open = None, {}, None
+
+    def catalog(self) -> Catalog:
+        from automa.catalog.load import load_catalog
+
+        return self.battle.catalog if self.battle is not None else load_catalog(self.data_dir)
+
+    def asked(self, question: Json, answers: Sequence[str]) -> None:
+        """Next asked a device `question` after `answers`: kept (on disk) until the log moves
+        on, so a reloaded page or another device can take it over or drop it."""
+        from automa.web.pending import OpenQuestion, keep
+
+        self._open = OpenQuestion(self.version(), tuple(answers), question)
+        keep(self.session.folder, self._open)
+
+    def open_question(self) -> OpenQuestion | None:
+        """The question open on the log as it is now, if a device was asked one (answering
+        it, or any other input, moves the log on and closes it)."""
+        from automa.web.pending import read
+
+        if self.battle is None:
+            return None
+        if self._open is None:
+            self._open = read(self.battle.folder)
+        if self._open is None or self._open.version != self.version():
+            return None
+        return self._open
+
+    def drop_question(self) -> None:
+        from automa.web.pending import drop
+
+        self._open = None
+        if self.battle is not None:
+            drop(self.battle.folder)
 
     def asking(self) -> str | None:
-        """The prompt of the question open on the log as it is now, if a device was asked one
-        (answering it, or any other input, moves the log on and closes it)."""
-        from automa.web.view import version
-
-        if self._asking is None or self._asking[0] != version(self.session):
-            return None
-        return self._asking[1]
+        """The prompt of the open question, if any."""
+        found = self.open_question()
+        return None if found is None else str(found.question.get("prompt", ""))
 
     def view(self) -> Json:
         """The view, built again only when the log has changed (the campaign's status, kept in
         another log, is read each time)."""
-        from automa.web.view import build_view, campaign_view, version
+        from automa.errors import AutomaError
+        from automa.web.following import between_rooms_view, live_campaign
+        from automa.web.view import build_view, version
 
-        now = version(self.session)
+        try:
+            if self.battle is None:
+                assert self.campaign is not None
+                return between_rooms_view(self.campaign, self.catalog(), self.data_dir,
+                                          self.version())
+            campaign = live_campaign(self.battle, self.data_dir)
+        except AutomaError as error:
+            raise ApiError(409, str(error)) from None
+        now = version(self.battle)
         if self._view is None or self._view[0] != now:
-            self._view = (now, build_view(self.session))
-        return {**self._view[1], "campaign": campaign_view(self.session.folder, self.data_dir)}
+            self._view = (now, build_view(self.battle))
+        return {**self._view[1], "version": self.version(), "campaign": campaign}
 
     def threat(self, hero: str, step: float, by: tuple[str, ...]) -> Json:
         """A hero's threat map over the battle now, kept until the log changes (only the
@@ -219,9 +314,8 @@ def get_state(board: Board, body: object) -> Result:
 
 
 def get_version(board: Board, body: object) -> Result:
-    from automa.web.view import version
-
-    return 200, {"version": version(board.session), "asking": board.asking()}
+    return 200, {"version": board.version(), "asking": board.asking(),
+                 "question_open": board.open_question() is not None}
 
 
 def get_view(board: Board, body: object) -> Result:
@@ -271,7 +365,7 @@ def post_next(board: Board, body: object) -> Result:
     try:
         applied = session.do(NextActivation(), asker)
     except NeedsAnswer as need:
-        board.asked(str(need.question.get("prompt", "")))
+        board.asked(need.question, answers[:asker.used])
         return 200, {"question": need.question, "answers": answers[:asker.used]}
     except BadAnswer as bad:
         raise ApiError(400, str(bad)) from None
@@ -279,6 +373,7 @@ def post_next(board: Board, body: object) -> Result:
         raise ApiError(409, str(error)) from None
     except InputError as error:
         raise ApiError(400, str(error)) from None
+    board.drop_question()
     activation = applied.activation
     return 200, None if activation is None else activation_json(activation)
 
@@ -452,12 +547,12 @@ ENDPOINTS: dict[str, tuple[str, Callable[[Board, object], Result]]] = {
 }
 
 
-def call(board: Board, path: str, body: object) -> Result:
-    """One request to an API path (its method checked by the caller), the session read again
-    first so another window's input shows."""
-    from automa.web.view import version
-
-    method, endpoint = ENDPOINTS[path]
+def call(board: Board, path: str, body: object,
+         routes: Mapping[str, tuple[str, Callable[[Board, object], Result]]] = ENDPOINTS
+         ) -> Result:
+    """One request to an API path of `routes` (its method checked by the caller), the session
+    read again first so another window's input shows."""
+    method, endpoint = routes[path]
     expected = None
     if method == "POST" and isinstance(body, dict) and "version" in body:
         body = dict(body)
@@ -467,11 +562,8 @@ def call(board: Board, path: str, body: object) -> Result:
                                 f"{_shown(expected)}")
     with board.lock:
         if path != "/api/rollback" or expected is not None:  # a rollback must work on a log
-            try:                                              # that no longer replays
-                board.session.refresh()
-            except SessionError as error:
-                raise ApiError(409, str(error)) from None
-        if expected is not None and expected != version(board.session):
+            board.follow()                                    # that no longer replays
+        if expected is not None and expected != board.version():
             raise ApiError(409, "the battle changed since the page last read it (another "
                                 "window, or the same request twice); nothing was done")
         return endpoint(board, body)

@@ -22,13 +22,16 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from automa.safe_text import one_line
-from automa.web.api import ENDPOINTS, ApiError, Board, call
+from automa.web import campaign
+from automa.web.api import ENDPOINTS as BATTLE_ENDPOINTS
+from automa.web.api import ApiError, Board, call
 
 STATIC = Path(__file__).parent / "static"
 ACCESS_PATH = "/api/access"  # {"write": bool}: may this client change the battle?
 READ_ONLY = ("this board is read-only from another machine; start `automa serve` with "
              "--remote-control to let other devices on the network drive the battle")
 MAX_BODY = 64 * 1024
+ENDPOINTS = {**BATTLE_ENDPOINTS, **campaign.ENDPOINTS}
 MAX_FIELDS = 60  # fields in a GET's query string
 DRAIN_LIMIT = 1024 * 1024  # a body over the limit is read and dropped up to this, then cut off
 STATIC_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9]+)+")
@@ -152,8 +155,13 @@ class BoardHandler(BaseHTTPRequestHandler):
             return
         if wanted == "POST" and not self._may_write():
             raise ApiError(403, READ_ONLY)
-        body = self._body() if wanted == "POST" else _query(self.path)
-        status, payload = call(self.board, path, body)
+        body = self._body(campaign.BODY_LIMITS.get(path, MAX_BODY)) if wanted == "POST" \
+            else _query(self.path)
+        status, payload = call(self.board, path, body, ENDPOINTS)
+        if isinstance(payload, campaign.Download):  # a file to save, not JSON
+            self._send(status, payload.data, "application/json; charset=utf-8",
+                       {"Content-Disposition": f'attachment; filename="{payload.name}"'})
+            return
         self._json(status, payload)
 
     def _may_write(self) -> bool:
@@ -183,7 +191,7 @@ class BoardHandler(BaseHTTPRequestHandler):
         kind = CONTENT_TYPES.get(path.suffix.lower(), "application/octet-stream")
         self._send(200, path.read_bytes(), kind)
 
-    def _body(self) -> Any:
+    def _body(self, limit: int = MAX_BODY) -> Any:
         """The POST's JSON body: checked for size, type and syntax before anything reads it."""
         length_text = self.headers.get("Content-Length")
         if self.headers.get("Transfer-Encoding"):
@@ -196,9 +204,9 @@ class BoardHandler(BaseHTTPRequestHandler):
         if length < 0:
             self.close_connection = True
             raise ApiError(400, "a bad Content-Length")
-        if length > MAX_BODY:
+        if length > limit:
             self._drain(length)
-            raise ApiError(413, f"the body is over {MAX_BODY // 1024} KB")
+            raise ApiError(413, f"the body is over {limit // 1024} KB")
         data = self.rfile.read(length) if length else b""
         if not self._origin_allowed():
             raise ApiError(403, "a request from another site's page is refused")
