@@ -548,6 +548,9 @@ def _target(offer: Offer, command: Buy, state: CampaignState) -> str | None:
     from automa.campaign.visits import needs_target
 
     target = command.hero
+    if target is not None and target not in state.heroes:
+        raise BadField("hero", f"no hero {target!r} in this campaign (heroes: "
+                               f"{', '.join(state.heroes)})")
     if not (needs_target(offer) or offer.effect == "bet"):
         return target
     living = [h for h, b in state.heroes.items() if b.alive]

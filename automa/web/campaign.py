@@ -32,6 +32,10 @@ if TYPE_CHECKING:
     from automa.campaign.store import Campaign
 
 T = TypeVar("T")
+# A step's field as the core names it, and the body's field that gives it here.
+FIELD_OF = {"hero": "for", "payers": "pay", "resurrected": "resurrect", "changes": "changes",
+            "collected": "collected", "spell_to": "spell_to", "room": "room", "offer": "offer",
+            "price": "price", "reward": "reward"}
 IMPORT_LIMIT = 16 * 1024 * 1024  # bytes an uploaded export may have (POST /api/import)
 
 
@@ -137,6 +141,7 @@ def _step(board: Board, run: Callable[[Campaign, CampaignScriptedAsker], T],
           answers: Sequence[str]) -> T | Json:
     """A campaign step through `Campaign.do` with the answers given so far: what it did, or
     the next question (200, nothing logged)."""
+    from automa.campaign.commands import BadField, FieldConflict
     from automa.campaign.log import CampaignError
     from automa.errors import RulesError
     from automa.session.log import SessionError
@@ -149,6 +154,10 @@ def _step(board: Board, run: Callable[[Campaign, CampaignScriptedAsker], T],
         return {"question": need.question, "answers": list(answers[:asker.used])}
     except BadAnswer as bad:
         raise ApiError(400, str(bad)) from None
+    except (BadField, FieldConflict) as error:
+        status = 400 if isinstance(error, BadField) else 409
+        raise ApiError(status, f"{FIELD_OF.get(error.field, error.field)}: {error.reason}"
+                       ) from None
     except InputError as error:
         raise ApiError(400, str(error)) from None
     except (CampaignError, SessionError, RulesError) as error:
