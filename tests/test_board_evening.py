@@ -52,8 +52,9 @@ def new_campaign(tmp_path: Path, data: Path | None, name: str = "evening") -> Pa
 @contextmanager
 def campaign_board(folder: Path, data: Path | None) -> Iterator[Client]:
     """The board on a campaign folder, as `automa serve --session CAMPAIGN` makes it."""
-    from automa.web.server import make_server
     import threading
+
+    from automa.web.server import make_server
 
     board = Board(None, data, campaign=folder)
     board.follow()
@@ -155,7 +156,7 @@ def test_the_logs_own_chain_is_checked_even_when_the_file_digests_are_made_again
 
     from automa.campaign.bundle import _digest
 
-    path, bundle = _exported(tmp_path)
+    _path, bundle = _exported(tmp_path)
     log = next(f for f in bundle["files"] if f["path"] == "log.jsonl")
     lines = log["text"].splitlines(keepends=True)
     lines[1] = lines[1].replace('"seed"', '"seed" ', 1) if '"seed"' in lines[1] else \
@@ -318,7 +319,7 @@ def test_an_open_questions_answers_outlive_the_tab_and_the_server(tmp_path: Path
         assert "question" in asked and answers
         kept = board.ok("GET", "/api/open-question")
         assert kept == {"answers": answers, "question": asked["question"]}
-        assert board.ok("GET", "/api/version")["question_open"] is True
+        assert board.ok("GET", "/api/version")["asking"] == asked["question"]["prompt"]
     with serving(folder) as board:  # the server restarted: a reloaded tab takes over
         kept = board.ok("GET", "/api/open-question")
         assert kept["answers"] == answers

@@ -314,8 +314,7 @@ def get_state(board: Board, body: object) -> Result:
 
 
 def get_version(board: Board, body: object) -> Result:
-    return 200, {"version": board.version(), "asking": board.asking(),
-                 "question_open": board.open_question() is not None}
+    return 200, {"version": board.version(), "asking": board.asking()}
 
 
 def get_view(board: Board, body: object) -> Result:

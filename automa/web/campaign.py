@@ -307,8 +307,9 @@ def get_export(board: Board, body: object) -> Result:
 
 
 def post_import(board: Board, body: object) -> Result:
-    """`{"export": <the file's JSON>}`: an export brought back beside the folder this board shows, under its own name (or the
-    first free `NAME-2`...): where it was put, and the command that serves it."""
+    """`{"export": <the file's JSON>}`: an export brought back beside the folder this board
+    shows, under its own name (or the first free `NAME-2`...): where it was put, and the
+    command that serves it."""
     from automa.campaign.bundle import BadBundle, bundle_of, free_place, import_bundle
 
     fields = _fields(body, ("export",))

@@ -16,14 +16,14 @@ import re
 import socket
 import sys
 import traceback
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from automa.safe_text import one_line
-from automa.web import campaign
-from automa.web.api import ENDPOINTS as BATTLE_ENDPOINTS
+from automa.web import api, campaign
 from automa.web.api import ApiError, Board, call
 
 STATIC = Path(__file__).parent / "static"
@@ -31,7 +31,6 @@ ACCESS_PATH = "/api/access"  # {"write": bool}: may this client change the battl
 READ_ONLY = ("this board is read-only from another machine; start `automa serve` with "
              "--remote-control to let other devices on the network drive the battle")
 MAX_BODY = 64 * 1024
-ENDPOINTS = {**BATTLE_ENDPOINTS, **campaign.ENDPOINTS}
 MAX_FIELDS = 60  # fields in a GET's query string
 DRAIN_LIMIT = 1024 * 1024  # a body over the limit is read and dropped up to this, then cut off
 STATIC_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9]+)+")
@@ -146,7 +145,8 @@ class BoardHandler(BaseHTTPRequestHandler):
         if path == ACCESS_PATH and method in ("GET", "HEAD"):
             self._json(200, {"write": self._may_write()})
             return
-        route = ENDPOINTS.get(path)
+        routes = endpoints()
+        route = routes.get(path)
         if route is None:
             raise ApiError(404, f"no such page or endpoint: {path[:100]}")
         wanted, _ = route
@@ -157,7 +157,7 @@ class BoardHandler(BaseHTTPRequestHandler):
             raise ApiError(403, READ_ONLY)
         body = self._body(campaign.BODY_LIMITS.get(path, MAX_BODY)) if wanted == "POST" \
             else _query(self.path)
-        status, payload = call(self.board, path, body, ENDPOINTS)
+        status, payload = call(self.board, path, body, routes)
         if isinstance(payload, campaign.Download):  # a file to save, not JSON
             self._send(status, payload.data, "application/json; charset=utf-8",
                        {"Content-Disposition": f'attachment; filename="{payload.name}"'})
@@ -236,6 +236,12 @@ class BoardHandler(BaseHTTPRequestHandler):
             return True
         host = (self.headers.get("Host") or "").strip().lower()
         return urlsplit(origin).netloc.lower() == host
+
+
+def endpoints() -> dict[str, tuple[str, Callable[[Board, object], api.Result]]]:
+    """Every API path: a battle's (web/api.py), and a campaign's with export, import and the
+    open question (web/campaign.py)."""
+    return {**api.ENDPOINTS, **campaign.ENDPOINTS}
 
 
 def _query(target: str) -> dict[str, list[str]]:
