@@ -86,8 +86,9 @@
     const box = $("campaign-body");
     clear(box);
     const rest = Object.assign({}, campaign);
-    $("campaign-summary").textContent = `Campaign: ${campaign.campaign || ""}` +
-      (campaign.lord ? ` · Catacomb Lord: ${campaign.lord}` : "");
+    $("campaign-summary").textContent = `Campaign: ${campaign.campaign || ""}`;
+    box.appendChild(el("p", `${campaign.campaign} campaign` +
+      (campaign.lord ? ` · Catacomb Lord: ${campaign.lord}` : "")));
     delete rest.campaign;
     delete rest.lord;
     if (Array.isArray(campaign.rooms)) {
@@ -109,9 +110,11 @@
         div.appendChild(el("b", id));
         div.appendChild(document.createTextNode(" " + Object.entries(hero)
           .filter(([k, v]) => k !== "starting_health" && k !== "ally_boards" &&
-            !(Array.isArray(v) && v.length === 0))
+            !(Array.isArray(v) && v.length === 0) && !(k === "alive" && v === true) &&
+            !(k === "allies" && v === 0))
           .map(([k, v]) => k === "health" && hero.starting_health ?
-            `health ${v}/${hero.starting_health}` : `${k} ${v}`).join(" · ")));
+            `health ${v}/${hero.starting_health}` : k === "alive" ? "dead" :
+            `${k} ${v}`).join(" · ")));
         box.appendChild(div);
       }
       delete rest.heroes;
