@@ -345,3 +345,32 @@ def test_a_damaged_open_question_file_is_no_question(tmp_path: Path, text: str) 
     (folder / "open-question.json").write_text(text)
     with serving(folder) as board:
         assert board.ok("GET", "/api/open-question") is None
+
+
+def test_a_room_set_up_with_physical_dice_is_asked_on_the_board(tmp_path: Path,
+                                                                   data: Path) -> None:
+    """The Rune Die and the tiles drawn at the table, one question at a time; nothing is
+    logged until the last answer, and the battle then asks its dice too."""
+    folder = new_campaign(tmp_path, data)
+    before = (folder / "campaign.jsonl").read_bytes()
+    with campaign_board(folder, data) as board:
+        body: dict[str, Any] = {"room": "glaaoth", "dice": "physical"}
+        # an answer the table could not give: one line naming it, nothing logged
+        refused_ = board.post("/api/campaign/next", {**body, "answers": ["13"]})
+        assert refused_.status == 400 and "'13'" in refused_.error
+        reply = board.ok("POST", "/api/campaign/next", body)
+        kinds = []
+        for _ in range(60):
+            if "question" not in reply:
+                break
+            question = reply["question"]
+            kinds.append(question["kind"])
+            assert (folder / "campaign.jsonl").read_bytes() == before
+            body["answers"] = [*reply["answers"], question["options"][0]]
+            reply = board.ok("POST", "/api/campaign/next", body)
+        assert kinds and kinds[0] == "number"  # the Rune Die first
+        assert reply["kind"] == "battle" and "Place the monsters" in reply["text"]
+        assert board.ok("GET", "/api/view")["dice"] == "physical"
+        # the terminal's check: a room is being played
+        reply = board.post("/api/campaign/next", {"room": "ehanostha"})
+        assert reply.status == 409 and "still in" in reply.error

@@ -92,20 +92,23 @@ def _digest(files: Mapping[str, str]) -> str:
 
 
 def export_bytes(folder: Path) -> bytes:
-    """The folder as one file's bytes, read under its lock so no input is half in."""
-    from automa.session.lock import session_lock
-
+    """The folder as one file's bytes. A read, so it takes no lock and works while another
+    window is in the middle of an activation: the logs are append-only, and a line being
+    written as it is read is a cut-off last line, which every reader ignores (an input that
+    had not completed when the export was made)."""
     kind = kind_of(folder)
     entries: list[dict[str, str]] = []
-    with session_lock(folder):
-        for relative, path in _kept(folder):
+    for relative, path in _kept(folder):
+        try:
             data = path.read_bytes()
-            entry = {"path": relative, "sha256": hashlib.sha256(data).hexdigest()}
-            try:
-                entry["text"] = data.decode("utf-8")
-            except UnicodeDecodeError:
-                entry["base64"] = base64.b64encode(data).decode("ascii")
-            entries.append(entry)
+        except OSError as exc:
+            raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
+        entry = {"path": relative, "sha256": hashlib.sha256(data).hexdigest()}
+        try:
+            entry["text"] = data.decode("utf-8")
+        except UnicodeDecodeError:
+            entry["base64"] = base64.b64encode(data).decode("ascii")
+        entries.append(entry)
     whole = {"format": FORMAT, "version": VERSION, "kind": kind.value,
              "name": folder.resolve().name, "files": entries,
              "sha256": _digest({e["path"]: e["sha256"] for e in entries})}

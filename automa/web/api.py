@@ -125,9 +125,11 @@ class Board(Struct):
         self._view, self._threats, self._open = None, {}, None
 
     def catalog(self) -> Catalog:
+        """The data as the data folder holds it now (a room's card told at a step is known at
+        the next)."""
         from automa.catalog.load import load_catalog
 
-        return self.battle.catalog if self.battle is not None else load_catalog(self.data_dir)
+        return load_catalog(self.data_dir)
 
     def asked(self, question: Json, answers: Sequence[str]) -> None:
         """Next asked a device `question` after `answers`: kept (on disk) until the log moves
