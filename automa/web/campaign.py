@@ -33,9 +33,10 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 # A step's field as the core names it, and the body's field that gives it here.
-FIELD_OF = {"hero": "for", "payers": "pay", "resurrected": "resurrect", "changes": "changes",
-            "collected": "collected", "spell_to": "spell_to", "room": "room", "offer": "offer",
-            "price": "price", "reward": "reward"}
+FIELD_OF = {"ally_health": "ally_health", "drawn": "answers", "hero": "for", "payers": "pay",
+            "resurrected": "resurrect", "changes": "changes", "collected": "collected",
+            "spell_to": "spell_to", "room": "room", "offer": "offer", "price": "price",
+            "reward": "reward"}
 IMPORT_LIMIT = 16 * 1024 * 1024  # bytes an uploaded export may have (POST /api/import)
 
 
@@ -240,8 +241,8 @@ def post_campaign_visit(board: Board, body: object) -> Result:
     """`automa campaign visit OFFER --for HERO [--pay HERO] [--price N] [--ally-health N]`:
     a purchase at the special room being visited (the Tavern's bet too)."""
     from automa.campaign.asking import TableAnswers
-    from automa.campaign.commands import Bet, Buy, Share
-    from automa.campaign.store import Bought
+    from automa.campaign.commands import Share
+    from automa.campaign.store import Bought, purchase
     from automa.render.campaign_out import bought_json, bought_text
 
     fields = _fields(body, ("offer",), ("for", "pay", "price", "ally_health", "reward",
@@ -255,12 +256,8 @@ def post_campaign_visit(board: Board, body: object) -> Result:
     table = TableAnswers(_dice(fields))
 
     def run(campaign: Campaign, asker: CampaignScriptedAsker) -> Bought:
-        chosen = campaign.visit()[1].offer(offer, campaign.state.settings)
-        command: Buy
-        if chosen is not None and chosen.effect == "bet":
-            command = Bet(offer, hero, payers, price, reward=reward)
-        else:
-            command = Buy(offer, hero, payers, price, ally_health=ally)
+        command = purchase(campaign.visit()[1], offer, campaign.state.settings, hero, payers,
+                           price, ally, None, reward)
         return campaign.do(command, asker, table=table)
 
     done = _step(board, run, _answers(fields))
