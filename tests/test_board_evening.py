@@ -261,7 +261,8 @@ def test_a_campaign_step_refuses_bad_input_in_one_line(tmp_path: Path, data: Pat
 
 def test_a_battle_board_has_no_campaign_steps(tmp_path: Path) -> None:
     with serving(new_session(tmp_path, DEMO)) as board:
-        reply = board.get("/api/campaign")
+        assert board.ok("GET", "/api/campaign") is None
+        reply = board.post("/api/campaign/undo")
         assert reply.status == 404 and "not a campaign" in reply.error
 
 

@@ -9,6 +9,7 @@ a request it refuses raises `ApiError` with the status and one line."""
 from __future__ import annotations
 
 import math
+import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -134,10 +135,14 @@ class Board(Struct):
     def asked(self, question: Json, answers: Sequence[str]) -> None:
         """Next asked a device `question` after `answers`: kept (on disk) until the log moves
         on, so a reloaded page or another device can take it over or drop it."""
+        from automa.storage import WriteError
         from automa.web.pending import OpenQuestion, keep
 
         self._open = OpenQuestion(self.version(), tuple(answers), question)
-        keep(self.session.folder, self._open)
+        try:
+            keep(self.session.folder, self._open)
+        except WriteError as error:  # a read-only folder: kept in memory, the question asked
+            sys.stderr.write(f"automa serve: {error}\n")
 
     def open_question(self) -> OpenQuestion | None:
         """The question open on the log as it is now, if a device was asked one (answering

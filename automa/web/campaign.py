@@ -37,6 +37,7 @@ FIELD_OF = {"ally_health": "ally_health", "drawn": "answers", "hero": "for", "pa
             "resurrected": "resurrect", "changes": "changes", "collected": "collected",
             "spell_to": "spell_to", "room": "room", "offer": "offer", "price": "price",
             "reward": "reward"}
+CHANGE_FIELDS = ("hero", "field", "amount")  # a change made at the table: end-room's changes
 IMPORT_LIMIT = 16 * 1024 * 1024  # bytes an uploaded export may have (POST /api/import)
 
 
@@ -64,6 +65,8 @@ def get_campaign(board: Board, body: object) -> Result:
     from automa.campaign.model import room_states
     from automa.render.campaign_out import menu_json, status_text
 
+    if board.campaign is None:
+        return 200, None
     campaign = _campaign(board)
     state = campaign.state
     try:
@@ -198,8 +201,9 @@ def _changes(value: object) -> tuple[Any, ...]:
                             f"{_shown(value)}")
     found = []
     for entry in value:
-        if not isinstance(entry, dict) or set(entry) != {"hero", "field", "amount"}:
+        if not isinstance(entry, dict):
             raise ApiError(400, "changes: each is {\"hero\", \"field\", \"amount\"}")
+        _fields(entry, CHANGE_FIELDS)
         field = entry["field"]
         if field not in BOARD_FIELDS:
             raise ApiError(400, f"changes: field {str(field)[:40]!r} is not one of "

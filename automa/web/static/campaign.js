@@ -417,7 +417,7 @@
     frame();
     drawStatus(campaign);
     try {
-      camp.info = await api().getJSON("/api/campaign");
+      camp.info = await api().getJSON("/api/campaign"); // null: the board shows one battle
     } catch (err) {
       camp.info = null;
     }
