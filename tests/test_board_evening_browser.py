@@ -25,6 +25,7 @@ pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium): "
                              "the board's browser tests drive it through Playwright")
 LAPTOP = {"width": 1280, "height": 800}
+SMALL_LAPTOP = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}
 SHOTS = os.environ.get("AUTOMA_SHOTS")  # a folder for the screenshots a person looks at
 
@@ -120,6 +121,9 @@ def test_a_campaign_evening_through_the_board(browser: Browser, tmp_path: Path) 
         assert page.locator("#board").is_hidden() and page.locator("#next").is_hidden()
         assert page.locator("#campaign-body li.room").count() == 11
         shot(page, "1-between-rooms-1280x800", mat=False)
+        page.set_viewport_size(SMALL_LAPTOP)
+        shot(page, "1-between-rooms-1024x768", mat=False)
+        page.set_viewport_size(LAPTOP)
         phone, phone_failures = open_page(browser, url, PHONE)
         phone.wait_for_selector("#campaign-actions button[data-room=glaaoth]")
         shot(phone, "1-between-rooms-390x844", mat=False)
@@ -161,6 +165,12 @@ def test_a_campaign_evening_through_the_board(browser: Browser, tmp_path: Path) 
         assert page.locator("#campaign-body").is_hidden()
         page.click("#campaign-fold > summary")
         shot(page, "3-room-over-1280x800")
+        page.set_viewport_size(SMALL_LAPTOP)
+        shot(page, "3-room-over-1024x768")
+        page.set_viewport_size(LAPTOP)
+        phone.wait_for_function("v => document.body.dataset.version === v",
+                                arg=view["version"])
+        shot(phone, "3-room-over-390x844")
 
         # ended from the board: the card's rewards asked there
         campaign_step(page, "#campaign-end-room", {"gold": "2", "spell": "no"})

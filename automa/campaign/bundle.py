@@ -215,7 +215,7 @@ def verify_folder(folder: Path, kind: BundleKind, catalog: Catalog) -> list[str]
         from automa.campaign.store import Campaign
 
         try:
-            Campaign.open(folder, catalog, None)
+            Campaign.open(folder, catalog, catalog.data_dir)  # the players' routes too
         except AutomaError as error:
             problems.append(str(error))
     return problems
