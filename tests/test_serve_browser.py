@@ -590,11 +590,11 @@ def test_reports_by_the_panels(browser: Browser, tmp_path: Path) -> None:
                                               pytest.approx(rune[1], abs=0.01))
         check_centres(page, view)
 
-        page.check("#targets input[value=rat-1]")
-        page.fill("#shot", "melee")
-        page.select_option("#hit-by", "barbarian")
+        page.click("#hit-buttons button[data-target=rat-1]")
+        page.click("#hit-buttons button[data-shot=melee]")
+        page.click("#hit-buttons button[data-by=barbarian]")
         with page.expect_response("**/api/hit") as answer:
-            page.click("#hit-form button[type=submit]")
+            page.click("#hit-go")
         assert answer.value.ok, answer.value.text()
         view = settled(page, url)
         assert "rat-1" not in {p["id"] for p in view["pieces"]}  # 1 health: killed

@@ -10,6 +10,7 @@ from automa.render.markup import esc
 from automa.render.palette import (
     AI,
     BLOCKED,
+    BLOCKER,
     HEROES,
     NEUTRAL,
     PATH,
@@ -62,6 +63,10 @@ def entries(asked: bool) -> list[tuple[str, str, str]]:
     rows += [
         ("seen", _line(SEEN), "line of sight: seen"),
         ("blocked", _line(BLOCKED, "6,4", width=1.5), "line of sight: blocked"),
+        ("blocker", f'<rect x="6" y="-8" width="18" height="16" fill="#444" stroke="{BLOCKER}" '
+                    f'stroke-width="4"/><rect x="6" y="-8" width="18" height="16" fill="none" '
+                    f'stroke="#000" stroke-width="1.5" stroke-dasharray="4,2"/>',
+         "obstacle that blocked a line of sight"),
         ("move", _line(PATH, arrow="path"), "move along a ruler"),
         ("push", _line(PUSH, arrow="push"), "push or retreat: Clock template + ruler"),
         ("summon", _line(PATH, "2,3", "path"), "placed by a summon"),

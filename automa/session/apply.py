@@ -37,7 +37,14 @@ from automa.model.modes import KrakenTie
 from automa.model.monsters import MonsterSpec
 from automa.model.pieces import Condition, Kind, Piece, Side
 from automa.model.scenario import Bag, Scenario
-from automa.model.shots import ModifierName, Shot, ShotName, parse_shot
+from automa.model.shots import (
+    CHARACTER_DAMAGE_SHOTS,
+    RANGED_SHOTS,
+    ModifierName,
+    Shot,
+    ShotName,
+    parse_shot,
+)
 from automa.rules.round import unplayable_antients
 from automa.rules.rulings import RulingKey, cite, option
 from automa.rules.yilleph import flipped, flips
@@ -360,6 +367,45 @@ ONE_CHOSEN_PIECE = {ShotName.ROLL: "a roll that hits several pieces affects",
                     ShotName.ICE: "an ice shot that hits several pieces freezes"}
 
 
+class ShotKind(StrEnum):
+    """How a shot a hero reports with `hit` struck: by contact, as a ranged piece, or neither
+    (a fire wall, Ulom's claw)."""
+
+    CHARACTER = "character"
+    RANGED = "ranged"
+    OTHER = "other"
+
+
+class HitShot(Struct, frozen=True):
+    """A shot `hit` resolves, as a board offers it: its name, how it struck, its base damage
+    (before the dagger's 2 for a Catacomb hero and critical), and whether it lands on the one
+    piece the shooter chooses however many it hits (`ONE_CHOSEN_PIECE`)."""
+
+    name: ShotName
+    kind: ShotKind
+    damage: int
+    one_piece: bool
+
+
+def hit_shots() -> tuple[HitShot, ...]:
+    """Every shot `hit` resolves (rules/hero_hits.py's HIT_SHOTS), in that order."""
+    from automa.rules.hero_hits import BASE_DAMAGE, HIT_SHOTS
+
+    def kind(name: ShotName) -> ShotKind:
+        return ShotKind.CHARACTER if name in CHARACTER_DAMAGE_SHOTS else \
+            ShotKind.RANGED if name in RANGED_SHOTS else ShotKind.OTHER
+
+    return tuple(HitShot(name, kind(name), BASE_DAMAGE[name], name in ONE_CHOSEN_PIECE)
+                 for name in HIT_SHOTS)
+
+
+def hit_modifiers() -> tuple[ModifierName, ...]:
+    """Every modifier `hit` resolves on the AI's pieces, in the vocabulary's order."""
+    from automa.rules.hero_hits import HIT_MODIFIERS
+
+    return tuple(m for m in ModifierName if m in HIT_MODIFIERS)
+
+
 def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
               rulings: Mapping[str, str], geometry: TableGeometry) -> tuple[Battle, list[str]]:
     """A hero's hit resolved by the rules: the battle after it and what happened, a line or two
@@ -457,11 +503,28 @@ def _catacomb(attacker: Piece | None) -> bool:
     return attacker is not None and attacker.kind == Kind.HERO
 
 
+def hittable(piece: Piece) -> bool:
+    """Whether a hit may name this piece: the AI's, a neutral one (a wild wyvern), or one of
+    Yilleph's, which any piece's hit flips (ruling 67)."""
+    return piece.side in (Side.AI, Side.NEUTRAL) or flips(piece)
+
+
+def hit_targets(battle: Battle) -> list[str]:
+    """The pieces a hit may name now: those `hittable` on the mat (a piece on the Teleported!
+    or Devoured! card cannot be hit), in the battle's order."""
+    return [p.id for p in battle.pieces if hittable(p) and battle.placed(p)]
+
+
+def hit_dealers(state: SessionState) -> list[str]:
+    """The pieces `by HERO` may name in a hit: the battle's heroes still in play."""
+    heroes = {p.id for p in state.scenario.pieces if p.side == Side.HEROES}
+    return [p.id for p in state.battle.pieces if p.id in heroes and p.part_of is None]
+
+
 def _target(battle: Battle, target_id: str) -> Piece:
-    """A piece a hit may name: the AI's, a neutral one (a wild wyvern), or one of Yilleph's,
-    which any piece's hit flips (ruling 67)."""
+    """A piece a hit may name (`hittable`), on the mat."""
     target = battle.get(target_id)
-    if target is None or not (target.side in (Side.AI, Side.NEUTRAL) or flips(target)):
+    if target is None or not hittable(target):
         ids = ", ".join(p.id for p in battle.on_table() if p.side in (Side.AI, Side.NEUTRAL))
         raise InputError(f"no AI or neutral piece {target_id!r} in play (those pieces: {ids}; "
                          f"of the heroes', only Yilleph's pieces, which a hit flips)")

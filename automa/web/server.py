@@ -143,6 +143,7 @@ class BoardHandler(BaseHTTPRequestHandler):
                          else path[len("/static/"):])
             return
         if path == ACCESS_PATH and method in ("GET", "HEAD"):
+            self._refuse_other_pages()
             self._json(200, {"write": self._may_write()})
             return
         routes = endpoints()
@@ -157,6 +158,7 @@ class BoardHandler(BaseHTTPRequestHandler):
             raise ApiError(403, READ_ONLY)
         body = self._body(campaign.BODY_LIMITS.get(path, MAX_BODY)) if wanted == "POST" \
             else _query(self.path)
+        self._refuse_other_pages()
         status, payload = call(self.board, path, body, routes)
         if isinstance(payload, campaign.Download):  # a file to save, not JSON
             self._send(status, payload.data, "application/json; charset=utf-8",
@@ -208,8 +210,7 @@ class BoardHandler(BaseHTTPRequestHandler):
             self._drain(length)
             raise ApiError(413, f"the body is over {limit // 1024} KB")
         data = self.rfile.read(length) if length else b""
-        if not self._origin_allowed():
-            raise ApiError(403, "a request from another site's page is refused")
+        self._refuse_other_pages()
         kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
         if kind != "application/json":
             raise ApiError(415, "send the body as JSON (Content-Type: application/json)")
@@ -230,12 +231,16 @@ class BoardHandler(BaseHTTPRequestHandler):
                 break
             left -= len(chunk)
 
-    def _origin_allowed(self) -> bool:
+    def _refuse_other_pages(self) -> None:
+        """Every endpoint answers the board's own page only: a browser says which site a
+        request comes from (`Sec-Fetch-Site`, and `Origin` on a POST or a script's fetch); a
+        request without them is not from a page (curl, the tests) and is answered."""
+        site = (self.headers.get("Sec-Fetch-Site") or "").strip().lower()
         origin = self.headers.get("Origin")
-        if origin is None:  # not sent by a browser page
-            return True
         host = (self.headers.get("Host") or "").strip().lower()
-        return urlsplit(origin).netloc.lower() == host
+        if site in ("cross-site", "same-site") or (
+                origin is not None and urlsplit(origin).netloc.lower() != host):
+            raise ApiError(403, "a request from another site's page is refused")
 
 
 def endpoints() -> dict[str, tuple[str, Callable[[Board, object], api.Result]]]:

@@ -161,6 +161,48 @@ def bags_view(state: SessionState) -> dict[str, Any]:
             for level, bag in sorted(state.battle.bags.items())}
 
 
+def odds_view(state: SessionState) -> dict[str, Any]:
+    """For each level's bag, what its next draw may bring (rules/tokens.py's `next_draw`): the
+    tokens left, whether the discard pile goes back in first, and each face's chance as a
+    count out of the tokens drawn from and a percentage."""
+    from automa.rules.tokens import next_draw
+
+    odds = {}
+    for level, bag in sorted(state.battle.bags.items()):
+        draw = next_draw(bag)
+        odds[str(level)] = {
+            "left": draw.left, "refilled": draw.refilled,
+            "faces": [{"face": f.face, "count": f.count, "of": f.of,
+                       "percent": round(f.percent, 1)} for f in draw.faces]}
+    return odds
+
+
+def sight_view(state: SessionState) -> list[dict[str, Any]]:
+    """What the last activation's actor saw of each piece it looked at, and the obstacles the
+    engine found on each blocked line (none when the table answered, or by the any-line
+    test, which keeps none); [] before any activation."""
+    if not state.activations:
+        return []
+    activation = state.activations[-1][1]
+    return [{"target": s.target, "visible": s.visible, "blockers": list(s.blockers)}
+            for s in (*activation.visible, *activation.hidden)]
+
+
+def hits_view(state: SessionState) -> dict[str, Any]:
+    """What a hero's hit may be, for the page's buttons: the shots `hit` resolves (their
+    kind, base damage, whether they land on one chosen piece) and its modifiers, the pieces it
+    may strike now and the heroes who may have dealt it (session/apply.py)."""
+    from automa.session.apply import hit_dealers, hit_modifiers, hit_shots, hit_targets
+
+    return {
+        "shots": [{"name": s.name, "kind": s.kind, "damage": s.damage, "one_piece": s.one_piece}
+                  for s in hit_shots()],
+        "modifiers": list(hit_modifiers()),
+        "targets": hit_targets(state.battle),
+        "by": hit_dealers(state),
+    }
+
+
 def campaign_folder(folder: Path) -> Path | None:
     """The campaign folder holding this session (CAMPAIGN/rooms/NN-room), if any."""
     from automa.campaign.battles import campaign_folder as holding
@@ -217,6 +259,9 @@ def build_view(session: Session, data_dir: Path | None = None,
         "printout": latest_activation_text(state, session.geometry_mode != GeometryMode.ASKED)
         if state.activations else "",
         "bags": bags_view(state),
+        "odds": odds_view(state),
+        "sight": sight_view(state),
+        "hits": hits_view(state),
         "boards": status["boards"],
         "log": log_view(session),
         "redo": len(undone),

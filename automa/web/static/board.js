@@ -119,7 +119,7 @@ function setView(view) {
   document.body.dataset.version = view.version;
   document.body.dataset.phase = view.phase;
   if (view.battle === false) { // a campaign between rooms: campaign.js draws it
-    document.dispatchEvent(new CustomEvent("board:view", { detail: view }));
+    document.dispatchEvent(new CustomEvent("board:between-rooms", { detail: view }));
     return;
   }
   drawMat(view);
@@ -128,7 +128,6 @@ function setView(view) {
   drawTurn(view);
   drawPieces(view);
   drawPiecePanel(view);
-  drawHitForm(view);
   drawBoards(view);
   drawBags(view);
   drawContradictions(view);
@@ -141,7 +140,7 @@ function setView(view) {
   } else {
     drawActivation();
   }
-  document.dispatchEvent(new CustomEvent("board:view", { detail: view }));
+  document.dispatchEvent(new CustomEvent("board:view", { detail: view })); // hit-buttons.js, odds.js, campaign.js
 }
 
 function drawHeader(view) {
@@ -346,23 +345,6 @@ function drawPiecePanel(view) {
       { piece: piece.id, condition, on: !on }, `${piece.id}: ${condition} ${on ? "off" : "on"}`));
     box.appendChild(b);
   }
-}
-
-function drawHitForm(view) {
-  const box = $("targets");
-  const ticked = new Set([...box.querySelectorAll("input:checked")].map((i) => i.value));
-  for (const label of [...box.querySelectorAll("label")]) label.remove();
-  for (const piece of view.pieces.filter((p) => p.side !== "heroes")) {
-    const label = el("label");
-    const input = document.createElement("input");
-    input.type = "checkbox";
-    input.value = piece.id;
-    input.checked = ticked.has(piece.id);
-    label.appendChild(input);
-    label.appendChild(document.createTextNode(` ${piece.id}`));
-    box.appendChild(label);
-  }
-  fillSelect($("hit-by"), heroIds(view), "(nobody)");
 }
 
 function drawBoards(view) {
@@ -773,6 +755,12 @@ function choose(id) {
   }
 }
 
+// A piece tapped (or chosen by the keyboard) on the mat, at a point of the window:
+// hit-buttons.js opens its damage and heal buttons there.
+function tapped(id, x, y) {
+  document.dispatchEvent(new CustomEvent("board:tap", { detail: { piece: id, x, y } }));
+}
+
 function pieceGroup(target) {
   const g = target instanceof Element ? target.closest("g.piece") : null;
   return g && matSvg() && matSvg().contains(g) ? g : null;
@@ -810,6 +798,7 @@ async function onPointerUp(event) {
   if (!drag.moved) {
     drag.g.removeAttribute("transform");
     choose(drag.piece.id);
+    tapped(drag.piece.id, event.clientX, event.clientY);
     return;
   }
   const [sx, sy] = clientToSvg(event.clientX, event.clientY);
@@ -957,15 +946,6 @@ function start() {
     event.preventDefault();
     act("/api/move", { piece: board.chosen, words: $("words").value }, `${board.chosen} moved`);
   });
-  $("hit-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const targets = [...$("targets").querySelectorAll("input:checked")].map((i) => i.value);
-    const body = { targets, shot: $("shot").value.trim(), trilithon: $("trilithon").checked };
-    if ($("hit-by").value) body.by = $("hit-by").value;
-    const dice = $("hit-dice").value.trim();
-    if (dice) body.dice = dice.split(/[\s,]+/).map(Number);
-    act("/api/hit", body, `hit: ${body.shot}`);
-  });
   $("command-form").addEventListener("submit", (event) => {
     event.preventDefault();
     act("/api/command", { line: $("command").value }, `done: ${$("command").value}`)
@@ -978,7 +958,12 @@ function start() {
   mat.addEventListener("pointercancel", onPointerCancel);
   mat.addEventListener("keydown", (event) => {
     const g = pieceGroup(event.target);
-    if (g && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); choose(g.dataset.piece); }
+    if (g && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      choose(g.dataset.piece);
+      const box = g.getBoundingClientRect();
+      tapped(g.dataset.piece, box.right, box.top + box.height / 2);
+    }
   });
   document.addEventListener("keydown", (event) => {
     const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement
@@ -995,10 +980,11 @@ function start() {
   setInterval(poll, POLL_MS);
 }
 
-// For the page's other scripts (campaign.js): the same calls, one action at a time.
+// What the page's other scripts (hit-buttons.js, odds.js, campaign.js) use of this one.
 window.automaBoard = {
-  act, post, getJSON, refresh, next,
+  act, post, say, getJSON, refresh, next,
   view: () => board.view,
+  readOnly: () => board.readOnly,
   answering: () => board.answers !== null,
 };
 

@@ -430,6 +430,7 @@
     keepPanel();
     openQuestionPanel();
     document.addEventListener("board:view", (event) => { onView(event.detail); });
+    document.addEventListener("board:between-rooms", (event) => { onView(event.detail); });
     if (api() && api().view()) onView(api().view());
     setInterval(checkOpenQuestion, OPEN_QUESTION_MS);
     checkOpenQuestion();
