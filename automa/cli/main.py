@@ -144,6 +144,7 @@ COMMAND_MODULES = {
     "threat": "threat_cmds",
     "serve": "serve_cmds",
     "setup": "setup_cmds",
+    **dict.fromkeys(("export", "import"), "bundle_cmds"),
 }
 
 

@@ -16,13 +16,15 @@ import re
 import socket
 import sys
 import traceback
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from automa.safe_text import one_line
-from automa.web.api import ENDPOINTS, ApiError, Board, call
+from automa.web import api, campaign
+from automa.web.api import ApiError, Board, call
 
 STATIC = Path(__file__).parent / "static"
 ACCESS_PATH = "/api/access"  # {"write": bool}: may this client change the battle?
@@ -144,7 +146,8 @@ class BoardHandler(BaseHTTPRequestHandler):
             self._refuse_other_pages()
             self._json(200, {"write": self._may_write()})
             return
-        route = ENDPOINTS.get(path)
+        routes = endpoints()
+        route = routes.get(path)
         if route is None:
             raise ApiError(404, f"no such page or endpoint: {path[:100]}")
         wanted, _ = route
@@ -153,9 +156,14 @@ class BoardHandler(BaseHTTPRequestHandler):
             return
         if wanted == "POST" and not self._may_write():
             raise ApiError(403, READ_ONLY)
-        body = self._body() if wanted == "POST" else _query(self.path)
+        body = self._body(campaign.BODY_LIMITS.get(path, MAX_BODY)) if wanted == "POST" \
+            else _query(self.path)
         self._refuse_other_pages()
-        status, payload = call(self.board, path, body)
+        status, payload = call(self.board, path, body, routes)
+        if isinstance(payload, campaign.Download):  # a file to save, not JSON
+            self._send(status, payload.data, "application/json; charset=utf-8",
+                       {"Content-Disposition": f'attachment; filename="{payload.name}"'})
+            return
         self._json(status, payload)
 
     def _may_write(self) -> bool:
@@ -185,7 +193,7 @@ class BoardHandler(BaseHTTPRequestHandler):
         kind = CONTENT_TYPES.get(path.suffix.lower(), "application/octet-stream")
         self._send(200, path.read_bytes(), kind)
 
-    def _body(self) -> Any:
+    def _body(self, limit: int = MAX_BODY) -> Any:
         """The POST's JSON body: checked for size, type and syntax before anything reads it."""
         length_text = self.headers.get("Content-Length")
         if self.headers.get("Transfer-Encoding"):
@@ -198,9 +206,9 @@ class BoardHandler(BaseHTTPRequestHandler):
         if length < 0:
             self.close_connection = True
             raise ApiError(400, "a bad Content-Length")
-        if length > MAX_BODY:
+        if length > limit:
             self._drain(length)
-            raise ApiError(413, f"the body is over {MAX_BODY // 1024} KB")
+            raise ApiError(413, f"the body is over {limit // 1024} KB")
         data = self.rfile.read(length) if length else b""
         self._refuse_other_pages()
         kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
@@ -233,6 +241,12 @@ class BoardHandler(BaseHTTPRequestHandler):
         if site in ("cross-site", "same-site") or (
                 origin is not None and urlsplit(origin).netloc.lower() != host):
             raise ApiError(403, "a request from another site's page is refused")
+
+
+def endpoints() -> dict[str, tuple[str, Callable[[Board, object], api.Result]]]:
+    """Every API path: a battle's (web/api.py), and a campaign's with export, import and the
+    open question (web/campaign.py)."""
+    return {**api.ENDPOINTS, **campaign.ENDPOINTS}
 
 
 def _query(target: str) -> dict[str, list[str]]:

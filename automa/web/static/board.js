@@ -118,6 +118,10 @@ function setView(view) {
   board.version = view.version;
   document.body.dataset.version = view.version;
   document.body.dataset.phase = view.phase;
+  if (view.battle === false) { // a campaign between rooms: campaign.js draws it
+    document.dispatchEvent(new CustomEvent("board:between-rooms", { detail: view }));
+    return;
+  }
   drawMat(view);
   drawThreat();
   drawHeader(view);
@@ -126,7 +130,6 @@ function setView(view) {
   drawPiecePanel(view);
   drawBoards(view);
   drawBags(view);
-  drawCampaign(view);
   drawContradictions(view);
   drawLog(view);
   $("printout").textContent = view.printout || "";
@@ -137,7 +140,7 @@ function setView(view) {
   } else {
     drawActivation();
   }
-  document.dispatchEvent(new CustomEvent("board:view", { detail: view })); // hit-buttons.js, odds.js
+  document.dispatchEvent(new CustomEvent("board:view", { detail: view })); // hit-buttons.js, odds.js, campaign.js
 }
 
 function drawHeader(view) {
@@ -380,65 +383,6 @@ function drawBags(view) {
     div.appendChild(gone);
     box.appendChild(div);
   }
-}
-
-// The campaign's status as it comes: nested keys and values, all as text
-function describe(value) {
-  if (value === null || typeof value !== "object") return el("span", String(value));
-  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== "object")) {
-    return el("span", value.join(", "));
-  }
-  const dl = el("dl");
-  for (const [k, v] of Object.entries(value)) {
-    dl.appendChild(el("dt", k));
-    const dd = el("dd");
-    dd.appendChild(describe(v));
-    dl.appendChild(dd);
-  }
-  return dl;
-}
-
-// The campaign's status (`automa campaign status --json`): the route room by room, the heroes'
-// boards carried between rooms, and anything else it holds as keys and values
-function drawCampaign(view) {
-  const campaign = view.campaign;
-  $("campaign").hidden = campaign === null || campaign === undefined;
-  const box = $("campaign-body");
-  clear(box);
-  if ($("campaign").hidden) return;
-  const rest = Object.assign({}, campaign);
-  if (campaign.campaign) {
-    box.appendChild(el("p", `${campaign.campaign} campaign` +
-      (campaign.lord ? ` · Catacomb Lord: ${campaign.lord}` : "")));
-    delete rest.campaign;
-    delete rest.lord;
-  }
-  if (Array.isArray(campaign.rooms)) {
-    const list = el("ul", null, "rooms");
-    for (const room of campaign.rooms) {
-      const li = el("li", `${room.state}: ${room.name}` +
-        (room.level === null || room.level === undefined ? "" : ` (level ${room.level})`),
-        `room ${room.state}`);
-      li.dataset.room = room.id;
-      list.appendChild(li);
-    }
-    box.appendChild(list);
-    delete rest.rooms;
-  }
-  if (campaign.heroes && typeof campaign.heroes === "object") {
-    for (const [id, hero] of Object.entries(campaign.heroes)) {
-      const div = el("div", null, "board");
-      div.appendChild(el("b", id));
-      div.appendChild(document.createTextNode(" " + Object.entries(hero)
-        .filter(([k]) => k !== "starting_health")
-        .map(([k, v]) => k === "health" && hero.starting_health ?
-          `health ${v}/${hero.starting_health}` : `${k} ${v}`).join(" · ")));
-      box.appendChild(div);
-    }
-    delete rest.heroes;
-  }
-  for (const key of Object.keys(rest)) if (rest[key] === null) delete rest[key];
-  if (Object.keys(rest).length) box.appendChild(describe(rest));
 }
 
 // Logged figures this machine computes otherwise: the log's stand until the players choose to go
@@ -1038,7 +982,12 @@ function start() {
   setInterval(poll, POLL_MS);
 }
 
-// What the page's other scripts (hit-buttons.js, odds.js) use of this one.
-window.automaBoard = { act, post, say, view: () => board.view, readOnly: () => board.readOnly };
+// What the page's other scripts (hit-buttons.js, odds.js, campaign.js) use of this one.
+window.automaBoard = {
+  act, post, say, getJSON, refresh, next,
+  view: () => board.view,
+  readOnly: () => board.readOnly,
+  answering: () => board.answers !== null,
+};
 
 document.addEventListener("DOMContentLoaded", start);
