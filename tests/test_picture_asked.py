@@ -1,7 +1,7 @@
 """Asked geometry: the table measures nothing, so a picture never draws a spot the engine
-computed as if it were known. A piece the AI moved is a hollow dashed disc at its last measured
-spot; a summoned piece, never measured, is listed, not drawn; no sight line, move, template or
-Clock template is drawn from an unmeasured spot."""
+computed as if it were known. A piece the AI moved (or summoned) is a hollow dashed disc in the
+tray below the mat, "place unknown", not on the mat; no sight line, move, template or Clock
+template is drawn from an unmeasured spot."""
 
 from __future__ import annotations
 
@@ -63,12 +63,17 @@ def notes(root: ET.Element) -> str:
     return " ".join(e.text or "" for e in by_class(root, "note"))
 
 
-def test_a_pushed_piece_is_drawn_unmeasured_at_its_last_measured_spot(tmp_path: Path) -> None:
+def in_tray(root: ET.Element, g: ET.Element) -> bool:
+    """Drawn apart, below the mat's Hero Start Zone edge: on no spot of the mat."""
+    return g.get("data-measured") == "false" and g.get("data-tray") == "true" and \
+        spot(root, g)[1] < 0
+
+
+def test_a_pushed_piece_is_drawn_in_the_tray(tmp_path: Path) -> None:
     root = draw(tmp_path, asked_copy(tmp_path), 7)  # skeleton-archer-2 pushes the barbarian
     drawn = pieces(root)
     barbarian = drawn["barbarian"]
-    assert barbarian.get("data-measured") == "false"
-    assert spot(root, barbarian) == (20.0, 30.0)  # where the players put it (input 1)
+    assert in_tray(root, barbarian)  # not at (20, 30), where the players put it (input 1)
     assert drawn["elf"].get("data-measured") == "true" and spot(root, drawn["elf"]) == (36, 36)
     assert by_class(root, "move") == []  # where the push stopped was never measured
     (clock,) = by_class(root, "clock")  # laid on the barbarian's measured spot
@@ -81,10 +86,8 @@ def test_a_pushed_piece_is_drawn_unmeasured_at_its_last_measured_spot(tmp_path: 
 def test_nothing_is_drawn_from_an_unmeasured_spot(tmp_path: Path) -> None:
     root = draw(tmp_path, asked_copy(tmp_path), 23)  # ghoul-3, summoned at 22, attacks the elf
     drawn = pieces(root)
-    assert "ghoul-3" not in drawn and "ghoul-3" in notes(root)  # placed by the model only
-    assert drawn["elf"].get("data-measured") == "false"
-    assert spot(root, drawn["elf"]) == (36.0, 26.0)  # the players' report at input 16
-    assert spot(root, drawn["barbarian"]) == (20.0, 30.0)
+    assert in_tray(root, drawn["ghoul-3"])  # placed by the model only
+    assert in_tray(root, drawn["elf"]) and in_tray(root, drawn["barbarian"])
     assert by_class(root, "sight") == [] and by_class(root, "attack-template") == []
     assert by_class(root, "move") == []
     (clock,) = by_class(root, "clock")  # the first push starts at the elf's measured spot
@@ -109,12 +112,13 @@ def test_every_step_draws_sight_lines_only_between_measured_spots(tmp_path: Path
     start = {p.id: p.at for p in load_scenario(folder / "scenario.toml", catalog).pieces}
     for step in range(1, 29):
         root = draw(tmp_path, folder, step)
+        given = {(round(x, 2), round(y, 2)) for x, y in start.values()} | {
+            (20.0, 30.0), (36.0, 36.0), (36.0, 26.0), (50.0, 20.0)}  # scenario or reports
         measured = {spot(root, g) for g in pieces(root).values()
                     if g.get("data-measured") == "true"}
-        hollow = {spot(root, g) for g in pieces(root).values()
-                  if g.get("data-measured") == "false"}
-        assert hollow <= {(round(x, 2), round(y, 2)) for x, y in start.values()} | {
-            (20.0, 30.0), (36.0, 36.0), (36.0, 26.0), (50.0, 20.0)}  # scenario or reports
+        assert measured <= given
+        assert all(in_tray(root, g) for g in pieces(root).values()
+                   if g.get("data-measured") == "false")
         assert by_class(root, "move") == []
         scale, margin = float(root.get("data-scale", 0)), float(root.get("data-margin", 0))
         length = float(root.get("data-length", 0))
@@ -122,7 +126,7 @@ def test_every_step_draws_sight_lines_only_between_measured_spots(tmp_path: Path
             for x, y in (("x1", "y1"), ("x2", "y2")):
                 end = (round((float(line.get(x, 0)) - margin) / scale, 2),
                        round(length - (float(line.get(y, 0)) - margin) / scale, 2))
-                assert end in measured | hollow
+                assert end in given
 
 
 def test_a_tracked_picture_marks_nothing_unmeasured(tmp_path: Path) -> None:

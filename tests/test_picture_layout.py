@@ -30,7 +30,7 @@ from tests.conftest import EXAMPLES
 DEMO = EXAMPLES / "demo-battle.toml"
 SESSIONS = [EXAMPLES / "lair-hmotha", EXAMPLES / "battle-chagnars-lair",
             EXAMPLES / "special-summoners"]
-KEYS = {"heroes", "ai", "neutral", "seen", "blocked", "move", "push", "summon", "attack",
+KEYS = {"heroes", "ai", "neutral", "seen", "blocked", "blocker", "move", "push", "summon", "attack",
         "clock", "rolled", "obstacle", "rune", "hero-zone", "monster-zone", "grid"}
 
 

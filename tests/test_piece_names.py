@@ -209,6 +209,20 @@ def test_play_says_where_a_move_in_words_put_the_piece(tmp_path: Path) -> None:
     folder = new_session(tmp_path, LINE_UP)
     out = play_lines(folder, ["move elf touching rat-2", "move elf rune 4", "move elf 30,20",
                               "quit"])
-    assert "  elf stands touching sewer-rat-2 on its west side\n" in out
-    assert "  elf stands on rune 4 → (10.0, 50.0)\n" in out
+    assert "  elf is touching sewer-rat-2 on its west side\n" in out
+    assert "  elf is on rune 4 → (10.0, 50.0)\n" in out
     assert "  elf is at (30.0, 20.0)\n" in out
+
+
+def test_asked_geometry_guesses_no_side(catalog: Catalog) -> None:
+    """With asked geometry nobody measured where the pieces stand: `touching X` must name its
+    side (a side the model would pick rests on guessed spots); with one named it is taken."""
+    from automa.engine.judge import GeometryMode
+
+    game = Game(parse_scenario(LINE_UP, "line-up.toml", catalog), catalog, seed=1,
+                geometry_mode=GeometryMode.ASKED)
+    with pytest.raises(InputError, match="name the side"):
+        game.do(Move("elf", words="touching rat-2"))
+    done = game.do(Move("elf", words="touching rat-2 on its south side"))
+    assert isinstance(done.command, Move)
+    assert done.command.words == "touching sewer-rat-2 on its south side"

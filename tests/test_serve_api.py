@@ -517,6 +517,8 @@ def test_move_by_coordinates_and_by_words_answer_the_new_view(demo: Path, board:
     ({"piece": "elf", "at": [10]}, 400, "expected [x, y]"),
     ({"piece": "elf", "at": [True, 3]}, 400, "expected [x, y]"),
     ({"piece": "elf", "at": [1e300, 3]}, 400, "on the mat"),
+    ({"piece": "elf", "at": [10**400, 3]}, 400, "on the mat"),  # too big for a float
+    ({"piece": "elf", "at": [3, -10**400]}, 400, "on the mat"),
     ({"piece": "elf", "at": [-5, 10]}, 400, "off the mat"),
     ({"piece": "elf", "at": [22, 45]}, 400, "rat-1"),
     ({"piece": "elf", "words": "somewhere nice"}, 400, "somewhere nice"),
@@ -748,6 +750,17 @@ def test_another_sites_page_and_a_rebound_host_are_refused(demo: Path, board: Cl
     assert same.status == 200
     assert board.request("GET", "/api/state", headers={"Host": "localhost"}).status == 200
     assert log_bytes(demo) != before
+
+
+@pytest.mark.parametrize("path", ["/api/view", "/api/version", "/api/threat?hero=elf&step=5",
+                                  "/api/state", "/api/access"])
+def test_another_sites_page_may_not_read_either(board: Client, path: str) -> None:
+    for headers in ({"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"},
+                    {"Origin": "http://evil.example"}):
+        reply = board.request("GET", path, headers=headers)
+        assert reply.status == 403 and "another site's page" in reply.error, (path, headers)
+    for headers in ({"Sec-Fetch-Site": "same-origin"}, {"Sec-Fetch-Site": "none"}, {}):
+        assert board.request("GET", path, headers=headers).status == 200, (path, headers)
 
 
 def test_an_internal_error_is_one_line_500(board: Client, monkeypatch: pytest.MonkeyPatch,

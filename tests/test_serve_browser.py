@@ -143,8 +143,9 @@ def check_centres(page: Page, view: dict[str, Any]) -> Any:
     expected = {p["id"]: p for p in view["pieces"]}
     assert set(drawn["pieces"]) == set(expected)
     for pid, (sx, sy, diameter) in drawn["pieces"].items():
-        piece = expected[pid]
-        ex, ey = screen_spot(drawn["mat"], size, piece["x"], piece["y"])
+        piece = expected[pid]  # asked geometry: a place nobody measured is in the tray
+        ex, ey = screen_spot(drawn["mat"], size, *(
+            (piece["x"], piece["y"]) if piece["measured"] else piece["tray"]))
         assert math.hypot(sx - ex, sy - ey) < PIXELS, (pid, (sx, sy), (ex, ey))
         assert diameter == pytest.approx(2 * piece["radius"] / size[0] * width, abs=PIXELS * 2)
     return drawn
@@ -590,11 +591,11 @@ def test_reports_by_the_panels(browser: Browser, tmp_path: Path) -> None:
                                               pytest.approx(rune[1], abs=0.01))
         check_centres(page, view)
 
-        page.check("#targets input[value=rat-1]")
-        page.fill("#shot", "melee")
-        page.select_option("#hit-by", "barbarian")
+        page.click("#hit-buttons button[data-target=rat-1]")
+        page.click("#hit-buttons button[data-shot=melee]")
+        page.click("#hit-buttons button[data-by=barbarian]")
         with page.expect_response("**/api/hit") as answer:
-            page.click("#hit-form button[type=submit]")
+            page.click("#hit-go")
         assert answer.value.ok, answer.value.text()
         view = settled(page, url)
         assert "rat-1" not in {p["id"] for p in view["pieces"]}  # 1 health: killed

@@ -5,6 +5,7 @@ query gets a 400 and one line naming what is wrong, as the CLI's options do."""
 from __future__ import annotations
 
 import subprocess
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -65,9 +66,11 @@ def test_step_and_by_as_the_cli_takes_them(demo: Path, board: Client) -> None:
     ("?hero=rat-1", "threat rat-1: a monster, not a hero; the heroes are barbarian, elf, "
                     "wizard"),
     ("?hero=nobody", "threat nobody: no piece; the heroes are"),
-    ("?hero=elf&step=0.1", "step 0.1: give a grid step from 0.25 to 50 cm"),
-    ("?hero=elf&step=51", "step 51: give a grid step from 0.25 to 50 cm"),
-    ("?hero=elf&step=nan", "step nan: give a grid step"),
+    ("?hero=elf&step=0.1", "step 0.1: the board draws squares of 0.5, 1, 2, 5 cm"),
+    ("?hero=elf&step=51", "step 51: the board draws squares of"),
+    ("?hero=elf&step=0.25", "step 0.25: the board draws squares of"),
+    ("?hero=elf&step=nan", "step nan: the board draws squares of"),
+    ("?hero=elf&step=1e999", "step 1e999: the board draws squares of"),
     ("?hero=elf&step=two", "step: expected a number of cm, got 'two'"),
     ("?hero=elf&step=1&step=2", "step: given more than once"),
     ("?hero=elf&hero=wizard", "hero: given more than once"),
@@ -90,40 +93,89 @@ def test_a_hero_off_the_mat_and_other_paths(demo: Path, board: Client) -> None:
     assert board.post("/api/threat", {"hero": "elf"}).status == 405
 
 
-def test_cached_per_version_and_redone_after_a_write(demo: Path, board: Client,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def counted(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, float]]:
+    """Each threat map the board computes, as (hero, step)."""
     from automa.web import threat
 
-    computed: list[str] = []
-    real = threat.threat_json
+    computed: list[tuple[str, float]] = []
+    real = threat.compute_map
 
-    def counting(session: Session, hero: str, step: float, by: tuple[str, ...]) -> Any:
-        computed.append(hero)
-        return real(session, hero, step, by)
+    def counting(state: Any, catalog: Any, hero: str, step: float, geometry: Any) -> Any:
+        computed.append((hero, step))
+        return real(state, catalog, hero, step, geometry)
 
-    monkeypatch.setattr(threat, "threat_json", counting)
+    monkeypatch.setattr(threat, "compute_map", counting)
+    return computed
+
+
+def test_cached_per_version_and_redone_after_a_write(demo: Path, board: Client,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    computed = counted(monkeypatch)
     first = board.ok("GET", "/api/threat?hero=elf")
     assert board.ok("GET", "/api/threat?hero=elf&step=1.0") == first
-    assert computed == ["elf"]
+    assert computed == [("elf", 1.0)]
     board.ok("GET", "/api/threat?hero=wizard")
-    assert computed == ["elf", "wizard"]
+    assert computed == [("elf", 1.0), ("wizard", 1.0)]
+    alone = board.ok("GET", "/api/threat?hero=elf&by=rat-1")  # one map serves every `by`
+    assert computed == [("elf", 1.0), ("wizard", 1.0)] and alone["mapped"] == ["rat-1"]
 
     typed = subprocess.run([*AUTOMA, "play", "--session", str(demo)],
                            input="move rat-1 20,60\nquit\n", capture_output=True, text=True,
                            timeout=60)  # the terminal beside the board
     assert typed.returncode == 0 and "rat-1 is at (20.0, 60.0)" in typed.stdout
     moved = board.ok("GET", "/api/threat?hero=elf")
-    assert computed == ["elf", "wizard", "elf"]
+    assert computed == [("elf", 1.0), ("wizard", 1.0), ("elf", 1.0)]
     assert moved["version"] != first["version"]
     assert moved["cells"] != first["cells"]
     assert moved["version"] == board.ok("GET", "/api/version")["version"]
 
 
-def test_the_board_keeps_only_the_current_versions_maps(demo: Path) -> None:
+def test_the_board_keeps_a_few_maps_whatever_a_page_asks(demo: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any number of requests, for any heroes, steps and `by`: at most THREAT_MAPS_KEPT maps
+    are kept, the newest, each computed once while it is kept."""
+    from automa.web.api import THREAT_MAPS_KEPT
+
+    computed = counted(monkeypatch)
     board = Board(Session.open(demo, load_catalog(None)))
-    call(board, "/api/threat", {"hero": ["elf"], "step": ["5"]})
-    call(board, "/api/threat", {"hero": ["wizard"], "step": ["5"]})
-    assert len(board._threats) == 2
-    call(board, "/api/damage", {"piece": "elf", "amount": 1})
-    call(board, "/api/threat", {"hero": ["elf"], "step": ["5"]})
-    assert len(board._threats) == 1
+    asked = [(hero, step) for step in ("2", "5") for hero in ("elf", "wizard", "barbarian")]
+    for hero, step in asked * 2:
+        for by in ([], ["rat-1"], ["rat-1", "skeleton-1"]):
+            status, _ = call(board, "/api/threat", {"hero": [hero], "step": [step], "by": by})
+            assert status == 200
+    assert len(computed) == len(asked) and len(board._threats) == len(asked)
+    for number in range(THREAT_MAPS_KEPT + 3):
+        call(board, "/api/damage", {"piece": "elf", "amount": 1})  # a new log version
+        call(board, "/api/heal", {"piece": "elf", "amount": 1})
+        call(board, "/api/threat", {"hero": ["elf"], "step": ["5"]})
+        assert len(computed) == len(asked) + number + 1
+    assert len(board._threats) == THREAT_MAPS_KEPT
+
+
+def test_the_board_answers_while_a_map_is_computed(demo: Path, board: Client,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """No lock the page's polling needs is held while a map is computed: the version, the
+    view and a write answer while another request's map is still being worked out."""
+    from automa.web import threat
+
+    started, release = threading.Event(), threading.Event()
+    real = threat.compute_map
+
+    def slow(*args: Any) -> Any:
+        started.set()
+        assert release.wait(30)
+        return real(*args)
+
+    monkeypatch.setattr(threat, "compute_map", slow)
+    replies: list[Any] = []
+    asking = threading.Thread(target=lambda: replies.append(board.get("/api/threat?hero=elf")))
+    asking.start()
+    try:
+        assert started.wait(30)
+        assert board.ok("GET", "/api/version")["version"]
+        assert board.ok("POST", "/api/damage", {"piece": "rat-1", "amount": 1})
+        assert not replies  # the map is still being computed
+    finally:
+        release.set()
+        asking.join(30)
+    assert replies[0].status == 200

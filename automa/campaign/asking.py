@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 from msgspec import Struct
 
+from automa.engine.judge import GeometryMode
 from automa.errors import InputError
 from automa.model.modes import DiceMode
 
@@ -105,9 +106,12 @@ class LordCard(Struct, frozen=True):
 class TableAnswers(Struct, frozen=True):
     """What the players give with a step rather than be asked: what their cards show (kept in
     their data folder, never in the campaign log: the next campaign is not asked again) and
-    whether they roll and draw at the table."""
+    whether they roll and draw at the table, and whether they measure with the real rulers and
+    templates (asked geometry)."""
 
     dice: DiceMode = DiceMode.VIRTUAL
+    # where a battle room's geometric answers come from (`automa new --geometry`)
+    geometry: GeometryMode = GeometryMode.TRACKED
     monsters: RoomIcons | None = None  # the Room card's icons, when our data lacks them
     lord_card: LordCard | None = None
     offers: tuple[Offer, ...] | None = None  # a special room's offers our sources lack

@@ -15,6 +15,7 @@ from msgspec import Struct
 from automa.campaign.log import LOG
 from automa.campaign.model import CaveVisit
 from automa.catalog.load import Catalog
+from automa.engine.judge import GeometryMode
 from automa.model.modes import DiceMode
 from automa.model.pieces import Piece
 from automa.model.scenario import Scenario
@@ -44,9 +45,11 @@ def room_folder(campaign: Path, number: int, room: str) -> str:
 
 
 def start_battle(folder: Path, scenario: Scenario, catalog: Catalog, seed: int,
-                 physical: bool, used: Mapping[str, tuple[str, ...]]) -> None:
-    """The room's battle as a new session: its scenario saved, and the cards each hero used
-    earlier in the game logged first (they stay used)."""
+                 physical: bool, geometry: GeometryMode,
+                 used: Mapping[str, tuple[str, ...]]) -> None:
+    """The room's battle as a new session in `geometry` (kept in its log's first line, as
+    `automa new --geometry` keeps it): its scenario saved, and the cards each hero used earlier
+    in the game logged first (they stay used)."""
     from automa.scenario.save import save_scenario
     from automa.session.commands import UseCard, UsePeriod
     from automa.session.store import SCENARIO, Session
@@ -54,7 +57,7 @@ def start_battle(folder: Path, scenario: Scenario, catalog: Catalog, seed: int,
     folder.mkdir(parents=True, exist_ok=True)
     save_scenario(scenario, folder / SCENARIO)
     session = Session.create(folder, folder / SCENARIO, catalog, seed,
-                             DiceMode.PHYSICAL if physical else DiceMode.VIRTUAL)
+                             DiceMode.PHYSICAL if physical else DiceMode.VIRTUAL, geometry)
     for hero, cards in used.items():
         for card in cards:
             session.do(UseCard(hero, card, UsePeriod.GAME))

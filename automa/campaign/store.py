@@ -84,6 +84,23 @@ class Undone(Struct, frozen=True):
     state: CampaignState
 
 
+def purchase(visit: Visit, offer: str, settings: Mapping[str, str], hero: str | None = None,
+             payers: tuple[Share, ...] | None = None, price: int | None = None,
+             ally_health: int | None = None, drawn: tuple[str, ...] | None = None,
+             reward: str | None = None) -> Buy:
+    """The step buying `offer` at the room being visited: the Tavern's bet (`Bet`, which takes
+    the pieces drawn and the reward) or a purchase (`Buy`, which takes an ally's health). A
+    field the offer does not take is refused by name."""
+    chosen = visit.offer(offer, settings)
+    if chosen is not None and chosen.effect == "bet":
+        if ally_health is not None:
+            raise BadField("ally_health", "is for recruiting an ally")
+        return Bet(offer, hero, payers, price, drawn=drawn, reward=reward)
+    if reward is not None or drawn is not None:
+        raise BadField("reward" if reward is not None else "drawn", "is for the Tavern's bet")
+    return Buy(offer, hero, payers, price, ally_health=ally_health)
+
+
 # The folder -----------------------------------------------------------------------------------
 
 class Campaign(Struct):
@@ -289,7 +306,7 @@ class Campaign(Struct):
             pieces.append(piece)
         relative = room_folder(self.folder, number, entry.id)
         start_battle(self.folder / relative, replace(setup.scenario, pieces=tuple(pieces)),
-                     catalog, seed, physical,
+                     catalog, seed, physical, table.geometry,
                      {hero: board.used for hero, board in boards.items() if board.alive})
         return EnterRoom(entry.id, relative, setup.playmat), setup
 
@@ -548,6 +565,9 @@ def _target(offer: Offer, command: Buy, state: CampaignState) -> str | None:
     from automa.campaign.visits import needs_target
 
     target = command.hero
+    if target is not None and target not in state.heroes:
+        raise BadField("hero", f"no hero {target!r} in this campaign (heroes: "
+                               f"{', '.join(state.heroes)})")
     if not (needs_target(offer) or offer.effect == "bet"):
         return target
     living = [h for h, b in state.heroes.items() if b.alive]

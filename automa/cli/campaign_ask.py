@@ -36,7 +36,7 @@ LORD_FIELDS = {"health": "health", "size": "size", "sequence": "sequences",
 # A step's field, as the core names it, and the option (or argument) that gives it here.
 OPTION_OF = {"campaign": "NAME", "heroes": "--heroes", "lord": "--lord", "room": "ROOM",
              "offer": "OFFER", "price": "--price", "hero": "--for", "payers": "--pay",
-             "reward": "--reward", "drawn": "--drawn",
+             "reward": "--reward", "drawn": "--drawn", "ally_health": "--ally-health",
              "monsters": "--monsters", "offers": "--offers", "bag": "--bag",
              "lord_card": "--lord-card", "spell_to": "--spell-to", "changes": "--change",
              "collected": "--collect", "resurrected": "--resurrect"}

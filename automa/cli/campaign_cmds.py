@@ -18,6 +18,8 @@ from automa.cli.campaign_visit import campaign_visit
 from automa.cli.main import cli, emit_json, reports_errors
 from automa.model.modes import DICE_WORDS, DiceMode
 
+GEOMETRY_WORDS = ("tracked", "asked", "hybrid")  # `automa new --geometry`'s words
+
 
 @cli.group()
 def campaign() -> None:
@@ -114,6 +116,10 @@ def campaign_status(ctx: click.Context, folder: Path, as_json: bool) -> None:
 @folder_option
 @click.option("--dice", type=click.Choice(DICE_WORDS), default=DiceMode.VIRTUAL.value,
               help="physical: you roll and draw at the table and type what came up.")
+@click.option("--geometry", type=click.Choice(GEOMETRY_WORDS), default="tracked",
+              help="The room's battle, as `automa new --geometry`: tracked (computed from the "
+                   "positions), asked (yes/no and which-one questions you answer with the real "
+                   "rulers and templates) or hybrid (computed, asked only on close calls).")
 @click.option("--monsters", default=None, metavar="KIND=N,...",
               help="The Room card's monsters when our data lacks them, e.g. "
                    "'sewer-rat=2,metre-1=1,mercenary=2' (remembered in your data folder).")
@@ -128,7 +134,7 @@ def campaign_status(ctx: click.Context, folder: Path, as_json: bool) -> None:
 @json_option
 @click.pass_context
 @reports_errors
-def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
+def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str, geometry: str,
                   monsters: str | None, lord_card_values: tuple[str, ...],
                   offers: str | None, ask: bool, as_json: bool) -> None:
     """Enter ROOM, one of the open rooms: a battle room is set up with the campaign's heroes and
@@ -140,11 +146,12 @@ def campaign_next(ctx: click.Context, room: str, folder: Path, dice: str,
     from automa.campaign.commands import EnterRoom
     from automa.cli import campaign_ask as options
     from automa.cli.campaign_prompts import prompts
+    from automa.engine.judge import GeometryMode
     from automa.render.campaign_out import entered_json, entered_text
 
     campaign = open_campaign(ctx, folder)
     table = TableAnswers(
-        DiceMode(dice),
+        DiceMode(dice), GeometryMode(geometry),
         monsters=None if monsters is None else options.room_icons(monsters, campaign.catalog),
         lord_card=options.lord_card(lord_card_values) if lord_card_values else None,
         offers=None if offers is None else options.offers(offers))

@@ -59,10 +59,9 @@ def campaign_visit(ctx: click.Context, offer: str | None, folder: Path, target: 
       automa campaign visit ally --for elf --ally-health 6 --session evening
     """
     from automa.campaign.asking import TableAnswers
-    from automa.campaign.commands import Bet, Buy
+    from automa.campaign.store import purchase
     from automa.cli import campaign_ask as options
     from automa.cli.campaign_prompts import prompts
-    from automa.errors import InputError
     from automa.render.campaign_out import bought_json, bought_text, menu_json, menu_text
 
     campaign = open_campaign(ctx, folder)
@@ -73,21 +72,12 @@ def campaign_visit(ctx: click.Context, offer: str | None, folder: Path, target: 
             return
         click.echo(menu_text(visit, campaign.state, folder))
         return
-    chosen = visit.offer(offer, campaign.state.settings)
-    payers = options.shares(pay)
-    command: Buy
-    if ally_health is not None and chosen is not None and chosen.effect == "bet":
-        raise InputError("--ally-health is for recruiting an ally")
-    if chosen is not None and chosen.effect == "bet":
-        command = Bet(offer, target, payers, price,
-                      drawn=None if drawn is None else options.drawn(drawn), reward=reward)
-    elif reward is not None or drawn is not None:
-        raise InputError("--reward and --drawn are for the Tavern's bet")
-    else:
-        command = Buy(offer, target, payers, price, ally_health=ally_health)
     table = TableAnswers(DiceMode(dice),
                          bag=None if bag is None else options.bag(bag))
     with in_option_words():
+        command = purchase(visit, offer, campaign.state.settings, target, options.shares(pay),
+                           price, ally_health, None if drawn is None else options.drawn(drawn),
+                           reward)
         bought = campaign.do(command, prompts(ask), table=table)
     for line in bought.notes:
         click.echo(line, err=True)

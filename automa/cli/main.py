@@ -144,6 +144,7 @@ COMMAND_MODULES = {
     "threat": "threat_cmds",
     "serve": "serve_cmds",
     "setup": "setup_cmds",
+    **dict.fromkeys(("export", "import"), "bundle_cmds"),
 }
 
 
@@ -266,12 +267,21 @@ def _scenario(ctx: click.Context, path: str | Path, close_call: float | None = N
 
 
 def _scenario_or_session(ctx: click.Context, source: Path) -> Any:
-    """A scenario file, or a session folder (or its log) as its battle stands now."""
+    """A scenario file, or a session folder (or its log) as its battle stands now; refused
+    while an asked-geometry session has pieces nobody measured (their spots are guesses)."""
     if source.is_file() and source.suffix == ".toml":
         return _scenario(ctx, source)
+    from automa.errors import InputError
+    from automa.render.measured import unmeasured_now
     from automa.session.replay import open_recorded
 
-    return open_recorded(str(source), _catalog(ctx)).state.as_scenario()
+    session = open_recorded(str(source), _catalog(ctx))
+    unknown = sorted(unmeasured_now(session))
+    if unknown:
+        raise InputError(f"{source}: asked geometry: nobody measured where "
+                         f"{', '.join(unknown)} stand(s), so their spots would be guesses; "
+                         f"report each with move (automa play --session {source}) first")
+    return session.state.as_scenario()
 
 
 close_call_option = click.option(

@@ -27,18 +27,29 @@ DEFAULT_PORT = 8765
 def serve(ctx: click.Context, folder: Path, host: str, port: int, remote_control: bool) -> None:
     """The live board: the session as a web page beside the table, driven by touch or mouse,
     while the terminal commands work on the same session. Ctrl-C stops it; everything is
-    already in the session's log.
+    already in the session's log. Given a campaign folder, it follows the campaign from room
+    to room, and starts, ends and visits rooms itself.
 
     \b
-    Example:
+    Examples:
       automa serve --session my-battle       then open the address it prints
+      automa serve --session evening         a campaign: the whole evening
     """
+    from automa.campaign.log import LOG as CAMPAIGN_LOG
     from automa.errors import InputError
     from automa.web.api import Board
     from automa.web.server import is_loopback, make_server, url_of
 
-    session = open_session(ctx, folder)
-    board = Board(session, ctx.obj["data_dir"])
+    if (folder / CAMPAIGN_LOG).is_file():  # a campaign: the board follows it room to room
+        from automa.web.api import ApiError
+
+        board = Board(None, ctx.obj["data_dir"], campaign=folder)
+        try:
+            board.follow()
+        except ApiError as error:
+            raise InputError(f"{folder}: {error}") from None
+    else:
+        board = Board(open_session(ctx, folder), ctx.obj["data_dir"])
     try:
         server = make_server(board, host, port, remote_control)
     except OSError as error:

@@ -88,17 +88,29 @@ def new(ctx: click.Context, scenario: Path, folder: Path, seed: int | None, dice
     Example:
       automa new battle.toml --session my-battle && automa play --session my-battle
     """
+    import textwrap
+
     from automa.engine.judge import GeometryMode
+    from automa.render.markers import marker_words, markers, markers_line
+    from automa.render.text import WIDTH
     from automa.session.store import Session
 
     session = Session.create(folder, scenario, _catalog(ctx), seed, DiceMode(dice),
                              GeometryMode(geometry))
+    pieces = session.state.battle.pieces
+    numbered = markers(pieces)
     if as_json:
         emit_json({"session": str(folder), "round": session.state.round, "dice": dice,
-                   "geometry": geometry, "seed": session.seed})
+                   "geometry": geometry, "seed": session.seed, "markers": numbered})
         return
     click.echo(f"Session {folder}: round {session.state.round}, {dice} dice, {geometry} "
                f"geometry, seed {session.seed}. Next: automa play --session {folder}")
+    marked = [p for p in pieces if p.id in numbered]
+    if marked:
+        click.echo(textwrap.fill(markers_line(marked[0], numbered[marked[0].id], placing=False),
+                                 WIDTH))
+        click.echo("\n".join(f"  {marker_words(p, numbered[p.id])}, the one at "
+                             f"({p.at[0]:.1f}, {p.at[1]:.1f})" for p in marked))
 
 
 @cli.command("next")
@@ -131,11 +143,11 @@ def next_(ctx: click.Context, folder: Path, as_json: bool) -> None:
         else:
             click.echo("No AI character can act: the room is cleared.")
         return
+    asked = session.geometry_mode == GeometryMode.ASKED
     if as_json:
-        emit_json(activation_json(activation))
+        emit_json(activation_json(activation, asked=asked))
         return
-    click.echo(latest_activation_text(session.state,
-                                      session.geometry_mode != GeometryMode.ASKED))
+    click.echo(latest_activation_text(session.state, not asked))
 
 
 def _marker(ctx: click.Context, folder: Path, verb: str, as_json: bool) -> None:
@@ -393,7 +405,9 @@ def replay(ctx: click.Context, recorded: Path, upto: int | None, auto: bool, as_
         click.echo(f"Wrote {html}: open it in a browser (it needs no network)")
         return
     if as_json:
-        emit_json([activation_json(s.activation) for s in steps if s.activation is not None])
+        asked = session.geometry_mode == GeometryMode.ASKED
+        emit_json([activation_json(s.activation, asked=asked) for s in steps
+                   if s.activation is not None])
         return
     coordinates = session.geometry_mode != GeometryMode.ASKED
     interactive = not auto and sys.stdin.isatty()

@@ -347,8 +347,10 @@ def _judge_closest(table: Table, log: StepLog, actor: Piece, candidates: list[Ca
     change the target (`needed` False) is computed, never put to the table."""
     ranked = sorted(candidates, key=lambda c: (c.distance, c.piece.id))
     margin = ranked[1].distance - ranked[0].distance if needed else math.inf
+    # asked geometry: the model's distances are guesses, so the options are not in their order
+    offered = sorted(ranked, key=lambda c: c.piece.label) if table.judge.asked else ranked
     closest = table.judge.pick(f"Which enemy is closest to {actor.label}, edge to edge?",
-                               [c.piece.id for c in ranked], ranked[0].piece.id, margin, log)
+                               [c.piece.id for c in offered], ranked[0].piece.id, margin, log)
     if table.judge.asked or table.judge.last_asked:  # ranked by the table, no centimetres
         return [replace(c, distance=0.0 if c.piece.id == closest else 1.0, measured=False)
                 for c in candidates]
@@ -369,7 +371,7 @@ def read_direction_tiles(table: Table, briefs: StepLog | None, tied: list[Piece]
     return table.judge.pick(
         f"{', '.join(p.label for p in tied)} tie {tie}: which is {green} (the green Direction "
         f"tile; if they are level there, the {blue}: the blue tile)?{then}",
-        [p.id for p in tied], computed, math.inf, briefs)
+        [p.id for p in sorted(tied, key=lambda p: p.label)], computed, math.inf, briefs)
 
 
 def _ask_tie(table: Table, log: StepLog, battle: Battle, actor: Piece, choice: TargetChoice

@@ -11,7 +11,7 @@ from msgspec.structs import force_setattr, replace
 from automa.catalog.load import Catalog
 from automa.engine.chance import Chance
 from automa.engine.judge import Briefing, GeometryMode, Judge
-from automa.engine.steps import Step
+from automa.engine.steps import MoveStep, Step
 from automa.geometry.moves import stacked_with
 from automa.geometry.table import TableGeometry
 from automa.model.memo import Memo
@@ -313,6 +313,12 @@ class StepLog(Struct):
 
     def add(self, step: Step) -> None:
         self.steps.append(step)
+
+    @property
+    def moves(self) -> int:
+        """How many pieces this activation has slid, pushed or placed so far: an answer given
+        before the last of them may no longer hold (engine/judge.py)."""
+        return sum(1 for step in self.steps if isinstance(step, MoveStep))
 
     def explain(self, *lines: str) -> None:
         if self.explaining:

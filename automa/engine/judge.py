@@ -14,7 +14,7 @@ shown (render/text.py).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -63,9 +63,12 @@ class Briefing(Struct, frozen=True):
 
 class Briefs(Protocol):
     """The activation under way: what the table has not been shown yet (each briefing marks
-    its steps shown)."""
+    its steps shown), and how many moves it has made so far (a piece slid, pushed, placed)."""
 
     def briefing(self) -> Briefing: ...
+
+    @property
+    def moves(self) -> int: ...
 
 
 class YesNoAsker(Protocol):
@@ -85,8 +88,16 @@ def instruct(asker: object, briefs: Briefs | None) -> None:
         show(briefs.briefing())
 
 
+REUSED = "reused"  # an answer's source: the table's own earlier answer, nothing moved since
+
+
 class Judge(Struct):
-    """Where geometric answers come from in a turn (see the module's text), and each one given."""
+    """Where geometric answers come from in a turn (see the module's text), and each one given.
+
+    A question the players answered already in this AI turn, with nothing moved since (no
+    piece slid, pushed or placed), is not put to them again: their answer stands, recorded
+    with the source `reused`, so the log says so and a replay reads it like any other. A choice
+    is reused only among the options it was made from (or fewer, its answer still one)."""
 
     mode: GeometryMode = GeometryMode.TRACKED
     tolerance: float = 0.5
@@ -95,6 +106,10 @@ class Judge(Struct):
     record: list[dict[str, Any]] = field(default_factory=list)
     # a replay's logged answers that were computed, and that this machine computes otherwise
     disagreements: list[Disagreement] = field(default_factory=list)
+    # the table's answers that hold: question -> (answer, the activation's moves when given,
+    # a choice's options); a session starts it with the yes/no answers of the AI turn so far
+    # that nothing has moved since
+    answered: dict[str, tuple[bool | str, int, tuple[str, ...]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         """A replay judges in the mode its answers were given in (they say so unless tracked):
@@ -136,24 +151,52 @@ class Judge(Struct):
     @property
     def last_asked(self) -> bool:
         """Whether the last answer came from the players (then no measurement backs it)."""
-        return bool(self.record) and self.record[-1]["source"] == "table"
+        return bool(self.record) and self.record[-1]["source"] in ("table", REUSED)
+
+    def _earlier(self, question: str, options: Sequence[str] | None, briefs: Briefs | None
+                 ) -> bool | str | None:
+        """The table's answer to the same question earlier (a yes/no when `options` is None,
+        else one of `options`), if nothing has moved since: then it cannot have changed."""
+        given = self.answered.get(question)
+        if given is None or briefs is None or briefs.moves != given[1]:
+            return None
+        answer, _, offered = given
+        if options is None:
+            return answer if isinstance(answer, bool) else None
+        # the piece chosen among these, still offered, and no other piece offered now
+        chosen = isinstance(answer, str) and answer in options and set(options) <= set(offered)
+        return answer if chosen else None
+
+    def _ask(self, question: str, options: Sequence[str] | None, briefs: Briefs | None,
+             put: Callable[[], bool | str]) -> tuple[bool | str, str]:
+        """The players' answer, or their earlier one to the same question (`_earlier`)."""
+        earlier = self._earlier(question, options, briefs)
+        if earlier is not None:
+            return earlier, REUSED
+        assert self.asker is not None
+        instruct(self.asker, briefs)
+        answer = put()
+        if briefs is not None:
+            self.answered[question] = (answer, briefs.moves, tuple(options or ()))
+        return answer, "table"
 
     def confirm(self, question: str, computed: bool, margin: float,
                 briefs: Briefs | None) -> bool:
         """A yes/no geometric question; `briefs`: the activation under way, whose steps the
         players are shown first if they are asked."""
+        answer: bool | str
         scripted, given_by = self._scripted(question)
         if isinstance(scripted, bool):
             answer, source = scripted, given_by
             self._compare(question, scripted, given_by, computed, margin)
         elif self._ask_table(margin):
-            assert self.asker is not None
-            instruct(self.asker, briefs)
-            answer, source = self.asker.yes_no(question), "table"
+            asker = self.asker
+            assert asker is not None
+            answer, source = self._ask(question, None, briefs, lambda: asker.yes_no(question))
         else:
             answer, source = computed, "computed"
         self._note(question, answer, source)
-        return answer
+        return bool(answer)
 
     def _compare(self, question: str, logged: bool | str, given_by: str,
                  computed: bool | str, margin: float) -> None:
@@ -172,15 +215,17 @@ class Judge(Struct):
              briefs: Briefs | None) -> str:
         """Which of several pieces (the closest, the first along a tile ...); `briefs` as for
         `confirm`."""
+        answer: bool | str
         scripted, given_by = self._scripted(question)
         if isinstance(scripted, str) and scripted in options:
             answer, source = scripted, given_by
             self._compare(question, scripted, given_by, computed, margin)
         elif self._ask_table(margin):
-            assert self.asker is not None
-            instruct(self.asker, briefs)
-            answer, source = self.asker.choice(question, options), "table"
+            asker = self.asker
+            assert asker is not None
+            answer, source = self._ask(question, options, briefs,
+                                       lambda: asker.choice(question, options))
         else:
             answer, source = computed, "computed"
         self._note(question, answer, source)
-        return answer
+        return str(answer)

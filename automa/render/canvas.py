@@ -22,6 +22,7 @@ class Canvas(Struct):
     mat: Playmat
     parts: list[str] = field(default_factory=list)
     blocked: list[Box] = field(default_factory=list)  # text already drawn: labels keep clear
+    below: float = 0.0  # px under the bottom margin (asked geometry's tray: render/tray.py)
 
     @property
     def width(self) -> float:
@@ -29,7 +30,7 @@ class Canvas(Struct):
 
     @property
     def height(self) -> float:
-        return self.mat.length * SCALE + 2 * MARGIN
+        return self.mat.length * SCALE + 2 * MARGIN + self.below
 
     @property
     def mat_box(self) -> Box:

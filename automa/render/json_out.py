@@ -8,6 +8,7 @@ from typing import Any
 from automa.engine.activation import Activation
 from automa.engine.battle import Battle
 from automa.engine.parts import measured_to
+from automa.engine.steps import MoveStep, Step
 from automa.engine.turn import TurnResult
 from automa.geometry.sight import Sighting
 from automa.model.pieces import Piece, Side
@@ -40,14 +41,31 @@ def pieces_json(battle: Battle) -> dict[str, Any]:
     return {p.id: piece_json(p) for p in battle.pieces}
 
 
-def activation_json(activation: Activation) -> dict[str, Any]:
+UNMEASURED_MOVE = ("from", "to", "stopped_by", "short_by", "adjusted", "close_call")
+
+
+def _step_json(step: Step, asked: bool) -> dict[str, Any]:
+    """A step's object; asked geometry: a move's ends, what stopped it and how short it fell
+    are the model's guesses (the table slid the real ruler and measured nothing), so they are
+    left out (`from`, `to` null) and the step says `"measured": false`."""
+    data = step.to_json()
+    if asked and isinstance(step, MoveStep):
+        data = {k: v for k, v in data.items() if k not in UNMEASURED_MOVE}
+        data.update({"from": None, "to": None, "measured": False})
+    return data
+
+
+def activation_json(activation: Activation, asked: bool = False) -> dict[str, Any]:
+    """An activation's object (CONTRACT.md); `asked` (asked geometry): no distance or spot the
+    table did not measure (`distances` empty, moves without ends: `_step_json`)."""
+    sightings = () if asked else (*activation.visible, *activation.hidden)
     return {
         "character": activation.character,
         "order": activation.order_reason,
         "row": activation.row,
         "visible": [s.target for s in activation.visible],
         "hidden": [s.target for s in activation.hidden],
-        "distances": {s.target: _r(s.distance) for s in (*activation.visible, *activation.hidden)},
+        "distances": {s.target: _r(s.distance) for s in sightings},
         "measured_to": {s.target: s.via for s in (*activation.visible, *activation.hidden)
                         if s.via},
         "target": activation.target,
@@ -55,7 +73,7 @@ def activation_json(activation: Activation) -> dict[str, Any]:
         "reason": activation.reason,
         "sequence": list(activation.sequence),
         "sequence_reason": activation.sequence_reason,
-        "steps": [step.to_json() for step in activation.steps],
+        "steps": [_step_json(step, asked) for step in activation.steps],
         "close_calls": list(activation.close_calls),
         "rulings": [r.number for r in activation.rulings],
         "house_rules": [ruling_text(r) for r in activation.rulings],

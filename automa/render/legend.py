@@ -3,13 +3,12 @@ colour, shape and dash means."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from automa.render.canvas import MARGIN, Canvas
 from automa.render.markup import esc
 from automa.render.palette import (
     AI,
     BLOCKED,
+    BLOCKER,
     HEROES,
     NEUTRAL,
     PATH,
@@ -58,10 +57,14 @@ def entries(asked: bool) -> list[tuple[str, str, str]]:
         rows.append(("unmeasured", _disc("#fff", UNKNOWN, "3,3") +
                      f'<text x="15" y="4" font-size="10" fill="{UNKNOWN}" text-anchor="middle" '
                      f'font-weight="bold">?</text>',
-                     "not measured: at its last measured spot"))
+                     "place unknown: in the tray below the mat"))
     rows += [
         ("seen", _line(SEEN), "line of sight: seen"),
         ("blocked", _line(BLOCKED, "6,4", width=1.5), "line of sight: blocked"),
+        ("blocker", f'<rect x="6" y="-8" width="18" height="16" fill="#444" stroke="{BLOCKER}" '
+                    f'stroke-width="4"/><rect x="6" y="-8" width="18" height="16" fill="none" '
+                    f'stroke="#000" stroke-width="1.5" stroke-dasharray="4,2"/>',
+         "obstacle that blocked a line of sight"),
         ("move", _line(PATH, arrow="path"), "move along a ruler"),
         ("push", _line(PUSH, arrow="push"), "push or retreat: Clock template + ruler"),
         ("summon", _line(PATH, "2,3", "path"), "placed by a summon"),
@@ -90,7 +93,7 @@ def entries(asked: bool) -> list[tuple[str, str, str]]:
     return rows
 
 
-def legend(canvas: Canvas, title: str, asked: bool, not_drawn: Sequence[str]) -> None:
+def legend(canvas: Canvas, title: str, asked: bool) -> None:
     left = canvas.x(canvas.mat.width) + MARGIN * 0.6
     y = MARGIN
     canvas.add(f'<g class="legend" transform="translate({left:.1f} 0)">')
@@ -102,10 +105,8 @@ def legend(canvas: Canvas, title: str, asked: bool, not_drawn: Sequence[str]) ->
     if asked:
         notes.append("Asked geometry: the table measured no distances. Pieces stand where the "
                      "scenario put them or where the players last said; a piece the AI moved "
-                     "since is a dashed ring with ? at that last spot, and no line or template "
-                     "is drawn from it.")
-        if not_drawn:
-            notes.append("Not drawn, never measured: " + ", ".join(not_drawn) + ".")
+                     "since is a dashed ring with ? in the tray below the mat (place unknown), "
+                     "and no line or template is drawn from it.")
     for note in notes:
         y += 4
         for line in _wrap(note):

@@ -3,7 +3,9 @@
 The engine keeps moving its model pieces when the players answer the questions, but at the
 table nobody measures where a slid piece stopped. So after an AI activation a piece it moved
 (or summoned) stands at an unmeasured spot, until the players report where it is (a `move`, or
-any report that sets its position). The scenario's own positions count as given."""
+any report that sets its position). The scenario's own positions count as given. A piece
+reported beside a piece whose spot is unmeasured (`move elf 2 cm left of rat-1`) is only as
+known as that piece: unmeasured too, with no measured spot."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from automa.engine.steps import MoveStep
 from automa.model.pieces import Piece
 from automa.session.commands import Move
 from automa.session.game import Game
+from automa.session.positions import named_piece
 from automa.session.replay import ReplayStep, replay_steps
 
 Point = tuple[float, float]
@@ -43,6 +46,11 @@ def moved_by(activation: Activation) -> frozenset[str]:
     return frozenset(step.piece for step in activation.steps if isinstance(step, MoveStep))
 
 
+def _beside(move: Move) -> str | None:
+    """The piece a reported place is given beside (`2 cm left of rat-1`), if any."""
+    return None if move.words is None else named_piece(move.words)
+
+
 def unmeasured_steps(steps: Sequence[ReplayStep]) -> list[Unmeasured]:
     """For an asked-geometry session, what each step leaves unmeasured."""
     current: dict[str, Point | None] = {}
@@ -57,6 +65,9 @@ def unmeasured_steps(steps: Sequence[ReplayStep]) -> list[Unmeasured]:
                     current[piece_id] = None  # summoned: placed by the model, never measured
                 elif (at != old[piece_id] or piece_id in moved) and piece_id not in current:
                     current[piece_id] = old[piece_id]
+            elif isinstance(step.command, Move) and step.command.piece == piece_id \
+                    and _beside(step.command) in current:
+                current[piece_id] = None  # beside a piece nobody measured: no better known
             elif at != old.get(piece_id) or (isinstance(step.command, Move)
                                              and step.command.piece == piece_id):
                 current.pop(piece_id, None)  # the players said where it stands

@@ -12,10 +12,11 @@ from automa.engine.steps import AttackStep, MoveStep
 from automa.geometry.templates import TOWARD_HERO_ZONE, TOWARD_MONSTER_ZONE, rotate_clockwise
 from automa.model.components import Components
 from automa.model.pieces import Piece
+from automa.model.playmat import Obstacle
 from automa.model.scenario import Scenario
 from automa.render.canvas import SCALE, Canvas, Point
 from automa.render.markup import esc
-from automa.render.palette import BLOCKED, PATH, PUSH, SEEN, TEMPLATE, side_colour
+from automa.render.palette import BLOCKED, BLOCKER, PATH, PUSH, SEEN, TEMPLATE, side_colour
 
 FULL = tuple(30.0 * face for face in range(1, 13))  # a plain clock, when no components are given
 HALF = tuple(-82.5 + 15.0 * face for face in range(12))
@@ -35,7 +36,7 @@ def activation_overlay(canvas: Canvas, scenario: Scenario, activation: Activatio
                        before: Mapping[str, Piece], components: Components | None,
                        unmeasured: Mapping[str, Point | None], asked: bool) -> None:
     known = {pid: p.at for pid, p in before.items() if pid not in unmeasured}
-    _sight_lines(canvas, activation, known)
+    _sight_lines(canvas, scenario, activation, known)
     drawn_templates = set()
     for step in activation.steps:
         if isinstance(step, MoveStep):
@@ -99,20 +100,52 @@ def _leaving_step(activation: Activation, before: Mapping[str, Piece], piece: Pi
     return deaths[0] if deaths else (named[-1] if named else None)
 
 
-def _sight_lines(canvas: Canvas, activation: Activation, known: Mapping[str, Point]) -> None:
+def _sight_lines(canvas: Canvas, scenario: Scenario, activation: Activation,
+                 known: Mapping[str, Point]) -> None:
+    """A line from the actor to each piece it looked at: solid where it sees it, dashed where
+    an obstacle blocks the line (`data-blockers`: the obstacles the engine found on it, none
+    when the table answered), then each blocking obstacle outlined (`g.blocker`)."""
     actor = known.get(activation.character)
     if actor is None:
         return
+    blocking: dict[str, list[str]] = {}  # obstacle id -> the pieces it hides
     for sighting in (*activation.visible, *activation.hidden):
         other = known.get(sighting.via or sighting.target)  # the piece measured to
         if other is None:
             continue
         style = (f'stroke="{SEEN}" stroke-width="2"' if sighting.visible else
                  f'stroke="{BLOCKED}" stroke-width="1.5" stroke-dasharray="6,4"')
+        blockers = "" if sighting.visible else \
+            f' data-blockers="{esc(" ".join(sighting.blockers))}"'
         canvas.add(f'<line class="sight" data-target="{esc(sighting.target)}" '
-                   f'data-visible="{str(sighting.visible).lower()}" '
+                   f'data-visible="{str(sighting.visible).lower()}"{blockers} '
                    f'x1="{canvas.x(actor[0])}" y1="{canvas.y(actor[1])}" '
                    f'x2="{canvas.x(other[0])}" y2="{canvas.y(other[1])}" {style}/>')
+        if not sighting.visible:
+            for obstacle in sighting.blockers:
+                blocking.setdefault(obstacle, []).append(sighting.target)
+    obstacles = {o.id: o for o in scenario.playmat.obstacles}
+    for obstacle_id, hidden in blocking.items():
+        if obstacle_id in obstacles:
+            _blocker(canvas, obstacles[obstacle_id], activation.character, hidden)
+
+
+def _blocker(canvas: Canvas, obstacle: Obstacle, viewer: str, hidden: list[str]) -> None:
+    """An obstacle that blocks the actor's sight, outlined: a wide yellow band under a dashed
+    black line (a shape as well as a colour), named for a screen reader."""
+    if obstacle.circle is not None:
+        cx, cy, r = obstacle.circle
+        shape = f'<circle cx="{canvas.x(cx)}" cy="{canvas.y(cy)}" r="{r * SCALE}" '
+    else:
+        points = " ".join(f"{canvas.x(px)},{canvas.y(py)}" for px, py in obstacle.polygon)
+        shape = f'<polygon points="{points}" '
+    canvas.add(f'<g class="blocker" data-obstacle="{esc(obstacle.id)}" '
+               f'data-hides="{esc(" ".join(hidden))}"><title>{esc(obstacle.id)} blocks '
+               f'{esc(viewer)}\'s sight of {esc(", ".join(hidden))}</title>'
+               f'{shape}fill="none" stroke="{BLOCKER}" stroke-width="7" '
+               f'stroke-linejoin="round"/>'
+               f'{shape}fill="none" stroke="#000" stroke-width="2.5" stroke-dasharray="7,4" '
+               f'stroke-linejoin="round"/></g>')
 
 
 def _attack_template(canvas: Canvas, scenario: Scenario, at: Point,

@@ -5,6 +5,7 @@ from automa.model.pieces import Side
 HEROES, AI, NEUTRAL = "#0072B2", "#D55E00", "#999999"  # blue, vermilion, grey
 SEEN, BLOCKED, PATH, TEMPLATE, PUSH = "#009E73", "#777777", "#000000", "#E69F00", "#CC79A7"
 UNKNOWN = "#555555"
+BLOCKER = "#F0E442"  # yellow: the band round an obstacle that blocks a line of sight
 
 
 def side_colour(side: Side) -> str:

@@ -40,6 +40,7 @@ from automa.session.commands import (
     UseCard,
 )
 from automa.session.game import Game
+from automa.session.positions import named_piece
 from automa.session.state import Phase, SessionState, in_force
 from automa.session.words import Asked
 
@@ -47,9 +48,12 @@ Antients = Mapping[str, Sequence[tuple[str, bool]]]  # hero -> (Antient, summone
 WIDTH = 100
 
 
-def status_json(state: SessionState, antients: Antients | None = None) -> dict[str, object]:
+def status_json(state: SessionState, antients: Antients | None = None,
+                unmeasured: Collection[str] = frozenset()) -> dict[str, object]:
     """The battle as JSON; with `antients` (session/cave.py `antients_held`) each board also
-    lists the Antients the hero holds: `[{"name": ..., "summoned": bool}]`."""
+    lists the Antients the hero holds: `[{"name": ..., "summoned": bool}]`. A piece in
+    `unmeasured` (asked geometry: its place nobody measured) has `"at": null, "measured":
+    false`."""
     boards: dict[str, dict[str, object]] = {
         b.hero: {"health": b.health, "starting_health": b.starting_health, "gold": b.gold,
                  "poison": b.poison, "items": b.items, "kills": list(b.kills),
@@ -58,16 +62,26 @@ def status_json(state: SessionState, antients: Antients | None = None) -> dict[s
         for hero, board in boards.items():
             board["antients"] = [{"name": name, "summoned": summoned}
                                  for name, summoned in antients.get(hero, ())]
-    return {"round": state.round, "phase": str(state.phase), "pieces": pieces_json(state.battle),
+    pieces = pieces_json(state.battle)
+    for piece_id in unmeasured:
+        if piece_id in pieces:
+            pieces[piece_id].update(at=None, measured=False)
+    return {"round": state.round, "phase": str(state.phase), "pieces": pieces,
             "out": dict(state.battle.out), "boards": boards}
 
 
-def session_status_json(game: Game) -> dict[str, object]:
+def session_status_json(game: Game, unmeasured: Collection[str] | None = None
+                        ) -> dict[str, object]:
     """`automa status --json` of a live session: the battle, and each board's Antients (the
     one object `status`, `undo`/`redo`/`rollback --json` and the board's `/api/state`
-    print)."""
+    print). Asked geometry: a piece whose place nobody measured has no `at` (null);
+    `unmeasured` gives them when the caller has worked them out already."""
+    from automa.render.measured import unmeasured_now
+
+    if unmeasured is None:
+        unmeasured = frozenset(unmeasured_now(game))
     return status_json(game.state, antients_held(game.state.battle, game.room,
-                                                 game.effective()[0]))
+                                                 game.effective()[0]), unmeasured)
 
 
 def accepted_lines(state: SessionState, settled: Sequence[str], data: bool) -> list[str]:
@@ -148,7 +162,8 @@ def describe_command(command: Command) -> str:
         return (f"damaged line {command.line}" if command.line else "damaged input") + \
             f" ({clean(command.problem)})"
     if isinstance(command, Move):
-        if command.to is None:
+        if command.to is None or (command.words is not None
+                                  and named_piece(command.words) is not None):
             return clean(f"move {command.piece} to {command.words}")
         x, y = command.to
         return clean(f"move {command.piece} to ({x:.1f}, {y:.1f})")
@@ -281,7 +296,9 @@ def applied_lines(applied: Applied, announced: bool = False) -> list[str]:
 
 def _moved_to(command: Move) -> str:
     """Where a reported move put the piece: as the players said it (the side `touching` took
-    included), its coordinates only beside a rune or obstacle, or when they typed coordinates."""
+    included). Beside a piece, only that: it may stand where nobody measured (asked geometry),
+    and a real mat has no grid anyway; beside a rune or obstacle, with the coordinates; typed
+    as coordinates, those."""
     from automa.render.text import LANDMARK
 
     assert command.to is not None
@@ -289,8 +306,10 @@ def _moved_to(command: Move) -> str:
     if command.words is None:
         return f"  {command.piece} is at {at}"
     words = clean(command.words)
+    if named_piece(words) is not None:
+        return f"  {command.piece} is {words}"
     where = f"on {words}" if words.startswith("rune") else words
-    return f"  {command.piece} stands {where}" + (f" → {at}" if LANDMARK.search(words) else "")
+    return f"  {command.piece} is {where}" + (f" → {at}" if LANDMARK.search(words) else "")
 
 
 def notice_lines(notice: Notice) -> list[str]:

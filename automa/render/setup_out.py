@@ -9,6 +9,7 @@ from automa.engine.setup import SetupResult
 from automa.model.components import TileSet
 from automa.model.pieces import Kind
 from automa.model.provenance import Provenance
+from automa.render.markers import markers, markers_line
 from automa.render.text import RULE, WIDTH
 from automa.rules.rulings import RulingKey, ruling
 
@@ -40,7 +41,10 @@ def setup_rulings(result: SetupResult) -> list[int]:
 
 
 def setup_json(result: SetupResult) -> dict[str, Any]:
+    """`marker` in a placement: the number of the marker that tells the disc from its twins
+    (render/markers.py), or null for a monster alone of its kind."""
     tiles = result.tiles
+    numbered = markers(result.scenario.pieces)
     return {
         "room": result.room,
         "playmat": result.playmat,
@@ -55,7 +59,8 @@ def setup_json(result: SetupResult) -> dict[str, Any]:
         },
         "placements": [{"piece": p.piece, "monster": p.monster,
                         "at": [round(p.at[0], 2), round(p.at[1], 2)], "where": p.where,
-                        "source": p.source} for p in result.placements],
+                        "source": p.source, "marker": numbered.get(p.piece)}
+                       for p in result.placements],
         "heroes": [{"piece": h.piece, "at": [round(h.at[0], 2), round(h.at[1], 2)],
                     "kind": h.source, "where": h.where} for h in result.heroes],
         "hidden_cave": list(result.hidden_cave),
@@ -90,10 +95,17 @@ def setup_text(result: SetupResult, faces: TileSet) -> str:
         field("Targets", "Hero Target tiles: " + ", ".join(
             f"{hero} {tile}" for hero, tile in tiles.hero_targets.items()))
     mark = "*" if unmeasured(result) else ""
+    numbered = markers(result.scenario.pieces)
     lines.append("Place the monsters in this order:")
     for number, p in enumerate(result.placements, start=1):
+        marker = f", marker {numbered[p.piece]}" if p.piece in numbered else ""
         lines.extend(textwrap.wrap(f"{number:>2}. {p.piece} ({p.source}) → {p.where} "
-                                   f"{_at(p.at, mark)}", WIDTH, subsequent_indent=" " * 6))
+                                   f"{_at(p.at, mark)}{marker}", WIDTH,
+                                   subsequent_indent=" " * 6))
+    first = next((p for p in result.scenario.pieces if p.id in numbered), None)
+    if first is not None:
+        lines.extend(textwrap.wrap(markers_line(first, numbered[first.id], placing=True),
+                                   WIDTH, subsequent_indent="  "))
     if result.heroes:
         kinds = {h.source for h in result.heroes}
         lines.extend(textwrap.wrap(

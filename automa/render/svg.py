@@ -18,13 +18,15 @@ from automa.engine.activation import Activation
 from automa.model.components import Components
 from automa.model.pieces import Piece, Side
 from automa.model.scenario import Scenario
-from automa.render.canvas import SCALE, Canvas, Point
+from automa.render.canvas import MARGIN, SCALE, Canvas, Point
 from automa.render.labels import FONT, PAD, Box, Disc, place_labels
 from automa.render.legend import legend
 from automa.render.markup import esc
 from automa.render.measured import Unmeasured
 from automa.render.overlays import activation_overlay, arrow_defs
 from automa.render.palette import UNKNOWN, ZONE, side_colour
+from automa.render.tray import GAP_PX, TITLE_PX, largest_radius, tray_height, tray_spots
+from automa.render.tray import TITLE as TRAY_TITLE
 
 
 def _mat(canvas: Canvas) -> None:
@@ -97,19 +99,22 @@ def _grid(canvas: Canvas) -> None:
                 ' class="grid-label"', block=False)
 
 
-def _pieces(canvas: Canvas, pieces: Iterable[Piece], unmeasured: Mapping[str, Point | None]
+def _pieces(canvas: Canvas, pieces: Iterable[Piece], tray: Mapping[str, Point]
             ) -> list[tuple[Piece, Disc]]:
+    """Each piece at its spot, or (asked geometry) in the tray below the mat when nobody
+    measured its place; the mat's pieces are returned for their labels."""
+    pieces = list(pieces)
+    name_below = largest_radius([p for p in pieces if p.id in tray]) if tray else 0.0
     drawn = []
     for piece in pieces:
-        known = piece.id not in unmeasured
-        at = piece.at if known else unmeasured[piece.id]
-        if at is None:
-            continue  # never measured and no spot to show: the legend lists it
+        known = piece.id not in tray
+        at = piece.at if known else tray[piece.id]
         x, y, r = canvas.x(at[0]), canvas.y(at[1]), piece.radius * SCALE
         health = "" if piece.health is None else str(piece.health)
+        where = "" if known else ' data-tray="true"'
         canvas.add(f'<g class="piece" data-piece="{esc(piece.id)}" data-side="{esc(piece.side)}" '
                    f'data-x="{at[0]:.3f}" data-y="{at[1]:.3f}" data-health="{esc(health)}" '
-                   f'data-measured="{str(known).lower()}">')
+                   f'data-measured="{str(known).lower()}"{where}>')
         colour = side_colour(piece.side)
         if known:
             dash = ' stroke-dasharray="4,2"' if piece.side == Side.AI else ""
@@ -122,9 +127,32 @@ def _pieces(canvas: Canvas, pieces: Iterable[Piece], unmeasured: Mapping[str, Po
                        f'stroke="{colour}" stroke-width="2" stroke-dasharray="3,3"/>')
             canvas.add(f'<text x="{x}" y="{y + 4}" font-size="12" fill="{UNKNOWN}" '
                        f'text-anchor="middle" font-weight="bold">?</text>')
+            canvas.add(f'<text class="tray-name" x="{x}" y="{y + name_below + NAME_BASELINE:.1f}" '
+                       f'font-size="{FONT:g}" fill="#000" text-anchor="middle">'
+                       f'{esc(piece.id)}</text>')
         canvas.add("</g>")
-        drawn.append((piece, Disc(x, y, r)))
+        if known:
+            drawn.append((piece, Disc(x, y, r)))
     return drawn
+
+
+NAME_BASELINE = 13.0  # px from a tray disc's bottom to its name's baseline
+
+
+def _tray(canvas: Canvas, pieces: list[Piece]) -> dict[str, Point]:
+    """Asked geometry: the strip below the mat for the pieces nobody measured (render/tray.py),
+    its title, and each one's spot there."""
+    if not pieces:
+        return {}
+    canvas.below = tray_height(canvas.mat, pieces)
+    top = canvas.y(0) + MARGIN
+    canvas.add(f'<g class="tray"><rect x="{canvas.x(0)}" y="{top:.1f}" '
+               f'width="{canvas.mat.width * SCALE}" height="{canvas.below - GAP_PX / 2:.1f}" '
+               f'rx="6" fill="#f2f2f2" stroke="{UNKNOWN}" stroke-dasharray="6,4"/>')
+    canvas.text(canvas.x(0) + 8, top + TITLE_PX - 8, TRAY_TITLE, 12, "#111", block=False,
+                extra=' class="tray-title" font-weight="bold"')
+    canvas.add("</g>")
+    return tray_spots(canvas.mat, pieces)
 
 
 def _labels(canvas: Canvas, drawn: list[tuple[Piece, Disc]]) -> None:
@@ -155,8 +183,9 @@ def picture(scenario: Scenario, pieces: Iterable[Piece], title: str,
             components: Components | None = None, unmeasured: Unmeasured | None = None) -> str:
     """The mat with `pieces`; with `activation`, what it did from the table `before` it.
     `components` gives the real Clock faces and Attack template shape (else plain ones).
-    `unmeasured` (asked geometry): pieces whose spot the table never gave are drawn hollow at
-    their last measured spot, and no line or template is drawn from them."""
+    `unmeasured` (asked geometry): pieces whose spot the table never gave are drawn hollow in
+    a tray below the mat, marked "place unknown" (render/tray.py), and no line or template is
+    drawn from them."""
     canvas = Canvas(scenario.playmat)
     arrow_defs(canvas)
     _mat(canvas)
@@ -166,8 +195,8 @@ def picture(scenario: Scenario, pieces: Iterable[Piece], title: str,
                            components, unmeasured.before if unmeasured else {}, asked)
     pieces = list(pieces)
     after = unmeasured.after if unmeasured else {}
-    drawn = _pieces(canvas, pieces, after)
+    tray = _tray(canvas, [p for p in pieces if p.id in after])
+    drawn = _pieces(canvas, pieces, tray)
     _labels(canvas, drawn)
-    not_drawn = [p.id for p in pieces if p.id in after and after[p.id] is None]
-    legend(canvas, title, asked, not_drawn)
+    legend(canvas, title, asked)
     return canvas.svg(title)

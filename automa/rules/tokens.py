@@ -8,7 +8,10 @@ exactly one of bag, hand and discard pile, and no physical token can come out tw
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+
+from msgspec import Struct
 
 from automa.model.components import DamageToken
 from automa.model.scenario import Bag
@@ -89,3 +92,38 @@ def whereabouts(token: DamageToken, bag: Bag, hand: Sequence[DamageToken]) -> st
     places = [where for where, pile in (("in hand, drawn earlier in this shot", hand),
                                         ("on the discard pile", bag.discard)) if token in pile]
     return " or ".join(places) if places else "not in this level's set"
+
+
+class FaceChance(Struct, frozen=True):
+    """One face of a level's damage tokens on the next draw: how many tokens in the bag show
+    it, out of how many the bag holds."""
+
+    face: str  # the token's label: "2", or "1R" with the reset icon
+    count: int
+    of: int
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.count / self.of
+
+
+class NextDraw(Struct, frozen=True):
+    """What the next draw from one level's bag may bring, as the bag stands between shots: the
+    tokens in it (after the discard pile goes back, when it is empty: `refilled`), and the
+    chance of each face, in the tokens' order (0, 1, 1R, 2, ...)."""
+
+    left: int  # tokens in the bag now
+    refilled: bool  # the bag is empty: its discard pile goes back in before the draw
+    faces: tuple[FaceChance, ...]
+
+
+def next_draw(bag: Bag) -> NextDraw:
+    """The chance of each face on the next draw from `bag`: each token in it is as likely as
+    any other (drawn blind); an empty bag is refilled from its discard pile first, as `draw`
+    does. No token anywhere: no face."""
+    drawn_from, refilled = refill_if_empty(bag)
+    counts = Counter(drawn_from.tokens)
+    total = len(drawn_from.tokens)
+    faces = tuple(FaceChance(token.label(), count, total)
+                  for token, count in sorted(counts.items()))
+    return NextDraw(len(bag.tokens), refilled, faces)

@@ -28,6 +28,7 @@ from automa.engine.chance import Asker, Chance
 from automa.engine.judge import GeometryMode, Judge
 from automa.engine.parts import CARDS, back_from_card
 from automa.engine.riders import carried, stack_of
+from automa.engine.steps import MoveStep
 from automa.engine.turn import TurnProgress, begin_turn, step_turn
 from automa.errors import InputError, RulesError
 from automa.geometry.moves import overlap_with, stacked_with
@@ -37,7 +38,14 @@ from automa.model.modes import KrakenTie
 from automa.model.monsters import MonsterSpec
 from automa.model.pieces import Condition, Kind, Piece, Side
 from automa.model.scenario import Bag, Scenario
-from automa.model.shots import ModifierName, Shot, ShotName, parse_shot
+from automa.model.shots import (
+    CHARACTER_DAMAGE_SHOTS,
+    RANGED_SHOTS,
+    ModifierName,
+    Shot,
+    ShotName,
+    parse_shot,
+)
 from automa.rules.round import unplayable_antients
 from automa.rules.rulings import RulingKey, cite, option
 from automa.rules.yilleph import flipped, flips
@@ -91,7 +99,7 @@ from automa.session.commands import (
 )
 from automa.session.hero_turn import acted, in_the_cave, sent_away, this_turn
 from automa.session.names import full_names
-from automa.session.positions import coordinates, parse_position, spelled_out
+from automa.session.positions import coordinates, named_piece, parse_position, spelled_out
 from automa.session.snapshot import standing_from
 from automa.session.state import (
     Phase,
@@ -180,17 +188,19 @@ def _mover(battle: Battle, piece: Piece) -> tuple[Piece, list[Piece], Piece | No
     return disc, [p for p in near if p.id != piece.id], partner
 
 
-def resolve_move(battle: Battle, command: Move, geometry: TableGeometry) -> Move:
-    """A move given in table words, with the place they name worked out (to the mm)."""
+def resolve_move(battle: Battle, command: Move, geometry: TableGeometry,
+                 asked: bool = False) -> Move:
+    """A move given in table words, with the place they name worked out (to the mm); `asked`:
+    asked geometry (session/positions.py `parse_position`)."""
     if command.words is None or command.to is not None:
         if command.to is None:
             raise InputError("a move needs a place: coordinates or table words")
         return command
     piece = _piece(battle, command.piece)
     mover, others, partner = _mover(battle, piece)
-    said = spelled_out(command.words, geometry, others, mover)  # `touching elf`: which side
+    said = spelled_out(command.words, geometry, others, mover, asked)  # `touching elf`: a side
     try:
-        at = parse_position(said, geometry, others, mover)
+        at = parse_position(said, geometry, others, mover, asked)
     except InputError as error:
         if partner is None:
             raise
@@ -200,16 +210,20 @@ def resolve_move(battle: Battle, command: Move, geometry: TableGeometry) -> Move
     return Move(command.piece, (round(at[0], 3), round(at[1], 3)), words)
 
 
-def apply_move(battle: Battle, command: Move, geometry: TableGeometry
+def apply_move(battle: Battle, command: Move, geometry: TableGeometry, asked: bool = False
                ) -> tuple[Battle, list[str]]:
     """The piece where the players say it stands; the piece stacked with it (a rider's mount,
-    a mount's rider) goes along, the same way and as far."""
+    a mount's rider) goes along, the same way and as far. `asked` (asked geometry): the other
+    pieces' model spots are no measurements, so only the mat's edge and obstacles are checked,
+    and nothing for a place given beside a piece (positions.py `parse_position`)."""
     piece = _piece(battle, command.piece)
     if command.to is None:
         raise InputError("a move needs a place: coordinates or table words")
     at = command.to
     mover, others, partner = _mover(battle, piece)
-    clash = overlap_with(geometry, others, mover, at, PLACEMENT_TOLERANCE)
+    beside = asked and command.words is not None and named_piece(command.words) is not None
+    clash = None if beside else overlap_with(geometry, [] if asked else others, mover, at,
+                                             PLACEMENT_TOLERANCE)
     with_partner = f" with {partner.id}" if partner is not None else ""
     if clash == "the mat edge":
         raise InputError(f"({at[0]:.1f}, {at[1]:.1f}) puts {piece.id}{with_partner} off the mat")
@@ -362,6 +376,45 @@ ONE_CHOSEN_PIECE = {ShotName.ROLL: "a roll that hits several pieces affects",
                     ShotName.ICE: "an ice shot that hits several pieces freezes"}
 
 
+class ShotKind(StrEnum):
+    """How a shot a hero reports with `hit` struck: by contact, as a ranged piece, or neither
+    (a fire wall, Ulom's claw)."""
+
+    CHARACTER = "character"
+    RANGED = "ranged"
+    OTHER = "other"
+
+
+class HitShot(Struct, frozen=True):
+    """A shot `hit` resolves, as a board offers it: its name, how it struck, its base damage
+    (before the dagger's 2 for a Catacomb hero and critical), and whether it lands on the one
+    piece the shooter chooses however many it hits (`ONE_CHOSEN_PIECE`)."""
+
+    name: ShotName
+    kind: ShotKind
+    damage: int
+    one_piece: bool
+
+
+def hit_shots() -> tuple[HitShot, ...]:
+    """Every shot `hit` resolves (rules/hero_hits.py's HIT_SHOTS), in that order."""
+    from automa.rules.hero_hits import BASE_DAMAGE, HIT_SHOTS
+
+    def kind(name: ShotName) -> ShotKind:
+        return ShotKind.CHARACTER if name in CHARACTER_DAMAGE_SHOTS else \
+            ShotKind.RANGED if name in RANGED_SHOTS else ShotKind.OTHER
+
+    return tuple(HitShot(name, kind(name), BASE_DAMAGE[name], name in ONE_CHOSEN_PIECE)
+                 for name in HIT_SHOTS)
+
+
+def hit_modifiers() -> tuple[ModifierName, ...]:
+    """Every modifier `hit` resolves on the AI's pieces, in the vocabulary's order."""
+    from automa.rules.hero_hits import HIT_MODIFIERS
+
+    return tuple(m for m in ModifierName if m in HIT_MODIFIERS)
+
+
 def apply_hit(battle: Battle, command: Hit, monsters: Mapping[str, MonsterSpec],
               rulings: Mapping[str, str], geometry: TableGeometry) -> tuple[Battle, list[str]]:
     """A hero's hit resolved by the rules: the battle after it and what happened, a line or two
@@ -459,11 +512,28 @@ def _catacomb(attacker: Piece | None) -> bool:
     return attacker is not None and attacker.kind == Kind.HERO
 
 
+def hittable(piece: Piece) -> bool:
+    """Whether a hit may name this piece: the AI's, a neutral one (a wild wyvern), or one of
+    Yilleph's, which any piece's hit flips (ruling 67)."""
+    return piece.side in (Side.AI, Side.NEUTRAL) or flips(piece)
+
+
+def hit_targets(battle: Battle) -> list[str]:
+    """The pieces a hit may name now: those `hittable` on the mat (a piece on the Teleported!
+    or Devoured! card cannot be hit), in the battle's order."""
+    return [p.id for p in battle.pieces if hittable(p) and battle.placed(p)]
+
+
+def hit_dealers(state: SessionState) -> list[str]:
+    """The pieces `by HERO` may name in a hit: the battle's heroes still in play."""
+    heroes = {p.id for p in state.scenario.pieces if p.side == Side.HEROES}
+    return [p.id for p in state.battle.pieces if p.id in heroes and p.part_of is None]
+
+
 def _target(battle: Battle, target_id: str) -> Piece:
-    """A piece a hit may name: the AI's, a neutral one (a wild wyvern), or one of Yilleph's,
-    which any piece's hit flips (ruling 67)."""
+    """A piece a hit may name (`hittable`), on the mat."""
     target = battle.get(target_id)
-    if target is None or not (target.side in (Side.AI, Side.NEUTRAL) or flips(target)):
+    if target is None or not hittable(target):
         ids = ", ".join(p.id for p in battle.on_table() if p.side in (Side.AI, Side.NEUTRAL))
         raise InputError(f"no AI or neutral piece {target_id!r} in play (those pieces: {ids}; "
                          f"of the heroes', only Yilleph's pieces, which a hit flips)")
@@ -820,6 +890,31 @@ def replay_activation(state: SessionState, command: NextActivation, setting: Set
     return after, activation
 
 
+def answers_that_hold(state: SessionState, done: Sequence[Command]) -> dict[str, bool]:
+    """The players' yes/no geometric answers earlier in this AI turn that cannot have
+    changed: those of the activations just before this one, back to the last that moved a
+    piece (slid, pushed or placed it) or to any other input (a reported move, the turn's
+    start). The Judge takes them rather than ask again (engine/judge.py); a choice is not
+    carried over, as the log does not keep the options it was made from."""
+    if state.progress is None:
+        return {}
+    trailing: list[NextActivation] = []
+    for command in reversed(done):
+        if not isinstance(command, NextActivation):
+            break
+        trailing.append(command)
+    held: dict[str, bool] = {}
+    logged = state.activations[len(state.activations) - len(trailing):]
+    for command, (played_in, activation) in zip(trailing, reversed(logged), strict=False):
+        if played_in != state.round or any(isinstance(s, MoveStep) for s in activation.steps):
+            break
+        for answer in command.answers:
+            if answer.source in (Source.TABLE, Source.REUSED) and \
+                    isinstance(answer.answer, bool):
+                held.setdefault(answer.question, answer.answer)
+    return held
+
+
 def run_activation(state: SessionState, command: NextActivation, setting: Setting,
                    done: Sequence[Command], asker: TableAsker | None
                    ) -> tuple[SessionState, NextActivation, Activation | None]:
@@ -831,7 +926,8 @@ def run_activation(state: SessionState, command: NextActivation, setting: Settin
                         asker if setting.physical else None, script,
                         f"{state.scenario.source}: [chance] tokens")
     judge = Judge(setting.geometry_mode, state.scenario.settings.close_call, asker,
-                  [a.to_json() for a in command.answers])
+                  [a.to_json() for a in command.answers],
+                  answered={q: (a, 0, ()) for q, a in answers_that_hold(state, done).items()})
     after, activation = play_activation(state, setting, chance, judge, done)
     if activation is None:
         return after, command, None
@@ -897,8 +993,9 @@ def apply_command(state: SessionState, command: Command, setting: Setting,
                        turn_notes(state, progress))
     notes: list[str] = []
     if isinstance(command, Move):
-        command = resolve_move(battle, command, setting.geometry)
-        battle, lines = apply_move(battle, command, setting.geometry)
+        asked = setting.geometry_mode == GeometryMode.ASKED
+        command = resolve_move(battle, command, setting.geometry, asked)
+        battle, lines = apply_move(battle, command, setting.geometry, asked)
         notes.extend(lines)
     elif isinstance(command, Damage):
         if not replaying:

@@ -63,12 +63,14 @@ class Die(StrEnum):
 
 class Source(StrEnum):
     """Who gave an answer: the scenario's script, the program's Generator, the players at the
-    table, or the model of the mat."""
+    table, the model of the mat, or (a geometric answer) the players' own earlier answer to the
+    same question in the activation, nothing having moved since."""
 
     SCRIPT = "script"
     RNG = "rng"
     TABLE = "table"
     COMPUTED = "computed"
+    REUSED = "reused"  # the table's earlier answer to the same question, nothing moved since
 
 
 DIE_FACES = {Die.D12: 12, Die.RUNE_DIE: 99, Die.LOCATION_DIE: 99}  # the die's own faces:

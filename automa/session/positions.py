@@ -43,16 +43,22 @@ def coordinates(text: str) -> Vec | None:
     return (float(match[1]), float(match[2])) if match else None
 
 
-def spelled_out(text: str, table: TableGeometry, pieces: list[Piece], mover: Piece) -> str:
+def spelled_out(text: str, table: TableGeometry, pieces: list[Piece], mover: Piece,
+                asked: bool = False) -> str:
     """The players' words with what they left to us said: `touching X` gets the side of X
     nearest the mover's spot now, where it lies flat if one does (`touching elf on its south
-    side`), and a short piece name its full id. Other words come back as typed."""
+    side`), and a short piece name its full id. Other words come back as typed. `asked`
+    (asked geometry): nobody measured where the pieces stand, so no side is guessed: the
+    players name it."""
     words = " ".join(text.lower().split())
     match = _TOUCH.match(words)
     if match is None:
         return text
     obstacle, name = bool(match[1]), match[2]
     what = f"obstacle {name.upper()}" if obstacle else _piece(name, pieces).id
+    if match[3] is None and asked:
+        raise InputError(f"{text!r}: name the side (`touching {what} on its north side`): with "
+                         f"asked geometry nobody measured which side is nearest")
     side = match[3] or _nearest_side(table, pieces, mover, obstacle, name)
     return f"touching {what} on its {side} side"
 
@@ -72,11 +78,28 @@ def _nearest_side(table: TableGeometry, pieces: list[Piece], mover: Piece, obsta
     return (free or order)[0]
 
 
-def parse_position(text: str, table: TableGeometry, pieces: list[Piece], mover: Piece) -> Vec:
-    """A legal centre for `mover` from the players' words; InputError says what is wrong."""
+def named_piece(text: str) -> str | None:
+    """The piece a place is given relative to (`2 cm left of rat-1`, `touching elf on its west
+    side`), or None (coordinates, a rune, an obstacle)."""
+    words = " ".join(text.lower().split())
+    if (match := _TOUCH.match(words)) and not match[1]:
+        return match[2]
+    if match := _GAP.match(words):
+        return match[3]
+    return None
+
+
+def parse_position(text: str, table: TableGeometry, pieces: list[Piece], mover: Piece,
+                   asked: bool = False) -> Vec:
+    """A legal centre for `mover` from the players' words; InputError says what is wrong.
+    `asked` (asked geometry): the other pieces stand where nobody measured, so the spot is
+    checked against the mat's edge and obstacles only, and a spot beside a piece not at all
+    (it is only as known as that piece: the players put the real disc down)."""
     words = " ".join(text.lower().split())
     spot = _spot(words, table, pieces, mover)
-    clash = overlap_with(table, pieces, mover, spot, PLACEMENT_TOLERANCE)
+    if asked and named_piece(words) is not None:
+        return spot
+    clash = overlap_with(table, [] if asked else pieces, mover, spot, PLACEMENT_TOLERANCE)
     if clash == "the mat edge":
         raise InputError(f"{text!r}: ({spot[0]:.1f}, {spot[1]:.1f}) puts {mover.id} off the mat")
     if clash is not None:

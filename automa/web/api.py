@@ -8,16 +8,18 @@ a request it refuses raises `ApiError` with the status and one line."""
 
 from __future__ import annotations
 
-import math
+import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
 from automa.errors import InputError, RulesError
 from automa.model.pieces import CONDITIONS, Condition
-from automa.session.apply import Applied
+from automa.session.apply import Applied, NumberAsked
 from automa.session.commands import (
     Command,
     Damage,
@@ -32,12 +34,20 @@ from automa.session.commands import (
 )
 from automa.session.log import SessionError
 from automa.session.store import Session
+from automa.web.pending import OpenQuestion
+
+if TYPE_CHECKING:
+    from automa.catalog.load import Catalog
+    from automa.engine.threat import ThreatMap
+    from automa.session.state import SessionState
 
 Json = dict[str, object]  # a request's body, or a reply's
 Payload = object  # what a reply carries: JSON values
 Result = tuple[int, Payload]
 MAX_TEXT = 400  # characters in one string field (a command line, a position in words)
 STATE_COMMANDS = (EndHeroesTurn, Undo, Redo)  # refused for the battle's state, not their words
+THREAT_MAPS_KEPT = 8  # a map at 0.5 cm on a large mat is a few MB: the board keeps a handful
+ThreatKey = tuple[str, str, float]  # the log's version, the hero, the step
 
 
 class ApiError(Exception):
@@ -49,57 +59,160 @@ class ApiError(Exception):
 
 
 class Board(Struct):
-    """The session the server shows, the data folder its catalog came from, and the lock that
-    lets one request at a time read or write it (the session object is not shared safely)."""
+    """What the server shows: one battle (`automa serve --session BATTLE`), or a campaign
+    folder (`campaign`), whose current room's battle it follows from room to room (`battle`
+    None between rooms). The data folder its catalog came from, and the lock that lets one
+    request at a time read or write (the session object is not shared safely)."""
 
-    session: Session
+    battle: Session | None
     data_dir: Path | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+    campaign: Path | None = None  # the campaign folder followed, or None: one battle
     _view: tuple[str, Json] | None = None
-    _threats: dict[tuple[str, str, float, tuple[str, ...]], Json] = field(default_factory=dict)
-    # the question a device was last asked by Next, and the log's version then: other pages
-    # show it while the log has not moved (not kept on disk: a question is not an input)
-    _asking: tuple[str, str] | None = None
+    # threat maps, newest last, at most THREAT_MAPS_KEPT (a map is the same for any `by`), and
+    # the lock one computation at a time holds (not `lock`: the page's polling goes on)
+    _threats: OrderedDict[ThreatKey, ThreatMap] = field(default_factory=OrderedDict)
+    threat_lock: threading.Lock = field(default_factory=threading.Lock)
+    # the question Next last put to a device, with the answers given so far, kept on disk in
+    # the session folder (web/pending.py) until the log moves on or the table drops it
+    _open: OpenQuestion | None = None
+    _followed: tuple[str, Path | None] | None = None  # the campaign log's digest, its room
     announced: list[str] = field(default_factory=list)  # by the last
 
-    def asked(self, prompt: str) -> None:
-        """Next asked a device `prompt`: other pages show it until the log moves on."""
+    @property
+    def session(self) -> Session:
+        """The battle shown; between two rooms of a campaign there is none (409)."""
+        if self.battle is None:
+            raise ApiError(409, "no battle is being played: the campaign is between rooms "
+                                "(start the next room from the campaign panel)")
+        return self.battle
+
+    def version(self) -> str:
+        """The log's SHA-256 (a battle); for a campaign, the campaign log's and its current
+        battle's, so a step of either moves it."""
         from automa.web.view import version
 
-        self._asking = (version(self.session), prompt)
+        here = version(self.battle) if self.battle is not None else "-"
+        if self.campaign is None:
+            return here
+        followed = self._followed[0] if self._followed is not None else "-"
+        return f"{followed}:{here}"
+
+    def follow(self) -> None:
+        """Read the session again (and, for a campaign, its log: a room entered or ended in
+        a terminal is followed here at once)."""
+        if self.campaign is not None:
+            self._follow_campaign()
+        if self.battle is not None:
+            try:
+                self.battle.refresh()
+            except SessionError as error:
+                raise ApiError(409, str(error)) from None
+
+    def _follow_campaign(self) -> None:
+        from automa.campaign.battles import open_room
+        from automa.errors import AutomaError
+        from automa.web.following import current_room, log_digest
+
+        assert self.campaign is not None
+        try:
+            digest = log_digest(self.campaign)
+            if self._followed is not None and self._followed[0] == digest:
+                return
+            room = current_room(self.campaign, self.catalog(), self.data_dir)
+        except AutomaError as error:
+            raise ApiError(409, str(error)) from None
+        self._followed = (digest, room)
+        if room is None:
+            self.battle = None
+        elif self.battle is None or self.battle.folder.resolve() != room.resolve():
+            try:
+                self.battle = open_room(room, self.catalog())
+            except SessionError as error:
+                raise ApiError(409, str(error)) from None
+        self._view, self._open = None, None  # threat maps are keyed by the battle's version
+
+    def catalog(self) -> Catalog:
+        """The data as the data folder holds it now (a room's card told at a step is known at
+        the next)."""
+        from automa.catalog.load import load_catalog
+
+        return load_catalog(self.data_dir)
+
+    def asked(self, question: Json, answers: Sequence[str]) -> None:
+        """Next asked a device `question` after `answers`: kept (on disk) until the log moves
+        on, so a reloaded page or another device can take it over or drop it."""
+        from automa.storage import WriteError
+        from automa.web.pending import OpenQuestion, keep
+
+        self._open = OpenQuestion(self.version(), tuple(answers), question)
+        try:
+            keep(self.session.folder, self._open)
+        except WriteError as error:  # a read-only folder: kept in memory, the question asked
+            sys.stderr.write(f"automa serve: {error}\n")
+
+    def open_question(self) -> OpenQuestion | None:
+        """The question open on the log as it is now, if a device was asked one (answering
+        it, or any other input, moves the log on and closes it)."""
+        from automa.web.pending import read
+
+        if self.battle is None:
+            return None
+        if self._open is None:
+            self._open = read(self.battle.folder)
+        if self._open is None or self._open.version != self.version():
+            return None
+        return self._open
+
+    def drop_question(self) -> None:
+        from automa.web.pending import drop
+
+        self._open = None
+        if self.battle is not None:
+            drop(self.battle.folder)
 
     def asking(self) -> str | None:
-        """The prompt of the question open on the log as it is now, if a device was asked one
-        (answering it, or any other input, moves the log on and closes it)."""
-        from automa.web.view import version
-
-        if self._asking is None or self._asking[0] != version(self.session):
-            return None
-        return self._asking[1]
+        """The prompt of the open question, if any."""
+        found = self.open_question()
+        return None if found is None else str(found.question.get("prompt", ""))
 
     def view(self) -> Json:
         """The view, built again only when the log has changed (the campaign's status, kept in
         another log, is read each time)."""
-        from automa.web.view import build_view, campaign_view, version
+        from automa.errors import AutomaError
+        from automa.web.following import between_rooms_view, live_campaign
+        from automa.web.view import build_view, version
 
-        now = version(self.session)
+        try:
+            if self.battle is None:
+                assert self.campaign is not None
+                return between_rooms_view(self.campaign, self.catalog(), self.data_dir,
+                                          self.version())
+            campaign = live_campaign(self.battle, self.data_dir)
+        except AutomaError as error:
+            raise ApiError(409, str(error)) from None
+        now = version(self.battle)
         if self._view is None or self._view[0] != now:
-            self._view = (now, build_view(self.session))
-        return {**self._view[1], "campaign": campaign_view(self.session.folder, self.data_dir)}
+            self._view = (now, build_view(self.battle))
+        return {**self._view[1], "version": self.version(), "campaign": campaign}
 
-    def threat(self, hero: str, step: float, by: tuple[str, ...]) -> Json:
-        """A hero's threat map over the battle now, kept until the log changes (only the
-        current version's maps are kept)."""
-        from automa.web.threat import threat_json
-        from automa.web.view import version
+    def threat_map(self, key: ThreatKey, state: SessionState) -> ThreatMap:
+        """The hero's map for the battle in `state` (the log's version `key[0]`): computed
+        once, one computation at a time, the newest THREAT_MAPS_KEPT kept; called without
+        `lock` held, so the page's polling and writes go on while it computes."""
+        from automa.web.threat import compute_map
 
-        now = version(self.session)
-        key = (now, hero, step, by)
-        if key not in self._threats:
-            found = threat_json(self.session, hero, step, by)
-            self._threats = {k: v for k, v in self._threats.items() if k[0] == now}
-            self._threats[key] = {**found, "version": now}
-        return self._threats[key]
+        with self.threat_lock:
+            found = self._threats.get(key)
+            if found is None:
+                _, hero, step = key
+                found = compute_map(state, self.session.catalog, hero, step,
+                                    self.session.geometry)
+                self._threats[key] = found
+                while len(self._threats) > THREAT_MAPS_KEPT:
+                    self._threats.popitem(last=False)
+            self._threats.move_to_end(key)
+            return found
 
 
 # ---------------------------------------------------------------------------------------------
@@ -219,9 +332,7 @@ def get_state(board: Board, body: object) -> Result:
 
 
 def get_version(board: Board, body: object) -> Result:
-    from automa.web.view import version
-
-    return 200, {"version": version(board.session), "asking": board.asking()}
+    return 200, {"version": board.version(), "asking": board.asking()}
 
 
 def get_view(board: Board, body: object) -> Result:
@@ -230,18 +341,27 @@ def get_view(board: Board, body: object) -> Result:
 
 def get_threat(board: Board, body: object) -> Result:
     """A hero's threat map (`?hero=ID&step=CM&by=PIECE`), as `automa threat --json` with the
-    log's version and the colour bands the page shades the squares with."""
-    from automa.web.threat import QueryError, threat_key
+    log's version and the colour bands the page shades the squares with. The session is read
+    under the board's lock; the map is computed outside it (see `Board.threat_map`)."""
+    from automa.web.threat import QueryError, refuse_guesses, threat_json, threat_key
+    from automa.web.view import version
 
     try:
         hero, step, by = threat_key(body if isinstance(body, dict) else {})
-        return 200, board.threat(hero, step, by)
+        with board.lock:
+            _read_again(board)
+            refuse_guesses(board.session, hero)
+            now, state = version(board.session), board.session.state
+            shown = board.version()  # the page's version: a campaign's carries its log's too
+        return 200, {**threat_json(board.threat_map((now, hero, step), state), by),
+                     "version": shown}
     except QueryError as error:
         raise ApiError(400, str(error)) from None
 
 
 def post_next(board: Board, body: object) -> Result:
     """One AI activation, exactly as `automa next --json`; or the next question it needs."""
+    from automa.engine.judge import GeometryMode
     from automa.render.json_out import activation_json
     from automa.session.apply import NotThisTurn
     from automa.web.questions import (
@@ -271,7 +391,7 @@ def post_next(board: Board, body: object) -> Result:
     try:
         applied = session.do(NextActivation(), asker)
     except NeedsAnswer as need:
-        board.asked(str(need.question.get("prompt", "")))
+        board.asked(need.question, answers[:asker.used])
         return 200, {"question": need.question, "answers": answers[:asker.used]}
     except BadAnswer as bad:
         raise ApiError(400, str(bad)) from None
@@ -279,8 +399,10 @@ def post_next(board: Board, body: object) -> Result:
         raise ApiError(409, str(error)) from None
     except InputError as error:
         raise ApiError(400, str(error)) from None
+    board.drop_question()
     activation = applied.activation
-    return 200, None if activation is None else activation_json(activation)
+    asked = session.geometry_mode == GeometryMode.ASKED
+    return 200, None if activation is None else activation_json(activation, asked=asked)
 
 
 def post_move(board: Board, body: object) -> Result:
@@ -294,7 +416,7 @@ def post_move(board: Board, body: object) -> Result:
     if not (isinstance(at, list) and len(at) == 2 and all(
             isinstance(v, int | float) and not isinstance(v, bool) for v in at)):
         raise ApiError(400, f"at: expected [x, y] in cm, got {_shown(at)}")
-    if not all(math.isfinite(v) and abs(v) < 10_000 for v in at):
+    if not all(abs(v) < 10_000 for v in at):  # NaN and an int too big for a float fail too
         raise ApiError(400, "at: expected [x, y] in cm on the mat")
     to = (round(float(at[0]), 3), round(float(at[1]), 3))
     return _acted(board, do(board, Move(piece, to)))
@@ -322,12 +444,11 @@ def post_condition(board: Board, body: object) -> Result:
     return _acted(board, do(board, SetCondition(piece, Condition(name), _flag(fields, "on"))))
 
 
-def post_hit(board: Board, body: object) -> Result:
-    """`play`'s `hit`: the numbers it asks (the Poison card drawn, 1-9, then in physical mode
-    a D12 per target of a Portal Trap) are the `dice`, in that order."""
-    from automa.session.apply import hit_questions
+HIT_FIELDS = ("by", "trilithon")  # a hit's optional fields, besides its dice
 
-    fields = _fields(body, ("targets", "shot"), ("by", "trilithon", "dice"))
+
+def _hit(board: Board, fields: Json) -> Hit:
+    """The hit a body names (`targets`, `shot`, `by`, `trilithon`), each field checked."""
     targets = fields["targets"]
     if not isinstance(targets, list) or not targets or len(targets) > 50:
         raise ApiError(400, f"targets: expected a list of piece ids, got {_shown(targets)}")
@@ -335,7 +456,33 @@ def post_hit(board: Board, body: object) -> Result:
     shot = _word(fields, "shot").lower()
     by = _word(fields, "by") if "by" in fields else None
     trilithon = "trilithon" in fields and _flag(fields, "trilithon")
-    command = Hit(ids, shot, by, trilithon)
+    return Hit(ids, shot, by, trilithon)
+
+
+def _asked_json(question: NumberAsked) -> Json:
+    return {"name": question.name, "prompt": question.prompt, "low": question.low,
+            "high": question.high,
+            "options": [str(n) for n in range(question.low, question.high + 1)]}
+
+
+def post_hit_questions(board: Board, body: object) -> Result:
+    """What `play`'s `hit` would ask the table for this hit, in order (the Poison card drawn,
+    then in physical mode a D12 per target of a Portal Trap): the `dice` POST /api/hit takes.
+    Nothing is logged."""
+    from automa.session.apply import hit_questions
+
+    command = _hit(board, _fields(body, ("targets", "shot"), HIT_FIELDS))
+    asked = hit_questions(command, board.session.physical)
+    return 200, {"questions": [_asked_json(q) for q in asked]}
+
+
+def post_hit(board: Board, body: object) -> Result:
+    """`play`'s `hit`: the numbers it asks (the Poison card drawn, 1-9, then in physical mode
+    a D12 per target of a Portal Trap) are the `dice`, in that order."""
+    from automa.session.apply import hit_questions
+
+    fields = _fields(body, ("targets", "shot"), (*HIT_FIELDS, "dice"))
+    command = _hit(board, fields)
     asked = hit_questions(command, board.session.physical)
     dice = fields.get("dice", [])
     if not isinstance(dice, list) or not all(
@@ -443,6 +590,7 @@ ENDPOINTS: dict[str, tuple[str, Callable[[Board, object], Result]]] = {
     "/api/heal": (POST, post_heal),
     "/api/condition": (POST, post_condition),
     "/api/hit": (POST, post_hit),
+    "/api/hit-questions": (POST, post_hit_questions),
     "/api/command": (POST, post_command),
     "/api/done": (POST, post_done),
     "/api/undo": (POST, post_undo),
@@ -452,12 +600,17 @@ ENDPOINTS: dict[str, tuple[str, Callable[[Board, object], Result]]] = {
 }
 
 
-def call(board: Board, path: str, body: object) -> Result:
-    """One request to an API path (its method checked by the caller), the session read again
-    first so another window's input shows."""
-    from automa.web.view import version
+UNLOCKED = frozenset({"/api/threat"})  # endpoints that take the board's lock themselves
 
-    method, endpoint = ENDPOINTS[path]
+
+def call(board: Board, path: str, body: object,
+         routes: Mapping[str, tuple[str, Callable[[Board, object], Result]]] = ENDPOINTS
+         ) -> Result:
+    """One request to an API path of `routes` (its method checked by the caller), the session
+    read again first so another window's input shows."""
+    method, endpoint = routes[path]
+    if path in UNLOCKED:
+        return endpoint(board, body)
     expected = None
     if method == "POST" and isinstance(body, dict) and "version" in body:
         body = dict(body)
@@ -467,11 +620,14 @@ def call(board: Board, path: str, body: object) -> Result:
                                 f"{_shown(expected)}")
     with board.lock:
         if path != "/api/rollback" or expected is not None:  # a rollback must work on a log
-            try:                                              # that no longer replays
-                board.session.refresh()
-            except SessionError as error:
-                raise ApiError(409, str(error)) from None
-        if expected is not None and expected != version(board.session):
+            _read_again(board)                                # that no longer replays
+        if expected is not None and expected != board.version():
             raise ApiError(409, "the battle changed since the page last read it (another "
                                 "window, or the same request twice); nothing was done")
         return endpoint(board, body)
+
+
+def _read_again(board: Board) -> None:
+    """The session read again (another window may have written; a campaign's log too: a room
+    entered or ended elsewhere is followed); a log that no longer replays is a 409."""
+    board.follow()

@@ -16,13 +16,15 @@ import re
 import socket
 import sys
 import traceback
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from automa.safe_text import one_line
-from automa.web.api import ENDPOINTS, ApiError, Board, call
+from automa.web import api, campaign
+from automa.web.api import ApiError, Board, call
 
 STATIC = Path(__file__).parent / "static"
 ACCESS_PATH = "/api/access"  # {"write": bool}: may this client change the battle?
@@ -141,9 +143,11 @@ class BoardHandler(BaseHTTPRequestHandler):
                          else path[len("/static/"):])
             return
         if path == ACCESS_PATH and method in ("GET", "HEAD"):
+            self._refuse_other_pages()
             self._json(200, {"write": self._may_write()})
             return
-        route = ENDPOINTS.get(path)
+        routes = endpoints()
+        route = routes.get(path)
         if route is None:
             raise ApiError(404, f"no such page or endpoint: {path[:100]}")
         wanted, _ = route
@@ -152,8 +156,14 @@ class BoardHandler(BaseHTTPRequestHandler):
             return
         if wanted == "POST" and not self._may_write():
             raise ApiError(403, READ_ONLY)
-        body = self._body() if wanted == "POST" else _query(self.path)
-        status, payload = call(self.board, path, body)
+        body = self._body(campaign.BODY_LIMITS.get(path, MAX_BODY)) if wanted == "POST" \
+            else _query(self.path)
+        self._refuse_other_pages()
+        status, payload = call(self.board, path, body, routes)
+        if isinstance(payload, campaign.Download):  # a file to save, not JSON
+            self._send(status, payload.data, "application/json; charset=utf-8",
+                       {"Content-Disposition": f'attachment; filename="{payload.name}"'})
+            return
         self._json(status, payload)
 
     def _may_write(self) -> bool:
@@ -183,7 +193,7 @@ class BoardHandler(BaseHTTPRequestHandler):
         kind = CONTENT_TYPES.get(path.suffix.lower(), "application/octet-stream")
         self._send(200, path.read_bytes(), kind)
 
-    def _body(self) -> Any:
+    def _body(self, limit: int = MAX_BODY) -> Any:
         """The POST's JSON body: checked for size, type and syntax before anything reads it."""
         length_text = self.headers.get("Content-Length")
         if self.headers.get("Transfer-Encoding"):
@@ -196,12 +206,11 @@ class BoardHandler(BaseHTTPRequestHandler):
         if length < 0:
             self.close_connection = True
             raise ApiError(400, "a bad Content-Length")
-        if length > MAX_BODY:
+        if length > limit:
             self._drain(length)
-            raise ApiError(413, f"the body is over {MAX_BODY // 1024} KB")
+            raise ApiError(413, f"the body is over {limit // 1024} KB")
         data = self.rfile.read(length) if length else b""
-        if not self._origin_allowed():
-            raise ApiError(403, "a request from another site's page is refused")
+        self._refuse_other_pages()
         kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
         if kind != "application/json":
             raise ApiError(415, "send the body as JSON (Content-Type: application/json)")
@@ -222,12 +231,22 @@ class BoardHandler(BaseHTTPRequestHandler):
                 break
             left -= len(chunk)
 
-    def _origin_allowed(self) -> bool:
+    def _refuse_other_pages(self) -> None:
+        """Every endpoint answers the board's own page only: a browser says which site a
+        request comes from (`Sec-Fetch-Site`, and `Origin` on a POST or a script's fetch); a
+        request without them is not from a page (curl, the tests) and is answered."""
+        site = (self.headers.get("Sec-Fetch-Site") or "").strip().lower()
         origin = self.headers.get("Origin")
-        if origin is None:  # not sent by a browser page
-            return True
         host = (self.headers.get("Host") or "").strip().lower()
-        return urlsplit(origin).netloc.lower() == host
+        if site in ("cross-site", "same-site") or (
+                origin is not None and urlsplit(origin).netloc.lower() != host):
+            raise ApiError(403, "a request from another site's page is refused")
+
+
+def endpoints() -> dict[str, tuple[str, Callable[[Board, object], api.Result]]]:
+    """Every API path: a battle's (web/api.py), and a campaign's with export, import and the
+    open question (web/campaign.py)."""
+    return {**api.ENDPOINTS, **campaign.ENDPOINTS}
 
 
 def _query(target: str) -> dict[str, list[str]]:

@@ -1,18 +1,27 @@
 """`GET /api/threat`: a hero's threat map (engine/threat.py) over the battle as it stands in the
 session, for the page to draw under the pieces. The query is checked as `automa threat` checks
-its options (the same engine checks and one-line refusals); the squares carry the colour band
-of render/threat_svg.py's scale, so the page and the `.svg` shade alike."""
+its options (the same engine checks and one-line refusals), except that the board draws its
+squares at a few fixed sizes only, so a page cannot ask it for unbounded work; the squares
+carry the colour band of render/threat_svg.py's scale, so the page and the `.svg` shade
+alike."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from automa.errors import AutomaError
-from automa.session.store import Session
+
+if TYPE_CHECKING:
+    from automa.catalog.load import Catalog
+    from automa.engine.threat import ThreatMap
+    from automa.geometry.table import TableGeometry
+    from automa.session.state import SessionState
+    from automa.session.store import Session
 
 QUERY_FIELDS = ("hero", "step", "by")
 MAX_BY = 50  # AI pieces named in one request
 DEFAULT_STEP = 1.0  # cm, as `automa threat`
+BOARD_STEPS = (0.5, 1.0, 2.0, 5.0)  # cm: the squares the board draws (the CLI takes any)
 
 
 class QueryError(Exception):
@@ -21,7 +30,8 @@ class QueryError(Exception):
 
 def threat_key(query: dict[str, list[str]]) -> tuple[str, float, tuple[str, ...]]:
     """The hero, the grid step and the AI pieces (`by`, in the order first named) the query
-    asks for; a field missing, repeated, unknown or not a number refused by name."""
+    asks for; a field missing, repeated, unknown or not a number refused by name, and a step
+    the board does not draw refused with the ones it does."""
     unknown = sorted(set(query) - set(QUERY_FIELDS))
     if unknown:
         raise QueryError(f"unknown query field {unknown[0]!r} (fields: {', '.join(QUERY_FIELDS)})")
@@ -36,6 +46,9 @@ def threat_key(query: dict[str, list[str]]) -> tuple[str, float, tuple[str, ...]
         step = float(step_text)
     except ValueError:
         raise QueryError(f"step: expected a number of cm, got {step_text[:40]!r}") from None
+    if step not in BOARD_STEPS:
+        raise QueryError(f"step {step_text[:40]}: the board draws squares of "
+                         f"{', '.join(f'{s:g}' for s in BOARD_STEPS)} cm")
     by = [name.strip() for value in query.get("by", []) for name in value.split(",")]
     if any(not name for name in by):
         raise QueryError("by: an empty piece id")
@@ -44,21 +57,40 @@ def threat_key(query: dict[str, list[str]]) -> tuple[str, float, tuple[str, ...]
     return hero, step, tuple(dict.fromkeys(by))
 
 
-def threat_json(session: Session, hero: str, step: float, by: tuple[str, ...]) -> dict[str, Any]:
-    """The map as `automa threat --json` gives it, for the session's battle now, with each
-    square's expected number of AI pieces, its band on the legend's scale and the legend.
-    An engine refusal (no such hero, a bad step, `by` not an AI piece) is a QueryError."""
+def refuse_guesses(session: Session, hero: str) -> None:
+    """A QueryError when the map would rest on pieces whose place nobody measured (asked
+    geometry: the AI moved them and the table has not said where they stand)."""
+    from automa.render.measured import unmeasured_now
+
+    unknown = sorted(set(unmeasured_now(session)) - {hero})
+    if unknown:
+        raise QueryError(f"asked geometry: nobody measured where {', '.join(unknown)} "
+                         f"stand(s), so no map can be drawn from them; report each with move")
+
+
+def compute_map(state: SessionState, catalog: Catalog, hero: str, step: float,
+                geometry: TableGeometry) -> ThreatMap:
+    """The hero's map over every AI piece for the battle in `state`; an engine refusal (no
+    such hero, a hero off the mat) is a QueryError."""
     from automa.engine.threat import threat_map
+
+    try:
+        return threat_map((state.scenario, state.battle), catalog, hero, step, geometry)
+    except AutomaError as error:
+        raise QueryError(str(error).removeprefix("--")) from None  # `--step 0.1: ...`
+
+
+def threat_json(found: ThreatMap, by: tuple[str, ...]) -> dict[str, Any]:
+    """The map as `automa threat --json` gives it, kept to the AI pieces `by` (all when
+    empty), with each square's expected number of AI pieces, its band on the legend's scale
+    and the legend. A `by` that is no mapped AI piece is a QueryError."""
     from automa.render.threat_svg import OPACITY, band_text, levels
 
-    state = session.state
     try:
-        found = threat_map((state.scenario, state.battle), session.catalog, hero, step,
-                           session.geometry)
         if by:
             found = found.only(by)
     except AutomaError as error:
-        raise QueryError(str(error).removeprefix("--")) from None  # `--step 0.1: ...`
+        raise QueryError(str(error).removeprefix("--")) from None  # `--by elf: ...`
     payload = found.json()
     bands, colours = levels(found)
     band = _bands(found.expected.tolist(), bands)

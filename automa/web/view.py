@@ -69,15 +69,25 @@ def _max_health(piece: Piece, start: dict[str, Piece]) -> int | None:
 
 
 def pieces_view(session: Session, unmeasured: dict[str, Any]) -> list[dict[str, Any]]:
-    start = {p.id: p for p in session.state.scenario.pieces}
+    """Each piece in play; one whose place nobody measured (asked geometry) has no `x`, `y`
+    (null) but its `tray` spot below the mat, where the mat picture draws it (render/tray.py)."""
+    from automa.render.tray import tray_spots
+
+    state = session.state
+    start = {p.id: p for p in state.scenario.pieces}
+    tray = tray_spots(state.scenario.playmat,
+                      [p for p in state.battle.pieces if p.id in unmeasured])
     result = []
-    for piece in session.state.battle.pieces:
-        at = unmeasured.get(piece.id) or piece.at
+    for piece in state.battle.pieces:
+        known = piece.id not in tray
         result.append({
             "id": piece.id, "name": piece.label, "side": piece.side, "kind": piece.kind,
-            "x": round(at[0], 3), "y": round(at[1], 3), "radius": piece.radius,
+            "x": round(piece.at[0], 3) if known else None,
+            "y": round(piece.at[1], 3) if known else None,
+            "radius": piece.radius,
             "health": piece.health, "max_health": _max_health(piece, start),
-            "conditions": sorted(piece.conditions), "measured": piece.id not in unmeasured})
+            "conditions": sorted(piece.conditions), "measured": known,
+            **({} if known else {"tray": list(tray[piece.id])})})
     return result
 
 
@@ -161,6 +171,48 @@ def bags_view(state: SessionState) -> dict[str, Any]:
             for level, bag in sorted(state.battle.bags.items())}
 
 
+def odds_view(state: SessionState) -> dict[str, Any]:
+    """For each level's bag, what its next draw may bring (rules/tokens.py's `next_draw`): the
+    tokens left, whether the discard pile goes back in first, and each face's chance as a
+    count out of the tokens drawn from and a percentage."""
+    from automa.rules.tokens import next_draw
+
+    odds = {}
+    for level, bag in sorted(state.battle.bags.items()):
+        draw = next_draw(bag)
+        odds[str(level)] = {
+            "left": draw.left, "refilled": draw.refilled,
+            "faces": [{"face": f.face, "count": f.count, "of": f.of,
+                       "percent": round(f.percent, 1)} for f in draw.faces]}
+    return odds
+
+
+def sight_view(state: SessionState) -> list[dict[str, Any]]:
+    """What the last activation's actor saw of each piece it looked at, and the obstacles the
+    engine found on each blocked line (none when the table answered, or by the any-line
+    test, which keeps none); [] before any activation."""
+    if not state.activations:
+        return []
+    activation = state.activations[-1][1]
+    return [{"target": s.target, "visible": s.visible, "blockers": list(s.blockers)}
+            for s in (*activation.visible, *activation.hidden)]
+
+
+def hits_view(state: SessionState) -> dict[str, Any]:
+    """What a hero's hit may be, for the page's buttons: the shots `hit` resolves (their
+    kind, base damage, whether they land on one chosen piece) and its modifiers, the pieces it
+    may strike now and the heroes who may have dealt it (session/apply.py)."""
+    from automa.session.apply import hit_dealers, hit_modifiers, hit_shots, hit_targets
+
+    return {
+        "shots": [{"name": s.name, "kind": s.kind, "damage": s.damage, "one_piece": s.one_piece}
+                  for s in hit_shots()],
+        "modifiers": list(hit_modifiers()),
+        "targets": hit_targets(state.battle),
+        "by": hit_dealers(state),
+    }
+
+
 def campaign_folder(folder: Path) -> Path | None:
     """The campaign folder holding this session (CAMPAIGN/rooms/NN-room), if any."""
     from automa.campaign.battles import campaign_folder as holding
@@ -190,11 +242,12 @@ def build_view(session: Session, data_dir: Path | None = None,
     from automa.session.replay import replay_steps
 
     state = session.state
+    asked = session.geometry_mode == GeometryMode.ASKED
     steps = list(replay_steps(session)) if state.activations else []
     # asked geometry: what each step left unmeasured, worked out once for the mat and overlay
-    by_step = unmeasured_steps(steps) if session.geometry_mode == GeometryMode.ASKED else []
+    by_step = unmeasured_steps(steps) if asked else []
     unmeasured: dict[str, Any] = dict(by_step[-1].after) if by_step else {}
-    status = session_status_json(session)
+    status = session_status_json(session, frozenset(unmeasured) if asked else None)
     done, undone = session.effective()
     last_input = max((n for n, c in enumerate(done, start=1) if isinstance(c, NextActivation)),
                      default=None)
@@ -211,12 +264,16 @@ def build_view(session: Session, data_dir: Path | None = None,
         "phase": phase(state),
         "round": state.round,
         "turn": turn_order(state),
-        "last": activation_json(state.activations[-1][1]) if state.activations else None,
+        "last": activation_json(state.activations[-1][1], asked=asked)
+        if state.activations else None,
         "last_input": last_input,
         "last_overlay": last_overlay(session, steps, by_step),
         "printout": latest_activation_text(state, session.geometry_mode != GeometryMode.ASKED)
         if state.activations else "",
         "bags": bags_view(state),
+        "odds": odds_view(state),
+        "sight": sight_view(state),
+        "hits": hits_view(state),
         "boards": status["boards"],
         "log": log_view(session),
         "redo": len(undone),

@@ -118,16 +118,18 @@ function setView(view) {
   board.version = view.version;
   document.body.dataset.version = view.version;
   document.body.dataset.phase = view.phase;
+  if (view.battle === false) { // a campaign between rooms: campaign.js draws it
+    document.dispatchEvent(new CustomEvent("board:between-rooms", { detail: view }));
+    return;
+  }
   drawMat(view);
   drawThreat();
   drawHeader(view);
   drawTurn(view);
   drawPieces(view);
   drawPiecePanel(view);
-  drawHitForm(view);
   drawBoards(view);
   drawBags(view);
-  drawCampaign(view);
   drawContradictions(view);
   drawLog(view);
   $("printout").textContent = view.printout || "";
@@ -138,6 +140,7 @@ function setView(view) {
   } else {
     drawActivation();
   }
+  document.dispatchEvent(new CustomEvent("board:view", { detail: view })); // hit-buttons.js, odds.js, campaign.js
 }
 
 function drawHeader(view) {
@@ -216,7 +219,7 @@ function badges(g, piece) {
   if (!m) return;
   let i = 0;
   for (const condition of piece.conditions) {
-    const [x, y] = toSvg(piece.x, piece.y);
+    const [x, y] = toSvg(Number(g.dataset.x), Number(g.dataset.y)); // on the mat, or its tray
     const r = piece.radius * m.scale;
     const badge = svgEl("g", { class: "badge", "data-condition": condition });
     const bx = x + r + 1 + i * 11, by = y - 5.5; // right of the disc, clear of its label
@@ -328,7 +331,8 @@ function drawPiecePanel(view) {
   if (!piece) return;
   $("piece-id").textContent = piece.id;
   $("piece-facts").textContent = pieceWords(piece) +
-    ` · at ${piece.x.toFixed(1)}, ${piece.y.toFixed(1)} cm` + (piece.measured ? "" : " (not measured)");
+    (piece.measured ? ` · at ${piece.x.toFixed(1)}, ${piece.y.toFixed(1)} cm` :
+      " · place unknown: drag it where it stands, or type move"); // asked geometry: in the tray
   fillSelect($("by"), heroIds(view).filter((id) => id !== piece.id), "(nobody)");
   const box = $("conditions");
   clear(box);
@@ -342,23 +346,6 @@ function drawPiecePanel(view) {
       { piece: piece.id, condition, on: !on }, `${piece.id}: ${condition} ${on ? "off" : "on"}`));
     box.appendChild(b);
   }
-}
-
-function drawHitForm(view) {
-  const box = $("targets");
-  const ticked = new Set([...box.querySelectorAll("input:checked")].map((i) => i.value));
-  for (const label of [...box.querySelectorAll("label")]) label.remove();
-  for (const piece of view.pieces.filter((p) => p.side !== "heroes")) {
-    const label = el("label");
-    const input = document.createElement("input");
-    input.type = "checkbox";
-    input.value = piece.id;
-    input.checked = ticked.has(piece.id);
-    label.appendChild(input);
-    label.appendChild(document.createTextNode(` ${piece.id}`));
-    box.appendChild(label);
-  }
-  fillSelect($("hit-by"), heroIds(view), "(nobody)");
 }
 
 function drawBoards(view) {
@@ -396,65 +383,6 @@ function drawBags(view) {
     div.appendChild(gone);
     box.appendChild(div);
   }
-}
-
-// The campaign's status as it comes: nested keys and values, all as text
-function describe(value) {
-  if (value === null || typeof value !== "object") return el("span", String(value));
-  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== "object")) {
-    return el("span", value.join(", "));
-  }
-  const dl = el("dl");
-  for (const [k, v] of Object.entries(value)) {
-    dl.appendChild(el("dt", k));
-    const dd = el("dd");
-    dd.appendChild(describe(v));
-    dl.appendChild(dd);
-  }
-  return dl;
-}
-
-// The campaign's status (`automa campaign status --json`): the route room by room, the heroes'
-// boards carried between rooms, and anything else it holds as keys and values
-function drawCampaign(view) {
-  const campaign = view.campaign;
-  $("campaign").hidden = campaign === null || campaign === undefined;
-  const box = $("campaign-body");
-  clear(box);
-  if ($("campaign").hidden) return;
-  const rest = Object.assign({}, campaign);
-  if (campaign.campaign) {
-    box.appendChild(el("p", `${campaign.campaign} campaign` +
-      (campaign.lord ? ` · Catacomb Lord: ${campaign.lord}` : "")));
-    delete rest.campaign;
-    delete rest.lord;
-  }
-  if (Array.isArray(campaign.rooms)) {
-    const list = el("ul", null, "rooms");
-    for (const room of campaign.rooms) {
-      const li = el("li", `${room.state}: ${room.name}` +
-        (room.level === null || room.level === undefined ? "" : ` (level ${room.level})`),
-        `room ${room.state}`);
-      li.dataset.room = room.id;
-      list.appendChild(li);
-    }
-    box.appendChild(list);
-    delete rest.rooms;
-  }
-  if (campaign.heroes && typeof campaign.heroes === "object") {
-    for (const [id, hero] of Object.entries(campaign.heroes)) {
-      const div = el("div", null, "board");
-      div.appendChild(el("b", id));
-      div.appendChild(document.createTextNode(" " + Object.entries(hero)
-        .filter(([k]) => k !== "starting_health")
-        .map(([k, v]) => k === "health" && hero.starting_health ?
-          `health ${v}/${hero.starting_health}` : `${k} ${v}`).join(" · ")));
-      box.appendChild(div);
-    }
-    delete rest.heroes;
-  }
-  for (const key of Object.keys(rest)) if (rest[key] === null) delete rest[key];
-  if (Object.keys(rest).length) box.appendChild(describe(rest));
 }
 
 // Logged figures this machine computes otherwise: the log's stand until the players choose to go
@@ -596,7 +524,8 @@ function stepWords(step) {
     case "shot": return `shot ${step.shot}${step.as !== step.shot ? ` as ${step.as}` : ""}` +
       (step.note ? ` (${step.note})` : "");
     case "roll": return `${step.die}: ${step.value} (${step.why})${step.result ? " → " + step.result : ""}`;
-    case "move": return `${step.piece} moves ${to(step.from)} → ${to(step.to)}: ${step.why}, ` +
+    case "move": return `${step.piece} moves ` + // asked geometry: no ends (nobody measured)
+      (step.to ? `${to(step.from)} → ${to(step.to)}` : "along the ruler") + `: ${step.why}, ` +
       `${step.tool}${step.clock ? `, clock face ${step.clock}` : ""}` +
       (step.toward ? `, toward ${step.toward}` : "") +
       (step.stopped_by ? `, stopped by ${step.stopped_by}` : "");
@@ -828,6 +757,12 @@ function choose(id) {
   }
 }
 
+// A piece tapped (or chosen by the keyboard) on the mat, at a point of the window:
+// hit-buttons.js opens its damage and heal buttons there.
+function tapped(id, x, y) {
+  document.dispatchEvent(new CustomEvent("board:tap", { detail: { piece: id, x, y } }));
+}
+
 function pieceGroup(target) {
   const g = target instanceof Element ? target.closest("g.piece") : null;
   return g && matSvg() && matSvg().contains(g) ? g : null;
@@ -865,6 +800,7 @@ async function onPointerUp(event) {
   if (!drag.moved) {
     drag.g.removeAttribute("transform");
     choose(drag.piece.id);
+    tapped(drag.piece.id, event.clientX, event.clientY);
     return;
   }
   const [sx, sy] = clientToSvg(event.clientX, event.clientY);
@@ -1012,15 +948,6 @@ function start() {
     event.preventDefault();
     act("/api/move", { piece: board.chosen, words: $("words").value }, `${board.chosen} moved`);
   });
-  $("hit-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const targets = [...$("targets").querySelectorAll("input:checked")].map((i) => i.value);
-    const body = { targets, shot: $("shot").value.trim(), trilithon: $("trilithon").checked };
-    if ($("hit-by").value) body.by = $("hit-by").value;
-    const dice = $("hit-dice").value.trim();
-    if (dice) body.dice = dice.split(/[\s,]+/).map(Number);
-    act("/api/hit", body, `hit: ${body.shot}`);
-  });
   $("command-form").addEventListener("submit", (event) => {
     event.preventDefault();
     act("/api/command", { line: $("command").value }, `done: ${$("command").value}`)
@@ -1033,7 +960,12 @@ function start() {
   mat.addEventListener("pointercancel", onPointerCancel);
   mat.addEventListener("keydown", (event) => {
     const g = pieceGroup(event.target);
-    if (g && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); choose(g.dataset.piece); }
+    if (g && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      choose(g.dataset.piece);
+      const box = g.getBoundingClientRect();
+      tapped(g.dataset.piece, box.right, box.top + box.height / 2);
+    }
   });
   document.addEventListener("keydown", (event) => {
     const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement
@@ -1049,5 +981,13 @@ function start() {
   refresh();
   setInterval(poll, POLL_MS);
 }
+
+// What the page's other scripts (hit-buttons.js, odds.js, campaign.js) use of this one.
+window.automaBoard = {
+  act, post, say, getJSON, refresh, next,
+  view: () => board.view,
+  readOnly: () => board.readOnly,
+  answering: () => board.answers !== null,
+};
 
 document.addEventListener("DOMContentLoaded", start);
