@@ -56,15 +56,29 @@ def test_back_at_the_first_question_asks_it_again(tmp_path: Path) -> None:
     assert logged_inputs(folder)[-1]["answers"][0]["a"] is False
 
 
-def test_undo_at_a_prompt_abandons_the_activation_and_undoes_the_last_input(
-        tmp_path: Path) -> None:
+def test_undo_at_a_prompt_takes_back_that_activations_answers_only(tmp_path: Path) -> None:
+    """`undo` at a question abandons the activation under way, its answers with it; the input
+    before it (the end of the heroes' turn) stands until `undo` is typed again at the prompt."""
     folder = _session(tmp_path, "--dice", "physical", "--geometry", "asked")
-    out = play_lines(folder, ["move elf 30,20", "done", "", "y", "undo", "status", "quit"])
-    assert "abandoned (nothing of it was logged)" in out
-    assert "undone: end of the heroes' turn" in out or "undone:" in out
-    kinds = [e["type"] for e in logged_inputs(folder)]
-    assert kinds == ["move", "end-heroes-turn", "undo"]
+    out = play_lines(folder, ["move elf 30,20", "done", "", "y", "undo", "status", "undo",
+                              "status", "quit"])
+    assert out.count("the activation under way is abandoned: its answers are taken back") == 1
+    status, undo = out.split("> status")[1].split("> undo")
+    assert "Round 1 · the AI turn" in status and "undone:" not in status  # still the AI turn
+    assert "undone: end of the heroes' turn" in undo  # the second undo, at the prompt
     assert "[round 1 · heroes] > status" in out  # back in the heroes' turn
+    assert [e["type"] for e in logged_inputs(folder)] == ["move", "end-heroes-turn", "undo"]
+
+
+def test_clear_at_a_prompt_and_at_a_question_asks_again(tmp_path: Path) -> None:
+    """`clear` clears the screen (nothing to clear on a pipe) and the same prompt or question
+    comes back; it is never taken as an answer or logged."""
+    folder = _session(tmp_path, "--dice", "physical")
+    out = play_lines(folder, ["clear", "done", "", "clear", "2", "5", "quit"])
+    assert "unknown command" not in out and "try again" not in out
+    assert out.count(f"{TOKEN} (in the bag:") == 2  # asked again after `clear`
+    activation = logged_inputs(folder)[-1]
+    assert [o["value"] for o in activation["outcomes"]] == ["2:2", "5"]
 
 
 def test_quit_at_a_prompt_saves_nothing_half_done(tmp_path: Path) -> None:

@@ -143,12 +143,15 @@ def lord_card(lord: LordSpec, lair: bool, mercenaries: int, given: LordCard | No
         return None
     typed = (given or LordCard()).given()
     values: dict[str, object] = {}
+    problems: list[str] = []
     for field, answer in typed.items():
         try:
             values[field] = ([parse_answer(field, a, catalog) for a in answer]
                              if isinstance(answer, list) else parse_answer(field, answer, catalog))
         except ValueError as exc:
-            raise BadField("lord_card", f"{field}: {exc}") from None
+            problems.append(f"{field}: {exc}")
+    if problems:  # every field's typo at once
+        raise BadField("lord_card", "; ".join(problems))
     wanted = needed(lord, every=True)
     missing = [f for f in CARD[LORD] if f in wanted and f not in values]
     if missing:
@@ -249,16 +252,18 @@ def room_offers(room: RoomSpec, visit: Visit | None, user_dir: Path | None,
 
 def parse_bag(text: str, kinds: Sequence[str]) -> dict[str, int]:
     """`orc=6, fire-spirit=4`: how many pieces of each kind go into the Tavern bag."""
-    counts: dict[str, int] = {}
-    for part in (p.strip() for p in text.split(",") if p.strip()):
+    def count(part: str) -> tuple[str, int]:
         kind, _, amount = part.partition("=")
         digits = amount.strip()
         if (kind.strip() not in kinds or not (digits.isascii() and digits.isdigit())
                 or int(digits) > MAX_BAG):
             raise ValueError(f"{part!r}: write KIND=N with KIND one of {', '.join(kinds)} and "
                              f"N 0-{MAX_BAG}")
-        counts[kind.strip()] = int(digits)
-    return counts
+        return kind.strip(), int(digits)
+
+    from automa.catalog.cards import every_part
+
+    return dict(every_part((p.strip() for p in text.split(",") if p.strip()), count))
 
 
 def bag_counts(visit: Visit, user_dir: Path | None, given: Mapping[str, int] | None,

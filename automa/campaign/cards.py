@@ -15,7 +15,7 @@ from typing import Any
 
 from msgspec import Struct
 
-from automa.catalog.cards import write_record
+from automa.catalog.cards import every_part, write_record
 from automa.catalog.load import Catalog, parse_room
 from automa.catalog.locate import load_data_file
 from automa.catalog.reader import Record
@@ -49,6 +49,26 @@ def _count(text: str, part: str) -> int:
     return int(digits)
 
 
+def _icon(part: str, catalog: Catalog) -> tuple[str, int]:
+    """One `KIND=COUNT` of the card, checked: (kind, count)."""
+    name, sep, amount = (s.strip() for s in part.partition("="))
+    name = name.lower()
+    if not sep:
+        raise ValueError(f"{part!r}: write KIND=COUNT, e.g. {EXAMPLE}")
+    count = _count(amount, part)
+    if name.startswith(METRE):
+        if name.removeprefix(METRE) not in ("1", "2", "3", "4"):
+            raise ValueError(f"{part!r}: a Monster Metre icon is metre-1 to metre-4")
+    elif name != MERCENARY:
+        spec = catalog.monsters.get(name)
+        if spec is None or spec.kind != Kind.MONSTER:
+            close = difflib.get_close_matches(
+                name, [m for m, s in catalog.monsters.items() if s.kind == Kind.MONSTER], n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ValueError(f"{name!r} is not a monster kind in the data{hint}")
+    return name, count
+
+
 def parse_icons(text: str, catalog: Catalog) -> RoomIcons:
     """The card's icons; ValueError says in one line what is wrong (a typo gets its nearest
     monster id)."""
@@ -58,26 +78,13 @@ def parse_icons(text: str, catalog: Catalog) -> RoomIcons:
     parts = [p.strip() for p in text.split(",") if p.strip()]
     if not parts:
         raise ValueError(f"name the card's monsters, e.g. {EXAMPLE}")
-    for part in parts:
-        name, sep, amount = (s.strip() for s in part.partition("="))
-        name = name.lower()
-        if not sep:
-            raise ValueError(f"{part!r}: write KIND=COUNT, e.g. {EXAMPLE}")
-        count = _count(amount, part)
+    for name, count in every_part(parts, lambda part: _icon(part, catalog)):  # every typo at once
         if name == MERCENARY:
             mercenaries += count
         elif name.startswith(METRE):
-            level = name.removeprefix(METRE)
-            if level not in ("1", "2", "3", "4"):
-                raise ValueError(f"{part!r}: a Monster Metre icon is metre-1 to metre-4")
-            metres[int(level)] = metres.get(int(level), 0) + count
+            level = int(name.removeprefix(METRE))
+            metres[level] = metres.get(level, 0) + count
         else:
-            spec = catalog.monsters.get(name)
-            if spec is None or spec.kind != Kind.MONSTER:
-                close = difflib.get_close_matches(
-                    name, [m for m, s in catalog.monsters.items() if s.kind == Kind.MONSTER], n=1)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
-                raise ValueError(f"{name!r} is not a monster kind in the data{hint}")
             monsters[name] = monsters.get(name, 0) + count
     if not monsters and not metres and not mercenaries:
         raise ValueError(f"name the card's monsters, e.g. {EXAMPLE}")

@@ -10,9 +10,9 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from automa.catalog.load import SIZES, Catalog, parse_lord, parse_monster
 from automa.catalog.locate import load_data_file, read_toml
@@ -104,19 +104,38 @@ def _family(text: str, catalog: Catalog) -> str:
                      f"({', '.join(by_colour)})")
 
 
+T = TypeVar("T")
+
+
+def every_part(parts: Iterable[str], parse: Callable[[str], T]) -> list[T]:
+    """Each part of an answer parsed; the problems of every part said at once, in one
+    ValueError (`'orcc=2': ...; 'troll=x': ...`), not one per try."""
+    parsed: list[T] = []
+    problems: list[str] = []
+    for part in parts:
+        try:
+            parsed.append(parse(part))
+        except ValueError as exc:
+            problems.append(str(exc))
+    if problems:
+        raise ValueError("; ".join(problems))
+    return parsed
+
+
 def _minions(text: str, catalog: Catalog) -> list[dict[str, Any]]:
-    slots: list[dict[str, Any]] = []
-    for part in (p.strip() for p in text.split(",")):
+    def slot(part: str) -> dict[str, Any]:
         match = _COUNT.match(part.lower())
         if match is None:
             raise ValueError(f"{part!r}: write each slot as ID xCOUNT, e.g. 'zombie x4'")
-        ids = [_monster_id(i.strip(), catalog) for i in match["ids"].split("|")]
+        ids = every_part((i.strip() for i in match["ids"].split("|")),
+                         lambda i: _monster_id(i, catalog))
         count = _whole(match["count"], 1, 10)
         if len(ids) > 2:
             raise ValueError(f"{part!r}: a slot offers one monster or a D12 choice of two")
-        slots.append({"monster": ids[0], "count": count} if len(ids) == 1
-                     else {"choice": ids, "count": count})
-    return slots
+        return ({"monster": ids[0], "count": count} if len(ids) == 1
+                else {"choice": ids, "count": count})
+
+    return every_part((p.strip() for p in text.split(",")), slot)
 
 
 def _mercenary(text: str, catalog: Catalog) -> list[str]:

@@ -6,13 +6,15 @@ Answers are names, never places in a list: a damage token is typed as printed on
 itself a number (so it cannot be mistaken for a value). A number is plain ASCII digits only.
 
 With `controls` on (the play loop), three words work at every question: `back` takes back the
-last answer, `undo` abandons the activation and undoes the last logged input, `quit` stops
+last answer, `undo` abandons the activation under way (its answers are taken back; no earlier
+input is touched: `undo` again at the prompt does that), `quit` stops
 with nothing half-done saved. `run_with_takebacks` turns `back` into a re-run of the step with
 the answers so far, minus the last, given again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 CONTROL_WORDS = ("back", "undo", "quit")
+CLEAR = "clear"  # at every prompt: the screen is cleared and the question asked again
 
 
 class TakeBack(Exception):
@@ -35,7 +38,8 @@ class TakeBack(Exception):
 
 
 class UndoAtPrompt(Exception):
-    """`undo`: abandon the activation (nothing logged) and undo the last logged input."""
+    """`undo`: abandon the activation under way, its answers taken back (nothing is logged, and
+    no earlier input is undone)."""
 
 
 class QuitAtPrompt(Exception):
@@ -43,17 +47,31 @@ class QuitAtPrompt(Exception):
 
 
 
-def _read_answer(prompt: str) -> str:
-    """One typed line. On a terminal, `input` shows the prompt itself so readline (when `play`
-    has loaded it) can redraw the line as it is edited; otherwise the prompt goes to stderr,
-    keeping stdout for data (`automa next --json`)."""
-    if sys.stdin.isatty() and sys.stdout.isatty():
+def on_a_terminal() -> bool:
+    """Both ends are a terminal: the prompt is `input`'s, with line editing."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def line_editing() -> None:
+    """Line editing and history for `input` (readline, loaded once; nothing where the platform
+    has none)."""
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401  (loading it is what turns editing on)
+
+
+def _read_answer(prompt: str, remember: bool = False) -> str:
+    """One typed line. On a terminal, `input` shows the prompt itself so readline can redraw
+    the line as it is edited (arrows, Ctrl-A/E/U, Up for history); otherwise the prompt goes to
+    stderr, keeping stdout for data (`automa next --json`). `remember`: Up recalls this answer
+    later (campaign prompts); otherwise it is left out, so Up recalls commands, not rolls."""
+    if on_a_terminal():
+        line_editing()
         try:
             typed = input(prompt)
         except EOFError:  # Ctrl-D: the input ended (Ctrl-C goes on up as an interruption)
             raise click.Abort from None
         readline = sys.modules.get("readline")
-        if typed and readline is not None:  # Up recalls commands, not rolls
+        if typed and readline is not None and (not remember or typed.strip().lower() == CLEAR):
             readline.remove_history_item(readline.get_current_history_length() - 1)
         return typed.strip()
     line = read_plain_line(prompt, err=True)
@@ -85,6 +103,8 @@ def _menu(options: Sequence[str]) -> str:
 
 
 class PromptAsker:
+    remember_answers = False  # Up recalls earlier answers (else only commands)
+
     def __init__(self, controls: bool = False, prefill: Sequence[str] = ()) -> None:
         self.controls = controls
         self.prefill = list(prefill)
@@ -96,7 +116,10 @@ class PromptAsker:
             click.echo(f"{prompt}: {answer}", err=True)
             return answer
         try:
-            answer = _read_answer(f"{prompt}: ")
+            answer = _read_answer(f"{prompt}: ", self.remember_answers)
+            while answer.lower() == CLEAR:
+                click.clear()
+                answer = _read_answer(f"{prompt}: ", self.remember_answers)
         except click.Abort:
             if self.controls:
                 raise QuitAtPrompt from None

@@ -82,11 +82,13 @@ def lord_card(given: tuple[str, ...]) -> LordCard:
 
     fields: dict[str, str] = {}
     sequences: list[str] = []
+    wrong = [text for text in given
+             if not (parts := text.partition("="))[1] or parts[0].strip() not in LORD_FIELDS]
+    if wrong:  # every one at once
+        raise InputError(f"--lord-card: write FIELD=VALUE with FIELD one of "
+                         f"{', '.join(LORD_FIELDS)}, not {', '.join(map(repr, wrong))}")
     for text in given:
-        field, sep, value = text.partition("=")
-        if not sep or field.strip() not in LORD_FIELDS:
-            raise InputError(f"--lord-card: write FIELD=VALUE with FIELD one of "
-                             f"{', '.join(LORD_FIELDS)}, not {text!r}")
+        field, _, value = text.partition("=")
         name = LORD_FIELDS[field.strip()]
         if name == "sequences":
             sequences.append(value.strip())

@@ -22,7 +22,10 @@ T = TypeVar("T")
 class CampaignPrompts(PromptAsker):
     """The players at the terminal. What their cards show is asked only when they may be asked
     (stdin a terminal, or --ask); otherwise the question is refused in one line naming the
-    option that gives the answer. A line told before a question is shown with it."""
+    option that gives the answer. A line told before a question is shown with it. On a
+    terminal every prompt has line editing, and Up recalls the answers typed before."""
+
+    remember_answers = True
 
     def __init__(self, may_ask: bool) -> None:
         super().__init__()

@@ -73,8 +73,10 @@ def default_folder() -> Path:
 
 def _ask(field: str, catalog: Any, parse: Any, prompt: str = "") -> Any:
     from automa.catalog.cards import prompt_for
+    from automa.cli.asker import CLEAR, line_editing
     from automa.errors import InputError
 
+    line_editing()  # on a terminal: arrows, Ctrl-U, Up for the answers typed before
     while True:
         try:
             text = click.prompt(prompt or prompt_for(field, catalog), default="",
@@ -83,6 +85,9 @@ def _ask(field: str, catalog: Any, parse: Any, prompt: str = "") -> Any:
         except click.Abort:
             raise InputError("the input ended before the card was complete; nothing was "
                              "written") from None
+        if str(text).strip().lower() == CLEAR:
+            click.clear()
+            continue
         try:
             return parse(field, str(text))
         except ValueError as exc:
@@ -198,13 +203,15 @@ def data_card(ctx: click.Context, /, record_id: str, local_dir: Path | None, pro
                    f"(--all asks them again)")
         return
     values: dict[str, Any] = {}
+    wrong: list[str] = []
     for field, answer in given.items():
         try:
             values[field] = ([parse_answer(field, a, catalog) for a in answer]
                              if isinstance(answer, list) else parse_answer(field, answer, catalog))
         except ValueError as exc:
-            option = "--sequence" if field == "sequences" else f"--{field}"
-            raise InputError(f"{option}: {exc}") from None
+            wrong.append(f"{'--sequence' if field == 'sequences' else f'--{field}'}: {exc}")
+    if wrong:  # every option's typo at once, not one per run
+        raise InputError("; ".join(wrong))
     missing = [f for f in fields if f not in values]
     if missing and not (ask or sys.stdin.isatty()):
         flags = ", ".join("--sequence" if f == "sequences" else f"--{f}" for f in missing)

@@ -64,6 +64,16 @@ class LineReader:
         return matches[state] if state < len(matches) else None
 
     def read(self, prompt: str) -> str:
+        """One line; `clear` clears the screen and the prompt is shown again."""
+        from automa.cli.asker import CLEAR
+
+        line = self._read(prompt)
+        while line.lower() == CLEAR:
+            click.clear()
+            line = self._read(prompt)
+        return line
+
+    def _read(self, prompt: str) -> str:
         if self.tty:
             try:
                 line = input(prompt)
@@ -79,10 +89,15 @@ class LineReader:
         return piped
 
     def _remember(self, line: str) -> None:
+        from automa.cli.asker import CLEAR
+
         if self.history is None or not line.strip():
             return
         import readline
 
+        if line.strip().lower() == CLEAR:  # Up recalls commands, not `clear`
+            readline.remove_history_item(readline.get_current_history_length() - 1)
+            return
         with contextlib.suppress(OSError):
             readline.append_history_file(1, str(self.history))
 
@@ -104,11 +119,14 @@ def play(ctx: click.Context, folder: Path) -> None:
 
     session = open_session(ctx, folder)
     reader = LineReader(session)
+    news = News(session)
     click.echo(f"Session {folder} · type help for the commands")
     reminded: list[int] = []
     try:
         while True:
+            _wait_while_busy(session)
             session.refresh()  # another window's input shows before the next prompt
+            news.tell(session)
             if _battle_over(session):
                 return
             if session.state.phase == Phase.HEROES:
@@ -116,20 +134,60 @@ def play(ctx: click.Context, folder: Path) -> None:
                     reminded.append(session.state.round)
                     for line in condition_reminders(session.state):
                         click.echo(line)
-                _line(session, reader.read(f"[round {session.state.round} · heroes] > "))
+                _line(session, reader.read(f"[round {session.state.round} · heroes] > "), news)
                 continue
             line = reader.read(f"[round {session.state.round} · AI] Enter for the next "
                                f"activation (help) > ")
             if line:
-                _line(session, line)
+                _line(session, line, news)
             else:
-                _activate(session)
+                _activate(session, news)
     except Quit:
         click.echo(f"\nStopped. Everything is saved: automa play --session {folder}")
     except KeyboardInterrupt:
         click.echo(f"\nInterrupted. Every input so far is saved: automa play --session "
                    f"{folder}", err=True)
         sys.exit(130)
+
+
+class News:
+    """What this window has seen of the log, so that what another window (the board, another
+    `play`, `automa undo`) added since is said in one line when it is seen."""
+
+    def __init__(self, session: Session) -> None:
+        self.known: list[Command] = list(session.raw)
+
+    def tell(self, session: Session, own: bool = False) -> None:
+        """Say what was added since this window last looked (`own`: the log's last input is
+        this window's, just done: not news), and take the log as known."""
+        from automa.render.session_out import elsewhere_line
+        from automa.safe_text import one_line
+
+        log = session.raw
+        line = elsewhere_line(self.known, log[:len(log) - 1] if own else log)
+        if line is not None:
+            click.echo(one_line(line))
+        self.known = list(log)
+
+
+WAIT_POLL = 0.25  # seconds between looks at a busy session's lock
+
+
+def _wait_while_busy(session: Session) -> None:
+    """Another window is in the middle of an activation (its players are being asked): say so
+    in one line and wait until it is done; Ctrl-C leaves (everything is saved)."""
+    import time
+
+    from automa.session.lock import busy_elsewhere
+
+    pid = busy_elsewhere(session.folder)
+    if pid is None:
+        return
+    click.echo(f"  another window (pid {pid}) is in an activation: waiting until it is done "
+               f"(Ctrl-C leaves)")
+    while busy_elsewhere(session.folder) is not None:
+        time.sleep(WAIT_POLL)
+    click.echo("  the other window is done: going on")
 
 
 def _battle_over(session: Session) -> bool:
@@ -155,11 +213,12 @@ def _battle_over(session: Session) -> bool:
     return True
 
 
-def _line(session: Session, line: str) -> None:
+def _line(session: Session, line: str, news: News) -> None:
     """One typed line: a command done, or a question answered; a bad one is said in one line
-    and nothing changes."""
+    and nothing changes. Another window busy with an activation: waited for, and the line is
+    not done (the battle may have changed: the player types it again if it still holds)."""
     from automa.errors import AutomaError
-    from automa.session.commands import Undo
+    from automa.session.lock import SessionBusy
     from automa.session.state import Phase
     from automa.session.words import Asked, NotNow, UnknownWord, parse_line
 
@@ -171,26 +230,37 @@ def _line(session: Session, line: str) -> None:
             _answer(session, parsed)
             return
         applied = _do(session, parsed)
+    except SessionBusy:
+        _wait_while_busy(session)
+        session.refresh()
+        news.tell(session)
+        click.echo(f"  {line!r} was not done: type it again if it still holds")
+        return
     except (NotNow, UnknownWord) as unknown:
         where = "type help" if session.state.phase == Phase.HEROES else \
             "press Enter for the next activation, or type help"
         click.echo(f"  unknown command {unknown.word!r} here; {where}")
         return
     except _AbandonedForUndo:
-        click.echo("  the command under way is abandoned (nothing of it was logged)")
-        _line(session, Undo.TYPE)
+        click.echo(ABANDONED.format(what="command"))
         return
     except AutomaError as error:
         click.echo(f"  {error}")
         return
     from automa.render.session_out import applied_lines
 
+    news.tell(session, own=applied.logged)
     for text in applied_lines(applied, announced=True):
         click.echo(text)
 
 
 class _AbandonedForUndo(Exception):
-    """`undo` at a question: the command under way is dropped and the last input undone."""
+    """`undo` at a question: the command under way is dropped, its answers with it; nothing
+    logged before it is undone."""
+
+
+ABANDONED = ("  the {what} under way is abandoned: its answers are taken back, nothing of it "
+             "was logged (`undo` again takes back the input before it)")
 
 
 def _do(session: Session, command: Command) -> Applied:
@@ -216,18 +286,23 @@ def _answer(session: Session, asked: Asked) -> None:
     click.echo(answer_text(session, asked), nl=False)
 
 
-def _activate(session: Session) -> None:
+def _activate(session: Session, news: News) -> None:
     """One AI activation. `back` at a question runs it again with the answers so far minus the
-    last; `undo` abandons it and undoes the last logged input; nothing half-done is logged."""
+    last; `undo` abandons it, its answers with it; nothing half-done is logged."""
     from automa.engine.judge import GeometryMode
     from automa.render.session_out import latest_activation_text
     from automa.session.commands import NextActivation
+    from automa.session.lock import SessionBusy
 
     try:
         applied = _do(session, NextActivation())
+    except SessionBusy:  # another window's activation: waited for, and shown, not run again
+        _wait_while_busy(session)
+        session.refresh()
+        news.tell(session)
+        return
     except _AbandonedForUndo:
-        click.echo("  the activation under way is abandoned (nothing of it was logged)")
-        _line(session, "undo")
+        click.echo(ABANDONED.format(what="activation"))
         return
     except Quit:
         click.echo("  the activation under way is abandoned (nothing of it was logged)")
@@ -235,6 +310,7 @@ def _activate(session: Session) -> None:
     except KeyboardInterrupt:  # Ctrl-C at a question: `play` stops, saying so (exit 130)
         click.echo("\n  the activation under way is abandoned (nothing of it was logged)")
         raise
+    news.tell(session, own=applied.logged)
     if applied.activation is None:
         click.echo("No AI character can act.")
         return

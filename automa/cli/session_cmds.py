@@ -124,16 +124,15 @@ def next_(ctx: click.Context, folder: Path, as_json: bool) -> None:
     from automa.engine.judge import GeometryMode
     from automa.errors import InputError
     from automa.render.json_out import activation_json
-    from automa.render.session_out import describe_command, latest_activation_text
-    from automa.session.commands import NextActivation, Undo
+    from automa.render.session_out import latest_activation_text
+    from automa.session.commands import NextActivation
 
     session = open_session(ctx, folder)
     try:  # `back` at a question asks the one before again (cli/asker.py)
         applied = run_with_takebacks(lambda asker: session.do(NextActivation(), asker))
-    except UndoAtPrompt:
-        undone = session.do(Undo()).taken
-        click.echo(f"Abandoned the activation (nothing logged); undone: "
-                   f"{describe_command(undone) if undone else 'nothing'}", err=True)
+    except UndoAtPrompt:  # its answers only: `automa undo` takes back the input before it
+        click.echo("Abandoned the activation: its answers are taken back, nothing was logged "
+                   "(`automa undo` takes back the input before it)", err=True)
         return
     except QuitAtPrompt:
         raise InputError("stopped at a question; the activation was not saved") from None

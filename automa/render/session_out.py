@@ -41,7 +41,7 @@ from automa.session.commands import (
 )
 from automa.session.game import Game
 from automa.session.positions import named_piece
-from automa.session.state import Phase, SessionState
+from automa.session.state import Phase, SessionState, in_force
 from automa.session.words import Asked
 
 Antients = Mapping[str, Sequence[tuple[str, bool]]]  # hero -> (Antient, summoned) in order won
@@ -237,7 +237,8 @@ def latest_activation_text(state: SessionState, coordinates: bool) -> str:
             break
         number += 1
     lines = activation_lines(number, activation, names, pieces,
-                             state.scenario.settings.los_blocked, coordinates=coordinates)
+                             state.scenario.settings.los_blocked, coordinates=coordinates,
+                             fixes=True)
     if state.phase == Phase.HEROES:
         lines.append(f"The AI turn is over. Round {state.round}: the heroes' turn.")
     return "\n".join(lines)
@@ -256,11 +257,7 @@ def applied_lines(applied: Applied, announced: bool = False) -> list[str]:
     command, after = applied.command, applied.after.battle
     notes = [wrapped for note in applied.notes for wrapped in _wrapped(note)]
     if isinstance(command, Move):
-        assert command.to is not None
-        if command.words is not None and named_piece(command.words) is not None:
-            # as the players said it: beside a piece, which may stand where nobody measured
-            return [clean(f"  {command.piece} is {command.words}"), *notes]
-        return [f"  {command.piece} is at ({command.to[0]:.1f}, {command.to[1]:.1f})", *notes]
+        return [_moved_to(command), *notes]
     if isinstance(command, Damage | Heal | Adjust):
         piece = after.get(command.piece)
         return [f"  {command.piece}: " + ("out of play" if piece is None else
@@ -295,6 +292,24 @@ def applied_lines(applied: Applied, announced: bool = False) -> list[str]:
     if isinstance(command, Rollback):
         return [f"Rolled back to input {command.keep}"]
     return []
+
+
+def _moved_to(command: Move) -> str:
+    """Where a reported move put the piece: as the players said it (the side `touching` took
+    included). Beside a piece, only that: it may stand where nobody measured (asked geometry),
+    and a real mat has no grid anyway; beside a rune or obstacle, with the coordinates; typed
+    as coordinates, those."""
+    from automa.render.text import LANDMARK
+
+    assert command.to is not None
+    at = f"({command.to[0]:.1f}, {command.to[1]:.1f})"
+    if command.words is None:
+        return f"  {command.piece} is at {at}"
+    words = clean(command.words)
+    if named_piece(words) is not None:
+        return f"  {command.piece} is {words}"
+    where = f"on {words}" if words.startswith("rune") else words
+    return f"  {command.piece} is {where}" + (f" → {at}" if LANDMARK.search(words) else "")
 
 
 def notice_lines(notice: Notice) -> list[str]:
@@ -458,3 +473,36 @@ def answer_text(game: Game, asked: Asked) -> str:
         los_lines(game, asked.args[0]) if asked.query == Query.LOS else \
         room_cave_lines(game) if asked.query == Query.CAVE else []
     return "".join(f"{line}\n" for line in lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# What another window did, as `automa play` sees it before its next prompt.
+
+ELSEWHERE = "  elsewhere (the board or another window): "
+
+
+def elsewhere_line(before: Sequence[Command], after: Sequence[Command]) -> str | None:
+    """One line saying what was added to the log since this window last read it (`before`:
+    the inputs it knew; `after`: the log now, without this window's own input), each input as
+    `automa log` names it and an undo or redo with what it took back or put back; None when
+    nothing was added. A log rewritten under the window (mended, rolled back by hand) is said
+    so."""
+    if list(after[:len(before)]) != list(before):
+        done = len(in_force(list(after))[0])
+        return f"{ELSEWHERE}the log was rewritten; {done} inputs are in force now"
+    new = after[len(before):]
+    if not new:
+        return None
+    said = [_as_seen(command, after[:len(before) + index])
+            for index, command in enumerate(new)]
+    return ELSEWHERE + "; ".join(said)
+
+
+def _as_seen(command: Command, earlier: Sequence[Command]) -> str:
+    """An input as `automa log` names it; a marker with the input it took back or put back."""
+    if isinstance(command, Undo | Redo):
+        done, undone = in_force(list(earlier))
+        taken = done if isinstance(command, Undo) else undone
+        verb = "undone" if isinstance(command, Undo) else "redone"
+        return f"{verb}: {describe_command(taken[-1]) if taken else 'nothing'}"
+    return describe_command(command)

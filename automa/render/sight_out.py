@@ -3,7 +3,6 @@ two say "sees" and "hidden" the same way."""
 
 from __future__ import annotations
 
-from automa.errors import InputError
 from automa.geometry.sight import Sighting
 from automa.session.game import Game
 
@@ -27,11 +26,11 @@ def los_lines(game: Game, viewer_id: str) -> list[str]:
     the table instead."""
     from automa.geometry.sight import look_around
     from automa.render.measured import unmeasured_now
+    from automa.session.names import piece_named
 
     battle = game.state.battle
-    viewer = battle.get(viewer_id)
-    if viewer is None:
-        raise InputError(f"no piece {viewer_id!r} in play")
+    in_play = [p.id for p in battle.pieces]
+    viewer = battle.piece(piece_named(viewer_id, in_play, in_play))  # `rat-1` will do
     unknown = unmeasured_now(game)
     if viewer.id in unknown:
         return [f"  {viewer.id} stands where nobody measured: sight is read at the table (a "

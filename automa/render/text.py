@@ -3,6 +3,7 @@ the rule that decided named, coordinates where they help, close calls and house 
 
 from __future__ import annotations
 
+import re
 import string
 import textwrap
 from collections.abc import Callable, Iterable, Mapping
@@ -40,6 +41,16 @@ def labelled(*groups: Iterable[Piece]) -> tuple[dict[str, Piece], dict[str, str]
 
 def _at(point: tuple[float, float]) -> str:
     return f"({point[0]:.1f}, {point[1]:.1f})"
+
+
+LANDMARK = re.compile(r"\b(?:rune \d+|obstacle [A-Za-z0-9])")  # a rune or obstacle named
+
+
+def _landmarked(text: str, end: tuple[float, float]) -> str:
+    """A tracked move's line, with where it ends only when the line names a rune or an
+    obstacle: a player with a real mat has no grid, so bare coordinates do not help them, but
+    beside a landmark they say where to look."""
+    return f"{text} → {_at(end)}" if LANDMARK.search(text) else text
 
 
 def _wrap(text: str, first: str, rest: str) -> list[str]:
@@ -105,10 +116,10 @@ def _move(step: MoveStep, names: Names, coordinates: bool = True) -> str:
     who = names.get(step.piece, step.piece)
     if step.tool == "Rune Die":
         head = f"Move {who} onto {step.toward}, centred on its icon"
-        return head + (f" → {_at(step.end)}" if coordinates else "") + _adjusted(step)
+        return (_landmarked(head, step.end) if coordinates else head) + _adjusted(step)
     if step.tool == "by hand":
         head = f"{step.why[:1].upper()}{step.why[1:]}: put {who} {step.toward} by hand"
-        return head + (f" → {_at(step.end)}" if coordinates else "")
+        return _landmarked(head, step.end) if coordinates else head
     if step.why == "summoned":
         return _summoned(step, who, coordinates)
     head = f"{step.why[:1].upper()}{step.why[1:]}: " + _lay(step, who)
@@ -117,9 +128,9 @@ def _move(step: MoveStep, names: Names, coordinates: bool = True) -> str:
     if step.start == step.end and step.stopped_by:
         return f"{head}: it does not move, {_blocked(step.stopped_by, names)}"
     if step.adjusted:  # the end of the ruler was no place for it
-        return (f"{head}; it would end on something, so it goes to the nearest spot where it "
-                f"lies flat{_still(step, names)} → {_at(step.end)}")
-    return f"{head}; {_stopped(step, names)} → {_at(step.end)}"
+        return _landmarked(f"{head}; it would end on something, so it goes to the nearest spot "
+                           f"where it lies flat{_still(step, names)}", step.end)
+    return _landmarked(f"{head}; {_stopped(step, names)}", step.end)
 
 
 def _still(step: MoveStep, names: Names) -> str:
@@ -200,7 +211,7 @@ def _summoned(step: MoveStep, who: str, coordinates: bool) -> str:
             f"{step.clock} o'clock; {who}'s centre goes at the far end of the ruler")
     if not coordinates:
         return text + "; if the spot is taken, the nearest free spot"
-    return text + f" → {_at(step.end)}" + _adjusted(step)
+    return _landmarked(text, step.end) + _adjusted(step)
 
 
 def step_text(step: Step, names: Names, coordinates: bool = True) -> str:
@@ -320,9 +331,81 @@ def briefing_lines(briefing: Briefing, wrap: bool = True) -> list[str]:
                               briefing.shown, wrap)
 
 
+MOVE_CLOSE_CALL = "of a different result"  # engine/movement.py's words for a move's close call
+
+
+def close_call_fixes(activation: Activation, names: Names) -> list[str]:
+    """For each close call of the activation, what to type at `automa play` (or the board's
+    command line) if the real ruler or template says otherwise: a move that ended near another
+    result is put where the real ruler leaves it (`move ID touching ID`, or a gap from the
+    piece it touched); a decision taken near its margin is undone, the pieces put where they
+    really stand, and the activation played again."""
+    steps = activation.steps
+    moves = iter(i for i, s in enumerate(steps) if isinstance(s, MoveStep) and s.close_call)
+    fixes = []
+    for call in activation.close_calls:
+        index = next(moves, None) if MOVE_CLOSE_CALL in call else None
+        fix = None
+        if index is not None:
+            step = steps[index]
+            assert isinstance(step, MoveStep)
+            moved_later = {s.piece for s in steps[index + 1:] if isinstance(s, MoveStep)}
+            fix = _move_fix(step, names, moved_later)
+        fixes.append(fix or _undo_fix(call))
+    return fixes
+
+
+def _undo_fix(call: str) -> str:
+    """A decision near its margin: undone, the pieces put where they stand, played again."""
+    tool = "template" if "template" in call else "ruler edge" if "ruler edge" in call else \
+        "ruler"
+    return (f"if the real {tool} says otherwise: `undo`, move the pieces where they really stand, "
+            f"then Enter to play it again")
+
+
+def _move_fix(step: MoveStep, names: Names, moved_later: set[str]) -> str | None:
+    """The command that puts a close-call move's piece where the real ruler leaves it, when
+    the other result is a piece or obstacle touched, or a gap left to one (else None: so too
+    when either piece moves again later in the activation, which the move would not mend)."""
+    ruler = step.tool.split(" + ")[-1]
+    touched = _piece_named(step.stopped_by or "", names)
+    goal = _piece_named(step.toward, names)
+    if step.piece in moved_later or {touched, goal} & moved_later:
+        return None
+    if touched is not None:  # the other result: a gap before it
+        return (f"if your {ruler} leaves a gap, put it there and type `move {step.piece} 1 cm "
+                f"{_side_came_from(step)} of {touched}` with the gap you measure")
+    if goal is not None:  # it stopped short: the other result, touching it
+        return (f"if your {ruler} reaches {names[goal]}, type `move {step.piece} touching "
+                f"{goal}`")
+    if step.toward.startswith("obstacle ") and not step.stopped_by:
+        return (f"if your {ruler} reaches {step.toward}, type `move {step.piece} touching "
+                f"{step.toward}`")
+    return None
+
+
+def _piece_named(text: str, names: Names) -> str | None:
+    """The id of the piece `text` names (its id or label, `touching ` before it or not)."""
+    name = text.removeprefix("touching ")
+    if name in names:
+        return name
+    return next((piece_id for piece_id, label in names.items() if label == name), None)
+
+
+def _side_came_from(step: MoveStep) -> str:
+    """The side of what it touched that the piece ended on: the side it came from (north,
+    south, east or west as `move` takes them; north toward the Monster Start Zone)."""
+    dx, dy = step.start[0] - step.end[0], step.start[1] - step.end[1]
+    if abs(dx) >= abs(dy):
+        return "east" if dx > 0 else "west"
+    return "north" if dy > 0 else "south"
+
+
 def activation_lines(number: int, activation: Activation, names: Names,
                      pieces: Mapping[str, Piece], blocked: bool, explain: bool = False,
-                     coordinates: bool = True) -> list[str]:
+                     coordinates: bool = True, fixes: bool = False) -> list[str]:
+    """The activation's printout; `fixes`: each close call says the command to type if the
+    real ruler says otherwise (a session's printout: `play`, `next`, the board)."""
     piece = pieces.get(activation.character)
     title = describe_piece(piece) if piece else activation.label
     lines = _wrap(f"{number}. {title} — {activation.order_reason}", "", "   ")
@@ -336,8 +419,9 @@ def activation_lines(number: int, activation: Activation, names: Names,
                        "   Shots   ", " " * 11)
     lines += _shown_above(activation.steps[:activation.shown])
     lines += step_lines(activation.steps, names, coordinates, activation.shown)
-    for call in activation.close_calls:
-        lines += _wrap(f"close call: {call}", "   ! ", " " * 5)
+    said = close_call_fixes(activation, names) if fixes else [""] * len(activation.close_calls)
+    for call, fix in zip(activation.close_calls, said, strict=True):
+        lines += _wrap(f"close call: {call}" + (f"; {fix}" if fix else ""), "   ! ", " " * 5)
     for fired in activation.rulings:
         lines += _wrap(f"{ruling_text(fired)} (docs/rulings.md)", "   * ", " " * 5)
     if explain:

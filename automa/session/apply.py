@@ -98,7 +98,8 @@ from automa.session.commands import (
     UseCard,
 )
 from automa.session.hero_turn import acted, in_the_cave, sent_away, this_turn
-from automa.session.positions import coordinates, named_piece, parse_position
+from automa.session.names import full_names
+from automa.session.positions import coordinates, named_piece, parse_position, spelled_out
 from automa.session.snapshot import standing_from
 from automa.session.state import (
     Phase,
@@ -197,14 +198,15 @@ def resolve_move(battle: Battle, command: Move, geometry: TableGeometry,
         return command
     piece = _piece(battle, command.piece)
     mover, others, partner = _mover(battle, piece)
+    said = spelled_out(command.words, geometry, others, mover, asked)  # `touching elf`: a side
     try:
-        at = parse_position(command.words, geometry, others, mover, asked)
+        at = parse_position(said, geometry, others, mover, asked)
     except InputError as error:
         if partner is None:
             raise
         raise InputError(f"{error}, with {partner.id}: a rider and its mount move as one "
                          f"({cite(RulingKey.RIDERS)})") from None
-    words = None if coordinates(command.words) is not None else command.words
+    words = None if coordinates(command.words) is not None else said
     return Move(command.piece, (round(at[0], 3), round(at[1], 3)), words)
 
 
@@ -974,6 +976,7 @@ def apply_command(state: SessionState, command: Command, setting: Setting,
         return Applied(command, state, restored(state, standing_from(command.standing)))
     if not replaying:
         check_turn(state, command)
+        command = full_names(command, state)  # `rat-1` for `sewer-rat-1`, logged in full
     battle = state.battle
     if isinstance(command, NextActivation):
         if replaying:

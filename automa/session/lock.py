@@ -46,16 +46,28 @@ def holder(folder: Path) -> tuple[str, str]:
     return (pid if pid.isdigit() else "?"), purpose
 
 
+class SessionBusy(SessionError):
+    """Another window holds the session (in the middle of an activation, or a long write):
+    trying again once it is done will do (`automa play` waits for it)."""
+
+
 def _refusal(folder: Path) -> SessionError:
     pid, purpose = holder(folder)
     if purpose == ACTIVATION and pid == str(os.getpid()):
         return SessionError(f"{folder}: this window is in the middle of an activation; leave "
                             f"its questions (or finish them) before another input")
     if purpose == ACTIVATION:
-        return SessionError(f"{folder}: another window is in the middle of an activation "
-                            f"(pid {pid}); try again when it is done")
-    return SessionError(f"{folder}: another window is writing to this session (pid {pid}); "
-                        f"try again in a moment")
+        return SessionBusy(f"{folder}: another window is in the middle of an activation "
+                           f"(pid {pid}); try again when it is done")
+    return SessionBusy(f"{folder}: another window is writing to this session (pid {pid}); "
+                       f"try again in a moment")
+
+
+def busy_elsewhere(folder: Path) -> str | None:
+    """The pid of another live window in the middle of an activation on this session (its
+    players are being asked: it may take minutes), or None."""
+    pid, _ = holder(folder)
+    return pid if pid != str(os.getpid()) and _asking(folder) and is_held(folder) else None
 
 
 @contextmanager

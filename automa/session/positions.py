@@ -4,6 +4,7 @@
   rune 3 | on rune 3                   centred on a rune
   touching obstacle B on its north side
   touching elf on its west side
+  touching elf | touching obstacle B   on the side nearest the piece's spot now (of the four)
   2 cm left of the elf                 an edge-to-edge gap; left/right as seen from the
                                        Hero Start Zone; north = toward the Monster Start Zone
 """
@@ -20,6 +21,7 @@ from automa.geometry.moves import overlap_with
 from automa.geometry.table import PLACEMENT_TOLERANCE, TableGeometry
 from automa.geometry.zones import runes_of
 from automa.model.pieces import Piece
+from automa.session.names import UnknownPiece, nearest_hint, piece_named
 
 Vec = tuple[float, float]
 DIRECTIONS: dict[str, Vec] = {
@@ -29,7 +31,9 @@ DIRECTIONS: dict[str, Vec] = {
 _NUMBER = r"-?\d{1,5}(?:\.\d{1,6})?"  # cm on a mat: no digit string large enough to be inf
 _COORDS = re.compile(rf"^\(?\s*({_NUMBER})\s*[, ]\s*({_NUMBER})\s*\)?$", re.ASCII)
 _RUNE = re.compile(r"^(?:on\s+)?rune\s+(\d+)$", re.ASCII)
-_TOUCH = re.compile(r"^touching\s+(obstacle\s+)?(\S+)\s+on\s+its\s+(\w+)\s+side$", re.ASCII)
+_TOUCH = re.compile(r"^touching\s+(obstacle\s+)?(\S+)(?:\s+on\s+its\s+(\w+)\s+side)?$",
+                    re.ASCII)
+SIDES = ("north", "south", "east", "west")  # what `touching X` alone chooses among
 _GAP = re.compile(r"^(\d{1,5}(?:\.\d{1,6})?)\s*cm\s+(\w+)\s+of\s+(?:the\s+)?(\S+)$", re.ASCII)
 
 
@@ -37,6 +41,41 @@ def coordinates(text: str) -> Vec | None:
     """`X,Y` in cm (plain ASCII digits, a sign, a decimal point), else None."""
     match = _COORDS.match(" ".join(text.split()))
     return (float(match[1]), float(match[2])) if match else None
+
+
+def spelled_out(text: str, table: TableGeometry, pieces: list[Piece], mover: Piece,
+                asked: bool = False) -> str:
+    """The players' words with what they left to us said: `touching X` gets the side of X
+    nearest the mover's spot now, where it lies flat if one does (`touching elf on its south
+    side`), and a short piece name its full id. Other words come back as typed. `asked`
+    (asked geometry): nobody measured where the pieces stand, so no side is guessed: the
+    players name it."""
+    words = " ".join(text.lower().split())
+    match = _TOUCH.match(words)
+    if match is None:
+        return text
+    obstacle, name = bool(match[1]), match[2]
+    what = f"obstacle {name.upper()}" if obstacle else _piece(name, pieces).id
+    if match[3] is None and asked:
+        raise InputError(f"{text!r}: name the side (`touching {what} on its north side`): with "
+                         f"asked geometry nobody measured which side is nearest")
+    side = match[3] or _nearest_side(table, pieces, mover, obstacle, name)
+    return f"touching {what} on its {side} side"
+
+
+def _nearest_side(table: TableGeometry, pieces: list[Piece], mover: Piece, obstacle: bool,
+                  name: str) -> str:
+    """Of the four sides of the piece or obstacle, the one nearest the mover's spot now where
+    it lies flat (the nearest of all when none is free: placing it says why not)."""
+    def spot(side: str) -> Vec:
+        return _spot(f"touching {'obstacle ' if obstacle else ''}{name} on its {side} side",
+                     table, pieces, mover)
+
+    spots = {side: spot(side) for side in SIDES}
+    order = sorted(SIDES, key=lambda side: math.dist(spots[side], mover.at))
+    free = [side for side in order
+            if overlap_with(table, pieces, mover, spots[side], PLACEMENT_TOLERANCE) is None]
+    return (free or order)[0]
 
 
 def named_piece(text: str) -> str | None:
@@ -83,7 +122,8 @@ def _spot(words: str, table: TableGeometry, pieces: list[Piece], mover: Piece) -
             raise InputError(f"there is no rune {match[1]} on this mat")
         return rune.at
     if match := _TOUCH.match(words):
-        dx, dy = _direction(match[3])
+        dx, dy = _direction(match[3] or _nearest_side(table, pieces, mover, bool(match[1]),
+                                                      match[2]))
         if match[1]:
             return _beside_obstacle(table, match[2].upper(), (dx, dy), mover.radius)
         other = _piece(match[2], pieces)
@@ -99,10 +139,12 @@ def _spot(words: str, table: TableGeometry, pieces: list[Piece], mover: Piece) -
 
 
 def _piece(name: str, pieces: list[Piece]) -> Piece:
-    found = next((p for p in pieces if p.id == name), None)
-    if found is None:
-        raise InputError(f"no piece {name!r} on the mat")
-    return found
+    """The piece on the mat `name` names, in full or by a short form (session/names.py)."""
+    by_id = {p.id: p for p in pieces}
+    try:
+        return by_id[piece_named(name, by_id)]
+    except UnknownPiece:
+        raise UnknownPiece(f"no piece {name!r} on the mat{nearest_hint(name, by_id)}") from None
 
 
 def _beside_obstacle(table: TableGeometry, obstacle_id: str, direction: Vec,

@@ -76,7 +76,8 @@ class UnknownWord(InputError):
 
 HEROES_HELP = """Heroes' turn: report what happened at the table, then `done`.
   move ID POSITION      e.g. move elf 12.5,40 | move elf rune 3 | move elf 2 cm left of rat-1
-                        | move elf touching obstacle B on its north side; a rider and its
+                        | move elf touching obstacle B on its north side | move elf touching
+                        rat-1 (no side named: the side nearest the elf); a rider and its
                         mount move as one (`condition RIDER riding off` gets it down first)
   hit ID[, ID...] SHOT[+MOD...] [by HERO] [trilithon]   a hero's hit on AI pieces, resolved
                         by the rules (nullify/reflect boxes, Lords' immunities, poison, stun,
@@ -102,16 +103,20 @@ HEROES_HELP = """Heroes' turn: report what happened at the table, then `done`.
                         a part (Ulom's claw) goes onto the card and comes back with its owner
   los ID                whom ID sees;  status;  log;  undo;  redo
   done                  end the heroes' turn: the AI acts, one activation per Enter
+  clear                 clear the screen (at every prompt and question)
   quit                  stop here (everything is saved)
-Numbers are plain digits (0-9). Up and Down recall earlier lines; Tab completes commands and
-piece ids."""
+A piece may be named by any unique short form of its id (rat-1 for sewer-rat-1, barb for
+barbarian). Numbers are plain digits (0-9). Up and Down recall earlier lines; Tab completes
+commands and piece ids."""
 AI_HELP = """AI turn: press Enter for the next activation. Also:
   move ID POSITION      the real piece landed elsewhere: put it where it stands (logged)
-  los ID                whom ID sees;  status;  log;  undo;  redo;  help;  quit
+  los ID                whom ID sees;  status;  log;  undo;  redo;  help;  clear;  quit
   cave HERO SHOTS portal   the AI's Portal Trap sent the hero to the Hidden Cave: the fight
 At any question during an activation (a die, a token, a yes/no, which one):
   back                  take back the last answer and answer that question again
-  undo                  abandon this activation (nothing logged) and undo the last input
+  undo                  abandon this activation: its answers are taken back, nothing is
+                        logged (`undo` again at the prompt takes back the input before it)
+  clear                 clear the screen; the question is asked again
   quit                  stop; the activation under way is not saved"""
 
 HEROES_WORDS = ("move", "damage", "hit", "used", "cave", "summon", "heal", "gold", "items",
