@@ -289,10 +289,11 @@ def test_with_physical_dice_the_target_is_named_before_any_draw(browser: Browser
     is answered the question box names the piece acting and its target (and why), the mat
     rings that piece and its target and no longer draws the activation before, the card is
     that piece's and the strip says it acts now; the activation then logged is that piece's,
-    at that target."""
+    at that target. A phone watching (?watch) shows the same piece, target and rings."""
     folder = new_session(tmp_path, "physical", "--dice", "physical")
     with serving(folder, tmp_path) as url:
         page = open_at(browser, url, TABLE_SCREENS[0])
+        watcher = open_at(browser, url + "?watch", PHONE, phone=True)
         settled(page, url)
         page.click("#done")
         page.wait_for_function("() => document.body.dataset.phase === 'ai'")
@@ -325,11 +326,23 @@ def test_with_physical_dice_the_target_is_named_before_any_draw(browser: Browser
         assert question["target_name"] in page.inner_text("#acting-target")
         assert page.inner_text("#acting-step") == question["prompt"]
         check_table_screen(page, api(url))
+        watcher.wait_for_function("a => document.querySelector('#mat svg').dataset.acting === a",
+                                  arg=question["actor"], timeout=3000)
+        assert watcher.evaluate(QUESTION_MAT) == {
+            "acting": question["actor"], "target": question["target"],
+            "actingRings": [question["actor"]], "targetRings": [question["target"]],
+            "overlays": 0, "card": question["actor"], "cardState": "asked",
+            "now": [question["actor"]]}
+        assert f"{question['actor_name']} acts — at {question['target_name']}" in \
+            watcher.inner_text("#asked-elsewhere")
         logged = answer_through(page, question)
         assert (logged["character"], logged["target"]) == (question["actor"], question["target"])
         view = settled(page, url)
         check_card(page, view)
-        assert FAILURES[id(page)] == []
+        watcher.wait_for_selector("#asked-elsewhere", state="hidden", timeout=3000)
+        settled(watcher, url)
+        assert watcher.get_attribute("#acting", "data-piece") == logged["character"]
+        assert FAILURES[id(page)] == [] and FAILURES[id(watcher)] == []
 
 
 TOUCH_TARGETS = """() => {

@@ -139,7 +139,8 @@ def test_state_is_exactly_automa_status_json(demo: Path, board: Client) -> None:
 def test_version_is_the_hash_of_the_log_and_moves_with_every_write(demo: Path,
                                                                      board: Client) -> None:
     first = board.ok("GET", "/api/version")
-    assert first == {"version": hashlib.sha256(log_bytes(demo)).hexdigest(), "asking": None}
+    assert first == {"version": hashlib.sha256(log_bytes(demo)).hexdigest(), "asking": None,
+                     "asking_about": None}
     assert board.ok("GET", "/api/version") == first  # nothing written: the same
     board.ok("POST", "/api/heal", {"piece": "elf", "amount": 1})
     second = board.ok("GET", "/api/version")["version"]
@@ -406,14 +407,19 @@ def test_every_question_names_who_acts_and_at_whom(tmp_path: Path,
 
 def test_every_page_is_told_the_question_open_on_the_log(tmp_path: Path) -> None:
     """While a device answers Next's questions, /api/version says what the table is asked, so
-    the other pages (a watcher, a phone) can say so; once the activation is logged, or the log
-    moves on any other way, no question is open."""
+    the other pages (a watcher, a phone) can say so, and whom it is about (the piece acting
+    and its target); once the activation is logged, or the log moves on any other way, no
+    question is open."""
     folder = new_session(tmp_path, DUEL, "--dice", "physical")
     with serving(folder) as board:
         assert board.ok("GET", "/api/version")["asking"] is None
         answers: list[str] = []
         while "question" in (reply := board.ok("POST", "/api/next", {"answers": answers})):
-            assert board.ok("GET", "/api/version")["asking"] == reply["question"]["prompt"]
+            told = board.ok("GET", "/api/version")
+            assert told["asking"] == reply["question"]["prompt"]
+            assert told["asking_about"] == {key: reply["question"][key] for key in
+                                            ("actor", "actor_name", "target", "target_name")}
+            assert told["asking_about"]["actor"] == "rat-1"
             answers.append(_answer(reply["question"]))
             assert len(answers) < 20
         assert board.ok("GET", "/api/version")["asking"] is None  # answered: logged
@@ -421,6 +427,7 @@ def test_every_page_is_told_the_question_open_on_the_log(tmp_path: Path) -> None
         assert board.ok("GET", "/api/version")["asking"] == reply["question"]["prompt"]
         board.ok("POST", "/api/undo")  # another input moves the log on: that question is gone
         assert board.ok("GET", "/api/version")["asking"] is None
+        assert board.ok("GET", "/api/version")["asking_about"] is None
 
 
 def test_physical_dice_are_asked_one_question_at_a_time_nothing_logged_until_done(

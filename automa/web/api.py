@@ -38,6 +38,7 @@ Payload = object  # what a reply carries: JSON values
 Result = tuple[int, Payload]
 MAX_TEXT = 400  # characters in one string field (a command line, a position in words)
 STATE_COMMANDS = (EndHeroesTurn, Undo, Redo)  # refused for the battle's state, not their words
+ASKING_ABOUT = ("actor", "actor_name", "target", "target_name")  # a question's, for other pages
 
 
 class ApiError(Exception):
@@ -59,14 +60,15 @@ class Board(Struct):
     _threats: dict[tuple[str, str, float, tuple[str, ...]], Json] = field(default_factory=dict)
     # the question a device was last asked by Next, and the log's version then: other pages
     # show it while the log has not moved (not kept on disk: a question is not an input)
-    _asking: tuple[str, str] | None = None
+    _asking: tuple[str, str, Json] | None = None
     announced: list[str] = field(default_factory=list)  # by the last
 
-    def asked(self, prompt: str) -> None:
-        """Next asked a device `prompt`: other pages show it until the log moves on."""
+    def asked(self, prompt: str, about: Json | None = None) -> None:
+        """Next asked a device `prompt` (in `about`: the piece acting and its target, as the
+        question names them): other pages show it until the log moves on."""
         from automa.web.view import version
 
-        self._asking = (version(self.session), prompt)
+        self._asking = (version(self.session), prompt, dict(about or {}))
 
     def asking(self) -> str | None:
         """The prompt of the question open on the log as it is now, if a device was asked one
@@ -76,6 +78,10 @@ class Board(Struct):
         if self._asking is None or self._asking[0] != version(self.session):
             return None
         return self._asking[1]
+
+    def asking_about(self) -> Json | None:
+        """Whom the open question is about (`asking`'s): the acting piece and its target."""
+        return None if self.asking() is None or self._asking is None else self._asking[2]
 
     def view(self) -> Json:
         """The view, built again only when the log has changed (the campaign's status, kept in
@@ -221,7 +227,8 @@ def get_state(board: Board, body: object) -> Result:
 def get_version(board: Board, body: object) -> Result:
     from automa.web.view import version
 
-    return 200, {"version": version(board.session), "asking": board.asking()}
+    return 200, {"version": version(board.session), "asking": board.asking(),
+                 "asking_about": board.asking_about()}
 
 
 def get_view(board: Board, body: object) -> Result:
@@ -271,7 +278,8 @@ def post_next(board: Board, body: object) -> Result:
     try:
         applied = session.do(NextActivation(), asker)
     except NeedsAnswer as need:
-        board.asked(str(need.question.get("prompt", "")))
+        board.asked(str(need.question.get("prompt", "")),
+                    {key: need.question.get(key) for key in ASKING_ABOUT})
         return 200, {"question": need.question, "answers": answers[:asker.used]}
     except BadAnswer as bad:
         raise ApiError(400, str(bad)) from None

@@ -39,6 +39,7 @@ const board = {
   busy: false,
   threat: null,      // {hero, data, asked}: the hero whose threat map is on, its latest map
   question: null,    // the open question (its actor and target are drawn), or null
+  elsewhere: null,   // the question open on another device: {prompt, actor, target, ...names}
   zoom: 1,           // the mat's zoom (1: fit to the screen)
   dressedAt: null,   // the screen scale the mat's text and badges were last sized for
 };
@@ -118,10 +119,10 @@ async function refresh() {
 
 async function poll() {
   try {
-    const { version, asking } = await getJSON("/api/version");
+    const { version, asking, asking_about: about } = await getJSON("/api/version");
     $("live").classList.remove("stale");
     $("live").textContent = board.readOnly ? "watching" : "live";
-    showAskedElsewhere(asking);
+    showAskedElsewhere(asking, about);
     if (version !== board.version && !board.drag) await refresh();
   } catch (err) {
     $("live").classList.add("stale");
@@ -530,7 +531,7 @@ function clientToSvg(clientX, clientY) {
 // whoever acts next.
 function subject() {
   const view = board.view;
-  const q = board.question;
+  const q = board.question || board.elsewhere;
   if (q && q.actor) {
     return { actor: q.actor, name: q.actor_name, target: q.target, targetName: q.target_name,
       why: q.target_reason, state: "asked" };
@@ -604,7 +605,8 @@ function drawActing() {
     return;
   }
   const card = (view.cards || {})[show.actor];
-  const states = { asked: "Acting now · the table is asked", acting: "Acting now",
+  const states = { asked: board.question ? "Acting now · the table is asked" :
+    "Acting now · asked on another device", acting: "Acting now",
     acted: "Has acted", next: "Acts next", last: `Acted last · round ${view.acting ? view.acting.round : view.round}` };
   $("acting-state").textContent = states[show.state];
   $("acting-name").textContent = card ? card.name : show.name || show.actor;
@@ -640,7 +642,7 @@ function drawActing() {
     target.textContent = `No target${show.why ? " — " + show.why : ""}`;
   }
   let step = "";
-  if (show.state === "asked") step = board.question.prompt;
+  if (show.state === "asked") step = (board.question || board.elsewhere).prompt;
   else if (show.act && show.count > 0) step = stepWords(show.act.steps[show.count - 1]);
   $("acting-step").textContent = step;
   const next = view.phase === "ai" && view.turn.next && show.state !== "next" && show.state !== "asked" &&
@@ -1023,7 +1025,7 @@ function drawSteps() {
     for (const call of act.close_calls) $("calls").appendChild(el("li", `close call: ${call}`));
     for (const rule of act.house_rules) $("calls").appendChild(el("li", rule, "ruling"));
   }
-  if (!overlays || board.question) return;
+  if (!overlays || board.question || board.elsewhere) return;
   const last = board.view.last;
   const groups = last && board.view.last_overlay &&
     JSON.stringify(last.steps) === JSON.stringify(act.steps) ? serverOverlay() : null;
@@ -1192,11 +1194,19 @@ function askQuestion(question, answers) {
 // A question Next put to another device (the one answering it shows the question itself):
 // this page says what the table was asked there, until the log moves on. While this page's own
 // Next is on its way (busy), the question the server reports is this page's own.
-function showAskedElsewhere(prompt) {
+// The card and the mat follow that question too: its actor and target, not the activation before.
+function showAskedElsewhere(prompt, about) {
   const note = $("asked-elsewhere");
   const shown = !!prompt && board.answers === null && !board.busy;
   note.hidden = !shown;
-  note.textContent = shown ? `Asked on another device: ${prompt}` : "";
+  const who = shown && about && about.actor ? ` (${about.actor_name || about.actor} acts` +
+    (about.target ? ` — at ${about.target_name || about.target})` : ")") : "";
+  note.textContent = shown ? `Asked on another device${who}: ${prompt}` : "";
+  const elsewhere = shown && about && about.actor ? { ...about, prompt } : null;
+  if (JSON.stringify(elsewhere) !== JSON.stringify(board.elsewhere)) {
+    board.elsewhere = elsewhere;
+    if (board.view && board.shown) drawActivation();
+  }
 }
 
 function closeQuestion() {
