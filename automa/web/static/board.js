@@ -258,14 +258,20 @@ function dressMat() {
     const text = g.querySelector("text");
     if (!disc) continue;
     const cx = Number(disc.getAttribute("cx")), cy = Number(disc.getAttribute("cy"));
+    const r = Number(disc.getAttribute("r"));
     if (text) {
+      // on the disc when it fits there, else just under it, so the disc's fill and ring (its
+      // side) still show; the labels keep clear of it
+      const width = textWidth(text.textContent || "", font);
+      const inside = width <= 1.9 * r;
       text.setAttribute("font-size", font.toFixed(2));
-      text.setAttribute("y", (cy + font * 0.36).toFixed(2));
+      text.setAttribute("y", (inside ? cy + font * 0.36 : cy + r + font * 0.95).toFixed(2));
       text.setAttribute("stroke-width", (font * 0.22).toFixed(2));
+      if (!inside) badgeBoxes.push([cx - width / 2 - 1, cy + r, cx + width / 2 + 1, cy + r + font * 1.2]);
     }
     for (const old of g.querySelectorAll("g.badge")) old.remove();
     const piece = byId.get(g.dataset.piece);
-    if (piece) badgeBoxes.push(...badges(g, piece, cx, cy, Number(disc.getAttribute("r")), font));
+    if (piece) badgeBoxes.push(...badges(g, piece, cx, cy, r, font));
   }
   relabel(svg, font, badgeBoxes);
   markActors();
