@@ -139,7 +139,8 @@ def test_state_is_exactly_automa_status_json(demo: Path, board: Client) -> None:
 def test_version_is_the_hash_of_the_log_and_moves_with_every_write(demo: Path,
                                                                      board: Client) -> None:
     first = board.ok("GET", "/api/version")
-    assert first == {"version": hashlib.sha256(log_bytes(demo)).hexdigest(), "asking": None}
+    assert first == {"version": hashlib.sha256(log_bytes(demo)).hexdigest(), "asking": None,
+                     "asking_about": None}
     assert board.ok("GET", "/api/version") == first  # nothing written: the same
     board.ok("POST", "/api/heal", {"piece": "elf", "amount": 1})
     second = board.ok("GET", "/api/version")["version"]
@@ -205,6 +206,33 @@ def test_view_after_an_ai_activation_names_the_turn_order_log_and_printout(
     view = board.ok("GET", "/api/view")
     assert [f"{e['n']:>4}  {e['text']}" for e in view["log"]] == logged
     assert view["printout"].startswith("2. ") and "Target" in view["printout"]
+
+
+def test_view_gives_the_acting_card_of_every_ai_piece(demo: Path, board: Client) -> None:
+    """Issue 28 point 2: the page's card for the acting monster needs its name, family, level,
+    health and sequences, and which sequence the last activation chose: as the scenario's
+    pieces hold them."""
+    view = board.ok("GET", "/api/view")
+    assert view["acting"] is None
+    battle = Session.open(demo, load_catalog()).state.battle
+    ai = [p for p in battle.pieces if p.side == "ai"]
+    assert set(view["cards"]) == {p.id for p in ai}
+    for piece in ai:
+        card = view["cards"][piece.id]
+        assert (card["name"], card["family"], card["level"], card["health"], card["in_play"]) \
+            == (piece.label, str(piece.family), piece.level, piece.health, True)
+        assert card["sequences"] == [s.text for s in piece.sequences] and card["sequences"]
+    board.ok("POST", "/api/done")
+    for _ in range(3):
+        last = board.ok("POST", "/api/next")
+        view = board.ok("GET", "/api/view")
+        acting, card = view["acting"], view["cards"][last["character"]]
+        assert (acting["piece"], acting["target"]) == (last["character"], last["target"])
+        assert acting["name"] == card["name"] and acting["round"] == view["round"]
+        assert acting["target_name"] == next(p["name"] for p in view["pieces"]
+                                             if p["id"] == last["target"])
+        assert card["sequences"][acting["chosen"]] == " then ".join(last["sequence"])
+    assert {"poison"} <= set(view["pieces"][0])
 
 
 def test_the_last_activation_is_drawn_step_by_step_as_picture_draws_it(
@@ -329,16 +357,69 @@ def _answer(question: dict[str, Any]) -> str:
     return str(options[-1] if question["kind"] == "token" else options[0])
 
 
+@pytest.mark.parametrize("options", [("--dice", "physical"),
+                                     ("--dice", "physical", "--geometry", "asked")])
+def test_every_question_names_who_acts_and_at_whom(tmp_path: Path,
+                                                    options: tuple[str, ...]) -> None:
+    """Issue 28 point 3: the board shows the acting piece and its target before the table
+    draws a token or rolls a die. Through a whole AI turn of the demo battle, every question of
+    an activation names the piece the activation turns out to be of, and every draw (a die or
+    a token) after the target is chosen names the target it turns out to have; a question
+    before the choice (a sight question in asked geometry) names none rather than a guess, and
+    one before any piece acts (which of two tied pieces acts next) names no actor."""
+    folder = new_session(tmp_path, DEMO, *options)
+    with serving(folder) as board:
+        board.ok("POST", "/api/done")
+        names = {p["id"]: p["name"] for p in board.ok("GET", "/api/view")["pieces"]}
+        draws = 0
+        for _ in range(12):
+            if board.ok("GET", "/api/view")["phase"] != "ai":
+                break
+            answers: list[str] = []
+            asked = []
+            reply = board.ok("POST", "/api/next", {"answers": answers})
+            while reply is not None and "question" in reply:
+                asked.append(reply["question"])
+                answers.append(_answer(reply["question"]))
+                assert len(answers) < 60
+                reply = board.ok("POST", "/api/next", {"answers": answers})
+            if reply is None:
+                break
+            acting = False
+            for question in asked:
+                if question["actor"] is None:  # the turn order's own question comes first
+                    assert not acting and question["target"] is None, question
+                    continue
+                acting = True
+                assert question["actor"] == reply["character"], question["prompt"]
+                assert question["actor_name"] == names[reply["character"]]
+                if question["target"] is not None:
+                    assert question["target"] == reply["target"]
+                    assert question["target_name"] == names[reply["target"]]
+                    assert question["target_reason"] == reply["reason"]
+                elif question["kind"] in ("number", "token") and reply["target"] and \
+                        question["prompt"].startswith(("Draw", "Roll the D12 (shot")):
+                    raise AssertionError(f"drawn before its target was named: {question}")
+            draws += sum(q["kind"] in ("number", "token") and q["target"] is not None
+                         for q in asked)
+        assert draws >= 2  # the turn drew tokens or rolled dice with the target named
+
+
 def test_every_page_is_told_the_question_open_on_the_log(tmp_path: Path) -> None:
     """While a device answers Next's questions, /api/version says what the table is asked, so
-    the other pages (a watcher, a phone) can say so; once the activation is logged, or the log
-    moves on any other way, no question is open."""
+    the other pages (a watcher, a phone) can say so, and whom it is about (the piece acting
+    and its target); once the activation is logged, or the log moves on any other way, no
+    question is open."""
     folder = new_session(tmp_path, DUEL, "--dice", "physical")
     with serving(folder) as board:
         assert board.ok("GET", "/api/version")["asking"] is None
         answers: list[str] = []
         while "question" in (reply := board.ok("POST", "/api/next", {"answers": answers})):
-            assert board.ok("GET", "/api/version")["asking"] == reply["question"]["prompt"]
+            told = board.ok("GET", "/api/version")
+            assert told["asking"] == reply["question"]["prompt"]
+            assert told["asking_about"] == {key: reply["question"][key] for key in
+                                            ("actor", "actor_name", "target", "target_name")}
+            assert told["asking_about"]["actor"] == "rat-1"
             answers.append(_answer(reply["question"]))
             assert len(answers) < 20
         assert board.ok("GET", "/api/version")["asking"] is None  # answered: logged
@@ -346,6 +427,7 @@ def test_every_page_is_told_the_question_open_on_the_log(tmp_path: Path) -> None
         assert board.ok("GET", "/api/version")["asking"] == reply["question"]["prompt"]
         board.ok("POST", "/api/undo")  # another input moves the log on: that question is gone
         assert board.ok("GET", "/api/version")["asking"] is None
+        assert board.ok("GET", "/api/version")["asking_about"] is None
 
 
 def test_physical_dice_are_asked_one_question_at_a_time_nothing_logged_until_done(

@@ -110,6 +110,9 @@ class QuietLog(StepLog):
     def ruling(self, key: RulingKey, detail: str = "") -> None:
         pass
 
+    def aimed(self, target: str | None, reason: str) -> None:
+        pass
+
 
 QUIET_LOG = QuietLog(explaining=False)
 
@@ -151,7 +154,7 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
     actor = battle.piece(actor_id)
     row = table.catalog.behaviour_for(actor)
     log = QUIET_LOG if table.quiet else StepLog(
-        explaining=table.explain, actor=actor.label, order=order_reason,
+        explaining=table.explain, actor=actor.label, order=order_reason, actor_id=actor_id,
         named=(*table.scenario.pieces, *battle.pieces), coordinates=not table.judge.asked)
     for key in order_rulings:
         log.ruling(key, ORDER_RULINGS[key])
@@ -164,6 +167,7 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
         log.ruling(RulingKey.SUMMON_PLACEMENT,
                    f"after the summoned piece has acted, {actor.label} finishes its sequence "
                    f"against the same Active Target")
+        log.aimed(resume.target, resume.reason)
         return _shoot(table, battle, log, actor_id, row, order_reason, (), (),
                       Aim(resume.target, resume.reason, resume.friendly),
                       Sequence(resume.shots), "the rest of its sequence", repeated,
@@ -197,6 +201,7 @@ def activate(table: Table, battle: Battle, actor_id: str, order_reason: str,
         return battle, _finish(actor_id, battle, row, order_reason, log, visible, hidden,
                                Aim(None, "nobody in sight: No Target Action"), (), "")
     aim = advanced or _enemy_aim(table, battle, log, row, visible)
+    log.aimed(aim.target, aim.reason)
     if returning:
         sequence = Sequence((Shot(ShotName.MELEE),))
         sequence_reason = "back from the Teleported! card: one melee shot"

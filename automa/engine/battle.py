@@ -305,6 +305,9 @@ class StepLog(Struct):
     explaining: bool = True  # False: the trace is not asked for, so its lines need not be made
     actor: str = ""  # the acting piece's name, and why it acts now: a briefing's heading
     order: str = ""
+    actor_id: str = ""  # the acting piece's id
+    target: str | None = None  # its Active Target, once chosen (`aimed`), and why
+    target_reason: str = ""
     named: tuple[Piece, ...] = ()  # whose names a briefing may need (built only if asked)
     coordinates: bool = True  # positions are tracked: a briefing may give them
     shown: int = 0
@@ -337,6 +340,11 @@ class StepLog(Struct):
                 return
         self.rulings.append(Fired(ruling(key).number, key, (said,)))
 
+    def aimed(self, target: str | None, reason: str) -> None:
+        """The Active Target is chosen: every briefing from now on names it, so the table
+        knows at whom the piece acts before it draws a token or rolls a die."""
+        self.target, self.target_reason = target, reason
+
     @property
     def names(self) -> dict[str, str]:
         return {p.id: p.label for p in self.named}
@@ -344,7 +352,8 @@ class StepLog(Struct):
     def briefing(self) -> Briefing:
         """The steps so far, of which those not shown yet are marked shown now."""
         told = Briefing(self.actor, self.order, tuple(self.steps), self.shown, self.opened,
-                        self.names, self.coordinates)
+                        self.names, self.coordinates, self.actor_id, self.target,
+                        self.target_reason)
         self.shown, self.opened = len(self.steps), True
         return told
 

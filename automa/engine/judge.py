@@ -59,6 +59,9 @@ class Briefing(Struct, frozen=True):
     opened: bool
     names: Mapping[str, str]
     coordinates: bool  # positions are tracked (tracked, hybrid), so the printout may give them
+    actor_id: str = ""  # the acting piece's id
+    target: str | None = None  # its Active Target once chosen (None: not yet, or none)
+    target_reason: str = ""  # why that target
 
 
 class Briefs(Protocol):

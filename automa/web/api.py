@@ -48,6 +48,7 @@ MAX_TEXT = 400  # characters in one string field (a command line, a position in 
 STATE_COMMANDS = (EndHeroesTurn, Undo, Redo)  # refused for the battle's state, not their words
 THREAT_MAPS_KEPT = 8  # a map at 0.5 cm on a large mat is a few MB: the board keeps a handful
 ThreatKey = tuple[str, str, float]  # the log's version, the hero, the step
+ASKING_ABOUT = ("actor", "actor_name", "target", "target_name")  # a question's, for other pages
 
 
 class ApiError(Exception):
@@ -175,6 +176,12 @@ class Board(Struct):
         """The prompt of the open question, if any."""
         found = self.open_question()
         return None if found is None else str(found.question.get("prompt", ""))
+
+    def asking_about(self) -> Json | None:
+        """Whom the open question is about: the acting piece and its target, as it names
+        them."""
+        found = self.open_question()
+        return None if found is None else {key: found.question.get(key) for key in ASKING_ABOUT}
 
     def view(self) -> Json:
         """The view, built again only when the log has changed (the campaign's status, kept in
@@ -332,7 +339,8 @@ def get_state(board: Board, body: object) -> Result:
 
 
 def get_version(board: Board, body: object) -> Result:
-    return 200, {"version": board.version(), "asking": board.asking()}
+    return 200, {"version": board.version(), "asking": board.asking(),
+                 "asking_about": board.asking_about()}
 
 
 def get_view(board: Board, body: object) -> Result:

@@ -38,11 +38,12 @@ class ScriptedAsker:
         self.briefing: list[str] = []  # steps shown since the last question
         self.briefed: list[str] = []  # every step shown in this activation so far
         self.announced: list[str] = []  # what the core told the table before it asked
+        self.acting: Briefing | None = None  # the latest briefing: who acts, and at whom
 
     def _next(self, question: dict[str, Any]) -> str:
         if self.used >= len(self.answers):
             raise NeedsAnswer({**question, "briefing": list(self.briefing),
-                               "briefed": list(self.briefed)})
+                               "briefed": list(self.briefed), **acting_fields(self.acting)})
         answer = self.answers[self.used]
         self.used += 1
         self.briefing = []
@@ -110,3 +111,18 @@ class ScriptedAsker:
         lines = briefing_lines(briefing, wrap=False)  # a line a step: the page wraps them
         self.briefing += lines
         self.briefed += lines
+        self.acting = briefing
+
+
+def acting_fields(briefing: Briefing | None) -> dict[str, str | None]:
+    """Who the question's activation is of and at whom, as the engine holds them (ids and the
+    printout's names), so the page can show and draw that piece before any draw: `actor` and
+    `target` are None when no activation is under way, `target` also before the target is
+    chosen (a sight question) or when there is none."""
+    if briefing is None or not briefing.actor_id:
+        return {"actor": None, "actor_name": None, "target": None, "target_name": None,
+                "target_reason": None}
+    target = briefing.target
+    return {"actor": briefing.actor_id, "actor_name": briefing.actor, "target": target,
+            "target_name": None if target is None else briefing.names.get(target, target),
+            "target_reason": briefing.target_reason if target is not None else None}

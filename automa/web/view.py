@@ -9,7 +9,7 @@ from typing import Any
 
 from automa.engine.judge import GeometryMode
 from automa.model.modes import DiceMode
-from automa.model.pieces import Piece
+from automa.model.pieces import Piece, Side
 from automa.model.playmat import Playmat
 from automa.render.measured import Unmeasured
 from automa.session.commands import NextActivation
@@ -86,9 +86,52 @@ def pieces_view(session: Session, unmeasured: dict[str, Any]) -> list[dict[str, 
             "y": round(piece.at[1], 3) if known else None,
             "radius": piece.radius,
             "health": piece.health, "max_health": _max_health(piece, start),
-            "conditions": sorted(piece.conditions), "measured": known,
+            "conditions": sorted(piece.conditions), "poison": piece.poison, "measured": known,
             **({} if known else {"tray": list(tray[piece.id])})})
     return result
+
+
+def card(piece: Piece, start: dict[str, Piece], in_play: bool) -> dict[str, Any]:
+    """What the acting card shows of an AI piece: its name, family, level, health and shot
+    sequences (their notation, in the order of its card)."""
+    return {"id": piece.id, "name": piece.label, "kind": piece.kind,
+            "family": None if piece.family is None else str(piece.family),
+            "level": piece.level, "health": piece.health if in_play else None,
+            "max_health": _max_health(piece, start), "conditions": sorted(piece.conditions),
+            "sequences": [sequence.text for sequence in piece.sequences], "in_play": in_play}
+
+
+def cards_view(state: SessionState, steps: Sequence[ReplayStep]) -> dict[str, Any]:
+    """A card for every AI piece in play, and for the last activation's piece if it has left
+    play since (as it stood before it acted), keyed by id."""
+    start = {p.id: p for p in state.scenario.pieces}
+    cards = {p.id: card(p, start, True) for p in state.battle.pieces if p.side == Side.AI}
+    found = next((s for s in reversed(steps) if s.activation is not None), None)
+    if found is not None and found.activation is not None:
+        actor = found.activation.character
+        before = found.before.battle.get(actor)
+        if actor not in cards and before is not None:
+            cards[actor] = card(before, start, False)
+    return cards
+
+
+def acting_view(state: SessionState, steps: Sequence[ReplayStep]) -> dict[str, Any] | None:
+    """The last activation as its card shows it: the piece, which of its sequences it chose
+    (None: a sequence that is none of its card's, e.g. one melee shot back from the Teleported!
+    card, or no shot at all), and its target's name; the rest is in `last`."""
+    found = next((s for s in reversed(steps) if s.activation is not None), None)
+    if found is None or found.activation is None:
+        return None
+    activation = found.activation
+    piece = found.before.battle.get(activation.character)
+    chosen = None if piece is None else next(
+        (i for i, sequence in enumerate(piece.sequences)
+         if tuple(sequence.shot_names()) == activation.sequence), None)
+    names = {p.id: p.label for p in (*found.before.battle.pieces, *state.scenario.pieces)}
+    target = activation.target
+    return {"piece": activation.character, "name": activation.label, "chosen": chosen,
+            "target": target, "target_name": None if target is None else names.get(target, target),
+            "round": found.before.round}
 
 
 def mat_svg(session: Session, unmeasured: dict[str, Any]) -> str:
@@ -264,6 +307,8 @@ def build_view(session: Session, data_dir: Path | None = None,
         "phase": phase(state),
         "round": state.round,
         "turn": turn_order(state),
+        "cards": cards_view(state, steps),
+        "acting": acting_view(state, steps),
         "last": activation_json(state.activations[-1][1], asked=asked)
         if state.activations else None,
         "last_input": last_input,

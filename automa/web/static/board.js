@@ -10,6 +10,21 @@ const STEP_MS = 600; // one activation step appears after another
 const SNAP_CM = 0.5; // dropped this close to a piece or obstacle: it touches it
 const GAP_CM = 0.01; // "touching" leaves a tenth of a millimetre, so rounding never overlaps
 const CONDITIONS = ["frozen", "stunned", "teleported", "devoured", "aloft"];
+const MIN_TEXT_PX = 14; // a disc's label and health are never drawn smaller (CSS px) ...
+const LARGE_TEXT_PX = 20; // ... or this with Large type on
+const ZOOMS = [1, 1.5, 2, 3, 4];
+// A badge per condition beside a disc: a shape and a letter as well as a colour (Okabe-Ito),
+// so no one needs to tell the colours apart. Poisoned carries its count.
+const BADGES = {
+  stunned: { letter: "S", shape: "star", fill: "#F0E442", ink: "#000", words: "stunned" },
+  frozen: { letter: "F", shape: "hexagon", fill: "#56B4E9", ink: "#000", words: "frozen" },
+  poisoned: { letter: "P", shape: "drop", fill: "#009E73", ink: "#fff", words: "poisoned" },
+  teleported: { letter: "T", shape: "triangle", fill: "#CC79A7", ink: "#000", words: "teleported" },
+  devoured: { letter: "D", shape: "square", fill: "#000", ink: "#fff", words: "devoured" },
+  ridden: { letter: "R", shape: "pentagon", fill: "#E69F00", ink: "#000", words: "ridden" },
+  riding: { letter: "r", shape: "pentagon", fill: "#fff", ink: "#000", words: "riding" },
+  aloft: { letter: "A", shape: "chevron", fill: "#fff", ink: "#000", words: "aloft" },
+};
 
 const board = {
   view: null,        // the latest /api/view
@@ -23,6 +38,10 @@ const board = {
   drag: null,
   busy: false,
   threat: null,      // {hero, data, asked}: the hero whose threat map is on, its latest map
+  question: null,    // the open question (its actor and target are drawn), or null
+  elsewhere: null,   // the question open on another device: {prompt, actor, target, ...names}
+  zoom: 1,           // the mat's zoom (1: fit to the screen)
+  dressedAt: null,   // the screen scale the mat's text and badges were last sized for
 };
 
 function $(id) { return document.getElementById(id); }
@@ -100,10 +119,10 @@ async function refresh() {
 
 async function poll() {
   try {
-    const { version, asking } = await getJSON("/api/version");
+    const { version, asking, asking_about: about } = await getJSON("/api/version");
     $("live").classList.remove("stale");
     $("live").textContent = board.readOnly ? "watching" : "live";
-    showAskedElsewhere(asking);
+    showAskedElsewhere(asking, about);
     if (version !== board.version && !board.drag) await refresh();
   } catch (err) {
     $("live").classList.add("stale");
@@ -114,18 +133,19 @@ async function poll() {
 // ---- drawing the view -----------------------------------------------------------------------
 
 function setView(view) {
-  board.view = view;
   board.version = view.version;
   document.body.dataset.version = view.version;
   document.body.dataset.phase = view.phase;
-  if (view.battle === false) { // a campaign between rooms: campaign.js draws it
+  if (view.battle === false) { // a campaign between rooms: campaign.js draws it, no battle is
+    board.view = null;         // drawn (every drawing function asks for board.view first)
+    board.shown = null;
     document.dispatchEvent(new CustomEvent("board:between-rooms", { detail: view }));
     return;
   }
+  board.view = view;
   drawMat(view);
   drawThreat();
   drawHeader(view);
-  drawTurn(view);
   drawPieces(view);
   drawPiecePanel(view);
   drawBoards(view);
@@ -133,6 +153,7 @@ function setView(view) {
   drawContradictions(view);
   drawLog(view);
   $("printout").textContent = view.printout || "";
+  stayAwake(view.phase !== "over");
   const key = view.last ? JSON.stringify(view.last) : null;
   if (!board.shown || board.shown.key !== key) {
     // another window ran it, or the page was just opened: show it whole
@@ -167,21 +188,24 @@ function drawMat(view) {
   svg.removeAttribute("width");  // the viewBox keeps the proportions; CSS fits it to the window
   svg.removeAttribute("height");
   svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-  fitToScreen(svg, view);
-  svg.setAttribute("role", "img");
+  svg.dataset.fullBox = svg.getAttribute("viewBox") || "";
+  foldLegend(svg, view);
+  svg.setAttribute("role", "group");
+  svg.setAttribute("aria-label", `The mat, ${view.mat_size[0]} by ${view.mat_size[1]} cm`);
   if (!svg.querySelector("#overlays")) svg.appendChild(svgEl("g", { id: "overlays" }));
   const byId = new Map(view.pieces.map((p) => [p.id, p]));
   for (const g of svg.querySelectorAll("g.piece")) {
     const piece = byId.get(g.dataset.piece);
     if (!piece) continue;
     g.setAttribute("tabindex", "0");
+    g.setAttribute("role", "button");
+    g.setAttribute("aria-label", pieceWords(piece));
     g.classList.toggle("chosen", piece.id === board.chosen);
     const label = g.querySelector("text");
+    if (label) label.classList.add("health");
     if (label && piece.measured && piece.health !== null && piece.max_health) {
       label.textContent = `${piece.health}/${piece.max_health}`;
-      label.setAttribute("font-size", "9");
     }
-    badges(g, piece);
     const title = svgEl("title");
     title.textContent = pieceWords(piece);
     g.appendChild(title);
@@ -189,47 +213,294 @@ function drawMat(view) {
   const box = $("mat");
   clear(box);
   box.appendChild(svg);
+  board.dressedAt = null;
+  dressMat();
 }
 
-// On a narrow screen (a phone) the legend panel right of the mat is left out of the view box,
-// so the mat itself gets the width; the picture's scale and proportions are unchanged.
-const NARROW = window.matchMedia("(max-width: 800px)");
-
-function fitToScreen(svg, view) {
-  const box = (svg.getAttribute("viewBox") || "").split(/\s+/).map(Number);
-  const scale = Number(svg.getAttribute("data-scale")) || 10;
+// The legend panel right of the mat folds away (the Legend switch): the view box then ends at
+// the mat's margin, so the mat itself gets the width; its scale and proportions are unchanged.
+function foldLegend(svg, view) {
+  const full = (svg.dataset.fullBox || "").split(/\s+/).map(Number);
   const margin = Number(svg.getAttribute("data-margin")) || 60;
-  if (box.length !== 4 || !NARROW.matches) return;
-  const width = view.mat_size[0] * scale + 2 * margin;
-  if (width >= box[2]) return;
-  svg.setAttribute("viewBox", `0 0 ${width} ${box[3]}`);
-  for (const legend of svg.querySelectorAll("g.legend")) legend.setAttribute("display", "none");
+  const scale = Number(svg.getAttribute("data-scale")) || 10;
+  if (full.length !== 4) return;
+  const shown = document.body.dataset.legend === "shown";
+  const width = shown ? full[2] : Math.min(full[2], view.mat_size[0] * scale + 2 * margin);
+  svg.setAttribute("viewBox", `0 0 ${width} ${full[3]}`);
+  for (const legend of svg.querySelectorAll("g.legend")) {
+    if (shown) legend.removeAttribute("display");
+    else legend.setAttribute("display", "none");
+  }
 }
+
+// SVG units per CSS pixel as the mat is drawn now (null while it is not laid out)
+function unitsPerPixel(svg) {
+  const m = svg && svg.getScreenCTM();
+  return m && m.a > 0 ? 1 / m.a : null;
+}
+
+function minTextPx() {
+  return document.body.dataset.large !== undefined ? LARGE_TEXT_PX : MIN_TEXT_PX;
+}
+
+// The discs keep their true scale; their health, their badges and the pieces' labels are sized
+// for the screen, never under minTextPx() CSS px, and the labels laid out again at that size
+// clear of each other, the discs, the badges, obstacles and runes. Done again when the mat's
+// scale on the screen changes (a resize, a zoom, Large type).
+function dressMat() {
+  const svg = matSvg();
+  const per = unitsPerPixel(svg);
+  if (!svg || !per || !board.view) return;
+  const key = `${per.toFixed(4)}:${minTextPx()}`;
+  if (board.dressedAt === key) return;
+  board.dressedAt = key;
+  const font = Math.max(11, minTextPx() * per * 1.01);
+  svg.dataset.font = font.toFixed(2);
+  const byId = new Map(board.view.pieces.map((p) => [p.id, p]));
+  const badgeBoxes = [];
+  for (const g of svg.querySelectorAll("g.piece")) {
+    const disc = g.querySelector("circle");
+    const text = g.querySelector("text");
+    if (!disc) continue;
+    const cx = Number(disc.getAttribute("cx")), cy = Number(disc.getAttribute("cy"));
+    const r = Number(disc.getAttribute("r"));
+    if (text) {
+      // on the disc when it fits there, else just under it, so the disc's fill and ring (its
+      // side) still show; the labels keep clear of it
+      const width = textWidth(text.textContent || "", font);
+      const inside = width <= 1.9 * r;
+      text.setAttribute("font-size", font.toFixed(2));
+      text.setAttribute("y", (inside ? cy + font * 0.36 : cy + r + font * 0.95).toFixed(2));
+      text.setAttribute("stroke-width", (font * 0.22).toFixed(2));
+      if (!inside) badgeBoxes.push([cx - width / 2 - 1, cy + r, cx + width / 2 + 1, cy + r + font * 1.2]);
+    }
+    for (const old of g.querySelectorAll("g.badge")) old.remove();
+    const piece = byId.get(g.dataset.piece);
+    if (piece) badgeBoxes.push(...badges(g, piece, cx, cy, r, font));
+  }
+  relabel(svg, font, badgeBoxes);
+  markActors();
+}
+
+// A narrow screen (a phone): the threat map asks for coarser squares
+const NARROW = window.matchMedia("(max-width: 800px)");
 
 function pieceWords(piece) {
   const health = piece.health === null ? "" :
     ` ${piece.health}${piece.max_health ? "/" + piece.max_health : ""} health`;
-  const cond = piece.conditions.length ? `, ${piece.conditions.join(", ")}` : "";
-  return `${piece.id} (${piece.side})${health}${cond}`;
+  const conditions = [...piece.conditions];
+  if (piece.poison) conditions.push(`poisoned ${piece.poison}`);
+  const cond = conditions.length ? `, ${conditions.join(", ")}` : "";
+  const name = piece.name && piece.name !== piece.id ? `${piece.name} ` : "";
+  return `${name}${piece.id} (${piece.side})${health}${cond}` +
+    (piece.measured === false ? ", not measured" : "");
 }
 
-// A small lettered square per condition beside the piece: F frozen, S stunned, ...
-function badges(g, piece) {
-  const m = geometry();
-  if (!m) return;
-  let i = 0;
-  for (const condition of piece.conditions) {
-    const [x, y] = toSvg(Number(g.dataset.x), Number(g.dataset.y)); // on the mat, or its tray
-    const r = piece.radius * m.scale;
-    const badge = svgEl("g", { class: "badge", "data-condition": condition });
-    const bx = x + r + 1 + i * 11, by = y - 5.5; // right of the disc, clear of its label
-    badge.appendChild(svgEl("rect", { x: bx, y: by, width: 10, height: 11, rx: 2 }));
-    const t = svgEl("text", { x: bx + 5, y: by + 9, "text-anchor": "middle" });
-    t.textContent = condition.charAt(0).toUpperCase();
+// The conditions a piece's badges show: its own, and a hero's Poison cards with their count
+function badgeList(piece) {
+  const list = piece.conditions.filter((c) => BADGES[c]).map((c) => ({ key: c, count: null }));
+  if (piece.poison) list.push({ key: "poisoned", count: piece.poison });
+  return list;
+}
+
+// One badge per condition, in a row above the disc: a shape, a letter (and the poison count),
+// a colour. Returns the boxes they take, for the labels to keep clear of.
+function badges(g, piece, cx, cy, r, font) {
+  const list = badgeList(piece);
+  const size = font * 1.25;
+  const gap = font * 0.12;
+  const width = list.reduce((w, b) => w + (b.count ? size * 1.7 : size) + gap, -gap);
+  let x = cx - width / 2;
+  const y = cy - r - size - gap;
+  const boxes = [];
+  for (const { key, count } of list) {
+    const kind = BADGES[key];
+    const w = count ? size * 1.7 : size;
+    const badge = svgEl("g", { class: "badge", "data-condition": key, "data-shape": kind.shape,
+      role: "img", "aria-label": count ? `${kind.words} ${count}` : kind.words });
+    badge.appendChild(badgeShape(kind.shape, x, y, w, size, kind.fill, font));
+    const t = svgEl("text", { x: (x + w / 2).toFixed(2), y: (y + size * 0.72).toFixed(2),
+      "text-anchor": "middle", "font-size": (font * 0.8).toFixed(2), fill: kind.ink });
+    t.textContent = count ? `${kind.letter}${count}` : kind.letter;
     badge.appendChild(t);
+    const title = svgEl("title");
+    title.textContent = count ? `${kind.words} (${count})` : kind.words;
+    badge.appendChild(title);
     g.appendChild(badge);
-    i += 1;
+    boxes.push([x, y, x + w, y + size]);
+    x += w + gap;
   }
+  return boxes;
+}
+
+function badgeShape(shape, x, y, w, h, fill, font) {
+  const cx = x + w / 2, cy = y + h / 2, rx = w / 2, ry = h / 2;
+  const polygon = (points) => svgEl("polygon", { class: "badge-shape", fill,
+    "stroke-width": (font * 0.08).toFixed(2),
+    points: points.map(([px, py]) => `${px.toFixed(2)},${py.toFixed(2)}`).join(" ") });
+  const around = (n, turn, inner) => {
+    const pts = [];
+    for (let i = 0; i < n * (inner ? 2 : 1); i += 1) {
+      const k = inner && i % 2 ? inner : 1;
+      const a = turn + (i * Math.PI * 2) / (n * (inner ? 2 : 1));
+      pts.push([cx + Math.sin(a) * rx * k, cy - Math.cos(a) * ry * k]);
+    }
+    return pts;
+  };
+  switch (shape) {
+    case "star": return polygon(around(6, 0, 0.72));
+    case "hexagon": return polygon(around(6, Math.PI / 6));
+    case "triangle": return polygon([[cx, y], [x + w, y + h], [x, y + h]]);
+    case "pentagon": return polygon(around(5, 0));
+    case "chevron": return polygon([[cx, y], [x + w, y + h * 0.55], [x + w, y + h], [cx, y + h * 0.5],
+      [x, y + h], [x, y + h * 0.55]]);
+    case "drop": return svgEl("path", { class: "badge-shape", fill,
+      "stroke-width": (font * 0.08).toFixed(2),
+      d: `M${cx} ${y} C${x + w} ${y + h * 0.45} ${x + w} ${y + h} ${cx} ${y + h} ` +
+         `C${x} ${y + h} ${x} ${y + h * 0.45} ${cx} ${y}Z` });
+    default: return svgEl("rect", { class: "badge-shape", fill, x, y, width: w, height: h,
+      "stroke-width": (font * 0.08).toFixed(2) });
+  }
+}
+
+// ---- the pieces' labels, laid out again at the screen's size ---------------------------------
+// As the mat picture lays them (automa/render/labels.py): rings of spots round the disc,
+// nearest first, then the nearest free spot of the mat; a thin leader back to a label set away.
+
+const NARROW_CHARS = new Set("ijlIJ.,:;'!|()[]ftr- "), MIDDLING_CHARS = new Set("cksvxyz");
+const PLAIN_CAPITALS = new Set("EFLPSTY"), WIDE_CHARS = new Set("mwMW@%");
+const LABEL_GAPS = [2, 8, 16, 28, 44, 64, 90, 120, 160, 210];
+
+function textWidth(text, size) {
+  let em = 0;
+  for (const c of text) {
+    if (NARROW_CHARS.has(c)) em += 0.42;
+    else if (MIDDLING_CHARS.has(c)) em += 0.6;
+    else if (WIDE_CHARS.has(c) || c.charCodeAt(0) > 127) em += 1;
+    else if (c !== c.toLowerCase() && !PLAIN_CAPITALS.has(c)) em += 0.8;
+    else em += 0.64;
+  }
+  return em * size;
+}
+
+function boxesOverlap(a, b) { return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]; }
+
+function discHitsBox(d, b) {
+  const nx = Math.min(Math.max(d[0], b[0]), b[2]), ny = Math.min(Math.max(d[1], b[1]), b[3]);
+  return Math.hypot(d[0] - nx, d[1] - ny) < d[2];
+}
+
+function relabel(svg, font, blocked) {
+  const pad = font * 0.2;
+  const kept = new Map();
+  for (const old of svg.querySelectorAll("g.label")) {
+    kept.set(old.dataset.for, old.getAttribute("transform"));
+    old.remove();
+  }
+  const mat = svg.querySelector("rect.mat");
+  if (!mat) return;
+  const bx = Number(mat.getAttribute("x")), by = Number(mat.getAttribute("y"));
+  const bounds = [bx, by, bx + Number(mat.getAttribute("width")),
+    by + Number(mat.getAttribute("height"))];
+  const discs = [], taken = blocked.map((b) => b.slice());
+  const pieces = [...svg.querySelectorAll("g.piece")];
+  for (const g of pieces) {
+    const c = g.querySelector("circle");
+    discs.push([Number(c.getAttribute("cx")), Number(c.getAttribute("cy")), Number(c.getAttribute("r"))]);
+  }
+  for (const node of svg.querySelectorAll(".obstacle, circle.rune")) {
+    const b = node.getBBox();
+    taken.push([b.x, b.y, b.x + b.width, b.y + b.height]);
+  }
+  const free = (b) => {
+    const g = [b[0] - 0.5, b[1] - 0.5, b[2] + 0.5, b[3] + 0.5];
+    return taken.every((t) => !boxesOverlap(g, t)) && discs.every((d) => !discHitsBox(d, g));
+  };
+  const inside = (b) => b[0] >= bounds[0] && b[1] >= bounds[1] && b[2] <= bounds[2] && b[3] <= bounds[3];
+  const layer = svg.querySelector("#overlays");
+  pieces.forEach((g, index) => {
+    const [x, y, r] = discs[index];
+    const text = g.dataset.piece;
+    const w = textWidth(text, font) + 2 * pad, h = font * 1.25 + 2 * pad;
+    let chosen = null, leader = false, first = true;
+    for (const gap of LABEL_GAPS.map((v) => (v * font) / 11)) {
+      for (let deg = 0; deg < 360 && !chosen; deg += 30) {
+        const ux = Math.sin((deg * Math.PI) / 180), uy = -Math.cos((deg * Math.PI) / 180);
+        const reach = r + gap;
+        let cx = x + ux * (reach + w / 2), cy = y + uy * (reach + h / 2);
+        if (deg % 90) {
+          cx = x + ux * reach + Math.sign(ux) * (w / 2);
+          cy = y + uy * reach + Math.sign(uy) * (h / 2);
+        }
+        const b = [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2];
+        if (inside(b) && free(b)) { chosen = b; leader = !first; }
+      }
+      if (chosen) break;
+      first = false;
+    }
+    if (!chosen) {
+      let best = null, bestD = Infinity;
+      for (let sy = bounds[1]; sy + h <= bounds[3]; sy += font) {
+        for (let sx = bounds[0]; sx + w <= bounds[2]; sx += font) {
+          const b = [sx, sy, sx + w, sy + h];
+          const d = Math.hypot(sx + w / 2 - x, sy + h / 2 - y);
+          if (d < bestD && free(b)) { best = b; bestD = d; }
+        }
+      }
+      chosen = best || [Math.min(Math.max(bounds[0], x - w / 2), bounds[2] - w),
+        Math.max(bounds[1], y - r - h), 0, 0];
+      if (!best) { chosen[2] = chosen[0] + w; chosen[3] = chosen[1] + h; }
+      leader = !!best;
+    }
+    taken.push(chosen);
+    const label = svgEl("g", { class: "label", "data-for": text,
+      "data-box": chosen.map((v) => v.toFixed(1)).join(" ") });
+    if (kept.get(text)) label.setAttribute("transform", kept.get(text));
+    if (leader) {
+      const ex = Math.min(Math.max(x, chosen[0]), chosen[2]), ey = Math.min(Math.max(y, chosen[1]), chosen[3]);
+      const len = Math.hypot(ex - x, ey - y) || 1;
+      label.appendChild(svgEl("line", { class: "leader", x1: (x + ((ex - x) * r) / len).toFixed(1),
+        y1: (y + ((ey - y) * r) / len).toFixed(1), x2: ex.toFixed(1), y2: ey.toFixed(1),
+        stroke: "#333", "stroke-width": (font * 0.08).toFixed(2) }));
+    }
+    label.appendChild(svgEl("rect", { x: chosen[0].toFixed(1), y: chosen[1].toFixed(1),
+      width: w.toFixed(1), height: h.toFixed(1), rx: 2, fill: "#fff", "fill-opacity": 0.9,
+      stroke: "#000", "stroke-width": (font * 0.05).toFixed(2) }));
+    const t = svgEl("text", { x: (chosen[0] + pad).toFixed(1), y: (chosen[3] - pad - font * 0.3).toFixed(1),
+      "font-size": font.toFixed(2) });
+    t.textContent = text;
+    label.appendChild(t);
+    svg.insertBefore(label, layer);
+  });
+}
+
+// The piece acting now (a thick ring) and its target (a dashed ring): the question's actor
+// while the table is asked, else the activation on screen in the AI turn.
+function markActors() {
+  const svg = matSvg();
+  if (!svg) return;
+  for (const ring of svg.querySelectorAll("circle.acting-ring, circle.target-ring")) ring.remove();
+  for (const g of svg.querySelectorAll("g.piece.acting, g.piece.targeted")) {
+    g.classList.remove("acting", "targeted");
+  }
+  const who = subject();
+  svg.dataset.acting = who && who.actor ? who.actor : "";
+  svg.dataset.target = who && who.target ? who.target : "";
+  const per = unitsPerPixel(svg) || 1;
+  const ring = (id, cls, width, dash) => {
+    const g = id ? svg.querySelector(`g.piece[data-piece="${CSS.escape(id)}"]`) : null;
+    const disc = g && g.querySelector("circle");
+    if (!disc) return;
+    g.classList.add(cls === "acting-ring" ? "acting" : "targeted");
+    const attrs = { class: cls, cx: disc.getAttribute("cx"), cy: disc.getAttribute("cy"),
+      r: (Number(disc.getAttribute("r")) + (width / 2 + 2) * per).toFixed(2),
+      "stroke-width": (width * per).toFixed(2) };
+    if (dash) attrs["stroke-dasharray"] = `${(6 * per).toFixed(2)} ${(4 * per).toFixed(2)}`;
+    g.insertBefore(svgEl("circle", attrs), disc.nextSibling);
+  };
+  if (!who) return;
+  ring(who.actor, "acting-ring", 5, false);
+  if (who.target && who.target !== who.actor) ring(who.target, "target-ring", 3, true);
 }
 
 // The mat's own scale: SVG units per cm, the margin, the mat's length (cm), from the view
@@ -266,22 +537,136 @@ function clientToSvg(clientX, clientY) {
   return [p.x, p.y];
 }
 
+// Who the card and the rings are about: the question's actor while the table is asked; else the
+// activation on screen (in the AI turn: acting now, or the last to act); else, in the AI turn,
+// whoever acts next.
+function subject() {
+  const view = board.view;
+  const q = board.question || board.elsewhere;
+  if (q && q.actor) {
+    return { actor: q.actor, name: q.actor_name, target: q.target, targetName: q.target_name,
+      why: q.target_reason, state: "asked" };
+  }
+  const shown = board.shown && board.shown.act ? board.shown : null;
+  if (shown && view && view.phase === "ai") {
+    const act = shown.act;
+    return { actor: act.character, target: act.target, why: act.reason, act, count: shown.count,
+      state: shown.count < act.steps.length ? "acting" : "acted" };
+  }
+  if (view && view.phase === "ai" && view.turn.next) {
+    return { actor: view.turn.next, target: null, state: "next" };
+  }
+  return null;
+}
+
+function pieceName(id) {
+  const view = board.view;
+  const card = view && view.cards && view.cards[id];
+  if (card) return card.name;
+  const piece = view && view.pieces.find((p) => p.id === id);
+  return piece ? piece.name || id : id;
+}
+
+// The turn order as a strip: who has acted, who acts now, who is next, who is still to act
 function drawTurn(view) {
   const list = $("order");
   clear(list);
+  const who = subject();
+  const now = who && (who.state === "asked" || who.state === "acting") ? who.actor : null;
   const items = [
-    ...view.turn.done.map((id) => [id, "done"]),
-    ...(view.turn.next ? [[view.turn.next, "next"]] : []),
-    ...view.turn.pending.map((id) => [id, "pending"]),
+    ...view.turn.done.filter((id) => id !== now).map((id) => [id, "done"]),
+    ...(now ? [[now, "now"]] : []),
+    ...(view.turn.next && view.turn.next !== now ? [[view.turn.next, "next"]] : []),
+    ...view.turn.pending.filter((id) => id !== now).map((id) => [id, "pending"]),
   ];
+  const words = { done: "has acted", now: "acts now", next: "acts next", pending: "still to act" };
   for (const [id, cls] of items) {
-    const li = el("li", id, cls);
+    const li = el("li", pieceName(id), cls);
     li.dataset.piece = id;
-    li.title = { done: "has acted", next: "acts next", pending: "still to act" }[cls];
+    li.title = `${id}: ${words[cls]}`;
+    li.setAttribute("aria-label", `${pieceName(id)} (${id}): ${words[cls]}`);
     list.appendChild(li);
   }
   if (!items.length) list.appendChild(el("li", view.phase === "heroes" ?
-    "the heroes act; press Done when they are finished" : "—", "none"));
+    "the heroes act; press Done when they are finished" :
+    view.phase === "over" ? "the battle is over" : "—", "none"));
+}
+
+// The acting monster's card, in large type: name, family, level, health, its sequences with the
+// one chosen, its target and why, and the step on screen now.
+function drawActing() {
+  const view = board.view;
+  if (!view) return;
+  const who = subject();
+  const box = $("acting");
+  const last = board.shown && board.shown.act;
+  const show = who || (last ? { actor: last.character, target: last.target, why: last.reason,
+    act: last, count: board.shown.count, state: "last" } : null);
+  box.classList.toggle("waiting", !show);
+  box.dataset.piece = show ? show.actor : "";
+  box.dataset.target = show && show.target ? show.target : "";
+  box.dataset.state = show ? show.state : "none";
+  const sequences = $("acting-sequences");
+  clear(sequences);
+  if (!show) {
+    $("acting-state").textContent = view.phase === "over" ? "The battle is over" : "";
+    $("acting-name").textContent = view.phase === "heroes" ? "The heroes' turn" : "No activation yet";
+    $("acting-facts").textContent = view.phase === "heroes" ? "Press Done when the heroes are finished." : "";
+    for (const id of ["acting-target", "acting-step", "acting-next"]) $(id).textContent = "";
+    return;
+  }
+  const card = (view.cards || {})[show.actor];
+  const states = { asked: board.question ? "Acting now · the table is asked" :
+    "Acting now · asked on another device", acting: "Acting now",
+    acted: "Has acted", next: "Acts next", last: `Acted last · round ${view.acting ? view.acting.round : view.round}` };
+  $("acting-state").textContent = states[show.state];
+  $("acting-name").textContent = card ? card.name : show.name || show.actor;
+  const facts = [];
+  if (card) {
+    if (card.family) facts.push(card.family);
+    if (card.level !== null && card.level !== undefined) facts.push(`level ${card.level}`);
+    facts.push(card.in_play ? (card.health === null ? "no health track" :
+      `health ${card.health}${card.max_health ? "/" + card.max_health : ""}`) : "out of play");
+    if (card.conditions.length) facts.push(card.conditions.join(", "));
+  }
+  $("acting-facts").textContent = facts.join(" · ");
+  const chosenText = show.act && show.act.sequence.length ? show.act.sequence.join(" then ") : null;
+  const listed = card ? card.sequences : [];
+  listed.forEach((text) => {
+    const li = el("li", text, text === chosenText ? "chosen" : "");
+    sequences.appendChild(li);
+  });
+  if (chosenText && !listed.includes(chosenText)) {
+    sequences.appendChild(el("li", chosenText, "chosen"));
+  }
+  const target = $("acting-target");
+  clear(target);
+  if (show.state === "next") {
+    target.textContent = "";
+  } else if (show.target) {
+    target.appendChild(document.createTextNode("Target: "));
+    target.appendChild(el("b", show.targetName || pieceName(show.target)));
+    if (show.why) target.appendChild(el("span", ` — ${show.why}`, "why"));
+  } else if (show.state === "asked") {
+    target.textContent = "Target: not chosen yet";
+  } else {
+    target.textContent = `No target${show.why ? " — " + show.why : ""}`;
+  }
+  let step = "";
+  if (show.state === "asked") step = (board.question || board.elsewhere).prompt;
+  else if (show.act && show.count > 0) step = stepWords(show.act.steps[show.count - 1]);
+  $("acting-step").textContent = step;
+  const next = view.phase === "ai" && view.turn.next && show.state !== "next" && show.state !== "asked" &&
+    !(show.act && show.count < show.act.steps.length) ? `Next: ${pieceName(view.turn.next)} (press Next)` : "";
+  $("acting-next").textContent = next;
+}
+
+// What follows the activation on screen: the turn strip, the card, the rings on the mat
+function drawLive() {
+  if (!board.view) return;
+  drawTurn(board.view);
+  drawActing();
+  markActors();
 }
 
 function drawPieces(view) {
@@ -545,6 +930,13 @@ function stepWords(step) {
 }
 
 function drawActivation() {
+  drawSteps();
+  drawLive();
+}
+
+// The activation on screen, its steps so far listed and drawn over the mat; none of it while a
+// question is open (the mat then shows the piece asked about, not the one before it)
+function drawSteps() {
   const shown = board.shown;
   const list = $("steps");
   clear(list);
@@ -570,7 +962,7 @@ function drawActivation() {
     for (const call of act.close_calls) $("calls").appendChild(el("li", `close call: ${call}`));
     for (const rule of act.house_rules) $("calls").appendChild(el("li", rule, "ruling"));
   }
-  if (!overlays) return;
+  if (!overlays || board.question || board.elsewhere) return;
   const last = board.view.last;
   const groups = last && board.view.last_overlay &&
     JSON.stringify(last.steps) === JSON.stringify(act.steps) ? serverOverlay() : null;
@@ -698,9 +1090,22 @@ async function next(answers) {
 
 function askQuestion(question, answers) {
   board.answers = answers;
+  board.question = question;
   showAskedElsewhere(null); // this page is the one asked
   $("question").hidden = false;
   $("question").dataset.kind = question.kind;
+  $("question").dataset.actor = question.actor || "";
+  $("question").dataset.target = question.target || "";
+  const actor = $("question-actor");
+  clear(actor);
+  if (question.actor) {
+    actor.appendChild(document.createTextNode(`${question.actor_name || question.actor} acts` +
+      (question.target ? ` — at ${question.target_name || question.target}` :
+        " — its target is not chosen yet")));
+    if (question.target && question.target_reason) {
+      actor.appendChild(el("span", ` (${question.target_reason})`, "why"));
+    }
+  }
   $("prompt").textContent = question.prompt;
   const brief = $("briefing");
   clear(brief);
@@ -718,6 +1123,7 @@ function askQuestion(question, answers) {
   $("elsewhere").textContent = elsewhere.length ?
     "not in the bag: " + elsewhere.map(([t, where]) => `${t} (${where})`).join(", ") : "";
   $("back").disabled = false;
+  drawActivation(); // the previous activation's lines leave the mat; this actor is ringed
   $("question").scrollIntoView({ block: "nearest" });
   box.querySelector("button")?.focus({ preventScroll: true });
 }
@@ -725,17 +1131,28 @@ function askQuestion(question, answers) {
 // A question Next put to another device (the one answering it shows the question itself):
 // this page says what the table was asked there, until the log moves on. While this page's own
 // Next is on its way (busy), the question the server reports is this page's own.
-function showAskedElsewhere(prompt) {
+// The card and the mat follow that question too: its actor and target, not the activation before.
+function showAskedElsewhere(prompt, about) {
   const note = $("asked-elsewhere");
   const shown = !!prompt && board.answers === null && !board.busy;
   note.hidden = !shown;
-  note.textContent = shown ? `Asked on another device: ${prompt}` : "";
+  const who = shown && about && about.actor ? ` (${about.actor_name || about.actor} acts` +
+    (about.target ? ` — at ${about.target_name || about.target})` : ")") : "";
+  note.textContent = shown ? `Asked on another device${who}: ${prompt}` : "";
+  const elsewhere = shown && about && about.actor ? { ...about, prompt } : null;
+  if (JSON.stringify(elsewhere) !== JSON.stringify(board.elsewhere)) {
+    board.elsewhere = elsewhere;
+    if (board.view && board.shown) drawActivation();
+  }
 }
 
 function closeQuestion() {
+  const open = board.question !== null;
   board.answers = null;
   board.pinned = null;
+  board.question = null;
   $("question").hidden = true;
+  if (open && board.view) drawActivation();
 }
 
 function back() {
@@ -924,8 +1341,104 @@ async function watchOnly() {
   }
 }
 
+// ---- the page's own switches: the legend, the panels, Large type; the zoom; staying awake ----
+
+const PREFERENCES = { legend: ["automa.board.legend", false], panels: ["automa.board.panels", true],
+  large: ["automa.board.large", false] };
+
+// A switch as this device last left it (localStorage; its default when there is none, or when
+// the browser keeps no storage)
+function preference(name) {
+  const [key, fallback] = PREFERENCES[name];
+  try {
+    const kept = window.localStorage.getItem(key);
+    return kept === null ? fallback : kept === "true";
+  } catch (e) {
+    return fallback;
+  }
+}
+
+function flip(name) {
+  const on = !preference(name);
+  try { window.localStorage.setItem(PREFERENCES[name][0], String(on)); } catch (e) { /* kept for now */ }
+  applyPreferences(name === "legend");
+}
+
+function applyPreferences(legendChanged) {
+  const body = document.body;
+  body.dataset.legend = preference("legend") ? "shown" : "folded";
+  body.dataset.panels = preference("panels") ? "shown" : "folded";
+  if (preference("large")) body.dataset.large = "true";
+  else delete body.dataset.large;
+  for (const name of Object.keys(PREFERENCES)) {
+    $(`toggle-${name}`).setAttribute("aria-pressed", String(preference(name)));
+  }
+  const svg = matSvg();
+  if (svg && board.view && legendChanged) foldLegend(svg, board.view);
+  board.dressedAt = null;
+  requestAnimationFrame(dressMat); // once the new layout has its sizes
+}
+
+function zoom(by) {
+  const at = ZOOMS.indexOf(board.zoom);
+  board.zoom = by === 0 ? 1 : ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, at + by))];
+  $("mat").style.setProperty("--zoom", String(board.zoom));
+  $("mat").dataset.zoom = String(board.zoom);
+  $("zoom-out").disabled = board.zoom === ZOOMS[0];
+  $("zoom-in").disabled = board.zoom === ZOOMS[ZOOMS.length - 1];
+  requestAnimationFrame(dressMat);
+}
+
+// The screen stays awake while the battle is live (Screen Wake Lock), and the lock is taken
+// again when the tab comes back (the browser drops it when the tab is hidden). A browser
+// without it, or one that refuses, simply lets the screen sleep.
+const awake = { want: false, sentinel: null, asking: false };
+
+async function stayAwake(want) {
+  awake.want = want;
+  const lock = navigator.wakeLock;
+  if (!lock || typeof lock.request !== "function") { document.body.dataset.wake = "unsupported"; return; }
+  if (!want) {
+    const held = awake.sentinel;
+    awake.sentinel = null;
+    document.body.dataset.wake = "off";
+    if (held) { try { await held.release(); } catch (e) { /* gone already */ } }
+    return;
+  }
+  if ((awake.sentinel && !awake.sentinel.released) || awake.asking) return;
+  if (document.visibilityState !== "visible") return;
+  awake.asking = true;
+  try {
+    const held = await lock.request("screen");
+    awake.sentinel = held;
+    document.body.dataset.wake = "on";
+    held.addEventListener("release", () => {
+      if (awake.sentinel !== held) return;
+      awake.sentinel = null;
+      document.body.dataset.wake = "released";
+    });
+    if (!awake.want) stayAwake(false); // the battle ended while it was asked for
+  } catch (e) {
+    document.body.dataset.wake = "refused";
+  } finally {
+    awake.asking = false;
+  }
+}
+
 function start() {
+  applyPreferences(false);
   watchOnly();
+  $("toggle-legend").addEventListener("click", () => flip("legend"));
+  $("toggle-panels").addEventListener("click", () => flip("panels"));
+  $("toggle-large").addEventListener("click", () => flip("large"));
+  $("zoom-in").addEventListener("click", () => zoom(1));
+  $("zoom-out").addEventListener("click", () => zoom(-1));
+  $("zoom-fit").addEventListener("click", () => zoom(0));
+  zoom(0);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && awake.want) stayAwake(true);
+  });
+  new ResizeObserver(() => dressMat()).observe($("mat"));
   $("next").addEventListener("click", () => next([]));
   $("done").addEventListener("click", () => act("/api/done", {}, "the heroes' turn is done"));
   $("undo").addEventListener("click", () => act("/api/undo", {}, "undone"));
