@@ -5,7 +5,6 @@ stands, and it is on the mat again."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -21,12 +20,12 @@ from tests.test_serve_browser import (
     check_centres,
     drag,
     settled,
+    shot,
 )
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
 
-SHOTS = os.environ.get("AUTOMA_SCREENSHOTS")  # a folder: the layouts saved for a person to see
 
 
 def test_unknown_places_stand_apart_and_a_drag_reports_one(browser: Browser,
@@ -47,8 +46,7 @@ def test_unknown_places_stand_apart_and_a_drag_reports_one(browser: Browser,
         moved = unknown[0]["id"]
         page.click(f"#mat svg g.piece[data-piece='{moved}']")
         assert "place unknown" in page.inner_text("#piece-facts")
-        if SHOTS:
-            page.screenshot(path=str(Path(SHOTS) / "asked-tray.png"), full_page=True)
+        shot(page, "asked-tray", full_page=True)
         drag(page, view, moved, (8.0, 42.0))  # onto rune 4, where the players say it stands
         after = settled(page, url)
         reported = next(p for p in after["pieces"] if p["id"] == moved)

@@ -10,7 +10,6 @@ at."""
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -23,10 +22,10 @@ from tests.test_serve_browser import (
     FAILURES,
     api,
     new_session,
-    not_blank,
     piece,
     serving,
     settled,
+    shot,
 )
 
 pytestmark = pytest.mark.skipif(
@@ -36,7 +35,6 @@ LAPTOP = {"width": 1280, "height": 800}
 TABLET = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}
 TOUCH_PX = 44  # the least width and height of a touch target, CSS px
-SHOTS = os.environ.get("AUTOMA_SHOTS")
 
 
 def open_board(browser: Browser, url: str, viewport: dict[str, int]) -> Page:
@@ -51,14 +49,6 @@ def open_board(browser: Browser, url: str, viewport: dict[str, int]) -> Page:
     page.wait_for_selector("#hit-buttons button[data-shot]", state="attached")
     return page
 
-
-def shot(page: Page, name: str) -> None:
-    """A screenshot to look at (AUTOMA_SHOTS), not blank."""
-    png = page.screenshot()
-    not_blank(png)
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        (Path(SHOTS) / f"{name}.png").write_bytes(png)
 
 
 def tap(page: Page, pid: str) -> None:
@@ -236,8 +226,6 @@ def test_the_odds_switch(browser: Browser, tmp_path: Path) -> None:
         check_odds(page, api(url))
         check_blockers(page, api(url))
         shot(page, "odds-on-laptop")
-        if SHOTS:
-            page.locator("#odds").screenshot(path=str(Path(SHOTS) / "odds-panel.png"))
 
         page.reload()  # remembered in this browser
         page.wait_for_selector("#odds-body table")

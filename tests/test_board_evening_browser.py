@@ -7,7 +7,6 @@ question a reloaded tab left open. Screenshots of each screen go to $AUTOMA_SHOT
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,7 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.conftest import CHROMIUM, EXAMPLES, GLAAOTH, first_line, running
-from tests.test_serve_browser import api, automa, environment, not_blank
+from tests.test_serve_browser import api, automa, environment, shot
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium): "
@@ -27,7 +26,6 @@ pytestmark = pytest.mark.skipif(
 LAPTOP = {"width": 1280, "height": 800}
 SMALL_LAPTOP = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}
-SHOTS = os.environ.get("AUTOMA_SHOTS")  # a folder for the screenshots a person looks at
 
 
 @contextmanager
@@ -55,15 +53,6 @@ def open_page(browser: Browser, url: str, viewport: dict[str, int] = LAPTOP,
     page.goto(url)
     return page, failures
 
-
-def shot(page: Page, name: str, mat: bool = True) -> None:
-    """A screenshot kept for a person to look at; one with the mat must not be blank."""
-    png = page.screenshot(full_page=True)
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        (Path(SHOTS) / f"{name}.png").write_bytes(png)
-    if mat:
-        not_blank(png)
 
 
 def phase(page: Page, wanted: str, timeout: float = 10000) -> None:
@@ -120,13 +109,13 @@ def test_a_campaign_evening_through_the_board(browser: Browser, tmp_path: Path) 
         phase(page, "campaign")
         assert page.locator("#board").is_hidden() and page.locator("#next").is_hidden()
         assert page.locator("#campaign-body li.room").count() == 11
-        shot(page, "1-between-rooms-1280x800", mat=False)
+        shot(page, "1-between-rooms-1280x800", full_page=True, mat=False)
         page.set_viewport_size(SMALL_LAPTOP)
-        shot(page, "1-between-rooms-1024x768", mat=False)
+        shot(page, "1-between-rooms-1024x768", full_page=True, mat=False)
         page.set_viewport_size(LAPTOP)
         phone, phone_failures = open_page(browser, url, PHONE)
         phone.wait_for_selector("#campaign-actions button[data-room=glaaoth]")
-        shot(phone, "1-between-rooms-390x844", mat=False)
+        shot(phone, "1-between-rooms-390x844", full_page=True, mat=False)
 
         # the room entered from the board: its setup printed, its battle on the mat
         page.click("#campaign-actions button[data-room=glaaoth]")
@@ -134,7 +123,7 @@ def test_a_campaign_evening_through_the_board(browser: Browser, tmp_path: Path) 
         page.wait_for_selector("#mat svg g.piece[data-piece=sewer-rat-1]")
         assert "Place the monsters in this order" in page.inner_text("#campaign-output")
         phone.wait_for_selector("#mat svg g.piece", timeout=5000)  # the phone follows
-        shot(page, "2-room-set-up-1280x800")
+        shot(page, "2-room-set-up-1280x800", full_page=True)
 
         # played to its end by the board: the heroes' turn done, the AI turn through Next
         page.click("#done")
@@ -164,13 +153,13 @@ def test_a_campaign_evening_through_the_board(browser: Browser, tmp_path: Path) 
         page.click("#campaign-fold > summary")  # it folds away
         assert page.locator("#campaign-body").is_hidden()
         page.click("#campaign-fold > summary")
-        shot(page, "3-room-over-1280x800")
+        shot(page, "3-room-over-1280x800", full_page=True)
         page.set_viewport_size(SMALL_LAPTOP)
-        shot(page, "3-room-over-1024x768")
+        shot(page, "3-room-over-1024x768", full_page=True)
         page.set_viewport_size(LAPTOP)
         phone.wait_for_function("v => document.body.dataset.version === v",
                                 arg=view["version"])
-        shot(phone, "3-room-over-390x844")
+        shot(phone, "3-room-over-390x844", full_page=True)
 
         # ended from the board: the card's rewards asked there
         campaign_step(page, "#campaign-end-room", {"gold": "2", "spell": "no"})
@@ -185,7 +174,7 @@ def test_a_campaign_evening_through_the_board(browser: Browser, tmp_path: Path) 
         page.wait_for_selector("#campaign-actions button[data-offer=map]")
         page.select_option("#visit-for", "elf")
         page.select_option("#visit-pay", "elf")
-        shot(page, "4-visit-1280x800", mat=False)
+        shot(page, "4-visit-1280x800", full_page=True, mat=False)
         with page.expect_response("**/api/campaign/visit") as answer:
             page.click("#campaign-actions button[data-offer=map]")
         assert answer.value.ok, answer.value.text()
@@ -202,7 +191,7 @@ def test_a_campaign_evening_through_the_board(browser: Browser, tmp_path: Path) 
         phase(page, "heroes")
         page.wait_for_selector("#mat svg g.piece[data-piece=sewer-rat-1]")
         assert api(url)["session"].endswith("-ehanostha")
-        shot(page, "5-next-room-1280x800")
+        shot(page, "5-next-room-1280x800", full_page=True)
 
         # export (a download) and import (an upload): the same campaign, beside it
         page.click("#keep-panel summary")
@@ -222,7 +211,7 @@ def test_a_campaign_evening_through_the_board(browser: Browser, tmp_path: Path) 
                           cwd=tmp_path, data=data).stdout == automa(
                 "campaign", "status", "--session", str(campaign), "--json", cwd=tmp_path,
                 data=data).stdout
-        shot(page, "6-export-import-1280x800")
+        shot(page, "6-export-import-1280x800", full_page=True)
         assert failures == [] and phone_failures == []
 
 
@@ -261,7 +250,7 @@ def test_a_question_left_by_a_reloaded_tab_is_taken_over(browser: Browser,
         page.wait_for_selector("#open-question:not([hidden])", timeout=5000)
         assert prompt in page.inner_text("#open-question")
         assert ", ".join(given) in page.inner_text("#open-question")
-        shot(page, "7-question-left-open-1280x800")
+        shot(page, "7-question-left-open-1280x800", full_page=True)
         with page.expect_response("**/api/next") as answer:
             page.click("#take-over")
         reply = answer.value.json()

@@ -23,10 +23,10 @@ from tests.test_serve_browser import (
     api,
     check_centres,
     new_session,
-    not_blank,
     press_next,
     serving,
     settled,
+    shot,
 )
 
 pytestmark = pytest.mark.skipif(
@@ -184,6 +184,7 @@ def test_the_mat_fills_a_table_screen(browser: Browser, tmp_path: Path,
         check_table_screen(page, view)
         check_card(page, view)
         assert page.evaluate(NAMELESS) == []
+        shot(page, f"ai-turn-{screen['width']}x{screen['height']}")
 
         # the legend shown, then the panels folded: each stays so on this device
         page.click("#toggle-legend")
@@ -208,9 +209,9 @@ def test_the_mat_fills_a_table_screen(browser: Browser, tmp_path: Path,
         assert page.get_attribute("#toggle-panels", "aria-pressed") == "false"
         check_table_screen(page, view)
         check_card(page, view)
+        shot(page, f"panels-folded-{screen['width']}x{screen['height']}")
         page.click("#toggle-panels")
         assert page.locator("#side").is_visible()
-        not_blank(page.screenshot())
         assert FAILURES[id(page)] == []
 
 
@@ -314,6 +315,7 @@ def test_with_physical_dice_the_target_is_named_before_any_draw(browser: Browser
         assert question["kind"] in ("number", "token")  # a draw: a die or a token
         assert question["actor"] != before["character"] and question["target"]
         page.wait_for_selector("#question:not([hidden])")
+        assert page.is_disabled("#next")  # the question's buttons answer it, not a new Next
         named = page.inner_text("#question-actor")
         assert named.startswith(f"{question['actor_name']} acts — at {question['target_name']}")
         assert question["target_reason"] in named
@@ -326,8 +328,10 @@ def test_with_physical_dice_the_target_is_named_before_any_draw(browser: Browser
         assert question["target_name"] in page.inner_text("#acting-target")
         assert page.inner_text("#acting-step") == question["prompt"]
         check_table_screen(page, api(url))
+        shot(page, "asked-dice-1280x800")
         watcher.wait_for_function("a => document.querySelector('#mat svg').dataset.acting === a",
                                   arg=question["actor"], timeout=3000)
+        shot(watcher, "asked-dice-watching-390x844", full_page=True)
         assert watcher.evaluate(QUESTION_MAT) == {
             "acting": question["actor"], "target": question["target"],
             "actingRings": [question["actor"]], "targetRings": [question["target"]],
@@ -408,7 +412,7 @@ def test_a_phone_shows_the_card_the_question_and_the_order_first(browser: Browse
         assert page.evaluate("() => document.body.hasAttribute('data-large')")
         check_text(layout(page), view, LARGE_TEXT)
         assert page.evaluate(TOUCH_TARGETS) == []
-        not_blank(page.screenshot(full_page=True))
+        shot(page, "large-type-390x844", full_page=True)
         assert FAILURES[id(page)] == []
 
 

@@ -116,6 +116,21 @@ def not_blank(png: bytes) -> None:
     assert max(count for count, _ in colours) < 0.9 * image.width * image.height
 
 
+SHOTS = os.environ.get("AUTOMA_SHOTS")  # a folder: each layout's screenshot, for a person
+
+
+def shot(page: Page, name: str, *, full_page: bool = False, mat: bool = True) -> bytes:
+    """A screenshot of the page, saved as NAME.png in $AUTOMA_SHOTS when it is set (to be
+    looked at by a person); one that shows the mat must not be blank."""
+    png = page.screenshot(full_page=full_page)
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        (Path(SHOTS) / f"{name}.png").write_bytes(png)
+    if mat:
+        not_blank(png)
+    return png
+
+
 MEASURE = """() => {
   const svg = document.querySelector('#mat svg');
   const mat = svg.querySelector('rect.mat').getBoundingClientRect();

@@ -169,7 +169,8 @@ function drawHeader(view) {
   $("where").textContent = `Round ${view.round} · ${phase[view.phase] || view.phase}`;
   $("modes").textContent = `${view.dice} dice · ${view.geometry} geometry`;
   // Next only in the AI turn: a stray tap or N in the heroes' turn must not end it (Done does)
-  $("next").disabled = view.phase !== "ai";
+  // nor while this page's question is open: its buttons answer it (Back leaves it)
+  $("next").disabled = view.phase !== "ai" || board.answers !== null;
   $("done").disabled = view.phase !== "heroes";
   $("undo").disabled = view.log.length === 0;
   $("redo").disabled = view.redo === 0; // the view says how many undone inputs wait
@@ -903,20 +904,28 @@ function finishSteps() {
   drawActivation();
 }
 
+// A length as a player with a ruler reads it: a millimetre where it is a close call
+function cm(length) {
+  const size = Math.abs(length);
+  return `${size.toFixed(size < 1 ? 2 : 1)} cm`;
+}
+
+// One step of an activation in words; a move says how far, not between which coordinates (the
+// mat shows where; a player with a real ruler measures a length, not a place)
 function stepWords(step) {
-  const to = (p) => `${p[0].toFixed(1)}, ${p[1].toFixed(1)}`;
+  const far = (a, b) => cm(Math.hypot(b[0] - a[0], b[1] - a[1]));
   switch (step.kind) {
     case "shot": return `shot ${step.shot}${step.as !== step.shot ? ` as ${step.as}` : ""}` +
       (step.note ? ` (${step.note})` : "");
     case "roll": return `${step.die}: ${step.value} (${step.why})${step.result ? " → " + step.result : ""}`;
     case "move": return `${step.piece} moves ` + // asked geometry: no ends (nobody measured)
-      (step.to ? `${to(step.from)} → ${to(step.to)}` : "along the ruler") + `: ${step.why}, ` +
+      (step.to && step.from ? far(step.from, step.to) : "along the ruler") + `: ${step.why}, ` +
       `${step.tool}${step.clock ? `, clock face ${step.clock}` : ""}` +
       (step.toward ? `, toward ${step.toward}` : "") +
       (step.stopped_by ? `, stopped by ${step.stopped_by}` : "");
     case "attack": return `Attack template on ${step.piece}: ${step.target} ` +
       `${step.covers ? "covered" : "not covered"}` +
-      (step.margin === null ? "" : ` (by ${Math.abs(step.margin).toFixed(2)} cm)`);
+      (step.margin === null || step.margin === undefined ? "" : ` (by ${cm(step.margin)})`);
     case "token": return `token level ${step.level}: ${step.value}${step.reset ? " (reset)" : ""}` +
       (step.of > 1 ? ` (${step.draw} of ${step.of})` : "");
     case "discard": return `discard level ${step.level}: ${step.tokens.join(", ")}`;
@@ -1123,6 +1132,7 @@ function askQuestion(question, answers) {
   $("elsewhere").textContent = elsewhere.length ?
     "not in the bag: " + elsewhere.map(([t, where]) => `${t} (${where})`).join(", ") : "";
   $("back").disabled = false;
+  $("next").disabled = true;
   drawActivation(); // the previous activation's lines leave the mat; this actor is ringed
   $("question").scrollIntoView({ block: "nearest" });
   box.querySelector("button")?.focus({ preventScroll: true });
@@ -1152,6 +1162,7 @@ function closeQuestion() {
   board.pinned = null;
   board.question = null;
   $("question").hidden = true;
+  if (board.view) drawHeader(board.view);
   if (open && board.view) drawActivation();
 }
 

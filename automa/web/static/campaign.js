@@ -347,8 +347,7 @@
       }
       file.value = "";
     });
-    const side = $("side");
-    side.insertBefore(section, $("campaign").nextSibling);
+    $("side").appendChild(section); // the last panel: it is not for the middle of a battle
   }
 
   // ---- the question a closed tab left open ----------------------------------------------------
@@ -399,7 +398,8 @@
     row.appendChild(take);
     row.appendChild(drop);
     section.appendChild(row);
-    $("side").insertBefore(section, $("side").firstChild);
+    // beside the question it stands for (on a phone: above the mat, with the card)
+    $("now").insertBefore(section, $("asked-elsewhere"));
   }
 
   // ---- following the board --------------------------------------------------------------------
