@@ -27,6 +27,12 @@ pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
 
 
+TRAY_NAMES = """() => Object.fromEntries([...document.querySelectorAll('#mat svg text.tray-name')]
+  .map((t) => { const b = t.getBoundingClientRect(); const id = t.closest('g.piece').dataset.piece;
+    return [id, {left: b.left, right: b.right, top: b.top, bottom: b.bottom,
+      px: parseFloat(t.getAttribute('font-size')) / (1 / t.ownerSVGElement.getScreenCTM().a),
+      label: document.querySelectorAll(`#mat svg g.label[data-for='${id}']`).length}]; }))"""
+
 
 def test_unknown_places_stand_apart_and_a_drag_reports_one(browser: Browser,
                                                           tmp_path: Path) -> None:
@@ -43,6 +49,13 @@ def test_unknown_places_stand_apart_and_a_drag_reports_one(browser: Browser,
         check_centres(page, view)
         assert (page.locator("#mat svg .tray-title").text_content() or "").startswith(
             "Place unknown")
+        names = page.evaluate(TRAY_NAMES)
+        tray = page.locator("#mat svg g.tray rect").bounding_box()
+        assert tray is not None and sorted(names) == sorted(p["id"] for p in unknown)
+        for box in names.values():  # named in the tray, legibly; not labelled on the mat
+            assert box["px"] >= 14 - 0.05 and box["label"] == 0
+            assert tray["x"] <= box["left"] and box["right"] <= tray["x"] + tray["width"]
+            assert tray["y"] <= box["top"] and box["bottom"] <= tray["y"] + tray["height"]
         moved = unknown[0]["id"]
         page.click(f"#mat svg g.piece[data-piece='{moved}']")
         assert "place unknown" in page.inner_text("#piece-facts")

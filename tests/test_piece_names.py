@@ -226,3 +226,15 @@ def test_asked_geometry_guesses_no_side(catalog: Catalog) -> None:
     done = game.do(Move("elf", words="touching rat-2 on its south side"))
     assert isinstance(done.command, Move)
     assert done.command.words == "touching sewer-rat-2 on its south side"
+
+
+def test_a_question_takes_the_same_short_forms() -> None:
+    """`which acts next? (sewer-rat-1, sewer-rat-2)`: `rat-2` answers it, as in a command; a
+    form that fits both, or a bare number that is no menu's, answers nothing."""
+    from automa.session.answers import resolve
+
+    rats = ["sewer-rat-1", "sewer-rat-2"]
+    assert resolve("rat-2", rats) == "sewer-rat-2"
+    assert resolve("RAT-1", rats) == "sewer-rat-1"
+    assert resolve("rat", rats) is None and resolve("sewer", rats) is None
+    assert resolve("rat-2", ["sewer-rat-2", "giant-rat-2"]) is None

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from automa.session.names import is_last_words
+
 PLAIN_NUMBER = re.compile(r"[0-9]{1,6}", re.ASCII)
 SIGNED_NUMBER = re.compile(r"[+-]?[0-9]{1,6}", re.ASCII)
 ASCII_SPACE = " \t\n\r\f\v"
@@ -29,8 +31,10 @@ def menu_numbers_allowed(options: Sequence[str]) -> bool:
 
 def resolve(answer: str, options: Sequence[str]) -> str | None:
     """A choice by its name (any case), by one word of it that no other choice shares
-    (`green` or `dungeon` for `green (dungeon)`, `4` for `level-4`), or by its menu number
-    where numbers cannot be values."""
+    (`green` or `dungeon` for `green (dungeon)`, `4` for `level-4`), by its last words if no
+    other choice ends so (`rat-2` for `sewer-rat-2`, as piece names are typed; never a bare
+    beginning, so `2` is not `2R`), or by its menu
+    number where numbers cannot be values."""
     text = answer.strip().lower()
     if not text:
         return None
@@ -40,6 +44,9 @@ def resolve(answer: str, options: Sequence[str]) -> str | None:
     by_word = {o for o in options if text in _names_within(o)}
     if len(by_word) == 1:
         return by_word.pop()
+    by_last_words = [o for o in options if is_last_words(text, o.lower())]  # `rat-2`
+    if len(by_last_words) == 1:
+        return by_last_words[0]
     number = plain_number(text)
     if number is not None and menu_numbers_allowed(options) and 1 <= number <= len(options):
         return options[number - 1]

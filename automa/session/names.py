@@ -44,8 +44,13 @@ class AmbiguousPiece(InputError):
 
 def short_form_of(name: str, piece_id: str) -> bool:
     """`name` is `piece_id`'s beginning or its last hyphenated words (`rat-1`, `1` is not)."""
-    return piece_id.startswith(name) or (
-        piece_id.endswith(f"-{name}") and not name.isdigit())
+    return piece_id.startswith(name) or is_last_words(name, piece_id)
+
+
+def is_last_words(name: str, piece_id: str) -> bool:
+    """`name` is `piece_id`'s last hyphenated words: `rat-1` of `sewer-rat-1` (a bare number
+    is not: `1` would name every first piece)."""
+    return piece_id.endswith(f"-{name}") and not name.isdigit()
 
 
 def piece_named(name: str, ids: Collection[str], in_play: Sequence[str] = ()) -> str:

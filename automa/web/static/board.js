@@ -279,8 +279,28 @@ function dressMat() {
     const piece = byId.get(g.dataset.piece);
     if (piece) badgeBoxes.push(...badges(g, piece, cx, cy, r, font));
   }
+  dressTray(svg, font);
   relabel(svg, font, badgeBoxes);
   markActors();
+}
+
+// Asked geometry's tray under the mat: each unplaced piece's name under its disc at the labels'
+// size, kept inside the tray (the title keeps the size the server drew it at, above the discs)
+function dressTray(svg, font) {
+  const tray = svg.querySelector("g.tray rect");
+  if (!tray) return;
+  const left = Number(tray.getAttribute("x")) + 4;
+  const right = left + Number(tray.getAttribute("width")) - 8;
+  for (const name of svg.querySelectorAll("text.tray-name")) {
+    const disc = name.parentNode.querySelector("circle");
+    const cx = Number(disc.getAttribute("cx")), cy = Number(disc.getAttribute("cy"));
+    const r = Number(disc.getAttribute("r"));
+    const width = textWidth(name.textContent || "", font);
+    name.setAttribute("font-size", font.toFixed(2));
+    name.setAttribute("text-anchor", "start");
+    name.setAttribute("x", Math.max(left, Math.min(cx - width / 2, right - width)).toFixed(2));
+    name.setAttribute("y", (cy + r + font).toFixed(2));
+  }
 }
 
 // A narrow screen (a phone): the threat map asks for coarser squares
@@ -419,9 +439,13 @@ function relabel(svg, font, blocked) {
   };
   const inside = (b) => b[0] >= bounds[0] && b[1] >= bounds[1] && b[2] <= bounds[2] && b[3] <= bounds[3];
   const layer = svg.querySelector("#overlays");
+  // a piece whose place nobody measured stands in the tray under the mat with its name there
+  const unplaced = new Set((board.view ? board.view.pieces : [])
+    .filter((p) => p.measured === false).map((p) => p.id));
   pieces.forEach((g, index) => {
     const [x, y, r] = discs[index];
     const text = g.dataset.piece;
+    if (unplaced.has(text)) return;
     const w = textWidth(text, font) + 2 * pad, h = font * 1.25 + 2 * pad;
     let chosen = null, leader = false, first = true;
     for (const gap of LABEL_GAPS.map((v) => (v * font) / 11)) {
