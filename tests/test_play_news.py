@@ -17,7 +17,7 @@ from automa.catalog.load import Catalog
 from automa.render.session_out import ELSEWHERE, elsewhere_line
 from automa.session.commands import Adjust, Counter, EndHeroesTurn, Move, Undo
 from automa.session.store import LOG, Session
-from tests.conftest import AUTOMA, logged_inputs, new_session, running
+from tests.conftest import AUTOMA, logged_inputs, new_session, playing
 from tests.test_geometry_modes import DUEL, Pane
 
 GOLD = Adjust(Counter.GOLD, "elf", 2)
@@ -42,15 +42,7 @@ def test_what_was_added_elsewhere_in_one_line(before: list, after: list,  # type
 def test_play_announces_another_windows_inputs_and_not_its_own(tmp_path: Path,
                                                                catalog: Catalog) -> None:
     folder = new_session(tmp_path, DUEL)
-    with running([*AUTOMA, "play", "--session", str(folder)], stdin=subprocess.PIPE,
-                 stdout=subprocess.PIPE, stderr=subprocess.PIPE) as play:
-        assert play.stdin is not None
-        play.stdin.write("gold elf +1\n")
-        play.stdin.flush()
-        deadline = time.monotonic() + 30
-        while '"gold"' not in (folder / LOG).read_text():
-            assert time.monotonic() < deadline and play.poll() is None
-            time.sleep(0.05)
+    with playing(folder) as play:
         other = Session.open(folder, catalog)  # the board, or another terminal
         other.do(Move("elf", (30.0, 20.0)))
         other.do(Undo())
