@@ -26,6 +26,7 @@ from tests.test_serve_browser import (
     serving,
     settled,
     shot,
+    watched,
 )
 
 pytestmark = pytest.mark.skipif(
@@ -38,17 +39,10 @@ TOUCH_PX = 44  # the least width and height of a touch target, CSS px
 
 
 def open_board(browser: Browser, url: str, viewport: dict[str, int]) -> Page:
-    phone = viewport["width"] < 600
-    context = browser.new_context(viewport=viewport, has_touch=phone, is_mobile=phone)
-    page = context.new_page()
-    failures = FAILURES[id(page)] = []
-    page.on("pageerror", lambda error: failures.append(str(error)))
-    page.on("console", lambda m: failures.append(m.text) if m.type == "error" else None)
-    page.goto(url)
+    page = watched(browser, url, viewport, phone=viewport["width"] < 600)
     page.wait_for_selector("#mat svg g.piece")
     page.wait_for_selector("#hit-buttons button[data-shot]", state="attached")
     return page
-
 
 
 def tap(page: Page, pid: str) -> None:

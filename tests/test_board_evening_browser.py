@@ -7,18 +7,14 @@ question a reloaded tab left open. Screenshots of each screen go to $AUTOMA_SHOT
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.conftest import CHROMIUM, EXAMPLES, GLAAOTH, first_line, running
-from tests.test_serve_browser import api, automa, environment, shot
+from tests.conftest import CHROMIUM, EXAMPLES, GLAAOTH
+from tests.test_serve_browser import FAILURES, api, automa, serving, shot, watched
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium): "
@@ -28,31 +24,12 @@ SMALL_LAPTOP = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}
 
 
-@contextmanager
-def serving(folder: Path, tmp_path: Path, data: Path | None = None) -> Iterator[str]:
-    with (tmp_path / f"{folder.name}-serve.err").open("w") as errors, \
-            running([sys.executable, "-m", "automa", "serve", "--session", str(folder),
-                     "--port", "0"], stdout=subprocess.PIPE, stderr=errors, cwd=tmp_path,
-                    env=environment(data)) as server:
-        url = first_line(server)
-        assert url.startswith("http://127.0.0.1:"), errors.name
-        yield url
-
-
 def open_page(browser: Browser, url: str, viewport: dict[str, int] = LAPTOP,
               accept_downloads: bool = False) -> tuple[Page, list[str]]:
-    context = browser.new_context(viewport=viewport, accept_downloads=accept_downloads,
-                                  has_touch=viewport == PHONE, is_mobile=viewport == PHONE)
-    page = context.new_page()
-    failures: list[str] = []
-    page.on("pageerror", lambda error: failures.append(str(error)))
-    page.on("console", lambda m: failures.append(m.text) if m.type == "error" and
-            "409" not in m.text and "400" not in m.text else None)
-    page.on("request", lambda r: None if r.url.startswith((url, "data:", "blob:")) else
-            failures.append(f"loaded from elsewhere: {r.url}"))
-    page.goto(url)
-    return page, failures
-
+    """The page and what went wrong on it; the refusals the test provokes do not count."""
+    page = watched(browser, url, viewport, phone=viewport == PHONE,
+                   accept_downloads=accept_downloads, refusals=True)
+    return page, FAILURES[id(page)]
 
 
 def phase(page: Page, wanted: str, timeout: float = 10000) -> None:

@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -84,18 +85,32 @@ def api(url: str, path: str = "api/view") -> Any:
 FAILURES: dict[int, list[str]] = {}  # each page's script and console errors, foreign loads
 
 
-def open_page(browser: Browser, url: str, phone: bool = False) -> Page:
-    """A fresh browser context (its own cache and storage: a second device) on the board."""
-    if phone:
-        page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
-    else:
-        page = browser.new_context(viewport=VIEWPORT).new_page()
+def watched(browser: Browser, url: str, viewport: dict[str, int], *, phone: bool = False,
+            script: str | None = None, accept_downloads: bool = False,
+            refusals: bool = False) -> Page:
+    """A fresh browser context (its own cache and storage: another device) at `viewport` on
+    `url`. Its script and console errors, and anything it loads from another origin, go to
+    FAILURES[id(page)]; with `refusals`, the console's lines for a 400 or 409 reply (a refused
+    step the test makes on purpose) do not count. `script` runs before the page's own."""
+    context = browser.new_context(viewport=viewport, has_touch=phone, is_mobile=phone,
+                                  accept_downloads=accept_downloads)
+    if script:
+        context.add_init_script(script)
+    page = context.new_page()
     failures = FAILURES[id(page)] = []
+    home = "{0.scheme}://{0.netloc}/".format(urllib.parse.urlsplit(url))
     page.on("pageerror", lambda error: failures.append(str(error)))
-    page.on("console", lambda m: failures.append(m.text) if m.type == "error" else None)
-    page.on("request", lambda r: None if r.url.startswith((url, "data:")) else
+    page.on("console", lambda m: failures.append(m.text) if m.type == "error" and not (
+        refusals and ("409" in m.text or "400" in m.text)) else None)
+    page.on("request", lambda r: None if r.url.startswith((home, "data:", "blob:")) else
             failures.append(f"loaded from elsewhere: {r.url}"))
     page.goto(url)
+    return page
+
+
+def open_page(browser: Browser, url: str, phone: bool = False) -> Page:
+    """The board on a laptop's window (or a phone's), its pieces drawn."""
+    page = watched(browser, url, PHONE if phone else VIEWPORT, phone=phone)
     page.wait_for_selector("#mat svg g.piece")
     return page
 
