@@ -14,10 +14,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.conftest import CHROMIUM
+from tests import test_serve_browser as shown
 from tests.test_serve_browser import (
     FAILURES,
     api,
@@ -29,9 +28,7 @@ from tests.test_serve_browser import (
     watched,
 )
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium): "
-                             "the board's browser tests drive it through Playwright")
+pytestmark = shown.pytestmark  # skipped where Debian's chromium is missing
 LAPTOP = {"width": 1280, "height": 800}
 TABLET = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}

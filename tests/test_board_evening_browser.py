@@ -10,15 +10,21 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.conftest import CHROMIUM, EXAMPLES, GLAAOTH
-from tests.test_serve_browser import FAILURES, api, automa, serving, shot, watched
+from tests import test_serve_browser as shown
+from tests.test_serve_browser import (
+    FAILURES,
+    api,
+    automa,
+    evening,
+    new_session,
+    serving,
+    shot,
+    watched,
+)
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium): "
-                             "the board's browser tests drive it through Playwright")
+pytestmark = shown.pytestmark  # skipped where Debian's chromium is missing
 LAPTOP = {"width": 1280, "height": 800}
 SMALL_LAPTOP = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}
@@ -73,12 +79,7 @@ def hero_health_in_panel(page: Page, hero: str) -> str:
 
 
 def test_a_campaign_evening_through_the_board(browser: Browser, tmp_path: Path) -> None:
-    data = tmp_path / "my-data"
-    data.mkdir()
-    (data / "rooms.toml").write_text(GLAAOTH, encoding="utf-8")
-    campaign = tmp_path / "evening"
-    automa("campaign", "new", "monstrosity", "--session", str(campaign), "--heroes",
-           "elf=8,dwarf=9", "--lord", "hmotha", "--seed", "3", cwd=tmp_path, data=data)
+    campaign, data = evening(tmp_path)
     with serving(campaign, tmp_path, data) as url:
         page, failures = open_page(browser, url, accept_downloads=True)
         # between rooms: the campaign is the page, its open rooms its buttons
@@ -194,9 +195,7 @@ def test_a_campaign_evening_through_the_board(browser: Browser, tmp_path: Path) 
 
 def test_a_question_left_by_a_reloaded_tab_is_taken_over(browser: Browser,
                                                           tmp_path: Path) -> None:
-    folder = tmp_path / "physical"
-    automa("new", str(EXAMPLES / "demo-battle.toml"), "--session", str(folder), "--dice",
-           "physical", cwd=tmp_path)
+    folder = new_session(tmp_path, "physical", "--dice", "physical")
     with serving(folder, tmp_path) as url:
         page, failures = open_page(browser, url)
         page.wait_for_selector("#mat svg g.piece")

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.conftest import CHROMIUM
+from tests import test_serve_browser as shown
 from tests.test_serve_browser import (
     FAILURES,
     api,
@@ -31,9 +31,7 @@ from tests.test_serve_browser import (
     watched,
 )
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium): "
-                             "the board's layout is measured in it through Playwright")
+pytestmark = shown.pytestmark  # skipped where Debian's chromium is missing
 
 TABLE_SCREENS = [{"width": 1280, "height": 800}, {"width": 1024, "height": 768}]
 PHONE = {"width": 390, "height": 844}

@@ -25,7 +25,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser, Page, Route
 
-from tests.conftest import CHROMIUM, EXAMPLES, first_line, running
+from tests.conftest import CHROMIUM, EXAMPLES, GLAAOTH, first_line, running
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium): "
@@ -57,6 +57,18 @@ def playthrough_session(tmp_path: Path, name: str, folder_name: str) -> Path:
     folder = tmp_path / folder_name
     automa("new", str(scenario), "--session", str(folder), cwd=tmp_path)
     return folder
+
+
+def evening(tmp_path: Path) -> tuple[Path, Path]:
+    """A new campaign, `evening` (the elf and the dwarf against Hmotha, seed 3), and a data
+    folder whose rooms.toml knows the Glaaoth Room card's monsters: (campaign, data)."""
+    data = tmp_path / "my-data"
+    data.mkdir()
+    (data / "rooms.toml").write_text(GLAAOTH, encoding="utf-8")
+    campaign = tmp_path / "evening"
+    automa("campaign", "new", "monstrosity", "--session", str(campaign), "--heroes",
+           "elf=8,dwarf=9", "--lord", "hmotha", "--seed", "3", cwd=tmp_path, data=data)
+    return campaign, data
 
 
 def environment(data: Path | None) -> dict[str, str]:
@@ -570,14 +582,7 @@ def test_a_finger_drags_a_hero(browser: Browser, tmp_path: Path) -> None:
 
 def test_the_campaign_panel(browser: Browser, tmp_path: Path) -> None:
     """A room's session inside a campaign folder shows the campaign's status; others do not."""
-    from tests.test_campaign import GLAAOTH
-
-    data = tmp_path / "my-data"
-    data.mkdir()
-    (data / "rooms.toml").write_text(GLAAOTH, encoding="utf-8")
-    campaign = tmp_path / "evening"
-    automa("campaign", "new", "monstrosity", "--session", str(campaign), "--heroes",
-           "elf=8,dwarf=9", "--lord", "hmotha", "--seed", "3", cwd=tmp_path, data=data)
+    campaign, data = evening(tmp_path)
     entered = automa("campaign", "next", "glaaoth", "--session", str(campaign), "--json",
                      cwd=tmp_path, data=data)
     room = Path(json.loads(entered.stdout)["session"])
