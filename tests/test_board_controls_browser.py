@@ -19,6 +19,9 @@ from playwright.sync_api import Browser, Page
 from tests import test_serve_browser as shown
 from tests.test_serve_browser import (
     FAILURES,
+    LAPTOP,
+    PHONE,
+    SMALL_LAPTOP,
     api,
     new_session,
     piece,
@@ -29,9 +32,6 @@ from tests.test_serve_browser import (
 )
 
 pytestmark = shown.pytestmark  # skipped where Debian's chromium is missing
-LAPTOP = {"width": 1280, "height": 800}
-TABLET = {"width": 1024, "height": 768}
-PHONE = {"width": 390, "height": 844}
 TOUCH_PX = 44  # the least width and height of a touch target, CSS px
 
 
@@ -138,7 +138,7 @@ def test_a_hit_with_buttons_only_and_physical_dice(browser: Browser, tmp_path: P
 def test_damage_and_heal_by_tapping_a_piece(browser: Browser, tmp_path: Path) -> None:
     folder = new_session(tmp_path, "taps")
     with serving(folder, tmp_path) as url:
-        for viewport, name in ((LAPTOP, "laptop"), (TABLET, "tablet"), (PHONE, "phone")):
+        for viewport, name in ((LAPTOP, "laptop"), (SMALL_LAPTOP, "tablet"), (PHONE, "phone")):
             page = open_board(browser, url, viewport)
             view = settled(page, url)
             assert small_buttons(page, "#hit-buttons button") == [], name

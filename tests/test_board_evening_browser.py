@@ -15,6 +15,9 @@ from playwright.sync_api import Browser, Page
 from tests import test_serve_browser as shown
 from tests.test_serve_browser import (
     FAILURES,
+    LAPTOP,
+    PHONE,
+    SMALL_LAPTOP,
     api,
     automa,
     evening,
@@ -25,9 +28,6 @@ from tests.test_serve_browser import (
 )
 
 pytestmark = shown.pytestmark  # skipped where Debian's chromium is missing
-LAPTOP = {"width": 1280, "height": 800}
-SMALL_LAPTOP = {"width": 1024, "height": 768}
-PHONE = {"width": 390, "height": 844}
 
 
 def open_page(browser: Browser, url: str, viewport: dict[str, int] = LAPTOP,

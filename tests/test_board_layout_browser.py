@@ -21,6 +21,9 @@ from playwright.sync_api import Browser, Page
 from tests import test_serve_browser as shown
 from tests.test_serve_browser import (
     FAILURES,
+    LAPTOP,
+    PHONE,
+    SMALL_LAPTOP,
     api,
     check_centres,
     new_session,
@@ -33,8 +36,7 @@ from tests.test_serve_browser import (
 
 pytestmark = shown.pytestmark  # skipped where Debian's chromium is missing
 
-TABLE_SCREENS = [{"width": 1280, "height": 800}, {"width": 1024, "height": 768}]
-PHONE = {"width": 390, "height": 844}
+TABLE_SCREENS = [LAPTOP, SMALL_LAPTOP]
 MIN_TEXT = 14.0  # CSS px: a disc's health and a piece's label, at the least
 LARGE_TEXT = 20.0  # the same with Large type on
 TOUCH = 44.0  # CSS px: the least side of a touch target on a phone
