@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -182,6 +183,24 @@ def play_lines(folder: Path, lines: list[str]) -> str:
     assert result.exit_code == 0, result.output
     assert "Traceback" not in result.output
     return result.output
+
+
+@contextmanager
+def playing(folder: Path) -> Iterator[subprocess.Popen[str]]:
+    """`automa play` in its own process (as another terminal window runs it), `gold elf +1`
+    typed into it and waited for until the log holds it: the loop is at its next prompt and
+    the test may write from elsewhere, then `communicate` the rest. Stopped however the test
+    ends (`running`)."""
+    with running([*AUTOMA, "play", "--session", str(folder)], stdin=subprocess.PIPE,
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE) as play:
+        assert play.stdin is not None
+        play.stdin.write("gold elf +1\n")
+        play.stdin.flush()
+        deadline = time.monotonic() + 30
+        while '"gold"' not in (folder / "log.jsonl").read_text():
+            assert time.monotonic() < deadline and play.poll() is None
+            time.sleep(0.05)
+        yield play
 
 
 def logged_inputs(folder: Path) -> list[dict[str, Any]]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,19 +17,12 @@ import shapely
 from automa.model.components import DamageToken
 from automa.model.scenario import Bag
 from automa.rules.tokens import next_draw
+from tests import test_serve_api as served
 from tests.conftest import new_session
 from tests.test_serve_api import DEMO, Client, log_bytes, serving
 
-
-@pytest.fixture
-def demo(tmp_path: Path) -> Path:
-    return new_session(tmp_path, DEMO)
-
-
-@pytest.fixture
-def board(demo: Path) -> Iterator[Client]:
-    with serving(demo) as client:
-        yield client
+demo = served.demo  # the fixtures: the demo battle's session and a board serving it
+board = served.board
 
 
 def token(label: str) -> DamageToken:

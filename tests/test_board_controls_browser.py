@@ -14,41 +14,32 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.conftest import CHROMIUM
+from tests import test_serve_browser as shown
 from tests.test_serve_browser import (
     FAILURES,
+    LAPTOP,
+    PHONE,
+    SMALL_LAPTOP,
     api,
     new_session,
     piece,
     serving,
     settled,
     shot,
+    watched,
 )
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium): "
-                             "the board's browser tests drive it through Playwright")
-LAPTOP = {"width": 1280, "height": 800}
-TABLET = {"width": 1024, "height": 768}
-PHONE = {"width": 390, "height": 844}
+pytestmark = shown.pytestmark  # skipped where Debian's chromium is missing
 TOUCH_PX = 44  # the least width and height of a touch target, CSS px
 
 
 def open_board(browser: Browser, url: str, viewport: dict[str, int]) -> Page:
-    phone = viewport["width"] < 600
-    context = browser.new_context(viewport=viewport, has_touch=phone, is_mobile=phone)
-    page = context.new_page()
-    failures = FAILURES[id(page)] = []
-    page.on("pageerror", lambda error: failures.append(str(error)))
-    page.on("console", lambda m: failures.append(m.text) if m.type == "error" else None)
-    page.goto(url)
+    page = watched(browser, url, viewport, phone=viewport["width"] < 600)
     page.wait_for_selector("#mat svg g.piece")
     page.wait_for_selector("#hit-buttons button[data-shot]", state="attached")
     return page
-
 
 
 def tap(page: Page, pid: str) -> None:
@@ -147,7 +138,7 @@ def test_a_hit_with_buttons_only_and_physical_dice(browser: Browser, tmp_path: P
 def test_damage_and_heal_by_tapping_a_piece(browser: Browser, tmp_path: Path) -> None:
     folder = new_session(tmp_path, "taps")
     with serving(folder, tmp_path) as url:
-        for viewport, name in ((LAPTOP, "laptop"), (TABLET, "tablet"), (PHONE, "phone")):
+        for viewport, name in ((LAPTOP, "laptop"), (SMALL_LAPTOP, "tablet"), (PHONE, "phone")):
             page = open_board(browser, url, viewport)
             view = settled(page, url)
             assert small_buttons(page, "#hit-buttons button") == [], name

@@ -7,52 +7,35 @@ question a reloaded tab left open. Screenshots of each screen go to $AUTOMA_SHOT
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.conftest import CHROMIUM, EXAMPLES, GLAAOTH, first_line, running
-from tests.test_serve_browser import api, automa, environment, shot
+from tests import test_serve_browser as shown
+from tests.test_serve_browser import (
+    FAILURES,
+    LAPTOP,
+    PHONE,
+    SMALL_LAPTOP,
+    api,
+    automa,
+    evening,
+    new_session,
+    serving,
+    shot,
+    watched,
+)
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium): "
-                             "the board's browser tests drive it through Playwright")
-LAPTOP = {"width": 1280, "height": 800}
-SMALL_LAPTOP = {"width": 1024, "height": 768}
-PHONE = {"width": 390, "height": 844}
-
-
-@contextmanager
-def serving(folder: Path, tmp_path: Path, data: Path | None = None) -> Iterator[str]:
-    with (tmp_path / f"{folder.name}-serve.err").open("w") as errors, \
-            running([sys.executable, "-m", "automa", "serve", "--session", str(folder),
-                     "--port", "0"], stdout=subprocess.PIPE, stderr=errors, cwd=tmp_path,
-                    env=environment(data)) as server:
-        url = first_line(server)
-        assert url.startswith("http://127.0.0.1:"), errors.name
-        yield url
+pytestmark = shown.pytestmark  # skipped where Debian's chromium is missing
 
 
 def open_page(browser: Browser, url: str, viewport: dict[str, int] = LAPTOP,
               accept_downloads: bool = False) -> tuple[Page, list[str]]:
-    context = browser.new_context(viewport=viewport, accept_downloads=accept_downloads,
-                                  has_touch=viewport == PHONE, is_mobile=viewport == PHONE)
-    page = context.new_page()
-    failures: list[str] = []
-    page.on("pageerror", lambda error: failures.append(str(error)))
-    page.on("console", lambda m: failures.append(m.text) if m.type == "error" and
-            "409" not in m.text and "400" not in m.text else None)
-    page.on("request", lambda r: None if r.url.startswith((url, "data:", "blob:")) else
-            failures.append(f"loaded from elsewhere: {r.url}"))
-    page.goto(url)
-    return page, failures
-
+    """The page and what went wrong on it; the refusals the test provokes do not count."""
+    page = watched(browser, url, viewport, phone=viewport == PHONE,
+                   accept_downloads=accept_downloads, refusals=True)
+    return page, FAILURES[id(page)]
 
 
 def phase(page: Page, wanted: str, timeout: float = 10000) -> None:
@@ -96,12 +79,7 @@ def hero_health_in_panel(page: Page, hero: str) -> str:
 
 
 def test_a_campaign_evening_through_the_board(browser: Browser, tmp_path: Path) -> None:
-    data = tmp_path / "my-data"
-    data.mkdir()
-    (data / "rooms.toml").write_text(GLAAOTH, encoding="utf-8")
-    campaign = tmp_path / "evening"
-    automa("campaign", "new", "monstrosity", "--session", str(campaign), "--heroes",
-           "elf=8,dwarf=9", "--lord", "hmotha", "--seed", "3", cwd=tmp_path, data=data)
+    campaign, data = evening(tmp_path)
     with serving(campaign, tmp_path, data) as url:
         page, failures = open_page(browser, url, accept_downloads=True)
         # between rooms: the campaign is the page, its open rooms its buttons
@@ -217,9 +195,7 @@ def test_a_campaign_evening_through_the_board(browser: Browser, tmp_path: Path) 
 
 def test_a_question_left_by_a_reloaded_tab_is_taken_over(browser: Browser,
                                                           tmp_path: Path) -> None:
-    folder = tmp_path / "physical"
-    automa("new", str(EXAMPLES / "demo-battle.toml"), "--session", str(folder), "--dice",
-           "physical", cwd=tmp_path)
+    folder = new_session(tmp_path, "physical", "--dice", "physical")
     with serving(folder, tmp_path) as url:
         page, failures = open_page(browser, url)
         page.wait_for_selector("#mat svg g.piece")

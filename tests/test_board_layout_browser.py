@@ -18,8 +18,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.conftest import CHROMIUM
+from tests import test_serve_browser as shown
 from tests.test_serve_browser import (
+    FAILURES,
+    LAPTOP,
+    PHONE,
+    SMALL_LAPTOP,
     api,
     check_centres,
     new_session,
@@ -27,34 +31,22 @@ from tests.test_serve_browser import (
     serving,
     settled,
     shot,
+    watched,
 )
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium): "
-                             "the board's layout is measured in it through Playwright")
+pytestmark = shown.pytestmark  # skipped where Debian's chromium is missing
 
-TABLE_SCREENS = [{"width": 1280, "height": 800}, {"width": 1024, "height": 768}]
-PHONE = {"width": 390, "height": 844}
+TABLE_SCREENS = [LAPTOP, SMALL_LAPTOP]
 MIN_TEXT = 14.0  # CSS px: a disc's health and a piece's label, at the least
 LARGE_TEXT = 20.0  # the same with Large type on
 TOUCH = 44.0  # CSS px: the least side of a touch target on a phone
 MAT_SHARE = 0.6  # of the window's height, at the least, on a table's screen
 EPSILON = 0.05  # px: rounding of the drawn sizes
 
-FAILURES: dict[int, list[str]] = {}
-
-
 def open_at(browser: Browser, url: str, viewport: dict[str, int], phone: bool = False,
             script: str | None = None) -> Page:
     """A fresh context (its own storage: another device) at `viewport`, on the board."""
-    context = browser.new_context(viewport=viewport, has_touch=phone, is_mobile=phone)
-    if script:
-        context.add_init_script(script)
-    page = context.new_page()
-    failures = FAILURES[id(page)] = []
-    page.on("pageerror", lambda error: failures.append(str(error)))
-    page.on("console", lambda m: failures.append(m.text) if m.type == "error" else None)
-    page.goto(url)
+    page = watched(browser, url, viewport, phone=phone, script=script)
     page.wait_for_selector("#mat svg g.piece")
     return page
 

@@ -137,17 +137,19 @@ def test_a_battle_in_asked_mode_through_play(tmp_path: Path) -> None:
 
 
 class Pane:
-    """`automa play` in a detached tmux pane, read and typed into as a player would. Each pane
-    has its own tmux server (socket), so other tmux users on the machine cannot disturb it."""
+    """`automa play` (or another shell command line) in a detached tmux pane, read and typed
+    into as a player would. Each pane has its own tmux server (socket), so other tmux users on
+    the machine cannot disturb it."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, command: str | None = None) -> None:
         self.name = f"automa-test-{os.getpid()}-{time.monotonic_ns()}"  # parallel runs too
         self.tmux = ["tmux", "-L", self.name]
         self.folder = folder
+        self.command = command or f"{AUTOMA_SHELL} play --session {folder}"
 
     def __enter__(self) -> Pane:
         subprocess.run([*self.tmux, "new-session", "-d", "-s", self.name, "-x", "120", "-y",
-                        "50", f"{AUTOMA_SHELL} play --session {self.folder}"], check=True)
+                        "50", self.command], check=True)
         try:
             # keep the pane (and what it shows) if `play` ends, so a failure can be read
             subprocess.run([*self.tmux, "set-option", "-t", self.name, "remain-on-exit", "on"],
@@ -179,16 +181,19 @@ class Pane:
             time.sleep(0.1)
         raise AssertionError(f"{text!r} never appeared:\n{self.screen()}")
 
-    def wait_line(self, text: str) -> str:
-        """Until the last line on screen reads `text`: keys sent before the prompt is up would
-        meet the terminal in line mode, not readline."""
+    def wait_line(self, text: str, gone: str | None = None) -> str:
+        """Until the last line on screen reads `text` (and `gone`, when given, has left the
+        screen: it was cleared): keys sent before the prompt is up would meet the terminal in
+        line mode, not readline."""
         for _ in range(300):
             shown = self.screen()
             lines = [line.rstrip() for line in shown.splitlines() if line.strip()]
-            if lines and lines[-1] == text:
+            if lines and lines[-1] == text and (gone is None or gone not in shown):
                 return shown
             time.sleep(0.1)
-        raise AssertionError(f"the last line never read {text!r}:\n{self.screen()}")
+        waited = f"the last line never read {text!r}" + (
+            "" if gone is None else f" with {gone!r} gone")
+        raise AssertionError(f"{waited}:\n{self.screen()}")
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")

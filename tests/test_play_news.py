@@ -17,8 +17,9 @@ from automa.catalog.load import Catalog
 from automa.render.session_out import ELSEWHERE, elsewhere_line
 from automa.session.commands import Adjust, Counter, EndHeroesTurn, Move, Undo
 from automa.session.store import LOG, Session
-from tests.conftest import AUTOMA, logged_inputs, new_session, running
+from tests.conftest import logged_inputs, new_session, playing
 from tests.test_geometry_modes import DUEL, Pane
+from tests.test_play_terminal import D12, TOKEN, physical_duel
 
 GOLD = Adjust(Counter.GOLD, "elf", 2)
 MOVE = Move("elf", (30.0, 20.0))
@@ -42,15 +43,7 @@ def test_what_was_added_elsewhere_in_one_line(before: list, after: list,  # type
 def test_play_announces_another_windows_inputs_and_not_its_own(tmp_path: Path,
                                                                catalog: Catalog) -> None:
     folder = new_session(tmp_path, DUEL)
-    with running([*AUTOMA, "play", "--session", str(folder)], stdin=subprocess.PIPE,
-                 stdout=subprocess.PIPE, stderr=subprocess.PIPE) as play:
-        assert play.stdin is not None
-        play.stdin.write("gold elf +1\n")
-        play.stdin.flush()
-        deadline = time.monotonic() + 30
-        while '"gold"' not in (folder / LOG).read_text():
-            assert time.monotonic() < deadline and play.poll() is None
-            time.sleep(0.05)
+    with playing(folder) as play:
         other = Session.open(folder, catalog)  # the board, or another terminal
         other.do(Move("elf", (30.0, 20.0)))
         other.do(Undo())
@@ -61,8 +54,6 @@ def test_play_announces_another_windows_inputs_and_not_its_own(tmp_path: Path,
     assert [e["type"] for e in logged_inputs(folder)] == ["gold", "move", "undo", "gold"]
 
 
-TOKEN = "Draw a level 2 damage token (melee+poison damage) (in the bag: 0, 1, 1R, 2, 2R, 3):"
-D12 = "Roll the D12 (push direction for elf) [1-12]:"
 WAITING = "is in an activation: waiting until it is done (Ctrl-C leaves)"
 
 
@@ -77,11 +68,7 @@ def test_a_second_play_waits_for_the_first_ones_activation(tmp_path: Path) -> No
     """Two `play` windows on one session with real dice: while the first one's players draw
     the token, the second says it waits (it quit to the shell before), then goes on, telling
     what the first one did; Ctrl-C while it waits leaves it cleanly."""
-    scenario = tmp_path / "duel.toml"
-    scenario.write_text(DUEL)
-    folder = tmp_path / "two-plays"
-    subprocess.run([*AUTOMA, "new", str(scenario), "--session", str(folder), "--dice",
-                    "physical"], check=True, capture_output=True)
+    folder = physical_duel(tmp_path, "two-plays")
     with Pane(folder) as first:
         first.wait_line("[round 1 · heroes] >")
         first.keys("done", "Enter")

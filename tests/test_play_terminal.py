@@ -10,7 +10,6 @@ import os
 import shlex
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -26,40 +25,11 @@ D12 = "Roll the D12 (push direction for elf) [1-12]:"
 AI_PROMPT = "[round 1 · AI] Enter for the next activation (help) >"
 
 
-class Terminal(Pane):
-    """A tmux pane running any shell command line (Pane runs `automa play`)."""
-
-    def __init__(self, folder: Path, command: str) -> None:
-        super().__init__(folder)
-        self.command = command
-
-    def __enter__(self) -> Terminal:
-        subprocess.run([*self.tmux, "new-session", "-d", "-s", self.name, "-x", "120", "-y",
-                        "50", self.command], check=True)
-        try:
-            subprocess.run([*self.tmux, "set-option", "-t", self.name, "remain-on-exit", "on"],
-                           capture_output=True, timeout=30)
-        except BaseException:
-            self.close()
-            raise
-        return self
-
-
-def _wait_cleared(pane: Pane, gone: str, prompt: str) -> str:
-    """The screen once `gone` has left it (cleared) and `prompt` is its last line again."""
-    for _ in range(300):
-        shown = pane.screen()
-        lines = [line.rstrip() for line in shown.splitlines() if line.strip()]
-        if gone not in shown and lines and lines[-1] == prompt:
-            return shown
-        time.sleep(0.1)
-    raise AssertionError(f"{gone!r} never left the screen:\n{pane.screen()}")
-
-
-def _physical_duel(tmp_path: Path) -> Path:
+def physical_duel(tmp_path: Path, name: str = "duel") -> Path:
+    """A new session of the duel with physical dice: the players draw and roll."""
     scenario = tmp_path / "duel.toml"
     scenario.write_text(DUEL)
-    folder = tmp_path / "duel"
+    folder = tmp_path / name
     subprocess.run([*AUTOMA, "new", str(scenario), "--session", str(folder), "--dice",
                     "physical"], check=True, capture_output=True)
     return folder
@@ -70,7 +40,7 @@ def _inputs(folder: Path) -> list[dict]:  # type: ignore[type-arg]
 
 
 def test_undo_clear_and_line_editing_at_a_question(tmp_path: Path) -> None:
-    folder = _physical_duel(tmp_path)
+    folder = physical_duel(tmp_path)
     with Pane(folder) as pane:
         pane.wait_line("[round 1 · heroes] >")
         pane.keys("done", "Enter")
@@ -86,7 +56,7 @@ def test_undo_clear_and_line_editing_at_a_question(tmp_path: Path) -> None:
         pane.keys("Enter")
         pane.wait_line(TOKEN)
         pane.keys("clear", "Enter")  # the screen is cleared, the same question asked again
-        shown = _wait_cleared(pane, "its answers are taken back", TOKEN)
+        shown = pane.wait_line(TOKEN, gone="its answers are taken back")
         assert [line for line in shown.splitlines() if line.strip()] == [TOKEN]
         pane.keys("7x", "BSpace", "BSpace", "2")  # Backspace mends the line before Enter
         pane.wait_line(f"{TOKEN} 2")
@@ -113,7 +83,7 @@ def test_a_campaign_prompt_edits_recalls_and_clears(tmp_path: Path) -> None:
                    capture_output=True, env={**os.environ, **env})
     command = (f"AUTOMA_DATA_DIR={shlex.quote(str(data))} {AUTOMA_SHELL} campaign next "
                f"glaaoth --session {shlex.quote(str(folder))}")
-    with Terminal(folder, command) as pane:
+    with Pane(folder, command) as pane:
         pane.wait_for("The Glaaoth Room card: its monsters")
         asked = "=2):"  # the question's last line (it wraps on the 120 columns)
         pane.wait_line(asked)
@@ -121,7 +91,7 @@ def test_a_campaign_prompt_edits_recalls_and_clears(tmp_path: Path) -> None:
         pane.wait_for("(did you mean 'sewer-rat'?); try again")
         pane.wait_line(asked)
         pane.keys("clear", "Enter")
-        _wait_cleared(pane, "try again", asked)
+        pane.wait_line(asked, gone="try again")
         pane.keys("Up")  # the answer typed before, to mend
         pane.wait_line(f"{asked} sewer-ratt=2")
         pane.keys("BSpace", "BSpace", "BSpace", "BSpace", "t=2", "Enter")

@@ -32,7 +32,7 @@ from automa.session.commands import (
 )
 from automa.session.lock import LOCK
 from automa.session.store import LOG, Session
-from tests.conftest import AUTOMA, running
+from tests.conftest import AUTOMA, playing, running
 from tests.test_session import DEMO, new_session
 
 WRITERS_WITHIN = 120.0  # seconds the two writer threads get; they are daemons, so a hung one
@@ -219,15 +219,7 @@ def test_a_killed_holder_never_blocks_the_next_writer(tmp_path: Path, catalog: C
 def test_the_play_loop_shows_another_windows_input_before_its_next_prompt(
         tmp_path: Path, catalog: Catalog) -> None:
     folder = new_session(tmp_path)
-    with running([*AUTOMA, "play", "--session", str(folder)], stdin=subprocess.PIPE,
-                 stdout=subprocess.PIPE, stderr=subprocess.PIPE) as play:
-        assert play.stdin is not None
-        play.stdin.write("gold elf +1\n")
-        play.stdin.flush()
-        deadline = time.monotonic() + 30
-        while '"gold"' not in (folder / LOG).read_text():
-            assert time.monotonic() < deadline and play.poll() is None
-            time.sleep(0.05)
+    with playing(folder) as play:
         Session.open(folder, catalog).do(Adjust(Counter.GOLD, "elf", 5))
         out, err = play.communicate("\nstatus\nquit\n", timeout=60)
     assert play.returncode == 0, err

@@ -281,6 +281,24 @@ def _shown(value: object) -> str:
     return kind
 
 
+def _answers(fields: Json) -> list[str]:
+    """The players' answers given so far (`answers`: short lines of text), as `POST /api/next`
+    and the campaign's steps take them."""
+    from automa.web.questions import MAX_ANSWER_LENGTH, MAX_ANSWERS
+
+    answers = fields.get("answers", [])
+    if not isinstance(answers, list):
+        raise ApiError(400, f"answers: expected a list of strings, got {_shown(answers)}")
+    if len(answers) > MAX_ANSWERS:
+        raise ApiError(400, f"answers: more than {MAX_ANSWERS}")
+    for number, answer in enumerate(answers, start=1):
+        if not isinstance(answer, str):
+            raise ApiError(400, f"answers: answer {number} is {_shown(answer)}, not a string")
+        if len(answer) > MAX_ANSWER_LENGTH or not answer.isprintable():
+            raise ApiError(400, f"answers: answer {number} is not a short line of text")
+    return answers
+
+
 def _piece(session: Session, piece_id: str) -> str:
     """A piece the battle knows: in play (404 when no piece ever had that id, 409 when it has
     left play)."""
@@ -372,25 +390,9 @@ def post_next(board: Board, body: object) -> Result:
     from automa.engine.judge import GeometryMode
     from automa.render.json_out import activation_json
     from automa.session.apply import NotThisTurn
-    from automa.web.questions import (
-        MAX_ANSWER_LENGTH,
-        MAX_ANSWERS,
-        BadAnswer,
-        NeedsAnswer,
-        ScriptedAsker,
-    )
+    from automa.web.questions import BadAnswer, NeedsAnswer, ScriptedAsker
 
-    fields = _fields(body, (), ("answers",))
-    answers = fields.get("answers", [])
-    if not isinstance(answers, list):
-        raise ApiError(400, f"answers: expected a list of strings, got {_shown(answers)}")
-    if len(answers) > MAX_ANSWERS:
-        raise ApiError(400, f"answers: more than {MAX_ANSWERS}")
-    for number, answer in enumerate(answers, start=1):
-        if not isinstance(answer, str):
-            raise ApiError(400, f"answers: answer {number} is {_shown(answer)}, not a string")
-        if len(answer) > MAX_ANSWER_LENGTH or not answer.isprintable():
-            raise ApiError(400, f"answers: answer {number} is not a short line of text")
+    answers = _answers(_fields(body, (), ("answers",)))
     session = board.session
     if answers and not session.setting.asks:
         raise ApiError(400, "answers: this session asks nothing (virtual dice, computed "

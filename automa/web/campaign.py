@@ -17,15 +17,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from automa.errors import AutomaError, InputError
 from automa.model.modes import DiceMode
-from automa.web.api import ApiError, Board, Json, Result, _fields, _shown, _word
+from automa.web.api import ApiError, Board, Json, Result, _answers, _fields, _shown, _word
 from automa.web.following import between_rooms_view, live_campaign, opened
-from automa.web.questions import (
-    MAX_ANSWER_LENGTH,
-    MAX_ANSWERS,
-    BadAnswer,
-    NeedsAnswer,
-    ScriptedAsker,
-)
+from automa.web.questions import BadAnswer, NeedsAnswer, ScriptedAsker
 
 if TYPE_CHECKING:
     from automa.campaign.asking import Question
@@ -117,20 +111,6 @@ class CampaignScriptedAsker(ScriptedAsker):
     def tell(self, line: str) -> None:
         self.briefing.append(line)
         self.briefed.append(line)
-
-
-def _answers(fields: Json) -> list[str]:
-    answers = fields.get("answers", [])
-    if not isinstance(answers, list):
-        raise ApiError(400, f"answers: expected a list of strings, got {_shown(answers)}")
-    if len(answers) > MAX_ANSWERS:
-        raise ApiError(400, f"answers: more than {MAX_ANSWERS}")
-    for number, answer in enumerate(answers, start=1):
-        if not isinstance(answer, str):
-            raise ApiError(400, f"answers: answer {number} is {_shown(answer)}, not a string")
-        if len(answer) > MAX_ANSWER_LENGTH or not answer.isprintable():
-            raise ApiError(400, f"answers: answer {number} is not a short line of text")
-    return answers
 
 
 def _dice(fields: Json) -> DiceMode:

@@ -1532,7 +1532,7 @@ function start() {
 
 // What the page's other scripts (hit-buttons.js, odds.js, campaign.js) use of this one.
 window.automaBoard = {
-  act, post, say, getJSON, refresh, next,
+  act, post, say, getJSON, refresh, next, el, clear,
   view: () => board.view,
   readOnly: () => board.readOnly,
   answering: () => board.answers !== null,

@@ -14,28 +14,20 @@
   };
   const OPEN_QUESTION_MS = 1500;
 
+  // board.js's own helpers (window.automaBoard), so the two scripts make nodes, say a line
+  // and know a watching device one way.
+  function api() { return window.automaBoard; }
   function $(id) { return document.getElementById(id); }
-  function el(tag, text, cls) {
-    const node = document.createElement(tag);
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    if (cls) node.className = cls;
-    return node;
-  }
-  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+  const el = (tag, text, cls) => api().el(tag, text, cls);
+  const clear = (node) => api().clear(node);
+  const say = (text, ok) => api().say(text, ok);
+  const readOnly = () => api().readOnly();
   function button(text, onClick, name) {
     const b = el("button", text);
     b.type = "button";
     if (name) b.setAttribute("aria-label", name);
     b.addEventListener("click", onClick);
     return b;
-  }
-  function api() { return window.automaBoard; }
-  function readOnly() { return document.body.dataset.readonly === "true"; }
-  function say(text, ok) {
-    const box = $("message");
-    box.textContent = text || "";
-    box.hidden = !text;
-    box.classList.toggle("ok", !!ok);
   }
 
   // ---- the panel's frame: made once, so its fold stays as the players left it ---------------

@@ -8,7 +8,7 @@
 // card drawn, the Portal Trap's D12 with physical dice), one button per value; then POST
 // /api/hit. Tapping a piece on the mat opens a small menu by it: damage -1/-2/-3 (by a hero,
 // for the kill), heal +1/+2. board.js says when a view comes ("board:view") and when a piece
-// is tapped ("board:tap"), and lends `act`, `post`, `say` (window.automaBoard).
+// is tapped ("board:tap"), and lends `act`, `post`, `say`, `el` (window.automaBoard).
 "use strict";
 
 (() => {
@@ -28,12 +28,7 @@
   };
   const menu = { piece: null, by: "" }; // the tapped piece's menu, and its "by" hero
 
-  function node(tag, text, cls) {
-    const n = document.createElement(tag);
-    if (text !== undefined && text !== null) n.textContent = String(text);
-    if (cls) n.className = cls;
-    return n;
-  }
+  const node = (tag, text, cls) => B().el(tag, text, cls); // board.js's el
 
   function button(text, attrs, onClick) {
     const b = node("button", text);
