@@ -244,6 +244,8 @@ def test_a_campaign_step_refuses_bad_input_in_one_line(tmp_path: Path, data: Pat
                 ("/api/campaign/next", {"room": "atlantis"}, 409, "not on the"),
                 ("/api/campaign/next", {"room": "glaaoth", "dice": "loaded"}, 400, "dice"),
                 ("/api/campaign/next", {"room": "glaaoth", "extra": 1}, 400, "unknown field"),
+                ("/api/campaign/next", {"room": "glaaoth", "geometry": "guessed"}, 400,
+                 "geometry: expected tracked, asked or hybrid"),
                 ("/api/campaign/end-room", {}, 409, "no room is being played"),
                 ("/api/campaign/visit", {"offer": "map"}, 409, "no special room"),
                 ("/api/campaign/visit", {"offer": "map", "price": 10**30}, 400, "price")]:
@@ -375,3 +377,16 @@ def test_a_room_set_up_with_physical_dice_is_asked_on_the_board(tmp_path: Path,
         # the terminal's check: a room is being played
         reply = board.post("/api/campaign/next", {"room": "ehanostha"})
         assert reply.status == 409 and "still in" in reply.error
+
+
+def test_a_room_entered_on_the_board_in_asked_geometry(tmp_path: Path, data: Path) -> None:
+    """As `campaign next --geometry asked`: the room's battle asks the table where pieces
+    stand, and its view carries no coordinate nobody measured."""
+    folder = new_campaign(tmp_path, data)
+    with campaign_board(folder, data) as board:
+        board.ok("POST", "/api/campaign/next", {"room": "glaaoth", "geometry": "asked"})
+        view = board.ok("GET", "/api/view")
+        assert view["session"] == "01-glaaoth" and view["geometry"] == "asked"
+        board.ok("POST", "/api/done")
+        reply = board.ok("POST", "/api/next")
+        assert "question" in reply  # the table measures: the first geometric question

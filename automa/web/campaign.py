@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from automa.engine.judge import GeometryMode
 from automa.errors import AutomaError, InputError
 from automa.model.modes import DiceMode
 from automa.web.api import ApiError, Board, Json, Result, _answers, _fields, _shown, _word
@@ -121,6 +122,16 @@ def _dice(fields: Json) -> DiceMode:
         raise ApiError(400, f"dice: expected virtual or physical, got {given!r}") from None
 
 
+def _geometry(fields: Json) -> GeometryMode:
+    """The room's battle geometry, as `campaign next --geometry` takes it (tracked: computed)."""
+    given = _word(fields, "geometry").lower() if "geometry" in fields else "tracked"
+    try:
+        return GeometryMode(given)
+    except ValueError:
+        raise ApiError(400, f"geometry: expected tracked, asked or hybrid, got {given!r}"
+                       ) from None
+
+
 def _step(board: Board, run: Callable[[Campaign, CampaignScriptedAsker], T],
           answers: Sequence[str]) -> T | Json:
     """A campaign step through `Campaign.do` with the answers given so far: what it did, or
@@ -153,16 +164,16 @@ def _step(board: Board, run: Callable[[Campaign, CampaignScriptedAsker], T],
 
 
 def post_campaign_next(board: Board, body: object) -> Result:
-    """`automa campaign next ROOM [--dice physical]`: the room entered, its setup as the
-    terminal prints it; a battle room's battle is the board's at once."""
+    """`automa campaign next ROOM [--dice physical] [--geometry asked]`: the room entered,
+    its setup as the terminal prints it; a battle room's battle is the board's at once."""
     from automa.campaign.asking import TableAnswers
     from automa.campaign.commands import EnterRoom
     from automa.campaign.store import Entered
     from automa.render.campaign_out import entered_json, entered_text
 
-    fields = _fields(body, ("room",), ("dice", "answers"))
+    fields = _fields(body, ("room",), ("dice", "geometry", "answers"))
     room, dice, answers = _word(fields, "room"), _dice(fields), _answers(fields)
-    table = TableAnswers(dice)
+    table = TableAnswers(dice, _geometry(fields))
     done = _step(board, lambda c, a: c.do(EnterRoom(room), a, table=table), answers)
     if not isinstance(done, Entered):
         return 200, done

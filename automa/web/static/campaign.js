@@ -146,12 +146,19 @@
       const label = el("label", "dice ");
       label.appendChild(dice);
       row.appendChild(label);
+      // as `campaign next --geometry`: computed from the model, or measured at the table
+      const geometry = select("campaign-geometry", ["tracked", "asked", "hybrid"],
+        "geometry for the room's battle: tracked (computed), asked (measured at the table), hybrid");
+      const measured = el("label", "geometry ");
+      measured.appendChild(geometry);
+      row.appendChild(measured);
       box.appendChild(row);
       const list = el("div", null, "open-rooms");
       for (const room of info.open) {
         const b = button(`Enter ${room.name}` + (room.level ? ` (level ${room.level})` : "") +
           (room.kind === "special" ? " · visit" : room.kind === "lair" ? " · the Lair" : ""),
-          () => start("/api/campaign/next", { room: room.id, dice: dice.value }),
+          () => start("/api/campaign/next",
+            { room: room.id, dice: dice.value, geometry: geometry.value }),
           `Enter ${room.name}`);
         b.dataset.room = room.id;
         list.appendChild(b);
