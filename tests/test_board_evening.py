@@ -342,7 +342,8 @@ def test_an_open_questions_answers_outlive_the_tab_and_the_server(tmp_path: Path
     assert Session.open(folder, load_catalog(None)).state.activations
 
 
-@pytest.mark.parametrize("text", ["not json", '{"version": 3}', "[]"])
+@pytest.mark.parametrize("text", ["not json", '{"version": 3}', "[]",
+                                  '{"version": "v", "answers": [1], "question": {}}'])
 def test_a_damaged_open_question_file_is_no_question(tmp_path: Path, text: str) -> None:
     folder = new_session(tmp_path, DEMO, "--dice", "physical")
     (folder / "open-question.json").write_text(text)

@@ -11,10 +11,10 @@ record) and is dropped when the activation is logged or the table drops the ques
 from __future__ import annotations
 
 import contextlib
-import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from msgspec import Struct
 
 FILE = "open-question.json"
@@ -31,11 +31,9 @@ class OpenQuestion(Struct, frozen=True):
 
 
 def keep(folder: Path, found: OpenQuestion) -> None:
-    from automa.storage import atomic_write_text
+    from automa.storage import atomic_write_bytes
 
-    atomic_write_text(folder / FILE, json.dumps(
-        {"version": found.version, "answers": list(found.answers),
-         "question": found.question}, ensure_ascii=False))
+    atomic_write_bytes(folder / FILE, msgspec.json.encode(found))
 
 
 def read(folder: Path) -> OpenQuestion | None:
@@ -45,16 +43,9 @@ def read(folder: Path) -> OpenQuestion | None:
     try:
         if path.stat().st_size > MAX_BYTES:
             return None
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return msgspec.json.decode(path.read_bytes(), type=OpenQuestion)
+    except (OSError, msgspec.MsgspecError):
         return None
-    if not isinstance(data, dict):
-        return None
-    version, answers, question = data.get("version"), data.get("answers"), data.get("question")
-    if not (isinstance(version, str) and isinstance(answers, list) and isinstance(question, dict)
-            and all(isinstance(a, str) for a in answers)):
-        return None
-    return OpenQuestion(version, tuple(answers), question)
 
 
 def drop(folder: Path) -> None:
