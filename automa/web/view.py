@@ -256,28 +256,9 @@ def hits_view(state: SessionState) -> dict[str, Any]:
     }
 
 
-def campaign_folder(folder: Path) -> Path | None:
-    """The campaign folder holding this session (CAMPAIGN/rooms/NN-room), if any."""
-    from automa.campaign.battles import campaign_folder as holding
-
-    return holding(folder)
-
-
-def campaign_view(folder: Path, data_dir: Path | None) -> dict[str, Any] | None:
-    """`automa campaign status --json` of the campaign holding the session, or None."""
-    from automa.campaign.store import open_campaign
-    from automa.catalog.load import load_catalog
-    from automa.render.campaign_out import status_json
-
-    campaign = campaign_folder(folder)
-    if campaign is None:
-        return None
-    return status_json(open_campaign(campaign, load_catalog(data_dir), data_dir).state)
-
-
-def build_view(session: Session, data_dir: Path | None = None,
-               with_campaign: bool = False) -> dict[str, Any]:
-    """The `/api/view` object (docs/serve.md); `campaign` is None unless `with_campaign`."""
+def build_view(session: Session) -> dict[str, Any]:
+    """The `/api/view` object (docs/serve.md) of the battle; `campaign` is None here (the
+    board adds the campaign's status, read from its own log: web/following.py)."""
     from automa.render.canvas import MARGIN, SCALE
     from automa.render.json_out import activation_json
     from automa.render.measured import unmeasured_steps
@@ -325,7 +306,7 @@ def build_view(session: Session, data_dir: Path | None = None,
         "dice": DiceMode.PHYSICAL if session.physical else DiceMode.VIRTUAL,
         "geometry": GEOMETRY_NAMES[session.geometry_mode],
         "asks": session.physical or session.geometry_mode != GeometryMode.TRACKED,
-        "campaign": campaign_view(session.folder, data_dir) if with_campaign else None,
+        "campaign": None,
         # logged figures this machine computes otherwise: the log's stand until the players
         # go on with this machine's (POST /api/accept-recomputed)
         "contradictions": [c.text(Path(LOG)) for c in session.contradictions],
