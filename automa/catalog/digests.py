@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 WHOLE_FILES = ("components.toml", "behaviour.toml", "effects.toml")
 RECORD_FILES = ("playmats.toml", "monsters.toml", "lords.toml")  # only the records reached
 DIGITS = 16
+# fields no battle reads, left out of its tables' digests: a disc's thickness serves the photo
+# capture only, so measuring it never makes a battle's data "changed"
+UNREAD = {("components.toml", "disc"): "thickness"}
 
 Digests = Mapping[str, Mapping[str, str]]  # {file: {table: digest}}
 
@@ -39,6 +42,15 @@ Digests = Mapping[str, Mapping[str, str]]  # {file: {table: digest}}
 def table_digest(table: Any) -> str:
     text = json.dumps(table, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:DIGITS]
+
+
+def battle_table(name: str, key: str, table: Any) -> Any:
+    """A top-level table of data file `name` as a battle reads it (see UNREAD)."""
+    field = UNREAD.get((name, key))
+    if field is None or not isinstance(table, dict):
+        return table
+    return {size: {k: v for k, v in record.items() if k != field}
+            if isinstance(record, dict) else record for size, record in table.items()}
 
 
 def data_digests(user_dir: Path | None, records: Mapping[str, Collection[str]]
@@ -50,7 +62,8 @@ def data_digests(user_dir: Path | None, records: Mapping[str, Collection[str]]
         tables, _ = load_data_file(name, user_dir)
         keep = tables if name in WHOLE_FILES else \
             {k: v for k, v in tables.items() if k in records.get(name, ())}
-        found[name] = {key: table_digest(value) for key, value in sorted(keep.items())}
+        found[name] = {key: table_digest(battle_table(name, key, value))
+                       for key, value in sorted(keep.items())}
     return found
 
 
@@ -81,7 +94,7 @@ def data_changes(recorded: Digests, user_dir: Path | None) -> list[str]:
         if name not in (*WHOLE_FILES, *RECORD_FILES):
             continue
         tables, origins = load_data_file(name, user_dir)
-        now = {key: table_digest(value) for key, value in tables.items()
+        now = {key: table_digest(battle_table(name, key, value)) for key, value in tables.items()
                if name in WHOLE_FILES or key in before}
         for key in sorted(set(before) | set(now)):
             where = origins.get(key, f"data/{name}")

@@ -77,6 +77,7 @@ MONSTER_KINDS = (Kind.MONSTER, Kind.ANTIENT)
 MAX_HEALTH = 99  # the scenario's bound on a piece's health
 MAX_OBSTACLES = 100  # the printed mats have six or seven
 MAX_CORNERS = 100
+DEFAULT_THICKNESS_CM = 1.0  # a disc's height when its record gives none (photo capture only)
 MAX_TEMPLATE_CM = 100.0  # a ruler's length, a template's radius or corner
 MAX_RADIUS_CM = 20.0  # a disc's or a rune icon's radius: the largest piece is 4 cm across
 MIN_MAT_CM = 10.0  # a mat holds a few discs at least (the printed ones are 60 x 90 cm)
@@ -557,15 +558,18 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
         rec.optional_string("note")
         return rec
 
-    def discs() -> dict[str, float]:
-        result = {}
+    def discs() -> tuple[dict[str, float], dict[str, float]]:
+        """Each size's radius, and its thickness (read only by the photo capture)."""
+        radius, thickness = {}, {}
         for size in (tables.get("disc") or {}):
             rec = record("disc", size)
             if size not in SIZES:
                 raise rec.fail("", f"unknown size class (known: {', '.join(SIZES)})")
-            result[size] = rec.length("radius", high=MAX_RADIUS_CM, what="a disc's radius")
+            radius[size] = rec.length("radius", high=MAX_RADIUS_CM, what="a disc's radius")
+            thickness[size] = rec.length("thickness", DEFAULT_THICKNESS_CM, high=MAX_RADIUS_CM,
+                                         what="a disc's thickness")
             rec.reject_unknown_keys()
-        return result
+        return radius, thickness
 
     def rulers() -> dict[int, float]:
         result = {}
@@ -669,19 +673,26 @@ def parse_components(tables: Mapping[str, Any], origins: Mapping[str, str],
             rec.reject_unknown_keys()
         return tile_set
 
-    disc, ruler = problems.attempt(discs), problems.attempt(rulers)
+    discs_read, ruler = problems.attempt(discs), problems.attempt(rulers)
     attack_t, clock_t = problems.attempt(attack), problems.attempt(clock)
     rune_die, location_die = problems.attempt(lambda: die("rune")), problems.attempt(
         lambda: die("location"))
     token_bags, target_bands = problems.attempt(bags), problems.attempt(bands)
     tile_set = problems.attempt(tiles)
     red_bag = problems.attempt(kraken) if "kraken" in tables else 1
-    if (red_bag is None or disc is None or ruler is None or attack_t is None or clock_t is None
-            or rune_die is None or location_die is None or token_bags is None
+    if (red_bag is None or discs_read is None or ruler is None or attack_t is None
+            or clock_t is None or rune_die is None or location_die is None or token_bags is None
             or target_bands is None or tile_set is None):
         return None
-    return Components(disc, ruler, attack_t, clock_t, rune_die, location_die, token_bags,
-                      target_bands, tile_set, provenance, red_bag, frozenset(ours))
+    radius, thickness = discs_read
+    return Components(radius, ruler, attack_t, clock_t, rune_die, location_die, token_bags,
+                      target_bands, tile_set, provenance, red_bag, frozenset(ours), thickness)
+
+
+def _check_capture(user_dir: Path | None) -> None:
+    from automa.catalog.capture import load_capture_settings
+
+    load_capture_settings(user_dir)
 
 
 def _check_campaigns(user_dir: Path | None, rooms: Mapping[str, RoomSpec],
@@ -709,6 +720,7 @@ def build_catalog(user_dir: Path | None, problems: Problems) -> Catalog | None:
         problems.attempt(lambda: raise_(DataError("data/effects.toml", missing[0], "",
                                                   "every modifier needs an effect record")))
     problems.attempt(lambda: _check_campaigns(user_dir, rooms.by_id, lords.by_id))
+    problems.attempt(lambda: _check_capture(user_dir))
     setup_file = problems.attempt(lambda: load_data_file("setup.toml", user_dir))
     setup = None if setup_file is None else problems.attempt(
         lambda: parse_setup(*setup_file, playmats.by_id))

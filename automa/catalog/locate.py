@@ -22,6 +22,7 @@ DATA_FILES = (
     "setup.toml",
     "campaigns.toml",
     "visits.toml",
+    "capture.toml",
 )
 USER_DATA_ENV = "AUTOMA_DATA_DIR"
 

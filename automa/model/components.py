@@ -118,3 +118,6 @@ class Components(Struct, frozen=True):
     # the records still our house placeholders: provenance house and as data/ ships them (a
     # value of the players' own, measured or entered, is `house` too, but not ours)
     placeholders: frozenset[str] = frozenset()
+    # each size's height in cm: the photo capture corrects a disc's centre for its top face's
+    # height; no rule reads it (a battle's data digest leaves it out)
+    disc_thickness: Mapping[str, float] = field(default_factory=dict)
