@@ -79,6 +79,10 @@ class Board(Struct):
     _open: OpenQuestion | None = None
     _followed: tuple[str, Path | None] | None = None  # the campaign log's digest, its room
     announced: list[str] = field(default_factory=list)  # by the last
+    # the Photo button (web/photo.py): one photo read at a time, outside `lock`, and how far
+    # its reading has got (step, fraction), for the page to show
+    photo_lock: threading.Lock = field(default_factory=threading.Lock)
+    photo_progress: tuple[str, float] | None = None
 
     @property
     def session(self) -> Session:
@@ -610,7 +614,8 @@ ENDPOINTS: dict[str, tuple[str, Callable[[Board, object], Result]]] = {
 }
 
 
-UNLOCKED = frozenset({"/api/threat"})  # endpoints that take the board's lock themselves
+# endpoints that take the board's lock themselves: a threat map and a photo take seconds
+UNLOCKED = frozenset({"/api/threat", "/api/photo", "/api/photo/empty", "/api/photo/progress"})
 
 
 def call(board: Board, path: str, body: object,

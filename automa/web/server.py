@@ -23,7 +23,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from automa.safe_text import one_line
-from automa.web import api, campaign
+from automa.web import api, campaign, photo
 from automa.web.api import ApiError, Board, call
 
 STATIC = Path(__file__).parent / "static"
@@ -156,8 +156,8 @@ class BoardHandler(BaseHTTPRequestHandler):
             return
         if wanted == "POST" and not self._may_write():
             raise ApiError(403, READ_ONLY)
-        body = self._body(campaign.BODY_LIMITS.get(path, MAX_BODY)) if wanted == "POST" \
-            else _query(self.path)
+        body = self._body(BODY_LIMITS.get(path, MAX_BODY), path in photo.IMAGE_BODIES) \
+            if wanted == "POST" else _query(self.path)
         self._refuse_other_pages()
         status, payload = call(self.board, path, body, routes)
         if isinstance(payload, campaign.Download):  # a file to save, not JSON
@@ -193,8 +193,9 @@ class BoardHandler(BaseHTTPRequestHandler):
         kind = CONTENT_TYPES.get(path.suffix.lower(), "application/octet-stream")
         self._send(200, path.read_bytes(), kind)
 
-    def _body(self, limit: int = MAX_BODY) -> Any:
-        """The POST's JSON body: checked for size, type and syntax before anything reads it."""
+    def _body(self, limit: int = MAX_BODY, image: bool = False) -> Any:
+        """The POST's JSON body: checked for size, type and syntax before anything reads it.
+        `image`: the body is a photo's bytes (the Photo button), checked for size and type."""
         length_text = self.headers.get("Content-Length")
         if self.headers.get("Transfer-Encoding"):
             self.close_connection = True
@@ -208,10 +209,15 @@ class BoardHandler(BaseHTTPRequestHandler):
             raise ApiError(400, "a bad Content-Length")
         if length > limit:
             self._drain(length)
-            raise ApiError(413, f"the body is over {limit // 1024} KB")
+            raise ApiError(413, f"the body is over {_size(limit)}")
         data = self.rfile.read(length) if length else b""
         self._refuse_other_pages()
         kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if image:
+            if not kind.startswith("image/"):
+                raise ApiError(415, "send the photo itself as the body (Content-Type: "
+                                    "image/jpeg or image/png)")
+            return photo.ImageBody(data, kind)
         if kind != "application/json":
             raise ApiError(415, "send the body as JSON (Content-Type: application/json)")
         if not data.strip():
@@ -244,9 +250,17 @@ class BoardHandler(BaseHTTPRequestHandler):
 
 
 def endpoints() -> dict[str, tuple[str, Callable[[Board, object], api.Result]]]:
-    """Every API path: a battle's (web/api.py), and a campaign's with export, import and the
-    open question (web/campaign.py)."""
-    return {**api.ENDPOINTS, **campaign.ENDPOINTS}
+    """Every API path: a battle's (web/api.py), a campaign's with export, import and the
+    open question (web/campaign.py), and the Photo button's (web/photo.py)."""
+    return {**api.ENDPOINTS, **campaign.ENDPOINTS, **photo.ENDPOINTS}
+
+
+BODY_LIMITS = {**campaign.BODY_LIMITS, **photo.BODY_LIMITS}  # bytes, where not MAX_BODY
+
+
+def _size(limit: int) -> str:
+    """A body limit in words: 64 KB, 40 MB."""
+    return f"{limit // (1024 * 1024)} MB" if limit >= 1024 * 1024 else f"{limit // 1024} KB"
 
 
 def _query(target: str) -> dict[str, list[str]]:

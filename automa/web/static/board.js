@@ -42,6 +42,7 @@ const board = {
   elsewhere: null,   // the question open on another device: {prompt, actor, target, ...names}
   zoom: 1,           // the mat's zoom (1: fit to the screen)
   dressedAt: null,   // the screen scale the mat's text and badges were last sized for
+  held: false,       // photo.js drags a proposed ring: the mat is not drawn again meanwhile
 };
 
 function $(id) { return document.getElementById(id); }
@@ -123,7 +124,7 @@ async function poll() {
     $("live").classList.remove("stale");
     $("live").textContent = board.readOnly ? "watching" : "live";
     showAskedElsewhere(asking, about);
-    if (version !== board.version && !board.drag) await refresh();
+    if (version !== board.version && !board.drag && !board.held) await refresh();
   } catch (err) {
     $("live").classList.add("stale");
     $("live").textContent = "no connection";
@@ -1532,7 +1533,8 @@ function start() {
 
 // What the page's other scripts (hit-buttons.js, odds.js, campaign.js) use of this one.
 window.automaBoard = {
-  act, post, say, getJSON, refresh, next, el, clear,
+  act, post, say, getJSON, refresh, next, el, clear, svgEl, matSvg, toSvg, toCm, clientToSvg,
+  hold: (on) => { board.held = !!on; },
   view: () => board.view,
   readOnly: () => board.readOnly,
   answering: () => board.answers !== null,
