@@ -13,6 +13,7 @@ import click
 
 from automa.cli.main import cli, reports_errors
 
+PHOTO_SIZES = ("extra-small", "small", "medium", "large", "extra-large")  # the distinct discs
 WALK_INTRO = ("Measure each piece with a tape or a ruler, in cm, edge to edge. The value in force "
               "(or your answer) is shown in [brackets]: Enter keeps it. `back` goes back one "
               "question.")
@@ -161,6 +162,47 @@ def _write(folder: Path, texts: Mapping[str, str]) -> None:
         atomic_write_text(folder / name, text)  # a failure is one line, exit 5
 
 
+def _photo_diameters(catalog: Any, photo: Path, empty: Path | None, playmat_id: str,
+                     sizes_text: str) -> list[tuple[str, str, object]]:
+    """Each laid disc's diameter from the photo, to 0.5 mm, as a given measurement: the discs
+    found, smallest first, are the sizes named, smallest (as the data has them) first."""
+    from automa.catalog.capture import load_capture_settings
+    from automa.errors import InputError
+    from automa.photo.extra import require_photo_extra
+
+    require_photo_extra()
+    from automa.photo.battle import kept_empty
+    from automa.photo.model import PhotoError
+    from automa.photo.pipeline import empty_top_view, measure_discs
+
+    radii = catalog.components.disc_radius
+    sizes = [s.strip() for s in sizes_text.split(",") if s.strip()]
+    unknown = [s for s in sizes if s not in radii]
+    if unknown or not sizes or len(set(sizes)) != len(sizes):
+        raise InputError(f"--sizes {sizes_text}: name each disc size once, of "
+                         f"{', '.join(radii)}")
+    playmat = catalog.playmats[playmat_id]
+    settings = load_capture_settings(catalog.data_dir)
+    try:
+        data = photo.read_bytes()
+        empty_data = None if empty is None else empty.read_bytes()
+    except OSError as error:
+        raise PhotoError(f"{error.filename}: cannot be read ({error.strerror})") from None
+    empty_top = (kept_empty(playmat, settings, catalog) if empty_data is None else
+                 empty_top_view(empty_data, str(empty), settings, playmat.width,
+                                playmat.length))
+    thickness = max(catalog.components.disc_thickness.get(s, 1.0) for s in sizes)
+    found = sorted(measure_discs(data, str(photo), empty_top, settings, playmat.width,
+                                 playmat.length, thickness), key=lambda disc: disc[1])
+    if len(found) != len(sizes):
+        raise PhotoError(f"{photo}: found {len(found)} disc{'s' if len(found) != 1 else ''}, "
+                         f"expected {len(sizes)} (one each of {', '.join(sizes)}); lay them "
+                         f"apart, not touching, between the cards")
+    ordered = sorted(sizes, key=lambda s: (radii[s], sizes.index(s)))
+    return [(str(photo), f"disc.{size}", round(2 * radius * 20) / 20)
+            for size, (_, radius) in zip(ordered, found, strict=True)]
+
+
 def _sheet(ctx: click.Context, sheet: Path, paper: str) -> None:
     from automa.catalog.load import load_catalog
     from automa.catalog.locate import load_data_file, user_data_dir
@@ -227,11 +269,20 @@ def _sheet(ctx: click.Context, sheet: Path, paper: str) -> None:
                    "(one file per page); asks nothing.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="The check sheet's paper.")
+@click.option("--photo", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Measure your discs from a photo: one disc of each size laid on the mat "
+                   "between the four marker cards (asks nothing else).")
+@click.option("--empty", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="With --photo: the same mat side without discs (default: the one kept for "
+                   "--playmat).")
+@click.option("--sizes", default=",".join(PHOTO_SIZES), show_default=True,
+              help="With --photo: the disc sizes laid, one disc each.")
 @click.pass_context
 @reports_errors
 def calibrate(ctx: click.Context, out: Path | None, settings: tuple[str, ...],
               answers: Path | None, playmats: tuple[str, ...], no_ask: bool, keys: bool,
-              sheet: Path | None, paper: str) -> None:
+              sheet: Path | None, paper: str, photo: Path | None, empty: Path | None,
+              sizes: str) -> None:
     """Measure your rulers, templates, discs and mat, one question at a time, into a data folder.
 
     The shipped sizes are placeholders (no source prints them). Each answer is checked as you
@@ -243,6 +294,7 @@ def calibrate(ctx: click.Context, out: Path | None, settings: tuple[str, ...],
       automa calibrate --out my-data
       automa calibrate --out my-data --set ruler.1=6.1 --set disc.medium=2.6 --no-ask
       automa --data-dir my-data calibrate --sheet check.pdf
+      automa calibrate --out my-data --photo discs.jpg --playmat mausoleum
     """
     from automa.catalog.cards import toml_value
     from automa.catalog.load import load_catalog
@@ -258,7 +310,7 @@ def calibrate(ctx: click.Context, out: Path | None, settings: tuple[str, ...],
     from automa.errors import InputError
 
     if sheet is not None:
-        if out or settings or answers or playmats or no_ask or keys:
+        if out or settings or answers or playmats or no_ask or keys or photo or empty:
             raise InputError("--sheet draws the sizes in force and asks nothing: measure first, "
                              "then `automa --data-dir DIR calibrate --sheet FILE.pdf`")
         _sheet(ctx, sheet, paper)
@@ -279,7 +331,16 @@ def calibrate(ctx: click.Context, out: Path | None, settings: tuple[str, ...],
         for q in asked:
             click.echo(f"{q.key:<28} {q.default:g}  {q.label}")
         return
-    measured = _checked(_given(answers, settings), by_key, defaults)
+    given = _given(answers, settings)
+    if photo is not None:
+        if len(mats) != 1 or (empty is None and not playmats):
+            raise InputError("--photo: name the mat side the discs lie on with one --playmat "
+                             "ID (its kept empty view is used, or give --empty PHOTO)")
+        given += _photo_diameters(catalog, photo, empty, mats[0], sizes)
+        no_ask = True
+    elif empty is not None:
+        raise InputError("--empty goes with --photo")
+    measured = _checked(given, by_key, defaults)
     if not no_ask:
         _walk(tuple(q for q in asked if q.key not in measured), measured, defaults)
     if not measured:

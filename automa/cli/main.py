@@ -139,6 +139,7 @@ COMMAND_MODULES = {
     "play": "play",
     "data": "data_cmds",  # the group is below; its subcommands live in data_cmds
     "calibrate": "calibrate",
+    "capture": "capture_cmds",
     "campaign": "campaign_cmds",
     "hidden-cave": "cave_cmds",
     "threat": "threat_cmds",

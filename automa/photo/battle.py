@@ -177,12 +177,14 @@ def keep_empty(photo: bytes, where: str, playmat: Playmat, catalog: Catalog) -> 
 
 
 def kept_empty(playmat: Playmat, settings: CaptureSettings, catalog: Catalog) -> np.ndarray:
-    """The kept top view of `playmat`'s empty side; PhotoError, saying how to keep one, when
-    there is none or it was taken with other measures."""
+    """The kept top view of `playmat`'s empty side (in the data folder in force, else the
+    default one); PhotoError, saying how to keep one, when there is none or it was taken with
+    other measures."""
     import cv2
     import numpy as np
 
-    folder = kept_folder(catalog)
+    folders = [kept_folder(catalog), default_data_folder() / KEPT_FOLDER]
+    folder = next((f for f in folders if (f / f"empty-{playmat.id}.png").is_file()), folders[0])
     image, note = folder / f"empty-{playmat.id}.png", folder / f"empty-{playmat.id}.json"
     again = f"automa capture --empty PHOTO --playmat {playmat.id}"
     if not image.is_file() or not note.is_file():
