@@ -24,6 +24,21 @@ JPEG = {"Content-Type": "image/jpeg"}
 PHOTO_PATHS = ("/api/photo", "/api/photo/empty")
 
 
+@pytest.fixture(autouse=True)
+def home_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The default data folder (where a kept empty mat is looked for when the board's data
+    folder has none) inside the test's own folder, never the player's."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    return tmp_path / "xdg"
+
+
+def stand_in(monkeypatch: pytest.MonkeyPatch, reader: Any) -> None:
+    """The vision replaced by `reader` (the board's handling is what such a test tests), an
+    empty mat taken as kept."""
+    monkeypatch.setattr(battle, "capture_pieces", reader)
+    monkeypatch.setattr(battle, "kept_empty", lambda playmat, settings, catalog: None)
+
+
 @pytest.fixture
 def demo(tmp_path: Path) -> Path:
     return new_session(tmp_path, DEMO)
@@ -119,6 +134,15 @@ def test_without_the_photo_extra_the_answer_says_how_to_install_it(
     assert files(demo.parent) == before
 
 
+def test_a_photo_before_any_empty_mat_is_kept_says_to_keep_one(demo: Path,
+                                                                 board: Client) -> None:
+    before = files(demo.parent)
+    reply = board.request("POST", "/api/photo", raw=b"\xff\xd8\xff\xe0", headers=JPEG)
+    assert reply.status == 400
+    assert "no photo of the empty" in reply.error and "press Empty mat" in reply.error
+    assert files(demo.parent) == before
+
+
 # --- reading outside the board's lock -------------------------------------------------------
 
 def test_a_photo_is_read_without_holding_the_board(demo: Path, board: Client,
@@ -136,7 +160,7 @@ def test_a_photo_is_read_without_holding_the_board(demo: Path, board: Client,
         return Capture((0, 1, 2, 3), (FoundPiece("elf", (12.0, 30.0), 6.3, 0.9),),
                        tuple(p.id for p in pieces if p.id != "elf"), ())
 
-    monkeypatch.setattr(battle, "capture_pieces", slow)
+    stand_in(monkeypatch, slow)
     assert board.ok("GET", "/api/photo/progress") == {"reading": False, "step": None,
                                                       "fraction": None}
     answers: list[Any] = []
@@ -172,7 +196,7 @@ def test_a_piece_named_with_little_confidence_is_to_check_and_a_still_one_is_no_
         return Capture((0, 1, 2, 3), (FoundPiece("elf", (10.2, 36.1), 0.22, 0.95),
                                       FoundPiece("wizard", (40.0, 20.0), 10.2, 0.5)), (), ())
 
-    monkeypatch.setattr(battle, "capture_pieces", reader)
+    stand_in(monkeypatch, reader)
     found = {p["id"]: p for p in board.request("POST", "/api/photo", raw=b"\x89PNG",
                                                headers=PNG).json["pieces"]}
     assert not found["elf"]["move"] and not found["elf"]["check"]

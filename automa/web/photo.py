@@ -122,6 +122,7 @@ def post_photo(board: Board, body: object) -> Result:
     snap = _snapshot(board)
 
     def read(progress: Callable[[str, float], None]) -> Capture:
+        _empty_kept(snap)
         found = capture_pieces(photo, WHERE, snap.pieces, snap.catalog, snap.playmat,
                                unmeasured=snap.unmeasured, progress=progress)
         return on_obstacles(found, snap.playmat)
@@ -132,6 +133,20 @@ def post_photo(board: Board, body: object) -> Result:
     except InputError as error:
         raise ApiError(400, str(error)) from None
     return 200, proposal_json(capture, snap, settings)
+
+
+def _empty_kept(snap: Snapshot) -> None:
+    """The empty mat side's view is kept and fits the mat and the cards; else the one line
+    says so in the board's words (the terminal's command is named too)."""
+    from automa.catalog.capture import load_capture_settings
+    from automa.photo.battle import kept_empty
+    from automa.photo.model import PhotoError
+
+    try:
+        kept_empty(snap.playmat, load_capture_settings(snap.catalog.data_dir), snap.catalog)
+    except PhotoError as error:
+        raise PhotoError(f"{error}; on the board: lay the mat side bare, the four cards in "
+                         f"place, and press Empty mat") from None
 
 
 def proposal_json(capture: Capture, snap: Snapshot, settings: CaptureSettings) -> Json:
