@@ -13,6 +13,7 @@
   const LIMIT = 40 * 1024 * 1024; // bytes: the server refuses a larger photo (web/photo.py)
   const PROGRESS_MS = 300; // how often the reading's step is asked while it goes on
   const DRAG_PX = 3; // a press that moves less than this is a tap, not a drag
+  const TOUCH_PX = 44; // a ring takes a press this wide (CSS px) however small its disc is drawn
   const STEPS = { // the reading's steps as the pipeline names them, in words
     starting: "starting", markers: "finding the corner cards", camera: "placing the camera",
     rectify: "straightening the mat", foreground: "comparing with the empty mat",
@@ -38,6 +39,12 @@
   function nameOf(id) {
     const piece = pieceOf(id);
     return piece ? `${piece.name} (${id})` : id;
+  }
+
+  // the piece stands there already (a ring dragged back onto it is no move)
+  function standsAt(id, at) {
+    const piece = pieceOf(id);
+    return !!piece && piece.measured && Math.hypot(piece.x - at[0], piece.y - at[1]) < 0.01;
   }
 
   function cm(value) { return `${Number(value).toFixed(1)} cm`; }
@@ -139,10 +146,16 @@
     draw();
   }
 
+  // Confirm moves it: the photo says it moved, or its ring was dragged off where it stands
+  function moving(p) {
+    const ring = photo.rings.get(p.id);
+    return ring.dragged ? !standsAt(p.id, ring.at) : p.move;
+  }
+
   // The moves Confirm records: each piece the photo says moved, and each ring dragged
   function moves() {
     const found = photo.proposal ? photo.proposal.pieces : [];
-    return found.filter((p) => p.move || photo.rings.get(p.id).dragged)
+    return found.filter((p) => moving(p))
       .map((p) => ({ piece: p.id, at: photo.rings.get(p.id).at.map((v) => Math.round(v * 100) / 100) }));
   }
 
@@ -157,15 +170,16 @@
     const still = [];
     for (const p of found.pieces) {
       const ring = photo.rings.get(p.id);
-      const moving = p.move || ring.dragged;
-      if (!moving && !p.check) { still.push(p.id); continue; }
+      const goes = moving(p);
+      if (!goes && !p.check) { still.push(p.id); continue; }
       const li = B().el("li");
       li.dataset.piece = p.id;
-      li.dataset.move = String(moving);
+      li.dataset.move = String(goes);
       li.appendChild(B().el("b", nameOf(p.id)));
-      const how = ring.dragged ? `placed by hand at ${ring.at[0].toFixed(1)}, ${ring.at[1].toFixed(1)}`
+      const how = ring.dragged ? (goes ? `placed by hand at ${ring.at[0].toFixed(1)}, ${ring.at[1].toFixed(1)}`
+        : "put back where it stands: not moved")
         : p.from === null ? `found at ${p.at[0].toFixed(1)}, ${p.at[1].toFixed(1)} (its place was not known)`
-          : moving ? `moved ${cm(p.moved)}` : "not moved";
+          : goes ? `moved ${cm(p.moved)}` : "not moved";
       li.appendChild(document.createTextNode(`: ${how}`));
       if (p.check && !ring.dragged) {
         li.classList.add("check");
@@ -268,19 +282,23 @@
       g.appendChild(t);
       layer.appendChild(g);
     }
-    for (const p of found.pieces) {
+    // the rings that stay first: a moved ring, drawn over them, takes a press where they meet
+    const order = [...found.pieces].sort((a, b) => Number(moving(a)) - Number(moving(b)));
+    for (const p of order) {
       const piece = pieceOf(p.id);
       const ring = photo.rings.get(p.id);
-      const moving = p.move || ring.dragged;
+      const goes = moving(p);
       const r = (piece ? piece.radius : 1.5) * scale;
-      if (p.from) arrow(layer, p.from, ring.at, r, per, moving);
+      if (p.from) arrow(layer, p.from, ring.at, r, per, goes);
       const [x, y] = B().toSvg(ring.at[0], ring.at[1]);
       const g = B().svgEl("g", {
-        class: `photo-ring${moving ? " moving" : " still"}${p.check && !ring.dragged ? " check" : ""}${ring.dragged ? " dragged" : ""}`,
+        class: `photo-ring${goes ? " moving" : " still"}${p.check && !ring.dragged ? " check" : ""}${ring.dragged ? " dragged" : ""}`,
         "data-piece": p.id, tabindex: "0", role: "button",
         "aria-label": `${nameOf(p.id)} in the photo, at ${ring.at[0].toFixed(1)}, ${ring.at[1].toFixed(1)}` +
           (p.check && !ring.dragged ? ": check it" : "") + "; drag to correct",
       });
+      // a finger's reach around a small disc on a phone: at least TOUCH_PX across
+      g.appendChild(B().svgEl("circle", { class: "photo-hit", cx: x, cy: y, r: Math.max(r, TOUCH_PX / 2 * per) }));
       g.appendChild(B().svgEl("circle", { class: "photo-disc", cx: x, cy: y, r, "vector-effect": "non-scaling-stroke" }));
       const label = B().svgEl("text", { x, y: y - r - font * 0.3, "text-anchor": "middle",
         "font-size": font.toFixed(2) });
