@@ -11,11 +11,13 @@ photo comes (automa/photo), so the board starts as fast as before."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from automa.errors import InputError, RulesError
+from automa.safe_text import one_line
 from automa.session.commands import Move
 from automa.session.log import SessionError
 from automa.web.api import ApiError, Board, Json, Result, _fields, _piece, _shown, _word, do
@@ -136,8 +138,9 @@ def post_photo(board: Board, body: object) -> Result:
 
 
 def _empty_kept(snap: Snapshot) -> None:
-    """The empty mat side's view is kept and fits the mat and the cards; else the one line
-    says so in the board's words (the terminal's command is named too)."""
+    """The empty mat side's view is kept and fits the mat and the cards; else one short line
+    in the board's words (the vision's own, naming the folder and the terminal's command, goes
+    to the server's terminal)."""
     from automa.catalog.capture import load_capture_settings
     from automa.photo.battle import kept_empty
     from automa.photo.model import PhotoError
@@ -145,8 +148,10 @@ def _empty_kept(snap: Snapshot) -> None:
     try:
         kept_empty(snap.playmat, load_capture_settings(snap.catalog.data_dir), snap.catalog)
     except PhotoError as error:
-        raise PhotoError(f"{error}; on the board: lay the mat side bare, the four cards in "
-                         f"place, and press Empty mat") from None
+        sys.stderr.write(f"automa serve: {one_line(str(error))}\n")
+        raise PhotoError(f"no usable photo of the empty {snap.playmat.name} side is kept: lay "
+                         f"the mat side bare, the four cards in place, press Empty mat, then "
+                         f"Photo again") from None
 
 
 def proposal_json(capture: Capture, snap: Snapshot, settings: CaptureSettings) -> Json:
