@@ -47,6 +47,16 @@ def shipped_data_dir() -> Path:
     return Path(shipped_data_folder())
 
 
+def default_data_folder() -> Path:
+    """Where a player's own data goes when no folder is named: $XDG_DATA_HOME (else
+    ~/.local/share) /catacombs-automa. `automa calibrate` writes there; the photo capture keeps
+    its empty-mat views there when no data folder is in force."""
+    from pathlib import Path
+
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "catacombs-automa"
+
+
 def user_data_dir(explicit: str | Path | None = None) -> Path | None:
     """The user's override folder: --data-dir, else $AUTOMA_DATA_DIR, else none."""
     chosen = explicit or os.environ.get(USER_DATA_ENV)

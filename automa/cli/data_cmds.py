@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -67,8 +66,9 @@ def data_todo(ctx: click.Context, local_dir: Path | None, every: bool, as_json: 
 
 
 def default_folder() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "catacombs-automa"
+    from automa.catalog.locate import default_data_folder
+
+    return default_data_folder()
 
 
 def _ask(field: str, catalog: Any, parse: Any, prompt: str = "") -> Any:
