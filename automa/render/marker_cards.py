@@ -22,14 +22,14 @@ from automa.model.capture import CaptureSettings, Corner, MarkerCard
 from automa.render.check_sheet import CHAR, MARGIN, PAPERS, Line, Rect, Shape, Text
 
 QUIET = 10.0  # mm of white around each marker: the detector needs it, the contract asks >= 1 cm
-SIDE_ROOM = 19.0  # mm left and right of a 5 cm marker: room for the arrow's words above it
-PAD = 4.0  # mm between the cut line and the card's words
+SIDE_ROOM = 20.5  # mm left and right of a 5 cm marker: room for the arrow's words above it
+PAD = 3.5  # mm between the cut line and the card's words
 GAP = 4.0  # mm between two cards' cut lines
 TITLE_FONT = 5.0
-FONT = 3.2
-LINE = 4.6  # mm between two baselines of the card's words
-ARROW_TOP, ARROW_FOOT = 5.0, 19.0  # mm below the card's top
-HEADER = 26.0  # mm of the page's own words above the cards
+FONT = 3.0
+LINE = 4.2  # mm between two baselines of the card's words
+ARROW_TOP, ARROW_FOOT = 4.0, 16.0  # mm below the card's top
+HEADER = 23.0  # mm of the page's own words above the cards
 
 
 @dataclass(frozen=True)
@@ -87,26 +87,26 @@ def offset_words(card: MarkerCard) -> str:
 
 def card_words(card: MarkerCard, mat: Mat | None) -> tuple[str, ...]:
     """The card's words under its marker, before wrapping."""
-    words = [f"Lay it beside {card.corner.words}.",
-             f"Its centre: {offset_words(card)}; its sides parallel to the mat's edges.",
-             "Cards' places from the data in force (data/capture.toml)."]
+    words = [f"Lay it beside {card.corner.words}.", f"Its centre: {offset_words(card)}.",
+             "Its sides parallel to the mat's edges."]
     if mat is not None:
         x, y = card.centre(mat.width, mat.length)
         words.append(f"On {mat.name} ({_cm(mat.width)} x {_cm(mat.length)} cm): centre at "
-                     f"x {_cm(round(x, 2))}, y {_cm(round(y, 2))} cm.")
+                     f"({_cm(round(x, 2))}, {_cm(round(y, 2))}) cm.")
     return tuple(words)
 
 
 def _wrapped(words: tuple[str, ...], width: float) -> list[str]:
     room = int((width - 2 * PAD) / (FONT * CHAR))
-    return [line for text in words for line in textwrap.wrap(text, room)]
+    return [line for text in words
+            for line in textwrap.wrap(text, room, break_on_hyphens=False)]
 
 
 def card_size(side: float, lines: int) -> tuple[float, float]:
     """A card's width and height (mm) for a marker of `side` mm and `lines` lines of words."""
     width = side + 2 * max(SIDE_ROOM, QUIET)
     marker_top = ARROW_FOOT + QUIET
-    first = marker_top + side + QUIET + FONT * 0.8
+    first = marker_top + side + QUIET + FONT
     return width, first + LINE * (lines - 1) + PAD
 
 
@@ -168,7 +168,7 @@ def _card_shapes(card: MarkerCard, place: CardPlace, bits: Sequence[Sequence[boo
         *marker_shapes(bits, place.marker_left, place.marker_top, place.marker_side,
                        f"marker-{card.id}"),
     ]
-    first = place.marker_top + place.marker_side + QUIET + FONT * 0.8
+    first = place.marker_top + place.marker_side + QUIET + FONT
     out += [Text(x + PAD, first + LINE * i, line, FONT) for i, line in enumerate(lines)]
     return out
 
@@ -190,11 +190,11 @@ def marker_card_pages(settings: CaptureSettings, bits: Mapping[int, Sequence[Seq
         pages.append([
             Text(MARGIN, MARGIN + 5, f"Catacombs automa marker cards, page {number + 1} of "
                  f"{count} ({paper.upper()})", 5.0),
-            Text(MARGIN, MARGIN + 11, "Print at 100 % / actual size: no fit-to-page, no "
+            Text(MARGIN, MARGIN + 10.5, "Print at 100 % / actual size: no fit-to-page, no "
                  "scaling.", 3.5),
-            Text(MARGIN, MARGIN + 16, f"Each black square must measure {settings.marker_size:.1f}"
+            Text(MARGIN, MARGIN + 15, f"Each black square must measure {settings.marker_size:.1f}"
                  f" cm a side: check it with a ruler. Cut along the grey lines.", 3.0),
-            Text(MARGIN, MARGIN + 21, f"Places from {source}; keep the cards flat and the "
+            Text(MARGIN, MARGIN + 19.5, f"Places from {source}; keep the cards flat and the "
                  f"white around each square clean.", 3.0),
         ])
     by_id = {card.id: card for card in settings.cards}
