@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner, Result
 from msgspec.structs import replace
 
-from automa.catalog.digests import table_digest
+from automa.catalog.digests import battle_table, table_digest
 from automa.catalog.locate import load_data_file, shipped_data_dir
 from automa.cli.main import cli
 from automa.engine.judge import Briefs, Judge
@@ -70,8 +70,8 @@ def test_the_header_records_the_data_a_battle_reads_and_every_ruling(
     data, folder = session
     header = json.loads((folder / LOG).read_text().splitlines()[0])
     tables, _ = load_data_file("components.toml", data)
-    assert header["data"]["components.toml"] == {k: table_digest(v) for k, v in
-                                                 sorted(tables.items())}
+    assert header["data"]["components.toml"] == {
+        k: table_digest(battle_table("components.toml", k, v)) for k, v in sorted(tables.items())}
     monsters = header["data"]["monsters.toml"]
     assert {"sewer-rat", "centaur", "skeleton-warrior", "flame-wraith"} <= set(monsters)
     assert "orc" not in monsters  # no piece of this battle can become one

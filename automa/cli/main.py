@@ -144,6 +144,7 @@ COMMAND_MODULES = {
     "hidden-cave": "cave_cmds",
     "threat": "threat_cmds",
     "serve": "serve_cmds",
+    "markers": "markers_cmds",
     "setup": "setup_cmds",
     **dict.fromkeys(("export", "import"), "bundle_cmds"),
 }

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 # is held above the mat.
 NOT_LOOKED_FOR = frozenset({Condition.RIDING, Condition.RIDDEN, Condition.DEVOURED,
                             Condition.ALOFT})
+HERO_DISC = "hero"  # the disc size class of heroes and their helpers (components.toml)
 KEPT_FOLDER = "capture"  # in the data folder: the empty mat sides' top views
 PLACES = 2  # a captured place is recorded to 0.1 mm: finer than any photo measures
 
@@ -43,8 +44,8 @@ def disc_size(piece: Piece, catalog: Catalog) -> str:
     if spec is not None and spec.size is not None:
         return spec.size
     radii = catalog.components.disc_radius
-    if piece.kind in HERO_KINDS and "hero" in radii:
-        return "hero"
+    if piece.kind in HERO_KINDS and HERO_DISC in radii:
+        return HERO_DISC
     return min(radii, key=lambda size: (abs(radii[size] - piece.radius), size))
 
 

@@ -155,7 +155,20 @@ class Text(Struct, frozen=True):
     middle: bool = False
 
 
-Shape = Line | Circle | Text
+class Rect(Struct, frozen=True):
+    """A filled rectangle, no outline: `left`, `top`, `width`, `height` in mm; `grey` its fill
+    from 0 (black) to 1 (white). Later shapes paint over earlier ones (a marker's white cells
+    over its black square)."""
+
+    left: float
+    top: float
+    width: float
+    height: float
+    grey: float = 0.0
+    id: str = ""
+
+
+Shape = Line | Circle | Text | Rect
 
 
 def _scale_bar(x: float, y: float) -> list[Shape]:
@@ -216,6 +229,11 @@ def _svg(shape: Shape) -> str:
         return (f'<text x="{_num(shape.x)}" y="{_num(shape.y)}" font-size="{_num(shape.size)}" '
                 f'text-anchor="{anchor}">{escape(shape.text)}</text>')
     ident = f' id="{escape(shape.id)}"' if shape.id else ""
+    if isinstance(shape, Rect):
+        level = round(255 * min(max(shape.grey, 0.0), 1.0))
+        return (f'<rect{ident} x="{_num(shape.left)}" y="{_num(shape.top)}" '
+                f'width="{_num(shape.width)}" height="{_num(shape.height)}" '
+                f'fill="#{level:02x}{level:02x}{level:02x}" shape-rendering="crispEdges"/>')
     if isinstance(shape, Circle):
         return (f'<circle{ident} cx="{_num(shape.cx)}" cy="{_num(shape.cy)}" '
                 f'r="{_num(shape.r)}" fill="none" stroke="black" '

@@ -1,4 +1,5 @@
-"""The check sheet's pages as one PDF, written by hand: lines, circles and Helvetica text.
+"""The check sheet's pages as one PDF, written by hand: lines, circles, filled rectangles and
+Helvetica text.
 
 Each page's MediaBox is its paper in points (1/72 in), and every length is converted from mm
 exactly, so the PDF prints at true size at 100 %. The content streams are left uncompressed.
@@ -6,7 +7,7 @@ exactly, so the PDF prints at true size at 100 %. The content streams are left u
 
 from __future__ import annotations
 
-from automa.render.check_sheet import PAPERS, Circle, Line, Shape, Text
+from automa.render.check_sheet import PAPERS, Circle, Line, Rect, Shape, Text
 
 PT = 72 / 25.4  # points per mm
 KAPPA = 0.5522847498  # Bezier handle length for a quarter circle, as a share of the radius
@@ -36,6 +37,10 @@ def _content(shapes: list[Shape], height: float) -> bytes:
             x = shape.x - (_width(shape.text, shape.size) / 2 if shape.middle else 0)
             ops.append(f"BT /F1 {_n(shape.size * PT)} Tf {xy(x, shape.y)} Td ".encode()
                        + _string(shape.text) + b" Tj ET")
+        elif isinstance(shape, Rect):
+            grey = min(max(shape.grey, 0.0), 1.0)
+            ops.append(f"{_n(grey)} g {xy(shape.left, shape.top + shape.height)} "
+                       f"{_n(shape.width * PT)} {_n(shape.height * PT)} re f 0 g".encode())
         elif isinstance(shape, Circle):
             cx, cy, r, k = shape.cx, shape.cy, shape.r, shape.r * KAPPA
             ops.append(f"{_n(shape.width * PT)} w 0 G [] 0 d {xy(cx + r, cy)} m "
