@@ -28,6 +28,7 @@
     ticket: 0, // moves on when the players drop a photo: a reading still going on is then ignored
   };
 
+  const NARROW = window.matchMedia("(max-width: 800px)"); // the phone layout (board.css)
   const B = () => window.automaBoard;
   const $ = (id) => document.getElementById(id);
 
@@ -92,6 +93,7 @@
     showState(`Reading ${what}…`, "reading");
     $("photo-confirm").hidden = true;
     clear();
+    $("photo").scrollIntoView({ block: "nearest" });
     followProgress();
     try {
       return await upload(path, file);
@@ -144,6 +146,8 @@
     B().say("");
     list();
     draw();
+    // a phone: the mat (the rings to check and drag) with Confirm right under it
+    if (NARROW.matches) $("board").scrollIntoView({ block: "start" });
   }
 
   // Confirm moves it: the photo says it moved, or its ring was dragged off where it stands
@@ -244,7 +248,7 @@
     return m && m.a > 0 ? 1 / m.a : 0.1;
   }
 
-  function arrow(layer, from, to, r, per, moving) {
+  function arrow(layer, id, from, to, r, per, moving) {
     const [x1, y1] = B().toSvg(from[0], from[1]);
     const [x2, y2] = B().toSvg(to[0], to[1]);
     const length = Math.hypot(x2 - x1, y2 - y1);
@@ -252,7 +256,7 @@
     const ux = (x2 - x1) / length, uy = (y2 - y1) / length;
     const ex = x2 - ux * r, ey = y2 - uy * r; // the arrow ends on the ring
     const head = Math.min(14 * per, Math.max(6 * per, (length - r) / 2));
-    const g = B().svgEl("g", { class: `photo-arrow${moving ? "" : " still"}` });
+    const g = B().svgEl("g", { class: `photo-arrow${moving ? "" : " still"}`, "data-piece": id });
     g.appendChild(B().svgEl("line", { x1, y1, x2: ex - ux * head * 0.8, y2: ey - uy * head * 0.8,
       "vector-effect": "non-scaling-stroke" }));
     const side = head * 0.55;
@@ -289,7 +293,7 @@
       const ring = photo.rings.get(p.id);
       const goes = moving(p);
       const r = (piece ? piece.radius : 1.5) * scale;
-      if (p.from) arrow(layer, p.from, ring.at, r, per, goes);
+      if (p.from) arrow(layer, p.id, p.from, ring.at, r, per, goes);
       const [x, y] = B().toSvg(ring.at[0], ring.at[1]);
       const g = B().svgEl("g", {
         class: `photo-ring${goes ? " moving" : " still"}${p.check && !ring.dragged ? " check" : ""}${ring.dragged ? " dragged" : ""}`,
