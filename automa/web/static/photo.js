@@ -395,6 +395,7 @@
   function start() {
     fileInput("photo-file", onPhoto);
     fileInput("empty-file", onEmpty);
+    fileInput("panel-empty-file", onEmpty); // the panel's own (a phone's bar has no room for it)
     $("photo-confirm").addEventListener("click", confirm);
     $("photo-cancel").addEventListener("click", () => {
       const had = photo.proposal !== null;
