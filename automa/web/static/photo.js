@@ -65,7 +65,7 @@
   }
 
   // While a photo is read (seconds), its step as the server reports it
-  async function followProgress() {
+  async function followProgress(what) {
     while (photo.reading) {
       await new Promise((done) => setTimeout(done, PROGRESS_MS));
       if (!photo.reading) return;
@@ -73,7 +73,7 @@
         const now = await B().getJSON("/api/photo/progress");
         if (photo.reading && now.reading) {
           const words = STEPS[now.step] || now.step;
-          showState(`Reading the photo… ${words} (${Math.round(now.fraction * 100)} %)`, "reading");
+          showState(`Reading ${what}… ${words} (${Math.round(now.fraction * 100)} %)`, "reading");
         }
       } catch (e) { /* the answer to the photo itself says what went wrong */ }
     }
@@ -92,9 +92,10 @@
     $("photo").hidden = false;
     showState(`Reading ${what}…`, "reading");
     $("photo-confirm").hidden = true;
+    $("photo-cancel").textContent = "Cancel";
     clear();
     $("photo").scrollIntoView({ block: "nearest" });
-    followProgress();
+    followProgress(what);
     try {
       return await upload(path, file);
     } catch (err) {
@@ -107,6 +108,7 @@
   }
 
   async function onPhoto(file) {
+    if (photo.reading) return;
     drop(false);
     const ticket = photo.ticket;
     const found = await read("/api/photo", file, "the photo");
@@ -114,6 +116,7 @@
   }
 
   async function onEmpty(file) {
+    if (photo.reading) return;
     drop(false);
     const kept = await read("/api/photo/empty", file, "the empty mat");
     if (!kept) return;
