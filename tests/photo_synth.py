@@ -623,3 +623,89 @@ def empty(seed: int, side: str, width: float, length: float, settings: CaptureSe
     """The empty mat side from another pose and light than any photo with pieces (its own
     seed stream), the same art."""
     return render(seed + 1_000_003, side, width, length, settings, (), options)
+
+
+# --- trials: a scene, its photos, and how well a capture read them ----------------------------
+
+SIDES = ("mausoleum", "throne-room", "lava-tube", "root-cellar", "campfire", "altar")
+
+
+def data_kinds() -> list[DiscKind]:
+    """The disc sizes of the shipped data (radius and thickness from data/components.toml)."""
+    from automa.catalog.load import load_catalog
+
+    components = load_catalog().components
+    return [DiscKind(size, radius, components.disc_thickness[size])
+            for size, radius in sorted(components.disc_radius.items())]
+
+
+@dataclass(frozen=True)
+class Trial:
+    """A scene photographed: the pieces (truth), where they stood before, the photo, and the
+    empty mat side's photo from another pose."""
+
+    side: str
+    pieces: tuple[SynthPiece, ...]
+    before: tuple[PieceBefore, ...]
+    photo: SynthPhoto
+    empty: SynthPhoto
+
+
+def trial(seed: int, settings: CaptureSettings, kinds: Sequence[DiscKind],
+          width: float = 60.0, length: float = 90.0, size: tuple[int, int] = SMALL,
+          stray: bool = False) -> Trial:
+    """A random battle's worth of pieces (3-16 discs of the data's sizes, 0.3-2 cm apart at
+    the least), photographed and its empty side too, everything varied by the seed."""
+    rng = np.random.default_rng([seed, 29])
+    side = SIDES[int(rng.integers(len(SIDES)))]
+    count = int(rng.integers(3, 17))
+    chosen = [kinds[int(i)] for i in rng.integers(0, len(kinds), count)]
+    pieces = scatter(rng, chosen, width, length, gap=float(rng.uniform(0.3, 2.0)))
+    places = before(rng, pieces, width, length)
+    unused = DiscKind("stray", float(rng.choice([0.7, 2.4])), float(rng.uniform(0.5, 1.2)))
+    photo = render(int(rng.integers(1 << 31)), side, width, length, settings, pieces,
+                   Options(size=size, stray=unused if stray else None))
+    blank = empty(int(rng.integers(1 << 31)), side, width, length, settings, Options(size=size))
+    return Trial(side, tuple(pieces), tuple(places), photo, blank)
+
+
+@dataclass(frozen=True)
+class Score:
+    """How one capture read one trial. Discs touching another are left out of every count
+    (the issue's bars are for discs standing apart); position errors (mm) are counted for
+    pieces named right that moved, so a piece reported where it stood does not flatter
+    them."""
+
+    markers: tuple[int, ...]
+    discs: int  # discs standing apart
+    found: int  # ... of which a reported disc (named or not) lies within its radius
+    named: int  # ... of those found, named right
+    errors: tuple[float, ...]  # mm, the moved pieces named right
+
+
+def touching(piece: SynthPiece, pieces: Sequence[SynthPiece]) -> bool:
+    return any(other.id != piece.id and math.dist(piece.at, other.at) <=
+               piece.disc.radius + other.disc.radius + 0.05 for other in pieces)
+
+
+def score(case: Trial, markers: Sequence[int], found: Sequence[tuple[str, Point]],
+          unknown: Sequence[Point]) -> Score:
+    """Compare what a capture reported (named pieces' places, unknown discs' places) with the
+    truth."""
+    reported = [(name, at) for name, at in found] + [(None, at) for at in unknown]
+    start = {p.id: p.at for p in case.before}
+    apart = [p for p in case.pieces if not touching(p, case.pieces)]
+    hits = named = 0
+    errors = []
+    for piece in apart:
+        near = [(math.dist(at, piece.at), name, at) for name, at in reported]
+        near = [n for n in near if n[0] <= piece.disc.radius]
+        if not near:
+            continue
+        hits += 1
+        _, name, at = min(near, key=lambda n: n[0])
+        if name == piece.id:
+            named += 1
+            if start[piece.id] != piece.at:
+                errors.append(math.dist(at, piece.at) * 10)
+    return Score(tuple(markers), len(apart), hits, named, tuple(errors))
