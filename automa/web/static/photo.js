@@ -14,11 +14,6 @@
   const PROGRESS_MS = 300; // how often the reading's step is asked while it goes on
   const DRAG_PX = 3; // a press that moves less than this is a tap, not a drag
   const TOUCH_PX = 44; // a ring takes a press this wide (CSS px) however small its disc is drawn
-  const STEPS = { // the reading's steps as the pipeline names them, in words
-    starting: "starting", markers: "finding the corner cards", camera: "placing the camera",
-    rectify: "straightening the mat", foreground: "comparing with the empty mat",
-    discs: "finding the discs", names: "naming the pieces", empty: "reading the empty mat",
-  };
 
   const photo = {
     proposal: null, // the server's answer to the latest photo, or null
@@ -72,8 +67,9 @@
       try {
         const now = await B().getJSON("/api/photo/progress");
         if (photo.reading && now.reading) {
-          const words = STEPS[now.step] || now.step;
-          showState(`Reading ${what}… ${words} (${Math.round(now.fraction * 100)} %)`, "reading");
+          // the vision names its steps in words ("finding the marker cards", ...)
+          const step = now.step === "starting" ? "" : ` ${now.step}`;
+          showState(`Reading ${what}…${step} (${Math.round(now.fraction * 100)} %)`, "reading");
         }
       } catch (e) { /* the answer to the photo itself says what went wrong */ }
     }
