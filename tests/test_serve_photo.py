@@ -6,6 +6,7 @@ recorded."""
 
 from __future__ import annotations
 
+import math
 import sys
 import threading
 from collections.abc import Iterator
@@ -288,3 +289,77 @@ def test_confirm_in_the_ai_turn_moves_as_the_ai_turns_move_does(demo: Path,
     view = board.ok("POST", "/api/photo/confirm", {"moves": [{"piece": "elf",
                                                               "at": [12, 30]}]})
     assert moved(view, "elf") == [12.0, 30.0] and view["phase"] == "ai"
+
+
+# --- real photos (tests/photo_synth.py) read by the vision ---------------------------------
+
+HEROES_MOVED = {"elf": (12.0, 26.0), "barbarian": (36.0, 40.0), "wizard": (44.0, 14.0)}
+
+
+def synthetic(folder: Path, data: Path, moved: dict[str, tuple[float, float]], seed: int,
+              **options: Any) -> tuple[bytes, bytes]:
+    """A synthetic photo of the session's mat side without pieces and one with its pieces
+    where the session has them but `moved`: (empty, with pieces) JPEG bytes."""
+    from automa.catalog.capture import load_capture_settings
+    from automa.catalog.load import load_catalog
+    from automa.photo.battle import battle_pieces
+    from automa.session.store import Session
+    from tests import photo_synth as synth
+
+    catalog = load_catalog(data)
+    session = Session.open(folder, catalog)
+    mat = session.scenario.playmat
+    settings = load_capture_settings(data)
+    pieces = [synth.SynthPiece(p.id, p.disc, moved.get(p.id, p.at))
+              for p in battle_pieces(session.state.battle.pieces, catalog) if p.at is not None]
+    empty = synth.empty(seed, mat.id, mat.width, mat.length, settings,
+                        synth.Options(**options))
+    full = synth.render(seed, mat.id, mat.width, mat.length, settings, pieces)
+    return empty.jpeg, full.jpeg
+
+
+def test_a_real_photo_is_read_and_never_kept(tmp_path: Path, demo: Path, data: Path,
+                                             board: Client) -> None:
+    """The empty mat kept (its straightened view, in the data folder), then a photo of the
+    heroes' turn: each hero found within 1 cm of where it stands, with where it stood; no file
+    written anywhere for the photo itself."""
+    empty, photo = synthetic(demo, data, HEROES_MOVED, seed=7)
+    kept = board.request("POST", "/api/photo/empty", raw=empty, headers=JPEG)
+    assert kept.status == 200, kept.data
+    assert Path(kept.json["kept"]).is_file() and Path(kept.json["kept"]).parent == data / "capture"
+    assert kept.json["playmat"] == "mausoleum"
+    before = files(tmp_path)
+    reply = board.request("POST", "/api/photo", raw=photo, headers=JPEG)
+    assert reply.status == 200, reply.data
+    found = {p["id"]: p for p in reply.json["pieces"]}
+    assert reply.json["markers"] == [0, 1, 2, 3]
+    start = board.ok("GET", "/api/view")
+    for hero, truth in HEROES_MOVED.items():
+        assert found[hero]["move"], found[hero]
+        assert math.dist(found[hero]["at"], truth) <= 1.0, (hero, found[hero])
+        assert found[hero]["from"] == moved(start, hero)
+    assert files(tmp_path) == before  # the photo went nowhere, nothing was recorded
+
+
+@pytest.mark.parametrize("kind", ["not an image", "something else"])
+def test_a_photo_that_cannot_be_read_is_one_line_and_nothing_recorded(
+        tmp_path: Path, demo: Path, data: Path, board: Client, kind: str) -> None:
+    import io
+
+    from PIL import Image
+
+    empty, _ = synthetic(demo, data, {}, seed=11)
+    assert board.request("POST", "/api/photo/empty", raw=empty, headers=JPEG).status == 200
+    if kind == "not an image":
+        photo = b"\xff\xd8\xff\xe0" + bytes(range(256)) * 40
+    else:
+        out = io.BytesIO()
+        Image.new("RGB", (800, 600), (90, 140, 60)).save(out, format="JPEG")
+        photo = out.getvalue()
+    before = log_bytes(demo)
+    reply = board.request("POST", "/api/photo", raw=photo, headers=JPEG)
+    assert reply.status == 400, reply.data
+    words = {"not an image": "the photo: not a photo Pillow can read",
+             "something else": "the photo: no marker cards"}[kind]
+    assert words in reply.error, reply.error
+    assert log_bytes(demo) == before
