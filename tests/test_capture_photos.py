@@ -48,6 +48,18 @@ def refused(result: Result, *words: str) -> None:
         assert word in last, last
 
 
+def flicked(rng: np.random.Generator, start: tuple[float, float], radius: float, width: float,
+            length: float, taken: list[tuple[tuple[float, float], float]]
+            ) -> tuple[float, float]:
+    """Where a flicked disc stops: 3 to 15 cm from `start`, on the mat, 1 cm clear of others."""
+    while True:
+        distance, angle = rng.uniform(3.0, 15.0), rng.uniform(0, 2 * math.pi)
+        x, y = start[0] + distance * math.cos(angle), start[1] + distance * math.sin(angle)
+        if (radius + 1 <= x <= width - radius - 1 and radius + 1 <= y <= length - radius - 1
+                and all(math.dist((x, y), at) >= radius + r + 1.0 for at, r in taken)):
+            return (float(x), float(y))
+
+
 class Table:
     """The demo battle on the Mausoleum, its heroes flicked to new places, photographed."""
 
@@ -61,16 +73,12 @@ class Table:
         rng = np.random.default_rng(seed)
         looked_for = battle_pieces(self.scenario.pieces, catalog)
         placed: list[photo_synth.SynthPiece] = []
-        for piece in sorted(looked_for, key=lambda p: p.id not in HEROES):
-            if piece.id in HEROES:  # flicked somewhere free
-                at = photo_synth.free_spot(rng, self.mat.width, self.mat.length,
-                                           [(p.at, p.disc.radius) for p in placed]
-                                           + [(q.at, q.disc.radius) for q in looked_for
-                                              if q.id not in HEROES and q.at is not None],
-                                           piece.disc.radius, gap=1.0)
-            else:
-                assert piece.at is not None
-                at = piece.at
+        for piece in sorted(looked_for, key=lambda p: p.id in HEROES):
+            assert piece.at is not None
+            at = piece.at
+            if piece.id in HEROES:  # flicked up to 15 cm, to a free place
+                at = flicked(rng, piece.at, piece.disc.radius, self.mat.width,
+                             self.mat.length, [(p.at, p.disc.radius) for p in placed])
             placed.append(photo_synth.SynthPiece(piece.id, piece.disc, at))
         self.truth = {p.id: p.at for p in placed}
         self.pieces = placed
