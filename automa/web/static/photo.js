@@ -19,6 +19,7 @@
     proposal: null, // the server's answer to the latest photo, or null
     rings: new Map(), // piece id -> {at: [x, y], dragged: bool}: where Confirm puts it
     reading: false,
+    run: 0, // counts the readings: a reading's progress loop stops when another begins
     drag: null,
     ticket: 0, // moves on when the players drop a photo: a reading still going on is then ignored
   };
@@ -60,13 +61,14 @@
   }
 
   // While a photo is read (seconds), its step as the server reports it
-  async function followProgress(what) {
-    while (photo.reading) {
+  async function followProgress(what, run) {
+    const mine = () => photo.reading && photo.run === run;
+    while (mine()) {
       await new Promise((done) => setTimeout(done, PROGRESS_MS));
-      if (!photo.reading) return;
+      if (!mine()) return;
       try {
         const now = await B().getJSON("/api/photo/progress");
-        if (photo.reading && now.reading) {
+        if (mine() && now.reading) {
           // the vision names its steps in words ("finding the marker cards", ...)
           const step = now.step === "starting" ? "" : ` ${now.step}`;
           showState(`Reading ${what}…${step} (${Math.round(now.fraction * 100)} %)`, "reading");
@@ -91,7 +93,8 @@
     $("photo-cancel").textContent = "Cancel";
     clear();
     $("photo").scrollIntoView({ block: "nearest" });
-    followProgress(what);
+    photo.run += 1;
+    followProgress(what, photo.run);
     try {
       return await upload(path, file);
     } catch (err) {
