@@ -350,11 +350,11 @@ def any_line_sees(table: TableGeometry, a: Piece, b: Piece) -> bool:
     centre line in plain floats, as `sight_rows` works few lines), so the answer is
     `_any_line_visible`'s. For a table that reads no margin (a forecast's quiet runs): the
     margin is most of the cost, a distance to each obstacle near each of 81 lines."""
-    lines = _any_lines(a, b)
-    centre, outer, rest = ANY_LINE_STAGES
-    blocked, _ = sight_rows(table, lines[centre].tolist(), clearance=False)
-    if not any(blocked[0]):
+    blocked, _ = sight_rows(table, [(a.at, b.at)], clearance=False)  # the centre line: its
+    if not any(blocked[0]):  # points are the centres (0 across the disc), exactly
         return True
+    lines = _any_lines(a, b)
+    _, outer, rest = ANY_LINE_STAGES
     for stage in (outer, rest):
         rows, _ = sight_lines(table, lines[stage], clearance=False)
         if not rows.any(axis=1).all():
