@@ -9,7 +9,9 @@ in each of --rounds paired rounds (default 5), back to back:
   forecast --n N` (default 10,000, on every core); the round's figure is the forecast's wall
   time in cold turns (target: at most 15);
 - with --baseline TREE (e.g. `git archive <commit> | tar -x -C /tmp/base`), the same for that
-  tree's program, its own cold turns and forecast, the two trees in alternating order.
+  tree's program, its own cold turns and forecast, the two trees in alternating order;
+- with --precision P, this tree's forecast with `--precision P` too (--n its cap), and how
+  many turns it took.
 
 The median of the rounds' figures is reported: pairing lets a busy host slow both sides alike
 (its speed moved a cold turn from 190 to 306 ms between three runs a minute apart). Then, unless
@@ -18,12 +20,14 @@ The median of the rounds' figures is reported: pairing lets a busy host slow bot
 sampled every 50 ms (shared pages counted once per process: an upper bound).
 
     python bench/bench_forecast.py [--table twelve --table forty] [--baseline TREE]
-        [--n 10000] [--rounds 5] [--turns 3] [--rss-runs 100000] [--workers N]
+        [--precision 0.02] [--n 10000] [--rounds 5] [--turns 3] [--rss-runs 100000]
+        [--workers N]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -91,7 +95,9 @@ def one_round(tree: Path, table: str, n: int, turns: int, workers: list[str]
     return cold, spent
 
 
-def report(label: str, pairs: list[tuple[float, float]], n: int) -> float:
+def report(label: str, pairs: list[tuple[float, float]], n: int, played: int = 0) -> float:
+    """The rounds of one side, and their median in cold turns (`played`: the turns the
+    forecast played, when fewer than the `n` asked for)."""
     ratios = [spent / cold for cold, spent in pairs]
     print(f"  {label}:")
     for (cold, spent), ratio in zip(pairs, ratios, strict=True):
@@ -99,8 +105,16 @@ def report(label: str, pairs: list[tuple[float, float]], n: int) -> float:
               f"{spent:.1f} s = {ratio:.1f} cold turns")
     spent = statistics.median(s for _, s in pairs)
     print(f"    median: {statistics.median(ratios):.1f} cold turns (target <= 15); forecast "
-          f"{spent:.1f} s, {spent / n * 1000:.2f} ms a turn")
+          f"{spent:.1f} s, {spent / (played or n) * 1000:.2f} ms a turn")
     return statistics.median(ratios)
+
+
+def precise_turns(table: str, n: int, precision: str) -> int:
+    """How many turns this tree's forecast takes to reach `precision` (its JSON's `n`)."""
+    command, env = program(ROOT)
+    done = subprocess.run([*command, "forecast", table, "--n", str(n), "--precision", precision,
+                           "--json"], env=env, capture_output=True, text=True, check=True)
+    return int(json.loads(done.stdout)["n"])
 
 
 def measure(table_name: str, folder: Path, args: argparse.Namespace, workers: list[str]) -> None:
@@ -109,17 +123,25 @@ def measure(table_name: str, folder: Path, args: argparse.Namespace, workers: li
     for tree in trees:  # the first runs write the bytecode and data caches
         command, env = program(tree)
         timed([*command, "turn", table, "--seed", "1"], env)
-    rounds: dict[Path, list[tuple[float, float]]] = {tree: [] for tree in trees}
+    # each side: a code tree, and the forecast's options (this tree with --precision too)
+    sides: list[tuple[Path, list[str]]] = [(tree, workers) for tree in trees]
+    if args.precision:
+        sides.append((ROOT, [*workers, "--precision", args.precision]))
+    rounds: list[list[tuple[float, float]]] = [[] for _ in sides]
     for i in range(args.rounds):
-        for tree in trees if i % 2 == 0 else trees[::-1]:
-            rounds[tree].append(one_round(tree, table, args.n, args.turns, workers))
+        for k in range(len(sides)) if i % 2 == 0 else reversed(range(len(sides))):
+            tree, options = sides[k]
+            rounds[k].append(one_round(tree, table, args.n, args.turns, options))
     print(f"{NAMES[table_name]}: {os.cpu_count()} cores, {args.rounds} paired rounds (each: "
           f"the median of {args.turns} cold turns, then the forecast)")
-    figures = {tree: report("this tree" if tree == ROOT else f"baseline {tree}", pairs, args.n)
-               for tree, pairs in rounds.items()}
+    figures = [report("this tree" if tree == ROOT else f"baseline {tree}", pairs, args.n)
+               for (tree, _), pairs in zip(sides[:len(trees)], rounds, strict=False)]
     if args.baseline is not None:
-        print(f"  this tree's forecast is {figures[trees[1]] / figures[ROOT]:.2f}x quicker in "
-              f"cold turns")
+        print(f"  this tree's forecast is {figures[1] / figures[0]:.2f}x quicker in cold turns")
+    if args.precision:
+        turns = precise_turns(table, args.n, args.precision)
+        report(f"this tree, --precision {args.precision} (stops after {turns} turns)",
+               rounds[-1], args.n, turns)
 
 
 def main() -> None:
@@ -132,6 +154,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=3, help="cold turns a round (median)")
     parser.add_argument("--rss-runs", type=int, default=100_000, help="0: skip")
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--precision", default="", help="also this tree with --precision P")
     parser.add_argument("--rss-table", choices=TABLES, default="eight",
                         help="the table of the memory run")
     parser.add_argument("--skip-ratio", action="store_true", help="only the memory run")
