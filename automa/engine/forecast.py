@@ -7,10 +7,14 @@ returns only its sums (counts, damage and damage squared per hero), added up as 
 result is the same for any number of workers. Runs are played through an `OutcomeTree`, so an
 activation that an earlier run already played from the same place with the same draws is not
 played again. The runs are first sorted by where their first step leads (played once, here),
-and each task is whole branches, the biggest first, played through a tree of its own: two
-workers never play the same activation below the first, a worker that is done takes the next
-branch, and a tree is dropped with its task (no later run comes back to its branch), so memory
-stays within one bounded tree a worker.
+and each task is whole branches, the biggest first (a branch of more than a fair share of the
+runs cut into pieces, so no core waits on another), played through a tree of its own: a
+worker that is done takes the next task, and a tree is dropped with its task (no later run
+comes back to its branch), so memory stays within one bounded tree a worker.
+
+With a precision asked for (`forecast_runs`), the runs are played in chunks in seed order and
+the forecast stops at the first chunk's end where every share is within it: the same figures
+as a plain forecast of as many runs.
 """
 
 from __future__ import annotations
