@@ -11,12 +11,20 @@ import pytest
 from click.testing import CliRunner
 from msgspec.structs import replace
 
-from automa.catalog.load import load_catalog
+from automa.catalog.load import Catalog, load_catalog
 from automa.cli.main import cli
-from automa.engine.forecast import forecast, mean_interval, wilson
+from automa.engine.forecast import (
+    PRECISION_CHUNK,
+    HeroForecast,
+    forecast,
+    forecast_runs,
+    mean_interval,
+    wilson,
+    within,
+)
 from automa.engine.turn import run_turn
 from automa.geometry.table import build_table
-from automa.model.scenario import ChanceScript
+from automa.model.scenario import ChanceScript, Scenario
 from automa.scenario.load import load_scenario
 
 DEMO = str(Path(__file__).resolve().parents[1] / "examples" / "demo-battle.toml")
@@ -113,3 +121,83 @@ def test_spawned_workers_give_the_same_figures(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(module, "_context", lambda: multiprocessing.get_context("spawn"))
     assert forecast(scenario, catalog, 120, 3, workers=2) == forecast(scenario, catalog, 120, 3,
                                                                       workers=1)
+
+
+def _demo() -> tuple[Scenario, Catalog]:
+    catalog = load_catalog()
+    return load_scenario(DEMO, catalog), catalog
+
+
+def test_a_precise_forecast_equals_a_plain_one_of_as_many_turns() -> None:
+    """Stopped at a chunk's end, in seed order: the figures of a plain forecast of as many
+    turns, for one worker and two."""
+    scenario, catalog = _demo()
+    one = forecast_runs(scenario, catalog, 5000, 8, workers=1, precision=0.04)
+    two = forecast_runs(scenario, catalog, 5000, 8, workers=2, precision=0.04)
+    assert one == two
+    assert one.precise and one.runs < 5000 and one.runs % PRECISION_CHUNK == 0
+    assert one.heroes == forecast(scenario, catalog, one.runs, 8, workers=2)
+    for figures in one.heroes.values():  # every share within the precision, both sides
+        for share, (low, high) in ((figures.targeted, figures.targeted_ci95),
+                                   (figures.death, figures.death_ci95)):
+            assert share - low <= 0.04 and high - share <= 0.04
+    shorter = forecast(scenario, catalog, one.runs - PRECISION_CHUNK, 8, workers=1)
+    assert not within_figures(shorter, 0.04)  # it stopped at the first chunk within it
+
+
+def within_figures(heroes: dict[str, HeroForecast], precision: float) -> bool:
+    return all(max(share - low, high - share) <= precision
+               for f in heroes.values()
+               for share, (low, high) in ((f.targeted, f.targeted_ci95),
+                                          (f.death, f.death_ci95)))
+
+
+def test_a_tighter_precision_takes_more_turns_and_the_cap_bounds_it() -> None:
+    scenario, catalog = _demo()
+    loose = forecast_runs(scenario, catalog, 20_000, 3, workers=1, precision=0.05)
+    tight = forecast_runs(scenario, catalog, 20_000, 3, workers=1, precision=0.025)
+    assert loose.precise and tight.precise and loose.runs < tight.runs
+    capped = forecast_runs(scenario, catalog, 700, 3, workers=1, precision=0.001)
+    assert capped.runs == 700 and not capped.precise
+    assert capped.heroes == forecast(scenario, catalog, 700, 3, workers=1)
+
+
+def test_within_reads_the_wilson_interval_on_both_sides() -> None:
+    assert within([[0, 0, 0, 0]], 200, 0.02)  # 0 of 200: the interval is [0, 1.9 %]
+    assert not within([[0, 0, 0, 0]], 150, 0.02)  # [0, 2.4 %]
+    assert not within([[1150, 0, 0, 0]], 2300, 0.02)  # half of 2,300: +-0.0204
+    assert within([[1200, 0, 0, 0]], 2400, 0.02)  # half of 2,400: +-0.0200
+
+
+@pytest.mark.parametrize("value", ["0", "-0.02", "0.5", "0.7", "abc", "nan", "inf", ""])
+def test_a_bad_precision_is_one_line_and_exit_2(value: str) -> None:
+    result = CliRunner().invoke(cli, ["forecast", DEMO, "--n", "40", "--precision", value])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--precision" in lines[0] and "Traceback" not in result.output
+
+
+def test_the_precision_is_said_in_text_and_json() -> None:
+    args = ["forecast", DEMO, "--n", "3000", "--seed", "4", "--workers", "1", "--precision",
+            "0.05"]
+    text = CliRunner().invoke(cli, args)
+    assert text.exit_code == 0, text.output
+    turns = int(text.stdout.split("reached after ")[1].split(" turns")[0])
+    assert f"The coming AI turn, {turns} simulated turns" in text.stdout
+    data = json.loads(CliRunner().invoke(cli, [*args, "--json"]).stdout)
+    assert data["n"] == turns and data["precision"] == 0.05 and data["precise"] is True
+    assert data["cap"] == 3000
+    plain = json.loads(CliRunner().invoke(cli, ["forecast", DEMO, "--n", str(turns), "--seed",
+                                                "4", "--json"]).stdout)
+    assert plain["heroes"] == data["heroes"] and set(plain) == {"n", "heroes"}
+
+
+def test_a_branch_holding_most_runs_is_cut_for_several_workers() -> None:
+    """One place reached by most runs' first step would be one task, played on one core."""
+    from automa.engine.forecast import by_branch
+
+    big, small = list(range(1000)), list(range(2000, 2100))
+    tasks = by_branch([big, small], least=50, total=1100, workers=2)
+    assert max(len(task) for task in tasks) == 138  # 1100 / (4 x 2 workers), rounded up
+    assert sorted(run for task in tasks for run in task) == sorted(big + small)
+    assert by_branch([big, small], least=50, total=1100, workers=1) == [big, small]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -483,33 +484,49 @@ def picture(ctx: click.Context, source: Path, output: Path, step: int | None) ->
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
               help="Processes to run the turns on (default: every core; the result is the "
                    "same for any number).")
+@click.option("--precision", type=str, default=None, metavar="P",
+              help="Stop once every share has its 95 % interval within +-P (e.g. 0.02), "
+                   "checked every 500 turns; --n is then the most it plays.")
 @json_option
 @click.pass_context
 @reports_errors
 def forecast(ctx: click.Context, source: Path, runs: int, seed: int, workers: int | None,
-             as_json: bool) -> None:
+             precision: str | None, as_json: bool) -> None:
     """Monte Carlo over the coming AI turn: for each hero, how often it is targeted, the
     damage it can expect and the chance it dies, each with its 95 % interval. SOURCE is a
     scenario or a session folder.
 
     \b
-    Example:
+    Examples:
       automa forecast battle.toml --n 500
+      automa forecast battle.toml --n 20000 --precision 0.02
     """
-    from automa.engine.forecast import forecast as simulate
+    from automa.cli.progress import progress_bar
+    from automa.engine.forecast import forecast_runs
 
+    wanted = None if precision is None else _precision(precision)
     scenario = _scenario_or_session(ctx, source)
-    result = simulate(scenario, _catalog(ctx), runs, seed, workers)
+    with progress_bar("Forecast", runs, shown=not as_json) as told:
+        found = forecast_runs(scenario, _catalog(ctx), runs, seed, workers, precision=wanted,
+                              progress=told)
+    result = found.heroes
     if as_json:
         def interval(pair: tuple[float, float]) -> list[float]:
             return [round(pair[0], 4), round(pair[1], 4)]
 
-        emit_json({"n": runs, "heroes": {
+        extra: dict[str, object] = {} if wanted is None else {
+            "precision": wanted, "cap": runs, "precise": found.precise}
+        emit_json({"n": found.runs, **extra, "heroes": {
             hero: {"targeted": round(f.targeted, 4), "expected_damage": round(f.expected_damage, 4),
                    "death": round(f.death, 4), "targeted_ci95": interval(f.targeted_ci95),
                    "expected_damage_ci95": interval(f.expected_damage_ci95),
                    "death_ci95": interval(f.death_ci95)} for hero, f in result.items()}})
         return
+    runs = found.runs
+    if wanted is not None:
+        click.echo(f"Precision +-{wanted:g}: " + (
+            f"reached after {runs} turns." if found.precise else
+            f"not reached within the cap of {runs} turns (--n); the intervals are wider."))
     click.echo(f"The coming AI turn, {runs} simulated turns (95 % intervals in brackets):")
     click.echo(f"  {'hero':<16} {'targeted':>19} {'damage':>18} {'death':>22}")
     for hero, f in result.items():
@@ -518,3 +535,17 @@ def forecast(ctx: click.Context, source: Path, runs: int, seed: int, workers: in
         click.echo(f"  {hero:<16} {f.targeted:>5.0%} [{t_lo:>4.0%}-{t_hi:>4.0%}] "
                    f"{f.expected_damage:>5.2f} [{d_lo:>4.2f}-{d_hi:>5.2f}] "
                    f"{f.death:>6.1%} [{k_lo:>5.1%}-{k_hi:>5.1%}]")
+
+
+def _precision(text: str) -> float:
+    """--precision as a number above 0 and below 0.5 (a half-width of a share's interval)."""
+    from automa.errors import InputError
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 < value < 0.5:  # nan and inf fail too
+        raise InputError(f"--precision {text}: give a number above 0 and below 0.5, e.g. 0.02 "
+                         f"(each share within +-0.02)")
+    return value

@@ -44,6 +44,7 @@ def threat(ctx: click.Context, scenario: Path, hero: str, step: float, by: tuple
     """
     import numpy as np
 
+    from automa.cli.progress import progress_bar
     from automa.engine.threat import threat_at, threat_map
 
     if output is not None:
@@ -52,7 +53,8 @@ def threat(ctx: click.Context, scenario: Path, hero: str, step: float, by: tuple
         output_kind(output, ("svg",), "-o")
     table = _scenario_or_session(ctx, scenario)
     catalog = _catalog(ctx)
-    found = threat_map(table, catalog, hero, step)
+    with progress_bar(f"Threat map of {hero}", shown=not as_json) as told:
+        found = threat_map(table, catalog, hero, step, progress=told)
     if by:
         found = found.only(tuple(dict.fromkeys(by)))
     if output is not None:

@@ -458,8 +458,10 @@ def _sight(table: Table, battle: Battle, actor_id: str, log: StepLog, row: Behav
     call only when its answer would change the target."""
     settings = table.scenario.settings
     actor = battle.piece(actor_id)
+    # a quiet table reads who is seen and how far, never a margin: none is worked out
     sightings = merge_sightings(battle, look_around(table.geometry, actor, battle.enemies_of_ai(),
-                                                    settings.los_blocked, settings.los_test))
+                                                    settings.los_blocked, settings.los_test,
+                                                    margins=not table.quiet))
     if table.quiet:  # nobody is asked, nothing is said: the computed answers as they are
         return (tuple(s for s in sightings if s.visible),
                 tuple(s for s in sightings if not s.visible))

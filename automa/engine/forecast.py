@@ -7,10 +7,14 @@ returns only its sums (counts, damage and damage squared per hero), added up as 
 result is the same for any number of workers. Runs are played through an `OutcomeTree`, so an
 activation that an earlier run already played from the same place with the same draws is not
 played again. The runs are first sorted by where their first step leads (played once, here),
-and each task is whole branches, the biggest first, played through a tree of its own: two
-workers never play the same activation below the first, a worker that is done takes the next
-branch, and a tree is dropped with its task (no later run comes back to its branch), so memory
-stays within one bounded tree a worker.
+and each task is whole branches, the biggest first (a branch of more than a fair share of the
+runs cut into pieces, so no core waits on another), played through a tree of its own: a
+worker that is done takes the next task, and a tree is dropped with its task (no later run
+comes back to its branch), so memory stays within one bounded tree a worker.
+
+With a precision asked for (`forecast_runs`), the runs are played in chunks in seed order and
+the forecast stops at the first chunk's end where every share is within it: the same figures
+as a plain forecast of as many runs.
 """
 
 from __future__ import annotations
@@ -18,8 +22,8 @@ from __future__ import annotations
 import gc
 import math
 import os
-from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from typing import Any
 
@@ -38,6 +42,8 @@ Z95 = 1.959963984540054  # the normal quantile of 97.5 %
 MIN_CHUNK = 50  # runs per task: enough that sending a task costs little beside running it
 SERIAL_BELOW = 200  # fewer runs than this: starting workers costs more than it saves
 BRANCH_STEPS = 1  # runs are dealt to workers by where their first step leads
+TASKS_A_WORKER = 4  # no task holds more than 1/(4 x workers) of a batch's runs (see `by_branch`)
+PRECISION_CHUNK = 500  # runs between two looks at the intervals (`forecast_runs`'s precision)
 
 
 class HeroForecast(Struct, frozen=True):
@@ -110,16 +116,23 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _run_task(job: _Job, seeds: Sequence[Stream]) -> list[list[int]]:
-    """Per hero: [turns targeted, deaths, health lost, health lost squared], over `seeds`,
-    played through a tree of their own. The tree is dropped before the collector runs again:
-    it holds no cycles, so it is freed at once, where a collector woken with it still alive
-    would first walk all of it."""
+class _Sums(Struct, frozen=True):
+    """A task's figures: per hero, [turns targeted, deaths, health lost, its square], over
+    `runs` runs."""
+
+    rows: list[list[int]]
+    runs: int
+
+
+def _run_task(job: _Job, seeds: Sequence[Stream]) -> _Sums:
+    """The sums over `seeds`, played through a tree of their own. The tree is dropped before
+    the collector runs again: it holds no cycles, so it is freed at once, where a collector
+    woken with it still alive would first walk all of it."""
     with _collector_paused():
         tree = job.tree()
         sums = _sums(job, tree, seeds)
         del tree
-        return sums
+        return _Sums(sums, len(seeds))
 
 
 def _sums(job: _Job, tree: OutcomeTree, seeds: Sequence[Stream]) -> list[list[int]]:
@@ -141,7 +154,7 @@ def _sums(job: _Job, tree: OutcomeTree, seeds: Sequence[Stream]) -> list[list[in
     return sums
 
 
-def _worker_task(seeds: Sequence[Stream]) -> list[list[int]]:
+def _worker_task(seeds: Sequence[Stream]) -> _Sums:
     assert _JOB is not None, "the worker was started without its job"
     return _run_task(_JOB, seeds)
 
@@ -154,10 +167,37 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+class Forecast(Struct, frozen=True):
+    """A forecast's figures per hero, over `runs` turns: all those asked for, or, with a
+    precision asked for, as many as it took (`precise`: every share's interval was within it
+    when the forecast stopped; False: the cap on the runs came first)."""
+
+    heroes: dict[str, HeroForecast]
+    runs: int
+    precise: bool = True
+
+
+Progress = Callable[[int], None]  # told the runs played so far, as tasks come back
+
+
 def forecast(scenario: Scenario, catalog: Catalog, runs: int, seed: int,
              workers: int | None = None) -> dict[str, HeroForecast]:
     """`runs` turns from `scenario`, on `workers` processes (default: every core, or one for
     fewer than SERIAL_BELOW runs)."""
+    return forecast_runs(scenario, catalog, runs, seed, workers).heroes
+
+
+def forecast_runs(scenario: Scenario, catalog: Catalog, runs: int, seed: int,
+                  workers: int | None = None, *, precision: float | None = None,
+                  progress: Progress | None = None) -> Forecast:
+    """As `forecast`; with `precision`, the runs are played in chunks of PRECISION_CHUNK in
+    seed order, and the forecast stops after the first chunk at whose end every share it
+    reports (targeted, death) has its 95 % interval within +-`precision` of it (`runs`: the
+    cap). Run i is seeded alike in either way, and the sums are integers, so a forecast that
+    stopped after k runs gives exactly the figures of a plain forecast of k runs, for any
+    number of workers. `progress` is told the runs played as tasks come back."""
+    if precision is not None and not 0.0 < precision < 0.5:
+        raise ValueError(f"the precision must be above 0 and below 0.5, not {precision}")
     unscripted = replace(scenario, chance=ChanceScript())  # every outcome drawn, none fixed
     heroes = tuple(p for p in scenario.pieces if p.side == Side.HEROES and p.kind != Kind.ANTIENT)
     job = _Job(unscripted, catalog, remembering(build_table(scenario.playmat)), heroes)
@@ -167,18 +207,63 @@ def forecast(scenario: Scenario, catalog: Catalog, runs: int, seed: int,
     else:
         wanted = max(1, workers)
     wanted = min(wanted, math.ceil(runs / MIN_CHUNK))
+    chunk = runs if precision is None else PRECISION_CHUNK
     totals = [[0, 0, 0, 0] for _ in heroes]
-    tasks = by_branch(branches(job, streams), MIN_CHUNK)
-    if wanted == 1:
-        _add_up(totals, (_run_task(job, task) for task in tasks))
-    else:
-        with ProcessPoolExecutor(max_workers=wanted, mp_context=_context(),
-                                 initializer=_start_worker, initargs=(job,)) as pool:
-            _add_up(totals, pool.map(_worker_task, tasks))
+    done = 0
+    with _pool(job, wanted) as pool:
+        while done < runs:
+            batch = streams[done:done + chunk]
+            tasks = by_branch(branches(job, batch), MIN_CHUNK, len(batch), wanted)
+            for part in _played(job, pool, tasks):
+                _add_up(totals, part)
+                done += part.runs
+                if progress is not None:
+                    progress(done)
+            if precision is not None and within(totals, done, precision):
+                return Forecast(_figures(heroes, totals, done), done, True)
+    return Forecast(_figures(heroes, totals, runs), runs, precision is None)
+
+
+def within(totals: list[list[int]], runs: int, precision: float) -> bool:
+    """Every share (targeted, death) has its 95 % Wilson interval within +-`precision` of it:
+    the interval the printout shows, so every printed bracket lies within the precision."""
+    for targeted, deaths, _, _ in totals:
+        for hits in (targeted, deaths):
+            low, high = wilson(hits, runs)
+            share = hits / runs
+            if max(share - low, high - share) > precision:
+                return False
+    return True
+
+
+def _figures(heroes: tuple[Piece, ...], totals: list[list[int]], runs: int
+             ) -> dict[str, HeroForecast]:
     return {hero.id: HeroForecast(
         targeted / runs, damage / runs, deaths / runs, wilson(targeted, runs),
         mean_interval(damage, squares, runs), wilson(deaths, runs))
         for hero, (targeted, deaths, damage, squares) in zip(heroes, totals, strict=True)}
+
+
+@contextmanager
+def _pool(job: _Job, workers: int) -> Iterator[ProcessPoolExecutor | None]:
+    """The worker processes, started once for every batch (None: play in this process)."""
+    if workers == 1:
+        yield None
+        return
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_context(),
+                             initializer=_start_worker, initargs=(job,)) as pool:
+        yield pool
+
+
+def _played(job: _Job, pool: ProcessPoolExecutor | None, tasks: list[list[Stream]]
+            ) -> Iterator[_Sums]:
+    """Each task's sums, as each is done (in any order: the sums are integers)."""
+    if pool is None:
+        for task in tasks:
+            yield _run_task(job, task)
+        return
+    for done in as_completed([pool.submit(_worker_task, task) for task in tasks]):
+        yield done.result()
 
 
 def branches(job: _Job, streams: np.ndarray[Any, Any]) -> list[list[Stream]]:
@@ -193,11 +278,20 @@ def branches(job: _Job, streams: np.ndarray[Any, Any]) -> list[list[Stream]]:
     return [runs for _, runs in reached.values()]
 
 
-def by_branch(branches: Sequence[list[Stream]], least: int) -> list[list[Stream]]:
+def by_branch(branches: Sequence[list[Stream]], least: int, total: int = 0,
+              workers: int = 1) -> list[list[Stream]]:
     """Tasks of whole branches, the biggest first (so no worker is left with a big one at the
-    end); branches smaller than `least` runs go together, so no task is too small to send."""
+    end); branches smaller than `least` runs go together, so no task is too small to send.
+    With several workers, a branch of more than 1/(TASKS_A_WORKER x workers) of the `total`
+    runs is cut into pieces of that size (in its runs' order): where most runs' first step
+    leads to one place (12 monsters whose first draws mostly agree: half the runs), one task
+    would otherwise hold half the work, and one core would play it while the other waited.
+    The pieces each replay the steps they share, a small cost beside a core left idle."""
+    most = max(least, math.ceil(total / (TASKS_A_WORKER * workers))) if workers > 1 else 0
+    pieces = [runs[i:i + most] for runs in branches for i in range(0, len(runs), most)] \
+        if most else list(branches)
     tasks: list[list[Stream]] = []
-    for runs in sorted(branches, key=len, reverse=True):
+    for runs in sorted(pieces, key=len, reverse=True):
         if tasks and len(runs) < least and len(tasks[-1]) < least:
             tasks[-1].extend(runs)
         else:
@@ -205,12 +299,11 @@ def by_branch(branches: Sequence[list[Stream]], least: int) -> list[list[Stream]
     return tasks
 
 
-def _add_up(totals: list[list[int]], parts: Iterator[list[list[int]]]) -> None:
-    """Each task's sums into the totals (integers: the order could not matter)."""
-    for part in parts:
-        for row, more in zip(totals, part, strict=True):
-            for k, value in enumerate(more):
-                row[k] += value
+def _add_up(totals: list[list[int]], part: _Sums) -> None:
+    """A task's sums into the totals (integers: the order could not matter)."""
+    for row, more in zip(totals, part.rows, strict=True):
+        for k, value in enumerate(more):
+            row[k] += value
 
 
 def _context() -> Any:

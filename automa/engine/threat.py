@@ -17,6 +17,7 @@ against the engine's own activation, one spot at a time.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -53,6 +54,7 @@ MAX_STEP = 50.0  # cm
 MAX_CELLS = 250_000  # a 1000 cm mat at 2 cm; beyond that ask for a coarser grid
 TIE = 1e-9  # the targeting columns' tie tolerance (rules/targeting.py)
 TIE_DIGITS = 6  # the Direction tiles' rounding (rules/tiles.py)
+Progress = Callable[[int, int], None]  # told (AI pieces mapped, AI pieces in all)
 PRE_MOVES = {
     "teleported": "comes back from the Teleported! card to a random rune before it looks",
     "aloft": "climbs down from its obstacle before it looks",
@@ -225,9 +227,11 @@ class _Context(Struct, frozen=True):
 
 
 def threat_map(source: Scenario | tuple[Scenario, Battle], catalog: Catalog, hero: str,
-               step: float = 1.0, geometry: TableGeometry | None = None) -> ThreatMap:
+               step: float = 1.0, geometry: TableGeometry | None = None, *,
+               progress: Progress | None = None) -> ThreatMap:
     """The threat map of `hero` over a scenario (or a scenario's settings with a battle as it
-    stands now, as a session or the live board holds it). Pure: no dice are rolled."""
+    stands now, as a session or the live board holds it). Pure: no dice are rolled.
+    `progress` is told (AI pieces mapped, AI pieces in all) as each is done."""
     scenario, battle = _split(source)
     mat = scenario.playmat
     spots = grid_spots(mat.width, mat.length, step)
@@ -235,12 +239,13 @@ def threat_map(source: Scenario | tuple[Scenario, Battle], catalog: Catalog, her
     geometry = geometry or build_table(mat)
     free = legal_mask(geometry, list(battle.on_table()), piece, spots) if len(spots) else \
         np.zeros(0, dtype=bool)
-    return threat_at((scenario, battle), catalog, hero, spots[free], float(step), geometry)
+    return threat_at((scenario, battle), catalog, hero, spots[free], float(step), geometry,
+                     progress=progress)
 
 
 def threat_at(source: Scenario | tuple[Scenario, Battle], catalog: Catalog, hero: str,
-              spots: FloatArray, step: float = 0.0, geometry: TableGeometry | None = None
-              ) -> ThreatMap:
+              spots: FloatArray, step: float = 0.0, geometry: TableGeometry | None = None, *,
+              progress: Progress | None = None) -> ThreatMap:
     """The same over any spots (n, 2), legal or not: e.g. the hero's own spot."""
     scenario, battle = _split(source)
     piece = hero_of(battle, hero)
@@ -255,13 +260,16 @@ def threat_at(source: Scenario | tuple[Scenario, Battle], catalog: Catalog, hero
     actors: list[str] = []
     unmapped: list[tuple[str, str]] = []
     columns: list[FloatArray] = []
-    for actor in ai_characters(battle):
+    characters = ai_characters(battle)
+    for done, actor in enumerate(characters, 1):
         why = unmapped_reason(actor)
-        if why is not None:
+        if why is None:
+            actors.append(actor.id)
+            columns.append(_chosen(ctx, actor).astype(float))
+        else:
             unmapped.append((actor.id, why))
-            continue
-        actors.append(actor.id)
-        columns.append(_chosen(ctx, actor).astype(float))
+        if progress is not None:
+            progress(done, len(characters))
     p = np.column_stack(columns) if columns else np.zeros((len(spots), 0))
     return ThreatMap(hero, step, piece.at, spots, tuple(actors), p, tuple(unmapped))
 

@@ -34,6 +34,7 @@ Line = tuple[Point, Point]
 # what the memo keeps of a sighting, all but whose it is: visible, distance, margin, blockers
 Seen = tuple[bool, float, float, tuple[str, ...]]
 LOOK = "look"  # the first part of a whole look's key in the table's memo
+UNMEASURED = "unmeasured"  # beside the test in the key of a sighting kept without its margin
 
 
 class Sighting(Struct, frozen=True):
@@ -48,11 +49,12 @@ class Sighting(Struct, frozen=True):
     via: str | None = None  # the piece measured, when it is a part of the target (Ulom's claw)
 
 
-def sight_lines(table: TableGeometry, coords: NDArray[np.float64], grow: float = 0.0
-                ) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
+def sight_lines(table: TableGeometry, coords: NDArray[np.float64], grow: float = 0.0,
+                clearance: bool = True) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
     """For sight lines (n, 2, 2): which obstacles each one's band (the line grown by `grow`
     each side, flat ends) enters, (n, k); and each unblocked line's clearance, the least distance
-    from the line itself to an obstacle (inf for a blocked line).
+    from the line itself to an obstacle (inf for a blocked line; inf for every line when no
+    `clearance` is asked for). Each line's answers are its own: the same in any batch.
 
     A circle obstacle is measured from its centre. A polygon is asked of shapely only where its
     bounding circles cannot settle it: a band clear of the outer one cannot enter the polygon,
@@ -90,7 +92,7 @@ def sight_lines(table: TableGeometry, coords: NDArray[np.float64], grow: float =
         blocked[line, obstacle] = shapely.relate_pattern(shapes, table.obstacle_array[obstacle],
                                                          INTERIORS_MEET)
     clear = ~np.logical_or.reduce(blocked, axis=1)
-    if not k or not clear.any():
+    if not k or not clearance or not clear.any():
         return blocked, np.full(n, np.inf)
     # a circle's clearance from its centre; a polygon's (inf + anything) only if shapely asked
     gap = np.maximum(hub_gap - table.circle_radius, 0.0) + table.sided_inf
@@ -101,8 +103,7 @@ def sight_lines(table: TableGeometry, coords: NDArray[np.float64], grow: float =
         if lines is None:
             lines = shapely.linestrings(coords)
         gap[line, obstacle] = shapely.distance(lines[line], table.obstacle_array[obstacle])
-    clearance = np.where(clear, np.minimum.reduce(gap, axis=1), np.inf)
-    return blocked, clearance
+    return blocked, np.where(clear, np.minimum.reduce(gap, axis=1), np.inf)
 
 
 def _ask_unsettled(table: TableGeometry, coords: NDArray[np.float64], line: NDArray[np.intp],
@@ -131,19 +132,20 @@ def _ask_unsettled(table: TableGeometry, coords: NDArray[np.float64], line: NDAr
     return line[keep], obstacle[keep]
 
 
-def sight_rows(table: TableGeometry, lines: Sequence[Line], grow: float = 0.0
-               ) -> tuple[list[list[bool]], list[float]]:
+def sight_rows(table: TableGeometry, lines: Sequence[Line], grow: float = 0.0,
+               clearance: bool = True) -> tuple[list[list[bool]], list[float]]:
     """`sight_lines` of lines given as end points, as lists: worked in plain floats when there
     are few (line, obstacle) pairs (numpy's fixed cost per call outweighs the work), in numpy
     otherwise. Both give the same answers (tests/test_sight_plain.py)."""
     if len(lines) * len(table.obstacles) <= PLAIN_PAIRS:
-        return plain_sight_lines(table, lines, grow)
-    blocked, clearance = sight_lines(table, np.array(lines, dtype=float).reshape(-1, 2, 2), grow)
-    return blocked.tolist(), clearance.tolist()
+        return plain_sight_lines(table, lines, grow, clearance)
+    blocked, clear_by = sight_lines(table, np.array(lines, dtype=float).reshape(-1, 2, 2), grow,
+                                    clearance)
+    return blocked.tolist(), clear_by.tolist()
 
 
-def plain_sight_lines(table: TableGeometry, lines: Sequence[Line], grow: float = 0.0
-                      ) -> tuple[list[list[bool]], list[float]]:
+def plain_sight_lines(table: TableGeometry, lines: Sequence[Line], grow: float = 0.0,
+                      clearance: bool = True) -> tuple[list[list[bool]], list[float]]:
     """`sight_lines` in plain floats, line by line and obstacle by obstacle, from
     `table.sight_bounds` (the rows of the arrays `sight_lines` reads): the same operations on
     the same numbers, and the pairs that neither bounds nor corners settle (`_plainly_meets`)
@@ -206,6 +208,8 @@ def plain_sight_lines(table: TableGeometry, lines: Sequence[Line], grow: float =
                                        INTERIORS_MEET).tolist()
         for (row, j), meet in zip(asked, meets, strict=True):
             blocked[row][j] = meet
+    if not clearance:
+        return blocked, [math.inf] * len(lines)
     return blocked, _plain_clearance(table, lines, blocked, kept)
 
 
@@ -311,7 +315,9 @@ def _extent(ax: float, ay: float, nx: float, ny: float, corners: tuple[Point, ..
     return max(offsets), min(offsets)
 
 
-def _any_line_visible(table: TableGeometry, a: Piece, b: Piece) -> tuple[bool, float]:
+def _any_lines(a: Piece, b: Piece) -> NDArray[np.float64]:
+    """The any-line test's lines (ANY_LINE_SAMPLES ** 2, 2, 2): from each of the points spread
+    across one disc (square to the centre line) to each of those across the other."""
     start, end = np.asarray(a.at), np.asarray(b.at)
     direction = end - start
     normal = np.array([-direction[1], direction[0]]) / max(np.hypot(*direction), 1e-12)
@@ -319,7 +325,45 @@ def _any_line_visible(table: TableGeometry, a: Piece, b: Piece) -> tuple[bool, f
     from_points = start + np.outer(spread * a.radius, normal)
     to_points = end + np.outer(spread * b.radius, normal)
     pairs = np.stack(np.broadcast_arrays(from_points[:, None, :], to_points[None, :, :]), axis=2)
-    blocked, clearance = sight_lines(table, pairs.reshape(-1, 2, 2))
+    return pairs.reshape(-1, 2, 2)
+
+
+def _any_line_stages(k: int) -> tuple[list[int], list[int], list[int]]:
+    """The any-line test's lines in three batches, the likeliest clear first: the centre line
+    alone (plain floats), then the lines between the discs' outer points, then the rest. A
+    clear line settles the sighting, so a visible piece is most often settled by the first."""
+    middle = k // 2
+    centre = [middle * k + middle]
+    outer = sorted({i * k + j for i in (0, middle, k - 1) for j in (0, middle, k - 1)}
+                   - set(centre))
+    rest = [i for i in range(k * k) if i not in set(centre) | set(outer)]
+    return centre, outer, rest
+
+
+ANY_LINE_STAGES = _any_line_stages(ANY_LINE_SAMPLES)
+
+
+def any_line_sees(table: TableGeometry, a: Piece, b: Piece) -> bool:
+    """The any-line test's answer alone, without its margin: whether some line of
+    `_any_lines` is clear, the lines asked in stages (`ANY_LINE_STAGES`) until one is. Each
+    line's answer is the one the whole batch gives it (`sight_lines` works line by line; the
+    centre line in plain floats, as `sight_rows` works few lines), so the answer is
+    `_any_line_visible`'s. For a table that reads no margin (a forecast's quiet runs): the
+    margin is most of the cost, a distance to each obstacle near each of 81 lines."""
+    blocked, _ = sight_rows(table, [(a.at, b.at)], clearance=False)  # the centre line: its
+    if not any(blocked[0]):  # points are the centres (0 across the disc), exactly
+        return True
+    lines = _any_lines(a, b)
+    _, outer, rest = ANY_LINE_STAGES
+    for stage in (outer, rest):
+        rows, _ = sight_lines(table, lines[stage], clearance=False)
+        if not rows.any(axis=1).all():
+            return True
+    return False
+
+
+def _any_line_visible(table: TableGeometry, a: Piece, b: Piece) -> tuple[bool, float]:
+    blocked, clearance = sight_lines(table, _any_lines(a, b))
     if blocked.any(axis=1).all():
         centre, _ = sight_lines(table, _segment(a, b))
         blockers = [int(i) for i in np.flatnonzero(centre[0])]
@@ -347,8 +391,12 @@ def line_of_sight(table: TableGeometry, a: Piece, b: Piece, blocked_by_obstacles
 
 
 def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
-                blocked_by_obstacles: bool, test: str = LosTest.CENTRE_LINE) -> list[Sighting]:
-    """The 360-degree check: a sighting of every other piece, closest first.
+                blocked_by_obstacles: bool, test: str = LosTest.CENTRE_LINE,
+                margins: bool = True) -> list[Sighting]:
+    """The 360-degree check: a sighting of every other piece, closest first. Without
+    `margins` (for a caller that reads only who is seen, and how far: a forecast's quiet runs),
+    the centre-line and any-line tests leave out the margins (each is inf) and the blockers
+    of the any-line test, most of their cost; the memo keeps these answers apart.
 
     The centre-line test runs as one vectorised shapely call over every (line, obstacle) pair.
     On a table that remembers (`remembering`), each answer is kept in its memo, keyed by the
@@ -369,23 +417,26 @@ def look_around(table: TableGeometry, viewer: Piece, others: Iterable[Piece],
                                       strict=True)])
     if len(memo) > MEMO_KEPT:
         memo.clear()
-    look = (LOOK, test, viewer.id, viewer.at, viewer.radius,
+    measured = margins or test == LosTest.CORRIDOR  # the corridor's is its only way
+    look = (LOOK, test, measured, viewer.id, viewer.at, viewer.radius,
             tuple([(other.id, other.at, other.radius) for other in targets]))
     seen: tuple[Sighting, ...] | None = memo.get(look)
     if seen is None:
-        seen = memo[look] = tuple(_look_around(table, viewer, targets, test))
+        seen = memo[look] = tuple(_look_around(table, viewer, targets, test, measured))
     return list(seen)
 
 
 def _look_around(table: TableGeometry, viewer: Piece, targets: list[Piece],
-                 test: str) -> list[Sighting]:
+                 test: str, margins: bool = True) -> list[Sighting]:
     """`look_around` with obstacles blocking, each sighting from the memo or worked out."""
     memo = table.memo
     assert memo is not None
-    keys = [(test, viewer.at, viewer.radius, other.at, other.radius) for other in targets]
+    tag = test if margins else (test, UNMEASURED)
+    keys = [(tag, viewer.at, viewer.radius, other.at, other.radius) for other in targets]
     missing = [i for i, key in enumerate(keys) if key not in memo]
     if missing:
-        found = _looks(table, viewer, [targets[i] for i in missing], test)
+        found = (_looks(table, viewer, [targets[i] for i in missing], test) if margins else
+                 _unmeasured_looks(table, viewer, [targets[i] for i in missing], test))
         for i, seen in zip(missing, found, strict=True):
             memo[keys[i]] = seen
     return _closest_first([Sighting(viewer.id, other.id, *memo[key])
@@ -401,6 +452,20 @@ def _looks(table: TableGeometry, viewer: Piece, targets: list[Piece], test: str)
     if test == LosTest.CENTRE_LINE:
         return _centre_lines_at_once(table, viewer, targets)
     return [_seen(line_of_sight(table, viewer, other, True, test)) for other in targets]
+
+
+def _unmeasured_looks(table: TableGeometry, viewer: Piece, targets: list[Piece], test: str
+                      ) -> list[Seen]:
+    """`_looks` without the margins (inf) nor the any-line test's blockers: who is seen, by the
+    same answers, and how far."""
+    if test == LosTest.ANY_LINE:
+        return [(any_line_sees(table, viewer, other), edge_distance(viewer, other), math.inf, ())
+                for other in targets]
+    blocked, _ = sight_rows(table, [(viewer.at, t.at) for t in targets], clearance=False)
+    ids = [obstacle.id for obstacle in table.obstacles]
+    return [(not any(row), edge_distance(viewer, target), math.inf,
+             tuple([ids[j] for j, blocks in enumerate(row) if blocks]))
+            for target, row in zip(targets, blocked, strict=True)]
 
 
 def _seen(s: Sighting) -> Seen:
