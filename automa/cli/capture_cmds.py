@@ -3,7 +3,6 @@ capture --empty PHOTO --playmat ID`, which keeps a photo of an empty mat side fo
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -36,22 +35,18 @@ def _read(path: Path, what: str) -> bytes:
 
 @contextmanager
 def _progress(shown: bool) -> Iterator[Progress | None]:
-    """A bar on stderr while a photo is read, when stderr is a terminal (and not --json)."""
-    stderr = sys.stderr
-    if not shown or not stderr.isatty():
-        yield None
-        return
-    with click.progressbar(length=STAGE_STEPS, label="Reading the photo", file=stderr,
-                           show_eta=False) as bar:
-        done = 0
+    """A bar on stderr while a photo is read (cli/progress.py: a terminal, not --json, over a
+    second), moved by the pipeline's share of the work done."""
+    from automa.cli.progress import progress_bar
+
+    with progress_bar("Reading the photo", STAGE_STEPS, shown) as told:
+        if told is None:
+            yield None
+            return
+        tell = told
 
         def step(stage: str, fraction: float) -> None:
-            nonlocal done
-            target = min(STAGE_STEPS, round(fraction * STAGE_STEPS))
-            bar.label = f"Reading the photo: {stage}"
-            if target > done:
-                bar.update(target - done)
-                done = target
+            tell(min(STAGE_STEPS, round(fraction * STAGE_STEPS)))
 
         yield step
 
