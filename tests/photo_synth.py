@@ -474,6 +474,7 @@ class Options:
 
     size: tuple[int, int] = SMALL  # the sensor's (width, height), landscape
     drop: int | None = None  # this card out of frame
+    hidden: tuple[int, ...] = ()  # these cards not laid at all
     stray: DiscKind | None = None  # a disc of a size no piece has, somewhere free on the mat
     art_side: str | None = None  # draw another mat side's art (a wrong empty photo)
     exif: bool | None = None  # write the EXIF focal length (None: the seed decides, 75 %)
@@ -502,7 +503,7 @@ def render(seed: int, side: str, width: float, length: float, settings: CaptureS
     mat_plane = camera.plane(options.mat_lift) @ texel_to_world((0.0, 0.0), mscale)
     paste_plane(img, art, mat_plane, valid)
     for card in settings.cards:
-        if options.drop == card.id:
+        if options.drop == card.id or card.id in options.hidden:
             continue
         margin = rng.uniform(1.0, 1.6)
         cscale = 40.0
@@ -554,7 +555,8 @@ def render(seed: int, side: str, width: float, length: float, settings: CaptureS
     f35_said = round(f35_true * rng.uniform(0.95, 1.05))
     guess = f35_said / SENSOR_DIAGONAL_35MM * math.hypot(w, h) if exif else None
     jpeg = encode(pixels, int(rng.integers(70, 91)), f35_said if exif else None, turned)
-    markers = tuple(c.id for c in settings.cards if c.id != options.drop and in_frame(
+    markers = tuple(c.id for c in settings.cards if c.id != options.drop
+                    and c.id not in options.hidden and in_frame(
         camera, card_outline(settings, width, length, c.id, 0.0), 0.0))
     return SynthPhoto(jpeg, {p.id: p.at for p in pieces}, (float(centre[0]), float(centre[1])),
                       float(centre[2]) - options.mat_lift, camera.focal, guess, (w, h), markers,
@@ -648,14 +650,15 @@ class Trial:
     pieces: tuple[SynthPiece, ...]
     before: tuple[PieceBefore, ...]
     photo: SynthPhoto
-    empty: SynthPhoto
+    empty: SynthPhoto | None
 
 
 def trial(seed: int, settings: CaptureSettings, kinds: Sequence[DiscKind],
           width: float = 60.0, length: float = 90.0, size: tuple[int, int] = SMALL,
-          stray: bool = False) -> Trial:
+          stray: bool = False, with_empty: bool = True) -> Trial:
     """A random battle's worth of pieces (3-16 discs of the data's sizes, 0.3-2 cm apart at
-    the least), photographed and its empty side too, everything varied by the seed."""
+    the least), photographed, and its empty side too unless the caller keeps one per side,
+    everything varied by the seed."""
     rng = np.random.default_rng([seed, 29])
     side = SIDES[int(rng.integers(len(SIDES)))]
     count = int(rng.integers(3, 17))
@@ -665,7 +668,8 @@ def trial(seed: int, settings: CaptureSettings, kinds: Sequence[DiscKind],
     unused = DiscKind("stray", float(rng.choice([0.7, 2.4])), float(rng.uniform(0.5, 1.2)))
     photo = render(int(rng.integers(1 << 31)), side, width, length, settings, pieces,
                    Options(size=size, stray=unused if stray else None))
-    blank = empty(int(rng.integers(1 << 31)), side, width, length, settings, Options(size=size))
+    blank = (empty(int(rng.integers(1 << 31)), side, width, length, settings, Options(size=size))
+             if with_empty else None)
     return Trial(side, tuple(pieces), tuple(places), photo, blank)
 
 

@@ -38,9 +38,9 @@ SMALLEST = 0.45  # cm: a radius below this is no disc (a crumb, a fleck of glare
 LARGEST = 3.2  # cm: a radius above this is no disc
 ENVELOPE = 0.1  # cm: how far out of register two views of the mat may be
 EDGE_SEARCH = 6.0  # top-view px along each outline normal to look for the sharpest edge
-MAX_ITERATIONS = 12
+MAX_ITERATIONS = 10
 SOFT = 0.03  # cm: residuals beyond this count less and less (soft L1)
-DELTA = 1e-4  # cm: the finite difference of the fit's Jacobian
+PEAK_APART = 1.0  # cm: two discs' middles in one region lie at least this far apart
 LONGEST = 2.5  # a region longer than this many times its width is no disc's silhouette
 CONVEX = 0.85  # a region filling this share of its convex hull is one disc (else several)
 
@@ -62,8 +62,10 @@ class Outline:
     weights: Floats
     area: float
     centroid: Point
-    region: npt.NDArray[np.uint8] | None = None  # the region's pixels (1) in its box ...
+    region: Pixels | None = None  # the region's pixels (1) in its box ...
     corner: tuple[int, int] = (0, 0)  # ... whose top-left is this top-view pixel
+    raw: Floats | None = None  # the region's own outline (not its hull), sharpened (cm) ...
+    raw_weights: Floats | None = None  # ... and its edge strengths
 
 
 @dataclass(frozen=True)
@@ -124,9 +126,16 @@ def difference(top: Pixels, empty: Pixels, valid: Mask,
     base *= gain
     diff = photo - base
     plain: Floats = np.sqrt(np.sum(diff * diff, axis=2))
-    reach = max(3, 2 * round(ENVELOPE * frame.scale) + 1)
+    # the robust difference at half size (it only says where to look; the edges are found
+    # on the plain one): four times cheaper
+    half = (w // 2, h // 2)
+    photo_half = cv2.resize(photo, half, interpolation=cv2.INTER_AREA)
+    base_half = cv2.resize(base, half, interpolation=cv2.INTER_AREA)
+    reach = max(3, 2 * round(ENVELOPE * frame.scale / 2) + 1)
     kernel = np.ones((reach, reach), np.uint8)
-    robust = np.minimum(outside(photo, base, kernel), outside(base, photo, kernel))
+    robust_half = np.minimum(outside(photo_half, base_half, kernel),
+                             outside(base_half, photo_half, kernel))
+    robust = cv2.resize(robust_half, (w, h), interpolation=cv2.INTER_LINEAR)
     plain[~valid] = 0
     robust[~valid] = 0
     return plain, robust
@@ -199,19 +208,67 @@ def outlines(mask: Mask, edges: Floats, frame: TopFrame) -> list[Outline]:
         (_, _), (side_a, side_b), _ = cv2.minAreaRect(contour)
         if max(side_a, side_b) > LONGEST * max(min(side_a, side_b), 1.0):
             continue  # a stroke of art or a crease, not a disc
+        raw = contour.reshape(-1, 2).astype(np.float64) + np.array([x0, y0], np.float64)
+        if len(raw) < 12:
+            continue
+        raw_sharp, raw_weights = sharpen(raw, outward(raw), edges, EDGE_SEARCH)
+        sharp, weights = raw_sharp, raw_weights
         if area >= CONVEX * cv2.contourArea(hull):
             cv2.fillConvexPoly(local, hull, 1)
             contours, _ = cv2.findContours(local, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-            contour = max(contours, key=len)
-        points = contour.reshape(-1, 2).astype(np.float64) + np.array([x0, y0], np.float64)
-        if len(points) < 12:
-            continue
-        sharp, weights = sharpen(points, outward(points), edges, EDGE_SEARCH)
-        xs, ys = frame.to_mat(sharp[:, 0], sharp[:, 1])
+            points = (max(contours, key=len).reshape(-1, 2).astype(np.float64)
+                      + np.array([x0, y0], np.float64))
+            sharp, weights = sharpen(points, outward(points), edges, EDGE_SEARCH)
         cx, cy = frame.to_mat(np.array(centroids[label][0]), np.array(centroids[label][1]))
-        found.append(Outline(np.column_stack([xs, ys]), weights, area / frame.scale ** 2,
-                             (float(cx), float(cy)), local, (x0, y0)))
+        found.append(Outline(to_mat(frame, sharp), weights, area / frame.scale ** 2,
+                             (float(cx), float(cy)), local, (x0, y0), to_mat(frame, raw_sharp),
+                             raw_weights))
     return found
+
+
+def to_mat(frame: TopFrame, pixels: Floats) -> Floats:
+    """Top-view pixels (n x 2) as mat cm."""
+    xs, ys = frame.to_mat(pixels[:, 0], pixels[:, 1])
+    return np.column_stack([xs, ys])
+
+
+def split(outline: Outline, frame: TopFrame) -> list[Outline]:
+    """A region that is several discs close together, cut in one part per disc: the peaks
+    of its distance to the background are the discs' middles, and each part takes the
+    region's own outline points nearest its peak (the cut itself is no edge, so no part
+    gets points there). Empty when the region has one middle."""
+    if outline.region is None or outline.raw is None or outline.raw_weights is None:
+        return []
+    depth = cv2.distanceTransform(outline.region, cv2.DIST_L2, 5)
+    size = 2 * int(PEAK_APART * frame.scale / 2) + 1
+    crest = cv2.dilate(depth, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    peaks = ((depth >= crest - 1e-3) & (depth >= SMALLEST * 0.8 * frame.scale)).astype(np.uint8)
+    count, _, _, middles = cv2.connectedComponentsWithStats(peaks, connectivity=8)
+    ranked = sorted((float(depth[round(m[1]), round(m[0])]), (float(m[0]), float(m[1])))
+                    for m in middles[1:count])
+    kept: list[tuple[float, float]] = []
+    for _, middle in reversed(ranked):
+        if all(math.dist(middle, other) >= PEAK_APART * frame.scale for other in kept):
+            kept.append(middle)
+    if len(kept) < 2:
+        return []
+    centres = to_mat(frame, np.array(kept) + np.array(outline.corner, np.float64))
+    nearest = np.argmin(np.linalg.norm(outline.raw[:, None, :] - centres[None, :, :], axis=2),
+                        axis=1)
+    h, w = outline.region.shape
+    vs, us = np.mgrid[0:h, 0:w]
+    xs, ys = frame.to_mat(us + outline.corner[0], vs + outline.corner[1])
+    cell = np.argmin(np.stack([np.hypot(xs - cx, ys - cy) for cx, cy in centres]), axis=0)
+    parts = []
+    for i, centre in enumerate(centres):
+        chosen = nearest == i
+        if chosen.sum() < 12:
+            continue
+        region = (outline.region & (cell == i)).astype(np.uint8)
+        parts.append(Outline(outline.raw[chosen], outline.raw_weights[chosen],
+                             float(region.sum()) / frame.scale ** 2,
+                             (float(centre[0]), float(centre[1])), region, outline.corner))
+    return parts
 
 
 def overlap(outline: Outline, fit: Fit, camera: Parallax,
@@ -235,14 +292,15 @@ def overlap(outline: Outline, fit: Fit, camera: Parallax,
 
 
 def outward(contour: Floats) -> Floats:
-    """Unit normals of a closed outline, pointing away from its middle."""
+    """Unit normals of a closed outline, pointing out of it (by the outline's turning
+    direction, so they point out on its hollows too)."""
     k = 3
     tangent = np.roll(contour, -k, axis=0) - np.roll(contour, k, axis=0)
     tangent /= np.maximum(np.linalg.norm(tangent, axis=1, keepdims=True), 1e-9)
-    normal = np.column_stack([tangent[:, 1], -tangent[:, 0]])
-    flip = np.sum((contour - contour.mean(axis=0)) * normal, axis=1) < 0
-    normal[flip] *= -1
-    return normal
+    x, y = contour[:, 0], contour[:, 1]
+    turning = float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+    sign = 1.0 if turning > 0 else -1.0
+    return np.column_stack([tangent[:, 1], -tangent[:, 0]]) * sign
 
 
 def sharpen(points: Floats, normal: Floats, edges: Floats,
@@ -303,16 +361,38 @@ def silhouette(fit: Fit, camera: Parallax, step: float) -> tuple[Floats, Floats]
 def resample(fit: Fit, camera: Parallax, edges: Floats, frame: TopFrame,
              reach: float = 5.0) -> Outline:
     """A new outline found along a fitted model's silhouette: each point of the model's
-    outline moved to the steepest fall of the difference within `reach` top-view px, the
-    weakest fifth dropped (where the disc is no darker or lighter than the mat behind)."""
-    points, normals = silhouette(fit, camera, 0.5 / frame.scale)
+    outline moved to the steepest fall of the difference within `reach` top-view px, its
+    weight that steepness (weak where the disc is no darker or lighter than the mat)."""
+    points, normals = silhouette(fit, camera, 1.0 / frame.scale)
     u, v = frame.to_pixel((points[:, 0], points[:, 1]))  # type: ignore[arg-type]
     pixels = np.column_stack([u, v])
     moved, weights = sharpen(pixels, normals, edges, reach)
-    keep = weights >= np.quantile(weights, 0.2) if len(weights) else weights > 0
-    xs, ys = frame.to_mat(moved[keep, 0], moved[keep, 1])
-    area = math.pi * fit.radius ** 2
-    return Outline(np.column_stack([xs, ys]), weights[keep], area, fit.at)
+    return Outline(to_mat(frame, moved), weights, math.pi * fit.radius ** 2, fit.at)
+
+
+def support(outline: Outline, fit: Fit, camera: Parallax, floor: float, near: float) -> float:
+    """The share of a fitted disc's outline where a real edge lies on it: a falling
+    difference at least `floor` steep within `near` cm of the model. A disc has edges all
+    round (but where it matches the mat); art residue has them here and there."""
+    res = residuals(outline, fit.at, fit.radius, fit.thickness, camera)
+    return float(np.mean((np.abs(res) <= near) & (outline.weights >= floor)))
+
+
+def pixel_size(homography: Floats, at: Point) -> float:
+    """How many cm of mat one photo pixel spans at a mat point (the geometric mean of the
+    two directions): the finest detail the photo holds there, by which every tolerance of
+    a fit is measured (a far corner of a small photo is three times coarser than a near
+    one)."""
+    def image(x: float, y: float) -> Floats:
+        p = homography @ np.array([x, y, 1.0])
+        return np.asarray(p[:2] / p[2])
+
+    step = 0.5
+    centre = image(*at)
+    dx = (image(at[0] + step, at[1]) - centre) / step
+    dy = (image(at[0], at[1] + step) - centre) / step
+    area = abs(float(dx[0] * dy[1] - dx[1] * dy[0]))
+    return 1 / math.sqrt(max(area, 1e-9))
 
 
 def hull_distance(points: Floats, bottom: Point, r1: float, top: Point, r2: float) -> Floats:
@@ -337,6 +417,45 @@ def hull_distance(points: Floats, bottom: Point, r1: float, top: Point, r2: floa
     out = np.where(along < 0, np.hypot(s, q) - r1,
                    np.where(along > h * mq, np.hypot(s - h, q) - r2, s * ms + q * mq - r1))
     return out
+
+
+def hull_terms(points: Floats, at: Point, radius: float, thickness: float,
+               camera: Parallax) -> tuple[Floats, Floats, Floats]:
+    """The signed distance of each point to a disc's silhouette, with its gradient in the
+    disc's centre (n x 2) and radius (n). The silhouette is the union of the circles between
+    the bottom rim and the top rim (centre and radius both grow by 1 + s (k - 1) from the
+    bottom's for s from 0 to 1), so by the envelope theorem the gradient is that of the
+    nearest such circle: -g u in the centre and -g in the radius, u the unit direction from
+    that circle's centre and g its growth."""
+    k = camera.height / max(camera.height - thickness, 1e-6)
+    top, big = top_rim(at, radius, thickness, camera)
+    px = points[:, 0] - at[0]
+    py = points[:, 1] - at[1]
+    ex, ey = top[0] - at[0], top[1] - at[1]
+    h = math.hypot(ex, ey)
+    tx, ty = points[:, 0] - top[0], points[:, 1] - top[1]
+    to_top = np.maximum(np.hypot(tx, ty), 1e-12)
+    if h <= abs(big - radius) + 1e-9:  # the top rim holds the bottom one
+        growth = np.full(len(points), k)
+        return to_top - big, np.column_stack([tx, ty]) / to_top[:, None] * -k, -growth
+    ex, ey = ex / h, ey / h
+    s = px * ex + py * ey
+    perp = -px * ey + py * ex
+    q = np.abs(perp)
+    ms = (radius - big) / h
+    mq = math.sqrt(max(0.0, 1 - ms * ms))
+    along = s * mq - q * ms
+    to_bottom = np.maximum(np.hypot(px, py), 1e-12)
+    side = np.where(perp >= 0, 1.0, -1.0)
+    line_x = ms * ex - mq * side * ey
+    line_y = ms * ey + mq * side * ex
+    low, high = along < 0, along > h * mq
+    distance = np.where(low, to_bottom - radius,
+                        np.where(high, to_top - big, s * ms + q * mq - radius))
+    ux = np.where(low, px / to_bottom, np.where(high, tx / to_top, line_x))
+    uy = np.where(low, py / to_bottom, np.where(high, ty / to_top, line_y))
+    growth = np.where(low, 1.0, np.where(high, k, 1 + np.clip(along / (h * mq), 0, 1) * (k - 1)))
+    return distance, np.column_stack([ux, uy]) * -growth[:, None], -growth
 
 
 def top_rim(at: Point, radius: float, thickness: float, camera: Parallax) -> tuple[Point, float]:
@@ -378,18 +497,11 @@ def fit_disc(outline: Outline, radius: float, thickness: float, camera: Parallax
     strength = np.clip(outline.weights / max(float(np.median(outline.weights)), 1e-9), 0.05, 4.0)
     params = np.array([*start(outline, thickness, camera), radius])
     count = 3 if free_radius else 2
-
-    def res(p: Floats) -> Floats:
-        return residuals(outline, (float(p[0]), float(p[1])), float(p[2]), thickness, camera)
-
     for _ in range(MAX_ITERATIONS):
-        r0 = res(params)
+        r0, by_centre, by_radius = hull_terms(outline.points, (float(params[0]), float(params[1])),
+                                              float(params[2]), thickness, camera)
         weight = strength / np.sqrt(1 + (r0 / SOFT) ** 2)
-        jac = np.empty((len(r0), count))
-        for i in range(count):
-            step = np.zeros(3)
-            step[i] = DELTA
-            jac[:, i] = (res(params + step) - r0) / DELTA
+        jac = np.column_stack([by_centre, by_radius])[:, :count]
         jw = jac * weight[:, None]
         normal = jw.T @ jac + np.eye(count) * 1e-9
         try:
@@ -400,7 +512,7 @@ def fit_disc(outline: Outline, radius: float, thickness: float, camera: Parallax
         params[:count] += change
         if free_radius:
             params[2] = min(max(params[2], 0.2), 4.0)
-        if float(np.abs(change).max()) < 1e-4:
+        if float(np.abs(change).max()) < 2e-4:
             break
     at = (float(params[0]), float(params[1]))
     r = float(params[2])

@@ -20,14 +20,20 @@ from automa.photo.image import Floats
 from automa.photo.model import FoundPiece, PieceBefore, UnknownDisc
 
 Kind = tuple[float, float]  # (radius, thickness), cm
-FIT_SCALE = 0.07  # cm: an outline this far off its model on average costs 1
-WORST_FIT = 0.3  # cm: a disc this far off a size is not of that size
-MOVE_SCALE = 6.0  # cm of movement cost 1 (linear: the fewest centimetres moved wins)
+# tolerances in grains: half a photo pixel where the disc stands (the top view's own pixel at
+# the least), since how well an outline fits depends on how fine the photo is there
+FIT_SCALE = 1.2  # an outline this far off its model on average costs 1
+WORST_FIT = 5.0  # a disc this far off a size is not of that size
+MOVE_SCALE = 6.0  # cm of movement cost 1 (linear: the fewest centimetres moved wins) ...
+MOVE_START = 1.0  # ... after this for moving at all (most pieces stand still in a turn) ...
+STILL = 0.3  # ... farther than this (cm)
 MISSING = 7.0  # the cost of calling a piece not found
 UNKNOWN = 5.0  # the cost of calling a disc no piece's
 MARGIN_SCALE = 1.5  # a name whose best alternative costs this much more is 63 % sure
-DISC_LIKE = 0.09  # cm: an outline fitting a free disc this well is a disc (else art, crumbs)
-LIKE_REGION = (0.75, 0.45)  # ... its silhouette that much in the region, the region that much in it
+DISC_LIKE = 2.0  # an outline fitting a free disc this well is a disc (else art, crumbs)
+EDGED = 0.35  # ... an edge along this share of its outline at least
+COVERED = 0.4  # ... the region found covering this share of its silhouette at least
+LIKE = 1.3  # ... and those two shares adding up to this at least
 IMPOSSIBLE = 1e6
 
 
@@ -39,11 +45,16 @@ class Candidate:
     fits: dict[Kind, Fit]
     free: Fit
     overlap: tuple[float, float]  # the best fit's silhouette covered, the region explained
+    edged: float  # the share of the free fit's outline lying on an edge
+    grain: float  # cm: the tolerance of a fit where it stands (half a photo pixel, or more)
 
     def disc_like(self) -> bool:
+        """A disc: its outline fits one well, lies on edges most of the way round, and the
+        region found covers its silhouette (art residue fails one of the three)."""
         best = min([f.error for f in self.fits.values()] + [self.free.error])
-        covered, explained = self.overlap
-        return best <= DISC_LIKE and covered >= LIKE_REGION[0] and explained >= LIKE_REGION[1]
+        covered = self.overlap[0]
+        return (best <= DISC_LIKE * self.grain and covered >= COVERED and self.edged >= EDGED
+                and covered + self.edged >= LIKE)
 
 
 @dataclass(frozen=True)
@@ -62,11 +73,13 @@ def kind_of(piece: PieceBefore) -> Kind:
 def pair_cost(piece: PieceBefore, candidate: Candidate) -> float:
     """How unlikely it is that this disc is this piece."""
     fit = candidate.fits[kind_of(piece)]
-    if fit.error > WORST_FIT:
+    if fit.error > WORST_FIT * candidate.grain:
         return IMPOSSIBLE
-    cost = (fit.error / FIT_SCALE) ** 2
+    cost = (fit.error / (FIT_SCALE * candidate.grain)) ** 2
     if piece.at is not None:
-        cost += math.dist(fit.at, piece.at) / MOVE_SCALE
+        moved = math.dist(fit.at, piece.at)
+        if moved > STILL:
+            cost += MOVE_START + moved / MOVE_SCALE
     return cost
 
 
@@ -116,7 +129,7 @@ def name_discs(pieces: Sequence[PieceBefore], candidates: Sequence[Candidate],
         other[row, col] = IMPOSSIBLE
         alternative, _ = solve(other)
         margin = 1 - math.exp(-max(0.0, alternative - total) / MARGIN_SCALE)
-        quality = math.exp(-((fit.error / (2.5 * FIT_SCALE)) ** 2))
+        quality = math.exp(-((fit.error / (2.5 * FIT_SCALE * candidates[col].grain)) ** 2))
         at = fit.at
         moved = None if piece.at is None else math.dist(at, piece.at)
         if piece.at is not None and moved is not None and moved < still:

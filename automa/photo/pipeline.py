@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from automa.model.capture import CaptureSettings, Point
@@ -26,21 +27,29 @@ from automa.photo.discs import (
     mat_area,
     outlines,
     overlap,
+    pixel_size,
     resample,
+    split,
+    support,
 )
 from automa.photo.image import Floats, Pixels, read_photo
 from automa.photo.markers import find_markers, grey
 from automa.photo.model import Capture, PhotoError, PieceBefore
-from automa.photo.naming import Candidate, Kind, name_discs
+from automa.photo.naming import DISC_LIKE, EDGED, Candidate, Kind, name_discs
 from automa.photo.topview import TopFrame, rectify, top_frame
 
 Progress = Callable[[str, float], None]
-MARGIN = 3.0  # cm beyond the mat's edges searched (a disc's top leans out over the edge)
-OTHER_SIDE = 0.3  # a share of the mat this large differing from the empty photo: another side
+EDGE_INSET = 0.2  # cm: regions are looked for on the mat only (the table beside it is no
+# evidence, its grain differs between two photos); a disc near the edge is found by its edges
+SAME_SIDE = 0.3  # the empty photo's art correlates less than this with the photo's: another side
 RADIUS_RANGE = (0.5, 3.0)  # cm: what `measure_discs` reports
 FIRST_FIT = 0.25  # cm: a region whose edges fit no disc better than this holds none
-SETTLE_REACH = (8.0, 4.0)  # top-view px: how far from the model each refinement looks
-MEASURE_FIT = 0.08  # cm: an outline fitting a disc worse than this is not measured
+EDGE_FLOOR = 0.15  # a real edge falls at least this share of the foreground threshold per px
+MEASURE_EDGED = 0.7  # a disc measured has edges along this share of its outline at least
+ONE_DISC = 0.8  # a disc explaining this share of its region is alone in it
+MEASURE_FIT = 2.0  # grains: an outline fitting a disc worse than this is not measured
+OUTER_STEP = 0.15  # cm: a larger size is tried when it is this much larger than the rim found
+ON_EDGE = 2.5  # grains: an edge this near a model's outline is on it
 MARKERS_HELP = "lay all four cards of `automa markers` beside the mat's corners, all in the photo"
 
 
@@ -97,7 +106,7 @@ def check_empty(empty_top: Floats | Pixels, frame: TopFrame, where: str) -> Pixe
 
 
 def disc_outlines(located: Located, empty_top: Pixels, width: float, length: float,
-                  where: str) -> tuple[list[Outline], Floats]:
+                  where: str) -> tuple[list[Outline], Evidence]:
     """The outlines of what stands on the mat and the map of its edges, or PhotoError if the
     empty photo is of another mat side (most of the mat differs)."""
     frame = located.frame
@@ -105,14 +114,37 @@ def disc_outlines(located: Located, empty_top: Pixels, width: float, length: flo
     valid = located.covered & np.any(empty > 0, axis=2)
     plain, robust = difference(located.top, empty, valid, frame)
     on_mat = mat_area(frame, width, length) & valid
-    region = mat_area(frame, width, length, -MARGIN) & valid
-    mask, _ = foreground(robust, region, frame)
-    if on_mat.any() and float(mask[on_mat].mean()) > OTHER_SIDE:
+    region = mat_area(frame, width, length, EDGE_INSET) & valid
+    mask, threshold = foreground(robust, region, frame)
+    if on_mat.any() and likeness(located.top, empty, on_mat) < SAME_SIDE:
         raise PhotoError(f"{where}: the empty-mat photo is not of this mat side (most of the "
                          f"mat differs from it); photograph this side without pieces and keep "
                          f"it with automa capture --empty PHOTO --playmat ID")
     edges = edge_map(plain)
-    return outlines(mask, edges, frame), edges
+    camera = Parallax(located.camera.foot, located.camera.height)
+    return outlines(mask, edges, frame), Evidence(edges, frame, camera, EDGE_FLOOR * threshold,
+                                                     located.camera.homography)
+
+
+def likeness(top: Pixels, empty: Pixels, on_mat: np.ndarray) -> float:
+    """How alike the mat's art is in two top views: the correlation of their fine detail
+    (grey levels less their 2 cm blur, at a quarter of the size so the two photos need not
+    line up to the pixel). The same side scores 0.7-0.9 with a dozen discs on it, another
+    side about 0 (measured on generated photos), whatever the light."""
+    h, w = top.shape[:2]
+    small = (w // 4, h // 4)
+
+    def detail(pixels: Pixels) -> Floats:
+        grey = cv2.resize(cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY).astype(np.float32), small,
+                          interpolation=cv2.INTER_AREA)
+        out: Floats = grey - cv2.GaussianBlur(grey, (0, 0), 4.0)
+        return out
+
+    inside = cv2.resize(on_mat.astype(np.uint8), small, interpolation=cv2.INTER_NEAREST) > 0
+    a, b = detail(top)[inside], detail(empty)[inside]
+    if a.size < 100 or float(a.std()) == 0 or float(b.std()) == 0:
+        return 0.0
+    return float(np.corrcoef(a, b)[0, 1])
 
 
 def on_the_mat(at: Point, width: float, length: float) -> bool:
@@ -127,47 +159,106 @@ def read_capture(photo: bytes, where: str, empty_top: Pixels, settings: CaptureS
     report = progress or (lambda _stage, _done: None)
     located = locate(photo, where, settings, width, length, report)
     report("finding the discs", 0.55)
-    found, edges = disc_outlines(located, empty_top, width, length, where)
-    camera = Parallax(located.camera.foot, located.camera.height)
+    found, seen = disc_outlines(located, empty_top, width, length, where)
     kinds: list[Kind] = sorted({(p.disc.radius, p.disc.thickness) for p in pieces})
     usual = float(np.median([t for _, t in kinds])) if kinds else 1.0
     report("measuring the discs", 0.7)
-    candidates = [c for c in (candidate(first, kinds, usual, camera, edges, located.frame)
-                              for first in found) if c is not None]
-    candidates = [c for c in candidates if on_the_mat(c.free.at, width, length)]
+    candidates = [c for first in found for c in candidates_in(first, kinds, usual, seen)
+                  if on_the_mat(c.free.at, width, length)]
     report("naming the pieces", 0.9)
     naming = name_discs(pieces, candidates, settings.still)
     report("done", 1.0)
     return Capture(located.markers, naming.found, naming.missing, naming.unknown)
 
 
-def settle(first: Outline, thickness: float, camera: Parallax, edges: Floats,
-           frame: TopFrame) -> tuple[Fit, Outline]:
-    """A disc of free radius fitted to a region, then twice again to the edges found along
-    its own silhouette (the region's outline is only where the difference crossed a
-    threshold, and part of a disc can be as dark as the mat; the model's outline finds the
-    rim itself, from a few millimetres off)."""
-    fit = free_fit(first, thickness, camera)
+@dataclass(frozen=True)
+class Evidence:
+    """What the discs are fitted to: the top view's edge map and frame, the camera over the
+    mat, and the steepness a real edge has at least."""
+
+    edges: Floats
+    frame: TopFrame
+    camera: Parallax
+    floor: float
+    homography: Floats  # mat cm -> photo px
+
+    def grain(self, at: Point) -> float:
+        """The tolerance a fit is judged by at a mat point (cm): half a photo pixel there,
+        and no finer than the top view resolves."""
+        return max(0.5 * pixel_size(self.homography, at), 1.0 / self.frame.scale)
+
+
+def settle(first: Outline, thickness: float, seen: Evidence,
+           reaches: Sequence[float] = (8.0, 4.0),
+           fit: Fit | None = None) -> tuple[Fit, Outline, float]:
+    """A disc of free radius fitted to a region (or starting from `fit`), then again to the
+    edges found along its own silhouette, `reaches` top-view px from it (the region's outline
+    is only where the difference crossed a threshold, and part of a disc can be as dark as
+    the mat; the model's outline finds the rim itself, from a few millimetres off). Also the
+    share of its outline on an edge."""
+    if fit is None:
+        fit = free_fit(first, thickness, seen.camera)
     outline = first
-    for reach in SETTLE_REACH:
-        outline = resample(fit, camera, edges, frame, reach)
-        fit = fit_disc(outline, fit.radius, thickness, camera, free_radius=True)
-    return fit, outline
+    for reach in reaches:
+        outline = resample(fit, seen.camera, seen.edges, seen.frame, reach)
+        fit = fit_disc(outline, fit.radius, thickness, seen.camera, free_radius=True)
+    near = ON_EDGE * seen.grain(fit.at)
+    return fit, outline, support(outline, fit, seen.camera, seen.floor, near)
 
 
-def candidate(first: Outline, kinds: Sequence[Kind], usual: float, camera: Parallax,
-              edges: Floats, frame: TopFrame) -> Candidate | None:
-    """A region's best disc of free radius (for each thickness the battle's discs have),
-    then every size the battle has fitted to that disc's edges, so the sizes compete on the
-    same evidence; None when nothing round is there."""
-    thicknesses = sorted({t for _, t in kinds}) or [usual]
-    settled = [settle(first, t, camera, edges, frame) for t in thicknesses]
-    free, outline = min(settled, key=lambda s: s[0].error)
-    if free.error > FIRST_FIT:
+def outermost(first: Outline, settled: tuple[Fit, Outline, float], kinds: Sequence[Kind],
+              seen: Evidence) -> tuple[Fit, Outline, float]:
+    """The disc's own rim rather than a circle inside it: started again from each larger
+    size the battle has, the largest circle that still lies on edges all round wins (a
+    sticker or the top face's art makes an inner circle, and where the disc's colour is the
+    mat's the region found may be only that)."""
+    fit, _, edged = settled
+    grain = seen.grain(fit.at)
+    best = settled
+    for radius in sorted({r for r, _ in kinds}):
+        if radius < fit.radius + OUTER_STEP:
+            continue
+        start = Fit(fit.at, radius, fit.thickness, fit.error)
+        other = settle(first, fit.thickness, seen, (8.0, 4.0), start)
+        if (other[0].radius > best[0].radius + OUTER_STEP / 2
+                and other[0].error <= DISC_LIKE * grain and other[2] >= max(EDGED, edged - 0.1)):
+            best = other
+    return best
+
+
+def candidate(first: Outline, kinds: Sequence[Kind], usual: float,
+              seen: Evidence) -> Candidate | None:
+    """A region's best disc of free radius (for each thickness the battle's discs have, the
+    usual one first; its outermost rim), then every size the battle has fitted to that
+    disc's edges, so the sizes compete on the same evidence; None when nothing round is
+    there."""
+    settled = settle(first, usual, seen)
+    free, outline, edged = settled
+    if free.error > FIRST_FIT or edged < EDGED * 0.7:
         return None
-    fits = {kind: fit_disc(outline, kind[0], kind[1], camera) for kind in kinds}
+    free, outline, edged = outermost(first, settled, kinds, seen)
+    for thickness in sorted({t for _, t in kinds} - {usual}):
+        other = settle(outline, thickness, seen, (3.0,))
+        if other[0].error < free.error:
+            free, outline, edged = other
+    fits = {kind: fit_disc(outline, kind[0], kind[1], seen.camera) for kind in kinds}
     best = min([*fits.values(), free], key=lambda f: f.error)
-    return Candidate(fits, free, overlap(first, best, camera, frame))
+    return Candidate(fits, free, overlap(first, best, seen.camera, seen.frame), edged,
+                     seen.grain(free.at))
+
+
+def candidates_in(first: Outline, kinds: Sequence[Kind], usual: float,
+                  seen: Evidence) -> list[Candidate]:
+    """The discs in one region: one, or when one disc explains the region badly and the
+    region has several middles, one per middle (discs standing close together)."""
+    whole = candidate(first, kinds, usual, seen)
+    if whole is not None and whole.disc_like() and whole.overlap[1] >= ONE_DISC:
+        return [whole]
+    parts = [candidate(part, kinds, usual, seen) for part in split(first, seen.frame)]
+    found = [c for c in parts if c is not None and c.disc_like()]
+    if len(found) >= 2 or whole is None:
+        return found
+    return [whole]
 
 
 def measure_discs(photo: bytes, where: str, empty_top: Pixels, settings: CaptureSettings,
@@ -175,12 +266,12 @@ def measure_discs(photo: bytes, where: str, empty_top: Pixels, settings: Capture
     """Every disc on the mat in this photo, of any size from 0.5 to 3 cm radius: its centre
     and its radius (cm), for `automa calibrate --photo`."""
     located = locate(photo, where, settings, width, length)
-    found, edges = disc_outlines(located, empty_top, width, length, where)
-    camera = Parallax(located.camera.foot, located.camera.height)
+    found, seen = disc_outlines(located, empty_top, width, length, where)
     measured = []
     for first in found:
-        fit, _ = settle(first, thickness, camera, edges, located.frame)
-        if (fit.error <= MEASURE_FIT and RADIUS_RANGE[0] <= fit.radius <= RADIUS_RANGE[1]
+        fit, _, edged = settle(first, thickness, seen)
+        if (fit.error <= MEASURE_FIT * seen.grain(fit.at) and edged >= MEASURE_EDGED
+                and RADIUS_RANGE[0] <= fit.radius <= RADIUS_RANGE[1]
                 and on_the_mat(fit.at, width, length)):
             measured.append(((round(fit.at[0], 2), round(fit.at[1], 2)), round(fit.radius, 3)))
     return sorted(measured)
