@@ -134,7 +134,7 @@ def test_apply_records_one_move_per_moved_piece_each_undone_alone(table: Table,
     assert run("new", str(DEMO), "--session", str(session), "--seed", "1",
                data=table.data).exit_code == 0
     done = run("capture", str(table.photo()), "--session", str(session), "--apply",
-               data=table.data)
+               data=table.data, answers="\n" * 20)  # Enter takes every piece as found
     assert done.exit_code == 0, done.output
     assert "Recorded 3 moves" in done.output
     status = json.loads(run("status", "--session", str(session), "--json",
@@ -168,7 +168,7 @@ def test_a_piece_not_found_is_asked_about(table: Table, tmp_path: Path, catalog:
     logged = json.loads(run("log", "--session", str(session), "--json", data=table.data).output)
     assert logged["inputs"] == []
     done = run("capture", str(photo), "--session", str(session), "--apply", data=table.data,
-               answers="40,20\n")
+               answers="40,20\n" + "\n" * 20)  # the Wizard first, then Enter
     assert done.exit_code == 0, done.output
     assert "Wizard was not found" in done.output
     status = json.loads(run("status", "--session", str(session), "--json",

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from automa.cli.main import cli, reports_errors
+from automa.cli.main import _catalog, cli, reports_errors
 
 PHOTO_SIZES = ("extra-small", "small", "medium", "large", "extra-large")  # the distinct discs
 WALK_INTRO = ("Measure each piece with a tape or a ruler, in cm, edge to edge. The value in force "
@@ -162,10 +162,12 @@ def _write(folder: Path, texts: Mapping[str, str]) -> None:
         atomic_write_text(folder / name, text)  # a failure is one line, exit 5
 
 
-def _photo_diameters(catalog: Any, photo: Path, empty: Path | None, playmat_id: str,
-                     sizes_text: str) -> list[tuple[str, str, object]]:
+def _photo_diameters(catalog: Any, in_force: Any, photo: Path, empty: Path | None,
+                     playmat_id: str, sizes_text: str) -> list[tuple[str, str, object]]:
     """Each laid disc's diameter from the photo, to 0.5 mm, as a given measurement: the discs
-    found, smallest first, are the sizes named, smallest (as the data has them) first."""
+    found, smallest first, are the sizes named, smallest (as the data has them) first.
+    `catalog`: the folder written's data; `in_force`: --data-dir's, where the empty mat side
+    was kept and the cards' places are read."""
     from automa.catalog.capture import load_capture_settings
     from automa.errors import InputError
     from automa.photo.extra import require_photo_extra
@@ -182,13 +184,13 @@ def _photo_diameters(catalog: Any, photo: Path, empty: Path | None, playmat_id: 
         raise InputError(f"--sizes {sizes_text}: name each disc size once, of "
                          f"{', '.join(radii)}")
     playmat = catalog.playmats[playmat_id]
-    settings = load_capture_settings(catalog.data_dir)
+    settings = load_capture_settings(in_force.data_dir)
     try:
         data = photo.read_bytes()
         empty_data = None if empty is None else empty.read_bytes()
     except OSError as error:
         raise PhotoError(f"{error.filename}: cannot be read ({error.strerror})") from None
-    empty_top = (kept_empty(playmat, settings, catalog) if empty_data is None else
+    empty_top = (kept_empty(playmat, settings, in_force) if empty_data is None else
                  empty_top_view(empty_data, str(empty), settings, playmat.width,
                                 playmat.length))
     thickness = max(catalog.components.disc_thickness.get(s, 1.0) for s in sizes)
@@ -336,7 +338,7 @@ def calibrate(ctx: click.Context, out: Path | None, settings: tuple[str, ...],
         if len(mats) != 1 or (empty is None and not playmats):
             raise InputError("--photo: name the mat side the discs lie on with one --playmat "
                              "ID (its kept empty view is used, or give --empty PHOTO)")
-        given += _photo_diameters(catalog, photo, empty, mats[0], sizes)
+        given += _photo_diameters(catalog, _catalog(ctx), photo, empty, mats[0], sizes)
         no_ask = True
     elif empty is not None:
         raise InputError("--empty goes with --photo")

@@ -238,11 +238,16 @@ def _capture_session(ctx: click.Context, photo: Path, folder: Path, empty: Path 
 def _settled(found: Capture, settings: CaptureSettings, session: Session,
              pieces: Sequence[Piece]) -> list[Move]:
     """The moves to record: those the photo proposes, with every doubt asked first (a piece
-    named with little confidence, a piece not found, a disc no piece fits)."""
+    not found, a piece named with little confidence, a disc no piece fits)."""
     from automa.photo.battle import capture_moves, doubtful
     from automa.session.commands import Move
 
     moves = {m.piece: m for m in capture_moves(found, settings)}
+    for missing in found.missing:
+        said = _place(session, missing, f"{_label(missing, pieces)} was not found. Enter "
+                      f"leaves it where it stood; or say where it is (x,y or table words)")
+        if said is not None:
+            moves[missing] = said
     for piece in doubtful(found, settings):
         said = _place(session, piece.id, f"{_label(piece.id, pieces)}: found at "
                       f"({piece.at[0]:.1f}, {piece.at[1]:.1f}) but not surely (sure "
@@ -250,11 +255,6 @@ def _settled(found: Capture, settings: CaptureSettings, session: Session,
                       f"table words)")
         if said is not None:
             moves[piece.id] = said
-    for missing in found.missing:
-        said = _place(session, missing, f"{_label(missing, pieces)} was not found. Enter "
-                      f"leaves it where it stood; or say where it is (x,y or table words)")
-        if said is not None:
-            moves[missing] = said
     for disc in found.unknown:
         piece_id = _which(f"A disc {2 * disc.radius:.1f} cm across at ({disc.at[0]:.1f}, "
                           f"{disc.at[1]:.1f}) fits no piece. Which piece is it? (Enter: none, "
