@@ -10,8 +10,9 @@ mapped, and the map says so.
 Everything that does not depend on the hero's spot (the other enemies' sightings and values,
 an advanced target) is worked out once per AI piece; what does (the hero's sight line, its
 distance, its place along the Direction tiles) is worked out for the whole grid at once, as
-numpy arrays and vectorised shapely predicates. `tests/test_threat.py` checks every cell
-against the engine's own activation, one spot at a time.
+numpy arrays, sight by the engine's own `sight_lines` (every line of the grid in one call).
+`tests/test_threat.py` checks every cell against the engine's own activation, one spot at a
+time.
 """
 
 from __future__ import annotations
@@ -35,9 +36,9 @@ from automa.geometry.legal import legal_mask
 from automa.geometry.sight import (
     ANY_LINE_SAMPLES,
     CORRIDOR_WIDTH,
-    INTERIORS_MEET,
     Sighting,
     look_around,
+    sight_lines,
 )
 from automa.geometry.table import TableGeometry, build_table
 from automa.model.modes import LosTest
@@ -217,8 +218,6 @@ class _Context(Struct, frozen=True):
     battle: Battle
     hero: Piece
     spots: FloatArray
-    obstacles: NDArray[np.object_]  # the obstacles' polygons, prepared
-    tree: Any  # a shapely STRtree over them
     convex: BoolArray  # which obstacles are convex (a circle's polygon, a square...)
 
     @property
@@ -251,12 +250,9 @@ def threat_at(source: Scenario | tuple[Scenario, Battle], catalog: Catalog, hero
     piece = hero_of(battle, hero)
     geometry = geometry or build_table(scenario.playmat)
     spots = np.asarray(spots, dtype=float).reshape(-1, 2)
-    obstacles = geometry.obstacle_array
-    shapely.prepare(obstacles)
-    convex = np.array([bool(shapely.equals(o, shapely.convex_hull(o))) for o in obstacles],
-                      dtype=bool)
-    ctx = _Context(scenario, catalog, geometry, battle, piece, spots, obstacles,
-                   shapely.STRtree(obstacles), convex)
+    convex = np.array([bool(shapely.equals(o, shapely.convex_hull(o)))
+                       for o in geometry.obstacle_array], dtype=bool)
+    ctx = _Context(scenario, catalog, geometry, battle, piece, spots, convex)
     actors: list[str] = []
     unmapped: list[tuple[str, str]] = []
     columns: list[FloatArray] = []
@@ -333,39 +329,24 @@ def _hero_sight(ctx: _Context, actor: Piece) -> tuple[BoolArray, FloatArray]:
     n = len(end)
     if not settings.los_blocked or not ctx.geometry.obstacles or n == 0:
         return np.ones(n, dtype=bool), distance
-    pairs = np.stack([np.broadcast_to(start, end.shape), end], axis=1)
-    lines = shapely.linestrings(pairs)
+    lines = np.stack([np.broadcast_to(start, end.shape), end], axis=1)
     if settings.los_test == LosTest.ANY_LINE:
         return _any_line(ctx, actor, lines), distance
     grow = CORRIDOR_WIDTH / 2 if settings.los_test == LosTest.CORRIDOR else 0.0
     return ~_any(_blocked(ctx, lines, grow)), distance
 
 
-def _blocked(ctx: _Context, lines: NDArray[np.object_], grow: float) -> BoolArray:
-    """(lines, obstacles): does the line (or the band `grow` either side of it) meet the
-    obstacle's interior? The tree finds the pairs that touch at all; the exact DE-9IM test
-    (geometry/sight.py's) runs only on those."""
-    blocked = np.zeros((len(lines), len(ctx.obstacles)), dtype=bool)
+def _blocked(ctx: _Context, lines: NDArray[np.float64], grow: float) -> BoolArray:
+    """(lines, obstacles): does the line (n, 2, 2) (or the band `grow` either side of it)
+    meet the obstacle's interior? The engine's own test (geometry/sight.py `sight_lines`),
+    line by line: the same answers it gives one activation, in one call for the whole grid."""
     if not len(lines):
-        return blocked
-    if grow:
-        rows, cols = ctx.tree.query(lines, predicate="dwithin", distance=grow)
-    else:  # boxes from the tree, then the prepared obstacles' own fast `intersects`
-        rows, cols = ctx.tree.query(lines)
-        near = shapely.intersects(ctx.obstacles[cols], lines[rows])
-        rows, cols = rows[near], cols[near]
-    if len(rows) == 0:
-        return blocked
-    unique, where = np.unique(rows, return_inverse=True)
-    shapes = lines[unique]
-    if grow:
-        shapes = shapely.buffer(shapes, grow, cap_style="flat")
-    hits = shapely.relate_pattern(shapes[where], ctx.obstacles[cols], INTERIORS_MEET)
-    blocked[rows[hits], cols[hits]] = True
+        return np.zeros((0, len(ctx.geometry.obstacles)), dtype=bool)
+    blocked, _ = sight_lines(ctx.geometry, lines, grow, clearance=False)
     return blocked
 
 
-def _any_line(ctx: _Context, actor: Piece, centre_lines: NDArray[np.object_]) -> BoolArray:
+def _any_line(ctx: _Context, actor: Piece, centre_lines: NDArray[np.float64]) -> BoolArray:
     """The lenient test: some line from a point across one disc to a point across the other
     is clear (the same 9 x 9 lines as geometry/sight.py).
 
@@ -388,8 +369,8 @@ def _any_line(ctx: _Context, actor: Piece, centre_lines: NDArray[np.object_]) ->
     from_points = start[None, None, :] + (spread * actor.radius)[None, :, None] \
         * normal[:, None, :]
     to_points = end[:, None, :] + (spread * ctx.hero.radius)[None, :, None] * normal[:, None, :]
-    sides = shapely.linestrings(np.stack([from_points[:, [0, -1]], to_points[:, [0, -1]]],
-                                         axis=2).reshape(-1, 2, 2))  # (m * 2) outermost lines
+    sides = np.stack([from_points[:, [0, -1]], to_points[:, [0, -1]]],
+                     axis=2).reshape(-1, 2, 2)  # (m * 2) outermost lines
     walls = _blocked(ctx, sides, 0.0).reshape(len(todo), 2, -1)
     hidden = (walls[:, 0] & walls[:, 1] & ctx.convex[None, :]).any(axis=1)
     side_clear = ~_any(walls).all(axis=1)  # an outermost line is itself clear
@@ -400,8 +381,8 @@ def _any_line(ctx: _Context, actor: Piece, centre_lines: NDArray[np.object_]) ->
             break
         i, j = batch[:, 0], batch[:, 1]
         pairs = np.stack([from_points[undecided][:, i], to_points[undecided][:, j]], axis=2)
-        lines = shapely.linestrings(pairs.reshape(-1, 2, 2))
-        blocked = _any(_blocked(ctx, lines, 0.0)).reshape(len(undecided), len(batch))
+        blocked = _any(_blocked(ctx, pairs.reshape(-1, 2, 2), 0.0)).reshape(
+            len(undecided), len(batch))
         clear = ~blocked.all(axis=1)
         visible[todo[undecided[clear]]] = True
         undecided = undecided[~clear]
