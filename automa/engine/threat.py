@@ -18,6 +18,7 @@ time.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -40,7 +41,7 @@ from automa.geometry.sight import (
     look_around,
     sight_lines,
 )
-from automa.geometry.table import TableGeometry, build_table
+from automa.geometry.table import TableGeometry, build_table, remembering
 from automa.model.modes import LosTest
 from automa.model.monsters import BehaviourRow
 from automa.model.pieces import Condition, Kind, Piece, Side
@@ -56,6 +57,7 @@ MAX_CELLS = 250_000  # a 1000 cm mat at 2 cm; beyond that ask for a coarser grid
 TIE = 1e-9  # the targeting columns' tie tolerance (rules/targeting.py)
 TIE_DIGITS = 6  # the Direction tiles' rounding (rules/tiles.py)
 Progress = Callable[[int, int], None]  # told (AI pieces mapped, AI pieces in all)
+SIGHT_KEPT = 512  # AI pieces' sight of a grid kept by a SightMemo (0.5 cm on 60 x 90: 43 kB each)
 PRE_MOVES = {
     "teleported": "comes back from the Teleported! card to a random rune before it looks",
     "aloft": "climbs down from its obstacle before it looks",
@@ -161,6 +163,38 @@ class ThreatMap(Struct, frozen=True):
                 "cells": cells}
 
 
+class SightMemo:
+    """What a threat map's sight costs, kept for the next map of the same mat: per AI piece's
+    place and size (and the hero's size, the grid and the sight test), whether it sees a hero
+    on each grid square. Sight depends on nothing else (pieces never block it), so another
+    hero's map, another `by`, or the same battle after a hero moved, asks only the squares
+    not yet known. Holds the mat's geometry as a remembering copy (geometry/table.py
+    `remembering`): the other pieces' sightings are kept there the same way. One memo serves
+    one mat; the newest SIGHT_KEPT pieces' grids are kept."""
+
+    def __init__(self, geometry: TableGeometry, kept: int = SIGHT_KEPT) -> None:
+        self.geometry = geometry if geometry.memo is not None else remembering(geometry)
+        self.kept = kept
+        self.squares_worked = 0  # squares whose sight was worked out (not found kept)
+        self._grids: OrderedDict[tuple[Any, ...], tuple[BoolArray, BoolArray]] = OrderedDict()
+
+    def sight(self, key: tuple[Any, ...], cells: NDArray[np.intp], size: int,
+              work: Callable[[NDArray[np.intp]], BoolArray]) -> BoolArray:
+        """Whether the piece of `key` sees the hero on each of the grid's squares `cells`
+        (indices into a grid of `size` squares); `work` is asked about the unknown ones."""
+        known, seen = self._grids.pop(key, None) or (np.zeros(size, dtype=bool),
+                                                    np.zeros(size, dtype=bool))
+        todo = cells[~known[cells]]
+        if len(todo):
+            seen[todo] = work(todo)
+            known[todo] = True
+            self.squares_worked += len(todo)
+        self._grids[key] = (known, seen)
+        while len(self._grids) > self.kept:
+            self._grids.popitem(last=False)
+        return seen[cells]
+
+
 def grid_spots(width: float, length: float, step: float) -> FloatArray:
     """Centres of the grid's squares: (k + 1/2) * step, inside the mat."""
     check_step(step, width, length)
@@ -218,7 +252,11 @@ class _Context(Struct, frozen=True):
     battle: Battle
     hero: Piece
     spots: FloatArray
-    convex: BoolArray  # which obstacles are convex (a circle's polygon, a square...)
+    convex: BoolArray
+    cells: NDArray[np.intp] | None = None  # each spot's square of the grid (threat_map)
+    grid: FloatArray | None = None  # the grid's squares' centres (threat_map)
+    memo: SightMemo | None = None
+    step: float = 0.0  # which obstacles are convex (a circle's polygon, a square...)
 
     @property
     def wealth(self) -> str:
@@ -227,19 +265,22 @@ class _Context(Struct, frozen=True):
 
 def threat_map(source: Scenario | tuple[Scenario, Battle], catalog: Catalog, hero: str,
                step: float = 1.0, geometry: TableGeometry | None = None, *,
-               progress: Progress | None = None) -> ThreatMap:
+               progress: Progress | None = None, memo: SightMemo | None = None) -> ThreatMap:
     """The threat map of `hero` over a scenario (or a scenario's settings with a battle as it
     stands now, as a session or the live board holds it). Pure: no dice are rolled.
-    `progress` is told (AI pieces mapped, AI pieces in all) as each is done."""
+    `progress` is told (AI pieces mapped, AI pieces in all) as each is done. With a `memo`
+    (of this mat: its geometry is used), sight already worked out for a square is not worked
+    out again (the live board's next map)."""
     scenario, battle = _split(source)
     mat = scenario.playmat
     spots = grid_spots(mat.width, mat.length, step)
     piece = hero_of(battle, hero)
-    geometry = geometry or build_table(mat)
+    geometry = memo.geometry if memo is not None else geometry or build_table(mat)
     free = legal_mask(geometry, list(battle.on_table()), piece, spots) if len(spots) else \
         np.zeros(0, dtype=bool)
-    return threat_at((scenario, battle), catalog, hero, spots[free], float(step), geometry,
-                     progress=progress)
+    cells = np.flatnonzero(free)
+    return _mapped(scenario, battle, catalog, piece, spots[free], float(step), geometry,
+                   progress, (cells, spots, memo) if memo is not None else None)
 
 
 def threat_at(source: Scenario | tuple[Scenario, Battle], catalog: Catalog, hero: str,
@@ -250,9 +291,19 @@ def threat_at(source: Scenario | tuple[Scenario, Battle], catalog: Catalog, hero
     piece = hero_of(battle, hero)
     geometry = geometry or build_table(scenario.playmat)
     spots = np.asarray(spots, dtype=float).reshape(-1, 2)
+    return _mapped(scenario, battle, catalog, piece, spots, step, geometry, progress, None)
+
+
+def _mapped(scenario: Scenario, battle: Battle, catalog: Catalog, piece: Piece,
+            spots: FloatArray, step: float, geometry: TableGeometry, progress: Progress | None,
+            grid: tuple[NDArray[np.intp], FloatArray, SightMemo] | None) -> ThreatMap:
+    """The map over `spots`; with `grid` (each spot's square, the grid's squares, the
+    memo), sight is asked of the memo square by square."""
     convex = np.array([bool(shapely.equals(o, shapely.convex_hull(o)))
                        for o in geometry.obstacle_array], dtype=bool)
-    ctx = _Context(scenario, catalog, geometry, battle, piece, spots, convex)
+    cells, squares, memo = grid if grid is not None else (None, None, None)
+    ctx = _Context(scenario, catalog, geometry, battle, piece, spots, convex, cells=cells,
+                   grid=squares, memo=memo, step=step)
     actors: list[str] = []
     unmapped: list[tuple[str, str]] = []
     columns: list[FloatArray] = []
@@ -267,7 +318,7 @@ def threat_at(source: Scenario | tuple[Scenario, Battle], catalog: Catalog, hero
         if progress is not None:
             progress(done, len(characters))
     p = np.column_stack(columns) if columns else np.zeros((len(spots), 0))
-    return ThreatMap(hero, step, piece.at, spots, tuple(actors), p, tuple(unmapped))
+    return ThreatMap(piece.id, step, piece.at, spots, tuple(actors), p, tuple(unmapped))
 
 
 def _split(source: Scenario | tuple[Scenario, Battle]) -> tuple[Scenario, Battle]:
@@ -329,11 +380,23 @@ def _hero_sight(ctx: _Context, actor: Piece) -> tuple[BoolArray, FloatArray]:
     n = len(end)
     if not settings.los_blocked or not ctx.geometry.obstacles or n == 0:
         return np.ones(n, dtype=bool), distance
+    memo, cells, grid = ctx.memo, ctx.cells, ctx.grid
+    if memo is None or cells is None or grid is None:
+        return _sees(ctx, actor, end), distance
+    key = (actor.at, actor.radius, ctx.hero.radius, settings.los_test, ctx.step, len(grid))
+    return memo.sight(key, cells, len(grid), lambda todo: _sees(ctx, actor, grid[todo])), \
+        distance
+
+
+def _sees(ctx: _Context, actor: Piece, end: FloatArray) -> BoolArray:
+    """Whether the actor sees a hero centred on each of `end` (n, 2), under the table's test."""
+    start = np.asarray(actor.at, dtype=float)
     lines = np.stack([np.broadcast_to(start, end.shape), end], axis=1)
+    settings = ctx.scenario.settings
     if settings.los_test == LosTest.ANY_LINE:
-        return _any_line(ctx, actor, lines), distance
+        return _any_line(ctx, actor, lines, end)
     grow = CORRIDOR_WIDTH / 2 if settings.los_test == LosTest.CORRIDOR else 0.0
-    return ~_any(_blocked(ctx, lines, grow)), distance
+    return ~_any(_blocked(ctx, lines, grow))
 
 
 def _blocked(ctx: _Context, lines: NDArray[np.float64], grow: float) -> BoolArray:
@@ -346,7 +409,8 @@ def _blocked(ctx: _Context, lines: NDArray[np.float64], grow: float) -> BoolArra
     return blocked
 
 
-def _any_line(ctx: _Context, actor: Piece, centre_lines: NDArray[np.float64]) -> BoolArray:
+def _any_line(ctx: _Context, actor: Piece, centre_lines: NDArray[np.float64],
+              spots: FloatArray) -> BoolArray:
     """The lenient test: some line from a point across one disc to a point across the other
     is clear (the same 9 x 9 lines as geometry/sight.py).
 
@@ -360,7 +424,7 @@ def _any_line(ctx: _Context, actor: Piece, centre_lines: NDArray[np.float64]) ->
     if len(todo) == 0:
         return visible
     start = np.asarray(actor.at, dtype=float)
-    end = ctx.spots[todo]
+    end = spots[todo]
     direction = end - start
     norm = np.maximum(np.hypot(direction[:, 0], direction[:, 1]), 1e-12)
     normal = np.column_stack([-direction[:, 1], direction[:, 0]]) / norm[:, None]
