@@ -252,11 +252,11 @@ class _Context(Struct, frozen=True):
     battle: Battle
     hero: Piece
     spots: FloatArray
-    convex: BoolArray
+    convex: BoolArray  # which obstacles are convex (a circle's polygon, a square...)
     cells: NDArray[np.intp] | None = None  # each spot's square of the grid (threat_map)
     grid: FloatArray | None = None  # the grid's squares' centres (threat_map)
-    memo: SightMemo | None = None
-    step: float = 0.0  # which obstacles are convex (a circle's polygon, a square...)
+    memo: SightMemo | None = None  # the mat's sight kept from map to map (the live board's)
+    step: float = 0.0  # the grid's step, cm (part of the memo's key)
 
     @property
     def wealth(self) -> str:
