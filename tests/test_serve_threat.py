@@ -100,9 +100,10 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, float]]:
     computed: list[tuple[str, float]] = []
     real = threat.compute_map
 
-    def counting(state: Any, catalog: Any, hero: str, step: float, geometry: Any) -> Any:
+    def counting(state: Any, catalog: Any, hero: str, step: float, memo: Any,
+                 progress: Any = None) -> Any:
         computed.append((hero, step))
-        return real(state, catalog, hero, step, geometry)
+        return real(state, catalog, hero, step, memo, progress)
 
     monkeypatch.setattr(threat, "compute_map", counting)
     return computed

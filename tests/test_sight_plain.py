@@ -153,3 +153,58 @@ def test_many_plain_lines_are_numpys(table: TableGeometry, seed: int) -> None:
     assert same_sight(plain_sight_lines(table, lines), numpy_answer(table, lines, 0.0))
     assert same_sight(plain_sight_lines(table, lines[:8], 1.5),
                       numpy_answer(table, lines[:8], 1.5))
+
+
+def plain_settlements(table: TableGeometry, lines: list[Line], grow: float, j: int
+                      ) -> list[bool | None]:
+    """`_plainly_meets` of each line and polygon `j`, its frame made as `_ask_unsettled`
+    makes it."""
+    hx, hy, hub_radius, *_ = table.sight_bounds[j]
+    found = []
+    for (ax, ay), (bx, by) in lines:
+        span = abs(complex(bx - ax, by - ay))
+        safe = span if span != 0 else 1.0
+        found.append(sight._plainly_meets(table.sight_corners[j],
+                                          (ax, ay, (bx - ax) / safe, (by - ay) / safe, span),
+                                          grow, abs(hx) + abs(hy) + hub_radius,
+                                          table.sight_simple[j]))
+    return found
+
+
+@settings(max_examples=examples(6))
+@given(tables(), st.sampled_from([0.0, sight.CORRIDOR_WIDTH / 2, 0.25]), st.data())
+def test_the_array_settlement_is_the_plain_one(table: TableGeometry, grow: float,
+                                               data: st.DataObject) -> None:
+    """`_plainly_meet_all` (a threat map's many pairs at once) answers each (line, polygon)
+    exactly as `_plainly_meets` does, on the lines where rounding decides."""
+    lines = data.draw(lines_on(table))
+    coords = np.array(lines, dtype=float).reshape(-1, 2, 2)
+    for j, corners in enumerate(table.sight_corners):
+        if not corners:
+            continue
+        line = np.arange(len(lines), dtype=np.intp)
+        blocked = np.zeros((len(lines), len(table.obstacles)), dtype=bool)
+        asked, _ = sight._ask_unsettled_at_once(table, coords, line,
+                                                np.full(len(lines), j, dtype=np.intp), grow,
+                                                blocked)
+        got: list[bool | None] = [None if i in set(asked.tolist()) else bool(blocked[i, j])
+                                  for i in range(len(lines))]
+        assert got == plain_settlements(table, lines, grow, j)
+
+
+@settings(max_examples=examples(2))
+@given(tables(), st.integers(0, 2**32 - 1))
+def test_sight_lines_answer_alike_in_arrays_or_pair_by_pair(table: TableGeometry,
+                                                            seed: int) -> None:
+    """Many lines (a threat map's) give the same blocked obstacles whether the unsettled
+    pairs are settled over arrays or one by one."""
+    rng = np.random.default_rng(seed)
+    coords = rng.uniform((-5.0, -5.0), (WIDTH + 5.0, LENGTH + 5.0), (300, 2, 2))
+    at_once, _ = sight_lines(table, coords, 0.0, clearance=False)
+    many = sight.MANY_PAIRS
+    try:
+        sight.MANY_PAIRS = 10**9
+        one_by_one, _ = sight_lines(table, coords, 0.0, clearance=False)
+    finally:
+        sight.MANY_PAIRS = many
+    assert at_once.tolist() == one_by_one.tolist()

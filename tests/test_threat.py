@@ -315,3 +315,25 @@ def test_chances_combine_as_independent_pieces() -> None:
     assert threat.nearest_clear_of("rat") == ((3.5, 1.5), 1.0)
     bands, colours = levels(threat)
     assert bands[0] == (0.0, 0.0) and len(bands) == len(colours) == 2
+
+
+@pytest.mark.parametrize("test", ["centre-line", "any-line", "corridor"])
+def test_a_sight_memo_gives_the_maps_worked_out_afresh(catalog: Catalog, test: str) -> None:
+    """The board's kept sight (SightMemo): each hero's map, then each again, then after an AI
+    piece and a hero moved, is the map without a memo; a map asked again asks no square."""
+    from automa.engine.threat import SightMemo
+
+    scenario = demo(catalog, los_blocked=True, los_test=test)
+    memo = SightMemo(build_table(scenario.playmat))
+    battle = Battle(scenario.pieces, scenario.bags, scenario.out)
+    moved = placed(placed(battle, "elf", (30.0, 14.0)), "wizard", (8.0, 20.0))
+    moved = moved.with_piece(replace(moved.piece("rat-1"), at=(44.0, 52.0)))
+    for table in (battle, battle, moved):
+        for hero in ("elf", "wizard", "barbarian"):
+            before = memo.squares_worked
+            kept = threat_map((scenario, table), catalog, hero, 3.0, memo=memo)
+            fresh = threat_map((scenario, table), catalog, hero, 3.0)
+            assert np.array_equal(kept.spots, fresh.spots) and np.array_equal(kept.p, fresh.p)
+            if table is battle and hero == "elf" and before:
+                assert memo.squares_worked == before  # the same map again: all known
+    assert memo.squares_worked > 0

@@ -10,13 +10,15 @@ mapped, and the map says so.
 Everything that does not depend on the hero's spot (the other enemies' sightings and values,
 an advanced target) is worked out once per AI piece; what does (the hero's sight line, its
 distance, its place along the Direction tiles) is worked out for the whole grid at once, as
-numpy arrays and vectorised shapely predicates. `tests/test_threat.py` checks every cell
-against the engine's own activation, one spot at a time.
+numpy arrays, sight by the engine's own `sight_lines` (every line of the grid in one call).
+`tests/test_threat.py` checks every cell against the engine's own activation, one spot at a
+time.
 """
 
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -35,11 +37,11 @@ from automa.geometry.legal import legal_mask
 from automa.geometry.sight import (
     ANY_LINE_SAMPLES,
     CORRIDOR_WIDTH,
-    INTERIORS_MEET,
     Sighting,
     look_around,
+    sight_lines,
 )
-from automa.geometry.table import TableGeometry, build_table
+from automa.geometry.table import TableGeometry, build_table, remembering
 from automa.model.modes import LosTest
 from automa.model.monsters import BehaviourRow
 from automa.model.pieces import Condition, Kind, Piece, Side
@@ -55,6 +57,7 @@ MAX_CELLS = 250_000  # a 1000 cm mat at 2 cm; beyond that ask for a coarser grid
 TIE = 1e-9  # the targeting columns' tie tolerance (rules/targeting.py)
 TIE_DIGITS = 6  # the Direction tiles' rounding (rules/tiles.py)
 Progress = Callable[[int, int], None]  # told (AI pieces mapped, AI pieces in all)
+SIGHT_KEPT = 512  # AI pieces' sight of a grid kept by a SightMemo (0.5 cm on 60 x 90: 43 kB each)
 PRE_MOVES = {
     "teleported": "comes back from the Teleported! card to a random rune before it looks",
     "aloft": "climbs down from its obstacle before it looks",
@@ -160,6 +163,38 @@ class ThreatMap(Struct, frozen=True):
                 "cells": cells}
 
 
+class SightMemo:
+    """What a threat map's sight costs, kept for the next map of the same mat: per AI piece's
+    place and size (and the hero's size, the grid and the sight test), whether it sees a hero
+    on each grid square. Sight depends on nothing else (pieces never block it), so another
+    hero's map, another `by`, or the same battle after a hero moved, asks only the squares
+    not yet known. Holds the mat's geometry as a remembering copy (geometry/table.py
+    `remembering`): the other pieces' sightings are kept there the same way. One memo serves
+    one mat; the newest SIGHT_KEPT pieces' grids are kept."""
+
+    def __init__(self, geometry: TableGeometry, kept: int = SIGHT_KEPT) -> None:
+        self.geometry = geometry if geometry.memo is not None else remembering(geometry)
+        self.kept = kept
+        self.squares_worked = 0  # squares whose sight was worked out (not found kept)
+        self._grids: OrderedDict[tuple[Any, ...], tuple[BoolArray, BoolArray]] = OrderedDict()
+
+    def sight(self, key: tuple[Any, ...], cells: NDArray[np.intp], size: int,
+              work: Callable[[NDArray[np.intp]], BoolArray]) -> BoolArray:
+        """Whether the piece of `key` sees the hero on each of the grid's squares `cells`
+        (indices into a grid of `size` squares); `work` is asked about the unknown ones."""
+        known, seen = self._grids.pop(key, None) or (np.zeros(size, dtype=bool),
+                                                    np.zeros(size, dtype=bool))
+        todo = cells[~known[cells]]
+        if len(todo):
+            seen[todo] = work(todo)
+            known[todo] = True
+            self.squares_worked += len(todo)
+        self._grids[key] = (known, seen)
+        while len(self._grids) > self.kept:
+            self._grids.popitem(last=False)
+        return seen[cells]
+
+
 def grid_spots(width: float, length: float, step: float) -> FloatArray:
     """Centres of the grid's squares: (k + 1/2) * step, inside the mat."""
     check_step(step, width, length)
@@ -217,9 +252,11 @@ class _Context(Struct, frozen=True):
     battle: Battle
     hero: Piece
     spots: FloatArray
-    obstacles: NDArray[np.object_]  # the obstacles' polygons, prepared
-    tree: Any  # a shapely STRtree over them
     convex: BoolArray  # which obstacles are convex (a circle's polygon, a square...)
+    cells: NDArray[np.intp] | None = None  # each spot's square of the grid (threat_map)
+    grid: FloatArray | None = None  # the grid's squares' centres (threat_map)
+    memo: SightMemo | None = None  # the mat's sight kept from map to map (the live board's)
+    step: float = 0.0  # the grid's step, cm (part of the memo's key)
 
     @property
     def wealth(self) -> str:
@@ -228,19 +265,22 @@ class _Context(Struct, frozen=True):
 
 def threat_map(source: Scenario | tuple[Scenario, Battle], catalog: Catalog, hero: str,
                step: float = 1.0, geometry: TableGeometry | None = None, *,
-               progress: Progress | None = None) -> ThreatMap:
+               progress: Progress | None = None, memo: SightMemo | None = None) -> ThreatMap:
     """The threat map of `hero` over a scenario (or a scenario's settings with a battle as it
     stands now, as a session or the live board holds it). Pure: no dice are rolled.
-    `progress` is told (AI pieces mapped, AI pieces in all) as each is done."""
+    `progress` is told (AI pieces mapped, AI pieces in all) as each is done. With a `memo`
+    (of this mat: its geometry is used), sight already worked out for a square is not worked
+    out again (the live board's next map)."""
     scenario, battle = _split(source)
     mat = scenario.playmat
     spots = grid_spots(mat.width, mat.length, step)
     piece = hero_of(battle, hero)
-    geometry = geometry or build_table(mat)
+    geometry = memo.geometry if memo is not None else geometry or build_table(mat)
     free = legal_mask(geometry, list(battle.on_table()), piece, spots) if len(spots) else \
         np.zeros(0, dtype=bool)
-    return threat_at((scenario, battle), catalog, hero, spots[free], float(step), geometry,
-                     progress=progress)
+    cells = np.flatnonzero(free)
+    return _mapped(scenario, battle, catalog, piece, spots[free], float(step), geometry,
+                   progress, (cells, spots, memo) if memo is not None else None)
 
 
 def threat_at(source: Scenario | tuple[Scenario, Battle], catalog: Catalog, hero: str,
@@ -251,12 +291,19 @@ def threat_at(source: Scenario | tuple[Scenario, Battle], catalog: Catalog, hero
     piece = hero_of(battle, hero)
     geometry = geometry or build_table(scenario.playmat)
     spots = np.asarray(spots, dtype=float).reshape(-1, 2)
-    obstacles = geometry.obstacle_array
-    shapely.prepare(obstacles)
-    convex = np.array([bool(shapely.equals(o, shapely.convex_hull(o))) for o in obstacles],
-                      dtype=bool)
-    ctx = _Context(scenario, catalog, geometry, battle, piece, spots, obstacles,
-                   shapely.STRtree(obstacles), convex)
+    return _mapped(scenario, battle, catalog, piece, spots, step, geometry, progress, None)
+
+
+def _mapped(scenario: Scenario, battle: Battle, catalog: Catalog, piece: Piece,
+            spots: FloatArray, step: float, geometry: TableGeometry, progress: Progress | None,
+            grid: tuple[NDArray[np.intp], FloatArray, SightMemo] | None) -> ThreatMap:
+    """The map over `spots`; with `grid` (each spot's square, the grid's squares, the
+    memo), sight is asked of the memo square by square."""
+    convex = np.array([bool(shapely.equals(o, shapely.convex_hull(o)))
+                       for o in geometry.obstacle_array], dtype=bool)
+    cells, squares, memo = grid if grid is not None else (None, None, None)
+    ctx = _Context(scenario, catalog, geometry, battle, piece, spots, convex, cells=cells,
+                   grid=squares, memo=memo, step=step)
     actors: list[str] = []
     unmapped: list[tuple[str, str]] = []
     columns: list[FloatArray] = []
@@ -271,7 +318,7 @@ def threat_at(source: Scenario | tuple[Scenario, Battle], catalog: Catalog, hero
         if progress is not None:
             progress(done, len(characters))
     p = np.column_stack(columns) if columns else np.zeros((len(spots), 0))
-    return ThreatMap(hero, step, piece.at, spots, tuple(actors), p, tuple(unmapped))
+    return ThreatMap(piece.id, step, piece.at, spots, tuple(actors), p, tuple(unmapped))
 
 
 def _split(source: Scenario | tuple[Scenario, Battle]) -> tuple[Scenario, Battle]:
@@ -333,39 +380,37 @@ def _hero_sight(ctx: _Context, actor: Piece) -> tuple[BoolArray, FloatArray]:
     n = len(end)
     if not settings.los_blocked or not ctx.geometry.obstacles or n == 0:
         return np.ones(n, dtype=bool), distance
-    pairs = np.stack([np.broadcast_to(start, end.shape), end], axis=1)
-    lines = shapely.linestrings(pairs)
+    memo, cells, grid = ctx.memo, ctx.cells, ctx.grid
+    if memo is None or cells is None or grid is None:
+        return _sees(ctx, actor, end), distance
+    key = (actor.at, actor.radius, ctx.hero.radius, settings.los_test, ctx.step, len(grid))
+    return memo.sight(key, cells, len(grid), lambda todo: _sees(ctx, actor, grid[todo])), \
+        distance
+
+
+def _sees(ctx: _Context, actor: Piece, end: FloatArray) -> BoolArray:
+    """Whether the actor sees a hero centred on each of `end` (n, 2), under the table's test."""
+    start = np.asarray(actor.at, dtype=float)
+    lines = np.stack([np.broadcast_to(start, end.shape), end], axis=1)
+    settings = ctx.scenario.settings
     if settings.los_test == LosTest.ANY_LINE:
-        return _any_line(ctx, actor, lines), distance
+        return _any_line(ctx, actor, lines, end)
     grow = CORRIDOR_WIDTH / 2 if settings.los_test == LosTest.CORRIDOR else 0.0
-    return ~_any(_blocked(ctx, lines, grow)), distance
+    return ~_any(_blocked(ctx, lines, grow))
 
 
-def _blocked(ctx: _Context, lines: NDArray[np.object_], grow: float) -> BoolArray:
-    """(lines, obstacles): does the line (or the band `grow` either side of it) meet the
-    obstacle's interior? The tree finds the pairs that touch at all; the exact DE-9IM test
-    (geometry/sight.py's) runs only on those."""
-    blocked = np.zeros((len(lines), len(ctx.obstacles)), dtype=bool)
+def _blocked(ctx: _Context, lines: NDArray[np.float64], grow: float) -> BoolArray:
+    """(lines, obstacles): does the line (n, 2, 2) (or the band `grow` either side of it)
+    meet the obstacle's interior? The engine's own test (geometry/sight.py `sight_lines`),
+    line by line: the same answers it gives one activation, in one call for the whole grid."""
     if not len(lines):
-        return blocked
-    if grow:
-        rows, cols = ctx.tree.query(lines, predicate="dwithin", distance=grow)
-    else:  # boxes from the tree, then the prepared obstacles' own fast `intersects`
-        rows, cols = ctx.tree.query(lines)
-        near = shapely.intersects(ctx.obstacles[cols], lines[rows])
-        rows, cols = rows[near], cols[near]
-    if len(rows) == 0:
-        return blocked
-    unique, where = np.unique(rows, return_inverse=True)
-    shapes = lines[unique]
-    if grow:
-        shapes = shapely.buffer(shapes, grow, cap_style="flat")
-    hits = shapely.relate_pattern(shapes[where], ctx.obstacles[cols], INTERIORS_MEET)
-    blocked[rows[hits], cols[hits]] = True
+        return np.zeros((0, len(ctx.geometry.obstacles)), dtype=bool)
+    blocked, _ = sight_lines(ctx.geometry, lines, grow, clearance=False)
     return blocked
 
 
-def _any_line(ctx: _Context, actor: Piece, centre_lines: NDArray[np.object_]) -> BoolArray:
+def _any_line(ctx: _Context, actor: Piece, centre_lines: NDArray[np.float64],
+              spots: FloatArray) -> BoolArray:
     """The lenient test: some line from a point across one disc to a point across the other
     is clear (the same 9 x 9 lines as geometry/sight.py).
 
@@ -379,7 +424,7 @@ def _any_line(ctx: _Context, actor: Piece, centre_lines: NDArray[np.object_]) ->
     if len(todo) == 0:
         return visible
     start = np.asarray(actor.at, dtype=float)
-    end = ctx.spots[todo]
+    end = spots[todo]
     direction = end - start
     norm = np.maximum(np.hypot(direction[:, 0], direction[:, 1]), 1e-12)
     normal = np.column_stack([-direction[:, 1], direction[:, 0]]) / norm[:, None]
@@ -388,8 +433,8 @@ def _any_line(ctx: _Context, actor: Piece, centre_lines: NDArray[np.object_]) ->
     from_points = start[None, None, :] + (spread * actor.radius)[None, :, None] \
         * normal[:, None, :]
     to_points = end[:, None, :] + (spread * ctx.hero.radius)[None, :, None] * normal[:, None, :]
-    sides = shapely.linestrings(np.stack([from_points[:, [0, -1]], to_points[:, [0, -1]]],
-                                         axis=2).reshape(-1, 2, 2))  # (m * 2) outermost lines
+    sides = np.stack([from_points[:, [0, -1]], to_points[:, [0, -1]]],
+                     axis=2).reshape(-1, 2, 2)  # (m * 2) outermost lines
     walls = _blocked(ctx, sides, 0.0).reshape(len(todo), 2, -1)
     hidden = (walls[:, 0] & walls[:, 1] & ctx.convex[None, :]).any(axis=1)
     side_clear = ~_any(walls).all(axis=1)  # an outermost line is itself clear
@@ -400,8 +445,8 @@ def _any_line(ctx: _Context, actor: Piece, centre_lines: NDArray[np.object_]) ->
             break
         i, j = batch[:, 0], batch[:, 1]
         pairs = np.stack([from_points[undecided][:, i], to_points[undecided][:, j]], axis=2)
-        lines = shapely.linestrings(pairs.reshape(-1, 2, 2))
-        blocked = _any(_blocked(ctx, lines, 0.0)).reshape(len(undecided), len(batch))
+        blocked = _any(_blocked(ctx, pairs.reshape(-1, 2, 2), 0.0)).reshape(
+            len(undecided), len(batch))
         clear = ~blocked.all(axis=1)
         visible[todo[undecided[clear]]] = True
         undecided = undecided[~clear]

@@ -29,6 +29,7 @@ ANY_LINE_SAMPLES = 9  # points across each disc for the any-line test
 # at most this many (line, obstacle) pairs are worked in plain floats, more in numpy (a look
 # costs about the same either way near this many)
 PLAIN_PAIRS = 64
+MANY_PAIRS = 64  # (line, polygon) pairs beyond which the unsettled ones are settled over arrays
 
 Line = tuple[Point, Point]
 # what the memo keeps of a sighting, all but whose it is: visible, distance, margin, blockers
@@ -110,7 +111,10 @@ def _ask_unsettled(table: TableGeometry, coords: NDArray[np.float64], line: NDAr
                    obstacle: NDArray[np.intp], grow: float, blocked: NDArray[np.bool_]
                    ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """Of the (line, polygon) pairs for shapely, those `_plainly_meets` cannot settle; the
-    others' answers are set in `blocked`."""
+    others' answers are set in `blocked`. Many pairs (a threat map's grid) are settled over
+    arrays, polygon by polygon (`_plainly_meet_all`, the same operations on the same numbers)."""
+    if len(line) > MANY_PAIRS:
+        return _ask_unsettled_at_once(table, coords, line, obstacle, grow, blocked)
     hubs, corners, simple = table.sight_bounds, table.sight_corners, table.sight_simple
     frames: dict[int, tuple[float, float, float, float, float]] = {}
     keep = []
@@ -130,6 +134,58 @@ def _ask_unsettled(table: TableGeometry, coords: NDArray[np.float64], line: NDAr
         else:
             blocked[i, j] = settled
     return line[keep], obstacle[keep]
+
+
+def _ask_unsettled_at_once(table: TableGeometry, coords: NDArray[np.float64],
+                           line: NDArray[np.intp], obstacle: NDArray[np.intp], grow: float,
+                           blocked: NDArray[np.bool_]
+                           ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """`_ask_unsettled` over arrays: each line's frame as `_ask_unsettled` makes it (its start,
+    unit direction and length), then each polygon's pairs in one `_plainly_meet_all`."""
+    ax, ay = coords[line, 0, 0], coords[line, 0, 1]
+    dx, dy = coords[line, 1, 0] - ax, coords[line, 1, 1] - ay
+    span = np.hypot(dx, dy)  # abs(complex(dx, dy)): the C library's hypot, as numpy's
+    safe = np.where(span != 0, span, 1.0)
+    dx, dy = dx / safe, dy / safe
+    ask = np.zeros(len(line), dtype=bool)
+    for j in np.unique(obstacle).tolist():
+        mine = np.flatnonzero(obstacle == j)
+        hx, hy, hub_radius, *_ = table.sight_bounds[j]
+        meets, settled = _plainly_meet_all(
+            np.array(table.sight_corners[j], dtype=float).reshape(-1, 2),
+            (ax[mine], ay[mine], dx[mine], dy[mine], span[mine]), grow,
+            abs(hx) + abs(hy) + hub_radius, table.sight_simple[j])
+        blocked[line[mine[settled]], j] = meets[settled]
+        ask[mine[~settled]] = True
+    return line[ask], obstacle[ask]
+
+
+def _plainly_meet_all(corners: NDArray[np.float64], frames: tuple[NDArray[np.float64], ...],
+                      grow: float, size: float, simple: bool
+                      ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """`_plainly_meets` of many lines and one polygon, as (its answer, settled): the same
+    floating-point operations in the same order on the same numbers, elementwise (no fused
+    operations in numpy's ufuncs), so each answer is the plain one's
+    (tests/test_sight_plain.py)."""
+    ax, ay, dx, dy, span = (f[:, None] for f in frames)
+    margin = SLACK + 1e-9 * (size + np.abs(ax) + np.abs(ay) + span + grow)
+    wx, wy = corners[None, :, 0] - ax, corners[None, :, 1] - ay
+    along = wx * dx + wy * dy
+    across = wy * dx - wx * dy
+    last_along, last_across = np.roll(along, 1, axis=1), np.roll(across, 1, axis=1)
+    crossed: NDArray[np.bool_] = np.zeros(len(span), dtype=bool)
+    if simple:
+        change = ((across > margin) & (last_across < -margin)) | (
+            (across < -margin) & (last_across > margin))
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            at = last_along + (along - last_along) * (last_across / (last_across - across))
+        room = margin + 1e-5 * (np.abs(along) + np.abs(last_along))
+        crossed = np.asarray((change & (room < at) & (at < span - room)).any(axis=1))
+    outside = ((across.min(axis=1) > (grow + margin)[:, 0])
+               | (across.max(axis=1) < (-grow - margin)[:, 0])
+               | (along.min(axis=1) > (span + margin)[:, 0])
+               | (along.max(axis=1) < -margin[:, 0]))
+    return ~outside & crossed, outside | crossed
 
 
 def sight_rows(table: TableGeometry, lines: Sequence[Line], grow: float = 0.0,

@@ -38,7 +38,8 @@ from automa.web.pending import OpenQuestion
 
 if TYPE_CHECKING:
     from automa.catalog.load import Catalog
-    from automa.engine.threat import ThreatMap
+    from automa.engine.forecast import Forecast
+    from automa.engine.threat import SightMemo, ThreatMap
     from automa.session.state import SessionState
 
 Json = dict[str, object]  # a request's body, or a reply's
@@ -74,6 +75,16 @@ class Board(Struct):
     # the lock one computation at a time holds (not `lock`: the page's polling goes on)
     _threats: OrderedDict[ThreatKey, ThreatMap] = field(default_factory=OrderedDict)
     threat_lock: threading.Lock = field(default_factory=threading.Lock)
+    # the mat's sight kept from map to map (engine/threat.py SightMemo: a second hero's map
+    # asks only the squares not yet known), and how far the map being computed has got
+    # (AI pieces mapped, AI pieces in all), for the page to show
+    _sight: SightMemo | None = None
+    threat_progress: tuple[int, int] | None = None
+    # the forecast of the coming AI turn (web/forecast.py): the newest, with the log's version
+    # it is of; one computed at a time, outside `lock`, and the turns it has played so far
+    _forecast: tuple[str, Forecast] | None = None
+    forecast_lock: threading.Lock = field(default_factory=threading.Lock)
+    forecast_progress: int | None = None
     # the question Next last put to a device, with the answers given so far, kept on disk in
     # the session folder (web/pending.py) until the log moves on or the table drops it
     _open: OpenQuestion | None = None
@@ -210,15 +221,27 @@ class Board(Struct):
     def threat_map(self, key: ThreatKey, state: SessionState) -> ThreatMap:
         """The hero's map for the battle in `state` (the log's version `key[0]`): computed
         once, one computation at a time, the newest THREAT_MAPS_KEPT kept; called without
-        `lock` held, so the page's polling and writes go on while it computes."""
-        from automa.web.threat import compute_map
+        `lock` held, so the page's polling and writes go on while it computes. The mat's
+        sight is kept across maps and versions (`_sight`, while the mat is the same), and
+        `threat_progress` says how far the map has got."""
+        from automa.web.threat import compute_map, sight_memo
 
         with self.threat_lock:
             found = self._threats.get(key)
             if found is None:
                 _, hero, step = key
-                found = compute_map(state, self.session.catalog, hero, step,
-                                    self.session.geometry)
+                self._sight = sight_memo(self._sight, state.scenario.playmat,
+                                         self.session.geometry)
+                self.threat_progress = (0, 1)
+
+                def told(done: int, total: int) -> None:
+                    self.threat_progress = (done, total)
+
+                try:
+                    found = compute_map(state, self.session.catalog, hero, step, self._sight,
+                                        told)
+                finally:
+                    self.threat_progress = None
                 self._threats[key] = found
                 while len(self._threats) > THREAT_MAPS_KEPT:
                     self._threats.popitem(last=False)
@@ -387,6 +410,17 @@ def get_threat(board: Board, body: object) -> Result:
                      "version": shown}
     except QueryError as error:
         raise ApiError(400, str(error)) from None
+
+
+def get_threat_progress(board: Board, body: object) -> Result:
+    """How far the threat map being worked out has got: `{"working": false}`, or the AI
+    pieces mapped of those in all and the share done (the page shows "Working... N %")."""
+    now = board.threat_progress
+    if now is None:
+        return 200, {"working": False, "done": None, "of": None, "fraction": None}
+    done, total = now
+    return 200, {"working": True, "done": done, "of": total,
+                 "fraction": round(done / max(total, 1), 3)}
 
 
 def post_next(board: Board, body: object) -> Result:
@@ -598,6 +632,7 @@ ENDPOINTS: dict[str, tuple[str, Callable[[Board, object], Result]]] = {
     "/api/version": (GET, get_version),
     "/api/view": (GET, get_view),
     "/api/threat": (GET, get_threat),
+    "/api/threat/progress": (GET, get_threat_progress),
     "/api/next": (POST, post_next),
     "/api/move": (POST, post_move),
     "/api/damage": (POST, post_damage),
@@ -615,7 +650,9 @@ ENDPOINTS: dict[str, tuple[str, Callable[[Board, object], Result]]] = {
 
 
 # endpoints that take the board's lock themselves: a threat map and a photo take seconds
-UNLOCKED = frozenset({"/api/threat", "/api/photo", "/api/photo/empty", "/api/photo/progress"})
+UNLOCKED = frozenset({"/api/threat", "/api/threat/progress", "/api/forecast",
+                      "/api/forecast/progress", "/api/photo", "/api/photo/empty",
+                      "/api/photo/progress"})
 
 
 def call(board: Board, path: str, body: object,

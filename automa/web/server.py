@@ -24,6 +24,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from automa.safe_text import one_line
 from automa.web import api, campaign, photo
+from automa.web import forecast as board_forecast
 from automa.web.api import ApiError, Board, call
 
 STATIC = Path(__file__).parent / "static"
@@ -251,8 +252,9 @@ class BoardHandler(BaseHTTPRequestHandler):
 
 def endpoints() -> dict[str, tuple[str, Callable[[Board, object], api.Result]]]:
     """Every API path: a battle's (web/api.py), a campaign's with export, import and the
-    open question (web/campaign.py), and the Photo button's (web/photo.py)."""
-    return {**api.ENDPOINTS, **campaign.ENDPOINTS, **photo.ENDPOINTS}
+    open question (web/campaign.py), the Photo button's (web/photo.py) and the forecast
+    (web/forecast.py)."""
+    return {**api.ENDPOINTS, **campaign.ENDPOINTS, **photo.ENDPOINTS, **board_forecast.ENDPOINTS}
 
 
 BODY_LIMITS = {**campaign.BODY_LIMITS, **photo.BODY_LIMITS}  # bytes, where not MAX_BODY

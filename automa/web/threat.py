@@ -3,7 +3,9 @@ session, for the page to draw under the pieces. The query is checked as `automa 
 its options (the same engine checks and one-line refusals), except that the board draws its
 squares at a few fixed sizes only, so a page cannot ask it for unbounded work; the squares
 carry the colour band of render/threat_svg.py's scale, so the page and the `.svg` shade
-alike."""
+alike. `GET /api/threat/progress` (api.py) says how far the map being worked out has got, for the
+page to show while it waits; the mat's sight is kept from map to map (engine/threat.py SightMemo),
+so a second toggle is immediate."""
 
 from __future__ import annotations
 
@@ -13,8 +15,9 @@ from automa.errors import AutomaError
 
 if TYPE_CHECKING:
     from automa.catalog.load import Catalog
-    from automa.engine.threat import ThreatMap
+    from automa.engine.threat import Progress, SightMemo, ThreatMap
     from automa.geometry.table import TableGeometry
+    from automa.model.playmat import Playmat
     from automa.session.state import SessionState
     from automa.session.store import Session
 
@@ -68,14 +71,26 @@ def refuse_guesses(session: Session, hero: str) -> None:
                          f"stand(s), so no map can be drawn from them; report each with move")
 
 
+def sight_memo(kept: SightMemo | None, playmat: Playmat, geometry: TableGeometry) -> SightMemo:
+    """The memo of sight for maps of `playmat`: the one kept while the mat is the same (the
+    pieces may move: sight is keyed by where each stands), else a new one over `geometry`."""
+    from automa.engine.threat import SightMemo
+
+    if kept is not None and kept.geometry.playmat == playmat:
+        return kept
+    return SightMemo(geometry)
+
+
 def compute_map(state: SessionState, catalog: Catalog, hero: str, step: float,
-                geometry: TableGeometry) -> ThreatMap:
-    """The hero's map over every AI piece for the battle in `state`; an engine refusal (no
-    such hero, a hero off the mat) is a QueryError."""
+                memo: SightMemo, progress: Progress | None = None) -> ThreatMap:
+    """The hero's map over every AI piece for the battle in `state`, its sight asked of
+    `memo` (the mat's); an engine refusal (no such hero, a hero off the mat) is a
+    QueryError. `progress` is told (AI pieces mapped, AI pieces in all)."""
     from automa.engine.threat import threat_map
 
     try:
-        return threat_map((state.scenario, state.battle), catalog, hero, step, geometry)
+        return threat_map((state.scenario, state.battle), catalog, hero, step,
+                          progress=progress, memo=memo)
     except AutomaError as error:
         raise QueryError(str(error).removeprefix("--")) from None  # `--step 0.1: ...`
 
@@ -117,3 +132,4 @@ def _bands(expected: list[float], bands: list[tuple[float, float]]) -> list[int]
                           value > low + 1e-9 and value <= high + 1e-9), len(bands) - 1)
         found.append(index)
     return found
+

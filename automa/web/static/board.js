@@ -840,15 +840,18 @@ async function drawThreat() {
   paintThreat(null); // never an old map over pieces that have moved
   if (t.asked === board.version) return; // asked already; drawn when it comes
   t.asked = board.version;
+  const working = threatWorking(t);
   try {
     // a phone gets 2 cm squares: a quarter of the answer (about 120 KB, not 520) over wifi
     const step = NARROW.matches ? 2 : 1;
     const data = await getJSON(`/api/threat?hero=${encodeURIComponent(t.hero)}&step=${step}`);
+    working();
     if (board.threat !== t) return;
     if (!t.data || t.data.version !== board.version) t.data = data;
     // drawn only over the battle it is of: an answer overtaken by a newer log waits for its view
     if (data.version === board.version) paintThreat(data);
   } catch (err) {
+    working();
     if (board.threat === t) {
       board.threat = null;
       $("threat-panel").hidden = true;
@@ -856,6 +859,36 @@ async function drawThreat() {
     }
     say(err.message);
   }
+}
+
+// While a map is worked out, the panel says how far it has got ("Working... N %", the AI
+// pieces mapped of those in all, from /api/threat/progress), not a frozen page; the call
+// returned stops the polling and hides the line.
+const PROGRESS_MS = 250;
+
+function threatWorking(t) {
+  const line = $("threat-progress");
+  const show = (fraction) => {
+    if (board.threat !== t) return;
+    line.hidden = false;
+    line.textContent = `Working... ${Math.round(100 * fraction)} %`;
+  };
+  show(0);
+  $("threat-hero").textContent = `· ${t.hero}`;
+  $("threat-words").textContent = "";
+  clear($("threat-legend"));
+  let done = false;
+  const timer = setInterval(async () => {
+    try {
+      const now = await getJSON("/api/threat/progress");
+      if (!done && now.working) show(now.fraction);
+    } catch (e) { /* the map's own answer says what went wrong */ }
+  }, PROGRESS_MS);
+  return () => {
+    done = true;
+    clearInterval(timer);
+    if (board.threat === t || !board.threat) line.hidden = true;
+  };
 }
 
 function paintThreat(data) {
