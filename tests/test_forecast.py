@@ -118,9 +118,22 @@ def test_spawned_workers_give_the_same_figures(monkeypatch: pytest.MonkeyPatch) 
 
     catalog = load_catalog()
     scenario = load_scenario(DEMO, catalog)
-    monkeypatch.setattr(module, "_context", lambda: multiprocessing.get_context("spawn"))
+    monkeypatch.setattr(module, "_context",
+                        lambda threaded: multiprocessing.get_context("spawn"))
     assert forecast(scenario, catalog, 120, 3, workers=2) == forecast(scenario, catalog, 120, 3,
                                                                       workers=1)
+
+
+def test_a_threaded_caller_forks_its_workers_from_a_clean_server() -> None:
+    """The board's server runs threads: its forecast's workers come from a forkserver (a
+    single-threaded process), with the same figures."""
+    from automa.engine.forecast import _context, forecast_runs
+
+    assert _context(threaded=True).get_start_method() == "forkserver"
+    assert _context(threaded=False).get_start_method() == "fork"
+    scenario, catalog = _demo()
+    threaded = forecast_runs(scenario, catalog, 120, 3, workers=2, threaded=True)
+    assert threaded.heroes == forecast(scenario, catalog, 120, 3, workers=1)
 
 
 def _demo() -> tuple[Scenario, Catalog]:

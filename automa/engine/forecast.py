@@ -189,13 +189,16 @@ def forecast(scenario: Scenario, catalog: Catalog, runs: int, seed: int,
 
 def forecast_runs(scenario: Scenario, catalog: Catalog, runs: int, seed: int,
                   workers: int | None = None, *, precision: float | None = None,
-                  progress: Progress | None = None) -> Forecast:
+                  progress: Progress | None = None, threaded: bool = False) -> Forecast:
     """As `forecast`; with `precision`, the runs are played in chunks of PRECISION_CHUNK in
     seed order, and the forecast stops after the first chunk at whose end every share it
     reports (targeted, death) has its 95 % interval within +-`precision` of it (`runs`: the
     cap). Run i is seeded alike in either way, and the sums are integers, so a forecast that
     stopped after k runs gives exactly the figures of a plain forecast of k runs, for any
-    number of workers. `progress` is told the runs played as tasks come back."""
+    number of workers. `progress` is told the runs played as tasks come back. `threaded`: the
+    caller runs other threads (the board's server), so the workers are forked from a clean
+    single-threaded server process, never from the caller: a copy of a threaded process can
+    hold a lock another thread had, and hang."""
     if precision is not None and not 0.0 < precision < 0.5:
         raise ValueError(f"the precision must be above 0 and below 0.5, not {precision}")
     unscripted = replace(scenario, chance=ChanceScript())  # every outcome drawn, none fixed
@@ -210,7 +213,7 @@ def forecast_runs(scenario: Scenario, catalog: Catalog, runs: int, seed: int,
     chunk = runs if precision is None else PRECISION_CHUNK
     totals = [[0, 0, 0, 0] for _ in heroes]
     done = 0
-    with _pool(job, wanted) as pool:
+    with _pool(job, wanted, threaded) as pool:
         while done < runs:
             batch = streams[done:done + chunk]
             tasks = by_branch(branches(job, batch), MIN_CHUNK, len(batch), wanted)
@@ -245,12 +248,12 @@ def _figures(heroes: tuple[Piece, ...], totals: list[list[int]], runs: int
 
 
 @contextmanager
-def _pool(job: _Job, workers: int) -> Iterator[ProcessPoolExecutor | None]:
+def _pool(job: _Job, workers: int, threaded: bool) -> Iterator[ProcessPoolExecutor | None]:
     """The worker processes, started once for every batch (None: play in this process)."""
     if workers == 1:
         yield None
         return
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_context(),
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_context(threaded),
                              initializer=_start_worker, initargs=(job,)) as pool:
         yield pool
 
@@ -306,9 +309,15 @@ def _add_up(totals: list[list[int]], part: _Sums) -> None:
             row[k] += value
 
 
-def _context() -> Any:
-    """fork where the system has it (the workers start with everything imported), else spawn."""
+def _context(threaded: bool) -> Any:
+    """fork where the system has it (the workers start with everything imported); for a
+    threaded caller, forkserver (its server process imports this module once, then forks
+    each worker from itself, a single thread); else spawn."""
     import multiprocessing
 
     methods = multiprocessing.get_all_start_methods()
+    if threaded and "forkserver" in methods:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])
+        return context
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")

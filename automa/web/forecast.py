@@ -36,7 +36,8 @@ def forecast_of(scenario: Scenario, catalog: Catalog,
     is the same for any number of workers)."""
     from automa.engine.forecast import forecast_runs
 
-    return forecast_runs(scenario, catalog, CAP, SEED, precision=PRECISION, progress=progress)
+    return forecast_runs(scenario, catalog, CAP, SEED, precision=PRECISION, progress=progress,
+                         threaded=True)
 
 
 def forecast_json(found: Forecast) -> Json:
