@@ -112,7 +112,7 @@ def measured_errors(settings: CaptureSettings) -> Iterator[float]:
     empty = empty_top_view(blank.jpeg, "empty.jpg", settings, W, L)
     found = measure_discs(photo.jpeg, "photo.jpg", empty, settings, W, L, 1.0)
     for piece in pieces:
-        (at, radius), = [(a, r) for a, r in found if math.dist(a, piece.at) < piece.disc.radius]
+        (radius,) = [r for a, r in found if math.dist(a, piece.at) < piece.disc.radius]
         yield (radius - piece.disc.radius) * 20
 
 
