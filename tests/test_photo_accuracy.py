@@ -31,37 +31,43 @@ def settings() -> CaptureSettings:
 
 
 @pytest.fixture(scope="module")
-def scores(settings: CaptureSettings) -> list[ps.Score]:
-    """Every photo read once; one empty photo per mat side, each from its own pose."""
+def empties(settings: CaptureSettings) -> dict[str, np.ndarray]:
+    """One empty photo per mat side, each from its own pose and light, as kept top views."""
+    return {side: empty_top_view(ps.empty(7000 + i, side, W, L, settings).jpeg, "empty.jpg",
+                                 settings, W, L) for i, side in enumerate(ps.SIDES)}
+
+
+@pytest.fixture(scope="module")
+def read(settings: CaptureSettings,
+         empties: dict[str, np.ndarray]) -> list[tuple[ps.SynthPhoto, ps.Score]]:
+    """Every photo read once: the photo (its truth and pose) and how the capture scored."""
     kinds = ps.data_kinds()
-    empties: dict[str, np.ndarray] = {}
     out = []
     for seed in range(PHOTOS):
         case = ps.trial(seed, settings, kinds, W, L, with_empty=False)
-        if case.side not in empties:
-            blank = ps.empty(7000 + len(empties), case.side, W, L, settings)
-            empties[case.side] = empty_top_view(blank.jpeg, "empty.jpg", settings, W, L)
         capture = read_capture(case.photo.jpeg, "photo.jpg", empties[case.side], settings, W, L,
                                case.before)
-        out.append(ps.score(case, capture.markers, [(p.id, p.at) for p in capture.pieces],
-                            [u.at for u in capture.unknown]))
+        out.append((case.photo, ps.score(case, capture.markers,
+                                         [(p.id, p.at) for p in capture.pieces],
+                                         [u.at for u in capture.unknown])))
     return out
 
 
+@pytest.fixture(scope="module")
+def scores(read: list[tuple[ps.SynthPhoto, ps.Score]]) -> list[ps.Score]:
+    return [score for _, score in read]
+
+
 def test_the_generated_photos_vary_what_a_hand_held_phone_varies(
-        settings: CaptureSettings) -> None:
+        read: list[tuple[ps.SynthPhoto, ps.Score]]) -> None:
     """The bars mean something only if the photos differ: heights over the 55-95 cm range,
-    the phone on every side of the mat, the focal sometimes unknown, the photo sometimes
-    turned by its EXIF."""
-    kinds = ps.data_kinds()
-    photos = [ps.trial(seed, settings, kinds, W, L, with_empty=False).photo
-              for seed in range(12)]
+    the phone on every side of the mat, the focal sometimes unknown."""
+    photos = [photo for photo, _ in read]
     heights = [p.height for p in photos]
-    assert min(heights) < 72 and max(heights) > 82
+    assert min(heights) < 65 and max(heights) > 88
     sides = {(p.foot[0] < 0, p.foot[0] > W, p.foot[1] < 0, p.foot[1] > L) for p in photos}
-    assert len(sides) >= 3
-    assert any(p.focal_guess is None for p in photos)
-    assert any(p.focal_guess is not None for p in photos)
+    assert len(sides) >= 4
+    assert 0 < sum(p.focal_guess is None for p in photos) < PHOTOS / 2
 
 
 def test_every_marker_is_found_in_every_photo(scores: list[ps.Score]) -> None:
@@ -85,15 +91,16 @@ def test_positions_are_within_millimetres(scores: list[ps.Score]) -> None:
     assert float(np.percentile(errors, 95)) <= 8.0
 
 
-def test_a_disc_no_piece_fits_is_reported_unknown(settings: CaptureSettings) -> None:
+def test_a_disc_no_piece_fits_is_reported_unknown(settings: CaptureSettings,
+                                                 empties: dict[str, np.ndarray]) -> None:
     """A stray disc of a size no piece has is listed among the unknown discs, not named."""
     kinds = ps.data_kinds()
     hits = 0
     for seed in range(3):
-        case = ps.trial(100 + seed, settings, kinds, W, L, stray=True)
-        assert case.empty is not None and case.photo.stray is not None
-        empty = empty_top_view(case.empty.jpeg, "empty.jpg", settings, W, L)
-        capture = read_capture(case.photo.jpeg, "photo.jpg", empty, settings, W, L, case.before)
+        case = ps.trial(100 + seed, settings, kinds, W, L, stray=True, with_empty=False)
+        assert case.photo.stray is not None
+        capture = read_capture(case.photo.jpeg, "photo.jpg", empties[case.side], settings, W, L,
+                               case.before)
         (at, radius) = case.photo.stray
         assert all(math.dist(p.at, at) > radius for p in capture.pieces)
         hits += any(math.dist(u.at, at) < radius for u in capture.unknown)
