@@ -47,6 +47,7 @@ FIRST_FIT = 0.25  # cm: a region whose edges fit no disc better than this holds 
 EDGE_FLOOR = 0.15  # a real edge falls at least this share of the foreground threshold per px
 MEASURE_EDGED = 0.7  # a disc measured has edges along this share of its outline at least
 ONE_DISC = 0.8  # a disc explaining this share of its region is alone in it
+MEASURE_STEP = 0.25  # cm: the larger rims tried when measuring a disc of no known size
 MEASURE_FIT = 2.0  # grains: an outline fitting a disc worse than this is not measured
 OUTER_STEP = 0.15  # cm: a larger size is tried when it is this much larger than the rim found
 ON_EDGE = 2.5  # grains: an edge this near a model's outline is on it
@@ -95,6 +96,25 @@ def empty_top_view(photo: bytes, where: str, settings: CaptureSettings,
     top = located.top.copy()
     top[~located.covered] = 0
     return top
+
+
+def write_empty(top: Pixels) -> bytes:
+    """An empty top view as PNG bytes, to keep on disk (lossless: the capture compares it
+    with later photos pixel by pixel)."""
+    ok, data = cv2.imencode(".png", top)
+    if not ok:  # pragma: no cover - OpenCV encodes any uint8 picture as PNG
+        raise PhotoError("the empty-mat view could not be encoded as PNG")
+    return bytes(data.tobytes())
+
+
+def read_empty(data: bytes, where: str) -> Pixels:
+    """An empty top view kept by `write_empty`, or PhotoError naming `where` (the mat size
+    and the cards it was kept for are checked by the capture itself)."""
+    picture = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    if picture is None:
+        raise PhotoError(f"{where}: not an empty-mat view kept by automa capture --empty; "
+                         f"take the empty mat's photo again")
+    return np.asarray(picture, np.uint8)
 
 
 def check_empty(empty_top: Floats | Pixels, frame: TopFrame, where: str) -> Pixels:
@@ -268,8 +288,10 @@ def measure_discs(photo: bytes, where: str, empty_top: Pixels, settings: Capture
     located = locate(photo, where, settings, width, length)
     found, seen = disc_outlines(located, empty_top, width, length, where)
     measured = []
+    sizes = [(float(r), thickness) for r in np.arange(RADIUS_RANGE[0], RADIUS_RANGE[1] + 0.01,
+                                                     MEASURE_STEP)]
     for first in found:
-        fit, _, edged = settle(first, thickness, seen)
+        fit, _, edged = outermost(first, settle(first, thickness, seen), sizes, seen)
         if (fit.error <= MEASURE_FIT * seen.grain(fit.at) and edged >= MEASURE_EDGED
                 and RADIUS_RANGE[0] <= fit.radius <= RADIUS_RANGE[1]
                 and on_the_mat(fit.at, width, length)):
