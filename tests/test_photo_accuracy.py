@@ -127,3 +127,26 @@ def test_measured_diameters_are_within_half_a_millimetre(settings: CaptureSettin
     errors = list(measured_errors(settings))
     assert len(errors) == 6
     assert max(abs(e) for e in errors) <= 0.5
+
+
+def test_progress_is_reported_stage_by_stage(settings: CaptureSettings,
+                                             empties: dict[str, np.ndarray]) -> None:
+    case = ps.trial(200, settings, ps.data_kinds(), W, L, with_empty=False)
+    stages: list[tuple[str, float]] = []
+    read_capture(case.photo.jpeg, "photo.jpg", empties[case.side], settings, W, L, case.before,
+                 lambda stage, done: stages.append((stage, done)))
+    fractions = [done for _, done in stages]
+    assert len(stages) >= 5 and fractions == sorted(fractions)
+    assert fractions[0] == 0.0 and stages[-1] == ("done", 1.0)
+
+
+def test_an_empty_mat_reads_as_no_pieces(settings: CaptureSettings,
+                                         empties: dict[str, np.ndarray]) -> None:
+    """The empty side photographed again from another pose: nothing found, nothing unknown,
+    every piece said to be missing."""
+    blank = ps.empty(300, "altar", W, L, settings)
+    pieces = ps.before(np.random.default_rng(1), ps.scatter(
+        np.random.default_rng(2), ps.data_kinds()[:3], W, L), W, L)
+    capture = read_capture(blank.jpeg, "again.jpg", empties["altar"], settings, W, L, pieces)
+    assert capture.pieces == () and capture.unknown == ()
+    assert capture.missing == tuple(p.id for p in pieces)
