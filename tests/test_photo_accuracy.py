@@ -150,3 +150,24 @@ def test_an_empty_mat_reads_as_no_pieces(settings: CaptureSettings,
     capture = read_capture(blank.jpeg, "again.jpg", empties["altar"], settings, W, L, pieces)
     assert capture.pieces == () and capture.unknown == ()
     assert capture.missing == tuple(p.id for p in pieces)
+
+
+def test_a_mat_thicker_than_the_cards_is_read_at_its_surface(settings: CaptureSettings) -> None:
+    """A 2.5 mm mat: the cards lie on the table, the mat's surface and its discs stand 2.5 mm
+    higher. Told so, the capture rectifies that surface and reads the discs as well as on a
+    thin mat."""
+    kinds = ps.data_kinds()
+    rng = np.random.default_rng(31)
+    pieces = ps.scatter(rng, [kinds[int(i)] for i in rng.integers(0, len(kinds), 10)], W, L)
+    options = ps.Options(mat_lift=0.25)
+    photo = ps.render(32, "campfire", W, L, settings, pieces, options)
+    blank = ps.empty(33, "campfire", W, L, settings, options)
+    empty = empty_top_view(blank.jpeg, "empty.jpg", settings, W, L, mat_thickness=0.25)
+    before = ps.before(rng, pieces, W, L)
+    capture = read_capture(photo.jpeg, "photo.jpg", empty, settings, W, L, before,
+                           mat_thickness=0.25)
+    truth = {p.id: p.at for p in pieces}
+    moved = {p.id for p in before if p.at != truth[p.id]}  # the still ones are reported as before
+    assert len(capture.pieces) >= 9
+    errors = [math.dist(p.at, truth[p.id]) * 10 for p in capture.pieces if p.id in moved]
+    assert len(errors) >= 4 and float(np.median(errors)) <= 3.0
