@@ -14,7 +14,7 @@ from automa.catalog.capture import load_capture_settings
 from automa.errors import InputError
 from automa.model.capture import CaptureSettings
 from automa.photo.model import PhotoError
-from automa.photo.pipeline import empty_top_view, read_capture
+from automa.photo.pipeline import empty_top_view, read_capture, read_empty, write_empty
 from tests import photo_synth as ps
 
 W, L = 60.0, 90.0
@@ -104,3 +104,13 @@ def test_an_empty_view_kept_for_another_mat_size_is_refused(settings: CaptureSet
     with pytest.raises(PhotoError) as error:
         read_capture(photo.jpeg, "photo.jpg", kept[:-10], settings, W, L, ())
     assert "another mat size" in one_line(error, "photo.jpg")
+
+
+def test_a_kept_empty_view_survives_its_png_and_a_damaged_one_is_one_line(
+        settings: CaptureSettings) -> None:
+    photo = ps.empty(8, "altar", W, L, settings)
+    kept = empty_top_view(photo.jpeg, "empty.jpg", settings, W, L)
+    assert np.array_equal(read_empty(write_empty(kept), "altar.png"), kept)
+    with pytest.raises(PhotoError) as error:
+        read_empty(b"not a png", "altar.png")
+    assert "automa capture --empty" in one_line(error, "altar.png")

@@ -27,15 +27,35 @@ CALIBRATION_FLAGS = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POI
 
 @dataclass(frozen=True)
 class CameraFix:
-    """The photo's geometry: `homography` maps mat cm (x, y, 1) to photo pixels; the camera's
-    centre stands `height` cm above the mat over `foot`; `error` is the corners' RMS
-    reprojection error in px."""
+    """The photo's geometry: `homography` maps the cards' plane (mat cm x, y, 1) to photo
+    pixels; the camera's centre stands `height` cm above that plane over `foot`; `error` is
+    the corners' RMS reprojection error in px; `rotation`, `translation` and `principal` are
+    the pose and intrinsics it came from."""
 
     homography: Floats
     focal: float
     foot: Point
     height: float
     error: float
+    rotation: Floats
+    translation: Floats
+    principal: Point
+
+    def plane(self, z: float) -> Floats:
+        """The homography of the plane `z` cm above the cards' (the mat's surface, when the
+        mat is thicker than a card): the pose's, corrected by how the cards' own homography
+        differs from the pose's at z 0."""
+        if z == 0:
+            return self.homography
+        k = np.array([[self.focal, 0, self.principal[0]], [0, self.focal, self.principal[1]],
+                      [0, 0, 1.0]])
+        r, t = self.rotation, self.translation
+
+        def posed(height: float) -> Floats:
+            return np.asarray(k @ np.column_stack([r[:, 0], r[:, 1], r[:, 2] * height + t]))
+
+        out: Floats = self.homography @ np.linalg.inv(posed(0.0)) @ posed(z)
+        return out
 
 
 def marker_points(settings: CaptureSettings, width: float, length: float,
@@ -96,7 +116,7 @@ def locate_camera(settings: CaptureSettings, width: float, length: float,
         raise PhotoError(f"{where}: the marker cards are seen from below or mirrored; use the "
                          f"phone's main camera, not a mirrored selfie")
     return CameraFix(homography, focal, (float(centre[0]), float(centre[1])), float(centre[2]),
-                     error)
+                     error, rotation, translation, principal)
 
 
 def fit_pose(mat: Floats, photo: Floats, focal: float, principal: Point, size: tuple[int, int],

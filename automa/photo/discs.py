@@ -17,7 +17,6 @@ and a sticker on the top face an inner one, and neither is the silhouette's outl
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -519,14 +518,7 @@ def fit_disc(outline: Outline, radius: float, thickness: float, camera: Parallax
     return Fit(at, r, thickness, robust_error(residuals(outline, at, r, thickness, camera)))
 
 
-def fit_kinds(outline: Outline, kinds: Sequence[tuple[float, float]],
-              camera: Parallax) -> list[Fit]:
-    """The outline fitted as each (radius, thickness) in turn."""
-    return [fit_disc(outline, r, t, camera) for r, t in kinds]
-
-
 def free_fit(outline: Outline, thickness: float, camera: Parallax) -> Fit:
     """The outline fitted with its radius free (a disc of no known size, or a measurement)."""
     guess = math.sqrt(max(outline.area, 0.1) / math.pi) * 0.9
-    fit = fit_disc(outline, guess, thickness, camera, free_radius=True)
-    return fit
+    return fit_disc(outline, guess, thickness, camera, free_radius=True)

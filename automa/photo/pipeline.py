@@ -41,12 +41,15 @@ from automa.photo.topview import TopFrame, rectify, top_frame
 Progress = Callable[[str, float], None]
 EDGE_INSET = 0.2  # cm: regions are looked for on the mat only (the table beside it is no
 # evidence, its grain differs between two photos); a disc near the edge is found by its edges
-SAME_SIDE = 0.3  # the empty photo's art correlates less than this with the photo's: another side
+SAME_SIDE = 0.15  # the empty photo's art correlates less than this with the photo's: another side
+# (another side scored at most 0.1 on 16 generated pairs; the same side at least 0.26, even
+# with a 3 mm mat taken as no thickness)
 RADIUS_RANGE = (0.5, 3.0)  # cm: what `measure_discs` reports
 FIRST_FIT = 0.25  # cm: a region whose edges fit no disc better than this holds none
 EDGE_FLOOR = 0.15  # a real edge falls at least this share of the foreground threshold per px
 MEASURE_EDGED = 0.7  # a disc measured has edges along this share of its outline at least
 ONE_DISC = 0.8  # a disc explaining this share of its region is alone in it
+MEASURE_STEP = 0.25  # cm: the larger rims tried when measuring a disc of no known size
 MEASURE_FIT = 2.0  # grains: an outline fitting a disc worse than this is not measured
 OUTER_STEP = 0.15  # cm: a larger size is tried when it is this much larger than the rim found
 ON_EDGE = 2.5  # grains: an edge this near a model's outline is on it
@@ -62,11 +65,14 @@ class Located:
     frame: TopFrame
     top: Pixels
     covered: np.ndarray
+    homography: Floats  # the mat's surface (cm) to photo px
+    parallax: Parallax  # the camera over the mat's surface
 
 
 def locate(photo: bytes, where: str, settings: CaptureSettings, width: float, length: float,
-           progress: Progress | None = None) -> Located:
-    """Decode, find the markers (3 of the 4 at least), fix the camera, rectify."""
+           progress: Progress | None = None, mat_thickness: float = 0.0) -> Located:
+    """Decode, find the markers (3 of the 4 at least), fix the camera, rectify the mat's
+    surface (`mat_thickness` cm above the table the cards lie on)."""
     report = progress or (lambda _stage, _done: None)
     report("reading the photo", 0.0)
     image = read_photo(photo, where)
@@ -82,19 +88,42 @@ def locate(photo: bytes, where: str, settings: CaptureSettings, width: float, le
     camera = locate_camera(settings, width, length, seen, image.size, image.focal_px, where)
     report("seeing the mat from above", 0.4)
     frame = top_frame(settings, width, length)
-    top = rectify(image.pixels, camera.homography, frame)
-    covered = coverage(camera.homography, frame, image.size)
-    return Located(tuple(sorted(seen)), camera, frame, top, covered)
+    surface = camera.plane(mat_thickness)
+    top = rectify(image.pixels, surface, frame)
+    covered = coverage(surface, frame, image.size)
+    parallax = Parallax(camera.foot, camera.height - mat_thickness)
+    return Located(tuple(sorted(seen)), camera, frame, top, covered, surface, parallax)
 
 
 def empty_top_view(photo: bytes, where: str, settings: CaptureSettings,
-                   width: float, length: float) -> Pixels:
+                   width: float, length: float, mat_thickness: float = 0.0) -> Pixels:
     """The empty mat side's photo rectified to the top view (BGR uint8; black where the photo
-    did not reach), as kept on disk (PNG) for later captures."""
-    located = locate(photo, where, settings, width, length)
+    did not reach), as kept on disk (PNG) for later captures. `mat_thickness`: how far the
+    mat's surface stands above the table the cards lie on (cm); the same for every capture
+    against this view."""
+    located = locate(photo, where, settings, width, length, mat_thickness=mat_thickness)
     top = located.top.copy()
     top[~located.covered] = 0
     return top
+
+
+def write_empty(top: Pixels) -> bytes:
+    """An empty top view as PNG bytes, to keep on disk (lossless: the capture compares it
+    with later photos pixel by pixel)."""
+    ok, data = cv2.imencode(".png", top)
+    if not ok:  # pragma: no cover - OpenCV encodes any uint8 picture as PNG
+        raise PhotoError("the empty-mat view could not be encoded as PNG")
+    return bytes(data.tobytes())
+
+
+def read_empty(data: bytes, where: str) -> Pixels:
+    """An empty top view kept by `write_empty`, or PhotoError naming `where` (the mat size
+    and the cards it was kept for are checked by the capture itself)."""
+    picture = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    if picture is None:
+        raise PhotoError(f"{where}: not an empty-mat view kept by automa capture --empty; "
+                         f"take the empty mat's photo again")
+    return np.asarray(picture, np.uint8)
 
 
 def check_empty(empty_top: Floats | Pixels, frame: TopFrame, where: str) -> Pixels:
@@ -121,23 +150,23 @@ def disc_outlines(located: Located, empty_top: Pixels, width: float, length: flo
                          f"mat differs from it); photograph this side without pieces and keep "
                          f"it with automa capture --empty PHOTO --playmat ID")
     edges = edge_map(plain)
-    camera = Parallax(located.camera.foot, located.camera.height)
-    return outlines(mask, edges, frame), Evidence(edges, frame, camera, EDGE_FLOOR * threshold,
-                                                     located.camera.homography)
+    return outlines(mask, edges, frame), Evidence(edges, frame, located.parallax,
+                                                  EDGE_FLOOR * threshold, located.homography)
 
 
 def likeness(top: Pixels, empty: Pixels, on_mat: np.ndarray) -> float:
     """How alike the mat's art is in two top views: the correlation of their fine detail
-    (grey levels less their 2 cm blur, at a quarter of the size so the two photos need not
-    line up to the pixel). The same side scores 0.7-0.9 with a dozen discs on it, another
-    side about 0 (measured on generated photos), whatever the light."""
+    (grey levels less their 1.2 cm blur, at an eighth of the size, so the two photos need
+    not line up to within a few millimetres: a mat thicker than the cards shifts one against
+    the other). The same side scores 0.7-0.9 with a dozen discs on it, another side about 0
+    (measured on generated photos), whatever the light."""
     h, w = top.shape[:2]
-    small = (w // 4, h // 4)
+    small = (w // 8, h // 8)
 
     def detail(pixels: Pixels) -> Floats:
         grey = cv2.resize(cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY).astype(np.float32), small,
                           interpolation=cv2.INTER_AREA)
-        out: Floats = grey - cv2.GaussianBlur(grey, (0, 0), 4.0)
+        out: Floats = grey - cv2.GaussianBlur(grey, (0, 0), 3.0)
         return out
 
     inside = cv2.resize(on_mat.astype(np.uint8), small, interpolation=cv2.INTER_NEAREST) > 0
@@ -153,11 +182,12 @@ def on_the_mat(at: Point, width: float, length: float) -> bool:
 
 def read_capture(photo: bytes, where: str, empty_top: Pixels, settings: CaptureSettings,
                  width: float, length: float, pieces: Sequence[PieceBefore],
-                 progress: Progress | None = None) -> Capture:
+                 progress: Progress | None = None, mat_thickness: float = 0.0) -> Capture:
     """Where every piece on the mat stands in this photo: the pieces found (with how far each
-    moved and how sure the naming is), the pieces not found, and the discs no piece fits."""
+    moved and how sure the naming is), the pieces not found, and the discs no piece fits.
+    `mat_thickness` as for the empty view (a 2.5 mm mat taken as 0 loses 1 disc in 8)."""
     report = progress or (lambda _stage, _done: None)
-    located = locate(photo, where, settings, width, length, report)
+    located = locate(photo, where, settings, width, length, report, mat_thickness)
     report("finding the discs", 0.55)
     found, seen = disc_outlines(located, empty_top, width, length, where)
     kinds: list[Kind] = sorted({(p.disc.radius, p.disc.thickness) for p in pieces})
@@ -262,14 +292,17 @@ def candidates_in(first: Outline, kinds: Sequence[Kind], usual: float,
 
 
 def measure_discs(photo: bytes, where: str, empty_top: Pixels, settings: CaptureSettings,
-                  width: float, length: float, thickness: float) -> list[tuple[Point, float]]:
+                  width: float, length: float, thickness: float,
+                  mat_thickness: float = 0.0) -> list[tuple[Point, float]]:
     """Every disc on the mat in this photo, of any size from 0.5 to 3 cm radius: its centre
     and its radius (cm), for `automa calibrate --photo`."""
-    located = locate(photo, where, settings, width, length)
+    located = locate(photo, where, settings, width, length, mat_thickness=mat_thickness)
     found, seen = disc_outlines(located, empty_top, width, length, where)
     measured = []
+    sizes = [(float(r), thickness) for r in np.arange(RADIUS_RANGE[0], RADIUS_RANGE[1] + 0.01,
+                                                     MEASURE_STEP)]
     for first in found:
-        fit, _, edged = settle(first, thickness, seen)
+        fit, _, edged = outermost(first, settle(first, thickness, seen), sizes, seen)
         if (fit.error <= MEASURE_FIT * seen.grain(fit.at) and edged >= MEASURE_EDGED
                 and RADIUS_RANGE[0] <= fit.radius <= RADIUS_RANGE[1]
                 and on_the_mat(fit.at, width, length)):
