@@ -481,7 +481,8 @@ class Options:
     turned: bool | None = None  # store the pixels turned with an EXIF orientation (None: seed)
     shadow: float | None = None  # contact shadows' strength (None: the seed, 0 to 0.3)
     card_error: float = 0.05  # cm: how far off their places the cards lie (sd)
-    mat_lift: float = 0.0  # cm: the mat's surface above the table the cards lie on
+    mat_lift: float | None = None  # cm: the mat's surface above the table the cards lie on
+    # (None: the settings' mat_thickness, as the capture reads it)
 
 
 def render(seed: int, side: str, width: float, length: float, settings: CaptureSettings,
@@ -500,7 +501,8 @@ def render(seed: int, side: str, width: float, length: float, settings: CaptureS
     paste_plane(img, table, camera.plane(0.0) @ texel_to_world(origin, tscale), valid)
     mscale = 14.0
     art = mat_art(options.art_side or side, width, length, mscale)
-    mat_plane = camera.plane(options.mat_lift) @ texel_to_world((0.0, 0.0), mscale)
+    lift = settings.mat_thickness if options.mat_lift is None else options.mat_lift
+    mat_plane = camera.plane(lift) @ texel_to_world((0.0, 0.0), mscale)
     paste_plane(img, art, mat_plane, valid)
     for card in settings.cards:
         if options.drop == card.id or card.id in options.hidden:
@@ -537,11 +539,11 @@ def render(seed: int, side: str, width: float, length: float, settings: CaptureS
                            look.sticker, options.stray.radius * 0.7, look.strokes), None))
         stray = (spot, options.stray.radius)
     strength = options.shadow if options.shadow is not None else rng.uniform(0.0, 0.3)
-    shadows(img, camera, [d for d, _ in discs], light, strength, options.mat_lift)
+    shadows(img, camera, [d for d, _ in discs], light, strength, lift)
     centre = np.array(camera.centre)
     order = sorted(discs, key=lambda d: -math.hypot(d[0].at[0] - centre[0], d[0].at[1] - centre[1]))
     for disc, _ in order:
-        draw_disc(img, camera, disc, light, options.mat_lift)
+        draw_disc(img, camera, disc, light, lift)
     img *= lighting(rng, options.size)
     sigma = rng.uniform(0.35, 1.0) * w / 1600
     img = cv2.GaussianBlur(img, (0, 0), sigma)
@@ -559,7 +561,7 @@ def render(seed: int, side: str, width: float, length: float, settings: CaptureS
                     and c.id not in options.hidden and in_frame(
         camera, card_outline(settings, width, length, c.id, 0.0), 0.0))
     return SynthPhoto(jpeg, {p.id: p.at for p in pieces}, (float(centre[0]), float(centre[1])),
-                      float(centre[2]) - options.mat_lift, camera.focal, guess, (w, h), markers,
+                      float(centre[2]) - lift, camera.focal, guess, (w, h), markers,
                       stray, camera)
 
 

@@ -227,20 +227,27 @@ def test_an_empty_photo_of_another_side_is_refused(table: Table) -> None:
                 data=table.data), "mat side")
 
 
-def test_calibrate_reads_each_discs_diameter(tmp_path: Path, table: Table) -> None:
+def test_calibrate_writes_each_discs_diameter(tmp_path: Path, table: Table) -> None:
+    """The command's way from photo to data folder: five discs laid apart in the mat's middle,
+    as docs/capture.md says, each written as its size (the smallest disc the smallest size).
+    The measuring's own accuracy is tests/test_photo_accuracy.py's."""
     sizes = {"extra-small": 0.97, "small": 1.13, "medium": 1.3, "large": 1.58,
              "extra-large": 2.04}
-    rng = np.random.default_rng(5)
-    discs = photo_synth.scatter(rng, [DiscKind(s, r, 1.0) for s, r in sizes.items()],
-                                table.mat.width, table.mat.length, gap=2.0)
+    spots = [(15.0, 30.0), (30.0, 30.0), (45.0, 30.0), (20.0, 55.0), (40.0, 55.0)]
+    discs = [photo_synth.SynthPiece(size, DiscKind(size, radius, 1.0), at)
+             for (size, radius), at in zip(sizes.items(), spots, strict=True)]
     shot = photo_synth.render(21, table.mat.id, table.mat.width, table.mat.length,
-                              table.settings, discs)
+                              table.settings, discs,
+                              photo_synth.Options(size=photo_synth.TWELVE_MP))  # full size
     photo = tmp_path / "discs.jpg"
     photo.write_bytes(shot.jpeg)
     out = tmp_path / "mine"
-    done = run("calibrate", "--out", str(out), "--photo", str(photo), "--playmat",
-               table.mat.id, data=table.data)
+    empty = table.empty("empty-12mp.jpg", size=photo_synth.TWELVE_MP)
+    done = run("calibrate", "--out", str(out), "--photo", str(photo), "--empty", str(empty),
+               "--playmat", table.mat.id, data=table.data)
     assert done.exit_code == 0, done.output
     written = tomllib.loads((out / "components.toml").read_text())["disc"]
+    assert set(written) == set(sizes)
     for size, radius in sizes.items():
-        assert written[size]["radius"] == pytest.approx(radius, abs=0.025 + 1e-9), size
+        assert written[size]["radius"] == pytest.approx(radius, abs=0.1), size
+        assert round(written[size]["radius"] * 40) == written[size]["radius"] * 40  # 0.5 mm

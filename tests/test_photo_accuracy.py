@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -159,13 +160,12 @@ def test_a_mat_thicker_than_the_cards_is_read_at_its_surface(settings: CaptureSe
     kinds = ps.data_kinds()
     rng = np.random.default_rng(31)
     pieces = ps.scatter(rng, [kinds[int(i)] for i in rng.integers(0, len(kinds), 10)], W, L)
-    options = ps.Options(mat_lift=0.25)
-    photo = ps.render(32, "campfire", W, L, settings, pieces, options)
-    blank = ps.empty(33, "campfire", W, L, settings, options)
-    empty = empty_top_view(blank.jpeg, "empty.jpg", settings, W, L, mat_thickness=0.25)
+    thick = replace(settings, mat_thickness=0.25)  # as a data folder's capture.toml says
+    photo = ps.render(32, "campfire", W, L, thick, pieces)
+    blank = ps.empty(33, "campfire", W, L, thick)
+    empty = empty_top_view(blank.jpeg, "empty.jpg", thick, W, L)
     before = ps.before(rng, pieces, W, L)
-    capture = read_capture(photo.jpeg, "photo.jpg", empty, settings, W, L, before,
-                           mat_thickness=0.25)
+    capture = read_capture(photo.jpeg, "photo.jpg", empty, thick, W, L, before)
     truth = {p.id: p.at for p in pieces}
     moved = {p.id for p in before if p.at != truth[p.id]}  # the still ones are reported as before
     assert len(capture.pieces) >= 9

@@ -50,4 +50,7 @@ def load_capture_settings(user_dir: Path | None) -> CaptureSettings:
     still = judge.number("still", low=0.0, high=10.0)
     confident = judge.number("confident", low=0.0, high=1.0)
     judge.reject_unknown_keys()
-    return CaptureSettings(dictionary, size, tuple(cards), still, confident)
+    mat = record("mat")
+    thickness = mat.number("thickness", low=0.0, high=2.0)
+    mat.reject_unknown_keys()
+    return CaptureSettings(dictionary, size, tuple(cards), still, confident, thickness)

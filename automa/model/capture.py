@@ -51,6 +51,7 @@ class CaptureSettings:
     cards: tuple[MarkerCard, ...]
     still: float  # cm: a piece found closer than this to where it stood has not moved
     confident: float  # a piece named with less confidence is asked about
+    mat_thickness: float = 0.0  # cm: the mat's surface above the table the cards lie on
 
     def corners(self, width: float, length: float) -> dict[int, tuple[Point, Point, Point, Point]]:
         """Each marker's four corners on a mat of `width` x `length`, in mat cm and in OpenCV's

@@ -99,17 +99,22 @@ def capture_battle(photo: bytes, where: str, game: Game, empty: bytes | None = N
 
 
 def on_obstacles(capture: Capture, playmat: Playmat) -> Capture:
-    """The capture without the unknown discs that lie on an obstacle's footprint: a round
-    obstacle, or the side of a tall one seen from another place than the empty mat's photo,
-    can pass for a disc; no piece stands inside an obstacle."""
+    """The capture without the unknown discs no piece could be: those on an obstacle's
+    footprint (a round obstacle, or the side of a tall one seen from another place than the
+    empty mat's photo, can pass for a disc; no piece stands inside an obstacle) and those whose
+    centre is off the mat (the mat's own edge against the table can pass for a rim; a piece
+    that leaves the mat goes back on its edge)."""
     from shapely.geometry import Point as Spot
 
     from automa.geometry.table import build_table
 
     table = build_table(playmat)
-    kept = tuple(u for u in capture.unknown
-                 if not any(o.polygon.intersects(Spot(u.at)) for o in table.obstacles))
-    return replace(capture, unknown=kept)
+
+    def could_be_a_piece(at: Point) -> bool:
+        return (0.0 <= at[0] <= playmat.width and 0.0 <= at[1] <= playmat.length
+                and not any(o.polygon.intersects(Spot(at)) for o in table.obstacles))
+
+    return replace(capture, unknown=tuple(u for u in capture.unknown if could_be_a_piece(u.at)))
 
 
 def capture_moves(capture: Capture, settings: CaptureSettings) -> list[Move]:
@@ -148,6 +153,7 @@ def kept_folder(catalog: Catalog) -> Path:
 def _frame(playmat: Playmat, settings: CaptureSettings) -> dict[str, Any]:
     """What a kept top view depends on: the mat's size and where the cards lie."""
     return {"playmat": playmat.id, "width": playmat.width, "length": playmat.length,
+            "mat_thickness": settings.mat_thickness,
             "markers": {str(k): [list(c) for c in v]
                         for k, v in settings.corners(playmat.width, playmat.length).items()}}
 
@@ -158,20 +164,15 @@ def keep_empty(photo: bytes, where: str, playmat: Playmat, catalog: Catalog) -> 
     from automa.photo.extra import require_photo_extra
 
     require_photo_extra()
-    import cv2
-
-    from automa.photo.pipeline import empty_top_view
+    from automa.photo.pipeline import empty_top_view, write_empty
     from automa.storage import atomic_write_bytes, atomic_write_text
 
     settings = load_capture_settings(catalog.data_dir)
-    top = empty_top_view(photo, where, settings, playmat.width, playmat.length)
-    ok, png = cv2.imencode(".png", top)
-    if not ok:  # pragma: no cover - OpenCV encodes any 8-bit image
-        raise PhotoError(f"{where}: the empty mat's view could not be encoded")
+    png = write_empty(empty_top_view(photo, where, settings, playmat.width, playmat.length))
     folder = kept_folder(catalog)
     folder.mkdir(parents=True, exist_ok=True)
     image = folder / f"empty-{playmat.id}.png"
-    atomic_write_bytes(image, png.tobytes())
+    atomic_write_bytes(image, png)
     atomic_write_text(folder / f"empty-{playmat.id}.json",
                       json.dumps(_frame(playmat, settings), indent=1) + "\n")
     return image
@@ -181,8 +182,7 @@ def kept_empty(playmat: Playmat, settings: CaptureSettings, catalog: Catalog) ->
     """The kept top view of `playmat`'s empty side (in the data folder in force, else the
     default one); PhotoError, saying how to keep one, when there is none or it was taken with
     other measures."""
-    import cv2
-    import numpy as np
+    from automa.photo.pipeline import read_empty
 
     folders = [kept_folder(catalog), default_data_folder() / KEPT_FOLDER]
     folder = next((f for f in folders if (f / f"empty-{playmat.id}.png").is_file()), folders[0])
@@ -199,7 +199,9 @@ def kept_empty(playmat: Playmat, settings: CaptureSettings, catalog: Catalog) ->
     if frame != json.loads(json.dumps(_frame(playmat, settings))):
         raise PhotoError(f"the kept empty-mat photo of {playmat.name} was taken with other mat "
                          f"or card measures; keep it anew: `{again}`")
-    top = cv2.imdecode(np.frombuffer(image.read_bytes(), np.uint8), cv2.IMREAD_COLOR)
-    if top is None:
-        raise PhotoError(f"{image}: not a readable image; keep it anew: `{again}`")
-    return np.asarray(top)
+    try:
+        data = image.read_bytes()
+    except OSError as error:
+        raise PhotoError(f"{image}: unreadable ({error.strerror}); keep it anew: `{again}`"
+                         ) from None
+    return read_empty(data, str(image))

@@ -51,6 +51,11 @@ MEASURE_EDGED = 0.7  # a disc measured has edges along this share of its outline
 ONE_DISC = 0.8  # a disc explaining this share of its region is alone in it
 MEASURE_STEP = 0.25  # cm: the larger rims tried when measuring a disc of no known size
 MEASURE_FIT = 2.0  # grains: an outline fitting a disc worse than this is not measured
+OUTER_SLACK = 0.1  # a larger rim's edge share may be this much less than the first's
+# measuring a disc of no known size: every 0.25 cm is a larger rim to try, and a contact
+# shadow's soft ring a millimetre or two out lies on edges along ~10 % less of its outline
+# than the rim itself (a disc's whole rim, found outside a sticker's circle, lies on more)
+MEASURE_SLACK = 0.02
 OUTER_STEP = 0.15  # cm: a larger size is tried when it is this much larger than the rim found
 ON_EDGE = 2.5  # grains: an edge this near a model's outline is on it
 MARKERS_HELP = "lay all four cards of `automa markers` beside the mat's corners, all in the photo"
@@ -70,9 +75,9 @@ class Located:
 
 
 def locate(photo: bytes, where: str, settings: CaptureSettings, width: float, length: float,
-           progress: Progress | None = None, mat_thickness: float = 0.0) -> Located:
+           progress: Progress | None = None) -> Located:
     """Decode, find the markers (3 of the 4 at least), fix the camera, rectify the mat's
-    surface (`mat_thickness` cm above the table the cards lie on)."""
+    surface (the settings' `mat_thickness` cm above the table the cards lie on)."""
     report = progress or (lambda _stage, _done: None)
     report("reading the photo", 0.0)
     image = read_photo(photo, where)
@@ -88,6 +93,7 @@ def locate(photo: bytes, where: str, settings: CaptureSettings, width: float, le
     camera = locate_camera(settings, width, length, seen, image.size, image.focal_px, where)
     report("seeing the mat from above", 0.4)
     frame = top_frame(settings, width, length)
+    mat_thickness = settings.mat_thickness
     surface = camera.plane(mat_thickness)
     top = rectify(image.pixels, surface, frame)
     covered = coverage(surface, frame, image.size)
@@ -96,12 +102,11 @@ def locate(photo: bytes, where: str, settings: CaptureSettings, width: float, le
 
 
 def empty_top_view(photo: bytes, where: str, settings: CaptureSettings,
-                   width: float, length: float, mat_thickness: float = 0.0) -> Pixels:
+                   width: float, length: float) -> Pixels:
     """The empty mat side's photo rectified to the top view (BGR uint8; black where the photo
-    did not reach), as kept on disk (PNG) for later captures. `mat_thickness`: how far the
-    mat's surface stands above the table the cards lie on (cm); the same for every capture
-    against this view."""
-    located = locate(photo, where, settings, width, length, mat_thickness=mat_thickness)
+    did not reach), as kept on disk (PNG) for later captures, its surface the settings'
+    `mat_thickness` above the table the cards lie on."""
+    located = locate(photo, where, settings, width, length)
     top = located.top.copy()
     top[~located.covered] = 0
     return top
@@ -182,12 +187,12 @@ def on_the_mat(at: Point, width: float, length: float) -> bool:
 
 def read_capture(photo: bytes, where: str, empty_top: Pixels, settings: CaptureSettings,
                  width: float, length: float, pieces: Sequence[PieceBefore],
-                 progress: Progress | None = None, mat_thickness: float = 0.0) -> Capture:
+                 progress: Progress | None = None) -> Capture:
     """Where every piece on the mat stands in this photo: the pieces found (with how far each
     moved and how sure the naming is), the pieces not found, and the discs no piece fits.
-    `mat_thickness` as for the empty view (a 2.5 mm mat taken as 0 loses 1 disc in 8)."""
+    The mat's thickness matters: a 2.5 mm mat taken as 0 loses 1 disc in 8."""
     report = progress or (lambda _stage, _done: None)
-    located = locate(photo, where, settings, width, length, report, mat_thickness)
+    located = locate(photo, where, settings, width, length, report)
     report("finding the discs", 0.55)
     found, seen = disc_outlines(located, empty_top, width, length, where)
     kinds: list[Kind] = sorted({(p.disc.radius, p.disc.thickness) for p in pieces})
@@ -237,11 +242,12 @@ def settle(first: Outline, thickness: float, seen: Evidence,
 
 
 def outermost(first: Outline, settled: tuple[Fit, Outline, float], kinds: Sequence[Kind],
-              seen: Evidence) -> tuple[Fit, Outline, float]:
+              seen: Evidence, slack: float = OUTER_SLACK) -> tuple[Fit, Outline, float]:
     """The disc's own rim rather than a circle inside it: started again from each larger
     size the battle has, the largest circle that still lies on edges all round wins (a
     sticker or the top face's art makes an inner circle, and where the disc's colour is the
-    mat's the region found may be only that)."""
+    mat's the region found may be only that). A larger rim may lie on edges along `slack`
+    less of its outline than the first."""
     fit, _, edged = settled
     grain = seen.grain(fit.at)
     best = settled
@@ -251,7 +257,8 @@ def outermost(first: Outline, settled: tuple[Fit, Outline, float], kinds: Sequen
         start = Fit(fit.at, radius, fit.thickness, fit.error)
         other = settle(first, fit.thickness, seen, (8.0, 4.0), start)
         if (other[0].radius > best[0].radius + OUTER_STEP / 2
-                and other[0].error <= DISC_LIKE * grain and other[2] >= max(EDGED, edged - 0.1)):
+                and other[0].error <= DISC_LIKE * grain
+                and other[2] >= max(EDGED, edged - slack)):
             best = other
     return best
 
@@ -292,17 +299,17 @@ def candidates_in(first: Outline, kinds: Sequence[Kind], usual: float,
 
 
 def measure_discs(photo: bytes, where: str, empty_top: Pixels, settings: CaptureSettings,
-                  width: float, length: float, thickness: float,
-                  mat_thickness: float = 0.0) -> list[tuple[Point, float]]:
+                  width: float, length: float, thickness: float) -> list[tuple[Point, float]]:
     """Every disc on the mat in this photo, of any size from 0.5 to 3 cm radius: its centre
     and its radius (cm), for `automa calibrate --photo`."""
-    located = locate(photo, where, settings, width, length, mat_thickness=mat_thickness)
+    located = locate(photo, where, settings, width, length)
     found, seen = disc_outlines(located, empty_top, width, length, where)
     measured = []
     sizes = [(float(r), thickness) for r in np.arange(RADIUS_RANGE[0], RADIUS_RANGE[1] + 0.01,
                                                      MEASURE_STEP)]
     for first in found:
-        fit, _, edged = outermost(first, settle(first, thickness, seen), sizes, seen)
+        fit, _, edged = outermost(first, settle(first, thickness, seen), sizes, seen,
+                                  MEASURE_SLACK)
         if (fit.error <= MEASURE_FIT * seen.grain(fit.at) and edged >= MEASURE_EDGED
                 and RADIUS_RANGE[0] <= fit.radius <= RADIUS_RANGE[1]
                 and on_the_mat(fit.at, width, length)):
