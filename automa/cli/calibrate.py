@@ -208,15 +208,10 @@ def _photo_diameters(catalog: Any, in_force: Any, photo: Path, empty: Path | Non
 def _sheet(ctx: click.Context, sheet: Path, paper: str) -> None:
     from automa.catalog.load import load_catalog
     from automa.catalog.locate import load_data_file, user_data_dir
-    from automa.errors import InputError
-    from automa.render.check_sheet import check_sheet, page_svg
-    from automa.render.pdf_sheet import sheet_pdf
-    from automa.storage import atomic_write_bytes
+    from automa.cli.sheets import check_sheet_name, write_pages
+    from automa.render.check_sheet import check_sheet
 
-    kind = sheet.suffix.lower()
-    if kind not in (".svg", ".pdf"):
-        raise InputError(f"--sheet {sheet}: name it FILE.pdf (one document) or FILE.svg (one "
-                         f"file per page)")
+    check_sheet_name(sheet, "--sheet")
     folder = user_data_dir(ctx.obj["data_dir"])
     catalog = load_catalog(folder)
     shipped, _ = load_data_file("components.toml", None)
@@ -236,18 +231,7 @@ def _sheet(ctx: click.Context, sheet: Path, paper: str) -> None:
     notes = tuple(f"Mats, not drawn (too large), check with a tape: {w:g} x {length:g} cm: "
                   f"{', '.join(n)}." for (w, length), n in mats.items())
     pages = check_sheet(catalog.components, paper, source, yours, notes)
-    if kind == ".pdf":
-        atomic_write_bytes(sheet, sheet_pdf(pages, paper))
-        written = [str(sheet)]
-    else:
-        written = []
-        for number, shapes in enumerate(pages, start=1):
-            path = sheet if number == 1 else sheet.with_name(
-                f"{sheet.stem}-{number}{sheet.suffix}")
-            atomic_write_bytes(path, page_svg(shapes, paper).encode("utf-8"))
-            written.append(str(path))
-    click.echo(f"Wrote the check sheet: {', '.join(written)} ({paper.upper()}, "
-               f"{len(pages)} page{'s' if len(pages) > 1 else ''})")
+    click.echo(f"Wrote the check sheet: {write_pages(sheet, pages, paper)}")
     click.echo("Print at 100 % / actual size, no fit-to-page; the 10 cm bar on each page "
                "checks it. Lay each real ruler, template and disc on its drawing.")
 

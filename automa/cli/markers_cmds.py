@@ -38,17 +38,12 @@ def markers(ctx: click.Context, out: Path, paper: str, playmat: str | None) -> N
     require_photo_extra()
     from automa.catalog.capture import load_capture_settings
     from automa.catalog.locate import user_data_dir
+    from automa.cli.sheets import check_sheet_name, write_pages
     from automa.errors import InputError
     from automa.photo.cards import marker_bits
-    from automa.render.check_sheet import page_svg
     from automa.render.marker_cards import Mat, marker_card_pages
-    from automa.render.pdf_sheet import sheet_pdf
-    from automa.storage import atomic_write_bytes
 
-    kind = out.suffix.lower()
-    if kind not in (".pdf", ".svg"):
-        raise InputError(f"-o {out}: name it FILE.pdf (one document) or FILE.svg (one file "
-                         f"per page)")
+    check_sheet_name(out, "-o")
     folder = user_data_dir(ctx.obj["data_dir"])
     settings = load_capture_settings(folder)
     mat = None
@@ -65,16 +60,6 @@ def markers(ctx: click.Context, out: Path, paper: str, playmat: str | None) -> N
             for card in settings.cards}
     source = f"your data folder {folder.name[:40]!r}" if folder else "our shipped data"
     pages, _ = marker_card_pages(settings, bits, paper, source, mat)
-    if kind == ".pdf":
-        atomic_write_bytes(out, sheet_pdf(pages, paper))
-        written = [str(out)]
-    else:
-        written = []
-        for number, shapes in enumerate(pages, start=1):
-            path = out if number == 1 else out.with_name(f"{out.stem}-{number}{out.suffix}")
-            atomic_write_bytes(path, page_svg(shapes, paper).encode("utf-8"))
-            written.append(str(path))
-    click.echo(f"Wrote the marker cards: {', '.join(written)} ({paper.upper()}, {len(pages)} "
-               f"page{'s' if len(pages) > 1 else ''})")
+    click.echo(f"Wrote the marker cards: {write_pages(out, pages, paper)}")
     click.echo(f"Print at 100 % / actual size, no fit-to-page; each black square must measure "
                f"{settings.marker_size:.1f} cm a side. docs/capture.md says how to lay them.")
