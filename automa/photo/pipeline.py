@@ -56,6 +56,9 @@ OUTER_SLACK = 0.1  # a larger rim's edge share may be this much less than the fi
 # shadow's soft ring a millimetre or two out lies on edges along ~10 % less of its outline
 # than the rim itself (a disc's whole rim, found outside a sticker's circle, lies on more)
 MEASURE_SLACK = 0.02
+# a rim found inside a disc is a sticker's only when the disc's own is this much larger (a
+# sticker covers 0.6 to 0.85 of the top); a ring 5-10 % out is a shadow's or a side wall's
+STICKER_GAP = 1.15
 OUTER_STEP = 0.15  # cm: a larger size is tried when it is this much larger than the rim found
 ON_EDGE = 2.5  # grains: an edge this near a model's outline is on it
 MARKERS_HELP = "lay all four cards of `automa markers` beside the mat's corners, all in the photo"
@@ -308,8 +311,9 @@ def measure_discs(photo: bytes, where: str, empty_top: Pixels, settings: Capture
     sizes = [(float(r), thickness) for r in np.arange(RADIUS_RANGE[0], RADIUS_RANGE[1] + 0.01,
                                                      MEASURE_STEP)]
     for first in found:
-        fit, _, edged = outermost(first, settle(first, thickness, seen), sizes, seen,
-                                  MEASURE_SLACK)
+        settled = settle(first, thickness, seen)
+        outer = outermost(first, settled, sizes, seen, MEASURE_SLACK)
+        fit, _, edged = outer if outer[0].radius >= STICKER_GAP * settled[0].radius else settled
         if (fit.error <= MEASURE_FIT * seen.grain(fit.at) and edged >= MEASURE_EDGED
                 and RADIUS_RANGE[0] <= fit.radius <= RADIUS_RANGE[1]
                 and on_the_mat(fit.at, width, length)):
