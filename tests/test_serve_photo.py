@@ -155,7 +155,8 @@ def test_a_photo_is_read_without_holding_the_board(demo: Path, board: Client,
     started, finish = threading.Event(), threading.Event()
 
     def slow(photo: bytes, where: str, pieces: Any, catalog: Any, playmat: Any,
-             empty: Any = None, unmeasured: Any = None, progress: Any = None) -> Capture:
+             settings: Any, empty_top: Any, unmeasured: Any = None,
+             progress: Any = None) -> Capture:
         progress("discs", 0.5)
         started.set()
         assert finish.wait(20)
@@ -194,7 +195,8 @@ def test_a_photo_is_read_without_holding_the_board(demo: Path, board: Client,
 def test_a_piece_named_with_little_confidence_is_to_check_and_a_still_one_is_no_move(
         board: Client, monkeypatch: pytest.MonkeyPatch) -> None:
     def reader(photo: bytes, where: str, pieces: Any, catalog: Any, playmat: Any,
-               empty: Any = None, unmeasured: Any = None, progress: Any = None) -> Capture:
+               settings: Any, empty_top: Any, unmeasured: Any = None,
+               progress: Any = None) -> Capture:
         return Capture((0, 1, 2, 3), (FoundPiece("elf", (10.2, 36.1), 0.22, 0.95),
                                       FoundPiece("wizard", (40.0, 20.0), 10.2, 0.5)), (), ())
 

@@ -173,9 +173,9 @@ def _photo_diameters(catalog: Any, in_force: Any, photo: Path, empty: Path | Non
     from automa.photo.extra import require_photo_extra
 
     require_photo_extra()
-    from automa.photo.battle import kept_empty
+    from automa.photo.battle import empty_view
     from automa.photo.model import PhotoError
-    from automa.photo.pipeline import empty_top_view, measure_discs
+    from automa.photo.pipeline import measure_discs
 
     radii = catalog.components.disc_radius
     sizes = [s.strip() for s in sizes_text.split(",") if s.strip()]
@@ -190,9 +190,7 @@ def _photo_diameters(catalog: Any, in_force: Any, photo: Path, empty: Path | Non
         empty_data = None if empty is None else empty.read_bytes()
     except OSError as error:
         raise PhotoError(f"{error.filename}: cannot be read ({error.strerror})") from None
-    empty_top = (kept_empty(playmat, settings, in_force) if empty_data is None else
-                 empty_top_view(empty_data, str(empty), settings, playmat.width,
-                                playmat.length))
+    empty_top = empty_view(playmat, settings, in_force, empty_data, str(empty))
     thickness = max(catalog.components.disc_thickness.get(s, 1.0) for s in sizes)
     found = sorted(measure_discs(data, str(photo), empty_top, settings, playmat.width,
                                  playmat.length, thickness), key=lambda disc: disc[1])

@@ -13,9 +13,13 @@ import click
 from automa.cli.main import _catalog, cli, emit_json, reports_errors
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from automa.catalog.load import Catalog
     from automa.model.capture import CaptureSettings
     from automa.model.pieces import Piece
     from automa.model.playmat import Playmat
+    from automa.model.scenario import Scenario
     from automa.photo.model import Capture
     from automa.session.commands import Move
     from automa.session.store import Session
@@ -156,71 +160,72 @@ def _keep(ctx: click.Context, empty: Path, playmat_id: str) -> None:
 
 def _capture_scenario(ctx: click.Context, photo: Path, scenario_path: Path, empty: Path | None,
                       as_json: bool, out: Path | None) -> None:
-    from msgspec.structs import replace
-
+    from automa.catalog.capture import load_capture_settings
     from automa.cli.main import _scenario
     from automa.photo.battle import capture_json, capture_pieces
-    from automa.photo.model import PhotoError
 
     scenario = _scenario(ctx, scenario_path)
     catalog = _catalog(ctx)
+    settings = load_capture_settings(catalog.data_dir)
+    empty_top = _empty_view(scenario.playmat, settings, catalog, empty)
     with _progress(not as_json) as progress:
         found = capture_pieces(_read(photo, "photo"), str(photo), scenario.pieces, catalog,
-                               scenario.playmat,
-                               None if empty is None else _read(empty, "--empty"),
-                               progress=progress)
-    found = _without_obstacles(found, scenario.playmat)
+                               scenario.playmat, settings, empty_top, progress=progress)
     if out is not None:
-        if found.unknown:
-            disc = found.unknown[0]
-            raise PhotoError(f"{photo}: a disc {2 * disc.radius:.1f} cm across at "
-                             f"({disc.at[0]:.1f}, {disc.at[1]:.1f}) fits no piece of "
-                             f"{scenario_path}; nothing was written")
-        places = {p.id: p.at for p in found.pieces}
-        pieces = tuple(p.moved(places[p.id]) if p.id in places else p for p in scenario.pieces)
-        from automa.scenario.save import save_scenario
-
-        save_scenario(replace(scenario, pieces=pieces), out)
+        _write_photographed(scenario, found, out, photo, str(scenario_path))
     if as_json:
         emit_json(capture_json(found))
-    else:
-        from automa.catalog.capture import load_capture_settings
-
-        _report(found, scenario.pieces, load_capture_settings(catalog.data_dir))
-        if out is not None:
-            kept = f"; not found, kept where they stood: {', '.join(found.missing)}" \
-                if found.missing else ""
-            click.echo(f"Wrote {out}{kept}.")
+        return
+    _report(found, scenario.pieces, settings)
+    if out is not None:
+        kept = f"; not found, kept where they stood: {', '.join(found.missing)}" \
+            if found.missing else ""
+        click.echo(f"Wrote {out}{kept}.")
 
 
-def _without_obstacles(found: Capture, playmat: Playmat) -> Capture:
-    from automa.photo.battle import on_obstacles
+def _empty_view(playmat: Playmat, settings: CaptureSettings, catalog: Catalog,
+                empty: Path | None) -> np.ndarray:
+    from automa.photo.battle import empty_view
 
-    return on_obstacles(found, playmat)
+    if empty is None:
+        return empty_view(playmat, settings, catalog)
+    return empty_view(playmat, settings, catalog, _read(empty, "--empty"), str(empty))
+
+
+def _write_photographed(scenario: Scenario, found: Capture, out: Path, photo: Path,
+                        source: str) -> None:
+    """The scenario with each piece found where the photo shows it (those not found where
+    they stood); refused, nothing written, while a disc no piece fits is in the photo."""
+    from msgspec.structs import replace
+
+    from automa.photo.model import PhotoError
+    from automa.scenario.save import save_scenario
+
+    if found.unknown:
+        disc = found.unknown[0]
+        raise PhotoError(f"{photo}: a disc {2 * disc.radius:.1f} cm across at "
+                         f"({disc.at[0]:.1f}, {disc.at[1]:.1f}) fits no piece of {source}; "
+                         f"nothing was written")
+    places = {p.id: p.at for p in found.pieces}
+    save_scenario(replace(scenario, pieces=tuple(
+        p.moved(places[p.id]) if p.id in places else p for p in scenario.pieces)), out)
 
 
 def _capture_session(ctx: click.Context, photo: Path, folder: Path, empty: Path | None,
                      as_json: bool, apply_: bool, out: Path | None) -> None:
-    from msgspec.structs import replace
-
     from automa.catalog.capture import load_capture_settings
     from automa.cli.session_cmds import open_session
     from automa.photo.battle import capture_battle, capture_json
 
     session = open_session(ctx, folder)
-    with _progress(not as_json) as progress:
-        found = capture_battle(_read(photo, "photo"), str(photo), session,
-                               None if empty is None else _read(empty, "--empty"), progress)
-    found = _without_obstacles(found, session.scenario.playmat)
     settings = load_capture_settings(session.catalog.data_dir)
+    empty_top = _empty_view(session.scenario.playmat, settings, session.catalog, empty)
+    with _progress(not as_json) as progress:
+        found = capture_battle(_read(photo, "photo"), str(photo), session, settings, empty_top,
+                               progress)
     pieces = session.state.battle.pieces
     if out is not None:
-        from automa.scenario.save import save_scenario
-
-        places = {p.id: p.at for p in found.pieces}
-        state = session.state.as_scenario()
-        save_scenario(replace(state, pieces=tuple(
-            p.moved(places[p.id]) if p.id in places else p for p in state.pieces)), out)
+        _write_photographed(session.state.as_scenario(), found, out, photo, str(folder))
     if as_json and not apply_:
         emit_json(capture_json(found))
         return

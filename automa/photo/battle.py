@@ -66,36 +66,48 @@ def battle_pieces(pieces: Sequence[Piece], catalog: Catalog,
     return looked_for
 
 
-def capture_pieces(photo: bytes, where: str, pieces: Sequence[Piece], catalog: Catalog,
-                   playmat: Playmat, empty: bytes | None = None,
-                   unmeasured: Mapping[str, Point | None] | None = None,
-                   progress: Callable[[str, float], None] | None = None) -> Capture:
-    """Read `photo` (its file name or source `where`, for messages) as `playmat` with these
-    pieces on it. `empty`: a photo of the same mat side without pieces; None uses the one
-    kept for the side (`keep_empty`)."""
+def empty_view(playmat: Playmat, settings: CaptureSettings, catalog: Catalog,
+               empty: bytes | None = None, where: str = "the empty-mat photo") -> np.ndarray:
+    """The top view of `playmat`'s side without pieces that photos are read against: `empty`,
+    a photo of it (`where`: its name, for messages), rectified; None, the one kept for the
+    side (`keep_empty`)."""
     from automa.photo.extra import require_photo_extra
 
     require_photo_extra()
-    from automa.photo.pipeline import empty_top_view, read_capture
-
-    settings = load_capture_settings(catalog.data_dir)
     if empty is None:
-        empty_top = kept_empty(playmat, settings, catalog)
-    else:
-        empty_top = empty_top_view(empty, "the empty-mat photo", settings, playmat.width,
-                                   playmat.length)
-    return read_capture(photo, where, empty_top, settings, playmat.width, playmat.length,
-                        battle_pieces(pieces, catalog, unmeasured), progress)
+        return kept_empty(playmat, settings, catalog)
+    from automa.photo.pipeline import empty_top_view
+
+    return empty_top_view(empty, where, settings, playmat.width, playmat.length)
 
 
-def capture_battle(photo: bytes, where: str, game: Game, empty: bytes | None = None,
+def capture_pieces(photo: bytes, where: str, pieces: Sequence[Piece], catalog: Catalog,
+                   playmat: Playmat, settings: CaptureSettings, empty_top: np.ndarray,
+                   unmeasured: Mapping[str, Point | None] | None = None,
+                   progress: Callable[[str, float], None] | None = None) -> Capture:
+    """Read `photo` (its file name or source `where`, for messages) as `playmat` with these
+    pieces on it, against the side's empty view (`empty_view`); the unknown discs no piece
+    could be are set aside (`on_obstacles`)."""
+    from automa.photo.extra import require_photo_extra
+
+    require_photo_extra()
+    from automa.photo.pipeline import read_capture
+
+    found = read_capture(photo, where, empty_top, settings, playmat.width, playmat.length,
+                         battle_pieces(pieces, catalog, unmeasured), progress)
+    return on_obstacles(found, playmat)
+
+
+def capture_battle(photo: bytes, where: str, game: Game, settings: CaptureSettings,
+                   empty_top: np.ndarray,
                    progress: Callable[[str, float], None] | None = None) -> Capture:
     """Read `photo` against a live battle: its pieces as they stand now, those an asked battle
     never measured looked for by size alone."""
     from automa.render.measured import unmeasured_now
 
     return capture_pieces(photo, where, game.state.battle.pieces, game.catalog,
-                          game.scenario.playmat, empty, unmeasured_now(game), progress)
+                          game.scenario.playmat, settings, empty_top, unmeasured_now(game),
+                          progress)
 
 
 def on_obstacles(capture: Capture, playmat: Playmat) -> Capture:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
+from automa.catalog.capture import load_capture_settings
 from automa.errors import InputError, RulesError
 from automa.safe_text import one_line
 from automa.session.commands import Move
@@ -23,6 +24,8 @@ from automa.session.log import SessionError
 from automa.web.api import ApiError, Board, Json, Result, _fields, _piece, _shown, _word, do
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from automa.catalog.load import Catalog
     from automa.model.capture import CaptureSettings, Point
     from automa.model.pieces import Piece
@@ -117,36 +120,31 @@ def post_photo(board: Board, body: object) -> Result:
     piece with `from` (where it stood, null when nobody measured it), `move` (Confirm records
     it: it moved at least the still bar, or its place was not known) and `check` (named with
     less confidence than the bar); the bars themselves and the log's version."""
-    from automa.catalog.capture import load_capture_settings
-    from automa.photo.battle import capture_pieces, on_obstacles
+    from automa.photo.battle import capture_pieces
 
     photo = _image(body)
     snap = _snapshot(board)
-
-    def read(progress: Callable[[str, float], None]) -> Capture:
-        _empty_kept(snap)
-        found = capture_pieces(photo, WHERE, snap.pieces, snap.catalog, snap.playmat,
-                               unmeasured=snap.unmeasured, progress=progress)
-        return on_obstacles(found, snap.playmat)
-
-    capture = _reading(board, read)
     try:
         settings = load_capture_settings(snap.catalog.data_dir)
     except InputError as error:
         raise ApiError(400, str(error)) from None
-    return 200, proposal_json(capture, snap, settings)
+
+    def read(progress: Callable[[str, float], None]) -> Capture:
+        return capture_pieces(photo, WHERE, snap.pieces, snap.catalog, snap.playmat, settings,
+                              _empty_kept(snap, settings), snap.unmeasured, progress)
+
+    return 200, proposal_json(_reading(board, read), snap, settings)
 
 
-def _empty_kept(snap: Snapshot) -> None:
-    """The empty mat side's view is kept and fits the mat and the cards; else one short line
+def _empty_kept(snap: Snapshot, settings: CaptureSettings) -> np.ndarray:
+    """The empty mat side's kept view, if it fits the mat and the cards; else one short line
     in the board's words (the vision's own, naming the folder and the terminal's command, goes
     to the server's terminal)."""
-    from automa.catalog.capture import load_capture_settings
     from automa.photo.battle import kept_empty
     from automa.photo.model import PhotoError
 
     try:
-        kept_empty(snap.playmat, load_capture_settings(snap.catalog.data_dir), snap.catalog)
+        return kept_empty(snap.playmat, settings, snap.catalog)
     except PhotoError as error:
         sys.stderr.write(f"automa serve: {one_line(str(error))}\n")
         raise PhotoError(f"no usable photo of the empty {snap.playmat.name} side is kept: lay "
