@@ -138,6 +138,13 @@ def test_no_kept_empty_view_says_how_to_keep_one(tmp_path: Path, catalog: Catalo
         kept_empty(mat, load_capture_settings(None), catalog)
 
 
+def test_a_photo_that_is_not_there_is_named_before_the_empty_view(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # no empty view kept either
+    refused(run("capture", str(tmp_path / "IMG_0042.jpg"), str(DEMO)),
+            "photo", "IMG_0042.jpg", "cannot be read")
+
+
 def test_a_bad_capture_file_is_named_by_data_check(tmp_path: Path) -> None:
     (tmp_path / "capture.toml").write_text('[marker.2]\ncorner = "hero-middle"\n'
                                            'offset = [4.0, 4.0]\nprovenance = "house"\n')

@@ -40,8 +40,8 @@ def one_line(error: pytest.ExceptionInfo[PhotoError], where: str) -> str:
 
 @pytest.mark.parametrize(("data", "words"), [
     (b"", "empty"),
-    (b"Positions from a photo: not one.\n" * 20, "not a photo"),
-    (b"\x89PNG\r\n\x1a\n" + b"\0" * 40, "not a photo"),
+    (b"Positions from a photo: not one.\n" * 20, "not an image"),
+    (b"\x89PNG\r\n\x1a\n" + b"\0" * 40, "not an image"),
 ])
 def test_a_file_that_is_no_image_is_one_line(settings: CaptureSettings, data: bytes,
                                              words: str) -> None:
@@ -62,6 +62,15 @@ def test_a_picture_too_small_to_hold_the_cards_is_refused(settings: CaptureSetti
     with pytest.raises(PhotoError) as error:
         empty_top_view(tiny, "tiny.png", settings, W, L)
     assert "too small" in one_line(error, "tiny.png")
+
+
+@pytest.mark.parametrize("side", [9_000, 14_000])  # 81 MP: our bar; 196 MP: Pillow refuses
+def test_a_picture_too_large_for_a_photo_is_refused(settings: CaptureSettings, side: int) -> None:
+    out = io.BytesIO()
+    Image.new("L", (side, side)).save(out, format="PNG")  # a few kB: a decompression bomb
+    with pytest.raises(PhotoError) as error:
+        empty_top_view(out.getvalue(), "bomb.png", settings, W, L)
+    assert "too large" in one_line(error, "bomb.png")
 
 
 def test_a_photo_of_something_else_names_the_missing_cards(settings: CaptureSettings) -> None:

@@ -167,9 +167,10 @@ def _capture_scenario(ctx: click.Context, photo: Path, scenario_path: Path, empt
     scenario = _scenario(ctx, scenario_path)
     catalog = _catalog(ctx)
     settings = load_capture_settings(catalog.data_dir)
+    taken = _read(photo, "photo")  # a photo that is not there is said first
     empty_top = _empty_view(scenario.playmat, settings, catalog, empty)
     with _progress(not as_json) as progress:
-        found = capture_pieces(_read(photo, "photo"), str(photo), scenario.pieces, catalog,
+        found = capture_pieces(taken, str(photo), scenario.pieces, catalog,
                                scenario.playmat, settings, empty_top, progress=progress)
     if out is not None:
         _write_photographed(scenario, found, out, photo, str(scenario_path))
@@ -219,10 +220,10 @@ def _capture_session(ctx: click.Context, photo: Path, folder: Path, empty: Path 
 
     session = open_session(ctx, folder)
     settings = load_capture_settings(session.catalog.data_dir)
+    taken = _read(photo, "photo")  # a photo that is not there is said first
     empty_top = _empty_view(session.scenario.playmat, settings, session.catalog, empty)
     with _progress(not as_json) as progress:
-        found = capture_battle(_read(photo, "photo"), str(photo), session, settings, empty_top,
-                               progress)
+        found = capture_battle(taken, str(photo), session, settings, empty_top, progress)
     pieces = session.state.battle.pieces
     if out is not None:
         _write_photographed(session.state.as_scenario(), found, out, photo, str(folder))

@@ -70,9 +70,11 @@ def read_photo(data: bytes, where: str) -> Photo:
             rgb = np.asarray(upright.convert("RGB"), dtype=np.uint8)
     except PhotoError:
         raise
-    except (UnidentifiedImageError, Image.DecompressionBombWarning,
-            Image.DecompressionBombError) as exc:
-        raise PhotoError(f"{where}: not a photo Pillow can read (JPEG or PNG): {exc}") from None
+    except UnidentifiedImageError:
+        raise PhotoError(f"{where}: not an image (a photo is a JPEG or PNG file)") from None
+    except (Image.DecompressionBombWarning, Image.DecompressionBombError):
+        raise PhotoError(f"{where}: too large for a photo of the mat (at most "
+                         f"{LARGEST_PIXELS // 1_000_000} MP)") from None
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
         raise PhotoError(f"{where}: the image is damaged or cut short: {exc}") from None
     pixels = np.ascontiguousarray(rgb[:, :, ::-1])
