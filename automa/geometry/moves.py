@@ -337,7 +337,7 @@ def _sweep(table: TableGeometry, pieces: Sequence[Piece], mover: Piece, directio
     intended = (x + ux * length, y + uy * length)
     safe_end = nearest_legal_spot(table, pieces, mover, end)
     return Move(mover.id, mover.at, safe_end, intended if not stopped_by else end,
-                stopped_by or None, margin), safe_end is end
+                stopped_by or None, margin), safe_end == end
 
 
 def closest_obstacle(table: TableGeometry, centre: Vec) -> tuple[str, Vec, float] | None:

@@ -260,9 +260,9 @@ def plain_sight_lines(table: TableGeometry, lines: Sequence[Line], grow: float =
         kept.append((least, upper, polygons))
     if asked:
         shapes = _line_shapes(lines, [row for row, _ in asked], grow)
-        meets = shapely.relate_pattern(shapes, table.obstacle_array[[j for _, j in asked]],
-                                       INTERIORS_MEET).tolist()
-        for (row, j), meet in zip(asked, meets, strict=True):
+        answers: list[bool] = shapely.relate_pattern(
+            shapes, table.obstacle_array[[j for _, j in asked]], INTERIORS_MEET).tolist()
+        for (row, j), meet in zip(asked, answers, strict=True):
             blocked[row][j] = meet
     if not clearance:
         return blocked, [math.inf] * len(lines)
