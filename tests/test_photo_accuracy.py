@@ -154,17 +154,21 @@ def measured(settings: CaptureSettings) -> list[tuple[int, list[float]]]:
 
 def test_calibrate_layouts_measure_most_diameters_within_a_millimetre(
         measured: list[tuple[int, list[float]]]) -> None:
-    """What measuring a disc of no known size reaches today (docs/capture.md says it is not
-    yet dependable): nearly every disc found, the median diameter within 0.5 mm, most within
-    1 mm, few regions measured that are no disc. The issue's bar (every disc, every diameter
-    within 0.5 mm) is not met: the rim's edge lies up to a pixel inside a disc whose top
-    darkens toward its rim or matches the mat's colour, and a contact shadow or art beside a
-    disc can pass for one."""
+    """What measuring discs of no known size reaches at 1600x1200 (docs/capture.md says it
+    is not yet dependable): nearly every disc found, its rim rather than a sticker's circle
+    or a shadow's ring (few errors over 2 mm), the median diameter within 0.5 mm, most
+    within 1 mm, and most layouts counted right (five discs, nothing else). The issue's bar
+    (every disc, every diameter within 0.5 mm) is not met: a disc whose top darkens toward
+    its rim, or is the mat's colour under it, shows its rim up to a pixel inside, and art
+    beside a disc can pass for one."""
     errors = np.abs([e for _, found in measured for e in found])
-    assert len(errors) >= 0.97 * 5 * LAYOUTS
+    discs = 5 * LAYOUTS
+    assert len(errors) >= 0.95 * discs
     assert float(np.median(errors)) <= 0.5
     assert float(np.mean(errors <= 1.0)) >= 0.8
-    assert sum(extra for extra, _ in measured) <= LAYOUTS / 2
+    assert int(np.sum(errors > 2.0)) <= 0.05 * discs
+    counted = sum(extra == 0 and len(found) == 5 for extra, found in measured)
+    assert counted >= 0.7 * LAYOUTS
 
 
 def test_progress_is_reported_stage_by_stage(settings: CaptureSettings,

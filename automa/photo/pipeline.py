@@ -308,7 +308,9 @@ def rim(first: Outline, thickness: float, seen: Evidence) -> Fit | None:
     within a grain and has the mat just outside it and the disc just inside along most of
     its outline, which rules out the circles inside and the art; of what passes, a shadow's
     ring has the softer edges (a shadow fades out over millimetres, a disc's side is cut),
-    so the circle on the strongest edges wins. None when no circle passes."""
+    so the circle on the strongest edges wins: their typical strength times the share of
+    the outline on one (of two fits of one rim, the one settled on it all round). None when
+    no circle passes."""
     settled = settle(first, thickness, seen)
     circles = [settled]
     for radius in np.arange(RADIUS_RANGE[0], RADIUS_RANGE[1] + 0.01, MEASURE_STEP):
@@ -321,7 +323,7 @@ def rim(first: Outline, thickness: float, seen: Evidence) -> Fit | None:
             continue
         outside, inside = sides(fit, seen.camera, seen.mat, seen.disc, seen.frame)
         if outside > MOSTLY and inside > MOSTLY:
-            passed.append((float(np.median(outline.weights)), fit))
+            passed.append((edged * float(np.median(outline.weights)), fit))
     return max(passed, key=lambda p: p[0])[1] if passed else None
 
 
