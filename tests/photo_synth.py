@@ -405,12 +405,13 @@ def draw_disc(img: FloatArray, camera: Camera, disc: Disc, light: FloatArray,
     patch += summed
 
 
-def disc_look(rng: np.random.Generator, kind: DiscKind) -> Disc:
-    """How one disc looks: painted wood or a monster's colour, a sticker on most."""
+def disc_look(rng: np.random.Generator, kind: DiscKind, stickers: float = 0.7) -> Disc:
+    """How one disc looks: painted wood or a monster's colour, a sticker on a `stickers`
+    share of them."""
     r, g, b = (float(v) for v in rng.uniform(20, 235, 3))
     colour = (r, g, b)
     sticker: tuple[float, float, float] | None = None
-    if rng.random() < 0.7:
+    if rng.random() < stickers:
         r, g, b = (float(v) for v in rng.uniform(60, 250, 3))
         sticker = (r, g, b)
     strokes = []
@@ -483,6 +484,7 @@ class Options:
     card_error: float = 0.05  # cm: how far off their places the cards lie (sd)
     mat_lift: float | None = None  # cm: the mat's surface above the table the cards lie on
     # (None: the settings' mat_thickness, as the capture reads it)
+    stickers: float = 0.7  # the share of the discs with a sticker on top
 
 
 def render(seed: int, side: str, width: float, length: float, settings: CaptureSettings,
@@ -526,7 +528,7 @@ def render(seed: int, side: str, width: float, length: float, settings: CaptureS
     light /= np.linalg.norm(light[:2]) or 1.0
     discs: list[tuple[Disc, str | None]] = []
     for piece in pieces:
-        look = disc_look(rng, piece.disc)
+        look = disc_look(rng, piece.disc, options.stickers)
         discs.append((Disc(piece.at, piece.disc.radius, piece.disc.thickness, look.colour,
                            look.sticker, piece.disc.radius * rng.uniform(0.6, 0.85), look.strokes),
                       piece.id))
@@ -534,7 +536,7 @@ def render(seed: int, side: str, width: float, length: float, settings: CaptureS
     if options.stray is not None:
         spot = free_spot(rng, width, length, [(p.at, p.disc.radius) for p in pieces],
                          options.stray.radius)
-        look = disc_look(rng, options.stray)
+        look = disc_look(rng, options.stray, options.stickers)
         discs.append((Disc(spot, options.stray.radius, options.stray.thickness, look.colour,
                            look.sticker, options.stray.radius * 0.7, look.strokes), None))
         stray = (spot, options.stray.radius)
@@ -715,3 +717,48 @@ def score(case: Trial, markers: Sequence[int], found: Sequence[tuple[str, Point]
             if start[piece.id] != piece.at:
                 errors.append(math.dist(at, piece.at) * 10)
     return Score(tuple(markers), len(apart), hits, named, tuple(errors))
+
+
+# --- discs laid out to be measured (automa calibrate --photo) ---------------------------------
+
+MEASURED_SIZES = ("extra-small", "small", "medium", "large", "extra-large")  # calibrate's five
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One disc of each size laid apart between the cards to be measured: the discs (their
+    true radii), the photo, the empty side's photo from another pose, and the settings the
+    photos were taken with (the mat's thickness varies)."""
+
+    pieces: tuple[SynthPiece, ...]
+    photo: SynthPhoto
+    empty: SynthPhoto
+    settings: CaptureSettings
+
+
+def layout(seed: int, settings: CaptureSettings, width: float = 60.0, length: float = 90.0,
+           size: tuple[int, int] = SMALL, perturb: float = 0.0) -> Layout:
+    """The discs of `automa calibrate --photo`'s five sizes (the data's radii, each scaled by
+    up to `perturb` either way, so a measure cannot pass by snapping to the data's sizes) laid
+    3-8 cm apart and 4 cm or more from the mat's edges, photographed by a hand-held phone over
+    a mat 0-3 mm thick, their tops bare, all with stickers or some, in any light."""
+    from dataclasses import replace
+
+    rng = np.random.default_rng([seed, 2905])
+    by_size = {k.size: k for k in data_kinds()}
+    kinds = [DiscKind(s, by_size[s].radius * (1 + float(rng.uniform(-perturb, perturb))),
+                      by_size[s].thickness) for s in MEASURED_SIZES]
+    placed: list[SynthPiece] = []
+    gap = float(rng.uniform(3.0, 8.0))
+    for kind in kinds:
+        at = free_spot(rng, width - 6, length - 6, [((x - 3, y - 3), r) for (x, y), r in
+                                                    ((p.at, p.disc.radius) for p in placed)],
+                       kind.radius, gap)
+        placed.append(SynthPiece(kind.size, kind, (at[0] + 3, at[1] + 3)))
+    thick = replace(settings, mat_thickness=float(rng.choice([0.0, 0.1, 0.2, 0.3])))
+    side = SIDES[int(rng.integers(len(SIDES)))]
+    stickers = float(rng.choice([0.0, 0.7, 1.0]))
+    options = Options(size=size, stickers=stickers)
+    photo = render(int(rng.integers(1 << 31)), side, width, length, thick, placed, options)
+    blank = empty(int(rng.integers(1 << 31)), side, width, length, thick, Options(size=size))
+    return Layout(tuple(placed), photo, blank, thick)

@@ -249,5 +249,24 @@ def test_calibrate_writes_each_discs_diameter(tmp_path: Path, table: Table) -> N
     written = tomllib.loads((out / "components.toml").read_text())["disc"]
     assert set(written) == set(sizes)
     for size, radius in sizes.items():
-        assert written[size]["radius"] == pytest.approx(radius, abs=0.1), size
+        # measured within 0.5 mm, then written to the nearest 0.5 mm: 0.75 mm at most
+        assert 2 * written[size]["radius"] == pytest.approx(2 * radius, abs=0.075), size
         assert round(written[size]["radius"] * 40) == written[size]["radius"] * 40  # 0.5 mm
+
+
+@pytest.mark.parametrize("form", ["session", "scenario"])
+def test_out_refuses_a_disc_no_piece_fits(table: Table, tmp_path: Path, form: str) -> None:
+    """A disc 4.8 cm across, larger than any piece of the demo battle, lies on the mat: `--out`
+    writes no scenario until it is gone from the photo, from a session as from a scenario."""
+    photo = table.photo("stray.jpg", stray=DiscKind("stray", 2.4, 1.0))
+    if form == "session":
+        session = tmp_path / "s"
+        assert run("new", str(DEMO), "--session", str(session), "--seed", "1",
+                   data=table.data).exit_code == 0
+        battle = ["--session", str(session)]
+    else:
+        battle = [str(DEMO)]
+    out = tmp_path / "after.toml"
+    refused(run("capture", str(photo), *battle, "--out", str(out), data=table.data),
+            "stray.jpg", "fits no piece", "nothing was written")
+    assert not out.exists()

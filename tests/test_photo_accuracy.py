@@ -5,8 +5,10 @@ each from its own hand-held pose, light, blur, noise and JPEG quality, with the 
 before the photo moved up to 15 cm (some not at all), read against an empty photo of the same
 mat side taken from another pose. The bars are the issue's: every marker found, 95 % of the
 discs standing apart found and named right, position error median 3 mm and 95th percentile
-8 mm. Synthetic success is not real success (docs/capture.md says what real photos add); the
-generator is tests/photo_synth.py."""
+8 mm. Forty more layouts of calibrate's five discs are measured (point 5): the figures they
+reach today are held as floors, since the issue's bar for them is not met yet. Synthetic
+success is not real success (docs/capture.md says what real photos add); the generator is
+tests/photo_synth.py."""
 
 from __future__ import annotations
 
@@ -128,6 +130,47 @@ def test_measured_diameters_are_within_half_a_millimetre(settings: CaptureSettin
     errors = list(measured_errors(settings))
     assert len(errors) == 6
     assert max(abs(e) for e in errors) <= 0.5
+
+
+LAYOUTS = 40
+
+
+@pytest.fixture(scope="module")
+def measured(settings: CaptureSettings) -> list[tuple[int, list[float]]]:
+    """Forty layouts of calibrate's five discs at 1600x1200 (every other one with the radii
+    perturbed up to 10 %), each measured: the discs no measured disc lies on, and each found
+    disc's diameter error (mm); measured discs on no true one count as extra (-1 each)."""
+    out = []
+    for seed in range(LAYOUTS):
+        case = ps.layout(seed, settings, W, L, ps.SMALL, perturb=0.1 if seed % 2 else 0.0)
+        empty = empty_top_view(case.empty.jpeg, "empty.jpg", case.settings, W, L)
+        found = measure_discs(case.photo.jpeg, "photo.jpg", empty, case.settings, W, L, 1.0)
+        errors = []
+        for piece in case.pieces:
+            near = [r for a, r in found if math.dist(a, piece.at) < piece.disc.radius]
+            if near:
+                errors.append((near[0] - piece.disc.radius) * 20)
+        out.append((len(found) - len(errors), errors))
+    return out
+
+
+def test_calibrate_layouts_measure_most_diameters_within_a_millimetre(
+        measured: list[tuple[int, list[float]]]) -> None:
+    """What measuring discs of no known size reaches at 1600x1200 (docs/capture.md says it
+    is not yet dependable): nearly every disc found, its rim rather than a sticker's circle
+    or a shadow's ring (few errors over 2 mm), the median diameter within 0.5 mm, most
+    within 1 mm, and most layouts counted right (five discs, nothing else). The issue's bar
+    (every disc, every diameter within 0.5 mm) is not met: a disc whose top darkens toward
+    its rim, or is the mat's colour under it, shows its rim up to a pixel inside, and art
+    beside a disc can pass for one."""
+    errors = np.abs([e for _, found in measured for e in found])
+    discs = 5 * LAYOUTS
+    assert len(errors) >= 0.95 * discs
+    assert float(np.median(errors)) <= 0.5
+    assert float(np.mean(errors <= 1.0)) >= 0.8
+    assert int(np.sum(errors > 2.0)) <= 0.05 * discs
+    counted = sum(extra == 0 and len(found) == 5 for extra, found in measured)
+    assert counted >= 0.7 * LAYOUTS
 
 
 def test_progress_is_reported_stage_by_stage(settings: CaptureSettings,

@@ -42,6 +42,9 @@ SOFT = 0.03  # cm: residuals beyond this count less and less (soft L1)
 PEAK_APART = 1.0  # cm: two discs' middles in one region lie at least this far apart
 LONGEST = 2.5  # a region longer than this many times its width is no disc's silhouette
 CONVEX = 0.85  # a region filling this share of its convex hull is one disc (else several)
+# a contact shadow darkens the mat by at most half (the room's light still reaches under it)
+DARKEST_SHADE = 0.5
+BAND = (0.15, 0.35)  # cm: the bands either side of a disc's outline where its evidence is read
 
 
 @dataclass(frozen=True)
@@ -104,11 +107,13 @@ def mat_area(frame: TopFrame, width: float, length: float, inset: float = 0.0) -
 
 
 def difference(top: Pixels, empty: Pixels, valid: Mask,
-               frame: TopFrame) -> tuple[Floats, Floats]:
+               frame: TopFrame) -> tuple[Floats, Floats, Floats]:
     """How much each top-view pixel differs from the empty mat once the light is matched: a
-    colour distance (0-255 scale) per pixel, plain (for the edges' places) and robust (for
+    colour distance (0-255 scale) per pixel, plain (for the edges' places), robust (for
     what differs: a colour counts only where neither view has it within a millimetre, so art
-    edges a pixel out of register, or sharper in one photo than the other, drop out)."""
+    edges a pixel out of register, or sharper in one photo than the other, drop out), and
+    from the mat in shade (the mat's own colour darkened by up to DARKEST_SHADE: what a
+    contact shadow does to it, and a disc's own colour seldom is)."""
     photo = cv2.GaussianBlur(top.astype(np.float32), (0, 0), PRE_BLUR)
     base = cv2.GaussianBlur(empty.astype(np.float32), (0, 0), PRE_BLUR)
     h, w = photo.shape[:2]
@@ -125,6 +130,11 @@ def difference(top: Pixels, empty: Pixels, valid: Mask,
     base *= gain
     diff = photo - base
     plain: Floats = np.sqrt(np.sum(diff * diff, axis=2))
+    shade = np.clip(np.sum(photo * base, axis=2) / np.maximum(np.sum(base * base, axis=2), 1.0),
+                    DARKEST_SHADE, 1.0)
+    off_shade = photo - base * shade[..., None]
+    shaded: Floats = np.sqrt(np.sum(off_shade * off_shade, axis=2))
+    shaded[~valid] = 0
     # the robust difference at half size (it only says where to look; the edges are found
     # on the plain one): four times cheaper
     half = (w // 2, h // 2)
@@ -137,7 +147,7 @@ def difference(top: Pixels, empty: Pixels, valid: Mask,
     robust = cv2.resize(robust_half, (w, h), interpolation=cv2.INTER_LINEAR)
     plain[~valid] = 0
     robust[~valid] = 0
-    return plain, robust
+    return plain, robust, shaded
 
 
 def outside(values: Floats, around: Floats, kernel: npt.NDArray[np.uint8]) -> Floats:
@@ -367,6 +377,29 @@ def resample(fit: Fit, camera: Parallax, edges: Floats, frame: TopFrame,
     pixels = np.column_stack([u, v])
     moved, weights = sharpen(pixels, normals, edges, reach)
     return Outline(to_mat(frame, moved), weights, math.pi * fit.radius ** 2, fit.at)
+
+
+def sides(fit: Fit, camera: Parallax, mat: Mask, disc: Mask,
+          frame: TopFrame) -> tuple[float, float]:
+    """What lies either side of a fitted disc's outline: the share of the outline with the
+    mat (or the mat in a shadow) in a band just outside it, and the share with a disc (what
+    differs from the mat, and not as a shadow does) in a band just inside it. A disc's
+    silhouette has both all round; a circle inside the disc (a sticker's, the top art's) has
+    the disc's top outside it, and an arc of art residue has the mat inside it."""
+    points, normals = silhouette(fit, camera, 1.0 / frame.scale)
+    h, w = mat.shape
+    offsets = np.linspace(BAND[0], BAND[1], 5)
+
+    def share(side: float, which: Mask) -> float:
+        seen = []
+        for d in offsets:
+            at = (points + side * d * normals - (frame.x0, frame.y0)) * frame.scale  # px
+            cols = np.clip(np.round(at[:, 0]).astype(int), 0, w - 1)
+            rows = np.clip(np.round(at[:, 1]).astype(int), 0, h - 1)
+            seen.append(which[rows, cols])
+        return float(np.mean(np.mean(seen, axis=0) > 0.5))
+
+    return share(1.0, mat), share(-1.0, disc)
 
 
 def support(outline: Outline, fit: Fit, camera: Parallax, floor: float, near: float) -> float:

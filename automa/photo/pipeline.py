@@ -16,6 +16,7 @@ from automa.model.capture import CaptureSettings, Point
 from automa.photo.camera import CameraFix, locate_camera
 from automa.photo.discs import (
     Fit,
+    Mask,
     Outline,
     Parallax,
     coverage,
@@ -29,6 +30,7 @@ from automa.photo.discs import (
     overlap,
     pixel_size,
     resample,
+    sides,
     split,
     support,
 )
@@ -49,16 +51,9 @@ FIRST_FIT = 0.25  # cm: a region whose edges fit no disc better than this holds 
 EDGE_FLOOR = 0.15  # a real edge falls at least this share of the foreground threshold per px
 MEASURE_EDGED = 0.7  # a disc measured has edges along this share of its outline at least
 ONE_DISC = 0.8  # a disc explaining this share of its region is alone in it
-MEASURE_STEP = 0.25  # cm: the larger rims tried when measuring a disc of no known size
-MEASURE_FIT = 2.0  # grains: an outline fitting a disc worse than this is not measured
+MEASURE_STEP = 0.25  # cm: measuring a disc of no known size, a rim is tried every this far
 OUTER_SLACK = 0.1  # a larger rim's edge share may be this much less than the first's
-# measuring a disc of no known size: every 0.25 cm is a larger rim to try, and a contact
-# shadow's soft ring a millimetre or two out lies on edges along ~10 % less of its outline
-# than the rim itself (a disc's whole rim, found outside a sticker's circle, lies on more)
-MEASURE_SLACK = 0.02
-# a rim found inside a disc is a sticker's only when the disc's own is this much larger (a
-# sticker covers 0.6 to 0.85 of the top); a ring 5-10 % out is a shadow's or a side wall's
-STICKER_GAP = 1.15
+MOSTLY = 0.5  # a disc measured has the mat outside it and itself inside along most of its outline
 OUTER_STEP = 0.15  # cm: a larger size is tried when it is this much larger than the rim found
 ON_EDGE = 2.5  # grains: an edge this near a model's outline is on it
 MARKERS_HELP = "lay all four cards of `automa markers` beside the mat's corners, all in the photo"
@@ -149,7 +144,7 @@ def disc_outlines(located: Located, empty_top: Pixels, width: float, length: flo
     frame = located.frame
     empty = check_empty(empty_top, frame, where)
     valid = located.covered & np.any(empty > 0, axis=2)
-    plain, robust = difference(located.top, empty, valid, frame)
+    plain, robust, shaded = difference(located.top, empty, valid, frame)
     on_mat = mat_area(frame, width, length) & valid
     region = mat_area(frame, width, length, EDGE_INSET) & valid
     mask, threshold = foreground(robust, region, frame)
@@ -159,7 +154,9 @@ def disc_outlines(located: Located, empty_top: Pixels, width: float, length: flo
                          f"it with automa capture --empty PHOTO --playmat ID")
     edges = edge_map(plain)
     return outlines(mask, edges, frame), Evidence(edges, frame, located.parallax,
-                                                  EDGE_FLOOR * threshold, located.homography)
+                                                  EDGE_FLOOR * threshold, located.homography,
+                                                  ~mask | (shaded < threshold),
+                                                  mask & (shaded >= threshold))
 
 
 def likeness(top: Pixels, empty: Pixels, on_mat: np.ndarray) -> float:
@@ -219,6 +216,8 @@ class Evidence:
     camera: Parallax
     floor: float
     homography: Floats  # mat cm -> photo px
+    mat: Mask  # what does not differ from the empty mat, or only as a shadow does
+    disc: Mask  # what differs from it, and not as a shadow does
 
     def grain(self, at: Point) -> float:
         """The tolerance a fit is judged by at a mat point (cm): half a photo pixel there,
@@ -301,21 +300,42 @@ def candidates_in(first: Outline, kinds: Sequence[Kind], usual: float,
     return [whole]
 
 
+def rim(first: Outline, thickness: float, seen: Evidence) -> Fit | None:
+    """A disc of no known size measured: its silhouette among the circles its edges hold.
+    Settled from the region and from every radius of RADIUS_RANGE, a disc's outline yields
+    circles lying on edges: its rim, a sticker's or its top art's circle inside it, a contact
+    shadow's ring outside it, and art beside it may yield an arc. The rim fits its edges to
+    within a grain and has the mat just outside it and the disc just inside along most of
+    its outline, which rules out the circles inside and the art; of what passes, a shadow's
+    ring has the softer edges (a shadow fades out over millimetres, a disc's side is cut),
+    so the circle on the strongest edges wins: their typical strength times the share of
+    the outline on one (of two fits of one rim, the one settled on it all round). None when
+    no circle passes."""
+    settled = settle(first, thickness, seen)
+    circles = [settled]
+    for radius in np.arange(RADIUS_RANGE[0], RADIUS_RANGE[1] + 0.01, MEASURE_STEP):
+        circles.append(settle(first, thickness, seen, (8.0, 4.0),
+                              Fit(settled[0].at, float(radius), thickness, settled[0].error)))
+    passed = []
+    for fit, outline, edged in circles:
+        if (fit.error > seen.grain(fit.at) or edged < MEASURE_EDGED
+                or not RADIUS_RANGE[0] <= fit.radius <= RADIUS_RANGE[1]):
+            continue
+        outside, inside = sides(fit, seen.camera, seen.mat, seen.disc, seen.frame)
+        if outside > MOSTLY and inside > MOSTLY:
+            passed.append((edged * float(np.median(outline.weights)), fit))
+    return max(passed, key=lambda p: p[0])[1] if passed else None
+
+
 def measure_discs(photo: bytes, where: str, empty_top: Pixels, settings: CaptureSettings,
                   width: float, length: float, thickness: float) -> list[tuple[Point, float]]:
     """Every disc on the mat in this photo, of any size from 0.5 to 3 cm radius: its centre
-    and its radius (cm), for `automa calibrate --photo`."""
+    and its radius (cm), for `automa calibrate --photo` (each region's `rim`)."""
     located = locate(photo, where, settings, width, length)
     found, seen = disc_outlines(located, empty_top, width, length, where)
     measured = []
-    sizes = [(float(r), thickness) for r in np.arange(RADIUS_RANGE[0], RADIUS_RANGE[1] + 0.01,
-                                                     MEASURE_STEP)]
     for first in found:
-        settled = settle(first, thickness, seen)
-        outer = outermost(first, settled, sizes, seen, MEASURE_SLACK)
-        fit, _, edged = outer if outer[0].radius >= STICKER_GAP * settled[0].radius else settled
-        if (fit.error <= MEASURE_FIT * seen.grain(fit.at) and edged >= MEASURE_EDGED
-                and RADIUS_RANGE[0] <= fit.radius <= RADIUS_RANGE[1]
-                and on_the_mat(fit.at, width, length)):
+        fit = rim(first, thickness, seen)
+        if fit is not None and on_the_mat(fit.at, width, length):
             measured.append(((round(fit.at[0], 2), round(fit.at[1], 2)), round(fit.radius, 3)))
     return sorted(measured)
