@@ -1,6 +1,7 @@
 """Benchmark: the photo capture on generated 12-megapixel hand-held photos (issue 29, point 6).
 
-Run: python bench/bench_capture.py [N] [--size WxH]  (N photos, 40 by default; 4000x3000).
+Run: python bench/bench_capture.py [N] [--size WxH] [--mat-lift H]  (N photos, 40 by default;
+     4000x3000; the mat H cm thick where the data says 0.2: what a wrong guess costs)
      python bench/bench_capture.py --measure N [--size WxH]  (N layouts for calibrate --photo)
 Prints how many photos had all four markers found, the share of the discs standing apart
 that were found and named right, the position error's median and 95th percentile (mm, over
@@ -41,6 +42,8 @@ def main() -> None:
     parser.add_argument("photos", nargs="?", type=int, default=40)
     parser.add_argument("--size", default="4000x3000", help="the photos' size, WxH")
     parser.add_argument("--seed", type=int, default=0, help="the first trial's seed")
+    parser.add_argument("--mat-lift", type=float, default=None,
+                        help="the generated mat's thickness, cm (default: the data's)")
     parser.add_argument("--measure", type=int, default=0,
                         help="measure this many calibrate layouts instead")
     args = parser.parse_args()
@@ -55,10 +58,11 @@ def main() -> None:
     seconds: list[float] = []
     scores: list[ps.Score] = []
     for seed in range(args.seed, args.seed + args.photos):
-        case = ps.trial(seed, settings, kinds, W, L, size=(size[0], size[1]), with_empty=False)
+        case = ps.trial(seed, settings, kinds, W, L, size=(size[0], size[1]), with_empty=False,
+                        mat_lift=args.mat_lift)
         if case.side not in empties:
             blank = ps.empty(7000 + len(empties), case.side, W, L, settings,
-                             ps.Options(size=(size[0], size[1])))
+                             ps.Options(size=(size[0], size[1]), mat_lift=args.mat_lift))
             empties[case.side] = empty_top_view(blank.jpeg, "empty.jpg", settings, W, L)
         if not seconds:  # the first call pays for importing SciPy's parts: not a photo's cost
             read_capture(case.photo.jpeg, "photo.jpg", empties[case.side], settings, W, L,

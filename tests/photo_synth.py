@@ -659,10 +659,10 @@ class Trial:
 
 def trial(seed: int, settings: CaptureSettings, kinds: Sequence[DiscKind],
           width: float = 60.0, length: float = 90.0, size: tuple[int, int] = SMALL,
-          stray: bool = False, with_empty: bool = True) -> Trial:
+          stray: bool = False, with_empty: bool = True, mat_lift: float | None = None) -> Trial:
     """A random battle's worth of pieces (3-16 discs of the data's sizes, 0.3-2 cm apart at
     the least), photographed, and its empty side too unless the caller keeps one per side,
-    everything varied by the seed."""
+    everything varied by the seed (the mat `mat_lift` cm thick, else as the settings say)."""
     rng = np.random.default_rng([seed, 29])
     side = SIDES[int(rng.integers(len(SIDES)))]
     count = int(rng.integers(3, 17))
@@ -671,9 +671,9 @@ def trial(seed: int, settings: CaptureSettings, kinds: Sequence[DiscKind],
     places = before(rng, pieces, width, length)
     unused = DiscKind("stray", float(rng.choice([0.7, 2.4])), float(rng.uniform(0.5, 1.2)))
     photo = render(int(rng.integers(1 << 31)), side, width, length, settings, pieces,
-                   Options(size=size, stray=unused if stray else None))
-    blank = (empty(int(rng.integers(1 << 31)), side, width, length, settings, Options(size=size))
-             if with_empty else None)
+                   Options(size=size, stray=unused if stray else None, mat_lift=mat_lift))
+    blank = (empty(int(rng.integers(1 << 31)), side, width, length, settings,
+                   Options(size=size, mat_lift=mat_lift)) if with_empty else None)
     return Trial(side, tuple(pieces), tuple(places), photo, blank)
 
 

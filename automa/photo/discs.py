@@ -106,16 +106,17 @@ def mat_area(frame: TopFrame, width: float, length: float, inset: float = 0.0) -
     return mask
 
 
-def difference(top: Pixels, empty: Pixels, valid: Mask,
-               frame: TopFrame) -> tuple[Floats, Floats, Floats]:
-    """How much each top-view pixel differs from the empty mat once the light is matched: a
-    colour distance (0-255 scale) per pixel, plain (for the edges' places), robust (for
-    what differs: a colour counts only where neither view has it within a millimetre, so art
-    edges a pixel out of register, or sharper in one photo than the other, drop out), and
-    from the mat in shade (the mat's own colour darkened by up to DARKEST_SHADE: what a
-    contact shadow does to it, and a disc's own colour seldom is)."""
-    photo = cv2.GaussianBlur(top.astype(np.float32), (0, 0), PRE_BLUR)
-    base = cv2.GaussianBlur(empty.astype(np.float32), (0, 0), PRE_BLUR)
+def smoothed(view: Pixels) -> Floats:
+    """A top view as the comparison reads it (float32, smoothed by PRE_BLUR)."""
+    out: Floats = cv2.GaussianBlur(view.astype(np.float32), (0, 0), PRE_BLUR)
+    return out
+
+
+def light_matched(photo: Floats, empty: Pixels, valid: Mask, frame: TopFrame) -> Floats:
+    """The empty view smoothed as the photo's (`smoothed`) and under the photo's light: each
+    colour scaled by the ratio of the two views' light, smoothed over GAIN_SPAN (a median, so
+    the pieces do not move it)."""
+    base = smoothed(empty)
     h, w = photo.shape[:2]
     small = (max(1, w // GAIN_STEP), max(1, h // GAIN_STEP))
     ratio = np.log((cv2.resize(photo, small, interpolation=cv2.INTER_AREA) + 4) /
@@ -127,16 +128,38 @@ def difference(top: Pixels, empty: Pixels, valid: Mask,
     coded = cv2.medianBlur(coded, span)
     gain = np.exp((cv2.resize(coded, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
                    - 128) / 40)
-    base *= gain
-    diff = photo - base
-    plain: Floats = np.sqrt(np.sum(diff * diff, axis=2))
-    shade = np.clip(np.sum(photo * base, axis=2) / np.maximum(np.sum(base * base, axis=2), 1.0),
-                    DARKEST_SHADE, 1.0)
+    out: Floats = base * gain
+    return out
+
+
+def colour_sum(values: Floats) -> Floats:
+    """The sum of each pixel's three channels (float32, h x w)."""
+    out: Floats = cv2.transform(values, np.ones((1, 3), np.float32))
+    return out
+
+
+def plain_difference(photo: Floats, base: Floats, valid: Mask) -> Floats:
+    diff = cv2.subtract(photo, base)
+    plain: Floats = cv2.sqrt(colour_sum(cv2.multiply(diff, diff)))
+    plain[~valid] = 0
+    return plain
+
+
+def shaded_difference(photo: Floats, base: Floats, valid: Mask) -> Floats:
+    """The distance from the mat in shade: the mat's own colour darkened by up to
+    DARKEST_SHADE (what a contact shadow does to it, and a disc's own colour seldom is)."""
+    shade = np.clip(colour_sum(cv2.multiply(photo, base)) /
+                    np.maximum(colour_sum(cv2.multiply(base, base)), 1.0), DARKEST_SHADE, 1.0)
     off_shade = photo - base * shade[..., None]
-    shaded: Floats = np.sqrt(np.sum(off_shade * off_shade, axis=2))
+    shaded: Floats = cv2.sqrt(colour_sum(cv2.multiply(off_shade, off_shade)))
     shaded[~valid] = 0
-    # the robust difference at half size (it only says where to look; the edges are found
-    # on the plain one): four times cheaper
+    return shaded
+
+
+def robust_difference(photo: Floats, base: Floats, valid: Mask, frame: TopFrame) -> Floats:
+    """The robust difference, at half size (it only says where to look; the edges are found
+    on the plain one): four times cheaper."""
+    h, w = photo.shape[:2]
     half = (w // 2, h // 2)
     photo_half = cv2.resize(photo, half, interpolation=cv2.INTER_AREA)
     base_half = cv2.resize(base, half, interpolation=cv2.INTER_AREA)
@@ -144,10 +167,9 @@ def difference(top: Pixels, empty: Pixels, valid: Mask,
     kernel = np.ones((reach, reach), np.uint8)
     robust_half = np.minimum(outside(photo_half, base_half, kernel),
                              outside(base_half, photo_half, kernel))
-    robust = cv2.resize(robust_half, (w, h), interpolation=cv2.INTER_LINEAR)
-    plain[~valid] = 0
+    robust: Floats = cv2.resize(robust_half, (w, h), interpolation=cv2.INTER_LINEAR)
     robust[~valid] = 0
-    return plain, robust, shaded
+    return robust
 
 
 def outside(values: Floats, around: Floats, kernel: npt.NDArray[np.uint8]) -> Floats:

@@ -6,6 +6,7 @@ strings them together and turns what cannot be read into one PhotoError line."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -20,17 +21,21 @@ from automa.photo.discs import (
     Outline,
     Parallax,
     coverage,
-    difference,
     edge_map,
     fit_disc,
     foreground,
     free_fit,
+    light_matched,
     mat_area,
     outlines,
     overlap,
     pixel_size,
+    plain_difference,
     resample,
+    robust_difference,
+    shaded_difference,
     sides,
+    smoothed,
     split,
     support,
 )
@@ -38,6 +43,7 @@ from automa.photo.image import Floats, Pixels, read_photo
 from automa.photo.markers import find_markers, grey
 from automa.photo.model import Capture, PhotoError, PieceBefore
 from automa.photo.naming import DISC_LIKE, EDGED, Candidate, Kind, name_discs
+from automa.photo.register import lined_up
 from automa.photo.topview import TopFrame, rectify, top_frame
 
 Progress = Callable[[str, float], None]
@@ -56,6 +62,7 @@ OUTER_SLACK = 0.1  # a larger rim's edge share may be this much less than the fi
 MOSTLY = 0.5  # a disc measured has the mat outside it and itself inside along most of its outline
 OUTER_STEP = 0.15  # cm: a larger size is tried when it is this much larger than the rim found
 ON_EDGE = 2.5  # grains: an edge this near a model's outline is on it
+KEEP_OUT = 1.0  # cm around what stands on the mat left out when lining up the empty view
 MARKERS_HELP = "lay all four cards of `automa markers` beside the mat's corners, all in the photo"
 
 
@@ -137,22 +144,70 @@ def check_empty(empty_top: Floats | Pixels, frame: TopFrame, where: str) -> Pixe
     return np.asarray(empty_top, np.uint8)
 
 
+@dataclass(frozen=True)
+class Comparison:
+    """A photo's top view against the empty mat's: where both are seen, the two smoothed and
+    under one light, how much each pixel differs (robust: `robust_difference`), and what
+    stands on the mat."""
+
+    valid: Mask
+    photo: Floats
+    base: Floats
+    robust: Floats
+    region: Mask  # the mat within EDGE_INSET, seen in both
+    mask: Mask  # what stands on it
+    threshold: float
+
+    def mismatch(self, bare: Mask) -> float:
+        """The typical difference on `bare` mat: how well the two views line up there."""
+        seen = bare & self.valid
+        return float(np.median(self.robust[seen])) if seen.any() else math.inf
+
+
+def compare(located: Located, photo: Floats, empty: Pixels, width: float,
+            length: float) -> Comparison:
+    """The photo's top view (`photo`: smoothed) against `empty`."""
+    frame = located.frame
+    valid = located.covered & np.any(empty > 0, axis=2)
+    base = light_matched(photo, empty, valid, frame)
+    robust = robust_difference(photo, base, valid, frame)
+    region = mat_area(frame, width, length, EDGE_INSET) & valid
+    mask, threshold = foreground(robust, region, frame)
+    return Comparison(valid, photo, base, robust, region, mask, threshold)
+
+
+def registered(located: Located, empty: Pixels, width: float, length: float) -> Comparison:
+    """The photo compared with the empty view, the latter first lined up on it by the mat's
+    art (register.py) where that makes the bare mat match better: a mat thinner or thicker
+    than the data says, or a card nudged since the empty photo."""
+    photo = smoothed(located.top)
+    first = compare(located, photo, empty, width, length)
+    keep_out = round(KEEP_OUT * located.frame.scale)
+    near_pieces = cv2.dilate(first.mask.astype(np.uint8), cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (2 * keep_out + 1, 2 * keep_out + 1))) > 0
+    bare = first.region & ~near_pieces
+    moved = lined_up(located.top, empty, bare, located.frame)
+    if moved is None:
+        return first
+    second = compare(located, photo, moved, width, length)
+    return second if second.mismatch(bare) < first.mismatch(bare) else first
+
+
 def disc_outlines(located: Located, empty_top: Pixels, width: float, length: float,
                   where: str) -> tuple[list[Outline], Evidence]:
     """The outlines of what stands on the mat and the map of its edges, or PhotoError if the
     empty photo is of another mat side (most of the mat differs)."""
     frame = located.frame
     empty = check_empty(empty_top, frame, where)
-    valid = located.covered & np.any(empty > 0, axis=2)
-    plain, robust, shaded = difference(located.top, empty, valid, frame)
-    on_mat = mat_area(frame, width, length) & valid
-    region = mat_area(frame, width, length, EDGE_INSET) & valid
-    mask, threshold = foreground(robust, region, frame)
+    on_mat = mat_area(frame, width, length) & located.covered & np.any(empty > 0, axis=2)
     if on_mat.any() and likeness(located.top, empty, on_mat) < SAME_SIDE:
         raise PhotoError(f"{where}: the empty-mat photo is not of this mat side (most of the "
                          f"mat differs from it); photograph this side without pieces and keep "
                          f"it with automa capture --empty PHOTO --playmat ID")
-    edges = edge_map(plain)
+    seen = registered(located, empty, width, length)
+    mask, threshold = seen.mask, seen.threshold
+    shaded = shaded_difference(seen.photo, seen.base, seen.valid)
+    edges = edge_map(plain_difference(seen.photo, seen.base, seen.valid))
     return outlines(mask, edges, frame), Evidence(edges, frame, located.parallax,
                                                   EDGE_FLOOR * threshold, located.homography,
                                                   ~mask | (shaded < threshold),
