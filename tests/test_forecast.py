@@ -19,6 +19,7 @@ from automa.engine.forecast import (
     forecast,
     forecast_runs,
     mean_interval,
+    most_runs,
     wilson,
     within,
 )
@@ -173,6 +174,25 @@ def test_a_tighter_precision_takes_more_turns_and_the_cap_bounds_it() -> None:
     capped = forecast_runs(scenario, catalog, 700, 3, workers=1, precision=0.001)
     assert capped.runs == 700 and not capped.precise
     assert capped.heroes == forecast(scenario, catalog, 700, 3, workers=1)
+
+
+@pytest.mark.parametrize("precision", [0.02, 0.035, 0.05])
+def test_a_precise_forecast_has_stopped_by_most_runs(precision: float) -> None:
+    """What progress is told against: the first chunk's end where every share, whatever it
+    is, lies within the precision, and none sooner."""
+    most = most_runs(20_000, precision)
+    assert most % PRECISION_CHUNK == 0
+    assert all(within([[hits, most - hits, 0, 0]], most, precision) for hits in range(most + 1))
+    sooner = most - PRECISION_CHUNK
+    assert sooner == 0 or not within([[sooner // 2, 0, 0, 0]], sooner, precision)
+
+
+def test_most_runs_is_the_cap_without_a_precision_or_below_it() -> None:
+    assert most_runs(5_000, None) == 5_000
+    assert most_runs(700, 0.001) == 700
+    scenario, catalog = _demo()
+    assert forecast_runs(scenario, catalog, 20_000, 3, workers=1,
+                         precision=0.05).runs <= most_runs(20_000, 0.05)
 
 
 def test_within_reads_the_wilson_interval_on_both_sides() -> None:

@@ -502,11 +502,11 @@ def forecast(ctx: click.Context, source: Path, runs: int, seed: int, workers: in
       automa forecast battle.toml --n 20000 --precision 0.02
     """
     from automa.cli.progress import progress_bar
-    from automa.engine.forecast import forecast_runs
+    from automa.engine.forecast import forecast_runs, most_runs
 
     wanted = None if precision is None else _precision(precision)
     scenario = _scenario_or_session(ctx, source)
-    with progress_bar("Forecast", runs, shown=not as_json) as told:
+    with progress_bar("Forecast", most_runs(runs, wanted), shown=not as_json) as told:
         found = forecast_runs(scenario, _catalog(ctx), runs, seed, workers, precision=wanted,
                               progress=told)
     result = found.heroes

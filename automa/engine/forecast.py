@@ -227,6 +227,21 @@ def forecast_runs(scenario: Scenario, catalog: Catalog, runs: int, seed: int,
     return Forecast(_figures(heroes, totals, runs), runs, precision is None)
 
 
+def most_runs(cap: int, precision: float | None) -> int:
+    """The runs a forecast plays at most: the cap, or sooner the first chunk's end where even a
+    share of one half (the widest interval there is) is within the precision, so the
+    forecast has stopped by then whatever the shares are. What progress is told against."""
+    if precision is None:
+        return cap
+    runs = PRECISION_CHUNK
+    while runs < cap:
+        low, high = wilson(runs // 2, runs)
+        if max(0.5 - low, high - 0.5) <= precision:
+            return runs
+        runs += PRECISION_CHUNK
+    return cap
+
+
 def within(totals: list[list[int]], runs: int, precision: float) -> bool:
     """Every share (targeted, death) has its 95 % Wilson interval within +-`precision` of it:
     the interval the printout shows, so every printed bracket lies within the precision."""

@@ -105,12 +105,16 @@ def get_forecast(board: Board, body: object) -> Result:
 
 def get_forecast_progress(board: Board, body: object) -> Result:
     """How far the forecast being worked out has got: `{"working": false}`, or the turns
-    played, the cap, and the share of the cap (the precision most often stops it sooner)."""
+    played, the cap, and the share done of the turns it plays at most (`most_runs`: the
+    precision stops it by then, often sooner)."""
+    from automa.engine.forecast import most_runs
+
     done = board.forecast_progress
     if done is None:
         return 200, {"working": False, "turns": None, "cap": CAP, "fraction": None}
+    most = most_runs(CAP, PRECISION)
     return 200, {"working": True, "turns": done, "cap": CAP,
-                 "fraction": round(min(done, CAP) / CAP, 3)}
+                 "fraction": round(min(done, most) / most, 3)}
 
 
 ENDPOINTS: dict[str, tuple[str, Callable[[Board, object], Result]]] = {
