@@ -721,8 +721,9 @@ def test_a_regenerating_troll_heals_at_its_step(browser: Browser, tmp_path: Path
         page.clock.install(time=datetime(2026, 1, 1))
         page.goto(url)
         # time stands still but for run_for: on a loaded machine, time flowing on its own
-        # between two looks showed more than one step
-        page.clock.pause_at(datetime(2026, 1, 1, 0, 0, 1))
+        # between two looks showed more than one step. Paused a minute on, not a second: a
+        # page loaded slowly had gone past a second already, and pausing in the past fails
+        page.clock.pause_at(datetime(2026, 1, 1, 0, 1, 0))
         page.clock.run_for(1000)  # the first poll
         page.wait_for_selector("#mat svg g.piece")
         if api(url)["phase"] == "heroes":
