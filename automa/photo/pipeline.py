@@ -194,9 +194,10 @@ def registered(located: Located, empty: Pixels, width: float, length: float) -> 
 
 
 def disc_outlines(located: Located, empty_top: Pixels, width: float, length: float,
-                  where: str) -> tuple[list[Outline], Evidence]:
-    """The outlines of what stands on the mat and the map of its edges, or PhotoError if the
-    empty photo is of another mat side (most of the mat differs)."""
+                  where: str) -> tuple[list[Outline], Evidence, Comparison]:
+    """The outlines of what stands on the mat, the evidence discs are fitted to, and the
+    comparison they come from; or PhotoError if the empty photo is of another mat side (most
+    of the mat differs)."""
     frame = located.frame
     empty = check_empty(empty_top, frame, where)
     on_mat = mat_area(frame, width, length) & located.covered & np.any(empty > 0, axis=2)
@@ -205,13 +206,18 @@ def disc_outlines(located: Located, empty_top: Pixels, width: float, length: flo
                          f"mat differs from it); photograph this side without pieces and keep "
                          f"it with automa capture --empty PHOTO --playmat ID")
     seen = registered(located, empty, width, length)
-    mask, threshold = seen.mask, seen.threshold
-    shaded = shaded_difference(seen.photo, seen.base, seen.valid)
     edges = edge_map(plain_difference(seen.photo, seen.base, seen.valid))
-    return outlines(mask, edges, frame), Evidence(edges, frame, located.parallax,
-                                                  EDGE_FLOOR * threshold, located.homography,
-                                                  ~mask | (shaded < threshold),
-                                                  mask & (shaded >= threshold))
+    evidence = Evidence(edges, frame, located.parallax, EDGE_FLOOR * seen.threshold,
+                        located.homography)
+    return outlines(seen.mask, edges, frame), evidence, seen
+
+
+def either_side(seen: Comparison) -> tuple[Mask, Mask]:
+    """What `rim` reads either side of a circle: the mat (what does not differ from the empty
+    mat, or only as a shadow does) and a disc (what differs from it, and not as a shadow
+    does). Only measuring reads them, so only measuring pays for the shaded difference."""
+    shaded = shaded_difference(seen.photo, seen.base, seen.valid)
+    return ~seen.mask | (shaded < seen.threshold), seen.mask & (shaded >= seen.threshold)
 
 
 def likeness(top: Pixels, empty: Pixels, on_mat: np.ndarray) -> float:
@@ -249,7 +255,7 @@ def read_capture(photo: bytes, where: str, empty_top: Pixels, settings: CaptureS
     report = progress or (lambda _stage, _done: None)
     located = locate(photo, where, settings, width, length, report)
     report("finding the discs", 0.55)
-    found, seen = disc_outlines(located, empty_top, width, length, where)
+    found, seen, _ = disc_outlines(located, empty_top, width, length, where)
     kinds: list[Kind] = sorted({(p.disc.radius, p.disc.thickness) for p in pieces})
     usual = float(np.median([t for _, t in kinds])) if kinds else 1.0
     report("measuring the discs", 0.7)
@@ -271,8 +277,6 @@ class Evidence:
     camera: Parallax
     floor: float
     homography: Floats  # mat cm -> photo px
-    mat: Mask  # what does not differ from the empty mat, or only as a shadow does
-    disc: Mask  # what differs from it, and not as a shadow does
 
     def grain(self, at: Point) -> float:
         """The tolerance a fit is judged by at a mat point (cm): half a photo pixel there,
@@ -299,11 +303,11 @@ def settle(first: Outline, thickness: float, seen: Evidence,
 
 
 def outermost(first: Outline, settled: tuple[Fit, Outline, float], kinds: Sequence[Kind],
-              seen: Evidence, slack: float = OUTER_SLACK) -> tuple[Fit, Outline, float]:
+              seen: Evidence) -> tuple[Fit, Outline, float]:
     """The disc's own rim rather than a circle inside it: started again from each larger
     size the battle has, the largest circle that still lies on edges all round wins (a
     sticker or the top face's art makes an inner circle, and where the disc's colour is the
-    mat's the region found may be only that). A larger rim may lie on edges along `slack`
+    mat's the region found may be only that). A larger rim may lie on edges along OUTER_SLACK
     less of its outline than the first."""
     fit, _, edged = settled
     grain = seen.grain(fit.at)
@@ -315,7 +319,7 @@ def outermost(first: Outline, settled: tuple[Fit, Outline, float], kinds: Sequen
         other = settle(first, fit.thickness, seen, (8.0, 4.0), start)
         if (other[0].radius > best[0].radius + OUTER_STEP / 2
                 and other[0].error <= DISC_LIKE * grain
-                and other[2] >= max(EDGED, edged - slack)):
+                and other[2] >= max(EDGED, edged - OUTER_SLACK)):
             best = other
     return best
 
@@ -355,7 +359,8 @@ def candidates_in(first: Outline, kinds: Sequence[Kind], usual: float,
     return [whole]
 
 
-def rim(first: Outline, thickness: float, seen: Evidence) -> Fit | None:
+def rim(first: Outline, thickness: float, seen: Evidence, mat: Mask,
+        disc: Mask) -> Fit | None:
     """A disc of no known size measured: its silhouette among the circles its edges hold.
     Settled from the region and from every radius of RADIUS_RANGE, a disc's outline yields
     circles lying on edges: its rim, a sticker's or its top art's circle inside it, a contact
@@ -376,7 +381,7 @@ def rim(first: Outline, thickness: float, seen: Evidence) -> Fit | None:
         if (fit.error > seen.grain(fit.at) or edged < MEASURE_EDGED
                 or not RADIUS_RANGE[0] <= fit.radius <= RADIUS_RANGE[1]):
             continue
-        outside, inside = sides(fit, seen.camera, seen.mat, seen.disc, seen.frame)
+        outside, inside = sides(fit, seen.camera, mat, disc, seen.frame)
         if outside > MOSTLY and inside > MOSTLY:
             passed.append((edged * float(np.median(outline.weights)), fit))
     return max(passed, key=lambda p: p[0])[1] if passed else None
@@ -387,10 +392,11 @@ def measure_discs(photo: bytes, where: str, empty_top: Pixels, settings: Capture
     """Every disc on the mat in this photo, of any size from 0.5 to 3 cm radius: its centre
     and its radius (cm), for `automa calibrate --photo` (each region's `rim`)."""
     located = locate(photo, where, settings, width, length)
-    found, seen = disc_outlines(located, empty_top, width, length, where)
+    found, seen, compared = disc_outlines(located, empty_top, width, length, where)
+    mat, disc = either_side(compared)
     measured = []
     for first in found:
-        fit = rim(first, thickness, seen)
+        fit = rim(first, thickness, seen, mat, disc)
         if fit is not None and on_the_mat(fit.at, width, length):
             measured.append(((round(fit.at[0], 2), round(fit.at[1], 2)), round(fit.radius, 3)))
     return sorted(measured)
