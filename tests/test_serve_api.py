@@ -103,6 +103,23 @@ def serving(folder: Path, data_dir: Path | None = None) -> Iterator[Client]:
         server.server_close()
 
 
+@contextmanager
+def asked_while_held(board: Client, path: str, started: threading.Event,
+                     release: threading.Event) -> Iterator[list[Reply]]:
+    """`path` asked in a thread of its own while the test holds the work it starts (the work,
+    patched in by the test, sets `started` and waits for `release`): inside, the replies so far
+    (none until the work is let go); after, the one reply."""
+    replies: list[Reply] = []
+    asking = threading.Thread(target=lambda: replies.append(board.get(path)))
+    asking.start()
+    try:
+        assert started.wait(30)
+        yield replies
+    finally:
+        release.set()
+        asking.join(60)
+
+
 @pytest.fixture
 def demo(tmp_path: Path) -> Path:
     return new_session(tmp_path, DEMO)

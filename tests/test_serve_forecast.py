@@ -19,7 +19,7 @@ from automa.web.api import ApiError, Board, call
 from automa.web.server import endpoints
 from tests import test_serve_api as served
 from tests.test_asked_honest import asked
-from tests.test_serve_api import Client
+from tests.test_serve_api import Client, asked_while_held
 
 demo = served.demo  # the fixtures: the demo battle's session and a board serving it
 board = served.board
@@ -114,20 +114,13 @@ def test_the_board_answers_and_shows_progress_while_a_forecast_is_worked_out(
         return real(scenario, catalog, progress)
 
     monkeypatch.setattr(board_forecast, "forecast_of", slow)
-    replies: list[Any] = []
-    asking = threading.Thread(target=lambda: replies.append(board.get("/api/forecast")))
-    asking.start()
-    try:
-        assert started.wait(30)
+    with asked_while_held(board, "/api/forecast", started, release) as replies:
         # 1,500 of the 2,500 turns by which a precision of 0.02 has surely stopped
         assert board.ok("GET", "/api/forecast/progress") == {
             "working": True, "turns": 1_500, "cap": 10_000, "fraction": 0.6}
         assert board.ok("GET", "/api/version")["version"]
         assert board.ok("POST", "/api/damage", {"piece": "rat-1", "amount": 1})
         assert not replies  # still working
-    finally:
-        release.set()
-        asking.join(60)
     assert replies[0].status == 200
     assert board.ok("GET", "/api/forecast/progress")["working"] is False
 
@@ -148,16 +141,9 @@ def test_the_threat_maps_progress_while_a_map_is_worked_out(
 
     assert board.ok("GET", "/api/threat/progress")["working"] is False
     monkeypatch.setattr(threat, "compute_map", slow)
-    replies: list[Any] = []
-    asking = threading.Thread(target=lambda: replies.append(board.get("/api/threat?hero=elf")))
-    asking.start()
-    try:
-        assert started.wait(30)
+    with asked_while_held(board, "/api/threat?hero=elf", started, release) as replies:
         assert board.ok("GET", "/api/threat/progress") == {
             "working": True, "done": 3, "of": 12, "fraction": 0.25}
-    finally:
-        release.set()
-        asking.join(60)
     assert replies[0].status == 200
     assert board.ok("GET", "/api/threat/progress")["working"] is False
 

@@ -18,7 +18,7 @@ from automa.session.store import Session
 from automa.web.api import Board, call
 from tests import test_serve_api as served
 from tests.conftest import AUTOMA
-from tests.test_serve_api import Client
+from tests.test_serve_api import Client, asked_while_held
 
 demo = served.demo  # the fixtures: the demo battle's session and a board serving it
 board = served.board
@@ -168,15 +168,8 @@ def test_the_board_answers_while_a_map_is_computed(demo: Path, board: Client,
         return real(*args)
 
     monkeypatch.setattr(threat, "compute_map", slow)
-    replies: list[Any] = []
-    asking = threading.Thread(target=lambda: replies.append(board.get("/api/threat?hero=elf")))
-    asking.start()
-    try:
-        assert started.wait(30)
+    with asked_while_held(board, "/api/threat?hero=elf", started, release) as replies:
         assert board.ok("GET", "/api/version")["version"]
         assert board.ok("POST", "/api/damage", {"piece": "rat-1", "amount": 1})
         assert not replies  # the map is still being computed
-    finally:
-        release.set()
-        asking.join(30)
     assert replies[0].status == 200
