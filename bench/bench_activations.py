@@ -31,7 +31,6 @@ where CPU time on this shared machine moves by 20 % or more; the ratio is old ov
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import statistics
@@ -39,9 +38,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
+from forecast_tables import fingerprint_tables  # bench/, beside this script
 from installed import instructions as counted  # bench/installed.py, beside this script
 
 HERE = Path(__file__).resolve().parent.parent
@@ -53,16 +52,6 @@ INSTRUCTION_TURNS = {"demo": 20, "12m-blocked": 10, "40p-40o": 2}  # under valgr
 CHUNK = 10  # seeded turns per timed chunk
 
 
-def _tables_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "fingerprint_tables", HERE / "tests" / "fingerprint_tables.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["fingerprint_tables"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def _load(code: Path) -> tuple[Any, dict[str, Any]]:
     """The catalog and the three tables, parsed by the code tree `code` (first on sys.path)."""
     import automa
@@ -70,7 +59,7 @@ def _load(code: Path) -> tuple[Any, dict[str, Any]]:
     from automa.scenario.load import load_scenario, parse_scenario
 
     assert Path(automa.__file__).resolve().is_relative_to(code.resolve()), automa.__file__
-    gen = _tables_module()
+    gen = fingerprint_tables()
     catalog = load_catalog()
     return catalog, {
         "demo": load_scenario(code / "examples" / "demo-battle.toml", catalog),

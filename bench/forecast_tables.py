@@ -47,7 +47,9 @@ NAMES = {"eight": "8 monsters, the demo's 7 obstacles, blocked sight (centre-lin
          "forty": "40 pieces (12 monsters, 28 heroes), 12 obstacles, blocked sight"}
 
 
-def _generator() -> ModuleType:
+def fingerprint_tables() -> ModuleType:
+    """tests/fingerprint_tables.py (the tables' generator), loaded by its path so any code
+    tree's bench can use it without tests/ being a package on the path."""
     spec = importlib.util.spec_from_file_location(
         "fingerprint_tables", ROOT / "tests" / "fingerprint_tables.py")
     assert spec is not None and spec.loader is not None
@@ -63,7 +65,7 @@ def table_text(name: str) -> str:
         text = (ROOT / "examples" / "demo-battle.toml").read_text(encoding="utf-8")
         assert "los_blocked = true" in text and "\n[chance]" in text
         return text.replace("\n[chance]", MORE_MONSTERS + "\n[chance]")
-    gen = _generator()
+    gen = fingerprint_tables()
     if name == "twelve":
         return str(gen.table_text(gen.TableSpec(
             "bench-forecast-12m", 3014, heroes=4, monsters=12, obstacles=12, los_blocked=True,
