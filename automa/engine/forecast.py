@@ -235,8 +235,7 @@ def most_runs(cap: int, precision: float | None) -> int:
         return cap
     runs = PRECISION_CHUNK
     while runs < cap:
-        low, high = wilson(runs // 2, runs)
-        if max(0.5 - low, high - 0.5) <= precision:
+        if within([[runs // 2, runs // 2, 0, 0]], runs, precision):
             return runs
         runs += PRECISION_CHUNK
     return cap
